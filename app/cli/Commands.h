@@ -1,0 +1,18 @@
+#pragma once
+// mvprof-cli's subcommands. Each returns the process exit status:
+// 0 success, 2 bad input or usage (one line on stderr saying what to do),
+// 1 internal error.
+
+#include <string>
+#include <vector>
+
+namespace mvp::cli {
+
+int captureCommand(const std::vector<std::string>& args);
+int reportCommand(const std::vector<std::string>& args);
+int exportCommand(const std::vector<std::string>& args);
+
+// Prints "mvprof-cli: <message>" on stderr and returns `code`.
+int fail(int code, const std::string& message);
+
+} // namespace mvp::cli

@@ -1,0 +1,42 @@
+// mvprof-cli: everything but the windows — capture, report, export.
+#include "app/cli/Commands.h"
+#include "core/session/SessionWriter.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+constexpr const char* kUsage = R"(mvprof-cli — the MoE-Visual Profiler's command line
+
+Usage:
+  mvprof-cli capture --image IMG --out FILE.mvprof [options]   run a model and record it
+  mvprof-cli report FILE [--format text|json]                  summarise a session
+  mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
+  mvprof-cli --version | --help
+Run `mvprof-cli COMMAND --help` for a command's options.
+Exit status: 0 success, 2 bad input or usage, 1 internal error.
+)";
+}
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::printf("mvprof-cli %s\n", mvp::appVersion());
+        return 0;
+    }
+    const std::string command = args[0];
+    args.erase(args.begin());
+    try {
+        if (command == "capture") return mvp::cli::captureCommand(args);
+        if (command == "report") return mvp::cli::reportCommand(args);
+        if (command == "export") return mvp::cli::exportCommand(args);
+    } catch (const std::exception& e) {
+        return mvp::cli::fail(1, std::string("internal error: ") + e.what());
+    }
+    return mvp::cli::fail(2, "unknown command '" + command + "': use capture, report or export (see --help)");
+}

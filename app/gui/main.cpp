@@ -1,0 +1,25 @@
+// mvprof: the desktop GUI. Opens the session named on the command line.
+#include "app/gui/MainWindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("mvprof"));
+    QApplication::setApplicationName(QStringLiteral("mvprof"));
+    QApplication::setApplicationVersion(QStringLiteral(MVP_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "MoE-Visual Profiler"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("session"),
+                                 QApplication::translate("main", "A session file (.mvprof) to open"));
+    parser.process(app);
+
+    mvp::MainWindow window;
+    window.show();
+    if (!parser.positionalArguments().isEmpty()) window.openSession(parser.positionalArguments().constFirst());
+    return app.exec();
+}

@@ -1,0 +1,93 @@
+#include "capture/Capture.h"
+
+#include "capture/SystemInfo.h"
+#include "core/session/SessionWriter.h"
+
+#include <filesystem>
+
+namespace mvp {
+
+namespace {
+constexpr int kMaxSteps = 100000;
+
+Status checkDevice(const std::string& device) {
+    if (device == "cpu" || device.rfind("cuda", 0) == 0) return Ok{};
+    return makeError(ErrorCode::BadInput, "unknown device '" + device + "': use cpu or cuda[:N]");
+}
+} // namespace
+
+Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
+    PreparedCapture p;
+    p.options = o;
+    auto cfg = presetConfig(o.model, o.overrides);
+    if (!cfg) return cfg.error();
+    p.config = std::move(cfg.value());
+    if (o.steps < 0 || o.steps > kMaxSteps)
+        return makeError(ErrorCode::BadInput, "--steps must lie in [0, " + std::to_string(kMaxSteps) + "]");
+    if (auto s = checkDevice(o.device); !s) return s.error();
+    for (int l : o.attnLayers)
+        if (l < 0 || l >= p.config.llm.layers)
+            return makeError(ErrorCode::BadInput, "--attn-layers: layer " + std::to_string(l) + " does not exist; " +
+                                                      o.model + " has decoder layers 0-" +
+                                                      std::to_string(p.config.llm.layers - 1));
+    if (o.threads < 0) return makeError(ErrorCode::BadInput, "--threads must be 0 (default) or more");
+
+    p.promptIds = tokens::encode(o.prompt);
+    const int patches = p.config.vision.patches();
+    p.sequenceLength = 1 + patches + int(p.promptIds.size()) + o.steps;
+    if (p.sequenceLength > p.config.llm.maxSeq)
+        return makeError(ErrorCode::BadInput,
+                         "the prompt (" + std::to_string(p.promptIds.size()) + " bytes) with " +
+                             std::to_string(patches) + " image tokens and " + std::to_string(o.steps) +
+                             " decode steps needs " + std::to_string(p.sequenceLength) + " positions, but " +
+                             o.model + " has a context of " + std::to_string(p.config.llm.maxSeq) +
+                             ": shorten the prompt or lower --steps");
+
+    if (o.imagePath.empty())
+        return makeError(ErrorCode::BadInput, "no image given: pass --image FILE (PNG, JPEG or BMP)");
+    auto bytes = readImageFile(o.imagePath);
+    if (!bytes) return bytes.error();
+    // Decoding now gives precise errors for empty, corrupt and foreign files
+    // before anything is written; `preprocess` decodes again, timed.
+    auto img = decodeImage(*bytes, o.imagePath);
+    if (!img) return img.error();
+    p.image = std::move(img.value());
+    p.imageBytes = std::move(bytes.value());
+
+    const int64_t weights = p.config.parameterCount() * 4;
+    const int64_t avail = sysinfo::availableMemoryBytes();
+    if (avail > 0 && weights > avail * 9 / 10)
+        return makeError(ErrorCode::BadInput,
+                         o.model + " needs about " + std::to_string(weights >> 30) +
+                             " GiB for its float32 weights but only " + std::to_string(avail >> 30) +
+                             " GiB is available: pass --layers N to truncate its depth");
+    return p;
+}
+
+Result<CaptureResult> capture(const CaptureOptions& o, const ProgressFn& progress) {
+    auto prepared = prepareCapture(o);
+    if (!prepared) return prepared.error();
+    if (o.outPath.empty()) return makeError(ErrorCode::BadInput, "no output given: pass --out FILE.mvprof");
+
+    auto writer = SessionWriter::open(o.outPath, o.force ? SessionWriter::Mode::Overwrite
+                                                         : SessionWriter::Mode::CreateNew);
+    if (!writer) return writer.error();
+    auto discard = [&] {
+        (void)(*writer)->close();
+        std::error_code ec;
+        std::filesystem::remove(o.outPath, ec);
+    };
+
+    auto capturer = Capturer::create(std::move(prepared.value()));
+    if (!capturer) {
+        discard();
+        return capturer.error();
+    }
+    auto result = (*capturer)->run(**writer, o.probes, progress);
+    auto closed = (*writer)->close();
+    if (!result) return result.error();
+    if (!closed) return closed.error();
+    return result;
+}
+
+} // namespace mvp

@@ -1,0 +1,89 @@
+#pragma once
+// Capturing one image + prompt through the reference model into a session.
+// Plain C++ header: the CLI and tests use it without seeing torch.
+
+#include "capture/models/Config.h"
+#include "core/Result.h"
+#include "core/image/Image.h"
+#include "core/session/Records.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+class SessionWriter;
+
+struct CaptureOptions {
+    std::string model = "ref:tiny";
+    PresetOverrides overrides;
+    std::string imagePath;
+    std::string prompt = "Describe the image.";
+    int steps = 8;                // decode forward passes after prefill
+    std::string outPath;
+    bool force = false;           // replace an existing output file
+    std::string device = "cpu";
+    bool probes = true;           // false: the uninstrumented model path (phases only)
+    bool nestedOps = false;       // also record ops nested inside an op that owns its cost
+    std::vector<int> attnLayers;  // decoder layers whose per-head attention maps are stored
+    int threads = 0;              // libtorch intra-op threads; 0 keeps libtorch's default
+    const std::atomic<bool>* cancel = nullptr;  // set to stop between phases / decode steps
+};
+
+struct CaptureProgress {
+    std::string phase;  // preprocess, vision, projector, prefill, decode, done
+    int step = 0, steps = 0;
+    double fraction = 0;  // of the whole run, estimated
+};
+using ProgressFn = std::function<void(const CaptureProgress&)>;
+
+struct CaptureResult {
+    int64_t run = 0;
+    RunStatus status = RunStatus::Complete;
+    std::string outputText;
+    std::vector<int> outputTokens;
+    int64_t wallNs = 0;
+    int64_t opsRecorded = 0;
+    int64_t peakRssBytes = 0;
+};
+
+// Everything checked and loaded that can be before a model exists.
+struct PreparedCapture {
+    CaptureOptions options;
+    VlmConfig config;
+    RgbImage image;                  // decoded, full resolution
+    std::vector<uint8_t> imageBytes; // the file, re-decoded inside `preprocess`
+    std::vector<int> promptIds;
+    int sequenceLength = 0;          // BOS + patches + prompt + steps
+};
+
+// Validates the options (model, steps, prompt vs context, attention layers,
+// device, image) without touching the output path. Cheap: no model is built.
+Result<PreparedCapture> prepareCapture(const CaptureOptions& options);
+
+// A built model ready to run a prepared capture, possibly several times
+// (the overhead benchmark interleaves probed and unprobed runs).
+class Capturer {
+public:
+    static Result<std::unique_ptr<Capturer>> create(PreparedCapture prepared);
+    ~Capturer();
+
+    Result<CaptureResult> run(SessionWriter& writer, bool probes, const ProgressFn& progress = {},
+                              const std::string& label = "baseline");
+    const PreparedCapture& prepared() const;
+    int64_t parameterCount() const;
+
+private:
+    struct Impl;
+    explicit Capturer(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
+// prepare → open the output → build the model → run → close. On an error
+// before the run began, no output file is left behind.
+Result<CaptureResult> capture(const CaptureOptions& options, const ProgressFn& progress = {});
+
+} // namespace mvp

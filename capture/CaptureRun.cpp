@@ -1,0 +1,299 @@
+// Runs the reference model phase by phase under a Recorder and turns what the
+// hooks see (routing, attention) into session rows.
+#include "capture/Capture.h"
+#include "capture/SystemInfo.h"
+#include "capture/models/Vlm.h"
+
+#include <ATen/record_function.h>
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+
+#include <algorithm>
+#include <map>
+#include <unistd.h>
+
+namespace mvp {
+
+namespace {
+// The stored copy of the input image is downscaled past this (FORMAT.md).
+constexpr int kMaxStoredSide = 4096;
+
+// CLIP's normalisation, as LLaVA-class encoders use.
+constexpr float kMean[3] = {0.48145466f, 0.4578275f, 0.40821073f};
+constexpr float kStd[3] = {0.26862954f, 0.26130258f, 0.27577711f};
+
+torch::Tensor toPixels(const RgbImage& img) {
+    auto t = torch::from_blob(const_cast<uint8_t*>(img.rgb.data()), {img.height, img.width, 3}, torch::kUInt8)
+                 .permute({2, 0, 1})
+                 .to(torch::kFloat)
+                 .div(255.0);
+    auto mean = torch::tensor({kMean[0], kMean[1], kMean[2]}).view({3, 1, 1});
+    auto std = torch::tensor({kStd[0], kStd[1], kStd[2]}).view({3, 1, 1});
+    return ((t - mean) / std).unsqueeze(0).contiguous();
+}
+
+// Fractions of the run each phase roughly takes, for the progress bar only.
+double progressAt(const std::string& phase, int step, int steps) {
+    if (phase == "preprocess") return 0.0;
+    if (phase == "vision") return 0.05;
+    if (phase == "projector") return 0.35;
+    if (phase == "prefill") return 0.4;
+    if (phase == "decode") return 0.7 + 0.3 * (step - 1) / std::max(1, steps);
+    return 1.0;
+}
+
+// Collects routing and attention for one run and emits them as rows.
+struct HookSink {
+    Recorder& rec;
+    const VlmConfig& cfg;
+    int firstPatch = 1;  // sequence position of patch 0 (after BOS)
+    int patches = 0;
+    int totalPositions = 0;
+    std::vector<int> attnLayers;
+    std::vector<torch::Tensor> received;           // per decoder layer [patches], float64
+    std::map<int, torch::Tensor> maps;             // layer → [H, total, total]
+    int pos0 = 0;                                  // position of the first query in the current forward
+
+    bool isVisual(int pos) const { return pos >= firstPatch && pos < firstPatch + patches; }
+
+    void routing(int layer, const torch::Tensor& experts, const torch::Tensor& weights) {
+        auto e = experts.to(torch::kCPU).contiguous();
+        auto w = weights.to(torch::kCPU, torch::kDouble).contiguous();
+        const auto ea = e.accessor<int64_t, 2>();
+        const auto wa = w.accessor<double, 2>();
+        Batch b;
+        b.routing.reserve(size_t(e.size(0) * e.size(1)));
+        for (int64_t t = 0; t < e.size(0); ++t) {
+            const int pos = pos0 + int(t);
+            for (int64_t r = 0; r < e.size(1); ++r)
+                b.routing.push_back(RoutingRow{layer, rec.phase(), rec.step(), pos,
+                                               isVisual(pos) ? "visual" : "text", int(r), int(ea[t][r]), wa[t][r]});
+        }
+        rec.submit(std::move(b));
+    }
+
+    void attention(int layer, const torch::Tensor& probs, int queryStart) {
+        const int64_t heads = probs.size(0), t = probs.size(1), s = probs.size(2);
+        // Attention received by each patch from the text (non-visual) queries,
+        // mean over heads. Only the visual columns and text rows are touched.
+        const int64_t n = std::min<int64_t>(patches, s - firstPatch);
+        if (n > 0) {
+            int64_t lo = 0, hi = t;  // text rows are those outside [firstPatch, firstPatch + patches)
+            auto cols = probs.narrow(2, firstPatch, n);
+            torch::Tensor sum = torch::zeros({n}, torch::kDouble);
+            const int64_t visLo = std::clamp<int64_t>(firstPatch - queryStart, lo, hi);
+            const int64_t visHi = std::clamp<int64_t>(firstPatch + patches - queryStart, lo, hi);
+            if (visLo > lo) sum += cols.narrow(1, lo, visLo - lo).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
+            if (hi > visHi) sum += cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
+            received[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
+        }
+        auto it = maps.find(layer);
+        if (it != maps.end()) it->second.narrow(1, queryStart, t).narrow(2, 0, s).copy_(probs);
+    }
+
+    Batch metricRows() const {
+        Batch b;
+        for (size_t l = 0; l < received.size(); ++l) {
+            auto a = received[l].accessor<double, 1>();
+            for (int p = 0; p < patches; ++p)
+                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention", p, a[p]});
+        }
+        return b;
+    }
+
+    Batch mapRows(int positions) const {
+        Batch b;
+        for (const auto& [layer, m] : maps) {
+            auto used = m.narrow(1, 0, positions).narrow(2, 0, positions).contiguous();
+            for (int64_t h = 0; h < used.size(0); ++h) {
+                auto head = used[h].contiguous();
+                AttnMapRow row{layer, int(h), positions, positions, {}};
+                row.data.assign(head.data_ptr<float>(), head.data_ptr<float>() + head.numel());
+                b.attnMaps.push_back(std::move(row));
+            }
+        }
+        return b;
+    }
+};
+
+} // namespace
+
+struct Capturer::Impl {
+    PreparedCapture prep;
+    std::unique_ptr<VlmModel> model;
+    ImageRow storedImage;
+};
+
+Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
+Capturer::~Capturer() = default;
+
+const PreparedCapture& Capturer::prepared() const { return d->prep; }
+int64_t Capturer::parameterCount() const { return d->model->parameterCount(); }
+
+Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
+    if (prep.options.device != "cpu" && !torch::cuda::is_available())
+        return makeError(ErrorCode::BadInput, "device " + prep.options.device +
+                                                  " requested but this libtorch has no usable CUDA device: use --device cpu");
+    if (prep.options.device != "cpu")
+        return makeError(ErrorCode::BadInput, "CUDA captures are not supported yet: use --device cpu");
+    if (prep.options.threads > 0) at::set_num_threads(prep.options.threads);
+    auto impl = std::make_unique<Impl>();
+    try {
+        impl->model = std::make_unique<VlmModel>(prep.config);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("building the model failed: ") + e.what());
+    }
+    const RgbImage stored = fitWithin(prep.image, kMaxStoredSide);
+    auto png = encodePng(stored);
+    if (!png) return png.error();
+    impl->storedImage = ImageRow{prep.options.imagePath, stored.width, stored.height,
+                                 prep.image.width,       prep.image.height, std::move(png.value())};
+    impl->prep = std::move(prep);
+    return std::unique_ptr<Capturer>(new Capturer(std::move(impl)));
+}
+
+Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const ProgressFn& progress,
+                                    const std::string& label) {
+    const auto& o = d->prep.options;
+    const auto& cfg = d->prep.config;
+    RunInfo info;
+    info.label = label;
+    info.model = o.model;
+    info.configJson = cfg.toJson();
+    info.prompt = o.prompt;
+    info.imagePath = o.imagePath;
+    info.steps = o.steps;
+    info.device = o.device;
+    info.dtype = "float32";
+    info.blas = sysinfo::blasLibrary();
+    info.threads = at::get_num_threads();
+    info.probes = probes;
+    info.writerPid = ::getpid();
+    info.writerHost = hostName();
+    info.startedUtc = sysinfo::utcNow();
+    auto runId = writer.beginRun(info);
+    if (!runId) return runId.error();
+
+    const int patches = cfg.vision.patches();
+    {
+        Batch setup;
+        setup.run = *runId;
+        setup.modules = d->model->modules();
+        setup.image = d->storedImage;
+        setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(), cfg.vision.patch,
+                                       cfg.vision.imageSize, 1};
+        writer.submit(std::move(setup));
+    }
+
+    Recorder rec(writer, *runId, probes, o.nestedOps);
+    HookSink sink{rec, cfg};
+    sink.patches = patches;
+    sink.totalPositions = d->prep.sequenceLength;
+    for (int l = 0; l < cfg.llm.layers; ++l) sink.received.push_back(torch::zeros({patches}, torch::kDouble));
+    for (int l : o.attnLayers)
+        sink.maps.emplace(l, torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));
+
+    ForwardHooks hooks;
+    if (probes) {
+        hooks.recorder = &rec;
+        // The hooks' own tensor ops are the profiler's work, not the model's:
+        // RecordFunctionGuard hides them from the op callbacks.
+        hooks.routing = [&](int layer, const torch::Tensor& e, const torch::Tensor& w) {
+            at::RecordFunctionGuard off(false);
+            sink.routing(layer, e, w);
+        };
+        hooks.attention = [&](int layer, const torch::Tensor& p, int q0) {
+            at::RecordFunctionGuard off(false);
+            sink.attention(layer, p, q0);
+        };
+    }
+    const bool peakReset = sysinfo::resetPeakRss();
+    (void)peakReset;
+
+    auto phase = [&](const std::string& name, int step = 0) {
+        rec.beginPhase(name, step);
+        if (progress) progress({name, step, o.steps, progressAt(name, step, o.steps)});
+    };
+    auto cancelled = [&] { return o.cancel && o.cancel->load(); };
+
+    CaptureResult result;
+    result.run = *runId;
+    RunResult outcome;
+    std::vector<TokenRow> tokenRows;
+    try {
+        c10::InferenceMode inference;
+        rec.startOps();
+        phase("preprocess");
+        auto decoded = decodeImage(d->prep.imageBytes, o.imagePath);
+        if (!decoded) throw std::runtime_error(decoded.error().message);
+        const int side = cfg.vision.imageSize;
+        auto pixels = toPixels(resize(*decoded, side, side));
+
+        phase("vision");
+        auto features = d->model->encodeImage(pixels, hooks);
+        phase("projector");
+        auto visual = d->model->project(features, hooks);
+
+        phase("prefill");
+        d->model->reset();
+        std::vector<int> ids{tokens::kBos};
+        ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
+        sink.pos0 = 0;
+        auto logits = d->model->forward(ids, visual, 1, hooks);
+        int position = 0;
+        auto addToken = [&](const std::string& ph, int step, const std::string& modality, int id) {
+            tokenRows.push_back(TokenRow{position++, ph, step, modality, id});
+        };
+        addToken("prefill", 0, "text", tokens::kBos);
+        for (int p = 0; p < patches; ++p) addToken("prefill", 0, "visual", -1);
+        for (int id : d->prep.promptIds) addToken("prefill", 0, "text", id);
+        int next = int(logits.argmax().item<int64_t>());
+        result.outputTokens.push_back(next);
+        if (probes) rec.submit(sink.metricRows());  // a live view has a heatmap after prefill
+
+        for (int step = 1; step <= o.steps && !cancelled(); ++step) {
+            phase("decode", step);
+            sink.pos0 = d->model->cachedPositions();
+            addToken("decode", step, "text", next);
+            logits = d->model->forward({next}, torch::Tensor(), 0, hooks);
+            next = int(logits.argmax().item<int64_t>());
+            result.outputTokens.push_back(next);
+        }
+        rec.endPhase();
+        rec.stopOps();
+        outcome.status = cancelled() ? RunStatus::Incomplete : RunStatus::Complete;
+        if (cancelled()) outcome.error = "cancelled by the user";
+    } catch (const std::exception& e) {
+        rec.endPhase();
+        rec.stopOps();
+        outcome.status = RunStatus::Failed;
+        outcome.error = e.what();
+    }
+
+    // Wall time: first phase start (the origin) to last phase end.
+    outcome.wallNs = rec.lastPhaseEndNs();
+    outcome.peakRssBytes = sysinfo::peakRssBytes();
+    outcome.outputText = tokens::decode(result.outputTokens);
+    const int positions = int(tokenRows.size());
+    Batch rows;
+    rows.tokens = std::move(tokenRows);
+    if (probes) {
+        Batch metrics = sink.metricRows();
+        rows.patchMetrics = std::move(metrics.patchMetrics);
+        rows.attnMaps = std::move(sink.mapRows(positions).attnMaps);
+    }
+    rec.submit(std::move(rows));
+    rec.flush();
+    if (auto s = writer.endRun(*runId, outcome); !s) return s.error();
+    if (outcome.status == RunStatus::Failed)
+        return makeError(ErrorCode::Internal, "the model run failed: " + outcome.error);
+    result.status = outcome.status;
+    result.outputText = outcome.outputText;
+    result.wallNs = outcome.wallNs;
+    result.opsRecorded = rec.opsRecorded();
+    result.peakRssBytes = outcome.peakRssBytes;
+    if (progress) progress({"done", o.steps, o.steps, 1.0});
+    return result;
+}
+
+} // namespace mvp

@@ -1,0 +1,25 @@
+#pragma once
+// Facts about the machine a capture runs on. Plain C++ (Linux /proc).
+
+#include <cstdint>
+#include <string>
+
+namespace mvp::sysinfo {
+
+// The BLAS library loaded into this process (libtorch calls whatever the
+// system's libblas alternative points to), e.g. "OpenBLAS (/usr/lib/…/libblas.so.3)".
+// Names the reference BLAS as such: it is ~30× slower and a common trap.
+std::string blasLibrary();
+bool isReferenceBlas(const std::string& blas);
+
+// Resets the kernel's peak-RSS counter for this process (Linux ≥ 4.0);
+// false where that is not allowed, and peak figures then cover the whole process.
+bool resetPeakRss();
+// The process's peak resident set size in bytes (VmHWM), 0 if unknown.
+int64_t peakRssBytes();
+// Memory the kernel says is available for new allocations, in bytes.
+int64_t availableMemoryBytes();
+
+std::string utcNow();  // ISO 8601, e.g. 2026-11-29T10:43:25Z
+
+} // namespace mvp::sysinfo

@@ -1,0 +1,67 @@
+#pragma once
+// Configuration of the built-in reference vision-language MoE model, and its
+// presets. Plain C++: the CLI validates options before any torch code runs.
+
+#include "core/Result.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+struct VisionConfig {
+    int imageSize = 224;  // model input is imageSize × imageSize
+    int patch = 14;
+    int dim = 64, layers = 2, heads = 4, mlp = 256;
+    int gridSide() const { return imageSize / patch; }
+    int patches() const { return gridSide() * gridSide(); }
+};
+
+struct LlmConfig {
+    int vocab = 320;  // byte-level: 256 bytes + specials, padded
+    int dim = 64, layers = 2, heads = 4, kvHeads = 2;
+    int ffn = 128;         // dense SwiGLU hidden size
+    int expertFfn = 128;   // per-expert SwiGLU hidden size
+    int experts = 4, topK = 2;
+    std::vector<int> moeLayers;  // which decoder layers use MoE instead of a dense FFN
+    int maxSeq = 512;
+    double ropeTheta = 10000.0;
+    int headDim() const { return dim / heads; }
+    bool isMoe(int layer) const;
+};
+
+struct VlmConfig {
+    std::string preset;  // "ref:tiny"
+    VisionConfig vision;
+    int projectorHidden = 64;
+    LlmConfig llm;
+    double routingSkew = 1.0;  // expert popularity ∝ (rank + 1)^−skew
+    uint64_t seed = 0;
+    // Per MoE layer, the experts from most to least favoured by the skew.
+    std::vector<std::vector<int>> expertRanking;
+
+    int64_t parameterCount() const;
+    std::string toJson() const;
+};
+
+struct PresetOverrides {
+    std::optional<int> layers;        // truncates vision and decoder depth
+    std::optional<double> routingSkew;
+    std::optional<uint64_t> seed;
+};
+
+// "ref:tiny", "ref:small", "ref:llava-moe-7b". Unknown names list the known ones.
+Result<VlmConfig> presetConfig(const std::string& name, const PresetOverrides& o = {});
+std::vector<std::string> presetNames();
+
+// Byte-level tokenizer: byte b ↦ b; specials follow.
+namespace tokens {
+inline constexpr int kBos = 256;
+inline constexpr int kEos = 257;
+std::vector<int> encode(const std::string& text);
+std::string decode(const std::vector<int>& ids);  // specials and padding ids are dropped
+} // namespace tokens
+
+} // namespace mvp

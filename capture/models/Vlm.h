@@ -1,0 +1,61 @@
+#pragma once
+// The built-in reference vision-language MoE model, in libtorch's C++ frontend:
+// ViT encoder (pre-LN, learned positions) → 2-layer MLP projector → decoder LM
+// (RMSNorm, RoPE, grouped-query attention with a KV cache, SwiGLU FFN, MoE
+// layers with a top-k softmax router). Batch size one; activations are
+// [tokens, features]. Weights are drawn from a generator seeded by the config,
+// so the same config always gives the same model.
+//
+// This header includes torch: include it only from capture's model TUs.
+
+#include "capture/Recorder.h"
+#include "capture/models/Config.h"
+#include "core/session/Records.h"
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace mvp {
+
+// What an instrumented run wants to see besides spans and ops. Every member is
+// optional; a default-constructed Hooks is the uninstrumented path.
+struct ForwardHooks {
+    Recorder* recorder = nullptr;
+    // Per MoE layer: the chosen experts [T, k] (int64) and their renormalised weights [T, k].
+    std::function<void(int layer, const torch::Tensor& experts, const torch::Tensor& weights)> routing;
+    // Per decoder layer: attention probabilities [heads, T, S] of queries starting at position `queryStart`.
+    std::function<void(int layer, const torch::Tensor& probs, int queryStart)> attention;
+};
+
+class VlmModel {
+public:
+    explicit VlmModel(const VlmConfig& config);
+    ~VlmModel();
+
+    const VlmConfig& config() const;
+    // The probe hierarchy (ids, paths, kinds, parameter counts).
+    const std::vector<ModuleRow>& modules() const;
+    int64_t parameterCount() const;
+
+    // [1, 3, S, S] normalised pixels → [patches, vision dim].
+    torch::Tensor encodeImage(const torch::Tensor& pixels, const ForwardHooks& hooks);
+    // [patches, vision dim] → [patches, llm dim].
+    torch::Tensor project(const torch::Tensor& features, const ForwardHooks& hooks);
+    // Runs the decoder over the token `ids`, with `visual` [N, llm dim] (if
+    // defined) inserted before ids[visualAt], appending to the KV cache.
+    // Returns the logits of the last position [vocab].
+    torch::Tensor forward(const std::vector<int>& ids, const torch::Tensor& visual, size_t visualAt,
+                          const ForwardHooks& hooks);
+    // Clears the KV cache.
+    void reset();
+    int cachedPositions() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace mvp

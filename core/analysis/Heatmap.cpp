@@ -1,0 +1,91 @@
+#include "core/analysis/Heatmap.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace mvp {
+
+Result<LayerRange> parseLayerRange(const std::string& text) {
+    if (text.empty() || text == "all") return LayerRange{};
+    auto parse = [](std::string_view s, int& out) {
+        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        return ec == std::errc() && p == s.data() + s.size() && out >= 0;
+    };
+    const auto dash = text.find('-');
+    LayerRange r;
+    bool ok = dash == std::string::npos
+                  ? parse(text, r.first) && parse(text, r.last)
+                  : parse(std::string_view(text).substr(0, dash), r.first) &&
+                        parse(std::string_view(text).substr(dash + 1), r.last);
+    if (!ok || r.first > r.last)
+        return makeError(ErrorCode::BadInput, "layer range '" + text +
+                                                  "' is not valid: use N, A-B (A ≤ B) or all");
+    return r;
+}
+
+Result<HeatGrid> gridFromMetrics(const std::vector<PatchMetricRow>& rows, const PatchGridRow& grid,
+                                 LayerRange range) {
+    HeatGrid g;
+    g.rows = grid.gridH;
+    g.cols = grid.gridW;
+    g.values.assign(size_t(g.rows) * g.cols, 0.0);
+    std::set<int> seen, used;
+    for (const auto& r : rows) {
+        seen.insert(r.layer);
+        if (!range.contains(r.layer) || r.patch < 0 || size_t(r.patch) >= g.values.size()) continue;
+        g.values[size_t(r.patch)] += r.value;
+        used.insert(r.layer);
+    }
+    if (used.empty()) {
+        std::string have;
+        for (int l : seen) have += (have.empty() ? "" : ", ") + std::to_string(l);
+        return makeError(ErrorCode::NotFound,
+                         seen.empty() ? std::string("the run has no values of this metric")
+                                      : "no layer in the requested range; layers with values: " + have);
+    }
+    return g;
+}
+
+HeatGrid normalised(const HeatGrid& g) {
+    HeatGrid n = g;
+    if (g.values.empty()) return n;
+    const auto [lo, hi] = std::minmax_element(g.values.begin(), g.values.end());
+    const double span = *hi - *lo;
+    for (auto& v : n.values) v = span > 0 ? (v - *lo) / span : 0.0;
+    return n;
+}
+
+RgbImage renderOverlay(const RgbImage& image, const HeatGrid& grid, Colormap map, double opacity) {
+    RgbImage out = image;
+    if (grid.values.empty() || image.empty()) return out;
+    const std::vector<float> src(grid.values.begin(), grid.values.end());
+    const auto up = upsampleBilinear(src, grid.rows, grid.cols, image.height, image.width);
+    const double a = std::clamp(opacity, 0.0, 1.0);
+    for (size_t i = 0; i < up.size(); ++i) {
+        const auto c = colorAt(map, up[i]);
+        for (int k = 0; k < 3; ++k) {
+            auto& px = out.rgb[i * 3 + size_t(k)];
+            px = uint8_t(std::lround((1.0 - a) * px + a * c[size_t(k)]));
+        }
+    }
+    return out;
+}
+
+std::string gridCsv(const HeatGrid& g) {
+    std::string out;
+    char buf[32];
+    for (int r = 0; r < g.rows; ++r) {
+        for (int c = 0; c < g.cols; ++c) {
+            std::snprintf(buf, sizeof buf, "%.17g", g.at(r, c));
+            out += (c ? "," : "");
+            out += buf;
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+} // namespace mvp

@@ -1,0 +1,45 @@
+#pragma once
+// Patch heatmaps: a value per visual patch on the gh × gw grid, normalised,
+// upsampled to the image and blended over it (DIAGNOSTICS.md §2).
+
+#include "core/Result.h"
+#include "core/image/Colormap.h"
+#include "core/image/Image.h"
+#include "core/session/Records.h"
+
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+struct HeatGrid {
+    int rows = 0, cols = 0;
+    std::vector<double> values;  // rows·cols, row-major (patch index order)
+    double at(int r, int c) const { return values[size_t(r) * cols + c]; }
+};
+
+struct LayerRange {
+    int first = 0, last = 1 << 30;  // inclusive
+    bool contains(int layer) const { return layer >= first && layer <= last; }
+};
+
+// Parses "3", "2-5" or "all"; an error says the accepted forms.
+Result<LayerRange> parseLayerRange(const std::string& text);
+
+// Sums one metric over the layers in `range` into the patch grid. An error if
+// no row of the metric falls in the range (names the layers that exist).
+Result<HeatGrid> gridFromMetrics(const std::vector<PatchMetricRow>& rows, const PatchGridRow& grid,
+                                 LayerRange range);
+
+// Min-max normalisation to [0, 1]; an all-equal grid becomes all 0.
+HeatGrid normalised(const HeatGrid& g);
+
+// The image with the normalised grid upsampled (bilinear, align-corners
+// false) to its full size, coloured and blended with `opacity` in [0, 1].
+RgbImage renderOverlay(const RgbImage& image, const HeatGrid& normalisedGrid, Colormap map,
+                       double opacity);
+
+// The raw grid as CSV: one line per patch row, full precision.
+std::string gridCsv(const HeatGrid& g);
+
+} // namespace mvp

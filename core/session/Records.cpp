@@ -1,0 +1,27 @@
+#include "core/session/Records.h"
+
+namespace mvp {
+
+const char* toString(RunStatus s) {
+    switch (s) {
+    case RunStatus::Live: return "live";
+    case RunStatus::Complete: return "complete";
+    case RunStatus::Incomplete: return "incomplete";
+    case RunStatus::Failed: return "failed";
+    }
+    return "failed";
+}
+
+std::optional<RunStatus> runStatusFromString(const std::string& s) {
+    for (auto v : {RunStatus::Live, RunStatus::Complete, RunStatus::Incomplete, RunStatus::Failed})
+        if (s == toString(v)) return v;
+    return std::nullopt;
+}
+
+size_t Batch::rowCount() const {
+    return modules.size() + phases.size() + spans.size() + ops.size() + tokens.size() +
+           routing.size() + patchMetrics.size() + attnMaps.size() + (image ? 1 : 0) +
+           (patchGrid ? 1 : 0);
+}
+
+} // namespace mvp

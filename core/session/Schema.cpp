@@ -1,0 +1,110 @@
+#include "core/session/Schema.h"
+
+#include "core/session/Sqlite.h"
+
+#include <string>
+
+namespace mvp::schema {
+
+namespace {
+// v1. Composite keys start with `run` so one session holds many runs and every
+// per-run query is an index range scan.
+constexpr const char* kTablesV1 = R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE run(
+  id INTEGER PRIMARY KEY,
+  label TEXT NOT NULL,
+  model TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  prompt TEXT NOT NULL,
+  image_path TEXT NOT NULL,
+  steps INTEGER NOT NULL,
+  device TEXT NOT NULL,
+  dtype TEXT NOT NULL,
+  blas TEXT NOT NULL,
+  threads INTEGER NOT NULL,
+  probes INTEGER NOT NULL,
+  transform TEXT NOT NULL,
+  baseline_run INTEGER REFERENCES run(id),
+  writer_pid INTEGER NOT NULL,
+  writer_host TEXT NOT NULL,
+  started_utc TEXT NOT NULL,
+  status TEXT NOT NULL CHECK(status IN ('live','complete','incomplete','failed')),
+  error TEXT NOT NULL DEFAULT '',
+  wall_ns INTEGER NOT NULL DEFAULT 0,
+  peak_rss_bytes INTEGER NOT NULL DEFAULT 0,
+  output_text TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE module(
+  run INTEGER NOT NULL, id INTEGER NOT NULL, path TEXT NOT NULL, kind TEXT NOT NULL,
+  parent INTEGER, params INTEGER NOT NULL,
+  PRIMARY KEY(run, id)) WITHOUT ROWID;
+CREATE TABLE phase(
+  run INTEGER NOT NULL, phase TEXT NOT NULL, step INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  PRIMARY KEY(run, phase, step)) WITHOUT ROWID;
+CREATE TABLE span(
+  run INTEGER NOT NULL, id INTEGER NOT NULL, module INTEGER NOT NULL, parent INTEGER,
+  phase TEXT NOT NULL, step INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  device_ns INTEGER, flops INTEGER NOT NULL, bytes INTEGER NOT NULL,
+  PRIMARY KEY(run, id)) WITHOUT ROWID;
+CREATE TABLE op(
+  run INTEGER NOT NULL, id INTEGER NOT NULL, span INTEGER, parent_op INTEGER, name TEXT NOT NULL,
+  phase TEXT NOT NULL, step INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  shapes TEXT NOT NULL, dtype TEXT NOT NULL, flops INTEGER NOT NULL, bytes INTEGER NOT NULL,
+  PRIMARY KEY(run, id)) WITHOUT ROWID;
+CREATE TABLE token(
+  run INTEGER NOT NULL, position INTEGER NOT NULL, phase TEXT NOT NULL, step INTEGER NOT NULL,
+  modality TEXT NOT NULL, token_id INTEGER NOT NULL,
+  PRIMARY KEY(run, position)) WITHOUT ROWID;
+CREATE TABLE routing(
+  run INTEGER NOT NULL, layer INTEGER NOT NULL, phase TEXT NOT NULL, step INTEGER NOT NULL,
+  token INTEGER NOT NULL, modality TEXT NOT NULL, rank INTEGER NOT NULL, expert INTEGER NOT NULL,
+  weight REAL NOT NULL,
+  PRIMARY KEY(run, layer, token, rank)) WITHOUT ROWID;
+CREATE TABLE image(
+  run INTEGER PRIMARY KEY, source_path TEXT NOT NULL, width INTEGER NOT NULL,
+  height INTEGER NOT NULL, orig_width INTEGER NOT NULL, orig_height INTEGER NOT NULL,
+  png BLOB NOT NULL);
+CREATE TABLE patch_grid(
+  run INTEGER PRIMARY KEY, grid_h INTEGER NOT NULL, grid_w INTEGER NOT NULL,
+  patch INTEGER NOT NULL, input_size INTEGER NOT NULL, first_position INTEGER NOT NULL);
+CREATE TABLE patch_metric(
+  run INTEGER NOT NULL, metric TEXT NOT NULL, layer INTEGER NOT NULL, patch INTEGER NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY(run, metric, layer, patch)) WITHOUT ROWID;
+CREATE TABLE attn_map(
+  run INTEGER NOT NULL, layer INTEGER NOT NULL, head INTEGER NOT NULL,
+  rows INTEGER NOT NULL, cols INTEGER NOT NULL, data BLOB NOT NULL,
+  PRIMARY KEY(run, layer, head)) WITHOUT ROWID;
+CREATE INDEX span_by_start ON span(run, start_ns);
+CREATE INDEX op_by_start ON op(run, start_ns);
+)sql";
+} // namespace
+
+Status create(sql::Db& db, const char* appVersion) {
+    if (auto s = db.exec(kTablesV1); !s) return s;
+    auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
+    if (!st) return st.error();
+    const std::pair<const char*, std::string> rows[] = {
+        {"format", kFormatName},
+        {"schema_version", std::to_string(kVersion)},
+        {"app_version", appVersion},
+    };
+    for (const auto& [k, v] : rows) {
+        st->bind(1, k);
+        st->bind(2, v);
+        if (auto s = st->exec(); !s) return s;
+    }
+    return db.exec("PRAGMA user_version = " + std::to_string(kVersion));
+}
+
+Status migrate(sql::Db& db, int fromVersion) {
+    (void)db;
+    // v1 is the first released format: nothing older exists to migrate.
+    if (fromVersion == kVersion) return Ok{};
+    return makeError(ErrorCode::NotASession,
+                     "unknown session format version " + std::to_string(fromVersion));
+}
+
+} // namespace mvp::schema

@@ -1,0 +1,313 @@
+#include "core/session/SessionReader.h"
+
+#include "core/session/Schema.h"
+#include "core/session/Sqlite.h"
+
+#include <sqlite3.h>
+
+#include <array>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <type_traits>
+#include <unistd.h>
+
+namespace mvp {
+
+std::string hostName() {
+    std::array<char, 256> buf{};
+    if (gethostname(buf.data(), buf.size() - 1) != 0) return "unknown";
+    return buf.data();
+}
+
+bool processAlive(int64_t pid, const std::string& host) {
+    if (pid <= 0 || host != hostName()) return false;
+    return ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+}
+
+namespace {
+
+uint32_t bigEndian(const unsigned char* p, int n) {
+    uint32_t v = 0;
+    for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+    return v;
+}
+
+// Checks what can be checked before SQLite sees the file, so that the common
+// mistakes (wrong file, empty file, cut-off copy) get a precise message.
+Status checkFile(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return makeError(ErrorCode::NotFound, path + " does not exist: check the path");
+    if (fs::is_directory(path, ec))
+        return makeError(ErrorCode::BadInput, path + " is a folder, not a session file");
+    const auto size = fs::file_size(path, ec);
+    if (ec) return makeError(ErrorCode::Io, "cannot read " + path + ": " + ec.message());
+    if (size == 0)
+        return makeError(ErrorCode::NotASession,
+                         path + " is empty (0 bytes): it is not an mvprof session");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return makeError(ErrorCode::Io, "cannot read " + path + ": permission denied?");
+    std::array<unsigned char, 100> h{};
+    in.read(reinterpret_cast<char*>(h.data()), h.size());
+    if (in.gcount() < 100 || std::memcmp(h.data(), "SQLite format 3", 16) != 0)
+        return makeError(ErrorCode::NotASession,
+                         path + " is not an mvprof session (it is not an SQLite file)");
+    uint64_t pageSize = bigEndian(&h[16], 2);
+    if (pageSize == 1) pageSize = 65536;
+    const uint32_t pages = bigEndian(&h[28], 4);
+    const bool countValid = bigEndian(&h[24], 4) == bigEndian(&h[92], 4);
+    // With a WAL beside it the main file may legitimately lag behind.
+    if (countValid && !fs::exists(path + "-wal", ec) && uint64_t(pages) * pageSize > size)
+        return makeError(ErrorCode::NotASession,
+                         path + " is truncated (" + std::to_string(size) + " of " +
+                             std::to_string(uint64_t(pages) * pageSize) +
+                             " bytes): copy it again from its source");
+    return Ok{};
+}
+
+RunInfo readRun(const sql::Stmt& s) {
+    RunInfo r;
+    int c = 0;
+    r.id = s.int64(c++);
+    r.label = s.text(c++);
+    r.model = s.text(c++);
+    r.configJson = s.text(c++);
+    r.prompt = s.text(c++);
+    r.imagePath = s.text(c++);
+    r.steps = int(s.int64(c++));
+    r.device = s.text(c++);
+    r.dtype = s.text(c++);
+    r.blas = s.text(c++);
+    r.threads = int(s.int64(c++));
+    r.probes = s.int64(c++) != 0;
+    r.transform = s.text(c++);
+    if (!s.isNull(c)) r.baselineRun = s.int64(c);
+    ++c;
+    r.writerPid = s.int64(c++);
+    r.writerHost = s.text(c++);
+    r.startedUtc = s.text(c++);
+    r.status = runStatusFromString(s.text(c++)).value_or(RunStatus::Failed);
+    r.error = s.text(c++);
+    r.wallNs = s.int64(c++);
+    r.peakRssBytes = s.int64(c++);
+    r.outputText = s.text(c++);
+    if (r.status == RunStatus::Live && !processAlive(r.writerPid, r.writerHost))
+        r.status = RunStatus::Incomplete;
+    return r;
+}
+
+constexpr const char* kRunColumns =
+    "SELECT id, label, model, config_json, prompt, image_path, steps, device, dtype, blas,"
+    " threads, probes, transform, baseline_run, writer_pid, writer_host, started_utc, status,"
+    " error, wall_ns, peak_rss_bytes, output_text FROM run";
+
+std::optional<int64_t> optInt(const sql::Stmt& s, int col) {
+    return s.isNull(col) ? std::nullopt : std::optional<int64_t>(s.int64(col));
+}
+
+} // namespace
+
+struct SessionReader::Impl {
+    std::string path;
+    sql::Db db;
+    int version = 0;
+
+    // Runs `sqlText` with the run id bound to ?1 (and `second`, if any, to ?2)
+    // and maps each row with `fn`.
+    template <typename T, typename F, typename Second = std::nullptr_t>
+    Result<std::vector<T>> query(const char* sqlText, int64_t run, F fn, Second second = nullptr) {
+        auto st = db.prepare(sqlText);
+        if (!st) return st.error();
+        st->bind(1, run);
+        if constexpr (!std::is_same_v<Second, std::nullptr_t>) st->bind(2, second);
+        std::vector<T> out;
+        for (;;) {
+            auto has = st->step();
+            if (!has) return has.error();
+            if (!*has) break;
+            out.push_back(fn(st.value()));
+        }
+        return out;
+    }
+};
+
+SessionReader::SessionReader(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
+SessionReader::~SessionReader() = default;
+
+Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& path) {
+    if (auto s = checkFile(path); !s) return s.error();
+    auto db = sql::Db::open(path, SQLITE_OPEN_READONLY);
+    if (!db) return db.error();
+    auto impl = std::make_unique<Impl>();
+    impl->path = path;
+    impl->db = std::move(db.value());
+    sqlite3* h = impl->db.handle();
+    // A session may come from anyone: never run SQL functions stored in it.
+    sqlite3_db_config(h, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(h, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+
+    auto version = impl->db.queryInt("PRAGMA user_version");
+    if (!version) return version.error();
+    auto format = impl->db.queryText("SELECT value FROM meta WHERE key='format'");
+    if (!format || !format.value() || **format != schema::kFormatName)
+        return makeError(ErrorCode::NotASession,
+                         path + " is an SQLite database but not an mvprof session");
+    impl->version = int(version->value_or(0));
+    if (impl->version > schema::kVersion)
+        return makeError(ErrorCode::NewerSchema,
+                         path + " was written by a newer mvprof (session format v" +
+                             std::to_string(impl->version) + "; this build reads up to v" +
+                             std::to_string(schema::kVersion) + "): update mvprof to open it");
+    if (impl->version < 1)
+        return makeError(ErrorCode::NotASession, path + " has no session format version");
+    return std::unique_ptr<SessionReader>(new SessionReader(std::move(impl)));
+}
+
+const std::string& SessionReader::path() const { return d->path; }
+int SessionReader::schemaVersion() const { return d->version; }
+
+Result<std::vector<RunInfo>> SessionReader::runs() {
+    auto st = d->db.prepare(std::string(kRunColumns) + " ORDER BY id");
+    if (!st) return st.error();
+    std::vector<RunInfo> out;
+    for (;;) {
+        auto has = st->step();
+        if (!has) return has.error();
+        if (!*has) break;
+        out.push_back(readRun(st.value()));
+    }
+    return out;
+}
+
+Result<RunInfo> SessionReader::run(int64_t id) {
+    auto st = d->db.prepare(std::string(kRunColumns) + " WHERE id=?");
+    if (!st) return st.error();
+    st->bind(1, id);
+    auto has = st->step();
+    if (!has) return has.error();
+    if (!*has)
+        return makeError(ErrorCode::NotFound,
+                         "run " + std::to_string(id) + " is not in " + d->path +
+                             ": `mvprof-cli report` lists the runs");
+    return readRun(st.value());
+}
+
+Result<std::vector<ModuleRow>> SessionReader::modules(int64_t run) {
+    return d->query<ModuleRow>(
+        "SELECT id, path, kind, parent, params FROM module WHERE run=? ORDER BY id", run,
+        [](const sql::Stmt& s) {
+            return ModuleRow{s.int64(0), s.text(1), s.text(2), optInt(s, 3), s.int64(4)};
+        });
+}
+
+Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
+    return d->query<PhaseRow>(
+        "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=? ORDER BY start_ns", run,
+        [](const sql::Stmt& s) {
+            return PhaseRow{s.text(0), int(s.int64(1)), s.int64(2), s.int64(3)};
+        });
+}
+
+Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
+    return d->query<SpanRow>(
+        "SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, bytes"
+        " FROM span WHERE run=? ORDER BY id",
+        run, [](const sql::Stmt& s) {
+            return SpanRow{s.int64(0), s.int64(1),     optInt(s, 2), s.text(3),  int(s.int64(4)),
+                           s.int64(5), s.int64(6), optInt(s, 7), s.int64(8), s.int64(9)};
+        });
+}
+
+Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
+    return d->query<OpRow>(
+        "SELECT id, span, parent_op, name, phase, step, start_ns, end_ns, shapes, dtype, flops,"
+        " bytes FROM op WHERE run=? ORDER BY id",
+        run, [](const sql::Stmt& s) {
+            return OpRow{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3),
+                         s.text(4),  int(s.int64(5)), s.int64(6), s.int64(7),
+                         s.text(8),  s.text(9),       s.int64(10), s.int64(11)};
+        });
+}
+
+Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
+    return d->query<TokenRow>(
+        "SELECT position, phase, step, modality, token_id FROM token WHERE run=? ORDER BY position",
+        run, [](const sql::Stmt& s) {
+            return TokenRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.text(3),
+                            int(s.int64(4))};
+        });
+}
+
+Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
+    return d->query<RoutingRow>(
+        "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"
+        " WHERE run=? ORDER BY layer, token, rank",
+        run, [](const sql::Stmt& s) {
+            return RoutingRow{int(s.int64(0)), s.text(1),       int(s.int64(2)), int(s.int64(3)),
+                              s.text(4),       int(s.int64(5)), int(s.int64(6)), s.real(7)};
+        });
+}
+
+Result<std::optional<ImageRow>> SessionReader::image(int64_t run) {
+    auto rows = d->query<ImageRow>(
+        "SELECT source_path, width, height, orig_width, orig_height, png FROM image WHERE run=?",
+        run, [](const sql::Stmt& s) {
+            return ImageRow{s.text(0),       int(s.int64(1)), int(s.int64(2)),
+                            int(s.int64(3)), int(s.int64(4)), s.blob(5)};
+        });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<ImageRow>();
+    return std::optional<ImageRow>(std::move(rows->front()));
+}
+
+Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
+    auto rows = d->query<PatchGridRow>(
+        "SELECT grid_h, grid_w, patch, input_size, first_position FROM patch_grid WHERE run=?",
+        run, [](const sql::Stmt& s) {
+            return PatchGridRow{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)),
+                                int(s.int64(3)), int(s.int64(4))};
+        });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<PatchGridRow>();
+    return std::optional<PatchGridRow>(rows->front());
+}
+
+Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
+                                                                const std::string& metric) {
+    return d->query<PatchMetricRow>(
+        "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND metric=?2"
+        " ORDER BY layer, patch",
+        run,
+        [](const sql::Stmt& s) {
+            return PatchMetricRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.real(3)};
+        },
+        metric);
+}
+
+Result<std::vector<AttnMapRow>> SessionReader::attnMaps(int64_t run, int layer) {
+    return d->query<AttnMapRow>(
+        "SELECT layer, head, rows, cols, data FROM attn_map WHERE run=?1 AND layer=?2 ORDER BY head",
+        run,
+        [](const sql::Stmt& s) {
+            AttnMapRow a{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)), int(s.int64(3)), {}};
+            const auto bytes = s.blob(4);
+            // Trust nothing: a map whose blob does not match its shape stays empty.
+            if (bytes.size() == size_t(a.rows) * size_t(a.cols) * sizeof(float)) {
+                a.data.resize(bytes.size() / sizeof(float));
+                std::memcpy(a.data.data(), bytes.data(), bytes.size());
+            }
+            return a;
+        },
+        layer);
+}
+
+Result<std::vector<int>> SessionReader::attnMapLayers(int64_t run) {
+    return d->query<int>("SELECT DISTINCT layer FROM attn_map WHERE run=? ORDER BY layer", run,
+                         [](const sql::Stmt& s) { return int(s.int64(0)); });
+}
+
+} // namespace mvp

@@ -1,0 +1,53 @@
+#pragma once
+// Read-only access to a session file. Opens with SQLITE_OPEN_READONLY in
+// defensive mode with trusted_schema off, so a hostile file can do no harm;
+// every query returns a typed Error instead of throwing or crashing. Several
+// readers may follow a file while its writer is still adding rows.
+
+#include "core/Result.h"
+#include "core/session/Records.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+class SessionReader {
+public:
+    static Result<std::unique_ptr<SessionReader>> open(const std::string& path);
+    ~SessionReader();
+
+    const std::string& path() const;
+    int schemaVersion() const;
+
+    // Runs in id order. A run still marked live whose writer process is gone
+    // is reported as Incomplete.
+    Result<std::vector<RunInfo>> runs();
+    Result<RunInfo> run(int64_t id);
+
+    Result<std::vector<ModuleRow>> modules(int64_t run);
+    Result<std::vector<PhaseRow>> phases(int64_t run);
+    Result<std::vector<SpanRow>> spans(int64_t run);
+    Result<std::vector<OpRow>> ops(int64_t run);
+    Result<std::vector<TokenRow>> tokens(int64_t run);
+    Result<std::vector<RoutingRow>> routing(int64_t run);
+    // nullopt when the run has no image (e.g. it failed before preprocessing).
+    Result<std::optional<ImageRow>> image(int64_t run);
+    Result<std::optional<PatchGridRow>> patchGrid(int64_t run);
+    // All layers of one metric, ordered by layer then patch.
+    Result<std::vector<PatchMetricRow>> patchMetrics(int64_t run, const std::string& metric);
+    Result<std::vector<AttnMapRow>> attnMaps(int64_t run, int layer);
+    Result<std::vector<int>> attnMapLayers(int64_t run);
+
+private:
+    struct Impl;
+    explicit SessionReader(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
+// True if `pid` names a live process on this host (used to tell live runs from killed ones).
+bool processAlive(int64_t pid, const std::string& host);
+std::string hostName();
+
+} // namespace mvp

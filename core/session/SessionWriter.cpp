@@ -1,0 +1,333 @@
+#include "core/session/SessionWriter.h"
+
+#include "core/session/Schema.h"
+#include "core/session/Sqlite.h"
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <thread>
+
+namespace mvp {
+
+const char* appVersion() { return MVP_VERSION; }
+
+namespace {
+// The writer commits whatever is queued at most this long after it arrives.
+constexpr auto kCommitInterval = std::chrono::milliseconds(250);
+
+struct Job {
+    std::optional<Batch> batch;
+    std::function<Status()> fn;           // runs inside the transaction
+    std::promise<Status>* done = nullptr; // fulfilled after the commit
+};
+} // namespace
+
+struct SessionWriter::Impl {
+    std::string path;
+    sql::Db db;
+    sql::Stmt insModule, insPhase, insSpan, insOp, insToken, insRouting, insImage, insGrid,
+        insMetric, insAttn;
+
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::deque<Job> queue;
+    bool stopping = false;
+    std::optional<Error> failure;  // sticky: the first write error
+    std::atomic<int64_t> rows{0};
+    std::thread thread;
+    bool closed = false;
+
+    Status prepareAll();
+    Status apply(const Batch& b);
+    void loop();
+    Status waitFor(Job job);
+};
+
+Status SessionWriter::Impl::prepareAll() {
+    struct P {
+        sql::Stmt* stmt;
+        const char* text;
+    };
+    const P all[] = {
+        {&insModule, "INSERT INTO module VALUES (?,?,?,?,?,?)"},
+        {&insPhase, "INSERT OR REPLACE INTO phase VALUES (?,?,?,?,?)"},
+        {&insSpan, "INSERT INTO span VALUES (?,?,?,?,?,?,?,?,?,?,?)"},
+        {&insOp, "INSERT INTO op VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+        {&insToken, "INSERT INTO token VALUES (?,?,?,?,?,?)"},
+        {&insRouting, "INSERT INTO routing VALUES (?,?,?,?,?,?,?,?,?)"},
+        {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
+        {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
+        {&insMetric, "INSERT OR REPLACE INTO patch_metric VALUES (?,?,?,?,?)"},
+        {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
+    };
+    for (const auto& p : all) {
+        auto s = db.prepare(p.text);
+        if (!s) return s.error();
+        *p.stmt = std::move(s.value());
+    }
+    return Ok{};
+}
+
+// One statement per row kind, bound in column order (see Schema.cpp).
+Status SessionWriter::Impl::apply(const Batch& b) {
+    const int64_t run = b.run;
+    auto ok = [](const Status& s) { return bool(s); };
+    for (const auto& m : b.modules) {
+        auto& s = insModule;
+        s.bind(1, run), s.bind(2, m.id), s.bind(3, m.path), s.bind(4, m.kind), s.bind(5, m.parent),
+            s.bind(6, m.params);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& p : b.phases) {
+        auto& s = insPhase;
+        s.bind(1, run), s.bind(2, p.phase), s.bind(3, p.step), s.bind(4, p.startNs),
+            s.bind(5, p.endNs);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& x : b.spans) {
+        auto& s = insSpan;
+        s.bind(1, run), s.bind(2, x.id), s.bind(3, x.module), s.bind(4, x.parent),
+            s.bind(5, x.phase), s.bind(6, x.step), s.bind(7, x.startNs), s.bind(8, x.endNs),
+            s.bind(9, x.deviceNs), s.bind(10, x.flops), s.bind(11, x.bytes);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& o : b.ops) {
+        auto& s = insOp;
+        s.bind(1, run), s.bind(2, o.id), s.bind(3, o.span), s.bind(4, o.parentOp),
+            s.bind(5, o.name), s.bind(6, o.phase), s.bind(7, o.step), s.bind(8, o.startNs),
+            s.bind(9, o.endNs), s.bind(10, o.shapes), s.bind(11, o.dtype), s.bind(12, o.flops),
+            s.bind(13, o.bytes);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& t : b.tokens) {
+        auto& s = insToken;
+        s.bind(1, run), s.bind(2, t.position), s.bind(3, t.phase), s.bind(4, t.step),
+            s.bind(5, t.modality), s.bind(6, t.tokenId);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& x : b.routing) {
+        auto& s = insRouting;
+        s.bind(1, run), s.bind(2, x.layer), s.bind(3, x.phase), s.bind(4, x.step),
+            s.bind(5, x.token), s.bind(6, x.modality), s.bind(7, x.rank), s.bind(8, x.expert),
+            s.bind(9, x.weight);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    if (b.image) {
+        auto& s = insImage;
+        const auto& i = *b.image;
+        s.bind(1, run), s.bind(2, i.sourcePath), s.bind(3, i.width), s.bind(4, i.height),
+            s.bind(5, i.origWidth), s.bind(6, i.origHeight);
+        s.bindBlob(7, i.png.data(), i.png.size());
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    if (b.patchGrid) {
+        auto& s = insGrid;
+        const auto& g = *b.patchGrid;
+        s.bind(1, run), s.bind(2, g.gridH), s.bind(3, g.gridW), s.bind(4, g.patch),
+            s.bind(5, g.inputSize), s.bind(6, g.firstPosition);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& m : b.patchMetrics) {
+        auto& s = insMetric;
+        s.bind(1, run), s.bind(2, m.metric), s.bind(3, m.layer), s.bind(4, m.patch),
+            s.bind(5, m.value);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& a : b.attnMaps) {
+        auto& s = insAttn;
+        s.bind(1, run), s.bind(2, a.layer), s.bind(3, a.head), s.bind(4, a.rows),
+            s.bind(5, a.cols);
+        s.bindBlob(6, a.data.data(), a.data.size() * sizeof(float));
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    rows += int64_t(b.rowCount());
+    return Ok{};
+}
+
+// Drains the queue into one transaction per wake-up, so commits happen at
+// least every kCommitInterval while rows arrive, and barriers are released
+// only once their rows are durable.
+void SessionWriter::Impl::loop() {
+    for (;;) {
+        std::deque<Job> jobs;
+        {
+            std::unique_lock lock(mutex);
+            wake.wait_for(lock, kCommitInterval, [&] { return stopping || !queue.empty(); });
+            if (queue.empty() && stopping) return;
+            jobs.swap(queue);
+        }
+        if (jobs.empty()) continue;
+
+        std::optional<Error> err;
+        {
+            std::lock_guard lock(mutex);
+            err = failure;
+        }
+        if (!err) {
+            Status s = db.exec("BEGIN");
+            for (auto& job : jobs) {
+                if (!s) break;
+                if (job.batch) s = apply(*job.batch);
+                if (s && job.fn) s = job.fn();
+            }
+            if (s) s = db.exec("COMMIT");
+            if (!s) {
+                (void)db.exec("ROLLBACK");
+                err = s.error();
+                std::lock_guard lock(mutex);
+                failure = err;
+            }
+        }
+        for (auto& job : jobs)
+            if (job.done) job.done->set_value(err ? Status(*err) : Status(Ok{}));
+    }
+}
+
+Status SessionWriter::Impl::waitFor(Job job) {
+    std::promise<Status> done;
+    auto future = done.get_future();
+    job.done = &done;
+    {
+        std::lock_guard lock(mutex);
+        if (stopping) return makeError(ErrorCode::Internal, "the session writer is closed");
+        queue.push_back(std::move(job));
+    }
+    wake.notify_one();
+    return future.get();
+}
+
+SessionWriter::SessionWriter(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
+
+SessionWriter::~SessionWriter() { (void)close(); }
+
+Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& path, Mode mode) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const bool exists = fs::exists(path, ec);
+    if (exists && mode == Mode::CreateNew)
+        return makeError(ErrorCode::BadInput,
+                         path + " already exists: choose another name or pass --force to replace it");
+    if (exists && mode == Mode::Overwrite) {
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path + suffix, ec);
+        if (fs::exists(path))
+            return makeError(ErrorCode::Io, "cannot replace " + path + ": " + ec.message());
+    }
+    if (!exists || mode != Mode::Append) {
+        const fs::path parent = fs::absolute(fs::path(path), ec).parent_path();
+        if (!fs::is_directory(parent, ec))
+            return makeError(ErrorCode::Io, "cannot write " + path + ": the folder " +
+                                                parent.string() + " does not exist");
+    }
+
+    auto impl = std::make_unique<Impl>();
+    impl->path = path;
+    const int flags = SQLITE_OPEN_READWRITE | (mode == Mode::Append ? 0 : SQLITE_OPEN_CREATE);
+    auto db = sql::Db::open(path, flags);
+    if (!db) return db.error();
+    impl->db = std::move(db.value());
+    auto& d = impl->db;
+
+    if (auto s = d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); !s) return s.error();
+    if (mode == Mode::Append) {
+        auto version = d.queryInt("PRAGMA user_version");
+        if (!version) return version.error();
+        const int v = int(version->value_or(0));
+        if (v > schema::kVersion)
+            return makeError(ErrorCode::NewerSchema,
+                             path + " was written by a newer mvprof (format v" + std::to_string(v) +
+                                 "); update mvprof to add runs to it");
+        auto format = d.queryText("SELECT value FROM meta WHERE key='format'");
+        if (!format || !format.value() || **format != schema::kFormatName)
+            return makeError(ErrorCode::NotASession, path + " is not an mvprof session");
+        if (auto s = schema::migrate(d, v); !s) return s.error();
+    } else {
+        if (auto s = d.exec("BEGIN"); !s) return s.error();
+        if (auto s = schema::create(d, appVersion()); !s) return s.error();
+        if (auto s = d.exec("COMMIT"); !s) return s.error();
+    }
+    if (auto s = impl->prepareAll(); !s) return s.error();
+
+    Impl* raw = impl.get();
+    impl->thread = std::thread([raw] { raw->loop(); });
+    return std::unique_ptr<SessionWriter>(new SessionWriter(std::move(impl)));
+}
+
+Result<int64_t> SessionWriter::beginRun(const RunInfo& r) {
+    int64_t id = 0;
+    Job job;
+    job.fn = [this, &r, &id]() -> Status {
+        auto st = d->db.prepare(
+            "INSERT INTO run(label, model, config_json, prompt, image_path, steps, device, dtype,"
+            " blas, threads, probes, transform, baseline_run, writer_pid, writer_host, started_utc,"
+            " status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'live')");
+        if (!st) return st.error();
+        auto& s = st.value();
+        s.bind(1, r.label), s.bind(2, r.model), s.bind(3, r.configJson), s.bind(4, r.prompt),
+            s.bind(5, r.imagePath), s.bind(6, r.steps), s.bind(7, r.device), s.bind(8, r.dtype),
+            s.bind(9, r.blas), s.bind(10, r.threads), s.bind(11, int64_t(r.probes)),
+            s.bind(12, r.transform), s.bind(13, r.baselineRun), s.bind(14, r.writerPid),
+            s.bind(15, r.writerHost), s.bind(16, r.startedUtc);
+        if (auto e = s.exec(); !e) return e;
+        id = sqlite3_last_insert_rowid(d->db.handle());
+        return Ok{};
+    };
+    if (auto s = d->waitFor(std::move(job)); !s) return s.error();
+    return id;
+}
+
+void SessionWriter::submit(Batch&& batch) {
+    if (batch.empty()) return;
+    {
+        std::lock_guard lock(d->mutex);
+        if (d->stopping) return;
+        d->queue.push_back(Job{std::move(batch), {}, nullptr});
+    }
+    d->wake.notify_one();
+}
+
+Status SessionWriter::flush() { return d->waitFor(Job{}); }
+
+Status SessionWriter::endRun(int64_t run, const RunResult& r) {
+    Job job;
+    job.fn = [this, run, &r]() -> Status {
+        auto st = d->db.prepare("UPDATE run SET status=?, error=?, wall_ns=?, peak_rss_bytes=?,"
+                                " output_text=? WHERE id=?");
+        if (!st) return st.error();
+        auto& s = st.value();
+        s.bind(1, toString(r.status)), s.bind(2, r.error), s.bind(3, r.wallNs),
+            s.bind(4, r.peakRssBytes), s.bind(5, r.outputText), s.bind(6, run);
+        return s.exec();
+    };
+    return d->waitFor(std::move(job));
+}
+
+Status SessionWriter::close() {
+    if (d->closed) return Ok{};
+    {
+        std::lock_guard lock(d->mutex);
+        d->stopping = true;
+    }
+    d->wake.notify_one();
+    if (d->thread.joinable()) d->thread.join();
+    d->closed = true;
+    if (d->failure) return *d->failure;
+    // A finished session is one self-contained file that can be copied or mailed.
+    // A reader still attached (the GUI following a live capture) keeps the WAL
+    // alive; that is harmless, so failure here is not an error.
+    (void)d->db.exec("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;");
+    return Ok{};
+}
+
+const std::string& SessionWriter::path() const { return d->path; }
+
+int64_t SessionWriter::rowsWritten() const { return d->rows.load(); }
+
+} // namespace mvp

@@ -1,0 +1,49 @@
+#pragma once
+// The one writer of a session file. Rows are handed over in Batches and stored
+// by a background thread with prepared statements, in transactions committed
+// at least every second (WAL journal), so a crash loses at most the last second
+// and the file stays readable. Thread-safe: any thread may submit.
+
+#include "core/Result.h"
+#include "core/session/Records.h"
+
+#include <memory>
+#include <string>
+
+namespace mvp {
+
+class SessionWriter {
+public:
+    enum class Mode {
+        CreateNew,  // fail if the file exists
+        Overwrite,  // replace an existing file
+        Append,     // add runs to an existing session
+    };
+
+    static Result<std::unique_ptr<SessionWriter>> open(const std::string& path, Mode mode);
+    ~SessionWriter();  // closes (see close())
+
+    // Inserts the run row with status 'live' and commits before returning.
+    Result<int64_t> beginRun(const RunInfo& info);
+    // Queues rows; returns at once. Errors surface in flush()/endRun().
+    void submit(Batch&& batch);
+    // Blocks until everything submitted so far is committed.
+    Status flush();
+    // Flushes, then records the run's outcome.
+    Status endRun(int64_t run, const RunResult& result);
+    // Flushes, checkpoints the WAL into the main file and leaves a single file.
+    Status close();
+
+    const std::string& path() const;
+    // Rows committed so far (for progress and benchmarks).
+    int64_t rowsWritten() const;
+
+private:
+    struct Impl;
+    explicit SessionWriter(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
+const char* appVersion();
+
+} // namespace mvp

@@ -1,0 +1,39 @@
+#include "TestSupport.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+
+namespace mvp::test {
+
+namespace {
+QString env(const char* name) { return QProcessEnvironment::systemEnvironment().value(QString::fromLatin1(name)); }
+} // namespace
+
+QString sourceDir() { return env("MVP_SOURCE_DIR"); }
+QString cliPath() { return env("MVP_CLI"); }
+QString sampleImage() { return env("MVP_SAMPLE_IMAGE"); }
+
+CliResult runCli(const QStringList& args, int timeoutMs) {
+    QProcess p;
+    p.start(cliPath(), args);
+    CliResult r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+bool writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    return f.write(bytes) == bytes.size();
+}
+
+} // namespace mvp::test

@@ -1,0 +1,64 @@
+// Capture overhead: the same prepared input through the same model, probed and
+// unprobed (--no-probes), interleaved in one process so machine noise hits both
+// alike. Prints the median wall time of each and their ratio; no thresholds.
+//
+//   bench_capture_overhead [IMAGE] [PRESET] [REPETITIONS]
+#include "capture/Capture.h"
+#include "core/session/SessionWriter.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <vector>
+
+using namespace mvp;
+
+namespace {
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    CaptureOptions o;
+    o.imagePath = argc > 1 ? argv[1] : MVP_SAMPLE_IMAGE;
+    o.model = argc > 2 ? argv[2] : "ref:tiny";
+    const int reps = argc > 3 ? std::max(1, std::atoi(argv[3])) : 7;
+    o.steps = 8;
+    auto prepared = prepareCapture(o);
+    if (!prepared) {
+        std::fprintf(stderr, "%s\n", prepared.error().message.c_str());
+        return 2;
+    }
+    auto capturer = Capturer::create(std::move(prepared.value()));
+    if (!capturer) {
+        std::fprintf(stderr, "%s\n", capturer.error().message.c_str());
+        return 1;
+    }
+    const auto path = std::filesystem::temp_directory_path() / "mvprof-bench-overhead.mvprof";
+    auto writer = SessionWriter::open(path.string(), SessionWriter::Mode::Overwrite);
+    if (!writer) {
+        std::fprintf(stderr, "%s\n", writer.error().message.c_str());
+        return 1;
+    }
+    std::vector<double> on, off;
+    for (int i = -1; i < reps; ++i) {  // i = -1 warms both paths up
+        for (bool probes : {true, false}) {
+            auto r = (*capturer)->run(**writer, probes);
+            if (!r) {
+                std::fprintf(stderr, "%s\n", r.error().message.c_str());
+                return 1;
+            }
+            if (i >= 0) (probes ? on : off).push_back(double(r->wallNs) / 1e6);
+        }
+    }
+    (void)(*writer)->close();
+    std::filesystem::remove(path);
+    const double mOn = median(on), mOff = median(off);
+    std::printf("capture overhead, %s, %d interleaved repetitions, 8 decode steps\n", o.model.c_str(), reps);
+    std::printf("  probes on   median %.2f ms (measured)\n", mOn);
+    std::printf("  --no-probes median %.2f ms (measured)\n", mOff);
+    std::printf("  ratio on/off %.3f\n", mOff > 0 ? mOn / mOff : 0.0);
+    return 0;
+}

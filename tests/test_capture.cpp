@@ -1,0 +1,290 @@
+// A real ref:tiny capture, checked against the invariants the session promises.
+#include "TestSupport.h"
+#include "capture/Capture.h"
+#include "core/analysis/ModuleCosts.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <map>
+#include <set>
+#include <numeric>
+
+using namespace mvp;
+
+namespace {
+constexpr int kSteps = 4;
+const std::string kPrompt = "What is in the picture?";
+
+std::vector<std::vector<int64_t>> parseShapes(const std::string& text) {
+    // "[[2,3],[3,4]]" → {{2,3},{3,4}}
+    std::vector<std::vector<int64_t>> out;
+    const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
+    for (const auto& s : doc.array()) {
+        std::vector<int64_t> shape;
+        for (const auto& d : s.toArray()) shape.push_back(d.toInteger());
+        out.push_back(shape);
+    }
+    return out;
+}
+
+// An independent 2·M·N·K for the matmul family, written for this test.
+int64_t expectedMatmulFlops(const std::string& name, const std::vector<std::vector<int64_t>>& s) {
+    auto prod = [](const std::vector<int64_t>& v, size_t from, size_t to) {
+        int64_t p = 1;
+        for (size_t i = from; i < to; ++i) p *= v[i];
+        return p;
+    };
+    if (name == "aten::addmm") return 2 * s[1][0] * s[1][1] * s[2][1];
+    if (name == "aten::linear") return 2 * prod(s[0], 0, s[0].size() - 1) * s[1][0] * s[1][1];
+    const auto& a = s[0];
+    const auto& b = s[1];
+    const int64_t m = a[a.size() - 2], k = a.back(), n = b.back();
+    // Batch: the larger of the two operands' leading products (broadcast by repetition).
+    const int64_t batch = std::max(prod(a, 0, a.size() - 2), prod(b, 0, b.size() - 2));
+    return 2 * batch * m * n * k;
+}
+} // namespace
+
+class TestCapture : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString path;
+    std::unique_ptr<SessionReader> reader;
+    RunInfo run;
+    CaptureResult result;
+
+    CaptureOptions options(const QString& out) const {
+        CaptureOptions o;
+        o.imagePath = test::sampleImage().toStdString();
+        o.outPath = out.toStdString();
+        o.prompt = kPrompt;
+        o.steps = kSteps;
+        o.attnLayers = {0, 1};
+        return o;
+    }
+
+private slots:
+    void initTestCase() {
+        path = dir.filePath(QStringLiteral("tiny.mvprof"));
+        auto r = capture(options(path));
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        result = *r;
+        auto rd = SessionReader::open(path.toStdString());
+        QVERIFY2(rd.ok(), rd.ok() ? "" : rd.error().message.c_str());
+        reader = std::move(rd.value());
+        auto runs = reader->runs();
+        QVERIFY(runs.ok());
+        QCOMPARE(runs->size(), size_t(1));
+        run = runs->front();
+        QCOMPARE(run.status, RunStatus::Complete);
+    }
+
+    void phasesTileTheRun() {
+        auto phases = reader->phases(run.id);
+        QVERIFY(phases.ok());
+        const PhaseSummary s = summarisePhases(*phases);
+        QCOMPARE(s.overlaps, 0);
+        QVERIFY2(s.coverage >= 0.98, qPrintable(QString::number(s.coverage)));
+        QCOMPARE(s.wallNs, run.wallNs);
+        std::vector<std::string> names;
+        for (const auto& p : s.phases) names.push_back(p.phase);
+        QCOMPARE(names, (std::vector<std::string>{"preprocess", "vision", "projector", "prefill", "decode"}));
+        QCOMPARE(s.phases.back().count, kSteps);
+    }
+
+    void childSpansLieInsideTheirParents() {
+        auto spans = reader->spans(run.id);
+        QVERIFY(spans.ok());
+        QVERIFY(spans->size() > 20);
+        std::map<int64_t, const SpanRow*> byId;
+        for (const auto& s : *spans) byId[s.id] = &s;
+        int checked = 0;
+        for (const auto& s : *spans) {
+            QVERIFY(s.startNs <= s.endNs);
+            if (!s.parent) continue;
+            const SpanRow* p = byId.at(*s.parent);
+            QVERIFY2(p->startNs <= s.startNs && s.endNs <= p->endNs, qPrintable(QString::number(s.id)));
+            QCOMPARE(p->phase, s.phase);
+            ++checked;
+        }
+        QVERIFY(checked > 10);
+        // Ops lie inside their span too.
+        auto ops = reader->ops(run.id);
+        QVERIFY(ops.ok());
+        for (const auto& o : *ops)
+            if (o.span) {
+                const SpanRow* s = byId.at(*o.span);
+                QVERIFY(s->startNs <= o.startNs && o.endNs <= s->endNs);
+            }
+    }
+
+    void routingRowsAreTokensTimesLayersTimesK() {
+        auto routing = reader->routing(run.id);
+        QVERIFY(routing.ok());
+        const QJsonObject cfg = QJsonDocument::fromJson(QByteArray::fromStdString(run.configJson)).object();
+        const int moeLayers = int(cfg[QStringLiteral("llm")].toObject()[QStringLiteral("moe_layers")].toArray().size());
+        const int k = cfg[QStringLiteral("llm")].toObject()[QStringLiteral("top_k")].toInt();
+        const int patches = 256;
+        QVERIFY(moeLayers > 0 && k > 0);
+        std::map<std::pair<std::string, int>, int> perStep;
+        for (const auto& r : *routing) {
+            perStep[{r.phase, r.step}] += 1;
+            const bool visual = r.token >= 1 && r.token <= patches;
+            QCOMPARE(r.modality, std::string(visual ? "visual" : "text"));
+            QVERIFY(r.weight > 0 && r.weight <= 1);
+        }
+        const int prefillTokens = 1 + patches + int(kPrompt.size());
+        const auto key = [](const char* phase, int step) { return std::pair<std::string, int>(phase, step); };
+        QCOMPARE(perStep[key("prefill", 0)], prefillTokens * moeLayers * k);
+        for (int s = 1; s <= kSteps; ++s) QCOMPARE(perStep[key("decode", s)], moeLayers * k);
+        QCOMPARE(int(perStep.size()), 1 + kSteps);
+    }
+
+    void matmulFlopsAreExact() {
+        auto ops = reader->ops(run.id);
+        QVERIFY(ops.ok());
+        int checked = 0;
+        for (const auto& o : *ops) {
+            static const std::set<std::string> family{"aten::mm", "aten::matmul", "aten::bmm", "aten::addmm",
+                                                      "aten::linear"};
+            if (!family.count(o.name)) continue;
+            QCOMPARE(o.flops, expectedMatmulFlops(o.name, parseShapes(o.shapes)));
+            ++checked;
+        }
+        QVERIFY2(checked > 20, qPrintable(QString::number(checked)));
+    }
+
+    void spanFlopsSumTheirOps() {
+        auto ops = reader->ops(run.id);
+        auto spans = reader->spans(run.id);
+        QVERIFY(ops.ok() && spans.ok());
+        std::map<int64_t, int64_t> direct;
+        for (const auto& o : *ops)
+            if (o.span) direct[*o.span] += o.flops;
+        std::map<int64_t, int64_t> children;
+        for (const auto& s : *spans)
+            if (s.parent) children[*s.parent] += s.flops;
+        for (const auto& s : *spans) QCOMPARE(s.flops, direct[s.id] + children[s.id]);
+    }
+
+    void attentionReceivedEqualsMassOnVisualPositions() {
+        auto grid = reader->patchGrid(run.id);
+        QVERIFY(grid.ok() && grid->has_value());
+        const int patches = (*grid)->gridH * (*grid)->gridW, first = (*grid)->firstPosition;
+        QCOMPARE(patches, 256);
+        auto metrics = reader->patchMetrics(run.id, "attention");
+        QVERIFY(metrics.ok());
+        for (int layer : {0, 1}) {
+            double received = 0;
+            for (const auto& m : *metrics)
+                if (m.layer == layer) received += m.value;
+            auto maps = reader->attnMaps(run.id, layer);
+            QVERIFY(maps.ok());
+            QCOMPARE(int(maps->size()), 4);  // heads
+            double mass = 0;
+            for (const auto& m : *maps) {
+                QCOMPARE(m.rows, m.cols);
+                for (int q = 0; q < m.rows; ++q) {
+                    if (q >= first && q < first + patches) continue;  // visual queries
+                    double rowSum = 0, visual = 0;
+                    for (int k = 0; k < m.cols; ++k) {
+                        const double a = m.data[size_t(q) * m.cols + k];
+                        rowSum += a;
+                        if (k >= first && k < first + patches) visual += a;
+                    }
+                    QVERIFY(std::abs(rowSum - 1.0) < 1e-4);  // softmax rows
+                    mass += visual / double(maps->size());
+                }
+            }
+            QVERIFY(mass > 0);
+            QVERIFY2(std::abs(received - mass) < 1e-5 * std::max(1.0, mass),
+                     qPrintable(QStringLiteral("layer %1: %2 vs %3").arg(layer).arg(received).arg(mass)));
+        }
+    }
+
+    void runFactsAreRecorded() {
+        QVERIFY(run.peakRssBytes > 0);
+        QVERIFY(!run.blas.empty());
+        QVERIFY(run.threads >= 1);
+        QCOMPARE(run.prompt, kPrompt);
+        auto image = reader->image(run.id);
+        QVERIFY(image.ok() && image->has_value());
+        QCOMPARE((*image)->width, 512);
+        QCOMPARE((*image)->origWidth, 512);
+        auto tokens = reader->tokens(run.id);
+        QVERIFY(tokens.ok());
+        QCOMPARE(int(tokens->size()), 1 + 256 + int(kPrompt.size()) + kSteps);
+        QCOMPARE(int(result.outputTokens.size()), kSteps + 1);
+    }
+
+    void sameSeedSameRun() {
+        const QString again = dir.filePath(QStringLiteral("again.mvprof"));
+        auto r = capture(options(again));
+        QVERIFY(r.ok());
+        QCOMPARE(r->outputTokens, result.outputTokens);
+        auto other = SessionReader::open(again.toStdString());
+        QVERIFY(other.ok());
+        auto a = reader->routing(run.id);
+        auto b = (*other)->routing(1);
+        QVERIFY(a.ok() && b.ok());
+        QCOMPARE(a->size(), b->size());
+        for (size_t i = 0; i < a->size(); ++i) {
+            QCOMPARE((*a)[i].expert, (*b)[i].expert);
+            QCOMPARE((*a)[i].weight, (*b)[i].weight);
+        }
+    }
+
+    void configCountsTheModelsParameters() {
+        auto prepared = prepareCapture(options(QString()));
+        QVERIFY(prepared.ok());
+        const int64_t predicted = prepared->config.parameterCount();
+        auto capturer = Capturer::create(std::move(prepared.value()));
+        QVERIFY(capturer.ok());
+        QCOMPARE((*capturer)->parameterCount(), predicted);
+    }
+
+    void noProbesRecordsPhasesOnly() {
+        auto o = options(dir.filePath(QStringLiteral("bare.mvprof")));
+        o.probes = false;
+        auto r = capture(o);
+        QVERIFY(r.ok());
+        QCOMPARE(r->outputTokens, result.outputTokens);  // probes never change the numerics
+        auto rd = SessionReader::open(o.outPath);
+        QVERIFY(rd.ok());
+        QCOMPARE((*rd)->phases(1)->size(), size_t(4 + kSteps));
+        QVERIFY((*rd)->spans(1)->empty());
+        QVERIFY((*rd)->ops(1)->empty());
+        QVERIFY((*rd)->routing(1)->empty());
+        QVERIFY(!(*rd)->run(1)->probes);
+    }
+
+    void routingSkewMakesTheFavouredExpertHot() {
+        auto o = options(dir.filePath(QStringLiteral("skew.mvprof")));
+        o.overrides.routingSkew = 4.0;
+        o.attnLayers.clear();
+        auto r = capture(o);
+        QVERIFY(r.ok());
+        auto rd = SessionReader::open(o.outPath);
+        QVERIFY(rd.ok());
+        const QJsonObject cfg = QJsonDocument::fromJson(QByteArray::fromStdString((*rd)->run(1)->configJson)).object();
+        const QJsonArray ranking = cfg[QStringLiteral("expert_ranking")].toArray();
+        const QJsonArray moe = cfg[QStringLiteral("llm")].toObject()[QStringLiteral("moe_layers")].toArray();
+        std::map<int, std::map<int, int>> counts;
+        for (const auto& row : *(*rd)->routing(1)) counts[row.layer][row.expert] += 1;
+        for (int i = 0; i < moe.size(); ++i) {
+            const int favoured = ranking[i].toArray()[0].toInt();
+            const auto& c = counts[moe[i].toInt()];
+            const auto hottest = std::max_element(c.begin(), c.end(), [](auto& a, auto& b) { return a.second < b.second; });
+            QCOMPARE(hottest->first, favoured);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCapture)
+#include "test_capture.moc"

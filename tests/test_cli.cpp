@@ -1,0 +1,253 @@
+// mvprof-cli end to end: exit codes, one-line errors that say what to do, and
+// no garbage left behind; heatmap export; a capture killed midway.
+#include "TestSupport.h"
+#include "core/session/SessionReader.h"
+
+#include <sqlite3.h>
+
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace mvp;
+using test::runCli;
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString session;  // a good capture made once
+
+    QString file(const QString& name) const { return dir.filePath(name); }
+    QStringList captureArgs(const QString& image, const QString& out) const {
+        return {QStringLiteral("capture"), QStringLiteral("--image"), image, QStringLiteral("--out"), out,
+                QStringLiteral("--steps"), QStringLiteral("2")};
+    }
+    // A bad input: exit 2, one line on stderr containing `needle`, no output file.
+    void expectRefused(const QStringList& args, const QString& needle, const QString& out = {}) {
+        const auto r = runCli(args);
+        QVERIFY2(r.exitCode == 2, r.err.constData());
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(err.contains(needle, Qt::CaseInsensitive), qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 0);
+        if (!out.isEmpty()) QVERIFY2(!QFile::exists(out), qPrintable(out + QStringLiteral(" was left behind")));
+    }
+    QImage solid(int w, int h, QImage::Format f) {
+        QImage img(w, h, f);
+        img.fill(QColor(90, 140, 200));
+        return img;
+    }
+
+private slots:
+    void initTestCase() {
+        session = file(QStringLiteral("good.mvprof"));
+        const auto r = runCli(captureArgs(test::sampleImage(), session));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+
+    void helpAndUsage() {
+        QCOMPARE(runCli({QStringLiteral("--help")}).exitCode, 0);
+        QCOMPARE(runCli({QStringLiteral("capture"), QStringLiteral("--help")}).exitCode, 0);
+        QCOMPARE(runCli({}).exitCode, 2);
+        expectRefused({QStringLiteral("frobnicate")}, QStringLiteral("unknown command"));
+        expectRefused({QStringLiteral("capture"), QStringLiteral("--bogus")}, QStringLiteral("unknown option --bogus"));
+        expectRefused({QStringLiteral("capture"), QStringLiteral("--steps")}, QStringLiteral("needs a value"));
+    }
+
+    void badImages() {
+        const QString out = file(QStringLiteral("never.mvprof"));
+        expectRefused(captureArgs(file(QStringLiteral("missing.png")), out), QStringLiteral("does not exist"), out);
+        QVERIFY(test::writeFile(file(QStringLiteral("zero.png")), {}));
+        expectRefused(captureArgs(file(QStringLiteral("zero.png")), out), QStringLiteral("empty"), out);
+        QVERIFY(test::writeFile(file(QStringLiteral("notes.png")), "just some text\n"));
+        expectRefused(captureArgs(file(QStringLiteral("notes.png")), out), QStringLiteral("not an image"), out);
+        QVERIFY(test::writeFile(file(QStringLiteral("anim.gif")), "GIF89a\x01\x00\x01\x00"));
+        expectRefused(captureArgs(file(QStringLiteral("anim.gif")), out), QStringLiteral("GIF"), out);
+        QFile sample(test::sampleImage());
+        QVERIFY(sample.open(QIODevice::ReadOnly));
+        QVERIFY(test::writeFile(file(QStringLiteral("cut.png")), sample.read(sample.size() / 3)));
+        expectRefused(captureArgs(file(QStringLiteral("cut.png")), out), QStringLiteral("damaged"), out);
+    }
+
+    void convertibleImagesWork() {
+        struct Case {
+            const char* name;
+            QImage image;
+            const char* format;
+        } cases[] = {{"gray.png", solid(300, 200, QImage::Format_Grayscale8), "PNG"},
+                     {"deep.png", solid(200, 300, QImage::Format_RGBA64), "PNG"},
+                     {"huge.jpg", solid(8000, 6000, QImage::Format_RGB888), "JPEG"}};
+        for (auto& c : cases) {
+            const QString img = file(QString::fromLatin1(c.name));
+            QVERIFY(c.image.save(img, c.format));
+            const QString out = file(QString::fromLatin1(c.name) + QStringLiteral(".mvprof"));
+            const auto r = runCli(captureArgs(img, out));
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            auto reader = SessionReader::open(out.toStdString());
+            QVERIFY(reader.ok());
+            auto stored = (*reader)->image(1);
+            QVERIFY(stored.ok() && stored->has_value());
+            QCOMPARE((*stored)->origWidth, c.image.width());
+            QVERIFY((*stored)->width <= 4096 && (*stored)->height <= 4096);
+        }
+    }
+
+    void badOptions() {
+        const QString out = file(QStringLiteral("never.mvprof"));
+        auto args = captureArgs(test::sampleImage(), out);
+        expectRefused(args + QStringList{QStringLiteral("--model"), QStringLiteral("ref:huge")},
+                      QStringLiteral("ref:tiny"), out);
+        expectRefused(args + QStringList{QStringLiteral("--prompt"), QString(600, QLatin1Char('a'))},
+                      QStringLiteral("context"), out);
+        expectRefused(args + QStringList{QStringLiteral("--attn-layers"), QStringLiteral("7")},
+                      QStringLiteral("does not exist"), out);
+        expectRefused(args + QStringList{QStringLiteral("--steps"), QStringLiteral("-1")}, QStringLiteral("--steps"), out);
+        expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/no/such/folder/x.mvprof")),
+                      QStringLiteral("does not exist"));
+        expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/proc/x.mvprof")), QStringLiteral("/proc"));
+    }
+
+    void existingOutputNeedsForce() {
+        const QString out = file(QStringLiteral("taken.mvprof"));
+        QVERIFY(test::writeFile(out, "precious"));
+        expectRefused(captureArgs(test::sampleImage(), out), QStringLiteral("--force"));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("precious"));
+        f.close();
+        const auto r = runCli(captureArgs(test::sampleImage(), out) << QStringLiteral("--force"));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(SessionReader::open(out.toStdString()).ok());
+    }
+
+    void reportTextAndJson() {
+        const auto text = runCli({QStringLiteral("report"), session});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY(text.out.contains("ref:tiny"));
+        QVERIFY(text.out.contains("Phases (measured)"));
+        QVERIFY(text.out.contains("llm.layer.0.moe"));
+        const auto json = runCli({QStringLiteral("report"), session, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        QJsonParseError err;
+        const auto doc = QJsonDocument::fromJson(json.out, &err);
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        const auto run = doc.object()[QStringLiteral("runs")].toArray().at(0).toObject();
+        QCOMPARE(run[QStringLiteral("status")].toString(), QStringLiteral("complete"));
+        QVERIFY(run[QStringLiteral("phase_coverage")].toDouble() >= 0.98);
+        QVERIFY(run[QStringLiteral("experts")].toArray().size() > 0);
+    }
+
+    void badSessions() {
+        const QString truncated = file(QStringLiteral("truncated.mvprof"));
+        QVERIFY(QFile::copy(session, truncated));
+        QFile t(truncated);
+        QVERIFY(t.open(QIODevice::ReadWrite) && t.resize(t.size() / 2));
+        t.close();
+        expectRefused({QStringLiteral("report"), truncated}, QStringLiteral("truncated"));
+        QVERIFY(test::writeFile(file(QStringLiteral("noise.mvprof")), QByteArray(5000, '\x5a')));
+        expectRefused({QStringLiteral("report"), file(QStringLiteral("noise.mvprof"))}, QStringLiteral("not an mvprof session"));
+        expectRefused({QStringLiteral("report"), file(QStringLiteral("absent.mvprof"))}, QStringLiteral("does not exist"));
+        const QString foreign = file(QStringLiteral("foreign.db"));
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(foreign.toUtf8().constData(), &db), SQLITE_OK);
+        sqlite3_exec(db, "CREATE TABLE t(x); PRAGMA user_version=1;", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        expectRefused({QStringLiteral("report"), foreign}, QStringLiteral("not an mvprof session"));
+        const QString newer = file(QStringLiteral("newer.mvprof"));
+        QVERIFY(QFile::copy(session, newer));
+        QCOMPARE(sqlite3_open(newer.toUtf8().constData(), &db), SQLITE_OK);
+        sqlite3_exec(db, "PRAGMA user_version=7;", nullptr, nullptr, nullptr);
+        sqlite3_close(db);
+        expectRefused({QStringLiteral("report"), newer}, QStringLiteral("newer mvprof"));
+    }
+
+    void exportHeatmap() {
+        const QString png = file(QStringLiteral("heat.png")), csv = file(QStringLiteral("heat.csv"));
+        const auto r = runCli({QStringLiteral("export"), session, QStringLiteral("--heatmap"), png, QStringLiteral("--csv"),
+                               csv, QStringLiteral("--layers"), QStringLiteral("0-1")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QImage heat(png);
+        const QImage source(test::sampleImage());
+        QCOMPARE(heat.size(), source.size());
+        QVERIFY(heat != source.convertToFormat(heat.format()));  // something was drawn
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 16);
+        QCOMPARE(lines.first().split(',').size(), 16);
+        expectRefused({QStringLiteral("export"), session, QStringLiteral("--heatmap"), png}, QStringLiteral("--force"));
+        expectRefused({QStringLiteral("export"), session, QStringLiteral("--heatmap"), file(QStringLiteral("x.png")),
+                       QStringLiteral("--layers"), QStringLiteral("9")},
+                      QStringLiteral("layers with values"));
+        expectRefused({QStringLiteral("export"), session}, QStringLiteral("nothing to export"));
+    }
+
+    // SIGKILL in the middle of decoding: the file opens, the run reads as incomplete.
+    void killedCaptureLeavesAReadableSession() {
+        const QString out = file(QStringLiteral("killed.mvprof"));
+        QProcess p;
+        p.start(test::cliPath(), captureArgs(test::sampleImage(), out)
+                                     << QStringLiteral("--steps") << QStringLiteral("200") << QStringLiteral("--progress")
+                                     << QStringLiteral("jsonl"));
+        bool killed = false;
+        while (!killed && p.waitForReadyRead(30000)) {
+            while (p.canReadLine()) {
+                const auto j = QJsonDocument::fromJson(p.readLine()).object();
+                if (j[QStringLiteral("phase")].toString() == QStringLiteral("decode") &&
+                    j[QStringLiteral("step")].toInt() >= 5) {
+                    ::kill(pid_t(p.processId()), SIGKILL);
+                    killed = true;
+                    break;
+                }
+            }
+        }
+        QVERIFY(killed);
+        p.waitForFinished();
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        auto reader = SessionReader::open(out.toStdString());
+        QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().message.c_str());
+        auto run = (*reader)->run(1);
+        QVERIFY(run.ok());
+        QCOMPARE(run->status, RunStatus::Incomplete);
+        const auto r = runCli({QStringLiteral("report"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("incomplete"));
+    }
+
+    // SIGTERM stops the run between steps; the capture marks it incomplete itself.
+    void terminatedCaptureIsMarkedIncomplete() {
+        const QString out = file(QStringLiteral("stopped.mvprof"));
+        QProcess p;
+        p.start(test::cliPath(), captureArgs(test::sampleImage(), out)
+                                     << QStringLiteral("--steps") << QStringLiteral("200") << QStringLiteral("--progress")
+                                     << QStringLiteral("jsonl"));
+        bool sent = false;
+        while (!sent && p.waitForReadyRead(30000))
+            while (p.canReadLine())
+                if (p.readLine().contains("\"decode\"")) {
+                    p.terminate();
+                    sent = true;
+                    break;
+                }
+        QVERIFY(sent);
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(p.readAllStandardError().contains("incomplete"));
+        auto reader = SessionReader::open(out.toStdString());
+        QVERIFY(reader.ok());
+        auto run = (*reader)->run(1);
+        QVERIFY(run.ok());
+        QCOMPARE(run->status, RunStatus::Incomplete);
+        QVERIFY(run->error.find("cancelled") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,121 @@
+// The GUI on a real captured session, under QT_QPA_PLATFORM=offscreen.
+// Fails on any Qt warning except the offscreen platform's own size-hint notice.
+#include "TestSupport.h"
+#include "app/gui/MainWindow.h"
+#include "core/image/Colormap.h"
+#include "views/HeatmapView.h"
+#include "views/ModuleTreeModel.h"
+#include "views/ModuleTreeView.h"
+#include "views/SessionData.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QLineEdit>
+#include <QProcessEnvironment>
+#include <QStandardPaths>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace mvp;
+
+class TestGui : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString session;
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
+        QStandardPaths::setTestModeEnabled(true);
+        session = dir.filePath(QStringLiteral("gui.mvprof"));
+        const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(),
+                                     QStringLiteral("--out"), session, QStringLiteral("--steps"), QStringLiteral("3")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    void init() {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+    }
+
+    void moduleTreeModelIsAWellBehavedModel() {
+        auto data = views::loadSession(session);
+        QVERIFY2(data.ok(), data.ok() ? "" : data.error().message.c_str());
+        views::ModuleTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTree((*data)->report.modules);
+        QCOMPARE(model.rowCount(), 3);  // vision, projector, llm
+        QSortFilterProxyModel proxy;
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setSourceModel(&model);
+        proxy.sort(views::ModuleTreeModel::TotalMs, Qt::DescendingOrder);
+    }
+
+    void openShowsTreeAndHeatmap() {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(session);
+        QVERIFY(loaded.wait(20000));
+
+        // Module tree: the llm root expands to its layers; filtering keeps matches and their ancestors.
+        auto* treeView = w.moduleTreeView();
+        auto* proxy = treeView->proxy();
+        QCOMPARE(proxy->rowCount(), 3);
+        QTest::keyClicks(treeView->filter(), QStringLiteral("expert.3"));
+        QVERIFY(proxy->rowCount() >= 1);
+        const QModelIndex llm = proxy->index(0, 0);
+        QCOMPARE(llm.data().toString(), QStringLiteral("llm"));
+        treeView->filter()->clear();
+        QCOMPARE(proxy->rowCount(), 3);
+
+        // Sorting by total time puts the costliest top-level module first.
+        treeView->tree()->sortByColumn(views::ModuleTreeModel::TotalMs, Qt::DescendingOrder);
+        const double first = proxy->index(0, views::ModuleTreeModel::TotalMs).data(views::ModuleTreeModel::SortRole).toDouble();
+        const double second = proxy->index(1, views::ModuleTreeModel::TotalMs).data(views::ModuleTreeModel::SortRole).toDouble();
+        QVERIFY(first >= second);
+
+        // Heatmap: full opacity shows pure colormap colours; the hottest patch wears the top colour.
+        auto* heat = w.heatmapView();
+        heat->opacity()->setValue(100);
+        const QImage overlay = heat->overlay();
+        QCOMPARE(overlay.size(), QSize(512, 512));
+        const auto data = w.session();
+        auto grid = gridFromMetrics(data->attention, *data->grid, LayerRange{});
+        QVERIFY(grid.ok());
+        const auto hottest = std::max_element(grid->values.begin(), grid->values.end()) - grid->values.begin();
+        const int row = int(hottest) / grid->cols, col = int(hottest) % grid->cols;
+        const QPoint centre(int((col + 0.5) * 512 / grid->cols), int((row + 0.5) * 512 / grid->rows));
+        const auto top = colorAt(Colormap::Viridis, 1.0);
+        const QColor px = overlay.pixelColor(centre);
+        // Bilinear interpolation blends neighbours a little at the patch centre.
+        QVERIFY2(std::abs(px.red() - top[0]) <= 40 && std::abs(px.green() - top[1]) <= 40 && std::abs(px.blue() - top[2]) <= 40,
+                 qPrintable(px.name()));
+
+        // Changing the layer range re-renders.
+        heat->firstLayer()->setValue(1);
+        QVERIFY(heat->overlay() != overlay);
+
+        const QString shot = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT"));
+        if (!shot.isEmpty()) QVERIFY(w.grab().save(shot));
+    }
+
+    void badSessionReportsAnError() {
+        const QString bad = dir.filePath(QStringLiteral("bad.mvprof"));
+        QVERIFY(test::writeFile(bad, "not a session"));
+        MainWindow w;
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        w.openSession(bad);
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.first().first().toString().contains(QStringLiteral("not an mvprof session")));
+        QVERIFY(!w.session());
+    }
+};
+
+QTEST_MAIN(TestGui)
+#include "test_gui.moc"

@@ -1,0 +1,163 @@
+// Images: decoding with clear errors, conversions, resampling and heatmaps.
+#include "TestSupport.h"
+#include "core/analysis/Heatmap.h"
+#include "core/image/Image.h"
+
+#include <QBuffer>
+#include <QImage>
+#include <QTest>
+
+using namespace mvp;
+
+namespace {
+std::vector<uint8_t> bytesOf(const QByteArray& a) { return {a.begin(), a.end()}; }
+
+std::vector<uint8_t> encodeWithQt(const QImage& img, const char* format) {
+    QByteArray out;
+    QBuffer buf(&out);
+    buf.open(QIODevice::WriteOnly);
+    img.save(&buf, format);
+    return bytesOf(out);
+}
+
+QString errorOf(const std::vector<uint8_t>& bytes) {
+    auto r = decodeImage(bytes, "test.img");
+    return r ? QString() : QString::fromStdString(r.error().message);
+}
+} // namespace
+
+class TestImage : public QObject {
+    Q_OBJECT
+private slots:
+    void bilinearMatchesHandComputed2x2To4x4() {
+        // F.interpolate([[0,1],[2,3]], size=4, mode="bilinear", align_corners=False)
+        const std::vector<float> expected{0,   0.25, 0.75, 1,   0.5, 0.75, 1.25, 1.5,
+                                          1.5, 1.75, 2.25, 2.5, 2,   2.25, 2.75, 3};
+        const auto up = upsampleBilinear({0, 1, 2, 3}, 2, 2, 4, 4);
+        QCOMPARE(up.size(), expected.size());
+        for (size_t i = 0; i < up.size(); ++i) QVERIFY2(std::abs(up[i] - expected[i]) < 1e-6, qPrintable(QString::number(i)));
+    }
+
+    void areaDownscaleAverages() {
+        RgbImage img{4, 2, {}};
+        // Left half 0, right half 200, every channel.
+        for (int y = 0; y < 2; ++y)
+            for (int x = 0; x < 4; ++x)
+                for (int c = 0; c < 3; ++c) img.rgb.push_back(x < 2 ? 0 : 200);
+        const RgbImage half = resize(img, 2, 1);
+        QCOMPARE(half.rgb, (std::vector<uint8_t>{0, 0, 0, 200, 200, 200}));
+        const RgbImage one = resize(img, 1, 1);
+        QCOMPARE(one.rgb, (std::vector<uint8_t>{100, 100, 100}));
+    }
+
+    void pngRoundTrip() {
+        RgbImage img{3, 2, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}};
+        auto png = encodePng(img);
+        QVERIFY(png.ok());
+        auto back = decodeImage(*png, "roundtrip.png");
+        QVERIFY(back.ok());
+        QCOMPARE(back->rgb, img.rgb);
+    }
+
+    void grayscaleBecomesRgb() {
+        QImage gray(5, 4, QImage::Format_Grayscale8);
+        gray.fill(77);
+        auto r = decodeImage(encodeWithQt(gray, "PNG"), "gray.png");
+        QVERIFY2(r.ok(), qPrintable(errorOf(encodeWithQt(gray, "PNG"))));
+        QCOMPARE(r->width, 5);
+        QCOMPARE(r->rgb.size(), size_t(5 * 4 * 3));
+        for (auto v : r->rgb) QCOMPARE(int(v), 77);
+    }
+
+    void sixteenBitBecomes8Bit() {
+        QImage deep(6, 3, QImage::Format_RGBA64);
+        deep.fill(QColor::fromRgba64(qRgba64(0xFFFF, 0x8080, 0x0000, 0xFFFF)));
+        const auto bytes = encodeWithQt(deep, "PNG");
+        QCOMPARE(int(bytes.at(24)), 16);  // the IHDR bit depth: really a 16-bit file
+        auto r = decodeImage(bytes, "deep.png");
+        QVERIFY(r.ok());
+        QCOMPARE(int(r->rgb[0]), 255);
+        QCOMPARE(int(r->rgb[1]), 128);
+        QCOMPARE(int(r->rgb[2]), 0);
+    }
+
+    void jpegDecodes() {
+        QImage img(16, 8, QImage::Format_RGB888);
+        img.fill(QColor(10, 200, 30));
+        auto r = decodeImage(encodeWithQt(img, "JPEG"), "x.jpg");
+        QVERIFY(r.ok());
+        QCOMPARE(r->height, 8);
+    }
+
+    void badInputsSayWhatIsWrong() {
+        QVERIFY(errorOf({}).contains(QStringLiteral("empty")));
+        const std::string text = "hello, I am not an image";
+        QVERIFY(errorOf({text.begin(), text.end()}).contains(QStringLiteral("not an image")));
+        QVERIFY(errorOf({'I', 'I', 42, 0, 8, 0, 0, 0}).contains(QStringLiteral("TIFF")));
+        QVERIFY(errorOf({'G', 'I', 'F', '8', '9', 'a'}).contains(QStringLiteral("GIF")));
+        QVERIFY(errorOf({'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'E', 'B', 'P'}).contains(QStringLiteral("WebP")));
+        // A PNG cut off after its header decodes to an error, never to garbage pixels.
+        QImage img(64, 64, QImage::Format_RGB888);
+        img.fill(Qt::red);
+        auto png = encodeWithQt(img, "PNG");
+        png.resize(png.size() / 2);
+        const QString cut = errorOf(png);
+        QVERIFY2(cut.contains(QStringLiteral("damaged")), qPrintable(cut));
+        auto missing = loadImage("/no/such/image.png");
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().code, ErrorCode::NotFound);
+    }
+
+    void oversizedImageIsRefusedBeforeDecoding() {
+        // A PNG header claiming 12000 × 9000 pixels (108 MP) and nothing else.
+        std::vector<uint8_t> png{0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
+                                 0, 0, 0x2E, 0xE0, 0, 0, 0x23, 0x28, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+        QVERIFY(errorOf(png).contains(QStringLiteral("megapixel")));
+    }
+
+    void plantedHotPatchPeaksAtItsPixels() {
+        PatchGridRow grid{4, 4, 14, 56, 1};
+        std::vector<PatchMetricRow> rows;
+        for (int p = 0; p < 16; ++p) rows.push_back({0, "attention", p, p == 6 ? 5.0 : 1.0});  // row 1, col 2
+        auto heat = gridFromMetrics(rows, grid, LayerRange{});
+        QVERIFY(heat.ok());
+        const HeatGrid n = normalised(*heat);
+        QCOMPARE(n.at(1, 2), 1.0);
+        QCOMPARE(n.at(0, 0), 0.0);
+        // On a 20-pixel image, pixel 12 maps exactly onto patch column 2's centre
+        // ((12 + 0.5) · 4/20 − 0.5 = 2) and pixel 7 onto patch row 1's.
+        RgbImage gray{20, 20, std::vector<uint8_t>(20 * 20 * 3, 128)};
+        const RgbImage out = renderOverlay(gray, n, Colormap::Viridis, 1.0);
+        const auto top = colorAt(Colormap::Viridis, 1.0);
+        auto pixel = [&](int x, int y) {
+            const size_t i = (size_t(y) * 20 + x) * 3;
+            return std::array<uint8_t, 3>{out.rgb[i], out.rgb[i + 1], out.rgb[i + 2]};
+        };
+        QCOMPARE(pixel(12, 7), top);
+        // Every other pixel is further from the peak: none wears the top colour.
+        for (int y = 0; y < 20; ++y)
+            for (int x = 0; x < 20; ++x)
+                if (x != 12 || y != 7) QVERIFY(pixel(x, y) != top);
+    }
+
+    void layerRanges() {
+        QVERIFY(parseLayerRange("all").ok());
+        auto r = parseLayerRange("2-5");
+        QVERIFY(r.ok());
+        QVERIFY(r->contains(2) && r->contains(5) && !r->contains(6));
+        QVERIFY(!parseLayerRange("5-2").ok());
+        QVERIFY(!parseLayerRange("x").ok());
+        PatchGridRow grid{1, 2, 14, 28, 1};
+        auto none = gridFromMetrics({{0, "attention", 0, 1.0}}, grid, *parseLayerRange("3"));
+        QVERIFY(!none.ok());
+        QVERIFY(QString::fromStdString(none.error().message).contains(QStringLiteral("layers with values: 0")));
+    }
+
+    void csvHasOneLinePerRow() {
+        HeatGrid g{2, 3, {1, 2, 3, 4, 5, 6.5}};
+        QCOMPARE(QString::fromStdString(gridCsv(g)), QStringLiteral("1,2,3\n4,5,6.5\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImage)
+#include "test_image.moc"

@@ -1,0 +1,286 @@
+// The session file: round trips, live reading, and every kind of bad file.
+#include "TestSupport.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+
+#include <sqlite3.h>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace mvp;
+
+namespace {
+RunInfo sampleRun() {
+    RunInfo r;
+    r.label = "baseline";
+    r.model = "ref:test";
+    r.configJson = "{}";
+    r.prompt = "hello";
+    r.imagePath = "x.png";
+    r.steps = 2;
+    r.device = "cpu";
+    r.dtype = "float32";
+    r.blas = "OpenBLAS";
+    r.threads = 2;
+    r.writerPid = QCoreApplication::applicationPid();
+    r.writerHost = hostName();
+    r.startedUtc = "2026-11-29T00:00:00Z";
+    return r;
+}
+
+Batch sampleBatch(int64_t run) {
+    Batch b;
+    b.run = run;
+    b.modules = {{1, "llm", "Decoder", std::nullopt, 10}, {2, "llm.layer.0", "DecoderLayer", 1, 7}};
+    b.phases = {{"prefill", 0, 0, 100}, {"decode", 1, 100, 150}};
+    b.spans = {{1, 1, std::nullopt, "prefill", 0, 5, 95, std::nullopt, 1000, 64},
+               {2, 2, 1, "prefill", 0, 10, 90, 42, 800, 32}};
+    b.ops = {{1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 30, "[[2,3],[3,4]]", "Float", 48, 80}};
+    b.tokens = {{0, "prefill", 0, "text", 256}, {1, "prefill", 0, "visual", -1}};
+    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75}, {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
+    b.patchMetrics = {{0, "attention", 0, 0.5}, {0, "attention", 1, 0.25}};
+    b.attnMaps = {{0, 1, 2, 2, {1.0f, 0.0f, 0.5f, 0.5f}}};
+    b.image = ImageRow{"x.png", 2, 1, 4, 2, {1, 2, 3}};
+    b.patchGrid = PatchGridRow{1, 2, 14, 28, 1};
+    return b;
+}
+
+// Creates a complete one-run session at `path`.
+void writeSession(const QString& path) {
+    auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
+    QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
+    auto run = (*w)->beginRun(sampleRun());
+    QVERIFY(run.ok());
+    (*w)->submit(sampleBatch(*run));
+    RunResult done;
+    done.wallNs = 150;
+    done.outputText = "hi";
+    QVERIFY((*w)->endRun(*run, done).ok());
+    QVERIFY((*w)->close().ok());
+}
+
+void execSql(const QString& path, const char* sqlText) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sqlText, nullptr, nullptr, &err);
+    const QByteArray message = err ? QByteArray(err) : QByteArray();
+    sqlite3_free(err);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, message.constData());
+}
+
+ErrorCode openError(const QString& path, std::string* message = nullptr) {
+    auto r = SessionReader::open(path.toStdString());
+    if (r) {
+        // Damage may only show when the rows are read.
+        auto runs = (*r)->runs();
+        if (runs) {
+            for (const auto& run : *runs) {
+                auto spans = (*r)->spans(run.id);
+                if (!spans) {
+                    if (message) *message = spans.error().message;
+                    return spans.error().code;
+                }
+            }
+            return ErrorCode::Internal;  // opened fine: the caller expected an error
+        }
+        if (message) *message = runs.error().message;
+        return runs.error().code;
+    }
+    if (message) *message = r.error().message;
+    return r.error().code;
+}
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
+
+private slots:
+    void roundTrip() {
+        const QString path = file("round.mvprof");
+        writeSession(path);
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));  // a closed session is one file
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        QCOMPARE((*r)->schemaVersion(), 1);
+        auto runs = (*r)->runs();
+        QVERIFY(runs.ok());
+        QCOMPARE(runs->size(), size_t(1));
+        const RunInfo& run = runs->front();
+        QCOMPARE(run.status, RunStatus::Complete);
+        QCOMPARE(run.model, std::string("ref:test"));
+        QCOMPARE(run.outputText, std::string("hi"));
+        QCOMPARE(run.wallNs, int64_t(150));
+        auto spans = (*r)->spans(run.id);
+        QVERIFY(spans.ok());
+        QCOMPARE(spans->size(), size_t(2));
+        QCOMPARE(spans->at(1).parent, std::optional<int64_t>(1));
+        QCOMPARE(spans->at(1).deviceNs, std::optional<int64_t>(42));
+        QCOMPARE(spans->at(0).deviceNs, std::optional<int64_t>());
+        auto ops = (*r)->ops(run.id);
+        QVERIFY(ops.ok());
+        QCOMPARE(ops->at(0).shapes, std::string("[[2,3],[3,4]]"));
+        QCOMPARE(ops->at(0).flops, int64_t(48));
+        auto routing = (*r)->routing(run.id);
+        QVERIFY(routing.ok());
+        QCOMPARE(routing->size(), size_t(2));
+        QCOMPARE(routing->at(0).expert, 3);
+        QCOMPARE(routing->at(0).weight, 0.75);
+        auto maps = (*r)->attnMaps(run.id, 0);
+        QVERIFY(maps.ok());
+        QCOMPARE(maps->size(), size_t(1));
+        QCOMPARE(maps->at(0).data, (std::vector<float>{1.0f, 0.0f, 0.5f, 0.5f}));
+        auto image = (*r)->image(run.id);
+        QVERIFY(image.ok() && image->has_value());
+        QCOMPARE((*image)->png, (std::vector<uint8_t>{1, 2, 3}));
+        auto grid = (*r)->patchGrid(run.id);
+        QVERIFY(grid.ok() && grid->has_value());
+        QCOMPARE((*grid)->gridW, 2);
+        auto metrics = (*r)->patchMetrics(run.id, "attention");
+        QVERIFY(metrics.ok());
+        QCOMPARE(metrics->size(), size_t(2));
+        auto missing = (*r)->run(99);
+        QVERIFY(!missing.ok());
+        QCOMPARE(missing.error().code, ErrorCode::NotFound);
+    }
+
+    // Rows reach the disk within about a second without any flush, so a crash
+    // loses at most the last second and a reader can follow a live run.
+    void commitsWhileRunning() {
+        const QString path = file("live.mvprof");
+        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
+        QVERIFY(w.ok());
+        auto run = (*w)->beginRun(sampleRun());
+        QVERIFY(run.ok());
+        (*w)->submit(sampleBatch(*run));
+        QElapsedTimer t;
+        t.start();
+        size_t seen = 0;
+        while (t.elapsed() < 1500 && seen < 2) {
+            auto r = SessionReader::open(path.toStdString());
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+            auto runs = (*r)->runs();
+            QVERIFY(runs.ok());
+            QCOMPARE(runs->front().status, RunStatus::Live);  // its writer (us) is alive
+            auto spans = (*r)->spans(*run);
+            QVERIFY(spans.ok());
+            seen = spans->size();
+            if (seen < 2) QThread::msleep(50);
+        }
+        QCOMPARE(seen, size_t(2));
+        QVERIFY((*w)->close().ok());
+    }
+
+    void createNewRefusesAnExistingFile() {
+        const QString path = file("exists.mvprof");
+        QVERIFY(test::writeFile(path, "keep me"));
+        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
+        QVERIFY(!w.ok());
+        QCOMPARE(w.error().code, ErrorCode::BadInput);
+        QVERIFY(QString::fromStdString(w.error().message).contains(QStringLiteral("--force")));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("keep me"));  // nothing lost
+    }
+
+    void writerInMissingFolderFails() {
+        auto w = SessionWriter::open(file("no/such/dir/x.mvprof").toStdString(), SessionWriter::Mode::CreateNew);
+        QVERIFY(!w.ok());
+        QCOMPARE(w.error().code, ErrorCode::Io);
+    }
+
+    void deadWriterMeansIncomplete() {
+        QProcess p;
+        p.start(QStringLiteral("/bin/true"));
+        QVERIFY(p.waitForStarted());
+        const qint64 deadPid = p.processId();
+        QVERIFY(p.waitForFinished());
+        const QString path = file("killed.mvprof");
+        writeSession(path);
+        execSql(path, QStringLiteral("UPDATE run SET status='live', writer_pid=%1").arg(deadPid).toUtf8().constData());
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        auto runs = (*r)->runs();
+        QVERIFY(runs.ok());
+        QCOMPARE(runs->front().status, RunStatus::Incomplete);
+    }
+
+    void missingFile() { QCOMPARE(openError(file("nope.mvprof")), ErrorCode::NotFound); }
+
+    void emptyFile() {
+        const QString path = file("empty.mvprof");
+        QVERIFY(test::writeFile(path, {}));
+        std::string msg;
+        QCOMPARE(openError(path, &msg), ErrorCode::NotASession);
+        QVERIFY(QString::fromStdString(msg).contains(QStringLiteral("empty")));
+    }
+
+    void randomBytes() {
+        const QString path = file("random.mvprof");
+        QByteArray bytes(64 * 1024, '\0');
+        auto* rng = QRandomGenerator::global();
+        for (auto& b : bytes) b = char(rng->bounded(256));
+        QVERIFY(test::writeFile(path, bytes));
+        QCOMPARE(openError(path), ErrorCode::NotASession);
+    }
+
+    void truncated() {
+        const QString path = file("truncated.mvprof");
+        writeSession(path);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.size() > 8192);
+        QVERIFY(f.resize(f.size() / 2));
+        f.close();
+        std::string msg;
+        QCOMPARE(openError(path, &msg), ErrorCode::NotASession);
+        QVERIFY2(QString::fromStdString(msg).contains(QStringLiteral("truncated")), msg.c_str());
+    }
+
+    void foreignSqlite() {
+        const QString path = file("foreign.db");
+        execSql(path, "CREATE TABLE songs(title TEXT); INSERT INTO songs VALUES ('x');");
+        std::string msg;
+        QCOMPARE(openError(path, &msg), ErrorCode::NotASession);
+        QVERIFY(QString::fromStdString(msg).contains(QStringLiteral("not an mvprof session")));
+    }
+
+    void newerSchema() {
+        const QString path = file("newer.mvprof");
+        writeSession(path);
+        execSql(path, "PRAGMA user_version = 99;");
+        std::string msg;
+        QCOMPARE(openError(path, &msg), ErrorCode::NewerSchema);
+        QVERIFY(QString::fromStdString(msg).contains(QStringLiteral("update mvprof")));
+        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
+        QVERIFY(!w.ok());
+        QCOMPARE(w.error().code, ErrorCode::NewerSchema);
+    }
+
+    void appendAddsARun() {
+        const QString path = file("append.mvprof");
+        writeSession(path);
+        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
+        QVERIFY(w.ok());
+        auto run = (*w)->beginRun(sampleRun());
+        QVERIFY(run.ok());
+        QCOMPARE(*run, int64_t(2));
+        QVERIFY((*w)->endRun(*run, RunResult{}).ok());
+        QVERIFY((*w)->close().ok());
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        QCOMPARE((*r)->runs()->size(), size_t(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "test_session.moc"

@@ -1,0 +1,146 @@
+#include "views/HeatmapView.h"
+
+#include "views/SessionData.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace mvp::views {
+
+HeatmapCanvas::HeatmapCanvas(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setMinimumSize(160, 160);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void HeatmapCanvas::setImages(const QImage& overlay, int rows, int cols, std::vector<double> values) {
+    overlay_ = overlay;
+    rows_ = rows;
+    cols_ = cols;
+    values_ = std::move(values);
+    update();
+}
+
+QRect HeatmapCanvas::imageRect() const {
+    if (overlay_.isNull()) return {};
+    const QSize s = overlay_.size().scaled(size(), Qt::KeepAspectRatio);
+    return QRect(QPoint((width() - s.width()) / 2, (height() - s.height()) / 2), s);
+}
+
+void HeatmapCanvas::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().window());
+    if (overlay_.isNull()) {
+        p.drawText(rect(), Qt::AlignCenter, tr("No image in this run"));
+        return;
+    }
+    p.setRenderHint(QPainter::SmoothPixmapTransform);
+    p.drawImage(imageRect(), overlay_);
+}
+
+void HeatmapCanvas::mouseMoveEvent(QMouseEvent* e) {
+    const QRect r = imageRect();
+    if (!r.contains(e->position().toPoint()) || rows_ == 0 || cols_ == 0) return;
+    const int col = std::min(cols_ - 1, int((e->position().x() - r.x()) * cols_ / r.width()));
+    const int row = std::min(rows_ - 1, int((e->position().y() - r.y()) * rows_ / r.height()));
+    const size_t i = size_t(row) * cols_ + col;
+    emit patchHovered(row, col, i < values_.size() ? values_[i] : 0.0);
+}
+
+HeatmapView::HeatmapView(QWidget* parent)
+    : QWidget(parent), metric_(new QComboBox(this)), colormap_(new QComboBox(this)), first_(new QSpinBox(this)),
+      last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)), info_(new QLabel(this)),
+      canvas_(new HeatmapCanvas(this)) {
+    metric_->addItem(tr("Attention received"), QStringLiteral("attention"));
+    metric_->setToolTip(tr("Attention the text tokens pay to each image patch, mean over heads (measured)"));
+    for (const auto& name : colormapNames()) colormap_->addItem(QString::fromStdString(name));
+    opacity_->setRange(0, 100);
+    opacity_->setValue(60);
+    first_->setPrefix(tr("from layer "));
+    last_->setPrefix(tr("to layer "));
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(metric_);
+    controls->addWidget(first_);
+    controls->addWidget(last_);
+    controls->addWidget(colormap_);
+    controls->addWidget(new QLabel(tr("Opacity"), this));
+    controls->addWidget(opacity_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(canvas_, 1);
+    layout->addWidget(info_);
+
+    for (auto* spin : {first_, last_}) connect(spin, &QSpinBox::valueChanged, this, &HeatmapView::render);
+    connect(opacity_, &QSlider::valueChanged, this, &HeatmapView::render);
+    connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
+    connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
+    connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double v) {
+        emit statusMessage(tr("Patch row %1, column %2: %3 = %4 (measured)")
+                               .arg(row)
+                               .arg(col)
+                               .arg(metric_->currentText())
+                               .arg(v, 0, 'g', 5));
+    });
+}
+
+const QImage& HeatmapView::overlay() const { return canvas_->overlay(); }
+
+void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
+    data_ = std::move(data);
+    display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide) : RgbImage{};
+    const int lo = data_ && !data_->layers.empty() ? data_->layers.front() : 0;
+    const int hi = data_ && !data_->layers.empty() ? data_->layers.back() : 0;
+    for (auto* spin : {first_, last_}) {
+        QSignalBlocker block(spin);
+        spin->setRange(lo, hi);
+    }
+    {
+        QSignalBlocker b1(first_), b2(last_);
+        first_->setValue(lo);
+        last_->setValue(hi);
+    }
+    render();
+}
+
+void HeatmapView::render() {
+    if (!data_ || data_->image.isNull()) {
+        canvas_->setImages({}, 0, 0, {});
+        info_->setText(data_ ? tr("This run has no stored image.") : QString());
+        return;
+    }
+    if (last_->value() < first_->value()) {
+        QSignalBlocker b(last_);
+        last_->setValue(first_->value());
+    }
+    if (!data_->grid || data_->attention.empty()) {
+        canvas_->setImages(data_->image, 0, 0, {});
+        info_->setText(tr("No attention values in this run (captured with --no-probes?)."));
+        return;
+    }
+    auto grid = gridFromMetrics(data_->attention, *data_->grid, LayerRange{first_->value(), last_->value()});
+    if (!grid) {
+        canvas_->setImages(data_->image, 0, 0, {});
+        info_->setText(QString::fromStdString(grid.error().message));
+        return;
+    }
+    const auto map = colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
+    const RgbImage overlay = renderOverlay(display_, normalised(*grid), map, opacity_->value() / 100.0);
+    canvas_->setImages(toQImage(overlay), grid->rows, grid->cols, grid->values);
+    info_->setText(tr("%1 × %2 patches, layers %3–%4, min-max normalised; image %5 × %6 px")
+                       .arg(grid->rows)
+                       .arg(grid->cols)
+                       .arg(first_->value())
+                       .arg(last_->value())
+                       .arg(data_->image.width())
+                       .arg(data_->image.height()));
+}
+
+} // namespace mvp::views

@@ -1,0 +1,78 @@
+#pragma once
+// The input image with the patch heatmap overlaid: metric, layer range,
+// colormap and opacity controls above a canvas that keeps the aspect ratio.
+// Hovering a patch shows its row, column and value.
+
+#include "core/analysis/Heatmap.h"
+
+#include <QImage>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+
+namespace mvp::views {
+
+struct SessionData;
+
+class HeatmapCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapCanvas(QWidget* parent = nullptr);
+    void setImages(const QImage& overlay, int gridRows, int gridCols, std::vector<double> values);
+    const QImage& overlay() const { return overlay_; }
+    QSize sizeHint() const override { return {480, 480}; }
+    // Where the image is drawn inside the widget.
+    QRect imageRect() const;
+
+signals:
+    void patchHovered(int row, int col, double value);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+
+private:
+    QImage overlay_;
+    int rows_ = 0, cols_ = 0;
+    std::vector<double> values_;
+};
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+    void setSession(std::shared_ptr<const SessionData> data);
+
+    // The overlay as shown (the stored image, downscaled to at most
+    // kDisplaySide pixels so that re-colouring never stalls the GUI).
+    const QImage& overlay() const;
+    QSpinBox* firstLayer() const { return first_; }
+    QSpinBox* lastLayer() const { return last_; }
+    QSlider* opacity() const { return opacity_; }
+    QComboBox* colormap() const { return colormap_; }
+
+signals:
+    void statusMessage(const QString& text);
+
+private:
+    void render();
+
+    static constexpr int kDisplaySide = 1024;
+    std::shared_ptr<const SessionData> data_;
+    RgbImage display_;
+    QComboBox* metric_;
+    QComboBox* colormap_;
+    QSpinBox* first_;
+    QSpinBox* last_;
+    QSlider* opacity_;
+    QLabel* info_;
+    HeatmapCanvas* canvas_;
+};
+
+} // namespace mvp::views

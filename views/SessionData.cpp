@@ -1,0 +1,69 @@
+#include "views/SessionData.h"
+
+#include "core/session/SessionReader.h"
+
+#include <set>
+
+namespace mvp::views {
+
+Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int64_t runId) {
+    auto reader = SessionReader::open(path.toStdString());
+    if (!reader) return reader.error();
+    auto data = std::make_shared<SessionData>();
+    data->path = path;
+    auto runs = (*reader)->runs();
+    if (!runs) return runs.error();
+    data->runs = std::move(runs.value());
+    if (data->runs.empty())
+        return makeError(ErrorCode::NotASession, path.toStdString() + " holds no runs yet: the capture stopped before it began");
+    const RunInfo* run = &data->runs.front();
+    if (runId != 0) {
+        run = nullptr;
+        for (const auto& r : data->runs)
+            if (r.id == runId) run = &r;
+        if (!run) return makeError(ErrorCode::NotFound, "run " + std::to_string(runId) + " is not in the session");
+    }
+    data->runId = run->id;
+
+    auto report = buildReport(**reader);
+    if (!report) return report.error();
+    for (auto& r : report->runs)
+        if (r.run.id == data->runId) data->report = std::move(r);
+
+    auto image = (*reader)->image(data->runId);
+    if (!image) return image.error();
+    if (*image) {
+        const auto& png = (*image)->png;
+        data->image.loadFromData(png.data(), int(png.size()), "PNG");
+    }
+    auto grid = (*reader)->patchGrid(data->runId);
+    if (!grid) return grid.error();
+    data->grid = *grid;
+    auto attention = (*reader)->patchMetrics(data->runId, "attention");
+    if (!attention) return attention.error();
+    data->attention = std::move(attention.value());
+    std::set<int> layers;
+    for (const auto& m : data->attention) layers.insert(m.layer);
+    data->layers.assign(layers.begin(), layers.end());
+    return std::shared_ptr<const SessionData>(std::move(data));
+}
+
+QImage toQImage(const RgbImage& img) {
+    QImage q(img.width, img.height, QImage::Format_RGB888);
+    for (int y = 0; y < img.height; ++y)
+        std::memcpy(q.scanLine(y), img.rgb.data() + size_t(y) * img.width * 3, size_t(img.width) * 3);
+    return q;
+}
+
+RgbImage fromQImage(const QImage& source) {
+    const QImage q = source.convertToFormat(QImage::Format_RGB888);
+    RgbImage img;
+    img.width = q.width();
+    img.height = q.height();
+    img.rgb.resize(size_t(img.width) * img.height * 3);
+    for (int y = 0; y < img.height; ++y)
+        std::memcpy(img.rgb.data() + size_t(y) * img.width * 3, q.constScanLine(y), size_t(img.width) * 3);
+    return img;
+}
+
+} // namespace mvp::views

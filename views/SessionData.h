@@ -1,0 +1,36 @@
+#pragma once
+// Everything the views show about one run, loaded in one go off the GUI
+// thread. The views never run SQL: they read this.
+
+#include "core/Result.h"
+#include "core/analysis/Heatmap.h"
+#include "core/report/Report.h"
+
+#include <QImage>
+#include <QString>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mvp::views {
+
+struct SessionData {
+    QString path;
+    std::vector<RunInfo> runs;
+    int64_t runId = 0;  // the run shown
+    RunReport report;   // of runId
+    QImage image;       // the stored input image (null if none)
+    std::optional<PatchGridRow> grid;
+    std::vector<PatchMetricRow> attention;  // metric "attention", all layers
+    std::vector<int> layers;                // decoder layers with attention values
+};
+
+// Opens `path` and loads run `runId` (0: the first). Safe to call from any thread.
+Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int64_t runId = 0);
+
+// Converts between core's RGB images and QImage.
+QImage toQImage(const RgbImage& img);
+RgbImage fromQImage(const QImage& img);
+
+} // namespace mvp::views
