@@ -72,9 +72,12 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Module: {
-            // The last path component reads best in a tree; the tooltip has the full path.
+            // The last path component reads best in a tree ("layer.3" rather than
+            // "3" for numbered children); the tooltip has the full path.
             const QString path = QString::fromStdString(n->module.path);
-            return path.section(QLatin1Char('.'), n->module.kind == "Expert" ? -2 : -1);
+            bool numbered = false;
+            path.section(QLatin1Char('.'), -1).toInt(&numbered);
+            return path.section(QLatin1Char('.'), numbered ? -2 : -1);
         }
         case Kind: return QString::fromStdString(n->module.kind);
         case Calls: return qlonglong(n->calls);

@@ -42,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent)
     dock->setObjectName(QStringLiteral("moduleTreeDock"));
     dock->setWidget(modules_);
     addDockWidget(Qt::RightDockWidgetArea, dock);
+    resizeDocks({dock}, {560}, Qt::Horizontal);
 
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open Session…"), this, &MainWindow::chooseSession);
