@@ -1,6 +1,7 @@
 // Runs the reference model phase by phase under a Recorder and turns what the
 // hooks see (routing, attention) into session rows.
 #include "capture/Capture.h"
+#include "capture/HostRoofline.h"
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
 
@@ -122,6 +123,7 @@ struct Capturer::Impl {
     PreparedCapture prep;
     std::unique_ptr<VlmModel> model;
     ImageRow storedImage;
+    DeviceRow device;
 };
 
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
@@ -148,6 +150,7 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     if (!png) return png.error();
     impl->storedImage = ImageRow{prep.options.imagePath, stored.width, stored.height,
                                  prep.image.width,       prep.image.height, std::move(png.value())};
+    impl->device = hostDevice();
     impl->prep = std::move(prep);
     return std::unique_ptr<Capturer>(new Capturer(std::move(impl)));
 }
@@ -180,6 +183,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         setup.run = *runId;
         setup.modules = d->model->modules();
         setup.image = d->storedImage;
+        setup.device = d->device;
         setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(), cfg.vision.patch,
                                        cfg.vision.imageSize, 1};
         writer.submit(std::move(setup));

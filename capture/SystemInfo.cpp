@@ -62,6 +62,7 @@ bool resetPeakRss() {
 int64_t peakRssBytes() { return procKb("/proc/self/status", "VmHWM"); }
 
 int64_t availableMemoryBytes() { return procKb("/proc/meminfo", "MemAvailable"); }
+int64_t totalMemoryBytes() { return procKb("/proc/meminfo", "MemTotal"); }
 
 std::string utcNow() {
     const std::time_t t = std::time(nullptr);

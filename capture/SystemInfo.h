@@ -19,6 +19,7 @@ bool resetPeakRss();
 int64_t peakRssBytes();
 // Memory the kernel says is available for new allocations, in bytes.
 int64_t availableMemoryBytes();
+int64_t totalMemoryBytes();
 
 std::string utcNow();  // ISO 8601, e.g. 2026-11-29T10:43:25Z
 

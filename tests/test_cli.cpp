@@ -140,7 +140,18 @@ private slots:
         const auto run = doc.object()[QStringLiteral("runs")].toArray().at(0).toObject();
         QCOMPARE(run[QStringLiteral("status")].toString(), QStringLiteral("complete"));
         QVERIFY(run[QStringLiteral("phase_coverage")].toDouble() >= 0.98);
-        QVERIFY(run[QStringLiteral("experts")].toArray().size() > 0);
+        const auto layers = run[QStringLiteral("moe")].toObject()[QStringLiteral("layers")].toArray();
+        QCOMPARE(layers.size(), 2);
+        QCOMPARE(layers.at(0).toObject()[QStringLiteral("experts")].toArray().size(), 4);
+        QVERIFY(doc.object()[QStringLiteral("findings")].isArray());
+        const auto md = runCli({QStringLiteral("report"), session, QStringLiteral("--format"), QStringLiteral("markdown")});
+        QCOMPARE(md.exitCode, 0);
+        QVERIFY(md.out.startsWith("# mvprof report"));
+        QVERIFY(md.out.contains("### Expert balance (measured)"));
+        expectRefused({QStringLiteral("report"), session, QStringLiteral("--run"), QStringLiteral("9")},
+                      QStringLiteral("run 9 is not in"));
+        expectRefused({QStringLiteral("report"), session, QStringLiteral("--window"), QStringLiteral("tokens:x")},
+                      QStringLiteral("tokens:N"));
     }
 
     void badSessions() {

@@ -47,7 +47,7 @@ private slots:
         QVERIFY2(data.ok(), data.ok() ? "" : data.error().message.c_str());
         views::ModuleTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setTree((*data)->report.modules);
+        model.setTree((*data)->analysis.modules);
         QCOMPARE(model.rowCount(), 3);  // vision, projector, llm
         QSortFilterProxyModel proxy;
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);

@@ -25,10 +25,10 @@ Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int6
     }
     data->runId = run->id;
 
-    auto report = buildReport(**reader);
-    if (!report) return report.error();
-    for (auto& r : report->runs)
-        if (r.run.id == data->runId) data->report = std::move(r);
+    auto rows = loadRunData(**reader, data->runId);
+    if (!rows) return rows.error();
+    data->data = std::move(rows.value());
+    data->analysis = analyseRun(data->data);
 
     auto image = (*reader)->image(data->runId);
     if (!image) return image.error();
@@ -36,12 +36,8 @@ Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int6
         const auto& png = (*image)->png;
         data->image.loadFromData(png.data(), int(png.size()), "PNG");
     }
-    auto grid = (*reader)->patchGrid(data->runId);
-    if (!grid) return grid.error();
-    data->grid = *grid;
-    auto attention = (*reader)->patchMetrics(data->runId, "attention");
-    if (!attention) return attention.error();
-    data->attention = std::move(attention.value());
+    data->grid = data->data.grid;
+    data->attention = data->data.attention;
     std::set<int> layers;
     for (const auto& m : data->attention) layers.insert(m.layer);
     data->layers.assign(layers.begin(), layers.end());

@@ -3,8 +3,7 @@
 // thread. The views never run SQL: they read this.
 
 #include "core/Result.h"
-#include "core/analysis/Heatmap.h"
-#include "core/report/Report.h"
+#include "core/analysis/Analysis.h"
 
 #include <QImage>
 #include <QString>
@@ -19,10 +18,11 @@ struct SessionData {
     QString path;
     std::vector<RunInfo> runs;
     int64_t runId = 0;  // the run shown
-    RunReport report;   // of runId
-    QImage image;       // the stored input image (null if none)
-    std::optional<PatchGridRow> grid;
-    std::vector<PatchMetricRow> attention;  // metric "attention", all layers
+    RunData data;          // the run's rows
+    RunAnalysis analysis;  // everything computed from them
+    QImage image;          // the stored input image (null if none)
+    std::optional<PatchGridRow> grid;       // = data.grid
+    std::vector<PatchMetricRow> attention;  // = data.attention: metric "attention", all layers
     std::vector<int> layers;                // decoder layers with attention values
 };
 

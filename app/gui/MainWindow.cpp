@@ -112,13 +112,13 @@ void MainWindow::openSession(const QString& path) {
 void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     session_ = std::move(data);
     heatmap_->setSession(session_);
-    modules_->setTree(session_->report.modules);
-    const RunInfo& run = session_->report.run;
+    modules_->setTree(session_->analysis.modules);
+    const RunInfo& run = session_->analysis.run;
     runLabel_->setText(tr("%1 · %2 · run %3 (%4) · %5 ms wall (measured)")
                            .arg(QString::fromStdString(run.model), QString::fromStdString(run.device))
                            .arg(run.id)
                            .arg(QString::fromUtf8(toString(run.status)))
-                           .arg(double(session_->report.modules.wallNs) / 1e6, 0, 'f', 1));
+                           .arg(double(session_->analysis.modules.wallNs) / 1e6, 0, 'f', 1));
     setWindowTitle(tr("%1 — mvprof").arg(QFileInfo(session_->path).fileName()));
     statusBar()->showMessage(tr("Opened %1").arg(session_->path), 4000);
     rememberRecent(session_->path);

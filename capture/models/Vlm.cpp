@@ -317,8 +317,9 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
 }
 
 // GPT-style initialisation from a generator seeded by the config, so a preset
-// and seed always give the same weights. Router weights get a larger scale so
-// routing depends on the token, not only on the skew bias.
+// and seed always give the same weights. Router and query/key weights get a
+// larger scale so routing and attention depend on the token, not only on the
+// skew bias or a uniform softmax.
 void VlmModel::Impl::initWeights() {
     auto gen = at::detail::createCPUGenerator(cfg.seed + 0x9E3779B97F4A7C15ull);
     torch::NoGradGuard noGrad;
@@ -329,8 +330,10 @@ void VlmModel::Impl::initWeights() {
         const bool isNorm = name.find("norm") != std::string::npos || name.find(".ln") != std::string::npos;
         if (isNorm) p.fill_(isBias ? 0.0 : 1.0);
         else if (isBias) p.zero_();
-        else if (name.find("gate.weight") != std::string::npos)
-            p.normal_(0.0, 1.0 / std::sqrt(double(cfg.llm.dim)), gen);
+        else if (name.find("gate.weight") != std::string::npos || name.find("wq.weight") != std::string::npos ||
+                 name.find("wk.weight") != std::string::npos || name.find("qkv.weight") != std::string::npos)
+            // Unit-variance logits: attention and routing depend on the input, as in a trained model.
+            p.normal_(0.0, 1.0 / std::sqrt(double(p.size(1))), gen);
         else p.normal_(0.0, 0.02, gen);
     }
 }

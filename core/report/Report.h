@@ -1,11 +1,12 @@
 #pragma once
-// The session report: what `mvprof-cli report` prints and the GUI summarises.
-// Built once from a SessionReader, then formatted as text or JSON.
+// The session report: what `mvprof-cli report` prints. Built once from a
+// SessionReader through the analysis API, then formatted as text, JSON
+// (documented in REPORT.md) or Markdown.
 
 #include "core/Result.h"
-#include "core/analysis/ModuleCosts.h"
-#include "core/session/Records.h"
+#include "core/analysis/Analysis.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,36 +14,24 @@ namespace mvp {
 
 class SessionReader;
 
-struct ExpertLoad {
-    int layer = 0;
-    std::vector<int64_t> tokens;  // per expert: routing slots that chose it (measured)
-    int64_t slotCount = 0;
-};
-
-struct HotPatch {
-    int patch = 0, row = 0, col = 0;
-    double attention = 0;  // summed over layers (measured)
-};
-
-struct RunReport {
-    RunInfo run;
-    int64_t parameters = 0;
-    PhaseSummary phases;
-    ModuleCostTree modules;
-    std::vector<ExpertLoad> experts;
-    std::vector<HotPatch> hotPatches;  // the five most-attended patches
-    int64_t ops = 0;
-    std::vector<std::string> notes;    // what is missing or suspicious, for the reader
+struct ReportOptions {
+    std::optional<int64_t> run;  // only this run; all runs when empty
+    AnalysisOptions analysis;
 };
 
 struct SessionReport {
     std::string path;
     int schemaVersion = 0;
-    std::vector<RunReport> runs;
+    int window = 0;  // the token window used for per-window statistics (0: whole run)
+    std::vector<RunAnalysis> runs;
 };
 
-Result<SessionReport> buildReport(SessionReader& reader);
+Result<SessionReport> buildReport(SessionReader& reader, const ReportOptions& options = {});
 std::string formatText(const SessionReport& report);
 std::string formatJson(const SessionReport& report);
+std::string formatMarkdown(const SessionReport& report);
+
+// Parses "--window" values: "all" (0) or "tokens:N".
+Result<int> parseWindow(const std::string& text);
 
 } // namespace mvp

@@ -142,6 +142,16 @@ struct AttnMapRow {
     std::vector<float> data;
 };
 
+// The machine a run ran on, with its measured roofline ceilings.
+struct DeviceRow {
+    std::string name;               // "CPU: <model>, N threads" or a GPU name
+    double peakFlops = 0;           // FLOP/s
+    double peakBytesPerS = 0;       // DRAM bytes/s
+    std::string source;             // "measured (…)" or "datasheet"
+    int64_t memoryTotalBytes = 0;   // at capture time
+    int64_t memoryAvailableBytes = 0;
+};
+
 // Rows the capture hands to the writer in one go.
 struct Batch {
     int64_t run = 0;
@@ -155,6 +165,7 @@ struct Batch {
     std::vector<AttnMapRow> attnMaps;
     std::optional<ImageRow> image;
     std::optional<PatchGridRow> patchGrid;
+    std::optional<DeviceRow> device;
 
     size_t rowCount() const;
     bool empty() const { return rowCount() == 0; }

@@ -77,6 +77,10 @@ CREATE TABLE attn_map(
   run INTEGER NOT NULL, layer INTEGER NOT NULL, head INTEGER NOT NULL,
   rows INTEGER NOT NULL, cols INTEGER NOT NULL, data BLOB NOT NULL,
   PRIMARY KEY(run, layer, head)) WITHOUT ROWID;
+CREATE TABLE device(
+  run INTEGER PRIMARY KEY, name TEXT NOT NULL, peak_flops REAL NOT NULL,
+  peak_bytes_per_s REAL NOT NULL, source TEXT NOT NULL, memory_total_bytes INTEGER NOT NULL,
+  memory_available_bytes INTEGER NOT NULL);
 CREATE INDEX span_by_start ON span(run, start_ns);
 CREATE INDEX op_by_start ON op(run, start_ns);
 )sql";

@@ -276,6 +276,18 @@ Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
     return std::optional<PatchGridRow>(rows->front());
 }
 
+Result<std::optional<DeviceRow>> SessionReader::device(int64_t run) {
+    auto rows = d->query<DeviceRow>(
+        "SELECT name, peak_flops, peak_bytes_per_s, source, memory_total_bytes, memory_available_bytes"
+        " FROM device WHERE run=?",
+        run, [](const sql::Stmt& s) {
+            return DeviceRow{s.text(0), s.real(1), s.real(2), s.text(3), s.int64(4), s.int64(5)};
+        });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<DeviceRow>();
+    return std::optional<DeviceRow>(rows->front());
+}
+
 Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
                                                                 const std::string& metric) {
     return d->query<PatchMetricRow>(

@@ -34,7 +34,7 @@ struct SessionWriter::Impl {
     std::string path;
     sql::Db db;
     sql::Stmt insModule, insPhase, insSpan, insOp, insToken, insRouting, insImage, insGrid,
-        insMetric, insAttn;
+        insMetric, insAttn, insDevice;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -67,6 +67,7 @@ Status SessionWriter::Impl::prepareAll() {
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
         {&insMetric, "INSERT OR REPLACE INTO patch_metric VALUES (?,?,?,?,?)"},
         {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
+        {&insDevice, "INSERT OR REPLACE INTO device VALUES (?,?,?,?,?,?,?)"},
     };
     for (const auto& p : all) {
         auto s = db.prepare(p.text);
@@ -133,6 +134,13 @@ Status SessionWriter::Impl::apply(const Batch& b) {
         const auto& g = *b.patchGrid;
         s.bind(1, run), s.bind(2, g.gridH), s.bind(3, g.gridW), s.bind(4, g.patch),
             s.bind(5, g.inputSize), s.bind(6, g.firstPosition);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    if (b.device) {
+        auto& s = insDevice;
+        const auto& d = *b.device;
+        s.bind(1, run), s.bind(2, d.name), s.bind(3, d.peakFlops), s.bind(4, d.peakBytesPerS), s.bind(5, d.source),
+            s.bind(6, d.memoryTotalBytes), s.bind(7, d.memoryAvailableBytes);
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& m : b.patchMetrics) {

@@ -1,0 +1,94 @@
+#include "capture/HostRoofline.h"
+
+#include "capture/SystemInfo.h"
+#include "core/session/SessionReader.h"
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace mvp {
+
+namespace {
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    return "unknown CPU";
+}
+
+std::filesystem::path cacheFile() {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : "/tmp") / ".cache";
+    return dir / "mvprof" / "host-roofline.json";
+}
+
+template <typename F> double bestSeconds(int reps, F f) {
+    double best = 1e30;
+    for (int i = 0; i < reps; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return best;
+}
+
+} // namespace
+
+DeviceRow hostDevice() {
+    DeviceRow d;
+    const int threads = at::get_num_threads();
+    d.name = "CPU: " + cpuModel() + ", " + std::to_string(threads) + " threads";
+    d.memoryAvailableBytes = sysinfo::availableMemoryBytes();
+    d.memoryTotalBytes = sysinfo::totalMemoryBytes();
+    // The ceilings depend on the CPU, the BLAS and the thread count: all three key the cache.
+    const std::string key = hostName() + "|" + d.name + "|" + sysinfo::blasLibrary();
+    const auto file = cacheFile();
+    try {
+        std::ifstream in(file);
+        if (in) {
+            const auto j = nlohmann::json::parse(in);
+            if (j.value("key", "") == key) {
+                d.peakFlops = j.at("peak_flops");
+                d.peakBytesPerS = j.at("peak_bytes_per_s");
+                d.source = "measured (micro-benchmark, cached " + j.value("measured_utc", std::string("?")) + ")";
+                return d;
+            }
+        }
+    } catch (...) {
+        // A damaged cache is simply measured again.
+    }
+
+    c10::InferenceMode guard;
+    constexpr int64_t n = 1024;
+    auto a = torch::rand({n, n}), b = torch::rand({n, n});
+    (void)torch::mm(a, b);  // warm up the BLAS threads
+    const double mm = bestSeconds(3, [&] { (void)torch::mm(a, b); });
+    auto src = torch::rand({64 << 20});  // 256 MiB of float32
+    auto dst = torch::empty_like(src);
+    dst.copy_(src);
+    const double copy = bestSeconds(3, [&] { dst.copy_(src); });
+    d.peakFlops = 2.0 * n * n * n / mm;
+    d.peakBytesPerS = 2.0 * double(src.numel()) * 4.0 / copy;  // read + write
+    const std::string when = sysinfo::utcNow();
+    d.source = "measured (micro-benchmark, " + when + ")";
+    std::error_code ec;
+    std::filesystem::create_directories(file.parent_path(), ec);
+    std::ofstream out(file);
+    out << nlohmann::json{{"key", key}, {"peak_flops", d.peakFlops}, {"peak_bytes_per_s", d.peakBytesPerS},
+                          {"measured_utc", when}}
+               .dump(2);
+    return d;
+}
+
+} // namespace mvp

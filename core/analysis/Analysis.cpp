@@ -1,0 +1,194 @@
+#include "core/analysis/Analysis.h"
+
+#include "core/analysis/Findings.h"
+#include "core/analysis/PatchMetrics.h"
+#include "core/session/SessionReader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace mvp {
+
+const char* toString(Severity s) {
+    switch (s) {
+    case Severity::Critical: return "critical";
+    case Severity::Warning: return "warning";
+    case Severity::Info: break;
+    }
+    return "info";
+}
+
+std::vector<std::string> heatmapMetrics() { return {"attention", "expert_flops", "latency", "saliency", "waste"}; }
+
+Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
+    RunData d;
+    auto run = reader.run(runId);
+    if (!run) return run.error();
+    d.run = *run;
+#define MVP_LOAD(field, call)                                                                                          \
+    {                                                                                                                  \
+        auto r = call;                                                                                                 \
+        if (!r) return r.error();                                                                                      \
+        d.field = std::move(r.value());                                                                                \
+    }
+    MVP_LOAD(modules, reader.modules(runId))
+    MVP_LOAD(phases, reader.phases(runId))
+    MVP_LOAD(spans, reader.spans(runId))
+    MVP_LOAD(ops, reader.ops(runId))
+    MVP_LOAD(tokens, reader.tokens(runId))
+    MVP_LOAD(routing, reader.routing(runId))
+    MVP_LOAD(attention, reader.patchMetrics(runId, "attention"))
+    MVP_LOAD(grid, reader.patchGrid(runId))
+    MVP_LOAD(device, reader.device(runId))
+#undef MVP_LOAD
+    auto layers = reader.attnMapLayers(runId);
+    if (!layers) return layers.error();
+    for (int l : *layers) {
+        auto maps = reader.attnMaps(runId, l);
+        if (!maps) return maps.error();
+        d.attnMaps[l] = std::move(maps.value());
+    }
+    auto image = reader.image(runId);
+    if (!image) return image.error();
+    if (*image) {
+        d.imageWidth = (*image)->origWidth;
+        d.imageHeight = (*image)->origHeight;
+    }
+    // The config is JSON written by the capture; a foreign or damaged one only loses these extras.
+    const auto cfg = nlohmann::json::parse(d.run.configJson, nullptr, false);
+    if (cfg.is_object() && cfg.contains("llm") && cfg["llm"].is_object()) {
+        const auto& l = cfg["llm"];
+        d.experts = l.value("experts", 0);
+        d.topK = l.value("top_k", 0);
+        d.llmDim = l.value("dim", 0);
+        d.llmHeads = l.value("heads", 0);
+        d.parameters = cfg.value("parameters", int64_t(0));
+    }
+    return d;
+}
+
+namespace {
+
+// Roofline points for the modules worth a dot: the roots and their children.
+std::vector<RooflinePoint> moduleRoofline(const ModuleCostTree& tree, const DeviceCeiling& host) {
+    std::vector<RooflinePoint> out;
+    auto add = [&](const ModuleCost& n) {
+        if (n.calls > 0 && n.bytes > 0) out.push_back(rooflinePoint(n.module.path, n.flops, n.bytes, n.totalNs, host));
+    };
+    for (size_t r : tree.roots) {
+        add(tree.nodes[r]);
+        for (size_t c : tree.nodes[r].children) add(tree.nodes[c]);
+    }
+    return out;
+}
+
+std::vector<RooflinePoint> opRoofline(const std::vector<OpRow>& ops, const DeviceCeiling& host) {
+    struct Acc {
+        int64_t flops = 0, bytes = 0, ns = 0;
+    };
+    std::map<std::string, Acc> byName;
+    for (const auto& o : ops) {
+        if (o.parentOp) continue;  // nested ops carry no bytes: their parent counts them
+        auto& a = byName[o.name];
+        a.flops += o.flops;
+        a.bytes += o.bytes;
+        a.ns += o.endNs - o.startNs;
+    }
+    std::vector<RooflinePoint> out;
+    for (const auto& [name, a] : byName)
+        if (a.bytes > 0) out.push_back(rooflinePoint(name, a.flops, a.bytes, a.ns, host));
+    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
+    return out;
+}
+
+} // namespace
+
+RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
+    RunAnalysis a;
+    a.run = d.run;
+    a.phases = summarisePhases(d.phases);
+    const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
+    a.modules = buildModuleCosts(d.modules, d.spans, wall);
+    a.ops = int64_t(d.ops.size());
+    a.parameters = d.parameters;
+    if (a.parameters == 0)
+        for (const auto& n : a.modules.nodes)
+            if (!n.module.parent) a.parameters += n.module.params;
+
+    if (!d.routing.empty()) {
+        a.moe = analyseMoe(d.routing, d.experts, opt.moe, opt.window);
+        a.gateExpert = gateExpertTimes(d.modules, d.spans);
+    }
+    for (const auto& [layer, maps] : d.attnMaps) a.heads.push_back(headRedundancy(layer, maps));
+
+    a.references = datasheetDevices();
+    if (d.device && d.device->peakFlops > 0 && d.device->peakBytesPerS > 0) {
+        a.host = ceilingOf(*d.device);
+        a.moduleRoofline = moduleRoofline(a.modules, *a.host);
+        a.opRoofline = opRoofline(d.ops, *a.host);
+    }
+
+    // Cross-modal attention: each decoder layer's prefill attention reads the
+    // visual and text tokens once in and once out (§4, B = 1, fp32).
+    int visual = 0, text = 0;
+    for (const auto& t : d.tokens)
+        if (t.phase == "prefill") (t.modality == "visual" ? visual : text) += 1;
+    if (visual > 0 && d.llmDim > 0)
+        for (const auto& n : a.modules.nodes) {
+            const auto& path = n.module.path;
+            if (n.module.kind != "Attention" || path.rfind("llm.layer.", 0) != 0) continue;
+            int64_t ns = 0;
+            for (const auto& s : d.spans)
+                if (s.module == n.module.id && s.phase == "prefill") ns += s.endNs - s.startNs;
+            if (ns <= 0) continue;
+            const int layer = std::stoi(path.substr(10));
+            a.crossModal.push_back({layer, ns, crossModalBandwidth(visual, d.llmDim, text, d.llmDim, 4, double(ns) * 1e-9)});
+        }
+
+    a.heatmaps = computePatchMetrics(d);
+    if (auto it = a.heatmaps.find("attention"); it != a.heatmaps.end()) {
+        const HeatGrid n = normalised(it->second);
+        const auto regions = thresholdRegions(n.values, n.rows, n.cols, 0.5);
+        std::vector<std::vector<bool>> masks;  // over sequence positions
+        a.kv.sequenceLength = int64_t(d.tokens.size());
+        for (const auto& r : regions) {
+            std::vector<bool> m(size_t(a.kv.sequenceLength), false);
+            for (size_t p = 0; p < r.size(); ++p) {
+                const size_t pos = size_t(d.grid->firstPosition) + p;
+                if (r[p] && pos < m.size()) m[pos] = true;
+            }
+            masks.push_back(std::move(m));
+        }
+        a.kv.regions = int(regions.size());
+        a.kv.shareRatio = kvShareRatio(masks, a.kv.sequenceLength);
+    }
+
+    // Batch advice calibrated on this sample: its memory beyond the weights.
+    double entropy = 0;
+    for (const auto& l : a.moe) entropy += l.total.entropyBits / double(a.moe.size());
+    int textTokens = 0;
+    for (const auto& t : d.tokens) textTokens += t.modality == "text";
+    const int64_t sampleBytes = d.run.peakRssBytes - a.parameters * 4;
+    const int64_t freeBytes = d.device ? d.device->memoryAvailableBytes : 0;
+    a.batch = adviseBatch(sampleBytes, std::min(d.imageWidth, d.imageHeight), textTokens, entropy, freeBytes);
+
+    if (d.run.status == RunStatus::Incomplete)
+        a.notes.push_back("the run is incomplete (its capture was stopped or killed): figures cover what was recorded");
+    if (d.run.status == RunStatus::Failed) a.notes.push_back("the run failed: " + d.run.error);
+    if (!d.run.probes) a.notes.push_back("captured without probes (--no-probes): phases only, no modules, ops or routing");
+    if (d.run.probes && d.routing.empty()) a.notes.push_back("no MoE routing recorded: the model has no MoE layers");
+    if (!d.grid) a.notes.push_back("no image patch grid recorded: no heatmaps");
+    if (d.attnMaps.empty()) a.notes.push_back("no per-head attention maps (capture with --attn-layers): no head redundancy or saliency");
+    if (a.phases.phases.empty()) a.notes.push_back("no phases recorded");
+    else if (std::none_of(a.phases.phases.begin(), a.phases.phases.end(), [](auto& p) { return p.phase == "decode"; }))
+        a.notes.push_back("no decode steps: decode figures are empty");
+    if (d.experts == 1) a.notes.push_back("a single expert: balance statistics are trivially even");
+    if (!a.host) a.notes.push_back("no device ceilings recorded: no roofline");
+    a.kv.resamplingMeasured = false;
+    a.findings = findingsFor(d, a);
+    return a;
+}
+
+} // namespace mvp

@@ -1,0 +1,109 @@
+#pragma once
+// The one analysis API: everything about a run that the report and the GUI
+// show, computed from plain data by pure functions. No SQL here or in views:
+// loadRunData reads the session once, analyseRun does the rest.
+
+#include "core/Result.h"
+#include "core/analysis/BatchAdvisor.h"
+#include "core/analysis/HeadStats.h"
+#include "core/analysis/Heatmap.h"
+#include "core/analysis/Kv.h"
+#include "core/analysis/ModuleCosts.h"
+#include "core/analysis/MoeStats.h"
+#include "core/analysis/Roofline.h"
+#include "core/session/Records.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+class SessionReader;
+
+// The rows of one run, as stored.
+struct RunData {
+    RunInfo run;
+    std::vector<ModuleRow> modules;
+    std::vector<PhaseRow> phases;
+    std::vector<SpanRow> spans;
+    std::vector<OpRow> ops;
+    std::vector<TokenRow> tokens;
+    std::vector<RoutingRow> routing;
+    std::vector<PatchMetricRow> attention;
+    std::map<int, std::vector<AttnMapRow>> attnMaps;  // by layer; only --attn-layers
+    std::optional<PatchGridRow> grid;
+    std::optional<DeviceRow> device;
+    int imageWidth = 0, imageHeight = 0;  // of the original file; 0 without an image
+    // From the config JSON (0 when absent).
+    int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
+    int64_t parameters = 0;
+};
+
+Result<RunData> loadRunData(SessionReader& reader, int64_t runId);
+
+struct AnalysisOptions {
+    MoeThresholds moe;
+    int window = 0;  // tokens per window for per-window expert statistics; 0 = whole run only
+};
+
+enum class Severity { Info, Warning, Critical };
+const char* toString(Severity s);
+
+struct Evidence {
+    std::string name;
+    double value = 0;
+    std::string label;  // "measured", "estimated" or "predicted"
+};
+
+// A diagnosis with the numbers behind it and what to do.
+struct Finding {
+    std::string id;  // stable, e.g. "moe.overloaded.L1.E3"
+    Severity severity = Severity::Info;
+    std::string title, detail, suggestion;
+    std::vector<Evidence> evidence;
+    std::string view;       // "heatmap", "moe", "modules", "roofline", "timeline", "session"
+    std::string selection;  // what to select there, e.g. "layer=1;expert=3"
+};
+
+struct CrossModalBandwidth {
+    int layer = 0;
+    int64_t ns = 0;
+    double bytesPerS = 0;  // required (predicted from the model, measured time)
+};
+
+struct KvSummary {
+    int regions = 0;        // hot-attention regions (normalised attention ≥ 0.5)
+    double shareRatio = 0;  // |∪ regions| / L
+    int64_t sequenceLength = 0;
+    bool resamplingMeasured = false;  // needs a what-if run to compare against
+};
+
+struct RunAnalysis {
+    RunInfo run;
+    int64_t parameters = 0;
+    PhaseSummary phases;
+    ModuleCostTree modules;
+    int64_t ops = 0;
+    std::vector<LayerMoeReport> moe;
+    std::vector<GateExpertTime> gateExpert;
+    std::vector<HeadRedundancy> heads;
+    std::optional<DeviceCeiling> host;
+    std::vector<DeviceCeiling> references;     // datasheet GPUs
+    std::vector<RooflinePoint> moduleRoofline; // top-level modules and layers, on the host
+    std::vector<RooflinePoint> opRoofline;     // aggregated by op name, on the host
+    std::vector<CrossModalBandwidth> crossModal;
+    KvSummary kv;
+    BatchAdvice batch;
+    std::map<std::string, HeatGrid> heatmaps;  // metric → grid over all layers
+    std::vector<Finding> findings;             // most severe first
+    std::vector<std::string> notes;            // what is missing, in words
+};
+
+RunAnalysis analyseRun(const RunData& data, const AnalysisOptions& options = {});
+
+// The heatmap metrics a run supports, in display order.
+std::vector<std::string> heatmapMetrics();
+
+} // namespace mvp

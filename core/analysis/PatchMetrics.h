@@ -1,0 +1,28 @@
+#pragma once
+// Per-patch metrics of a run for the heatmap (DIAGNOSTICS.md §2):
+//   attention    Σ over text queries of the attention paid to the patch (measured)
+//   expert_flops FLOPs of the experts that processed the patch's token (estimated)
+//   latency      time of those experts, shared among the tokens they processed (measured)
+//   saliency     the multi-granularity blend of §2 with W = attention from each
+//                response token and q = its decode step's latency (needs --attn-layers)
+//   waste        high cost, low attention: max(0, norm(expert_flops) − norm(attention))
+
+#include "core/analysis/Heatmap.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+struct RunData;
+
+// a_p = Σ_s W[p][s]·q_s, min-max normalised (patch level); softmax(q) attributed
+// through W (sequence level); h = patchWeight·patch + (1 − patchWeight)·sequence.
+std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w, const std::vector<double>& q,
+                                 double patchWeight = 0.6);
+
+// Every metric the run has data for, summed over `layers`.
+std::map<std::string, HeatGrid> computePatchMetrics(const RunData& data, LayerRange layers = {});
+
+} // namespace mvp

@@ -1,0 +1,174 @@
+// The JSON report. Its shape is a contract (REPORT.md): add keys, never
+// rename or remove them without bumping "report_version".
+#include "core/report/Report.h"
+
+#include <nlohmann/json.hpp>
+
+namespace mvp {
+
+namespace {
+using nlohmann::json;
+
+json balanceJson(const BalanceStats& s) {
+    return {{"tokens", s.tokens},          {"experts", s.experts},       {"load", s.load},
+            {"mean", s.mean},              {"cv", s.cv},                 {"balancedness", s.balancedness},
+            {"jain", s.jain},              {"maxvio", s.maxvio},         {"dead_fraction", s.deadFraction},
+            {"entropy_bits", s.entropyBits}, {"entropy_norm", s.entropyNorm}};
+}
+
+json layerJson(const LayerMoeReport& l) {
+    json j = balanceJson(l.total);
+    j["layer"] = l.layer;
+    j["top_k"] = l.topK;
+    j["routed_tokens"] = l.tokenCount;
+    j["hot_top1_share"] = l.hotTop1Share;
+    j["by_modality"] = {{"visual", balanceJson(l.visual)}, {"text", balanceJson(l.text)}};
+    j["by_phase"] = {{"prefill", balanceJson(l.prefill)}, {"decode", balanceJson(l.decode)}};
+    j["experts"] = json::array();
+    for (const auto& e : l.experts) {
+        json x{{"id", e.id}, {"tokens", e.tokens}, {"z", e.z}, {"state", toString(e.state)}};
+        if (e.state == ExpertState::Overloaded) {
+            x["target_tokens_predicted"] = e.targetTokens;
+            x["receivers"] = e.receivers;
+        }
+        j["experts"].push_back(x);
+    }
+    j["cold_experts"] = l.cold;
+    j["windows"] = json::array();
+    for (const auto& w : l.windows) {
+        json x = balanceJson(w.stats);
+        x["first_token"] = w.first;
+        x["last_token"] = w.last;
+        j["windows"].push_back(x);
+    }
+    return j;
+}
+
+json rooflineJson(const RooflinePoint& p) {
+    return {{"name", p.name},
+            {"flops_estimated", p.flops},
+            {"bytes_estimated", p.bytes},
+            {"ms_measured", double(p.ns) / 1e6},
+            {"intensity", p.intensity},
+            {"achieved_flops_measured", p.achievedFlops},
+            {"attainable_flops_predicted", p.attainableFlops},
+            {"bound", toString(p.bound)},
+            {"mismatch", p.mismatch}};
+}
+
+json ceilingJson(const DeviceCeiling& d) {
+    return {{"name", d.name}, {"peak_flops", d.peakFlops}, {"peak_bytes_per_s", d.peakBytesPerS},
+            {"ridge", d.ridge()}, {"source", d.source}};
+}
+
+json runJson(const RunAnalysis& a) {
+    const auto& i = a.run;
+    json run{{"id", i.id},
+             {"label", i.label},
+             {"model", i.model},
+             {"status", toString(i.status)},
+             {"device", i.device},
+             {"dtype", i.dtype},
+             {"blas", i.blas},
+             {"threads", i.threads},
+             {"prompt", i.prompt},
+             {"image", i.imagePath},
+             {"steps", i.steps},
+             {"output", i.outputText},
+             {"probes", i.probes},
+             {"parameters", a.parameters},
+             {"wall_ms_measured", double(a.modules.wallNs) / 1e6},
+             {"peak_rss_bytes_measured", i.peakRssBytes},
+             {"ops_recorded", a.ops},
+             {"notes", a.notes}};
+    run["phases"] = json::array();
+    for (const auto& p : a.phases.phases)
+        run["phases"].push_back({{"phase", p.phase}, {"count", p.count}, {"ms_measured", double(p.totalNs) / 1e6},
+                                 {"share", p.share}});
+    run["phase_coverage"] = a.phases.coverage;
+    run["modules"] = json::array();
+    for (const auto& n : a.modules.nodes)
+        run["modules"].push_back({{"path", n.module.path},
+                                  {"kind", n.module.kind},
+                                  {"params", n.module.params},
+                                  {"calls", n.calls},
+                                  {"total_ms_measured", double(n.totalNs) / 1e6},
+                                  {"self_ms_measured", double(n.selfNs) / 1e6},
+                                  {"share", n.share},
+                                  {"flops_estimated", n.flops},
+                                  {"bytes_estimated", n.bytes}});
+    json moe{{"layers", json::array()}, {"gate_vs_expert", json::array()}};
+    for (const auto& l : a.moe) moe["layers"].push_back(layerJson(l));
+    for (const auto& g : a.gateExpert)
+        moe["gate_vs_expert"].push_back({{"layer", g.layer}, {"phase", g.phase}, {"step", g.step},
+                                         {"gate_ms_measured", double(g.gateNs) / 1e6},
+                                         {"expert_ms_measured", double(g.expertNs) / 1e6},
+                                         {"moe_ms_measured", double(g.layerNs) / 1e6},
+                                         {"active_experts", g.activeExperts}});
+    run["moe"] = moe;
+    run["heads"] = json::array();
+    for (const auto& h : a.heads) {
+        json pairs = json::array();
+        for (const auto& p : h.topPairs) pairs.push_back({{"a", p.a}, {"b", p.b}, {"cosine", p.cosine}});
+        run["heads"].push_back({{"layer", h.layer}, {"heads", h.heads}, {"redundancy", h.valid ? json(h.redundancy) : json()},
+                                {"top_pairs", pairs}, {"top_head_share", h.topHeadShare}});
+    }
+    json roof{{"host", a.host ? ceilingJson(*a.host) : json()}, {"references", json::array()},
+              {"modules", json::array()}, {"ops", json::array()}, {"cross_modal_attention", json::array()}};
+    for (const auto& d : a.references) roof["references"].push_back(ceilingJson(d));
+    for (const auto& p : a.moduleRoofline) roof["modules"].push_back(rooflineJson(p));
+    for (const auto& p : a.opRoofline) roof["ops"].push_back(rooflineJson(p));
+    for (const auto& c : a.crossModal)
+        roof["cross_modal_attention"].push_back({{"layer", c.layer}, {"ms_measured", double(c.ns) / 1e6},
+                                                 {"required_bytes_per_s_predicted", c.bytesPerS}});
+    run["roofline"] = roof;
+    run["kv"] = {{"regions", a.kv.regions},
+                 {"share_ratio", a.kv.shareRatio},
+                 {"sequence_length", a.kv.sequenceLength},
+                 {"resampling_loss", a.kv.resamplingMeasured ? json::object() : json("needs a what-if run")}};
+    json batch{{"valid", a.batch.valid}, {"buckets", json::array()}};
+    if (a.batch.valid) {
+        batch["scale"] = a.batch.scale;
+        batch["free_bytes_measured"] = a.batch.freeBytes;
+        batch["max_batch"] = a.batch.maxBatch;
+        for (const auto& b : a.batch.buckets)
+            batch["buckets"].push_back({{"short_side", b.shortSide}, {"text_tokens", b.textTokens},
+                                        {"entropy_bits", b.entropyBits}, {"sample_bytes_predicted", b.sampleBytes},
+                                        {"batch_predicted", b.batch}});
+    } else {
+        batch["why"] = a.batch.why;
+    }
+    run["batch_advice"] = batch;
+    run["heatmaps"] = json::array();
+    for (const auto& [name, g] : a.heatmaps) run["heatmaps"].push_back({{"metric", name}, {"rows", g.rows}, {"cols", g.cols}});
+    return run;
+}
+
+json findingJson(const Finding& f, int64_t run) {
+    json ev = json::array();
+    for (const auto& e : f.evidence) ev.push_back({{"name", e.name}, {"value", e.value}, {"label", e.label}});
+    return {{"run", run},          {"id", f.id},           {"severity", toString(f.severity)},
+            {"title", f.title},    {"detail", f.detail},   {"suggestion", f.suggestion},
+            {"evidence", ev},      {"view", f.view},       {"selection", f.selection}};
+}
+} // namespace
+
+std::string formatJson(const SessionReport& rep) {
+    json j;
+    j["report_version"] = 1;
+    j["session"] = rep.path;
+    j["schema_version"] = rep.schemaVersion;
+    j["window_tokens"] = rep.window;
+    j["units"] = {{"time", "ms"}, {"memory", "bytes"}, {"flops", "FLOP"}, {"bandwidth", "bytes/s"},
+                  {"labels", "keys ending _measured, _estimated or _predicted say how a figure was obtained; "
+                             "routing and attention statistics are measured"}};
+    j["runs"] = json::array();
+    j["findings"] = json::array();
+    for (const auto& r : rep.runs) {
+        j["runs"].push_back(runJson(r));
+        for (const auto& f : r.findings) j["findings"].push_back(findingJson(f, r.run.id));
+    }
+    return j.dump(2, ' ', false, json::error_handler_t::replace);
+}
+
+} // namespace mvp
