@@ -5,6 +5,8 @@
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
+#include <sqlite3.h>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -264,6 +266,79 @@ private slots:
         QVERIFY(!(*rd)->run(1)->probes);
     }
 
+    // The report's balance figures against this test's own SQL over the raw rows,
+    // and the skewed experts — exactly those — named hot.
+    void reportAgreesWithRawRouting() {
+        auto o = options(dir.filePath(QStringLiteral("skew6.mvprof")));
+        o.overrides.routingSkew = 6.0;
+        o.attnLayers.clear();
+        QVERIFY(capture(o).ok());
+        const auto r = test::runCli({QStringLiteral("report"), QString::fromStdString(o.outPath), QStringLiteral("--format"),
+                                     QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject run = QJsonDocument::fromJson(r.out).object()[QStringLiteral("runs")].toArray().at(0).toObject();
+        auto reader = SessionReader::open(o.outPath);
+        QVERIFY(reader.ok());
+        const QJsonObject cfg = QJsonDocument::fromJson(QByteArray::fromStdString((*reader)->run(1)->configJson)).object();
+        const int experts = cfg[QStringLiteral("llm")].toObject()[QStringLiteral("experts")].toInt();
+        const QJsonArray ranking = cfg[QStringLiteral("expert_ranking")].toArray();
+
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open_v2(o.outPath.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        std::map<int, std::vector<double>> counts;  // layer → per-expert slots
+        std::map<int, double> visual;
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT layer, expert, COUNT(*), SUM(modality='visual') FROM routing WHERE run=1 GROUP BY layer, expert",
+                           -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            auto& c = counts[sqlite3_column_int(st, 0)];
+            c.resize(size_t(experts), 0.0);
+            c[size_t(sqlite3_column_int(st, 1))] = sqlite3_column_double(st, 2);
+            visual[sqlite3_column_int(st, 0)] += sqlite3_column_double(st, 3);
+        }
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+
+        const QJsonArray layers = run[QStringLiteral("moe")].toObject()[QStringLiteral("layers")].toArray();
+        QCOMPARE(size_t(layers.size()), counts.size());
+        int moeIndex = 0;
+        for (const auto& lv : layers) {
+            const QJsonObject l = lv.toObject();
+            auto c = counts.at(l[QStringLiteral("layer")].toInt());
+            c.resize(size_t(experts), 0.0);
+            const double n = double(c.size()), sum = std::accumulate(c.begin(), c.end(), 0.0), mean = sum / n;
+            double var = 0, sq = 0, h = 0, dead = 0;
+            for (double x : c) {
+                var += (x - mean) * (x - mean) / n;
+                sq += x * x;
+                if (x > 0) h -= x / sum * std::log2(x / sum);
+                dead += x == 0;
+            }
+            const double max = *std::max_element(c.begin(), c.end());
+            auto is = [&](const char* key, double expected) {
+                const double got = l[QString::fromLatin1(key)].toDouble();
+                QVERIFY2(std::abs(got - expected) < 1e-9, qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(key)).arg(got).arg(expected)));
+            };
+            is("tokens", sum);
+            is("cv", std::sqrt(var) / mean);
+            is("balancedness", mean / max);
+            is("jain", sum * sum / (n * sq));
+            is("maxvio", max / mean - 1);
+            is("dead_fraction", dead / n);
+            is("entropy_norm", std::exp2(h) / n);
+            QCOMPARE(l[QStringLiteral("by_modality")].toObject()[QStringLiteral("visual")].toObject()[QStringLiteral("tokens")].toDouble(),
+                     visual.at(l[QStringLiteral("layer")].toInt()));
+            // The hot experts are exactly the two the skew favours (top-2 routing).
+            std::set<int> hot;
+            for (const auto& ev : l[QStringLiteral("experts")].toArray()) {
+                const auto state = ev.toObject()[QStringLiteral("state")].toString();
+                if (state == QStringLiteral("hot") || state == QStringLiteral("overloaded")) hot.insert(ev.toObject()[QStringLiteral("id")].toInt());
+            }
+            const QJsonArray rank = ranking[moeIndex++].toArray();
+            QCOMPARE(hot, (std::set<int>{rank[0].toInt(), rank[1].toInt()}));
+        }
+    }
+
     void routingSkewMakesTheFavouredExpertHot() {
         auto o = options(dir.filePath(QStringLiteral("skew.mvprof")));
         o.overrides.routingSkew = 4.0;
@@ -276,7 +351,9 @@ private slots:
         const QJsonArray ranking = cfg[QStringLiteral("expert_ranking")].toArray();
         const QJsonArray moe = cfg[QStringLiteral("llm")].toObject()[QStringLiteral("moe_layers")].toArray();
         std::map<int, std::map<int, int>> counts;
-        for (const auto& row : *(*rd)->routing(1)) counts[row.layer][row.expert] += 1;
+        auto routing = (*rd)->routing(1);
+        QVERIFY(routing.ok());
+        for (const auto& row : *routing) counts[row.layer][row.expert] += 1;
         for (int i = 0; i < moe.size(); ++i) {
             const int favoured = ranking[i].toArray()[0].toInt();
             const auto& c = counts[moe[i].toInt()];
