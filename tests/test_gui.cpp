@@ -101,6 +101,15 @@ private slots:
         heat->firstLayer()->setValue(1);
         QVERIFY(heat->overlay() != overlay);
 
+        // Every metric the run has is offered, and choosing one re-colours the image.
+        QStringList metrics;
+        for (int i = 0; i < heat->metric()->count(); ++i) metrics << heat->metric()->itemData(i).toString();
+        QCOMPARE(metrics, (QStringList{QStringLiteral("attention"), QStringLiteral("expert_flops"), QStringLiteral("latency"),
+                                       QStringLiteral("waste")}));  // no saliency: captured without --attn-layers
+        const QImage before = heat->overlay();
+        heat->metric()->setCurrentIndex(1);
+        QVERIFY(heat->overlay() != before);
+
         const QString shot = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT"));
         if (!shot.isEmpty()) QVERIFY(w.grab().save(shot));
     }

@@ -2,6 +2,8 @@
 
 #include "views/SessionData.h"
 
+#include "core/analysis/PatchMetrics.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -13,6 +15,15 @@
 #include <QVBoxLayout>
 
 namespace mvp::views {
+
+QString metricLabel(const std::string& metric) {
+    if (metric == "attention") return HeatmapView::tr("Attention received");
+    if (metric == "expert_flops") return HeatmapView::tr("Expert FLOPs");
+    if (metric == "latency") return HeatmapView::tr("Expert latency share");
+    if (metric == "saliency") return HeatmapView::tr("Saliency (blend)");
+    if (metric == "waste") return HeatmapView::tr("Waste: cost without attention");
+    return QString::fromStdString(metric);
+}
 
 HeatmapCanvas::HeatmapCanvas(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
@@ -58,8 +69,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent), metric_(new QComboBox(this)), colormap_(new QComboBox(this)), first_(new QSpinBox(this)),
       last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)), info_(new QLabel(this)),
       canvas_(new HeatmapCanvas(this)) {
-    metric_->addItem(tr("Attention received"), QStringLiteral("attention"));
-    metric_->setToolTip(tr("Attention the text tokens pay to each image patch, mean over heads (measured)"));
+    metric_->setToolTip(tr("What colours each patch; the status bar says whether a value is measured or estimated"));
     for (const auto& name : colormapNames()) colormap_->addItem(QString::fromStdString(name));
     opacity_->setRange(0, 100);
     opacity_->setValue(60);
@@ -83,11 +93,13 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double v) {
-        emit statusMessage(tr("Patch row %1, column %2: %3 = %4 (measured)")
+        const bool estimated = metric_->currentData().toString() == QLatin1String("expert_flops");
+        emit statusMessage(tr("Patch row %1, column %2: %3 = %4 (%5)")
                                .arg(row)
                                .arg(col)
                                .arg(metric_->currentText())
-                               .arg(v, 0, 'g', 5));
+                               .arg(v, 0, 'g', 5)
+                               .arg(estimated ? tr("estimated") : tr("measured")));
     });
 }
 
@@ -95,6 +107,15 @@ const QImage& HeatmapView::overlay() const { return canvas_->overlay(); }
 
 void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
     data_ = std::move(data);
+    cacheKey_.clear();
+    {
+        // Offer the metrics this run has data for.
+        QSignalBlocker block(metric_);
+        metric_->clear();
+        const auto available = data_ ? computePatchMetrics(data_->data) : std::map<std::string, HeatGrid>{};
+        for (const auto& m : heatmapMetrics())
+            if (available.count(m)) metric_->addItem(metricLabel(m), QString::fromStdString(m));
+    }
     display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide) : RgbImage{};
     const int lo = data_ && !data_->layers.empty() ? data_->layers.front() : 0;
     const int hi = data_ && !data_->layers.empty() ? data_->layers.back() : 0;
@@ -120,21 +141,31 @@ void HeatmapView::render() {
         QSignalBlocker b(last_);
         last_->setValue(first_->value());
     }
-    if (!data_->grid || data_->attention.empty()) {
+    if (!data_->grid || metric_->count() == 0) {
         canvas_->setImages(data_->image, 0, 0, {});
-        info_->setText(tr("No attention values in this run (captured with --no-probes?)."));
+        info_->setText(tr("No patch values in this run (captured with --no-probes?)."));
         return;
     }
-    auto grid = gridFromMetrics(data_->attention, *data_->grid, LayerRange{first_->value(), last_->value()});
-    if (!grid) {
-        canvas_->setImages(data_->image, 0, 0, {});
-        info_->setText(QString::fromStdString(grid.error().message));
-        return;
+    const std::string metric = metric_->currentData().toString().toStdString();
+    const QString key = QStringLiteral("%1:%2-%3").arg(QString::fromStdString(metric)).arg(first_->value()).arg(last_->value());
+    if (key != cacheKey_) {
+        // Re-derive the grid only when the metric or layers change, not on colour or opacity changes.
+        auto grids = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()});
+        const auto it = grids.find(metric);
+        if (it == grids.end()) {
+            canvas_->setImages(data_->image, 0, 0, {});
+            info_->setText(tr("No %1 values for layers %2–%3.").arg(metric_->currentText()).arg(first_->value()).arg(last_->value()));
+            return;
+        }
+        grid_ = it->second;
+        cacheKey_ = key;
     }
+    const HeatGrid* grid = &grid_;
     const auto map = colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
     const RgbImage overlay = renderOverlay(display_, normalised(*grid), map, opacity_->value() / 100.0);
     canvas_->setImages(toQImage(overlay), grid->rows, grid->cols, grid->values);
-    info_->setText(tr("%1 × %2 patches, layers %3–%4, min-max normalised; image %5 × %6 px")
+    info_->setText(tr("%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px")
+                       .arg(metricLabel(metric))
                        .arg(grid->rows)
                        .arg(grid->cols)
                        .arg(first_->value())

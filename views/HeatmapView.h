@@ -20,6 +20,9 @@ namespace mvp::views {
 
 struct SessionData;
 
+// The translated name of a heatmap metric ("attention", "expert_flops", …).
+QString metricLabel(const std::string& metric);
+
 class HeatmapCanvas : public QWidget {
     Q_OBJECT
 public:
@@ -56,6 +59,7 @@ public:
     QSpinBox* lastLayer() const { return last_; }
     QSlider* opacity() const { return opacity_; }
     QComboBox* colormap() const { return colormap_; }
+    QComboBox* metric() const { return metric_; }
 
 signals:
     void statusMessage(const QString& text);
@@ -66,6 +70,8 @@ private:
     static constexpr int kDisplaySide = 1024;
     std::shared_ptr<const SessionData> data_;
     RgbImage display_;
+    HeatGrid grid_;     // the current metric's grid
+    QString cacheKey_;  // metric and layer range grid_ was derived for
     QComboBox* metric_;
     QComboBox* colormap_;
     QSpinBox* first_;

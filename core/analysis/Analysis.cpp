@@ -36,7 +36,8 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(modules, reader.modules(runId))
     MVP_LOAD(phases, reader.phases(runId))
     MVP_LOAD(spans, reader.spans(runId))
-    MVP_LOAD(ops, reader.ops(runId))
+    MVP_LOAD(opTotals, reader.opTotals(runId))
+    MVP_LOAD(opCount, reader.opCount(runId))
     MVP_LOAD(tokens, reader.tokens(runId))
     MVP_LOAD(routing, reader.routing(runId))
     MVP_LOAD(attention, reader.patchMetrics(runId, "attention"))
@@ -84,21 +85,10 @@ std::vector<RooflinePoint> moduleRoofline(const ModuleCostTree& tree, const Devi
     return out;
 }
 
-std::vector<RooflinePoint> opRoofline(const std::vector<OpRow>& ops, const DeviceCeiling& host) {
-    struct Acc {
-        int64_t flops = 0, bytes = 0, ns = 0;
-    };
-    std::map<std::string, Acc> byName;
-    for (const auto& o : ops) {
-        if (o.parentOp) continue;  // nested ops carry no bytes: their parent counts them
-        auto& a = byName[o.name];
-        a.flops += o.flops;
-        a.bytes += o.bytes;
-        a.ns += o.endNs - o.startNs;
-    }
+std::vector<RooflinePoint> opRoofline(const std::vector<OpTotal>& totals, const DeviceCeiling& host) {
     std::vector<RooflinePoint> out;
-    for (const auto& [name, a] : byName)
-        if (a.bytes > 0) out.push_back(rooflinePoint(name, a.flops, a.bytes, a.ns, host));
+    for (const auto& t : totals)
+        if (t.bytes > 0) out.push_back(rooflinePoint(t.name, t.flops, t.bytes, t.ns, host));
     std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
     return out;
 }
@@ -111,7 +101,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     a.phases = summarisePhases(d.phases);
     const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
     a.modules = buildModuleCosts(d.modules, d.spans, wall);
-    a.ops = int64_t(d.ops.size());
+    a.ops = d.opCount;
     a.parameters = d.parameters;
     if (a.parameters == 0)
         for (const auto& n : a.modules.nodes)
@@ -127,7 +117,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     if (d.device && d.device->peakFlops > 0 && d.device->peakBytesPerS > 0) {
         a.host = ceilingOf(*d.device);
         a.moduleRoofline = moduleRoofline(a.modules, *a.host);
-        a.opRoofline = opRoofline(d.ops, *a.host);
+        a.opRoofline = opRoofline(d.opTotals, *a.host);
     }
 
     // Cross-modal attention: each decoder layer's prefill attention reads the

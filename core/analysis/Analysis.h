@@ -28,7 +28,8 @@ struct RunData {
     std::vector<ModuleRow> modules;
     std::vector<PhaseRow> phases;
     std::vector<SpanRow> spans;
-    std::vector<OpRow> ops;
+    std::vector<OpTotal> opTotals;  // top-level ops by name
+    int64_t opCount = 0;
     std::vector<TokenRow> tokens;
     std::vector<RoutingRow> routing;
     std::vector<PatchMetricRow> attention;

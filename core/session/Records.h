@@ -101,6 +101,12 @@ struct TokenRow {
     int tokenId = -1;      // byte value + offset; -1 for visual positions
 };
 
+// Top-level ops of one name, summed (what analyses need of 1 M op rows).
+struct OpTotal {
+    std::string name;
+    int64_t calls = 0, flops = 0, bytes = 0, ns = 0;
+};
+
 // One top-k slot of the router for one token in one MoE layer.
 struct RoutingRow {
     int layer = 0;

@@ -233,6 +233,19 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
         });
 }
 
+Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
+    return d->query<OpTotal>(
+        "SELECT name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns) FROM op"
+        " WHERE run=? AND parent_op IS NULL GROUP BY name ORDER BY name",
+        run, [](const sql::Stmt& s) { return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)}; });
+}
+
+Result<int64_t> SessionReader::opCount(int64_t run) {
+    auto n = d->query<int64_t>("SELECT COUNT(*) FROM op WHERE run=?", run, [](const sql::Stmt& s) { return s.int64(0); });
+    if (!n) return n.error();
+    return n->empty() ? int64_t(0) : n->front();
+}
+
 Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
     return d->query<TokenRow>(
         "SELECT position, phase, step, modality, token_id FROM token WHERE run=? ORDER BY position",
