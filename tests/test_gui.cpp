@@ -10,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QComboBox>
 #include <QLineEdit>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
