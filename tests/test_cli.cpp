@@ -154,6 +154,19 @@ private slots:
                       QStringLiteral("tokens:N"));
     }
 
+    // A run without decode steps still reports, and says what is missing.
+    void zeroDecodeSteps() {
+        const QString out = file(QStringLiteral("nodecode.mvprof"));
+        auto args = captureArgs(test::sampleImage(), out);
+        args << QStringLiteral("--steps") << QStringLiteral("0");
+        const auto c = runCli(args);
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        const auto r = runCli({QStringLiteral("report"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("no decode steps"));
+        QVERIFY(!r.out.contains("nan"));
+    }
+
     void badSessions() {
         const QString truncated = file(QStringLiteral("truncated.mvprof"));
         QVERIFY(QFile::copy(session, truncated));
