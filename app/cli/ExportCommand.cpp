@@ -1,8 +1,10 @@
 #include "app/cli/Args.h"
 #include "app/cli/Commands.h"
-#include "core/analysis/Heatmap.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/PatchMetrics.h"
 #include "core/session/SessionReader.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -13,7 +15,8 @@ constexpr const char* kHelp = R"(mvprof-cli export FILE --heatmap OUT.png [optio
 
   --heatmap OUT.png   the input image with the heatmap overlaid, at the stored image's resolution
   --csv OUT.csv       the raw patch grid (one line per patch row), summed over the layers
-  --metric NAME       attention (default): attention the text tokens pay to each patch
+  --metric NAME       attention (default; measured), expert_flops (estimated), latency (measured),
+                      saliency (needs --attn-layers at capture) or waste (cost without attention)
   --layers A-B        decoder layers to sum (N, A-B or all; default all)
   --run ID            the run (default: the first)
   --colormap NAME     viridis (default), magma or turbo
@@ -68,16 +71,26 @@ int exportCommand(const std::vector<std::string>& argv) {
         runId = *id;
         if (auto r = (*reader)->run(runId); !r) return fail(r.error().exitCode(), r.error().message);
     }
-    auto grid = (*reader)->patchGrid(runId);
-    if (!grid) return fail(grid.error().exitCode(), grid.error().message);
-    if (!*grid) return fail(2, "run " + std::to_string(runId) + " has no patch grid (it stopped before the image was processed)");
-    auto rows = (*reader)->patchMetrics(runId, metric);
-    if (!rows) return fail(rows.error().exitCode(), rows.error().message);
-    if (rows->empty())
-        return fail(2, "run " + std::to_string(runId) + " has no '" + metric +
-                           "' values (was it captured with --no-probes?); metrics: attention");
-    auto heat = gridFromMetrics(*rows, **grid, *range);
-    if (!heat) return fail(2, heat.error().message);
+    auto data = loadRunData(**reader, runId);
+    if (!data) return fail(data.error().exitCode(), data.error().message);
+    if (!data->grid)
+        return fail(2, "run " + std::to_string(runId) + " has no patch grid (it stopped before the image was processed)");
+    if (data->attention.empty())
+        return fail(2, "run " + std::to_string(runId) + " has no patch values (was it captured with --no-probes?)");
+    const auto metrics = heatmapMetrics();
+    if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
+        return fail(2, "unknown metric '" + metric + "': use attention, expert_flops, latency, saliency or waste");
+    auto grids = computePatchMetrics(*data, *range);
+    if (!grids.count(metric)) {
+        if (metric == "attention") {
+            // Name the layers that exist.
+            auto check = gridFromMetrics(data->attention, *data->grid, *range);
+            return fail(2, check ? "no attention values in that layer range" : check.error().message);
+        }
+        return fail(2, "run " + std::to_string(runId) + " has no '" + metric + "' values in that layer range" +
+                           (metric == "saliency" ? " (capture with --attn-layers to get saliency)" : ""));
+    }
+    const HeatGrid* heat = &grids[metric];
 
     if (csv)
         if (auto s = writeText(*csv, gridCsv(*heat)); !s) return fail(s.error().exitCode(), s.error().message);

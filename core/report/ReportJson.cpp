@@ -4,13 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 namespace mvp {
 
 namespace {
 using nlohmann::json;
 
 json balanceJson(const BalanceStats& s) {
-    return {{"tokens", s.tokens},          {"experts", s.experts},       {"load", s.load},
+    return {{"tokens", s.tokens},          {"experts", s.experts},       {"load", s.load}, {"z", s.z},
             {"mean", s.mean},              {"cv", s.cv},                 {"balancedness", s.balancedness},
             {"jain", s.jain},              {"maxvio", s.maxvio},         {"dead_fraction", s.deadFraction},
             {"entropy_bits", s.entropyBits}, {"entropy_norm", s.entropyNorm}};
@@ -110,8 +112,10 @@ json runJson(const RunAnalysis& a) {
     for (const auto& h : a.heads) {
         json pairs = json::array();
         for (const auto& p : h.topPairs) pairs.push_back({{"a", p.a}, {"b", p.b}, {"cosine", p.cosine}});
+        std::set<int> topHeads;
+        for (const auto& p : h.topPairs) topHeads.insert({p.a, p.b});
         run["heads"].push_back({{"layer", h.layer}, {"heads", h.heads}, {"redundancy", h.valid ? json(h.redundancy) : json()},
-                                {"top_pairs", pairs}, {"top_head_share", h.topHeadShare}});
+                                {"top_pairs", pairs}, {"top_heads", topHeads}, {"top_head_share", h.topHeadShare}});
     }
     json roof{{"host", a.host ? ceilingJson(*a.host) : json()}, {"references", json::array()},
               {"modules", json::array()}, {"ops", json::array()}, {"cross_modal_attention", json::array()}};
