@@ -3,7 +3,11 @@
 #include "TestSupport.h"
 #include "app/gui/MainWindow.h"
 #include "core/image/Colormap.h"
+#include "views/ExpertLoadView.h"
+#include "views/FindingsModel.h"
+#include "views/FindingsView.h"
 #include "views/HeatmapView.h"
+#include "views/RunsView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
 #include "views/SessionData.h"
@@ -21,7 +25,9 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableView>
 #include <QTreeView>
+#include <qcustomplot.h>
 
 using namespace mvp;
 
@@ -36,7 +42,9 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         session = dir.filePath(QStringLiteral("gui.mvprof"));
         const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(),
-                                     QStringLiteral("--out"), session, QStringLiteral("--steps"), QStringLiteral("3")});
+                                     QStringLiteral("--out"), session, QStringLiteral("--steps"), QStringLiteral("3"),
+                                     // A strong skew leaves experts cold: the findings then point at the expert view.
+                                     QStringLiteral("--routing-skew"), QStringLiteral("8")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
     void init() {
@@ -54,6 +62,47 @@ private slots:
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
         proxy.sort(views::ModuleTreeModel::TotalMs, Qt::DescendingOrder);
+
+        views::FindingsModel findings;
+        QAbstractItemModelTester findingsTester(&findings, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        findings.setFindings((*data)->analysis.findings);
+        QCOMPARE(findings.rowCount(), int((*data)->analysis.findings.size()));
+        views::RunsModel runs;
+        QAbstractItemModelTester runsTester(&runs, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        runs.setRuns((*data)->runs, (*data)->runId);
+        QCOMPARE(runs.rowCount(), 1);
+    }
+
+    void findingNavigatesToTheExpertView() {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(session);
+        QVERIFY(loaded.wait(20000));
+        auto* table = w.findingsView()->table();
+        const auto& all = w.session()->analysis.findings;
+        QCOMPARE(table->model()->rowCount(), int(all.size()));
+        // Activate the finding about layer 1's experts, as a double-click would.
+        int row = -1;
+        for (int r = 0; r < table->model()->rowCount(); ++r)
+            if (table->model()->index(r, views::FindingsModel::Title).data().toString().startsWith(QStringLiteral("Layer 1:"))) row = r;
+        QVERIFY2(row >= 0, "no finding about layer 1");
+        QCOMPARE(w.expertLoadView()->layerBox()->currentData().toInt(), 0);
+        emit table->activated(table->model()->index(row, 0));
+        QCOMPARE(w.expertLoadView()->layerBox()->currentData().toInt(), 1);
+
+        // The bars count exactly the layer's routing slots.
+        int64_t slotCount = 0;
+        for (const auto& r : w.session()->data.routing) slotCount += r.layer == 1;
+        QCOMPARE(w.expertLoadView()->shown().total.tokens, slotCount);
+        QVERIFY(w.expertLoadView()->barsPlot()->plottableCount() >= 2);
+        w.expertLoadView()->phaseBox()->setCurrentIndex(2);  // decode only
+        QCOMPARE(w.expertLoadView()->shown().total.tokens, int64_t(3 * 2));  // 3 steps × top-2
+
+        QCOMPARE(w.runsView()->table()->model()->rowCount(), 1);
+        const QString shot = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT"));
+        if (!shot.isEmpty()) QVERIFY(w.grab().save(shot));
     }
 
     void openShowsTreeAndHeatmap() {
@@ -111,8 +160,6 @@ private slots:
         heat->metric()->setCurrentIndex(1);
         QVERIFY(heat->overlay() != before);
 
-        const QString shot = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT"));
-        if (!shot.isEmpty()) QVERIFY(w.grab().save(shot));
     }
 
     void badSessionReportsAnError() {

@@ -70,6 +70,7 @@ HeatmapView::HeatmapView(QWidget* parent)
       last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)), info_(new QLabel(this)),
       canvas_(new HeatmapCanvas(this)) {
     metric_->setToolTip(tr("What colours each patch; the status bar says whether a value is measured or estimated"));
+    metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     for (const auto& name : colormapNames()) colormap_->addItem(QString::fromStdString(name));
     opacity_->setRange(0, 100);
     opacity_->setValue(60);

@@ -1,8 +1,12 @@
 #include "app/gui/MainWindow.h"
 
 #include "core/session/Records.h"
+#include "views/ExpertLoadView.h"
+#include "views/FindingsView.h"
 #include "views/HeatmapView.h"
+#include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
+#include "views/RunsView.h"
 #include "views/SessionData.h"
 
 #include <QAction>
@@ -15,8 +19,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QStatusBar>
+#include <QTreeView>
 #include <QtConcurrent>
+
+#include <map>
 
 namespace mvp {
 
@@ -33,16 +41,10 @@ struct MainWindow::Loaded {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), heatmap_(new views::HeatmapView(this)), modules_(new views::ModuleTreeView(this)),
+      findings_(new views::FindingsView(this)), experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
       runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
-    setAcceptDrops(false);
     setCentralWidget(heatmap_);
-
-    auto* dock = new QDockWidget(tr("Module cost tree"), this);
-    dock->setObjectName(QStringLiteral("moduleTreeDock"));
-    dock->setWidget(modules_);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
-    resizeDocks({dock}, {560}, Qt::Horizontal);
 
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open Session…"), this, &MainWindow::chooseSession);
@@ -51,9 +53,22 @@ MainWindow::MainWindow(QWidget* parent)
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
-    auto* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(dock->toggleViewAction());
+    viewMenu_ = menuBar()->addMenu(tr("&View"));
+    modulesDock_ = addDock(modules_, tr("Module cost tree"), QStringLiteral("moduleTreeDock"), Qt::RightDockWidgetArea);
+    expertsDock_ = addDock(experts_, tr("Expert load"), QStringLiteral("expertLoadDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(modulesDock_, expertsDock_);
+    modulesDock_->raise();
+    findingsDock_ = addDock(findings_, tr("Findings"), QStringLiteral("findingsDock"), Qt::BottomDockWidgetArea);
+    runsDock_ = addDock(runs_, tr("Session"), QStringLiteral("sessionDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findingsDock_, runsDock_);
+    findingsDock_->raise();
+    resizeDocks({modulesDock_}, {560}, Qt::Horizontal);
+    resizeDocks({findingsDock_}, {180}, Qt::Vertical);
     rebuildRecentMenu();
+    connect(findings_, &views::FindingsView::findingActivated, this, &MainWindow::showFinding);
+    connect(runs_, &views::RunsView::runChosen, this, [this](qint64 id) {
+        if (session_) openSession(session_->path, id);
+    });
 
     statusBar()->addPermanentWidget(runLabel_);
     runLabel_->setText(tr("No session"));
@@ -97,12 +112,21 @@ void MainWindow::chooseSession() {
     openSession(path);
 }
 
-void MainWindow::openSession(const QString& path) {
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);  // restoreState finds docks by name
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    viewMenu_->addAction(dock->toggleViewAction());
+    return dock;
+}
+
+void MainWindow::openSession(const QString& path, qint64 runId) {
     if (loader_.isRunning()) loader_.waitForFinished();
     statusBar()->showMessage(tr("Loading %1…").arg(path));
-    loader_.setFuture(QtConcurrent::run([path] {
+    loader_.setFuture(QtConcurrent::run([path, runId] {
         auto loaded = std::make_shared<Loaded>();
-        auto data = views::loadSession(path);
+        auto data = views::loadSession(path, runId);
         if (data) loaded->data = data.value();
         else loaded->error = QString::fromStdString(data.error().message);
         return loaded;
@@ -113,6 +137,9 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     session_ = std::move(data);
     heatmap_->setSession(session_);
     modules_->setTree(session_->analysis.modules);
+    findings_->setFindings(session_->analysis.findings);
+    experts_->setSession(session_);
+    runs_->setRuns(session_->runs, session_->runId);
     const RunInfo& run = session_->analysis.run;
     runLabel_->setText(tr("%1 · %2 · run %3 (%4) · %5 ms wall (measured)")
                            .arg(QString::fromStdString(run.model), QString::fromStdString(run.device))
@@ -123,6 +150,33 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     statusBar()->showMessage(tr("Opened %1").arg(session_->path), 4000);
     rememberRecent(session_->path);
     emit sessionLoaded();
+}
+
+void MainWindow::showFinding(const Finding& f) {
+    // Selections read "key=value;key=value".
+    std::map<QString, QString> sel;
+    for (const QString& part : QString::fromStdString(f.selection).split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        sel[part.section(QLatin1Char('='), 0, 0)] = part.section(QLatin1Char('='), 1);
+    if (f.view == "moe") {
+        expertsDock_->show();
+        expertsDock_->raise();
+        if (sel.count(QStringLiteral("layer"))) experts_->selectLayer(sel[QStringLiteral("layer")].toInt());
+    } else if (f.view == "modules" || f.view == "roofline") {
+        modulesDock_->show();
+        modulesDock_->raise();
+        if (sel.count(QStringLiteral("module"))) {
+            const QString path = sel[QStringLiteral("module")];
+            const auto matches = modules_->proxy()->match(modules_->proxy()->index(0, 0), views::ModuleTreeModel::SortRole, path, 1,
+                                                          Qt::MatchExactly | Qt::MatchRecursive);
+            if (!matches.isEmpty()) {
+                modules_->tree()->setCurrentIndex(matches.first());
+                modules_->tree()->scrollTo(matches.first());
+            }
+        }
+    } else if (f.view == "heatmap") {
+        heatmap_->setFocus();
+    }
+    statusBar()->showMessage(QString::fromStdString(f.title), 6000);
 }
 
 void MainWindow::rememberRecent(const QString& path) {

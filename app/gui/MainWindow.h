@@ -8,13 +8,20 @@
 
 #include <memory>
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 
+namespace mvp {
+struct Finding;
+}
 namespace mvp::views {
 struct SessionData;
+class ExpertLoadView;
+class FindingsView;
 class HeatmapView;
 class ModuleTreeView;
+class RunsView;
 } // namespace mvp::views
 
 namespace mvp {
@@ -25,11 +32,17 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Starts loading `path` in the background; sessionLoaded or loadFailed follows.
-    void openSession(const QString& path);
+    // Starts loading `path` (run `runId`, 0 = the first) in the background;
+    // sessionLoaded or loadFailed follows.
+    void openSession(const QString& path, qint64 runId = 0);
+    // Shows the view and selection a finding points to.
+    void showFinding(const Finding& finding);
 
     views::HeatmapView* heatmapView() const { return heatmap_; }
     views::ModuleTreeView* moduleTreeView() const { return modules_; }
+    views::FindingsView* findingsView() const { return findings_; }
+    views::ExpertLoadView* expertLoadView() const { return experts_; }
+    views::RunsView* runsView() const { return runs_; }
     std::shared_ptr<const views::SessionData> session() const { return session_; }
 
 signals:
@@ -45,8 +58,18 @@ private:
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
 
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
+
     views::HeatmapView* heatmap_;
     views::ModuleTreeView* modules_;
+    views::FindingsView* findings_;
+    views::ExpertLoadView* experts_;
+    views::RunsView* runs_;
+    QDockWidget* modulesDock_ = nullptr;
+    QDockWidget* findingsDock_ = nullptr;
+    QDockWidget* expertsDock_ = nullptr;
+    QDockWidget* runsDock_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* runLabel_;
     std::shared_ptr<const views::SessionData> session_;

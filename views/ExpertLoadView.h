@@ -1,0 +1,49 @@
+#pragma once
+// Expert load: for the chosen MoE layer and phase, one bar per expert stacked
+// by modality (visual below, text above) and coloured by state (overloaded,
+// hot, normal, underloaded, cold/dead), with the overload threshold drawn;
+// below, a layer × expert grid of Z-scores; and the balance scalars with their
+// sample sizes.
+
+#include "core/analysis/MoeStats.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QCustomPlot;
+
+namespace mvp::views {
+
+struct SessionData;
+
+class ExpertLoadView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExpertLoadView(QWidget* parent = nullptr);
+    void setSession(std::shared_ptr<const SessionData> data);
+    // Selects a layer (by decoder layer index); false if it has no MoE.
+    bool selectLayer(int layer);
+
+    QComboBox* layerBox() const { return layer_; }
+    QComboBox* phaseBox() const { return phase_; }
+    QCustomPlot* barsPlot() const { return bars_; }
+    QCustomPlot* gridPlot() const { return grid_; }
+    // The statistics currently drawn (for tests and the status bar).
+    const LayerMoeReport& shown() const { return shown_; }
+
+private:
+    void render();
+
+    std::shared_ptr<const SessionData> data_;
+    QComboBox* layer_;
+    QComboBox* phase_;
+    QLabel* scalars_;
+    QCustomPlot* bars_;
+    QCustomPlot* grid_;
+    LayerMoeReport shown_;
+};
+
+} // namespace mvp::views

@@ -1,0 +1,106 @@
+#include "views/RunsView.h"
+
+#include <QFont>
+#include <QHeaderView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace mvp::views {
+
+namespace {
+QString statusLabel(RunStatus s) {
+    switch (s) {
+    case RunStatus::Live: return RunsModel::tr("live");
+    case RunStatus::Complete: return RunsModel::tr("complete");
+    case RunStatus::Incomplete: return RunsModel::tr("incomplete");
+    case RunStatus::Failed: return RunsModel::tr("failed");
+    }
+    return {};
+}
+} // namespace
+
+RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunsModel::setRuns(std::vector<RunInfo> runs, int64_t current) {
+    beginResetModel();
+    runs_ = std::move(runs);
+    current_ = current;
+    endResetModel();
+}
+
+const RunInfo* RunsModel::runAt(const QModelIndex& index) const {
+    return index.isValid() && index.row() < int(runs_.size()) ? &runs_[size_t(index.row())] : nullptr;
+}
+
+int RunsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(runs_.size()); }
+int RunsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant RunsModel::data(const QModelIndex& index, int role) const {
+    const RunInfo* r = runAt(index);
+    if (!r) return {};
+    if (role == SortRole) {
+        if (index.column() == Id) return qlonglong(r->id);
+        if (index.column() == WallMs) return double(r->wallNs) / 1e6;
+    }
+    if (role == Qt::DisplayRole || role == SortRole) {
+        switch (index.column()) {
+        case Id: return qlonglong(r->id);
+        case Label: return QString::fromStdString(r->label);
+        case Status: return statusLabel(r->status);
+        case Model: return QString::fromStdString(r->model);
+        case Device: return QString::fromStdString(r->device);
+        case Transform: return r->transform.empty() ? tr("(baseline)") : QString::fromStdString(r->transform);
+        case WallMs: return QString::number(double(r->wallNs) / 1e6, 'f', 1);
+        }
+    }
+    if (role == Qt::FontRole && r->id == current_) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    if (role == Qt::ToolTipRole)
+        return tr("%1\nimage %2\nprompt \"%3\"\n%4")
+            .arg(QString::fromStdString(r->startedUtc), QString::fromStdString(r->imagePath),
+                 QString::fromStdString(r->prompt), QString::fromStdString(r->error));
+    return {};
+}
+
+QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Id: return tr("Run");
+    case Label: return tr("Label");
+    case Status: return tr("Status");
+    case Model: return tr("Model");
+    case Device: return tr("Device");
+    case Transform: return tr("Transform");
+    case WallMs: return tr("Wall ms (measured)");
+    }
+    return {};
+}
+
+RunsView::RunsView(QWidget* parent)
+    : QWidget(parent), model_(new RunsModel(this)), proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)) {
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(RunsModel::SortRole);
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(RunsModel::Id, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(table_);
+    connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (const RunInfo* r = model_->runAt(proxy_->mapToSource(index))) emit runChosen(r->id);
+    });
+}
+
+void RunsView::setRuns(std::vector<RunInfo> runs, int64_t current) {
+    model_->setRuns(std::move(runs), current);
+    table_->resizeColumnsToContents();
+}
+
+} // namespace mvp::views

@@ -1,0 +1,49 @@
+#pragma once
+// The session explorer: the runs of a session with their status, model,
+// device and transform. Choosing a run asks the window to show it.
+
+#include "core/session/Records.h"
+
+#include <QAbstractTableModel>
+#include <QWidget>
+
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace mvp::views {
+
+class RunsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Id, Label, Status, Model, Device, Transform, WallMs, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole;
+    explicit RunsModel(QObject* parent = nullptr);
+    void setRuns(std::vector<RunInfo> runs, int64_t current);
+    const RunInfo* runAt(const QModelIndex& index) const;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::vector<RunInfo> runs_;
+    int64_t current_ = 0;
+};
+
+class RunsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunsView(QWidget* parent = nullptr);
+    void setRuns(std::vector<RunInfo> runs, int64_t current);
+    QTableView* table() const { return table_; }
+
+signals:
+    void runChosen(qint64 runId);
+
+private:
+    RunsModel* model_;
+    QSortFilterProxyModel* proxy_;
+    QTableView* table_;
+};
+
+} // namespace mvp::views
