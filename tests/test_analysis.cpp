@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/PatchMetrics.h"
+#include "core/analysis/Timeline.h"
 #include "core/report/Report.h"
 
 #include <QRegularExpression>
@@ -253,6 +254,33 @@ private slots:
         QCOMPARE(g[0].activeExperts, 2);
         QCOMPARE(parseMoePath("llm.layer.12.moe.expert.3"), (std::optional<std::pair<int, int>>{{12, 3}}));
         QVERIFY(!parseMoePath("vision.block.1.attn"));
+    }
+
+    void timelineLevelOfDetail() {
+        // One lane of 1 M back-to-back 10 ns spans; 1000 pixels over the whole range.
+        TimelineLane lane;
+        for (int64_t i = 0; i < 1'000'000; ++i) {
+            lane.starts.push_back(i * 20);
+            lane.ends.push_back(i * 20 + 10);
+        }
+        const int64_t end = lane.ends.back();
+        const auto boxes = levelOfDetail(lane, 0, end, double(end) / 1000.0);
+        QVERIFY2(boxes.size() <= 1001, qPrintable(QString::number(boxes.size())));
+        int64_t folded = 0;
+        for (const auto& b : boxes) folded += b.count;
+        QCOMPARE(folded, int64_t(1'000'000));  // nothing is lost, only folded
+        // Zoomed in to 100 spans at 1 ns per pixel: every span is its own box.
+        const auto zoomed = levelOfDetail(lane, 2000, 3990, 1.0);
+        QCOMPARE(zoomed.size(), size_t(100));
+        QCOMPARE(zoomed.front().start, int64_t(2000));
+        QVERIFY(std::all_of(zoomed.begin(), zoomed.end(), [](const auto& b) { return b.count == 1; }));
+        // Lanes from modules: a gate lane then the experts, per layer.
+        const std::vector<ModuleRow> modules{{1, "llm.layer.0.moe.expert.1", "Expert", {}, 0}, {2, "llm.layer.0.moe.gate", "Router", {}, 0},
+                                             {3, "vision", "VisionEncoder", {}, 0}};
+        const auto t = buildTimeline(modules, {{1, 1, {}, "prefill", 0, 5, 9, {}, 0, 0}, {2, 2, {}, "prefill", 0, 1, 4, {}, 0, 0}}, {});
+        QCOMPARE(t.lanes.size(), size_t(2));
+        QCOMPARE(t.lanes[0].label, std::string("L0 gate"));
+        QCOMPARE(t.lanes[1].starts, (std::vector<int64_t>{5}));
     }
 
     // Runs with parts missing give a report that says what is missing: no error, no NaN.

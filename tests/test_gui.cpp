@@ -8,6 +8,7 @@
 #include "views/FindingsView.h"
 #include "views/HeatmapView.h"
 #include "views/RunsView.h"
+#include "views/TimelineView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
 #include "views/SessionData.h"
@@ -101,6 +102,16 @@ private slots:
         QCOMPARE(w.expertLoadView()->shown().total.tokens, int64_t(3 * 2));  // 3 steps × top-2
 
         QCOMPARE(w.runsView()->table()->model()->rowCount(), 1);
+
+        // Timeline: per MoE layer a gate lane and one per expert; keys zoom.
+        auto* timeline = w.timelineView();
+        QCOMPARE(timeline->timeline().lanes.size(), size_t(2 * (1 + 4)));
+        QVERIFY(timeline->boxesDrawn() > 0);
+        const QCPRange before = timeline->plot()->xAxis->range();
+        QTest::keyClick(timeline->plot(), Qt::Key_Plus);
+        QVERIFY(timeline->plot()->xAxis->range().size() < before.size());
+        QTest::keyClick(timeline->plot(), Qt::Key_Home);
+        QCOMPARE(timeline->plot()->xAxis->range().upper, before.upper);
         const QString shot = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT"));
         if (!shot.isEmpty()) QVERIFY(w.grab().save(shot));
     }

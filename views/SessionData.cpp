@@ -29,6 +29,7 @@ Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int6
     if (!rows) return rows.error();
     data->data = std::move(rows.value());
     data->analysis = analyseRun(data->data);
+    data->timeline = buildTimeline(data->data.modules, data->data.spans, data->data.phases);
 
     auto image = (*reader)->image(data->runId);
     if (!image) return image.error();

@@ -4,6 +4,7 @@
 
 #include "core/Result.h"
 #include "core/analysis/Analysis.h"
+#include "core/analysis/Timeline.h"
 
 #include <QImage>
 #include <QString>
@@ -20,6 +21,7 @@ struct SessionData {
     int64_t runId = 0;  // the run shown
     RunData data;          // the run's rows
     RunAnalysis analysis;  // everything computed from them
+    Timeline timeline;     // gate/expert lanes, built off the GUI thread
     QImage image;          // the stored input image (null if none)
     std::optional<PatchGridRow> grid;       // = data.grid
     std::vector<PatchMetricRow> attention;  // = data.attention: metric "attention", all layers

@@ -8,6 +8,7 @@
 #include "views/ModuleTreeView.h"
 #include "views/RunsView.h"
 #include "views/SessionData.h"
+#include "views/TimelineView.h"
 
 #include <QAction>
 #include <QApplication>
@@ -42,7 +43,7 @@ struct MainWindow::Loaded {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), heatmap_(new views::HeatmapView(this)), modules_(new views::ModuleTreeView(this)),
       findings_(new views::FindingsView(this)), experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
-      runLabel_(new QLabel(this)) {
+      timeline_(new views::TimelineView(this)), runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     setCentralWidget(heatmap_);
 
@@ -60,6 +61,8 @@ MainWindow::MainWindow(QWidget* parent)
     modulesDock_->raise();
     findingsDock_ = addDock(findings_, tr("Findings"), QStringLiteral("findingsDock"), Qt::BottomDockWidgetArea);
     runsDock_ = addDock(runs_, tr("Session"), QStringLiteral("sessionDock"), Qt::BottomDockWidgetArea);
+    timelineDock_ = addDock(timeline_, tr("Gate vs expert timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findingsDock_, timelineDock_);
     tabifyDockWidget(findingsDock_, runsDock_);
     findingsDock_->raise();
     resizeDocks({modulesDock_}, {560}, Qt::Horizontal);
@@ -139,6 +142,7 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     modules_->setTree(session_->analysis.modules);
     findings_->setFindings(session_->analysis.findings);
     experts_->setSession(session_);
+    timeline_->setSession(session_);
     runs_->setRuns(session_->runs, session_->runId);
     const RunInfo& run = session_->analysis.run;
     runLabel_->setText(tr("%1 · %2 · run %3 (%4) · %5 ms wall (measured)")
@@ -173,6 +177,15 @@ void MainWindow::showFinding(const Finding& f) {
                 modules_->tree()->scrollTo(matches.first());
             }
         }
+    } else if (f.view == "timeline") {
+        timelineDock_->show();
+        timelineDock_->raise();
+        const std::string phase = sel[QStringLiteral("phase")].toStdString();
+        for (const auto& p : session_->data.phases)
+            if (p.phase == phase) {
+                timeline_->showRange(double(p.startNs) / 1e6, double(p.endNs) / 1e6);
+                break;
+            }
     } else if (f.view == "heatmap") {
         heatmap_->setFocus();
     }

@@ -22,6 +22,7 @@ class FindingsView;
 class HeatmapView;
 class ModuleTreeView;
 class RunsView;
+class TimelineView;
 } // namespace mvp::views
 
 namespace mvp {
@@ -43,6 +44,7 @@ public:
     views::FindingsView* findingsView() const { return findings_; }
     views::ExpertLoadView* expertLoadView() const { return experts_; }
     views::RunsView* runsView() const { return runs_; }
+    views::TimelineView* timelineView() const { return timeline_; }
     std::shared_ptr<const views::SessionData> session() const { return session_; }
 
 signals:
@@ -65,7 +67,9 @@ private:
     views::FindingsView* findings_;
     views::ExpertLoadView* experts_;
     views::RunsView* runs_;
+    views::TimelineView* timeline_;
     QDockWidget* modulesDock_ = nullptr;
+    QDockWidget* timelineDock_ = nullptr;
     QDockWidget* findingsDock_ = nullptr;
     QDockWidget* expertsDock_ = nullptr;
     QDockWidget* runsDock_ = nullptr;

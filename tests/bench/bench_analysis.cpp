@@ -5,7 +5,7 @@
 //   bench_analysis [OPS] [ROUTING]
 #include "core/analysis/Analysis.h"
 #include "core/session/SessionReader.h"
-#include "core/session/SessionWriter.h"
+#include "SyntheticSession.h"
 
 #include <chrono>
 #include <cstdio>
@@ -19,52 +19,8 @@ int main(int argc, char** argv) {
     const int64_t nOps = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
     const int64_t nRouting = argc > 2 ? std::atoll(argv[2]) : 200'000;
     const auto path = std::filesystem::temp_directory_path() / "mvprof-bench-analysis.mvprof";
-    {
-        auto w = SessionWriter::open(path.string(), SessionWriter::Mode::Overwrite);
-        if (!w) return std::fprintf(stderr, "%s\n", w.error().message.c_str()), 1;
-        RunInfo info;
-        info.label = "bench";
-        info.configJson = R"({"llm":{"experts":8,"top_k":2,"dim":512,"heads":8}})";
-        auto run = (*w)->beginRun(info);
-        Batch setup;
-        setup.run = *run;
-        constexpr int kLayers = 8, kExperts = 8;
-        int64_t id = 0;
-        for (int l = 0; l < kLayers; ++l) {
-            const int64_t layer = ++id;
-            setup.modules.push_back({layer, "llm.layer." + std::to_string(l), "DecoderLayer", std::nullopt, 0});
-            setup.modules.push_back({++id, "llm.layer." + std::to_string(l) + ".moe.gate", "Router", layer, 0});
-            for (int e = 0; e < kExperts; ++e)
-                setup.modules.push_back({++id, "llm.layer." + std::to_string(l) + ".moe.expert." + std::to_string(e), "Expert", layer, 0});
-        }
-        setup.phases.push_back({"prefill", 0, 0, nOps * 100});
-        setup.device = DeviceRow{"bench", 1e11, 1e10, "datasheet", 1 << 30, 1 << 30};
-        (*w)->submit(std::move(setup));
-        const int64_t nSpans = 100'000;
-        for (int64_t first = 0; first < nOps; first += 8192) {
-            Batch b;
-            b.run = *run;
-            for (int64_t i = first; i < std::min(nOps, first + 8192); ++i) {
-                if (i < nSpans) {
-                    const int64_t module = 1 + i % id;
-                    b.spans.push_back({i + 1, module, std::nullopt, "prefill", 0, i * 100, i * 100 + 90, std::nullopt, 1000, 100});
-                }
-                b.ops.push_back({i + 1, 1 + i % nSpans, std::nullopt, i % 3 ? "aten::matmul" : "aten::add", "prefill", 0,
-                                 i * 100, i * 100 + 50, "[[64,64],[64,64]]", "Float", 524288, 49152});
-            }
-            (*w)->submit(std::move(b));
-        }
-        Batch r;
-        r.run = *run;
-        for (int64_t i = 0; i < nRouting; ++i) {
-            const int token = int(i / 2 / kLayers), layer = int(i / 2 % kLayers), rank = int(i % 2);
-            r.routing.push_back({layer, "prefill", 0, token, token < 576 ? "visual" : "text", rank,
-                                 int((token * 7 + rank * 3 + layer) % kExperts), 0.5});
-        }
-        (*w)->submit(std::move(r));
-        (*w)->endRun(*run, RunResult{});
-        (void)(*w)->close();
-    }
+    if (const auto err = bench::writeSyntheticSession(path.string(), nOps, nRouting); !err.empty())
+        return std::fprintf(stderr, "%s\n", err.c_str()), 1;
     const auto t0 = Clock::now();
     auto reader = SessionReader::open(path.string());
     if (!reader) return std::fprintf(stderr, "%s\n", reader.error().message.c_str()), 1;
