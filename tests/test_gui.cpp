@@ -2,6 +2,7 @@
 // Fails on any Qt warning except the offscreen platform's own size-hint notice.
 #include "TestSupport.h"
 #include "app/gui/MainWindow.h"
+#include "core/session/SessionReader.h"
 #include "core/image/Colormap.h"
 #include "views/ExpertLoadView.h"
 #include "views/FindingsModel.h"
@@ -171,6 +172,53 @@ private slots:
         heat->metric()->setCurrentIndex(1);
         QVERIFY(heat->overlay() != before);
 
+    }
+
+    void captureFromTheGuiRunsToCompletion() {
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        MainWindow w;
+        w.show();
+        CaptureRequest r;
+        r.image = test::sampleImage();
+        r.prompt = QStringLiteral("What is this?");
+        r.steps = 3;
+        r.output = dir.filePath(QStringLiteral("from-gui.mvprof"));
+        QSignalSpy finished(&w, &MainWindow::captureFinished);
+        QSignalSpy progress(&w, &MainWindow::captureProgress);
+        w.startCapture(r);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        int best = 0;
+        for (const auto& p : progress) best = std::max(best, p.first().toInt());
+        QCOMPARE(best, 100);
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        if (!w.session() || w.session()->path != r.output) QVERIFY(loaded.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->analysis.run.status == RunStatus::Complete, 20000);
+    }
+
+    void cancelledCaptureKeepsAnIncompleteRun() {
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        MainWindow w;
+        w.show();
+        CaptureRequest r;
+        r.image = test::sampleImage();
+        r.prompt = QStringLiteral("Cancel me.");
+        r.steps = 220;
+        r.output = dir.filePath(QStringLiteral("cancelled.mvprof"));
+        connect(w.captureRunner(), &CaptureRunner::progress, this, [&](double, const QString& phase, int step, int) {
+            if (phase == QLatin1String("decode") && step >= 5) w.captureRunner()->cancel();
+        });
+        QSignalSpy finished(&w, &MainWindow::captureFinished);
+        w.startCapture(r);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toBool(), false);  // not ok
+        QCOMPARE(finished.first().at(1).toBool(), true);   // cancelled
+        auto reader = SessionReader::open(r.output.toStdString());
+        QVERIFY(reader.ok());
+        auto run = (*reader)->run(1);
+        QVERIFY(run.ok());
+        QCOMPARE(run->status, RunStatus::Incomplete);
+        QVERIFY(run->steps == 220);
     }
 
     void badSessionReportsAnError() {

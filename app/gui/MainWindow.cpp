@@ -1,5 +1,6 @@
 #include "app/gui/MainWindow.h"
 
+#include "app/gui/CaptureDialog.h"
 #include "core/session/Records.h"
 #include "views/ExpertLoadView.h"
 #include "views/FindingsView.h"
@@ -13,18 +14,23 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTreeView>
 #include <QtConcurrent>
 
+#include <cmath>
 #include <map>
 
 namespace mvp {
@@ -48,6 +54,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(heatmap_);
 
     auto* file = menuBar()->addMenu(tr("&File"));
+    auto* capture = file->addAction(tr("&New Capture…"), this, &MainWindow::newCapture);
+    capture->setShortcut(QKeySequence::New);
     auto* open = file->addAction(tr("&Open Session…"), this, &MainWindow::chooseSession);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
@@ -73,7 +81,41 @@ MainWindow::MainWindow(QWidget* parent)
         if (session_) openSession(session_->path, id);
     });
 
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 100);
+    progress_->setMaximumWidth(220);
+    progress_->hide();
+    cancel_ = new QPushButton(tr("Cancel"), this);
+    cancel_->hide();
+    connect(cancel_, &QPushButton::clicked, &runner_, &CaptureRunner::cancel);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_);
     statusBar()->addPermanentWidget(runLabel_);
+    connect(&runner_, &CaptureRunner::progress, this, [this](double fraction, const QString& phase, int step, int steps) {
+        const int percent = int(std::lround(fraction * 100.0));
+        progress_->setValue(percent);
+        progress_->setFormat(phase == QLatin1String("decode") ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
+                                                              : tr("%1 · %p%").arg(phase));
+        emit captureProgress(percent);
+        // Follow the growing session, at most once a second.
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        if ((phase == QLatin1String("decode") || phase == QLatin1String("done")) && now - lastLiveReload_ > 1000 &&
+            !loader_.isRunning()) {
+            lastLiveReload_ = now;
+            openSession(runner_.request().output);
+        }
+    });
+    connect(&runner_, &CaptureRunner::finished, this, [this](bool ok, bool cancelled, const QString& message) {
+        progress_->hide();
+        cancel_->hide();
+        if (QFileInfo::exists(runner_.request().output)) openSession(runner_.request().output);
+        if (!ok && !cancelled && QGuiApplication::platformName() != QLatin1String("offscreen"))
+            QMessageBox::critical(this, tr("The capture failed"), message);
+        statusBar()->showMessage(ok ? tr("Capture complete") : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
+                                                                         : tr("Capture failed: %1").arg(message),
+                                 8000);
+        emit captureFinished(ok, cancelled, message);
+    });
     runLabel_->setText(tr("No session"));
     connect(heatmap_, &views::HeatmapView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 4000); });
@@ -122,6 +164,36 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
     addDockWidget(area, dock);
     viewMenu_->addAction(dock->toggleViewAction());
     return dock;
+}
+
+void MainWindow::newCapture() {
+    if (runner_.isRunning()) {
+        statusBar()->showMessage(tr("A capture is already running"), 4000);
+        return;
+    }
+    CaptureDialog dialog(this);
+    QSettings settings;
+    CaptureRequest last;
+    last.image = settings.value(QStringLiteral("capture/image")).toString();
+    last.prompt = settings.value(QStringLiteral("capture/prompt"), tr("Describe the image.")).toString();
+    last.output = settings.value(QStringLiteral("capture/output"),
+                                 QDir::home().filePath(QStringLiteral("capture.mvprof"))).toString();
+    dialog.setRequest(last);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const CaptureRequest r = dialog.request();
+    settings.setValue(QStringLiteral("capture/image"), r.image);
+    settings.setValue(QStringLiteral("capture/prompt"), r.prompt);
+    settings.setValue(QStringLiteral("capture/output"), r.output);
+    startCapture(r);
+}
+
+void MainWindow::startCapture(const CaptureRequest& request) {
+    lastLiveReload_ = 0;
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    statusBar()->showMessage(tr("Capturing %1 on %2…").arg(request.model, QFileInfo(request.image).fileName()));
+    runner_.start(request);
 }
 
 void MainWindow::openSession(const QString& path, qint64 runId) {

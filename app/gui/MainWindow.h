@@ -3,6 +3,8 @@
 // dock, File → Open / Open Recent, and a status bar naming the model, device
 // and run. Sessions load on a worker thread.
 
+#include "app/gui/CaptureRunner.h"
+
 #include <QFutureWatcher>
 #include <QMainWindow>
 
@@ -11,6 +13,8 @@
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QProgressBar;
+class QPushButton;
 
 namespace mvp {
 struct Finding;
@@ -36,6 +40,10 @@ public:
     // Starts loading `path` (run `runId`, 0 = the first) in the background;
     // sessionLoaded or loadFailed follows.
     void openSession(const QString& path, qint64 runId = 0);
+    // Runs a capture in a child process with a progress bar and Cancel in the
+    // status bar; the views follow the session while it grows.
+    void startCapture(const CaptureRequest& request);
+    CaptureRunner* captureRunner() { return &runner_; }
     // Shows the view and selection a finding points to.
     void showFinding(const Finding& finding);
 
@@ -50,12 +58,15 @@ public:
 signals:
     void sessionLoaded();
     void loadFailed(const QString& message);
+    void captureProgress(int percent);
+    void captureFinished(bool ok, bool cancelled, const QString& message);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
 
 private:
     void chooseSession();
+    void newCapture();
     void showSession(std::shared_ptr<const views::SessionData> data);
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
@@ -76,6 +87,10 @@ private:
     QMenu* viewMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* runLabel_;
+    CaptureRunner runner_;
+    QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    qint64 lastLiveReload_ = 0;
     std::shared_ptr<const views::SessionData> session_;
     struct Loaded;
     QFutureWatcher<std::shared_ptr<Loaded>> loader_;

@@ -1,0 +1,84 @@
+#include "app/gui/CaptureRunner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace mvp {
+
+QStringList CaptureRequest::arguments() const {
+    QStringList a{QStringLiteral("capture"), QStringLiteral("--model"), model, QStringLiteral("--image"), image,
+                  QStringLiteral("--prompt"), prompt, QStringLiteral("--steps"), QString::number(steps),
+                  QStringLiteral("--device"), device, QStringLiteral("--routing-skew"), QString::number(routingSkew),
+                  QStringLiteral("--out"), output, QStringLiteral("--progress"), QStringLiteral("jsonl")};
+    if (layers > 0) a << QStringLiteral("--layers") << QString::number(layers);
+    if (!attnLayers.isEmpty()) a << QStringLiteral("--attn-layers") << attnLayers;
+    if (force) a << QStringLiteral("--force");
+    return a;
+}
+
+CaptureRunner::CaptureRunner(QObject* parent) : QObject(parent) {
+    connect(&process_, &QProcess::readyReadStandardOutput, this, &CaptureRunner::readLines);
+    connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            emit finished(false, false, tr("Could not start %1: %2").arg(cliPath(), process_.errorString()));
+    });
+    connect(&process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        readLines();
+        const QString err = QString::fromUtf8(process_.readAllStandardError()).trimmed();
+        const bool ok = status == QProcess::NormalExit && code == 0;
+        QString message = err;
+        if (!ok && message.isEmpty())
+            message = status == QProcess::CrashExit ? tr("The capture process crashed; the session keeps what it wrote.")
+                                                    : tr("The capture process exited with status %1.").arg(code);
+        emit finished(ok, cancelled_, ok ? QString() : message);
+    });
+}
+
+CaptureRunner::~CaptureRunner() {
+    if (process_.state() != QProcess::NotRunning) {
+        process_.terminate();
+        if (!process_.waitForFinished(5000)) process_.kill();
+        process_.waitForFinished();
+    }
+}
+
+QString CaptureRunner::cliPath() {
+    const QString env = qEnvironmentVariable("MVPROF_CLI");
+    if (!env.isEmpty()) return env;
+    return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("mvprof-cli"));
+}
+
+void CaptureRunner::start(const CaptureRequest& request) {
+    request_ = request;
+    cancelled_ = false;
+    pending_.clear();
+    process_.start(cliPath(), request.arguments());
+}
+
+void CaptureRunner::cancel() {
+    if (process_.state() == QProcess::NotRunning) return;
+    cancelled_ = true;
+    process_.terminate();  // SIGTERM: the capture stops between steps and marks the run incomplete
+}
+
+bool CaptureRunner::isRunning() const { return process_.state() != QProcess::NotRunning; }
+
+void CaptureRunner::readLines() {
+    pending_ += process_.readAllStandardOutput();
+    qsizetype nl;
+    while ((nl = pending_.indexOf('\n')) >= 0) {
+        const QByteArray line = pending_.left(nl);
+        pending_.remove(0, nl + 1);
+        const QJsonObject j = QJsonDocument::fromJson(line).object();
+        if (j.value(QStringLiteral("event")).toString() == QLatin1String("progress"))
+            emit progress(j.value(QStringLiteral("fraction")).toDouble(), j.value(QStringLiteral("phase")).toString(),
+                          j.value(QStringLiteral("step")).toInt(), j.value(QStringLiteral("steps")).toInt());
+        else if (j.value(QStringLiteral("event")).toString() == QLatin1String("done"))
+            emit progress(1.0, QStringLiteral("done"), 0, 0);
+    }
+}
+
+} // namespace mvp

@@ -1,0 +1,55 @@
+#pragma once
+// Runs `mvprof-cli capture … --progress jsonl` as a child process, so a model
+// run that crashes never takes the GUI with it. Reports progress from the
+// child's JSON lines; cancel() sends SIGTERM, and the child marks its run
+// incomplete and keeps what it wrote.
+
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+
+namespace mvp {
+
+struct CaptureRequest {
+    QString model = QStringLiteral("ref:tiny");
+    int layers = 0;  // 0: the preset's depth
+    QString image;
+    QString prompt;
+    int steps = 8;
+    QString device = QStringLiteral("cpu");
+    QString attnLayers;  // "", "all", "0-1", …
+    double routingSkew = 1.0;
+    QString output;
+    bool force = true;  // the dialog already asked before replacing a file
+    QStringList arguments() const;
+};
+
+class CaptureRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit CaptureRunner(QObject* parent = nullptr);
+    ~CaptureRunner() override;
+
+    // mvprof-cli next to this executable, or $MVPROF_CLI.
+    static QString cliPath();
+
+    void start(const CaptureRequest& request);
+    void cancel();
+    bool isRunning() const;
+    const CaptureRequest& request() const { return request_; }
+
+signals:
+    void progress(double fraction, const QString& phase, int step, int steps);
+    // ok: the run completed. cancelled: stopped by cancel(). message: the child's error, if any.
+    void finished(bool ok, bool cancelled, const QString& message);
+
+private:
+    void readLines();
+
+    QProcess process_;
+    CaptureRequest request_;
+    bool cancelled_ = false;
+    QByteArray pending_;
+};
+
+} // namespace mvp
