@@ -17,7 +17,12 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
 #include <QLineEdit>
+#include <QMimeData>
+#include <QUrl>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
 #include <QRegularExpression>
@@ -172,6 +177,62 @@ private slots:
         heat->metric()->setCurrentIndex(1);
         QVERIFY(heat->overlay() != before);
 
+    }
+
+    void exportsWriteWhatTheViewsShow() {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        // Open by dropping the file on the window, as from a file manager.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(session)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &drop);
+        QVERIFY(loaded.wait(20000));
+
+        w.heatmapView()->opacity()->setValue(100);
+        const QString png = dir.filePath(QStringLiteral("export.png"));
+        QCOMPARE(w.exportTo(MainWindow::Export::HeatmapPng, png), QString());
+        const QImage heat(png);
+        QCOMPARE(heat.size(), QImage(test::sampleImage()).size());
+        const auto data = w.session();
+        auto grid = gridFromMetrics(data->attention, *data->grid, LayerRange{});
+        const auto hottest = std::max_element(grid->values.begin(), grid->values.end()) - grid->values.begin();
+        const int row = int(hottest) / grid->cols, col = int(hottest) % grid->cols;
+        const QColor px = heat.pixelColor(int((col + 0.5) * heat.width() / grid->cols), int((row + 0.5) * heat.height() / grid->rows));
+        const auto top = colorAt(Colormap::Viridis, 1.0);
+        QVERIFY2(std::abs(px.red() - top[0]) <= 40 && std::abs(px.green() - top[1]) <= 40 && std::abs(px.blue() - top[2]) <= 40,
+                 qPrintable(px.name()));
+
+        const QString csv = dir.filePath(QStringLiteral("grid.csv"));
+        QCOMPARE(w.exportTo(MainWindow::Export::HeatmapCsv, csv), QString());
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        QCOMPARE(c.readAll().trimmed().split('\n').size(), 16);
+
+        const QString modules = dir.filePath(QStringLiteral("modules.csv"));
+        QCOMPARE(w.exportTo(MainWindow::Export::ModulesCsv, modules), QString());
+        QFile m(modules);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        const auto lines = m.readAll().split('\n');
+        QVERIFY(lines.first().startsWith("Module,Kind,Calls"));
+        QVERIFY(lines.size() > 20);  // the whole tree, children included
+
+        const QString md = dir.filePath(QStringLiteral("report.md"));
+        QCOMPARE(w.exportTo(MainWindow::Export::FindingsMarkdown, md), QString());
+        QFile r(md);
+        QVERIFY(r.open(QIODevice::ReadOnly));
+        QVERIFY(r.readAll().startsWith("# mvprof report"));
+
+        for (auto kind : {MainWindow::Export::ExpertPlotPng, MainWindow::Export::TimelinePdf}) {
+            const QString out = dir.filePath(kind == MainWindow::Export::TimelinePdf ? QStringLiteral("timeline.pdf") : QStringLiteral("experts.png"));
+            QCOMPARE(w.exportTo(kind, out), QString());
+            QVERIFY(QFileInfo(out).size() > 1000);
+        }
     }
 
     void captureFromTheGuiRunsToCompletion() {

@@ -106,9 +106,18 @@ HeatmapView::HeatmapView(QWidget* parent)
 
 const QImage& HeatmapView::overlay() const { return canvas_->overlay(); }
 
+QImage HeatmapView::fullResolutionOverlay() const {
+    if (!data_ || data_->image.isNull() || grid_.values.empty()) return {};
+    const auto map = colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
+    return toQImage(renderOverlay(fromQImage(data_->image), normalised(grid_), map, opacity_->value() / 100.0));
+}
+
+QString HeatmapView::gridCsv() const { return grid_.values.empty() ? QString() : QString::fromStdString(mvp::gridCsv(grid_)); }
+
 void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
     data_ = std::move(data);
     cacheKey_.clear();
+    grid_ = {};
     {
         // Offer the metrics this run has data for.
         QSignalBlocker block(metric_);
@@ -154,6 +163,8 @@ void HeatmapView::render() {
         auto grids = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()});
         const auto it = grids.find(metric);
         if (it == grids.end()) {
+            grid_ = {};
+            cacheKey_.clear();
             canvas_->setImages(data_->image, 0, 0, {});
             info_->setText(tr("No %1 values for layers %2–%3.").arg(metric_->currentText()).arg(first_->value()).arg(last_->value()));
             return;

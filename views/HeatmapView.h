@@ -60,6 +60,11 @@ public:
     QSlider* opacity() const { return opacity_; }
     QComboBox* colormap() const { return colormap_; }
     QComboBox* metric() const { return metric_; }
+    // The overlay at the stored image's full resolution with the current
+    // settings (for export); null without an image or values.
+    QImage fullResolutionOverlay() const;
+    // The current grid (raw values, before normalisation) as CSV.
+    QString gridCsv() const;
 
 signals:
     void statusMessage(const QString& text);

@@ -1,7 +1,9 @@
 #include "app/gui/MainWindow.h"
 
 #include "app/gui/CaptureDialog.h"
+#include "core/report/Report.h"
 #include "core/session/Records.h"
+#include "views/Export.h"
 #include "views/ExpertLoadView.h"
 #include "views/FindingsView.h"
 #include "views/HeatmapView.h"
@@ -15,6 +17,10 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <qcustomplot.h>
 #include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -52,6 +58,7 @@ MainWindow::MainWindow(QWidget* parent)
       timeline_(new views::TimelineView(this)), runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     setCentralWidget(heatmap_);
+    setAcceptDrops(true);
 
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* capture = file->addAction(tr("&New Capture…"), this, &MainWindow::newCapture);
@@ -59,6 +66,14 @@ MainWindow::MainWindow(QWidget* parent)
     auto* open = file->addAction(tr("&Open Session…"), this, &MainWindow::chooseSession);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
+    auto* exportMenu = file->addMenu(tr("&Export"));
+    const std::pair<Export, QString> exports[] = {
+        {Export::HeatmapPng, tr("Heatmap Overlay as PNG…")},   {Export::HeatmapCsv, tr("Heatmap Grid as CSV…")},
+        {Export::ModulesCsv, tr("Module Table as CSV…")},      {Export::FindingsCsv, tr("Findings as CSV…")},
+        {Export::FindingsMarkdown, tr("Report as Markdown…")}, {Export::ExpertPlotPng, tr("Expert Load Plot as PNG…")},
+        {Export::ExpertPlotPdf, tr("Expert Load Plot as PDF…")}, {Export::TimelinePng, tr("Timeline as PNG…")},
+        {Export::TimelinePdf, tr("Timeline as PDF…")}};
+    for (const auto& [kind, label] : exports) exportMenu->addAction(label, this, [this, k = kind] { chooseExport(k); });
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -226,6 +241,70 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     statusBar()->showMessage(tr("Opened %1").arg(session_->path), 4000);
     rememberRecent(session_->path);
     emit sessionLoaded();
+}
+
+QString MainWindow::exportTo(Export kind, const QString& path) {
+    if (!session_) return tr("Open a session first.");
+    switch (kind) {
+    case Export::HeatmapPng: return views::writeImageFile(path, heatmap_->fullResolutionOverlay());
+    case Export::HeatmapCsv: {
+        const QString csv = heatmap_->gridCsv();
+        return csv.isEmpty() ? tr("This run has no heatmap values.") : views::writeTextFile(path, csv);
+    }
+    case Export::ModulesCsv: return views::writeTextFile(path, views::modelToCsv(*modules_->proxy()));
+    case Export::FindingsCsv: return views::writeTextFile(path, views::modelToCsv(*findings_->proxy()));
+    case Export::FindingsMarkdown: {
+        SessionReport rep;
+        rep.path = session_->path.toStdString();
+        rep.runs.push_back(session_->analysis);
+        return views::writeTextFile(path, QString::fromStdString(formatMarkdown(rep)));
+    }
+    case Export::ExpertPlotPng:
+    case Export::TimelinePng: {
+        auto* plot = kind == Export::ExpertPlotPng ? experts_->barsPlot() : timeline_->plot();
+        return plot->savePng(path, 0, 0, 2.0) ? QString() : tr("Writing %1 failed").arg(path);
+    }
+    case Export::ExpertPlotPdf:
+    case Export::TimelinePdf: {
+        auto* plot = kind == Export::ExpertPlotPdf ? experts_->barsPlot() : timeline_->plot();
+        return plot->savePdf(path) ? QString() : tr("Writing %1 failed").arg(path);
+    }
+    }
+    return tr("Unknown export");
+}
+
+void MainWindow::chooseExport(Export kind) {
+    if (!session_) {
+        statusBar()->showMessage(tr("Open a session first"), 4000);
+        return;
+    }
+    const bool png = kind == Export::HeatmapPng || kind == Export::ExpertPlotPng || kind == Export::TimelinePng;
+    const bool pdf = kind == Export::ExpertPlotPdf || kind == Export::TimelinePdf;
+    const bool md = kind == Export::FindingsMarkdown;
+    const QString filter = png ? tr("PNG images (*.png)") : pdf ? tr("PDF documents (*.pdf)") : md ? tr("Markdown (*.md)") : tr("CSV tables (*.csv)");
+    const QString suffix = png ? QStringLiteral(".png") : pdf ? QStringLiteral(".pdf") : md ? QStringLiteral(".md") : QStringLiteral(".csv");
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("exportDirectory"), QFileInfo(session_->path).absolutePath()).toString();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export"), QDir(dir).filePath(QFileInfo(session_->path).completeBaseName() + suffix), filter);
+    if (path.isEmpty()) return;
+    if (!path.endsWith(suffix)) path += suffix;
+    settings.setValue(QStringLiteral("exportDirectory"), QFileInfo(path).absolutePath());
+    const QString error = exportTo(kind, path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
+    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile()) {
+        openSession(urls.first().toLocalFile());
+        e->acceptProposedAction();
+    }
 }
 
 void MainWindow::showFinding(const Finding& f) {

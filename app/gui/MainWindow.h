@@ -44,6 +44,10 @@ public:
     // status bar; the views follow the session while it grows.
     void startCapture(const CaptureRequest& request);
     CaptureRunner* captureRunner() { return &runner_; }
+    enum class Export { HeatmapPng, HeatmapCsv, ModulesCsv, FindingsCsv, FindingsMarkdown, ExpertPlotPng, ExpertPlotPdf,
+                        TimelinePng, TimelinePdf };
+    // Writes what the views show to `path`; returns an error message, empty on success.
+    QString exportTo(Export kind, const QString& path);
     // Shows the view and selection a finding points to.
     void showFinding(const Finding& finding);
 
@@ -63,10 +67,13 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
 
 private:
     void chooseSession();
     void newCapture();
+    void chooseExport(Export kind);
     void showSession(std::shared_ptr<const views::SessionData> data);
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
