@@ -109,6 +109,15 @@ private slots:
 
         QCOMPARE(w.runsView()->table()->model()->rowCount(), 1);
 
+        // Clicking a patch selects its token in the expert view: its routing is named and outlined.
+        auto* canvas = w.heatmapView()->canvas();
+        const QRect img = canvas->imageRect();
+        const QPoint patch37(img.x() + int((5 + 0.5) * img.width() / 16), img.y() + int((2 + 0.5) * img.height() / 16));
+        QTest::mouseClick(canvas, Qt::LeftButton, {}, patch37);
+        QCOMPARE(w.heatmapView()->selectedPatch(), 2 * 16 + 5);
+        QCOMPARE(w.expertLoadView()->selectedToken(), w.session()->grid->firstPosition + 37);
+        QVERIFY2(w.expertLoadView()->tokenRouting().contains(QStringLiteral("L1 → e")), qPrintable(w.expertLoadView()->tokenRouting()));
+
         // Timeline: per MoE layer a gate lane and one per expert; keys zoom.
         auto* timeline = w.timelineView();
         QCOMPARE(timeline->timeline().lanes.size(), size_t(2 * (1 + 4)));

@@ -26,7 +26,7 @@ QColor stateColor(ExpertState s) {
 
 ExpertLoadView::ExpertLoadView(QWidget* parent)
     : QWidget(parent), layer_(new QComboBox(this)), phase_(new QComboBox(this)), scalars_(new QLabel(this)),
-      bars_(new QCustomPlot(this)), grid_(new QCustomPlot(this)) {
+      bars_(new QCustomPlot(this)), grid_(new QCustomPlot(this)), tokenLabel_(new QLabel(this)) {
     phase_->addItem(tr("All phases"), QString());
     phase_->addItem(tr("Prefill"), QStringLiteral("prefill"));
     phase_->addItem(tr("Decode"), QStringLiteral("decode"));
@@ -41,6 +41,7 @@ ExpertLoadView::ExpertLoadView(QWidget* parent)
     layout->addLayout(controls);
     layout->addWidget(bars_, 3);
     layout->addWidget(scalars_);
+    layout->addWidget(tokenLabel_);
     layout->addWidget(grid_, 2);
     bars_->xAxis->setLabel(tr("expert"));
     bars_->yAxis->setLabel(tr("routing slots (measured)"));
@@ -53,11 +54,31 @@ ExpertLoadView::ExpertLoadView(QWidget* parent)
 
 void ExpertLoadView::setSession(std::shared_ptr<const SessionData> data) {
     data_ = std::move(data);
+    token_ = -1;
+    tokenLabel_->clear();
     QSignalBlocker block(layer_);
     layer_->clear();
     if (data_)
         for (const auto& l : data_->analysis.moe) layer_->addItem(QString::number(l.layer), l.layer);
     render();
+}
+
+void ExpertLoadView::selectToken(int position) {
+    token_ = position;
+    tokenLabel_->setText(tokenRouting());
+    render();
+}
+
+QString ExpertLoadView::tokenRouting() const {
+    if (!data_ || token_ < 0) return {};
+    std::map<int, QStringList> perLayer;
+    for (const auto& r : data_->data.routing)
+        if (r.token == token_)
+            perLayer[r.layer] << tr("e%1 (%2)").arg(r.expert).arg(r.weight, 0, 'f', 2);
+    if (perLayer.empty()) return tr("Token %1 was not routed (no MoE rows for it).").arg(token_);
+    QStringList parts;
+    for (const auto& [layer, experts] : perLayer) parts << tr("L%1 → %2").arg(layer).arg(experts.join(QStringLiteral(", ")));
+    return tr("Selected token %1: %2 (measured gate weights)").arg(token_).arg(parts.join(QStringLiteral("; ")));
 }
 
 bool ExpertLoadView::selectLayer(int layer) {
@@ -105,6 +126,16 @@ void ExpertLoadView::render() {
         pair.first->addData(e.id, double(shown_.visual.load[size_t(e.id)]));
         pair.second->addData(e.id, double(shown_.text.load[size_t(e.id)]));
     }
+    // Outline the experts the selected token went to in this layer.
+    for (const auto& r : data_->data.routing)
+        if (r.token == token_ && r.layer == layer) {
+            auto* box = new QCPItemRect(bars_);
+            const double top = double(shown_.total.load[size_t(r.expert)]);
+            box->topLeft->setCoords(r.expert - 0.45, top);
+            box->bottomRight->setCoords(r.expert + 0.45, 0);
+            box->setPen(QPen(Qt::black, 2));
+            box->setBrush(Qt::NoBrush);
+        }
     if (s.stddev > 0) {
         auto* line = new QCPItemStraightLine(bars_);
         const double threshold = s.mean + MoeThresholds{}.overloadZ * s.stddev;

@@ -26,6 +26,11 @@ public:
     void setSession(std::shared_ptr<const SessionData> data);
     // Selects a layer (by decoder layer index); false if it has no MoE.
     bool selectLayer(int layer);
+    // Highlights the experts a sequence position was routed to (-1: none).
+    void selectToken(int position);
+    int selectedToken() const { return token_; }
+    // The selected token's routing, one line per layer ("" without one).
+    QString tokenRouting() const;
 
     QComboBox* layerBox() const { return layer_; }
     QComboBox* phaseBox() const { return phase_; }
@@ -44,6 +49,8 @@ private:
     QCustomPlot* bars_;
     QCustomPlot* grid_;
     LayerMoeReport shown_;
+    int token_ = -1;
+    QLabel* tokenLabel_;
 };
 
 } // namespace mvp::views

@@ -53,16 +53,36 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
         return;
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform);
-    p.drawImage(imageRect(), overlay_);
+    const QRect r = imageRect();
+    p.drawImage(r, overlay_);
+    if (selected_ >= 0 && rows_ > 0 && cols_ > 0) {
+        const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
+        p.setPen(QPen(Qt::white, 2));
+        p.drawRect(QRectF(r.x() + (selected_ % cols_) * w, r.y() + (selected_ / cols_) * h, w, h));
+    }
+}
+
+int HeatmapCanvas::patchAt(QPointF pos) const {
+    const QRect r = imageRect();
+    if (!r.contains(pos.toPoint()) || rows_ == 0 || cols_ == 0) return -1;
+    const int col = std::min(cols_ - 1, int((pos.x() - r.x()) * cols_ / r.width()));
+    const int row = std::min(rows_ - 1, int((pos.y() - r.y()) * rows_ / r.height()));
+    return row * cols_ + col;
 }
 
 void HeatmapCanvas::mouseMoveEvent(QMouseEvent* e) {
-    const QRect r = imageRect();
-    if (!r.contains(e->position().toPoint()) || rows_ == 0 || cols_ == 0) return;
-    const int col = std::min(cols_ - 1, int((e->position().x() - r.x()) * cols_ / r.width()));
-    const int row = std::min(rows_ - 1, int((e->position().y() - r.y()) * rows_ / r.height()));
-    const size_t i = size_t(row) * cols_ + col;
-    emit patchHovered(row, col, i < values_.size() ? values_[i] : 0.0);
+    const int p = patchAt(e->position());
+    if (p < 0) return;
+    emit patchHovered(p / cols_, p % cols_, size_t(p) < values_.size() ? values_[size_t(p)] : 0.0);
+}
+
+void HeatmapCanvas::mousePressEvent(QMouseEvent* e) {
+    if (e->button() == Qt::LeftButton) emit patchClicked(patchAt(e->position()));
+}
+
+void HeatmapCanvas::setSelectedPatch(int patch) {
+    selected_ = patch;
+    update();
 }
 
 HeatmapView::HeatmapView(QWidget* parent)
@@ -93,6 +113,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(opacity_, &QSlider::valueChanged, this, &HeatmapView::render);
     connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
+    connect(canvas_, &HeatmapCanvas::patchClicked, this, &HeatmapView::selectPatch);
     connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double v) {
         const bool estimated = metric_->currentData().toString() == QLatin1String("expert_flops");
         emit statusMessage(tr("Patch row %1, column %2: %3 = %4 (%5)")
@@ -102,6 +123,12 @@ HeatmapView::HeatmapView(QWidget* parent)
                                .arg(v, 0, 'g', 5)
                                .arg(estimated ? tr("estimated") : tr("measured")));
     });
+}
+
+void HeatmapView::selectPatch(int patch) {
+    selected_ = patch;
+    canvas_->setSelectedPatch(patch);
+    emit patchSelected(patch);
 }
 
 const QImage& HeatmapView::overlay() const { return canvas_->overlay(); }

@@ -33,14 +33,22 @@ public:
     // Where the image is drawn inside the widget.
     QRect imageRect() const;
 
+    // Outlines one patch (-1: none).
+    void setSelectedPatch(int patch);
+    // The patch under a widget position, or -1.
+    int patchAt(QPointF pos) const;
+
 signals:
     void patchHovered(int row, int col, double value);
+    void patchClicked(int patch);
 
 protected:
     void paintEvent(QPaintEvent*) override;
     void mouseMoveEvent(QMouseEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
 
 private:
+    int selected_ = -1;
     QImage overlay_;
     int rows_ = 0, cols_ = 0;
     std::vector<double> values_;
@@ -66,8 +74,14 @@ public:
     // The current grid (raw values, before normalisation) as CSV.
     QString gridCsv() const;
 
+    // Selects a visual patch (row-major index, -1: none) everywhere.
+    void selectPatch(int patch);
+    int selectedPatch() const { return selected_; }
+    HeatmapCanvas* canvas() const { return canvas_; }
+
 signals:
     void statusMessage(const QString& text);
+    void patchSelected(int patch);
 
 private:
     void render();
@@ -84,6 +98,7 @@ private:
     QSlider* opacity_;
     QLabel* info_;
     HeatmapCanvas* canvas_;
+    int selected_ = -1;
 };
 
 } // namespace mvp::views

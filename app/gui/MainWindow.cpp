@@ -92,6 +92,13 @@ MainWindow::MainWindow(QWidget* parent)
     resizeDocks({findingsDock_}, {180}, Qt::Vertical);
     rebuildRecentMenu();
     connect(findings_, &views::FindingsView::findingActivated, this, &MainWindow::showFinding);
+    // A clicked patch selects its visual token everywhere.
+    connect(heatmap_, &views::HeatmapView::patchSelected, this, [this](int patch) {
+        if (!session_ || !session_->grid) return;
+        const int position = patch < 0 ? -1 : session_->grid->firstPosition + patch;
+        experts_->selectToken(position);
+        if (patch >= 0) statusBar()->showMessage(experts_->tokenRouting(), 8000);
+    });
     connect(runs_, &views::RunsView::runChosen, this, [this](qint64 id) {
         if (session_) openSession(session_->path, id);
     });
