@@ -8,6 +8,7 @@
 #include "views/FindingsModel.h"
 #include "views/FindingsView.h"
 #include "views/HeatmapView.h"
+#include "views/RooflineView.h"
 #include "views/RunsView.h"
 #include "views/TimelineView.h"
 #include "views/ModuleTreeModel.h"
@@ -17,6 +18,8 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
@@ -126,9 +129,40 @@ private slots:
         QTest::keyClick(timeline->plot(), Qt::Key_Plus);
         QVERIFY(timeline->plot()->xAxis->range().size() < before.size());
         QTest::keyClick(timeline->plot(), Qt::Key_Home);
+        QCOMPARE(timeline->plot()->xAxis->range().lower, 0.0);  // Home shows the whole run
         QCOMPARE(timeline->plot()->xAxis->range().upper, before.upper);
-        const QString shot = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT"));
-        if (!shot.isEmpty()) QVERIFY(w.grab().save(shot));
+        // Roofline: one point per module with time; clicking one selects it in the cost tree.
+        auto* roofline = w.rooflineView();
+        qobject_cast<QDockWidget*>(roofline->parentWidget())->raise();
+        QApplication::processEvents();
+        roofline->plot()->replot();
+        QVERIFY(roofline->points().size() >= 3);
+        const auto& p0 = roofline->points().front();
+        const QPoint at(int(roofline->plot()->xAxis->coordToPixel(p0.intensity)), int(roofline->plot()->yAxis->coordToPixel(p0.achievedFlops)));
+        QCOMPARE(roofline->pointAt(at), 0);
+        QTest::mouseRelease(roofline->plot(), Qt::LeftButton, {}, at);
+        const QModelIndex current = w.moduleTreeView()->tree()->currentIndex();
+        QCOMPARE(current.data(views::ModuleTreeModel::SortRole).toString(), QString::fromStdString(p0.name));
+
+        // packaging/make-screenshots.sh sets MVP_SCREENSHOT_DIR: one picture per view.
+        const QString shots = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));
+        if (!shots.isEmpty()) {
+            w.expertLoadView()->phaseBox()->setCurrentIndex(0);
+            const std::pair<QWidget*, const char*> views[] = {{w.moduleTreeView(), "heatmap-and-modules"},
+                                                              {w.expertLoadView(), "expert-load"},
+                                                              {w.rooflineView(), "roofline"},
+                                                              {w.timelineView(), "timeline"}};
+            for (const auto& [view, name] : views) {
+                auto* dock = qobject_cast<QDockWidget*>(view->parentWidget());
+                dock->raise();
+                if (view == w.timelineView()) {
+                    w.resizeDocks({dock}, {420}, Qt::Vertical);
+                    w.timelineView()->setSession(w.session());  // back to the default zoom
+                }
+                QApplication::processEvents();
+                QVERIFY(w.grab().save(QDir(shots).filePath(QString::fromLatin1(name) + QStringLiteral(".png"))));
+            }
+        }
     }
 
     void openShowsTreeAndHeatmap() {

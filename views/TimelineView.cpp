@@ -107,7 +107,13 @@ void TimelineView::rebuild() {
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRangeReversed(true);
     plot_->yAxis->setRange(-0.5, double(timeline_.lanes.size()) - 0.5);
-    plot_->xAxis->setRange(0, double(timeline_.endNs) / 1e6);
+    plot_->setMinimumHeight(std::min(400, 60 + 12 * int(timeline_.lanes.size())));
+    // Open on the part with MoE activity (prefill and decode), not the whole run.
+    int64_t first = timeline_.endNs;
+    for (const auto& lane : timeline_.lanes)
+        if (!lane.starts.empty()) first = std::min(first, lane.starts.front());
+    const double margin = double(timeline_.endNs - first) * 0.02;
+    plot_->xAxis->setRange((double(first) - margin) / 1e6, double(timeline_.endNs) / 1e6);
     info_->setText(tr("%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded "
                       "into one pixel; yellow: prefill, green: decode steps.")
                        .arg(timeline_.spanCount())

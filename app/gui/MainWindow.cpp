@@ -9,6 +9,7 @@
 #include "views/HeatmapView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
+#include "views/RooflineView.h"
 #include "views/RunsView.h"
 #include "views/SessionData.h"
 #include "views/TimelineView.h"
@@ -55,7 +56,7 @@ struct MainWindow::Loaded {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), heatmap_(new views::HeatmapView(this)), modules_(new views::ModuleTreeView(this)),
       findings_(new views::FindingsView(this)), experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
-      timeline_(new views::TimelineView(this)), runLabel_(new QLabel(this)) {
+      timeline_(new views::TimelineView(this)), roofline_(new views::RooflineView(this)), runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     setCentralWidget(heatmap_);
     setAcceptDrops(true);
@@ -81,6 +82,8 @@ MainWindow::MainWindow(QWidget* parent)
     modulesDock_ = addDock(modules_, tr("Module cost tree"), QStringLiteral("moduleTreeDock"), Qt::RightDockWidgetArea);
     expertsDock_ = addDock(experts_, tr("Expert load"), QStringLiteral("expertLoadDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(modulesDock_, expertsDock_);
+    rooflineDock_ = addDock(roofline_, tr("Roofline"), QStringLiteral("rooflineDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(modulesDock_, rooflineDock_);
     modulesDock_->raise();
     findingsDock_ = addDock(findings_, tr("Findings"), QStringLiteral("findingsDock"), Qt::BottomDockWidgetArea);
     runsDock_ = addDock(runs_, tr("Session"), QStringLiteral("sessionDock"), Qt::BottomDockWidgetArea);
@@ -92,6 +95,13 @@ MainWindow::MainWindow(QWidget* parent)
     resizeDocks({findingsDock_}, {180}, Qt::Vertical);
     rebuildRecentMenu();
     connect(findings_, &views::FindingsView::findingActivated, this, &MainWindow::showFinding);
+    // A module clicked on the roofline is selected in the cost tree.
+    connect(roofline_, &views::RooflineView::moduleClicked, this, [this](const QString& path) {
+        Finding f;
+        f.view = "modules";
+        f.selection = "module=" + path.toStdString();
+        showFinding(f);
+    });
     // A clicked patch selects its visual token everywhere.
     connect(heatmap_, &views::HeatmapView::patchSelected, this, [this](int patch) {
         if (!session_ || !session_->grid) return;
@@ -237,6 +247,7 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     findings_->setFindings(session_->analysis.findings);
     experts_->setSession(session_);
     timeline_->setSession(session_);
+    roofline_->setSession(session_);
     runs_->setRuns(session_->runs, session_->runId);
     const RunInfo& run = session_->analysis.run;
     runLabel_->setText(tr("%1 · %2 · run %3 (%4) · %5 ms wall (measured)")
@@ -323,7 +334,10 @@ void MainWindow::showFinding(const Finding& f) {
         expertsDock_->show();
         expertsDock_->raise();
         if (sel.count(QStringLiteral("layer"))) experts_->selectLayer(sel[QStringLiteral("layer")].toInt());
-    } else if (f.view == "modules" || f.view == "roofline") {
+    } else if (f.view == "roofline") {
+        rooflineDock_->show();
+        rooflineDock_->raise();
+    } else if (f.view == "modules") {
         modulesDock_->show();
         modulesDock_->raise();
         if (sel.count(QStringLiteral("module"))) {

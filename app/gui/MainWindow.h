@@ -25,6 +25,7 @@ class ExpertLoadView;
 class FindingsView;
 class HeatmapView;
 class ModuleTreeView;
+class RooflineView;
 class RunsView;
 class TimelineView;
 } // namespace mvp::views
@@ -57,6 +58,7 @@ public:
     views::ExpertLoadView* expertLoadView() const { return experts_; }
     views::RunsView* runsView() const { return runs_; }
     views::TimelineView* timelineView() const { return timeline_; }
+    views::RooflineView* rooflineView() const { return roofline_; }
     std::shared_ptr<const views::SessionData> session() const { return session_; }
 
 signals:
@@ -86,6 +88,8 @@ private:
     views::ExpertLoadView* experts_;
     views::RunsView* runs_;
     views::TimelineView* timeline_;
+    views::RooflineView* roofline_;
+    QDockWidget* rooflineDock_ = nullptr;
     QDockWidget* modulesDock_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
     QDockWidget* findingsDock_ = nullptr;
