@@ -1,6 +1,7 @@
 // The GUI on a real captured session, under QT_QPA_PLATFORM=offscreen.
 // Fails on any Qt warning except the offscreen platform's own size-hint notice.
 #include "TestSupport.h"
+#include "app/gui/Appearance.h"
 #include "app/gui/MainWindow.h"
 #include "core/session/SessionReader.h"
 #include "core/image/Colormap.h"
@@ -24,6 +25,7 @@
 #include <QDropEvent>
 #include <QFileInfo>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QUrl>
 #include <QProcessEnvironment>
@@ -323,6 +325,17 @@ private slots:
         QVERIFY(run.ok());
         QCOMPARE(run->status, RunStatus::Incomplete);
         QVERIFY(run->steps == 220);
+    }
+
+    void chineseTranslationLoads() {
+        QVERIFY(installTranslations(*qApp, QStringLiteral("zh_CN")));
+        {
+            MainWindow w;
+            QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+        }
+        QVERIFY(installTranslations(*qApp, QStringLiteral("en")));
+        MainWindow w;
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
     }
 
     void badSessionReportsAnError() {

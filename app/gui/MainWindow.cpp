@@ -1,5 +1,6 @@
 #include "app/gui/MainWindow.h"
 
+#include "app/gui/Appearance.h"
 #include "app/gui/CaptureDialog.h"
 #include "core/report/Report.h"
 #include "core/session/Records.h"
@@ -17,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -79,6 +81,25 @@ MainWindow::MainWindow(QWidget* parent)
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
     viewMenu_ = menuBar()->addMenu(tr("&View"));
+    auto* language = viewMenu_->addMenu(tr("&Language"));
+    const std::pair<QString, QString> languages[] = {{QString(), tr("System")}, {QStringLiteral("en"), QStringLiteral("English")},
+                                                     {QStringLiteral("zh_CN"), QStringLiteral("简体中文")}};
+    for (const auto& [code, name] : languages) {
+        auto* a = language->addAction(name, this, [this, c = code] {
+            saveLanguage(c);
+            statusBar()->showMessage(tr("The language changes when mvprof starts again"), 6000);
+        });
+        a->setCheckable(true);
+        a->setChecked(savedLanguage() == code);
+    }
+    auto* theme = viewMenu_->addMenu(tr("&Theme"));
+    const std::pair<Theme, QString> themes[] = {{Theme::System, tr("System")}, {Theme::Light, tr("Light")}, {Theme::Dark, tr("Dark")}};
+    for (const auto& [t, name] : themes)
+        theme->addAction(name, this, [t = t] {
+            saveTheme(t);
+            applyTheme(t);
+        });
+    viewMenu_->addSeparator();
     modulesDock_ = addDock(modules_, tr("Module cost tree"), QStringLiteral("moduleTreeDock"), Qt::RightDockWidgetArea);
     expertsDock_ = addDock(experts_, tr("Expert load"), QStringLiteral("expertLoadDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(modulesDock_, expertsDock_);
@@ -166,6 +187,9 @@ MainWindow::MainWindow(QWidget* parent)
     });
 
     QSettings settings;
+    heatmap_->colormap()->setCurrentText(settings.value(QStringLiteral("heatmap/colormap"), QStringLiteral("viridis")).toString());
+    connect(heatmap_->colormap(), &QComboBox::currentTextChanged, this,
+            [](const QString& name) { QSettings().setValue(QStringLiteral("heatmap/colormap"), name); });
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }

@@ -1,4 +1,5 @@
 // mvprof: the desktop GUI. Opens the session named on the command line.
+#include "app/gui/Appearance.h"
 #include "app/gui/MainWindow.h"
 
 #include <QApplication>
@@ -9,6 +10,9 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("mvprof"));
     QApplication::setApplicationName(QStringLiteral("mvprof"));
     QApplication::setApplicationVersion(QStringLiteral(MVP_VERSION));
+
+    mvp::installTranslations(app, mvp::savedLanguage());
+    mvp::applyTheme(mvp::savedTheme());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "MoE-Visual Profiler"));

@@ -1,0 +1,938 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../views/Export.cpp" line="45" />
+        <location filename="../views/Export.cpp" line="54" />
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../views/Export.cpp" line="47" />
+        <location filename="../views/Export.cpp" line="57" />
+        <source>Writing %1 failed: %2</source>
+        <translation>写入 %1 失败：%2</translation>
+    </message>
+    <message>
+        <location filename="../views/Export.cpp" line="52" />
+        <source>There is no image to export.</source>
+        <translation>没有可导出的图像。</translation>
+    </message>
+    <message>
+        <location filename="../views/Export.cpp" line="56" />
+        <source>Encoding %1 failed</source>
+        <translation>编码 %1 失败</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <location filename="../app/gui/main.cpp" line="18" />
+        <source>MoE-Visual Profiler</source>
+        <translation>MoE 视觉性能剖析器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/main.cpp" line="22" />
+        <source>A session file (.mvprof) to open</source>
+        <translation>要打开的会话文件（.mvprof）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::CaptureDialog</name>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="36" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="131" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="135" />
+        <source>New Capture</source>
+        <translation>新建采集</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="37" />
+        <source>Reference, tiny (seconds)</source>
+        <translation>参考模型，tiny（数秒）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="38" />
+        <source>Reference, small (up to a minute on CPU)</source>
+        <translation>参考模型，small（CPU 上最多约一分钟）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="39" />
+        <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
+        <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
+        <source>all layers</source>
+        <translation>全部层</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="42" />
+        <source>Truncate the model to this many vision and decoder layers</source>
+        <translation>将模型截断为此数量的视觉层与解码层</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="45" />
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="46" />
+        <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
+        <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="47" />
+        <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
+        <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
+        <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
+        <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <source>Describe the image.</source>
+        <translation>描述这张图片。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="58" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
+        <source>Image</source>
+        <translation>图像</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="61" />
+        <source>Choose an Image</source>
+        <translation>选择图像</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="62" />
+        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
+        <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="66" />
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
+        <source>Decode steps</source>
+        <translation>解码步数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
+        <source>Attention maps</source>
+        <translation>注意力图</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="70" />
+        <source>Routing skew</source>
+        <translation>路由偏斜</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <source>Session file</source>
+        <translation>会话文件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
+        <source>Session File</source>
+        <translation>会话文件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="73" />
+        <source>mvprof sessions (*.mvprof)</source>
+        <translation>mvprof 会话 (*.mvprof)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
+        <source>Capture</source>
+        <translation>采集</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="117" />
+        <source>No image</source>
+        <translation>无图像</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="117" />
+        <source>Cannot read this image</source>
+        <translation>无法读取此图像</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="121" />
+        <source>%1 × %2 px</source>
+        <translation>%1 × %2 像素</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="127" />
+        <source>Choose an image file that exists.</source>
+        <translation>请选择一个存在的图像文件。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="128" />
+        <source>Choose where to write the session.</source>
+        <translation>请选择会话的保存位置。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="129" />
+        <source>The session's folder is not writable.</source>
+        <translation>会话所在文件夹不可写。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="135" />
+        <source>%1 exists. Replace it?</source>
+        <translation>%1 已存在。要替换它吗？</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::CaptureRunner</name>
+    <message>
+        <location filename="../app/gui/CaptureRunner.cpp" line="26" />
+        <source>Could not start %1: %2</source>
+        <translation>无法启动 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureRunner.cpp" line="34" />
+        <source>The capture process crashed; the session keeps what it wrote.</source>
+        <translation>采集进程崩溃；会话保留了已写入的内容。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureRunner.cpp" line="35" />
+        <source>The capture process exited with status %1.</source>
+        <translation>采集进程以状态 %1 退出。</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::MainWindow</name>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="62" />
+        <source>mvprof — MoE-Visual Profiler</source>
+        <translation>mvprof — MoE 视觉性能剖析器</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="66" />
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="67" />
+        <source>&amp;New Capture…</source>
+        <translation>新建采集(&amp;N)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="69" />
+        <source>&amp;Open Session…</source>
+        <translation>打开会话(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="71" />
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="72" />
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="74" />
+        <source>Heatmap Overlay as PNG…</source>
+        <translation>热力图叠加导出为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="74" />
+        <source>Heatmap Grid as CSV…</source>
+        <translation>热力图网格导出为 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="75" />
+        <source>Module Table as CSV…</source>
+        <translation>模块表导出为 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="75" />
+        <source>Findings as CSV…</source>
+        <translation>诊断导出为 CSV…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="76" />
+        <source>Report as Markdown…</source>
+        <translation>报告导出为 Markdown…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="76" />
+        <source>Expert Load Plot as PNG…</source>
+        <translation>专家负载图导出为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="77" />
+        <source>Expert Load Plot as PDF…</source>
+        <translation>专家负载图导出为 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="77" />
+        <source>Timeline as PNG…</source>
+        <translation>时间线导出为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="78" />
+        <source>Timeline as PDF…</source>
+        <translation>时间线导出为 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="81" />
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="83" />
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="84" />
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="85" />
+        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <source>System</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="90" />
+        <source>The language changes when mvprof starts again</source>
+        <translation>语言将在 mvprof 重新启动后生效</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="95" />
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="103" />
+        <source>Module cost tree</source>
+        <translation>模块开销树</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="104" />
+        <source>Expert load</source>
+        <translation>专家负载</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="106" />
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="109" />
+        <source>Findings</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="110" />
+        <source>Session</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="111" />
+        <source>Gate vs expert timeline</source>
+        <translation>门控与专家时间线</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="141" />
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="150" />
+        <source>decode %1/%2 · %p%</source>
+        <translation>解码 %1/%2 · %p%</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="151" />
+        <source>%1 · %p%</source>
+        <translation>%1 · %p%</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="166" />
+        <source>The capture failed</source>
+        <translation>采集失败</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="167" />
+        <source>Capture complete</source>
+        <translation>采集完成</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="167" />
+        <source>Capture cancelled: the run is kept, marked incomplete</source>
+        <translation>采集已取消：运行已保留并标记为未完成</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="168" />
+        <source>Capture failed: %1</source>
+        <translation>采集失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="172" />
+        <source>No session</source>
+        <translation>无会话</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="179" />
+        <location filename="../app/gui/MainWindow.cpp" line="183" />
+        <source>Could not open the session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="209" />
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="210" />
+        <source>mvprof sessions (*.mvprof);;All files (*)</source>
+        <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="227" />
+        <source>A capture is already running</source>
+        <translation>已有采集正在运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="234" />
+        <source>Describe the image.</source>
+        <translation>描述这张图片。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="251" />
+        <source>Capturing %1 on %2…</source>
+        <translation>正在用 %2 采集 %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="257" />
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="277" />
+        <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
+        <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="282" />
+        <source>%1 — mvprof</source>
+        <translation>%1 — mvprof</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="283" />
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="289" />
+        <source>Open a session first.</source>
+        <translation>请先打开一个会话。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="294" />
+        <source>This run has no heatmap values.</source>
+        <translation>此运行没有热力图数值。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="307" />
+        <location filename="../app/gui/MainWindow.cpp" line="312" />
+        <source>Writing %1 failed</source>
+        <translation>写入 %1 失败</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="315" />
+        <source>Unknown export</source>
+        <translation>未知的导出类型</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="320" />
+        <source>Open a session first</source>
+        <translation>请先打开一个会话</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <source>CSV tables (*.csv)</source>
+        <translation>CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="330" />
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="335" />
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="336" />
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ExpertLoadView</name>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="30" />
+        <source>All phases</source>
+        <translation>全部阶段</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="31" />
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="32" />
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="36" />
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="46" />
+        <location filename="../views/ExpertLoadView.cpp" line="49" />
+        <source>expert</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="47" />
+        <source>routing slots (measured)</source>
+        <translation>路由槽位（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="50" />
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="77" />
+        <source>e%1 (%2)</source>
+        <translation>e%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="78" />
+        <source>Token %1 was not routed (no MoE rows for it).</source>
+        <translation>词元 %1 未经过路由（没有对应的 MoE 记录）。</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="80" />
+        <source>L%1 → %2</source>
+        <translation>L%1 → %2</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="81" />
+        <source>Selected token %1: %2 (measured gate weights)</source>
+        <translation>选中词元 %1：%2（实测门控权重）</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="97" />
+        <source>This run has no MoE routing.</source>
+        <translation>此运行没有 MoE 路由记录。</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="122" />
+        <source>%1, visual</source>
+        <translation>%1，视觉</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="123" />
+        <source>%1, text</source>
+        <translation>%1，文本</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="152" />
+        <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
+        <translation>第 %1 层，%2：%4 个词元共 %3 个槽位（实测）。CV %5 · 均衡度 %6 · Jain %7 · MaxVio %8 · 空闲 %9 · 归一化熵 %10 · 虚线：过载阈值（Δ = 1.8）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::FindingsModel</name>
+    <message>
+        <location filename="../views/FindingsModel.cpp" line="11" />
+        <source>Critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <location filename="../views/FindingsModel.cpp" line="12" />
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../views/FindingsModel.cpp" line="15" />
+        <source>Info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../views/FindingsModel.cpp" line="66" />
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <location filename="../views/FindingsModel.cpp" line="67" />
+        <source>Finding</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <location filename="../views/FindingsModel.cpp" line="68" />
+        <source>Suggestion</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <location filename="../views/FindingsModel.cpp" line="69" />
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::HeatmapCanvas</name>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="52" />
+        <source>No image in this run</source>
+        <translation>此运行没有图像</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::HeatmapView</name>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="20" />
+        <source>Attention received</source>
+        <translation>接收的注意力</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="21" />
+        <source>Expert FLOPs</source>
+        <translation>专家 FLOPs</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="22" />
+        <source>Expert latency share</source>
+        <translation>专家延迟占比</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="23" />
+        <source>Saliency (blend)</source>
+        <translation>显著性（融合）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="24" />
+        <source>Waste: cost without attention</source>
+        <translation>浪费：有开销而少注意力</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="92" />
+        <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
+        <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="97" />
+        <source>from layer </source>
+        <translation>起始层 </translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="98" />
+        <source>to layer </source>
+        <translation>结束层 </translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="105" />
+        <source>Opacity</source>
+        <translation>不透明度</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="119" />
+        <source>Patch row %1, column %2: %3 = %4 (%5)</source>
+        <translation>图块 第 %1 行 第 %2 列：%3 = %4（%5）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="124" />
+        <source>estimated</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="124" />
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="174" />
+        <source>This run has no stored image.</source>
+        <translation>此运行没有保存图像。</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="183" />
+        <source>No patch values in this run (captured with --no-probes?).</source>
+        <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="196" />
+        <source>No %1 values for layers %2–%3.</source>
+        <translation>第 %2–%3 层没有 %1 数值。</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="206" />
+        <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
+        <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ModuleTreeModel</name>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="92" />
+        <source>%1 (%2 parameters)</source>
+        <translation>%1（%2 个参数）</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="102" />
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="103" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="104" />
+        <source>Calls</source>
+        <translation>调用次数</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="105" />
+        <source>Total ms</source>
+        <translation>总耗时 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="106" />
+        <source>Self ms</source>
+        <translation>自身耗时 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="107" />
+        <source>% of run</source>
+        <translation>占运行 %</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="108" />
+        <source>GFLOP (est.)</source>
+        <translation>GFLOP（估算）</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="109" />
+        <source>MB (est.)</source>
+        <translation>MB（估算）</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="113" />
+        <source>Measured wall time</source>
+        <translation>实测墙钟时间</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="114" />
+        <source>Estimated from the recorded op shapes</source>
+        <translation>由记录的算子形状估算</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ModuleTreeView</name>
+    <message>
+        <location filename="../views/ModuleTreeView.cpp" line="24" />
+        <source>Filter modules (e.g. expert, layer.1, attn)</source>
+        <translation>筛选模块（例如 expert、layer.1、attn）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::RooflineView</name>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="20" />
+        <source>arithmetic intensity (FLOP/byte, estimated)</source>
+        <translation>算术强度（FLOP/字节，估算）</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="21" />
+        <source>performance (FLOP/s)</source>
+        <translation>性能（FLOP/s）</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="37" />
+        <source>No device ceilings were recorded for this run: no roofline.</source>
+        <translation>此运行未记录设备性能上限：无法绘制屋顶线。</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="79" />
+        <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
+        <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 耗时（实测）；FLOPs 与字节数由算子形状估算。</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="109" />
+        <source>%1
+AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
+%4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
+        <translation>%1
+算术强度 %2 FLOP/B（估算）· 达到 %3 GFLOP/s（实测时间）
+%4 毫秒 · %5 受限 · 可达 %6 GFLOP/s（预测）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::RunsModel</name>
+    <message>
+        <location filename="../views/RunsView.cpp" line="14" />
+        <source>live</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="15" />
+        <source>complete</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="16" />
+        <source>incomplete</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="17" />
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="53" />
+        <source>(baseline)</source>
+        <translation>（基线）</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="63" />
+        <source>%1
+image %2
+prompt "%3"
+%4</source>
+        <translation>%1
+图像 %2
+提示词“%3”
+%4</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="72" />
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="73" />
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="74" />
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="75" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="76" />
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="77" />
+        <source>Transform</source>
+        <translation>变换</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="78" />
+        <source>Wall ms (measured)</source>
+        <translation>墙钟 毫秒（实测）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::TimelineView</name>
+    <message>
+        <location filename="../views/TimelineView.cpp" line="58" />
+        <source>time since the run began (ms, measured)</source>
+        <translation>自运行开始的时间（毫秒，实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/TimelineView.cpp" line="89" />
+        <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
+        <translation>此运行没有探测到 MoE 层：时间线无内容可显示。</translation>
+    </message>
+    <message>
+        <location filename="../views/TimelineView.cpp" line="117" />
+        <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
+        <translation>%2 条泳道中共 %1 个门控与专家区间；红色：路由器，蓝色：专家，深色：多个区间折叠进同一像素；黄色：预填充，绿色：解码步。</translation>
+    </message>
+    <message>
+        <location filename="../views/TimelineView.cpp" line="151" />
+        <source>%1: %2 span(s), %3–%4 ms (measured)</source>
+        <translation>%1：%2 个区间，%3–%4 毫秒（实测）</translation>
+    </message>
+</context>
+</TS>
