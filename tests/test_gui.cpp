@@ -122,6 +122,8 @@ private slots:
         QCOMPARE(w.heatmapView()->selectedPatch(), 2 * 16 + 5);
         QCOMPARE(w.expertLoadView()->selectedToken(), w.session()->grid->firstPosition + 37);
         QVERIFY2(w.expertLoadView()->tokenRouting().contains(QStringLiteral("L1 → e")), qPrintable(w.expertLoadView()->tokenRouting()));
+        QCOMPARE(w.timelineView()->highlightedLanes(), 2 * 2);  // top-2 experts in each of the two MoE layers
+        QVERIFY(w.heatmapView()->describePatch(37).contains(QStringLiteral("Expert FLOPs")));
 
         // Timeline: per MoE layer a gate lane and one per expert; keys zoom.
         auto* timeline = w.timelineView();

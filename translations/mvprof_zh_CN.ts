@@ -380,154 +380,154 @@
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="141" />
+        <location filename="../app/gui/MainWindow.cpp" line="145" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="150" />
+        <location filename="../app/gui/MainWindow.cpp" line="154" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="151" />
+        <location filename="../app/gui/MainWindow.cpp" line="155" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="166" />
+        <location filename="../app/gui/MainWindow.cpp" line="170" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="167" />
+        <location filename="../app/gui/MainWindow.cpp" line="171" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="167" />
+        <location filename="../app/gui/MainWindow.cpp" line="171" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="168" />
+        <location filename="../app/gui/MainWindow.cpp" line="172" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172" />
+        <location filename="../app/gui/MainWindow.cpp" line="176" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="179" />
         <location filename="../app/gui/MainWindow.cpp" line="183" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="209" />
+        <location filename="../app/gui/MainWindow.cpp" line="213" />
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="210" />
+        <location filename="../app/gui/MainWindow.cpp" line="214" />
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="227" />
+        <location filename="../app/gui/MainWindow.cpp" line="231" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="234" />
+        <location filename="../app/gui/MainWindow.cpp" line="238" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="251" />
+        <location filename="../app/gui/MainWindow.cpp" line="255" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="257" />
+        <location filename="../app/gui/MainWindow.cpp" line="261" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="277" />
+        <location filename="../app/gui/MainWindow.cpp" line="281" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="282" />
+        <location filename="../app/gui/MainWindow.cpp" line="286" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="283" />
+        <location filename="../app/gui/MainWindow.cpp" line="287" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="289" />
+        <location filename="../app/gui/MainWindow.cpp" line="293" />
         <source>Open a session first.</source>
         <translation>请先打开一个会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="294" />
+        <location filename="../app/gui/MainWindow.cpp" line="298" />
         <source>This run has no heatmap values.</source>
         <translation>此运行没有热力图数值。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="307" />
-        <location filename="../app/gui/MainWindow.cpp" line="312" />
+        <location filename="../app/gui/MainWindow.cpp" line="311" />
+        <location filename="../app/gui/MainWindow.cpp" line="316" />
         <source>Writing %1 failed</source>
         <translation>写入 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="315" />
+        <location filename="../app/gui/MainWindow.cpp" line="319" />
         <source>Unknown export</source>
         <translation>未知的导出类型</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="320" />
+        <location filename="../app/gui/MainWindow.cpp" line="324" />
         <source>Open a session first</source>
         <translation>请先打开一个会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <location filename="../app/gui/MainWindow.cpp" line="330" />
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <location filename="../app/gui/MainWindow.cpp" line="330" />
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <location filename="../app/gui/MainWindow.cpp" line="330" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="326" />
+        <location filename="../app/gui/MainWindow.cpp" line="330" />
         <source>CSV tables (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330" />
+        <location filename="../app/gui/MainWindow.cpp" line="334" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="335" />
+        <location filename="../app/gui/MainWindow.cpp" line="339" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="336" />
+        <location filename="../app/gui/MainWindow.cpp" line="340" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -652,7 +652,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="52" />
+        <location filename="../views/HeatmapView.cpp" line="53" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -660,82 +660,102 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="20" />
+        <location filename="../views/HeatmapView.cpp" line="21" />
         <source>Attention received</source>
         <translation>接收的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="21" />
+        <location filename="../views/HeatmapView.cpp" line="22" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="22" />
+        <location filename="../views/HeatmapView.cpp" line="23" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="23" />
+        <location filename="../views/HeatmapView.cpp" line="24" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24" />
+        <location filename="../views/HeatmapView.cpp" line="25" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="92" />
+        <location filename="../views/HeatmapView.cpp" line="101" />
+        <source>Grid</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="104" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="97" />
+        <location filename="../views/HeatmapView.cpp" line="109" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="98" />
+        <location filename="../views/HeatmapView.cpp" line="110" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="105" />
+        <location filename="../views/HeatmapView.cpp" line="117" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="119" />
-        <source>Patch row %1, column %2: %3 = %4 (%5)</source>
-        <translation>图块 第 %1 行 第 %2 列：%3 = %4（%5）</translation>
+        <location filename="../views/HeatmapView.cpp" line="120" />
+        <source>Draw the patch grid</source>
+        <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="124" />
+        <location filename="../views/HeatmapView.cpp" line="144" />
+        <source>%1 %2 (%3)</source>
+        <translation>%1 %2（%3）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="147" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="124" />
+        <location filename="../views/HeatmapView.cpp" line="147" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="174" />
+        <location filename="../views/HeatmapView.cpp" line="147" />
+        <source>derived</source>
+        <translation>推导</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="149" />
+        <source>Patch %1 (row %2, column %3): %4</source>
+        <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="199" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="183" />
+        <location filename="../views/HeatmapView.cpp" line="208" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="196" />
+        <location filename="../views/HeatmapView.cpp" line="221" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="206" />
+        <location filename="../views/HeatmapView.cpp" line="231" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>
@@ -743,57 +763,82 @@
 <context>
     <name>mvp::views::ModuleTreeModel</name>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="92" />
+        <location filename="../views/ModuleTreeModel.cpp" line="62" />
+        <source>memory</source>
+        <translation>访存</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="62" />
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="99" />
         <source>%1 (%2 parameters)</source>
         <translation>%1（%2 个参数）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="102" />
+        <location filename="../views/ModuleTreeModel.cpp" line="109" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="103" />
+        <location filename="../views/ModuleTreeModel.cpp" line="110" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="104" />
+        <location filename="../views/ModuleTreeModel.cpp" line="111" />
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="105" />
+        <location filename="../views/ModuleTreeModel.cpp" line="112" />
         <source>Total ms</source>
         <translation>总耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="106" />
+        <location filename="../views/ModuleTreeModel.cpp" line="113" />
         <source>Self ms</source>
         <translation>自身耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="107" />
+        <location filename="../views/ModuleTreeModel.cpp" line="114" />
         <source>% of run</source>
         <translation>占运行 %</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="108" />
+        <location filename="../views/ModuleTreeModel.cpp" line="115" />
         <source>GFLOP (est.)</source>
         <translation>GFLOP（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="109" />
+        <location filename="../views/ModuleTreeModel.cpp" line="116" />
         <source>MB (est.)</source>
         <translation>MB（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="113" />
+        <location filename="../views/ModuleTreeModel.cpp" line="117" />
+        <source>FLOP/B (est.)</source>
+        <translation>FLOP/B（估算）</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="118" />
+        <source>Bound</source>
+        <translation>瓶颈</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="122" />
         <source>Measured wall time</source>
         <translation>实测墙钟时间</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="114" />
+        <location filename="../views/ModuleTreeModel.cpp" line="123" />
+        <source>Memory- or compute-bound against the device's measured ridge point</source>
+        <translation>相对设备实测拐点判定为访存受限或计算受限</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="124" />
         <source>Estimated from the recorded op shapes</source>
         <translation>由记录的算子形状估算</translation>
     </message>
@@ -801,9 +846,19 @@
 <context>
     <name>mvp::views::ModuleTreeView</name>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="24" />
+        <location filename="../views/ModuleTreeView.cpp" line="47" />
         <source>Filter modules (e.g. expert, layer.1, attn)</source>
         <translation>筛选模块（例如 expert、layer.1、attn）</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeView.cpp" line="59" />
+        <source>Show only modules of one kind</source>
+        <translation>只显示某一类型的模块</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeView.cpp" line="78" />
+        <source>All kinds</source>
+        <translation>全部类型</translation>
     </message>
 </context>
 <context>
@@ -920,17 +975,17 @@ prompt "%3"
         <translation>自运行开始的时间（毫秒，实测）</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="89" />
+        <location filename="../views/TimelineView.cpp" line="109" />
         <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
         <translation>此运行没有探测到 MoE 层：时间线无内容可显示。</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="117" />
+        <location filename="../views/TimelineView.cpp" line="137" />
         <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
         <translation>%2 条泳道中共 %1 个门控与专家区间；红色：路由器，蓝色：专家，深色：多个区间折叠进同一像素；黄色：预填充，绿色：解码步。</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="151" />
+        <location filename="../views/TimelineView.cpp" line="171" />
         <source>%1: %2 span(s), %3–%4 ms (measured)</source>
         <translation>%1：%2 个区间，%3–%4 毫秒（实测）</translation>
     </message>

@@ -4,6 +4,7 @@
 
 #include "core/analysis/PatchMetrics.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -55,6 +56,11 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::SmoothPixmapTransform);
     const QRect r = imageRect();
     p.drawImage(r, overlay_);
+    if (gridVisible_ && rows_ > 0 && cols_ > 0) {
+        p.setPen(QPen(QColor(255, 255, 255, 90), 1));
+        for (int c = 1; c < cols_; ++c) p.drawLine(QPointF(r.x() + c * double(r.width()) / cols_, r.top()), QPointF(r.x() + c * double(r.width()) / cols_, r.bottom()));
+        for (int k = 1; k < rows_; ++k) p.drawLine(QPointF(r.left(), r.y() + k * double(r.height()) / rows_), QPointF(r.right(), r.y() + k * double(r.height()) / rows_));
+    }
     if (selected_ >= 0 && rows_ > 0 && cols_ > 0) {
         const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
         p.setPen(QPen(Qt::white, 2));
@@ -80,6 +86,11 @@ void HeatmapCanvas::mousePressEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton) emit patchClicked(patchAt(e->position()));
 }
 
+void HeatmapCanvas::setGridVisible(bool on) {
+    gridVisible_ = on;
+    update();
+}
+
 void HeatmapCanvas::setSelectedPatch(int patch) {
     selected_ = patch;
     update();
@@ -87,7 +98,8 @@ void HeatmapCanvas::setSelectedPatch(int patch) {
 
 HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent), metric_(new QComboBox(this)), colormap_(new QComboBox(this)), first_(new QSpinBox(this)),
-      last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)), info_(new QLabel(this)),
+      last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)), gridToggle_(new QCheckBox(tr("Grid"), this)),
+      info_(new QLabel(this)),
       canvas_(new HeatmapCanvas(this)) {
     metric_->setToolTip(tr("What colours each patch; the status bar says whether a value is measured or estimated"));
     metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -104,6 +116,9 @@ HeatmapView::HeatmapView(QWidget* parent)
     controls->addWidget(colormap_);
     controls->addWidget(new QLabel(tr("Opacity"), this));
     controls->addWidget(opacity_);
+    controls->addWidget(gridToggle_);
+    gridToggle_->setToolTip(tr("Draw the patch grid"));
+    connect(gridToggle_, &QCheckBox::toggled, canvas_, &HeatmapCanvas::setGridVisible);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(canvas_, 1);
@@ -114,15 +129,24 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(canvas_, &HeatmapCanvas::patchClicked, this, &HeatmapView::selectPatch);
-    connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double v) {
-        const bool estimated = metric_->currentData().toString() == QLatin1String("expert_flops");
-        emit statusMessage(tr("Patch row %1, column %2: %3 = %4 (%5)")
-                               .arg(row)
-                               .arg(col)
-                               .arg(metric_->currentText())
-                               .arg(v, 0, 'g', 5)
-                               .arg(estimated ? tr("estimated") : tr("measured")));
+    connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double) {
+        emit statusMessage(describePatch(row * (data_ && data_->grid ? data_->grid->gridW : 1) + col));
     });
+}
+
+QString HeatmapView::describePatch(int patch) const {
+    if (!data_ || !data_->grid || patch < 0) return {};
+    const int cols = data_->grid->gridW;
+    QStringList values;
+    for (const auto& m : heatmapMetrics()) {
+        const auto it = allGrids_.find(m);
+        if (it == allGrids_.end() || size_t(patch) >= it->second.values.size()) continue;
+        values << tr("%1 %2 (%3)")
+                      .arg(metricLabel(m))
+                      .arg(it->second.values[size_t(patch)], 0, 'g', 4)
+                      .arg(m == "expert_flops" ? tr("estimated") : m == "saliency" || m == "waste" ? tr("derived") : tr("measured"));
+    }
+    return tr("Patch %1 (row %2, column %3): %4").arg(patch).arg(patch / cols).arg(patch % cols).arg(values.join(QStringLiteral(" · ")));
 }
 
 void HeatmapView::selectPatch(int patch) {
@@ -145,6 +169,7 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
     data_ = std::move(data);
     cacheKey_.clear();
     grid_ = {};
+    allGrids_.clear();
     {
         // Offer the metrics this run has data for.
         QSignalBlocker block(metric_);
@@ -187,9 +212,9 @@ void HeatmapView::render() {
     const QString key = QStringLiteral("%1:%2-%3").arg(QString::fromStdString(metric)).arg(first_->value()).arg(last_->value());
     if (key != cacheKey_) {
         // Re-derive the grid only when the metric or layers change, not on colour or opacity changes.
-        auto grids = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()});
-        const auto it = grids.find(metric);
-        if (it == grids.end()) {
+        allGrids_ = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()});
+        const auto it = allGrids_.find(metric);
+        if (it == allGrids_.end()) {
             grid_ = {};
             cacheKey_.clear();
             canvas_->setImages(data_->image, 0, 0, {});

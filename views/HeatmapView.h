@@ -8,9 +8,11 @@
 #include <QImage>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -35,6 +37,7 @@ public:
 
     // Outlines one patch (-1: none).
     void setSelectedPatch(int patch);
+    void setGridVisible(bool on);
     // The patch under a widget position, or -1.
     int patchAt(QPointF pos) const;
 
@@ -49,6 +52,7 @@ protected:
 
 private:
     int selected_ = -1;
+    bool gridVisible_ = false;
     QImage overlay_;
     int rows_ = 0, cols_ = 0;
     std::vector<double> values_;
@@ -68,6 +72,9 @@ public:
     QSlider* opacity() const { return opacity_; }
     QComboBox* colormap() const { return colormap_; }
     QComboBox* metric() const { return metric_; }
+    QCheckBox* gridToggle() const { return gridToggle_; }
+    // Every metric's value at one patch, for the hover read-out.
+    QString describePatch(int patch) const;
     // The overlay at the stored image's full resolution with the current
     // settings (for export); null without an image or values.
     QImage fullResolutionOverlay() const;
@@ -96,6 +103,8 @@ private:
     QSpinBox* first_;
     QSpinBox* last_;
     QSlider* opacity_;
+    QCheckBox* gridToggle_;
+    std::map<std::string, HeatGrid> allGrids_;  // every metric at the current layer range
     QLabel* info_;
     HeatmapCanvas* canvas_;
     int selected_ = -1;

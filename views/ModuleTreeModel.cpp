@@ -5,9 +5,10 @@ namespace mvp::views {
 // Internal ids are node index + 1, so that 0 stays "no node" (the root).
 ModuleTreeModel::ModuleTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-void ModuleTreeModel::setTree(ModuleCostTree tree) {
+void ModuleTreeModel::setTree(ModuleCostTree tree, double ridge) {
     beginResetModel();
     tree_ = std::move(tree);
+    ridge_ = ridge;
     parentOf_.assign(tree_.nodes.size(), std::nullopt);
     rowOf_.assign(tree_.nodes.size(), 0);
     for (size_t r = 0; r < tree_.roots.size(); ++r) rowOf_[tree_.roots[r]] = int(r);
@@ -57,6 +58,8 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     if (!n) return {};
     const double totalMs = double(n->totalNs) / 1e6, selfMs = double(n->selfNs) / 1e6;
     const double gflops = double(n->flops) / 1e9, mbytes = double(n->bytes) / 1e6;
+    const double ai = n->bytes > 0 ? double(n->flops) / double(n->bytes) : 0.0;
+    const QString bound = n->bytes == 0 || ridge_ <= 0 ? QString() : ai < ridge_ ? tr("memory") : tr("compute");
     if (role == SortRole) {
         switch (index.column()) {
         case Module: return QString::fromStdString(n->module.path);
@@ -67,6 +70,8 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
         case Share: return n->share;
         case GFlops: return gflops;
         case MBytes: return mbytes;
+        case Intensity: return ai;
+        case BoundColumn: return bound;
         }
     }
     if (role == Qt::DisplayRole) {
@@ -86,6 +91,8 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
         case Share: return QString(QString::number(n->share * 100.0, 'f', 1) + QLatin1Char('%'));
         case GFlops: return QString::number(gflops, 'f', 4);
         case MBytes: return QString::number(mbytes, 'f', 2);
+        case Intensity: return n->bytes > 0 ? QString::number(ai, 'f', 2) : QString();
+        case BoundColumn: return bound;
         }
     }
     if (role == Qt::ToolTipRole)
@@ -107,10 +114,13 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
         case Share: return tr("% of run");
         case GFlops: return tr("GFLOP (est.)");
         case MBytes: return tr("MB (est.)");
+        case Intensity: return tr("FLOP/B (est.)");
+        case BoundColumn: return tr("Bound");
         }
     }
     if (role == Qt::ToolTipRole) {
         if (section >= TotalMs && section <= Share) return tr("Measured wall time");
+        if (section == BoundColumn) return tr("Memory- or compute-bound against the device's measured ridge point");
         if (section >= GFlops) return tr("Estimated from the recorded op shapes");
     }
     return {};

@@ -12,12 +12,13 @@ namespace mvp::views {
 class ModuleTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Module, Kind, Calls, TotalMs, SelfMs, Share, GFlops, MBytes, ColumnCount };
+    enum Column { Module, Kind, Calls, TotalMs, SelfMs, Share, GFlops, MBytes, Intensity, BoundColumn, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
 
     explicit ModuleTreeModel(QObject* parent = nullptr);
 
-    void setTree(ModuleCostTree tree);
+    // ridge: the device's FLOP/byte ridge point for the bound column (0: unknown).
+    void setTree(ModuleCostTree tree, double ridge = 0);
     const ModuleCostTree& tree() const { return tree_; }
     // The module shown at `index`, or nullptr.
     const ModuleCost* costAt(const QModelIndex& index) const;
@@ -32,6 +33,7 @@ public:
 private:
     const std::vector<size_t>& childrenOf(const QModelIndex& parent) const;
     ModuleCostTree tree_;
+    double ridge_ = 0;
     std::vector<std::optional<size_t>> parentOf_;  // node → parent node
     std::vector<int> rowOf_;                       // node → row under its parent
 };

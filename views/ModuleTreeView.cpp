@@ -2,7 +2,11 @@
 
 #include "views/ModuleTreeModel.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
+
+#include <set>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
@@ -10,9 +14,28 @@
 
 namespace mvp::views {
 
+namespace {
+// Text filter on the full path plus a kind filter; a match keeps its ancestors.
+class ModuleFilter : public QSortFilterProxyModel {
+public:
+    using QSortFilterProxyModel::QSortFilterProxyModel;
+    QString kind;
+    void refresh() { invalidateFilter(); }
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override {
+        if (!kind.isEmpty()) {
+            const QModelIndex k = sourceModel()->index(row, ModuleTreeModel::Kind, parent);
+            if (k.data().toString() != kind) return false;
+        }
+        return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+    }
+};
+} // namespace
+
 ModuleTreeView::ModuleTreeView(QWidget* parent)
-    : QWidget(parent), model_(new ModuleTreeModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      view_(new QTreeView(this)), filter_(new QLineEdit(this)) {
+    : QWidget(parent), model_(new ModuleTreeModel(this)), proxy_(new ModuleFilter(this)),
+      view_(new QTreeView(this)), filter_(new QLineEdit(this)), kind_(new QComboBox(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ModuleTreeModel::SortRole);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -33,14 +56,32 @@ ModuleTreeView::ModuleTreeView(QWidget* parent)
     view_->header()->setStretchLastSection(false);
     view_->header()->setSectionResizeMode(ModuleTreeModel::Module, QHeaderView::Stretch);
 
+    kind_->setToolTip(tr("Show only modules of one kind"));
+    connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
+        auto* f = static_cast<ModuleFilter*>(proxy_);
+        f->kind = kind_->currentData().toString();
+        f->refresh();
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(filter_, 1);
+    row->addWidget(kind_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(filter_);
+    layout->addLayout(row);
     layout->addWidget(view_);
 }
 
-void ModuleTreeView::setTree(ModuleCostTree tree) {
-    model_->setTree(std::move(tree));
+void ModuleTreeView::setTree(ModuleCostTree tree, double ridge) {
+    {
+        QSignalBlocker block(kind_);
+        kind_->clear();
+        kind_->addItem(tr("All kinds"), QString());
+        std::set<std::string> kinds;
+        for (const auto& n : tree.nodes) kinds.insert(n.module.kind);
+        for (const auto& k : kinds) kind_->addItem(QString::fromStdString(k), QString::fromStdString(k));
+        static_cast<ModuleFilter*>(proxy_)->kind.clear();
+    }
+    model_->setTree(std::move(tree), ridge);
     view_->expandToDepth(0);
     for (int c = 1; c < ModuleTreeModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
 }

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QComboBox;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
@@ -17,18 +18,20 @@ class ModuleTreeView : public QWidget {
     Q_OBJECT
 public:
     explicit ModuleTreeView(QWidget* parent = nullptr);
-    void setTree(ModuleCostTree tree);
+    void setTree(ModuleCostTree tree, double ridge = 0);
 
     ModuleTreeModel* model() const { return model_; }
     QSortFilterProxyModel* proxy() const { return proxy_; }
     QTreeView* tree() const { return view_; }
     QLineEdit* filter() const { return filter_; }
+    QComboBox* kindFilter() const { return kind_; }
 
 private:
     ModuleTreeModel* model_;
     QSortFilterProxyModel* proxy_;
     QTreeView* view_;
     QLineEdit* filter_;
+    QComboBox* kind_;
 };
 
 } // namespace mvp::views

@@ -81,9 +81,29 @@ void TimelineView::showRange(double fromMs, double toMs) {
     plot_->replot();
 }
 
+void TimelineView::highlightLanes(const std::vector<std::pair<int, int>>& layerExpert) {
+    for (auto* h : highlights_) plot_->removeItem(h);
+    highlights_.clear();
+    for (size_t i = 0; i < timeline_.lanes.size(); ++i) {
+        const auto& lane = timeline_.lanes[i];
+        if (std::find(layerExpert.begin(), layerExpert.end(), std::pair{lane.layer, lane.expert}) == layerExpert.end()) continue;
+        auto* r = new QCPItemRect(plot_);
+        r->topLeft->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        r->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        r->topLeft->setCoords(0, double(i) - 0.5);
+        r->bottomRight->setCoords(1, double(i) + 0.5);
+        r->setPen(Qt::NoPen);
+        r->setBrush(QColor(255, 215, 0, 70));
+        r->setLayer(QStringLiteral("background"));
+        highlights_.push_back(r);
+    }
+    plot_->replot();
+}
+
 void TimelineView::rebuild() {
     plot_->clearPlottables();
     plot_->clearItems();
+    highlights_.clear();
     boxes_ = nullptr;
     if (timeline_.lanes.empty()) {
         info_->setText(tr("No MoE layers were probed in this run: nothing to show on the timeline."));

@@ -10,6 +10,7 @@
 
 #include <memory>
 
+class QCPItemRect;
 class QCustomPlot;
 class QLabel;
 
@@ -29,6 +30,10 @@ public:
     const Timeline& timeline() const { return timeline_; }
     // Boxes drawn by the last replot, over all lanes.
     size_t boxesDrawn() const;
+    // Shades the lanes of these (layer, expert) pairs, e.g. the experts a
+    // selected token went to; an empty list clears the shading.
+    void highlightLanes(const std::vector<std::pair<int, int>>& layerExpert);
+    int highlightedLanes() const { return int(highlights_.size()); }
     // Scrolls the time axis to [fromMs, toMs].
     void showRange(double fromMs, double toMs);
 
@@ -41,6 +46,7 @@ private:
     Timeline timeline_;
     QCustomPlot* plot_;
     TimelinePlottable* boxes_ = nullptr;
+    std::vector<QCPItemRect*> highlights_;
     QLabel* info_;
 };
 

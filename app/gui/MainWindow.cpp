@@ -128,6 +128,10 @@ MainWindow::MainWindow(QWidget* parent)
         if (!session_ || !session_->grid) return;
         const int position = patch < 0 ? -1 : session_->grid->firstPosition + patch;
         experts_->selectToken(position);
+        std::vector<std::pair<int, int>> lanes;
+        for (const auto& r : session_->data.routing)
+            if (r.token == position) lanes.emplace_back(r.layer, r.expert);
+        timeline_->highlightLanes(lanes);
         if (patch >= 0) statusBar()->showMessage(experts_->tokenRouting(), 8000);
     });
     connect(runs_, &views::RunsView::runChosen, this, [this](qint64 id) {
@@ -267,7 +271,7 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
 void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     session_ = std::move(data);
     heatmap_->setSession(session_);
-    modules_->setTree(session_->analysis.modules);
+    modules_->setTree(session_->analysis.modules, session_->analysis.host ? session_->analysis.host->ridge() : 0.0);
     findings_->setFindings(session_->analysis.findings);
     experts_->setSession(session_);
     timeline_->setSession(session_);
