@@ -6,6 +6,7 @@
 #include "capture/models/Vlm.h"
 
 #include <ATen/record_function.h>
+#include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -176,6 +177,8 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     info.startedUtc = sysinfo::utcNow();
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
+    // While it runs, a GUI can find and attach to it (File → Attach…).
+    const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);
 
     const int patches = cfg.vision.patches();
     {

@@ -2,6 +2,9 @@
 // Fails on any Qt warning except the offscreen platform's own size-hint notice.
 #include "TestSupport.h"
 #include "app/gui/Appearance.h"
+#include "app/gui/AttachDialog.h"
+#include "core/session/LiveRuns.h"
+#include "views/LiveRunsModel.h"
 #include "app/gui/MainWindow.h"
 #include "core/session/SessionReader.h"
 #include "core/image/Colormap.h"
@@ -327,6 +330,42 @@ private slots:
         QVERIFY(run.ok());
         QCOMPARE(run->status, RunStatus::Incomplete);
         QVERIFY(run->steps == 220);
+    }
+
+    void attachFollowsARunningCapture() {
+        qputenv("XDG_RUNTIME_DIR", dir.path().toUtf8());  // the child inherits it
+        const QString out = dir.filePath(QStringLiteral("attached.mvprof"));
+        QProcess child;
+        child.start(test::cliPath(), {QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"),
+                                      out, QStringLiteral("--steps"), QStringLiteral("220"), QStringLiteral("--progress"),
+                                      QStringLiteral("jsonl")});
+        QVERIFY(child.waitForStarted());
+        // Wait until the capture has announced itself and reached its decode steps.
+        bool decoding = false;
+        while (!decoding && child.waitForReadyRead(30000))
+            decoding = child.readAll().contains("\"decode\"");
+        QVERIFY(decoding);
+        AttachDialog dialog;
+        dialog.model()->refresh();
+        int row = -1;
+        for (int r = 0; r < dialog.model()->rowCount(); ++r)
+            if (dialog.model()->index(r, views::LiveRunsModel::Pid).data().toLongLong() == child.processId()) row = r;
+        QVERIFY(row >= 0);
+        dialog.table()->selectRow(row);
+        dialog.accept();
+        QCOMPARE(dialog.chosenSession(), out);
+
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(dialog.chosenSession(), dialog.chosenRun());
+        QVERIFY(loaded.wait(20000));
+        // Opened while the child still writes, then followed until it completes.
+        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->analysis.run.status == RunStatus::Complete, 60000);
+        if (child.state() != QProcess::NotRunning) QVERIFY(child.waitForFinished(30000));
+        QCOMPARE(child.exitCode(), 0);
+        QVERIFY(listLiveRuns().empty());  // the announcement went with the run
+        qunsetenv("XDG_RUNTIME_DIR");
     }
 
     void chineseTranslationLoads() {

@@ -1,5 +1,6 @@
 // The session file: round trips, live reading, and every kind of bad file.
 #include "TestSupport.h"
+#include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -103,6 +104,8 @@ class TestSession : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
+    std::string file_(const char* name) const { return file(name).toStdString(); }
+    QString file_qs(const char* name) const { return file(name); }
 
 private slots:
     void roundTrip() {
@@ -264,6 +267,39 @@ private slots:
         auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
         QVERIFY(!w.ok());
         QCOMPARE(w.error().code, ErrorCode::NewerSchema);
+    }
+
+    void liveRunsAnnounceThemselves() {
+        qputenv("XDG_RUNTIME_DIR", dir.path().toUtf8());
+        QCOMPARE(QString::fromStdString(liveRunsDirectory()), dir.filePath(QStringLiteral("mvprof")));
+        std::string file;
+        {
+            LiveRunAnnouncement a(file_("live.mvprof"), "ref:tiny", 3, "2026-11-29T10:00:00Z");
+            file = a.file();
+            QVERIFY(QFile::exists(QString::fromStdString(file)));
+            const auto runs = listLiveRuns();
+            QCOMPARE(runs.size(), size_t(1));
+            QCOMPARE(runs[0].pid, QCoreApplication::applicationPid());
+            QCOMPARE(runs[0].run, int64_t(3));
+            QVERIFY(!runs[0].stale);
+            QCOMPARE(QString::fromStdString(runs[0].session), file_qs("live.mvprof"));
+        }
+        QVERIFY(!QFile::exists(QString::fromStdString(file)));  // removed when the run ends
+        // A process killed mid-run leaves its file behind: stale, and cleaned up on request.
+        QProcess p;
+        p.start(QStringLiteral("/bin/true"));
+        QVERIFY(p.waitForFinished());
+        const QString dead = dir.filePath(QStringLiteral("mvprof/%1.json").arg(p.processId()));
+        QVERIFY(test::writeFile(dead, QStringLiteral("{\"pid\": %1, \"host\": \"%2\", \"session\": \"/x.mvprof\"}")
+                                          .arg(p.processId())
+                                          .arg(QString::fromStdString(hostName()))
+                                          .toUtf8()));
+        auto runs = listLiveRuns();
+        QCOMPARE(runs.size(), size_t(1));
+        QVERIFY(runs[0].stale);
+        QCOMPARE(cleanStaleLiveRuns(), 1);
+        QVERIFY(listLiveRuns().empty());
+        qunsetenv("XDG_RUNTIME_DIR");
     }
 
     void appendAddsARun() {

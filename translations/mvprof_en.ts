@@ -40,6 +40,34 @@
     </message>
 </context>
 <context>
+    <name>mvp::AttachDialog</name>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="18"/>
+        <source>Attach to a Running Capture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="27"/>
+        <source>Attach</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="28"/>
+        <source>Refresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="29"/>
+        <source>Remove Stale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="39"/>
+        <source>Captures running on this machine (mvprof-cli or any program using the capture library):</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="36"/>
@@ -235,300 +263,305 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="62"/>
+        <location filename="../app/gui/MainWindow.cpp" line="64"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="66"/>
+        <location filename="../app/gui/MainWindow.cpp" line="68"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="67"/>
+        <location filename="../app/gui/MainWindow.cpp" line="69"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="69"/>
-        <source>&amp;Open Session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/MainWindow.cpp" line="71"/>
-        <source>Open &amp;Recent</source>
+        <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="72"/>
+        <source>&amp;Open Session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="74"/>
+        <source>Open &amp;Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="75"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74"/>
+        <location filename="../app/gui/MainWindow.cpp" line="77"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74"/>
+        <location filename="../app/gui/MainWindow.cpp" line="77"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="75"/>
+        <location filename="../app/gui/MainWindow.cpp" line="78"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="75"/>
+        <location filename="../app/gui/MainWindow.cpp" line="78"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="76"/>
+        <location filename="../app/gui/MainWindow.cpp" line="79"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="76"/>
+        <location filename="../app/gui/MainWindow.cpp" line="79"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77"/>
+        <location filename="../app/gui/MainWindow.cpp" line="80"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77"/>
+        <location filename="../app/gui/MainWindow.cpp" line="80"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="78"/>
+        <location filename="../app/gui/MainWindow.cpp" line="81"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="81"/>
+        <location filename="../app/gui/MainWindow.cpp" line="84"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="83"/>
+        <location filename="../app/gui/MainWindow.cpp" line="86"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84"/>
+        <location filename="../app/gui/MainWindow.cpp" line="87"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="85"/>
-        <location filename="../app/gui/MainWindow.cpp" line="96"/>
+        <location filename="../app/gui/MainWindow.cpp" line="88"/>
+        <location filename="../app/gui/MainWindow.cpp" line="99"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="90"/>
+        <location filename="../app/gui/MainWindow.cpp" line="93"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="95"/>
+        <location filename="../app/gui/MainWindow.cpp" line="98"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96"/>
+        <location filename="../app/gui/MainWindow.cpp" line="99"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96"/>
+        <location filename="../app/gui/MainWindow.cpp" line="99"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="103"/>
+        <location filename="../app/gui/MainWindow.cpp" line="106"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="104"/>
+        <location filename="../app/gui/MainWindow.cpp" line="107"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="106"/>
+        <location filename="../app/gui/MainWindow.cpp" line="109"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109"/>
+        <location filename="../app/gui/MainWindow.cpp" line="112"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="110"/>
+        <location filename="../app/gui/MainWindow.cpp" line="113"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="114"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145"/>
+        <location filename="../app/gui/MainWindow.cpp" line="148"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="154"/>
+        <location filename="../app/gui/MainWindow.cpp" line="157"/>
         <source>decode %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="155"/>
+        <location filename="../app/gui/MainWindow.cpp" line="158"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="170"/>
+        <location filename="../app/gui/MainWindow.cpp" line="173"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171"/>
+        <location filename="../app/gui/MainWindow.cpp" line="174"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171"/>
+        <location filename="../app/gui/MainWindow.cpp" line="174"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172"/>
+        <location filename="../app/gui/MainWindow.cpp" line="175"/>
         <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="176"/>
+        <location filename="../app/gui/MainWindow.cpp" line="179"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="183"/>
-        <location filename="../app/gui/MainWindow.cpp" line="187"/>
+        <location filename="../app/gui/MainWindow.cpp" line="186"/>
+        <location filename="../app/gui/MainWindow.cpp" line="190"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="213"/>
+        <location filename="../app/gui/MainWindow.cpp" line="223"/>
         <source>Open Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="214"/>
+        <location filename="../app/gui/MainWindow.cpp" line="224"/>
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="231"/>
+        <location filename="../app/gui/MainWindow.cpp" line="247"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="238"/>
+        <location filename="../app/gui/MainWindow.cpp" line="254"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="255"/>
+        <location filename="../app/gui/MainWindow.cpp" line="271"/>
         <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="261"/>
+        <location filename="../app/gui/MainWindow.cpp" line="277"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="281"/>
+        <location filename="../app/gui/MainWindow.cpp" line="297"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="286"/>
+        <location filename="../app/gui/MainWindow.cpp" line="302"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="287"/>
+        <location filename="../app/gui/MainWindow.cpp" line="303"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="293"/>
+        <location filename="../app/gui/MainWindow.cpp" line="311"/>
         <source>Open a session first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="298"/>
+        <location filename="../app/gui/MainWindow.cpp" line="316"/>
         <source>This run has no heatmap values.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="311"/>
-        <location filename="../app/gui/MainWindow.cpp" line="316"/>
+        <location filename="../app/gui/MainWindow.cpp" line="329"/>
+        <location filename="../app/gui/MainWindow.cpp" line="334"/>
         <source>Writing %1 failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="319"/>
+        <location filename="../app/gui/MainWindow.cpp" line="337"/>
         <source>Unknown export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="324"/>
+        <location filename="../app/gui/MainWindow.cpp" line="342"/>
         <source>Open a session first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330"/>
+        <location filename="../app/gui/MainWindow.cpp" line="348"/>
         <source>PNG images (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330"/>
+        <location filename="../app/gui/MainWindow.cpp" line="348"/>
         <source>PDF documents (*.pdf)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330"/>
+        <location filename="../app/gui/MainWindow.cpp" line="348"/>
         <source>Markdown (*.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330"/>
+        <location filename="../app/gui/MainWindow.cpp" line="348"/>
         <source>CSV tables (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="334"/>
+        <location filename="../app/gui/MainWindow.cpp" line="352"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="339"/>
+        <location filename="../app/gui/MainWindow.cpp" line="357"/>
         <source>Export failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="340"/>
+        <location filename="../app/gui/MainWindow.cpp" line="358"/>
         <source>Wrote %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -758,6 +791,44 @@
     <message>
         <location filename="../views/HeatmapView.cpp" line="231"/>
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::LiveRunsModel</name>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="34"/>
+        <source>stale (process gone)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="34"/>
+        <source>live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="44"/>
+        <source>Process</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="45"/>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="46"/>
+        <source>Session file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="47"/>
+        <source>Started (UTC)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="48"/>
+        <source>State</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

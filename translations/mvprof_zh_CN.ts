@@ -39,6 +39,34 @@
     </message>
 </context>
 <context>
+    <name>mvp::AttachDialog</name>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="18" />
+        <source>Attach to a Running Capture</source>
+        <translation>附加到正在进行的采集</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="27" />
+        <source>Attach</source>
+        <translation>附加</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="28" />
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="29" />
+        <source>Remove Stale</source>
+        <translation>移除失效项</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/AttachDialog.cpp" line="39" />
+        <source>Captures running on this machine (mvprof-cli or any program using the capture library):</source>
+        <translation>本机正在进行的采集（mvprof-cli 或任何使用采集库的程序）：</translation>
+    </message>
+</context>
+<context>
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="36" />
@@ -234,300 +262,305 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="62" />
+        <location filename="../app/gui/MainWindow.cpp" line="64" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="66" />
+        <location filename="../app/gui/MainWindow.cpp" line="68" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="67" />
+        <location filename="../app/gui/MainWindow.cpp" line="69" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="69" />
+        <location filename="../app/gui/MainWindow.cpp" line="71" />
+        <source>&amp;Attach…</source>
+        <translation>附加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="72" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="71" />
+        <location filename="../app/gui/MainWindow.cpp" line="74" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="72" />
+        <location filename="../app/gui/MainWindow.cpp" line="75" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74" />
+        <location filename="../app/gui/MainWindow.cpp" line="77" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74" />
+        <location filename="../app/gui/MainWindow.cpp" line="77" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="75" />
+        <location filename="../app/gui/MainWindow.cpp" line="78" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="75" />
+        <location filename="../app/gui/MainWindow.cpp" line="78" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="76" />
+        <location filename="../app/gui/MainWindow.cpp" line="79" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="76" />
+        <location filename="../app/gui/MainWindow.cpp" line="79" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77" />
+        <location filename="../app/gui/MainWindow.cpp" line="80" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77" />
+        <location filename="../app/gui/MainWindow.cpp" line="80" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="78" />
+        <location filename="../app/gui/MainWindow.cpp" line="81" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="81" />
+        <location filename="../app/gui/MainWindow.cpp" line="84" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="83" />
+        <location filename="../app/gui/MainWindow.cpp" line="86" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84" />
+        <location filename="../app/gui/MainWindow.cpp" line="87" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="85" />
-        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <location filename="../app/gui/MainWindow.cpp" line="88" />
+        <location filename="../app/gui/MainWindow.cpp" line="99" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="90" />
+        <location filename="../app/gui/MainWindow.cpp" line="93" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="95" />
+        <location filename="../app/gui/MainWindow.cpp" line="98" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <location filename="../app/gui/MainWindow.cpp" line="99" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <location filename="../app/gui/MainWindow.cpp" line="99" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="103" />
+        <location filename="../app/gui/MainWindow.cpp" line="106" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="104" />
+        <location filename="../app/gui/MainWindow.cpp" line="107" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="106" />
+        <location filename="../app/gui/MainWindow.cpp" line="109" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109" />
+        <location filename="../app/gui/MainWindow.cpp" line="112" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="110" />
+        <location filename="../app/gui/MainWindow.cpp" line="113" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111" />
+        <location filename="../app/gui/MainWindow.cpp" line="114" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145" />
+        <location filename="../app/gui/MainWindow.cpp" line="148" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="154" />
+        <location filename="../app/gui/MainWindow.cpp" line="157" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="155" />
+        <location filename="../app/gui/MainWindow.cpp" line="158" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="170" />
+        <location filename="../app/gui/MainWindow.cpp" line="173" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171" />
+        <location filename="../app/gui/MainWindow.cpp" line="174" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171" />
+        <location filename="../app/gui/MainWindow.cpp" line="174" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172" />
+        <location filename="../app/gui/MainWindow.cpp" line="175" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="176" />
+        <location filename="../app/gui/MainWindow.cpp" line="179" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="183" />
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="186" />
+        <location filename="../app/gui/MainWindow.cpp" line="190" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="213" />
+        <location filename="../app/gui/MainWindow.cpp" line="223" />
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="214" />
+        <location filename="../app/gui/MainWindow.cpp" line="224" />
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="231" />
+        <location filename="../app/gui/MainWindow.cpp" line="247" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="238" />
+        <location filename="../app/gui/MainWindow.cpp" line="254" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="255" />
+        <location filename="../app/gui/MainWindow.cpp" line="271" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="261" />
+        <location filename="../app/gui/MainWindow.cpp" line="277" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="281" />
+        <location filename="../app/gui/MainWindow.cpp" line="297" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="286" />
+        <location filename="../app/gui/MainWindow.cpp" line="302" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="287" />
+        <location filename="../app/gui/MainWindow.cpp" line="303" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="293" />
+        <location filename="../app/gui/MainWindow.cpp" line="311" />
         <source>Open a session first.</source>
         <translation>请先打开一个会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="298" />
+        <location filename="../app/gui/MainWindow.cpp" line="316" />
         <source>This run has no heatmap values.</source>
         <translation>此运行没有热力图数值。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="311" />
-        <location filename="../app/gui/MainWindow.cpp" line="316" />
+        <location filename="../app/gui/MainWindow.cpp" line="329" />
+        <location filename="../app/gui/MainWindow.cpp" line="334" />
         <source>Writing %1 failed</source>
         <translation>写入 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="319" />
+        <location filename="../app/gui/MainWindow.cpp" line="337" />
         <source>Unknown export</source>
         <translation>未知的导出类型</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="324" />
+        <location filename="../app/gui/MainWindow.cpp" line="342" />
         <source>Open a session first</source>
         <translation>请先打开一个会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330" />
+        <location filename="../app/gui/MainWindow.cpp" line="348" />
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330" />
+        <location filename="../app/gui/MainWindow.cpp" line="348" />
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330" />
+        <location filename="../app/gui/MainWindow.cpp" line="348" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330" />
+        <location filename="../app/gui/MainWindow.cpp" line="348" />
         <source>CSV tables (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="334" />
+        <location filename="../app/gui/MainWindow.cpp" line="352" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="339" />
+        <location filename="../app/gui/MainWindow.cpp" line="357" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="340" />
+        <location filename="../app/gui/MainWindow.cpp" line="358" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -758,6 +791,44 @@
         <location filename="../views/HeatmapView.cpp" line="231" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::LiveRunsModel</name>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="34" />
+        <source>stale (process gone)</source>
+        <translation>失效（进程已退出）</translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="34" />
+        <source>live</source>
+        <translation>进行中</translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="44" />
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="45" />
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="46" />
+        <source>Session file</source>
+        <translation>会话文件</translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="47" />
+        <source>Started (UTC)</source>
+        <translation>开始时间（UTC）</translation>
+    </message>
+    <message>
+        <location filename="../views/LiveRunsModel.cpp" line="48" />
+        <source>State</source>
+        <translation>状态</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "app/gui/MainWindow.h"
 
 #include "app/gui/Appearance.h"
+#include "app/gui/AttachDialog.h"
 #include "app/gui/CaptureDialog.h"
 #include "core/report/Report.h"
 #include "core/session/Records.h"
@@ -37,6 +38,7 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTreeView>
+#include <QTimer>
 #include <QtConcurrent>
 
 #include <cmath>
@@ -66,6 +68,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* capture = file->addAction(tr("&New Capture…"), this, &MainWindow::newCapture);
     capture->setShortcut(QKeySequence::New);
+    file->addAction(tr("&Attach…"), this, &MainWindow::attach);
     auto* open = file->addAction(tr("&Open Session…"), this, &MainWindow::chooseSession);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
@@ -190,6 +193,13 @@ MainWindow::MainWindow(QWidget* parent)
         showSession(loaded->data);
     });
 
+    // A live run (attached, or opened while capturing) is re-read every second until it ends.
+    follow_ = new QTimer(this);
+    follow_->setInterval(1000);
+    connect(follow_, &QTimer::timeout, this, [this] {
+        if (session_ && !loader_.isRunning()) openSession(session_->path, session_->runId);
+    });
+
     QSettings settings;
     heatmap_->colormap()->setCurrentText(settings.value(QStringLiteral("heatmap/colormap"), QStringLiteral("viridis")).toString());
     connect(heatmap_->colormap(), &QComboBox::currentTextChanged, this,
@@ -224,6 +234,12 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
     addDockWidget(area, dock);
     viewMenu_->addAction(dock->toggleViewAction());
     return dock;
+}
+
+void MainWindow::attach() {
+    AttachDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    openSession(dialog.chosenSession(), dialog.chosenRun());
 }
 
 void MainWindow::newCapture() {
@@ -286,6 +302,8 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     setWindowTitle(tr("%1 — mvprof").arg(QFileInfo(session_->path).fileName()));
     statusBar()->showMessage(tr("Opened %1").arg(session_->path), 4000);
     rememberRecent(session_->path);
+    if (run.status == RunStatus::Live && !runner_.isRunning()) follow_->start();
+    else follow_->stop();
     emit sessionLoaded();
 }
 

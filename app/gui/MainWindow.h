@@ -11,6 +11,7 @@
 #include <memory>
 
 class QDockWidget;
+class QTimer;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -75,6 +76,7 @@ protected:
 private:
     void chooseSession();
     void newCapture();
+    void attach();
     void chooseExport(Export kind);
     void showSession(std::shared_ptr<const views::SessionData> data);
     void rememberRecent(const QString& path);
@@ -102,6 +104,7 @@ private:
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     qint64 lastLiveReload_ = 0;
+    QTimer* follow_ = nullptr;  // reloads a session whose run is still live
     std::shared_ptr<const views::SessionData> session_;
     struct Loaded;
     QFutureWatcher<std::shared_ptr<Loaded>> loader_;
