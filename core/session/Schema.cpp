@@ -81,6 +81,10 @@ CREATE TABLE device(
   run INTEGER PRIMARY KEY, name TEXT NOT NULL, peak_flops REAL NOT NULL,
   peak_bytes_per_s REAL NOT NULL, source TEXT NOT NULL, memory_total_bytes INTEGER NOT NULL,
   memory_available_bytes INTEGER NOT NULL);
+CREATE TABLE op_total(
+  run INTEGER NOT NULL, name TEXT NOT NULL, calls INTEGER NOT NULL, flops INTEGER NOT NULL,
+  bytes INTEGER NOT NULL, ns INTEGER NOT NULL,
+  PRIMARY KEY(run, name)) WITHOUT ROWID;
 CREATE INDEX span_by_start ON span(run, start_ns);
 CREATE INDEX op_by_start ON op(run, start_ns);
 )sql";

@@ -119,12 +119,13 @@ struct SessionReader::Impl {
     // Runs `sqlText` with the run id bound to ?1 (and `second`, if any, to ?2)
     // and maps each row with `fn`.
     template <typename T, typename F, typename Second = std::nullptr_t>
-    Result<std::vector<T>> query(const char* sqlText, int64_t run, F fn, Second second = nullptr) {
+    Result<std::vector<T>> query(const char* sqlText, int64_t run, F fn, Second second = nullptr, size_t reserve = 0) {
         auto st = db.prepare(sqlText);
         if (!st) return st.error();
         st->bind(1, run);
         if constexpr (!std::is_same_v<Second, std::nullptr_t>) st->bind(2, second);
         std::vector<T> out;
+        if (reserve > 0) out.reserve(reserve);
         for (;;) {
             auto has = st->step();
             if (!has) return has.error();
@@ -140,7 +141,8 @@ SessionReader::~SessionReader() = default;
 
 Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& path) {
     if (auto s = checkFile(path); !s) return s.error();
-    auto db = sql::Db::open(path, SQLITE_OPEN_READONLY);
+    // One connection per reader, used by one thread at a time: no per-call mutex.
+    auto db = sql::Db::open(path, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX);
     if (!db) return db.error();
     auto impl = std::make_unique<Impl>();
     impl->path = path;
@@ -213,13 +215,17 @@ Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
 }
 
 Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
+    // One allocation for a million rows rather than twenty growing ones.
+    auto count = d->query<int64_t>("SELECT COUNT(*) FROM span WHERE run=?", run, [](const sql::Stmt& s) { return s.int64(0); });
+    if (!count) return count.error();
     return d->query<SpanRow>(
         "SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, bytes"
         " FROM span WHERE run=? ORDER BY id",
         run, [](const sql::Stmt& s) {
             return SpanRow{s.int64(0), s.int64(1),     optInt(s, 2), s.text(3),  int(s.int64(4)),
                            s.int64(5), s.int64(6), optInt(s, 7), s.int64(8), s.int64(9)};
-        });
+        },
+        nullptr, count->empty() ? 0 : size_t(count->front()));
 }
 
 Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
@@ -234,6 +240,11 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
 }
 
 Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
+    // A completed run has its totals stored; a live or killed one is summed here.
+    auto stored = d->query<OpTotal>("SELECT name, calls, flops, bytes, ns FROM op_total WHERE run=? ORDER BY name", run,
+                                    [](const sql::Stmt& s) { return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)}; });
+    if (!stored) return stored.error();
+    if (!stored->empty()) return stored;
     return d->query<OpTotal>(
         "SELECT name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns) FROM op"
         " WHERE run=? AND parent_op IS NULL GROUP BY name ORDER BY name",

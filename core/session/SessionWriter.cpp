@@ -237,7 +237,8 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& pa
 
     auto impl = std::make_unique<Impl>();
     impl->path = path;
-    const int flags = SQLITE_OPEN_READWRITE | (mode == Mode::Append ? 0 : SQLITE_OPEN_CREATE);
+    // The connection is used by the writer thread alone: no per-call mutex.
+    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (mode == Mode::Append ? 0 : SQLITE_OPEN_CREATE);
     auto db = sql::Db::open(path, flags);
     if (!db) return db.error();
     impl->db = std::move(db.value());
@@ -312,7 +313,14 @@ Status SessionWriter::endRun(int64_t run, const RunResult& r) {
         auto& s = st.value();
         s.bind(1, toString(r.status)), s.bind(2, r.error), s.bind(3, r.wallNs),
             s.bind(4, r.peakRssBytes), s.bind(5, r.outputText), s.bind(6, run);
-        return s.exec();
+        if (auto e = s.exec(); !e) return e;
+        // Readers get the per-op totals without scanning a million op rows.
+        auto totals = d->db.prepare(
+            "INSERT OR REPLACE INTO op_total SELECT run, name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns)"
+            " FROM op WHERE run=? AND parent_op IS NULL GROUP BY name");
+        if (!totals) return totals.error();
+        totals->bind(1, run);
+        return totals->exec();
     };
     return d->waitFor(std::move(job));
 }
