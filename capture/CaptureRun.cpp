@@ -52,7 +52,8 @@ struct HookSink {
     int patches = 0;
     int totalPositions = 0;
     std::vector<int> attnLayers;
-    std::vector<torch::Tensor> received;           // per decoder layer [patches], float64
+    std::vector<torch::Tensor> received;           // per decoder layer [patches], float64: prefill queries
+    std::vector<torch::Tensor> receivedDecode;     // the same from decode-step queries
     std::map<int, torch::Tensor> maps;             // layer → [H, total, total]
     int pos0 = 0;                                  // position of the first query in the current forward
 
@@ -87,18 +88,24 @@ struct HookSink {
             const int64_t visHi = std::clamp<int64_t>(firstPatch + patches - queryStart, lo, hi);
             if (visLo > lo) sum += cols.narrow(1, lo, visLo - lo).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
             if (hi > visHi) sum += cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
-            received[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
+            auto& into = rec.phase() == "decode" ? receivedDecode : received;
+            into[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
         }
         auto it = maps.find(layer);
         if (it != maps.end()) it->second.narrow(1, queryStart, t).narrow(2, 0, s).copy_(probs);
     }
 
+    // "attention" over the whole run, and split by phase (FORMAT.md).
     Batch metricRows() const {
         Batch b;
         for (size_t l = 0; l < received.size(); ++l) {
-            auto a = received[l].accessor<double, 1>();
-            for (int p = 0; p < patches; ++p)
-                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention", p, a[p]});
+            auto pre = received[l].accessor<double, 1>();
+            auto dec = receivedDecode[l].accessor<double, 1>();
+            for (int p = 0; p < patches; ++p) {
+                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention", p, pre[p] + dec[p]});
+                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.prefill", p, pre[p]});
+                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.decode", p, dec[p]});
+            }
         }
         return b;
     }
@@ -196,7 +203,10 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     HookSink sink{rec, cfg};
     sink.patches = patches;
     sink.totalPositions = d->prep.sequenceLength;
-    for (int l = 0; l < cfg.llm.layers; ++l) sink.received.push_back(torch::zeros({patches}, torch::kDouble));
+    for (int l = 0; l < cfg.llm.layers; ++l) {
+        sink.received.push_back(torch::zeros({patches}, torch::kDouble));
+        sink.receivedDecode.push_back(torch::zeros({patches}, torch::kDouble));
+    }
     for (int l : o.attnLayers)
         sink.maps.emplace(l, torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));
 

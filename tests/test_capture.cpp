@@ -210,6 +210,22 @@ private slots:
         }
     }
 
+    void attentionSplitsByPhase() {
+        auto all = reader->patchMetrics(run.id, "attention");
+        auto pre = reader->patchMetrics(run.id, "attention.prefill");
+        auto dec = reader->patchMetrics(run.id, "attention.decode");
+        QVERIFY(all.ok() && pre.ok() && dec.ok());
+        QCOMPARE(all->size(), pre->size());
+        QCOMPARE(all->size(), dec->size());
+        double decodeMass = 0;
+        for (size_t i = 0; i < all->size(); ++i) {
+            QCOMPARE((*all)[i].patch, (*pre)[i].patch);
+            QVERIFY(std::abs((*all)[i].value - (*pre)[i].value - (*dec)[i].value) < 1e-12);
+            decodeMass += (*dec)[i].value;
+        }
+        QVERIFY(decodeMass > 0);  // the decode steps looked at the image too
+    }
+
     void runFactsAreRecorded() {
         QVERIFY(run.peakRssBytes > 0);
         QVERIFY(!run.blas.empty());

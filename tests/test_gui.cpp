@@ -226,6 +226,19 @@ private slots:
         const QImage before = heat->overlay();
         heat->metric()->setCurrentIndex(1);
         QVERIFY(heat->overlay() != before);
+        heat->metric()->setCurrentIndex(0);
+        const QImage allPhases = heat->overlay();
+        heat->phase()->setCurrentIndex(2);  // decode steps only
+        QVERIFY(heat->overlay() != allPhases);
+        heat->phase()->setCurrentIndex(0);
+
+        // Wheel zoom at the centre enlarges the image; a double-click fits it again.
+        auto* canvas = heat->canvas();
+        const QRect fitted = canvas->imageRect();
+        canvas->setZoom(4.0, QPointF(canvas->rect().center()));
+        QVERIFY(canvas->imageRect().width() > 3 * fitted.width());
+        QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->rect().center());
+        QCOMPARE(canvas->imageRect(), fitted);
 
     }
 

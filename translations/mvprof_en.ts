@@ -686,7 +686,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="53"/>
+        <location filename="../views/HeatmapView.cpp" line="83"/>
         <source>No image in this run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -694,102 +694,122 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="21"/>
+        <location filename="../views/HeatmapView.cpp" line="24"/>
         <source>Attention received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="22"/>
+        <location filename="../views/HeatmapView.cpp" line="25"/>
         <source>Expert FLOPs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="23"/>
+        <location filename="../views/HeatmapView.cpp" line="26"/>
         <source>Expert latency share</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24"/>
+        <location filename="../views/HeatmapView.cpp" line="27"/>
         <source>Saliency (blend)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25"/>
+        <location filename="../views/HeatmapView.cpp" line="28"/>
         <source>Waste: cost without attention</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="101"/>
+        <location filename="../views/HeatmapView.cpp" line="141"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="104"/>
+        <location filename="../views/HeatmapView.cpp" line="144"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="109"/>
-        <source>from layer </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="110"/>
-        <source>to layer </source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="117"/>
-        <source>Opacity</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="120"/>
-        <source>Draw the patch grid</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="144"/>
-        <source>%1 %2 (%3)</source>
+        <location filename="../views/HeatmapView.cpp" line="146"/>
+        <source>All phases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="147"/>
-        <source>estimated</source>
+        <source>Prefill</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="147"/>
-        <source>measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="147"/>
-        <source>derived</source>
+        <location filename="../views/HeatmapView.cpp" line="148"/>
+        <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="149"/>
+        <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="153"/>
+        <source>from layer </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="154"/>
+        <source>to layer </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="162"/>
+        <source>Opacity</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="165"/>
+        <source>Draw the patch grid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="190"/>
+        <source>%1 %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <source>estimated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <source>measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <source>derived</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="195"/>
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="199"/>
+        <location filename="../views/HeatmapView.cpp" line="245"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="208"/>
+        <location filename="../views/HeatmapView.cpp" line="254"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="221"/>
+        <location filename="../views/HeatmapView.cpp" line="269"/>
         <source>No %1 values for layers %2–%3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="231"/>
+        <location filename="../views/HeatmapView.cpp" line="279"/>
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation type="unfinished"></translation>
     </message>

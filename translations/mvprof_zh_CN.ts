@@ -685,7 +685,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="53" />
+        <location filename="../views/HeatmapView.cpp" line="83" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -693,102 +693,122 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="21" />
+        <location filename="../views/HeatmapView.cpp" line="24" />
         <source>Attention received</source>
         <translation>接收的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="22" />
+        <location filename="../views/HeatmapView.cpp" line="25" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="23" />
+        <location filename="../views/HeatmapView.cpp" line="26" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24" />
+        <location filename="../views/HeatmapView.cpp" line="27" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25" />
+        <location filename="../views/HeatmapView.cpp" line="28" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="101" />
+        <location filename="../views/HeatmapView.cpp" line="141" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="104" />
+        <location filename="../views/HeatmapView.cpp" line="144" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="109" />
+        <location filename="../views/HeatmapView.cpp" line="146" />
+        <source>All phases</source>
+        <translation>全部阶段</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="147" />
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="148" />
+        <source>Decode</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="149" />
+        <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
+        <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="153" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="110" />
+        <location filename="../views/HeatmapView.cpp" line="154" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="117" />
+        <location filename="../views/HeatmapView.cpp" line="162" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="120" />
+        <location filename="../views/HeatmapView.cpp" line="165" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="144" />
+        <location filename="../views/HeatmapView.cpp" line="190" />
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="147" />
+        <location filename="../views/HeatmapView.cpp" line="193" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="147" />
+        <location filename="../views/HeatmapView.cpp" line="193" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="147" />
+        <location filename="../views/HeatmapView.cpp" line="193" />
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="149" />
+        <location filename="../views/HeatmapView.cpp" line="195" />
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="199" />
+        <location filename="../views/HeatmapView.cpp" line="245" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="208" />
+        <location filename="../views/HeatmapView.cpp" line="254" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="221" />
+        <location filename="../views/HeatmapView.cpp" line="269" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="231" />
+        <location filename="../views/HeatmapView.cpp" line="279" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>

@@ -14,6 +14,9 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <cmath>
 
 namespace mvp::views {
 
@@ -33,6 +36,7 @@ HeatmapCanvas::HeatmapCanvas(QWidget* parent) : QWidget(parent) {
 }
 
 void HeatmapCanvas::setImages(const QImage& overlay, int rows, int cols, std::vector<double> values) {
+    if (overlay.size() != overlay_.size()) resetView();
     overlay_ = overlay;
     rows_ = rows;
     cols_ = cols;
@@ -42,9 +46,35 @@ void HeatmapCanvas::setImages(const QImage& overlay, int rows, int cols, std::ve
 
 QRect HeatmapCanvas::imageRect() const {
     if (overlay_.isNull()) return {};
-    const QSize s = overlay_.size().scaled(size(), Qt::KeepAspectRatio);
-    return QRect(QPoint((width() - s.width()) / 2, (height() - s.height()) / 2), s);
+    const QSizeF fit = QSizeF(overlay_.size()).scaled(QSizeF(size()), Qt::KeepAspectRatio) * zoom_;
+    const QPointF topLeft((width() - fit.width()) / 2 + pan_.x(), (height() - fit.height()) / 2 + pan_.y());
+    return QRectF(topLeft, fit).toRect();
 }
+
+void HeatmapCanvas::setZoom(double zoom, QPointF anchor) {
+    const double z = std::clamp(zoom, 1.0, 32.0);
+    // Keep the image point under `anchor` where it is.
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    pan_ = anchor - centre - (anchor - centre - pan_) * (z / zoom_);
+    zoom_ = z;
+    if (zoom_ == 1.0) pan_ = {};
+    update();
+}
+
+void HeatmapCanvas::resetView() {
+    zoom_ = 1.0;
+    pan_ = {};
+    update();
+}
+
+void HeatmapCanvas::wheelEvent(QWheelEvent* e) {
+    setZoom(zoom_ * std::pow(1.0015, e->angleDelta().y()), e->position());
+    e->accept();
+}
+
+void HeatmapCanvas::mouseDoubleClickEvent(QMouseEvent*) { resetView(); }
+
+void HeatmapCanvas::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
 
 void HeatmapCanvas::paintEvent(QPaintEvent*) {
     QPainter p(this);
@@ -77,6 +107,12 @@ int HeatmapCanvas::patchAt(QPointF pos) const {
 }
 
 void HeatmapCanvas::mouseMoveEvent(QMouseEvent* e) {
+    if (dragging_) {
+        pan_ += e->position() - dragFrom_;
+        dragFrom_ = e->position();
+        update();
+        return;
+    }
     const int p = patchAt(e->position());
     if (p < 0) return;
     emit patchHovered(p / cols_, p % cols_, size_t(p) < values_.size() ? values_[size_t(p)] : 0.0);
@@ -84,6 +120,10 @@ void HeatmapCanvas::mouseMoveEvent(QMouseEvent* e) {
 
 void HeatmapCanvas::mousePressEvent(QMouseEvent* e) {
     if (e->button() == Qt::LeftButton) emit patchClicked(patchAt(e->position()));
+    else if (e->button() == Qt::MiddleButton || e->button() == Qt::RightButton) {
+        dragging_ = true;
+        dragFrom_ = e->position();
+    }
 }
 
 void HeatmapCanvas::setGridVisible(bool on) {
@@ -97,12 +137,16 @@ void HeatmapCanvas::setSelectedPatch(int patch) {
 }
 
 HeatmapView::HeatmapView(QWidget* parent)
-    : QWidget(parent), metric_(new QComboBox(this)), colormap_(new QComboBox(this)), first_(new QSpinBox(this)),
+    : QWidget(parent), metric_(new QComboBox(this)), phase_(new QComboBox(this)), colormap_(new QComboBox(this)), first_(new QSpinBox(this)),
       last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)), gridToggle_(new QCheckBox(tr("Grid"), this)),
       info_(new QLabel(this)),
       canvas_(new HeatmapCanvas(this)) {
     metric_->setToolTip(tr("What colours each patch; the status bar says whether a value is measured or estimated"));
     metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    phase_->addItem(tr("All phases"), QString());
+    phase_->addItem(tr("Prefill"), QStringLiteral("prefill"));
+    phase_->addItem(tr("Decode"), QStringLiteral("decode"));
+    phase_->setToolTip(tr("Count only the prompt's tokens (prefill) or the generated ones (decode)"));
     for (const auto& name : colormapNames()) colormap_->addItem(QString::fromStdString(name));
     opacity_->setRange(0, 100);
     opacity_->setValue(60);
@@ -111,6 +155,7 @@ HeatmapView::HeatmapView(QWidget* parent)
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(metric_);
+    controls->addWidget(phase_);
     controls->addWidget(first_);
     controls->addWidget(last_);
     controls->addWidget(colormap_);
@@ -128,6 +173,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(opacity_, &QSlider::valueChanged, this, &HeatmapView::render);
     connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
+    connect(phase_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(canvas_, &HeatmapCanvas::patchClicked, this, &HeatmapView::selectPatch);
     connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double) {
         emit statusMessage(describePatch(row * (data_ && data_->grid ? data_->grid->gridW : 1) + col));
@@ -209,10 +255,12 @@ void HeatmapView::render() {
         return;
     }
     const std::string metric = metric_->currentData().toString().toStdString();
-    const QString key = QStringLiteral("%1:%2-%3").arg(QString::fromStdString(metric)).arg(first_->value()).arg(last_->value());
+    const QString phase = phase_->currentData().toString();
+    const QString key =
+        QStringLiteral("%1:%2-%3:%4").arg(QString::fromStdString(metric)).arg(first_->value()).arg(last_->value()).arg(phase);
     if (key != cacheKey_) {
         // Re-derive the grid only when the metric or layers change, not on colour or opacity changes.
-        allGrids_ = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()});
+        allGrids_ = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()}, phase.toStdString());
         const auto it = allGrids_.find(metric);
         if (it == allGrids_.end()) {
             grid_ = {};

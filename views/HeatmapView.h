@@ -38,6 +38,11 @@ public:
     // Outlines one patch (-1: none).
     void setSelectedPatch(int patch);
     void setGridVisible(bool on);
+    // Zoom factor (1 = fit) and pan offset in widget pixels; wheel zooms at
+    // the cursor, the middle or right button drags, a double-click fits again.
+    double zoom() const { return zoom_; }
+    void setZoom(double zoom, QPointF anchor);
+    void resetView();
     // The patch under a widget position, or -1.
     int patchAt(QPointF pos) const;
 
@@ -49,10 +54,17 @@ protected:
     void paintEvent(QPaintEvent*) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
 
 private:
     int selected_ = -1;
     bool gridVisible_ = false;
+    double zoom_ = 1.0;
+    QPointF pan_;
+    QPointF dragFrom_;
+    bool dragging_ = false;
     QImage overlay_;
     int rows_ = 0, cols_ = 0;
     std::vector<double> values_;
@@ -73,6 +85,7 @@ public:
     QComboBox* colormap() const { return colormap_; }
     QComboBox* metric() const { return metric_; }
     QCheckBox* gridToggle() const { return gridToggle_; }
+    QComboBox* phase() const { return phase_; }
     // Every metric's value at one patch, for the hover read-out.
     QString describePatch(int patch) const;
     // The overlay at the stored image's full resolution with the current
@@ -99,6 +112,7 @@ private:
     HeatGrid grid_;     // the current metric's grid
     QString cacheKey_;  // metric and layer range grid_ was derived for
     QComboBox* metric_;
+    QComboBox* phase_;
     QComboBox* colormap_;
     QSpinBox* first_;
     QSpinBox* last_;

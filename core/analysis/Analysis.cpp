@@ -41,6 +41,8 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(tokens, reader.tokens(runId))
     MVP_LOAD(routing, reader.routing(runId))
     MVP_LOAD(attention, reader.patchMetrics(runId, "attention"))
+    MVP_LOAD(attentionPrefill, reader.patchMetrics(runId, "attention.prefill"))
+    MVP_LOAD(attentionDecode, reader.patchMetrics(runId, "attention.decode"))
     MVP_LOAD(grid, reader.patchGrid(runId))
     MVP_LOAD(device, reader.device(runId))
 #undef MVP_LOAD

@@ -32,7 +32,8 @@ struct RunData {
     int64_t opCount = 0;
     std::vector<TokenRow> tokens;
     std::vector<RoutingRow> routing;
-    std::vector<PatchMetricRow> attention;
+    std::vector<PatchMetricRow> attention;  // metric "attention": all text queries
+    std::vector<PatchMetricRow> attentionPrefill, attentionDecode;  // split by the query's phase
     std::map<int, std::vector<AttnMapRow>> attnMaps;  // by layer; only --attn-layers
     std::optional<PatchGridRow> grid;
     std::optional<DeviceRow> device;

@@ -23,7 +23,7 @@ HeatGrid gridOf(const PatchGridRow& g, std::vector<double> values) {
 
 // Expert cost per visual patch: each expert span's FLOPs (or time) shared
 // equally among the tokens routed to that expert in that layer and step.
-std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime) {
+std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime, const std::string& phase) {
     const auto& g = *d.grid;
     const int patches = g.gridH * g.gridW;
     std::vector<double> out(size_t(patches), 0.0);
@@ -39,7 +39,7 @@ std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime)
     std::map<Key, int> tokens;
     for (const auto& r : d.routing) tokens[{r.layer, r.phase, r.step, r.expert}] += 1;
     for (const auto& r : d.routing) {
-        if (!layers.contains(r.layer)) continue;
+        if (!layers.contains(r.layer) || (!phase.empty() && r.phase != phase)) continue;
         const int p = r.token - g.firstPosition;
         if (p < 0 || p >= patches) continue;
         const Key k{r.layer, r.phase, r.step, r.expert};
@@ -70,15 +70,16 @@ std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w, cons
     return h;
 }
 
-std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers) {
+std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers, const std::string& phase) {
     std::map<std::string, HeatGrid> out;
     if (!d.grid) return out;
     const auto& g = *d.grid;
     const int patches = g.gridH * g.gridW;
-    if (auto a = gridFromMetrics(d.attention, g, layers); a) out["attention"] = *a;
+    const auto& attention = phase == "prefill" ? d.attentionPrefill : phase == "decode" ? d.attentionDecode : d.attention;
+    if (auto a = gridFromMetrics(attention, g, layers); a) out["attention"] = *a;
     if (!d.routing.empty()) {
-        out["expert_flops"] = gridOf(g, expertCost(d, layers, false));
-        out["latency"] = gridOf(g, expertCost(d, layers, true));
+        out["expert_flops"] = gridOf(g, expertCost(d, layers, false, phase));
+        out["latency"] = gridOf(g, expertCost(d, layers, true, phase));
     }
     if (out.count("attention") && out.count("expert_flops")) {
         const auto cost = minMax(out["expert_flops"].values), att = minMax(out["attention"].values);
@@ -107,7 +108,7 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
                     w[size_t(p)][s] += m.data[size_t(q) * m.cols + size_t(g.firstPosition + p)] / double(maps.size());
             }
     }
-    if (used > 0 && !responsePositions.empty()) {
+    if (used > 0 && !responsePositions.empty() && phase != "prefill") {
         for (auto& row : w)
             for (auto& x : row) x /= used;
         std::vector<double> q;

@@ -22,7 +22,9 @@ struct RunData;
 std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w, const std::vector<double>& q,
                                  double patchWeight = 0.6);
 
-// Every metric the run has data for, summed over `layers`.
-std::map<std::string, HeatGrid> computePatchMetrics(const RunData& data, LayerRange layers = {});
+// Every metric the run has data for, summed over `layers`, for one phase
+// ("prefill", "decode") or the whole run (""). Saliency needs decode steps.
+std::map<std::string, HeatGrid> computePatchMetrics(const RunData& data, LayerRange layers = {},
+                                                    const std::string& phase = {});
 
 } // namespace mvp
