@@ -86,6 +86,12 @@ private slots:
         QAbstractItemModelTester runsTester(&runs, QAbstractItemModelTester::FailureReportingMode::QtTest);
         runs.setRuns((*data)->runs, (*data)->runId);
         QCOMPARE(runs.rowCount(), 1);
+        views::LiveRunsModel live;
+        QAbstractItemModelTester liveTester(&live, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        live.setRuns({LiveRun{1, "h", "/a.mvprof", "ref:tiny", "2026-11-29T10:00:00Z", 1, false, "/x"},
+                      LiveRun{2, "h", "/b.mvprof", "ref:small", "2026-11-29T09:00:00Z", 1, true, "/y"}});
+        QCOMPARE(live.rowCount(), 2);
+        QCOMPARE(live.index(1, views::LiveRunsModel::State).data().toString(), QStringLiteral("stale (process gone)"));
     }
 
     void findingNavigatesToTheExpertView() {

@@ -180,6 +180,7 @@ ZH = {
     "%1: %2 span(s), %3–%4 ms (measured)": "%1：%2 个区间，%3–%4 毫秒（实测）",
     "MoE-Visual Profiler": "MoE 视觉性能剖析器",
     "&Language": "语言(&L)",
+    " · ~%1 s left": " · 约剩 %1 秒",
     "Count only the prompt's tokens (prefill) or the generated ones (decode)": "只统计提示词的词元（预填充）或生成的词元（解码）",
     "Attach to a Running Capture": "附加到正在进行的采集",
     "Attach": "附加",

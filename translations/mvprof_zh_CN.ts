@@ -418,149 +418,154 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="157" />
+        <location filename="../app/gui/MainWindow.cpp" line="160" />
+        <source> · ~%1 s left</source>
+        <translation> · 约剩 %1 秒</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="162" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158" />
+        <location filename="../app/gui/MainWindow.cpp" line="163" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="173" />
+        <location filename="../app/gui/MainWindow.cpp" line="179" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174" />
+        <location filename="../app/gui/MainWindow.cpp" line="180" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174" />
+        <location filename="../app/gui/MainWindow.cpp" line="180" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="175" />
+        <location filename="../app/gui/MainWindow.cpp" line="181" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="179" />
+        <location filename="../app/gui/MainWindow.cpp" line="185" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="186" />
-        <location filename="../app/gui/MainWindow.cpp" line="190" />
+        <location filename="../app/gui/MainWindow.cpp" line="192" />
+        <location filename="../app/gui/MainWindow.cpp" line="196" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="223" />
+        <location filename="../app/gui/MainWindow.cpp" line="229" />
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="224" />
+        <location filename="../app/gui/MainWindow.cpp" line="230" />
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="247" />
+        <location filename="../app/gui/MainWindow.cpp" line="253" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="254" />
+        <location filename="../app/gui/MainWindow.cpp" line="260" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="271" />
+        <location filename="../app/gui/MainWindow.cpp" line="278" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="277" />
+        <location filename="../app/gui/MainWindow.cpp" line="284" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="297" />
+        <location filename="../app/gui/MainWindow.cpp" line="304" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="302" />
+        <location filename="../app/gui/MainWindow.cpp" line="309" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="303" />
+        <location filename="../app/gui/MainWindow.cpp" line="310" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="311" />
+        <location filename="../app/gui/MainWindow.cpp" line="318" />
         <source>Open a session first.</source>
         <translation>请先打开一个会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="316" />
+        <location filename="../app/gui/MainWindow.cpp" line="323" />
         <source>This run has no heatmap values.</source>
         <translation>此运行没有热力图数值。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="329" />
-        <location filename="../app/gui/MainWindow.cpp" line="334" />
+        <location filename="../app/gui/MainWindow.cpp" line="336" />
+        <location filename="../app/gui/MainWindow.cpp" line="341" />
         <source>Writing %1 failed</source>
         <translation>写入 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="337" />
+        <location filename="../app/gui/MainWindow.cpp" line="344" />
         <source>Unknown export</source>
         <translation>未知的导出类型</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="342" />
+        <location filename="../app/gui/MainWindow.cpp" line="349" />
         <source>Open a session first</source>
         <translation>请先打开一个会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348" />
+        <location filename="../app/gui/MainWindow.cpp" line="355" />
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348" />
+        <location filename="../app/gui/MainWindow.cpp" line="355" />
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348" />
+        <location filename="../app/gui/MainWindow.cpp" line="355" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348" />
+        <location filename="../app/gui/MainWindow.cpp" line="355" />
         <source>CSV tables (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="352" />
+        <location filename="../app/gui/MainWindow.cpp" line="359" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="357" />
+        <location filename="../app/gui/MainWindow.cpp" line="364" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="358" />
+        <location filename="../app/gui/MainWindow.cpp" line="365" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>

@@ -154,8 +154,14 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&runner_, &CaptureRunner::progress, this, [this](double fraction, const QString& phase, int step, int steps) {
         const int percent = int(std::lround(fraction * 100.0));
         progress_->setValue(percent);
-        progress_->setFormat(phase == QLatin1String("decode") ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
-                                                              : tr("%1 · %p%").arg(phase));
+        // Time left, extrapolated from the time so far (an estimate, said as such).
+        const double elapsed = double(captureClock_.elapsed()) / 1000.0;
+        const QString left = fraction > 0.05 && fraction < 1.0
+                                 ? tr(" · ~%1 s left").arg(std::max(1.0, elapsed * (1.0 - fraction) / fraction), 0, 'f', 0)
+                                 : QString();
+        progress_->setFormat((phase == QLatin1String("decode") ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
+                                                               : tr("%1 · %p%").arg(phase)) +
+                             left);
         emit captureProgress(percent);
         // Follow the growing session, at most once a second.
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -265,6 +271,7 @@ void MainWindow::newCapture() {
 
 void MainWindow::startCapture(const CaptureRequest& request) {
     lastLiveReload_ = 0;
+    captureClock_.start();
     progress_->setValue(0);
     progress_->show();
     cancel_->show();

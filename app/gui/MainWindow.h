@@ -5,6 +5,7 @@
 
 #include "app/gui/CaptureRunner.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 
@@ -104,6 +105,7 @@ private:
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;
     qint64 lastLiveReload_ = 0;
+    QElapsedTimer captureClock_;
     QTimer* follow_ = nullptr;  // reloads a session whose run is still live
     std::shared_ptr<const views::SessionData> session_;
     struct Loaded;
