@@ -23,14 +23,17 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     if (!cfg) return cfg.error();
     p.config = std::move(cfg.value());
     if (o.steps < 0 || o.steps > kMaxSteps)
-        return makeError(ErrorCode::BadInput, "--steps must lie in [0, " + std::to_string(kMaxSteps) + "]");
+        return makeError(ErrorCode::BadInput,
+                         "--steps must lie in [0, " + std::to_string(kMaxSteps) + "]");
     if (auto s = checkDevice(o.device); !s) return s.error();
     for (int l : o.attnLayers)
         if (l < 0 || l >= p.config.llm.layers)
-            return makeError(ErrorCode::BadInput, "--attn-layers: layer " + std::to_string(l) + " does not exist; " +
-                                                      o.model + " has decoder layers 0-" +
+            return makeError(ErrorCode::BadInput, "--attn-layers: layer " + std::to_string(l) +
+                                                      " does not exist; " + o.model +
+                                                      " has decoder layers 0-" +
                                                       std::to_string(p.config.llm.layers - 1));
-    if (o.threads < 0) return makeError(ErrorCode::BadInput, "--threads must be 0 (default) or more");
+    if (o.threads < 0)
+        return makeError(ErrorCode::BadInput, "--threads must be 0 (default) or more");
 
     p.promptIds = tokens::encode(o.prompt);
     const int patches = p.config.vision.patches();
@@ -38,13 +41,15 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     if (p.sequenceLength > p.config.llm.maxSeq)
         return makeError(ErrorCode::BadInput,
                          "the prompt (" + std::to_string(p.promptIds.size()) + " bytes) with " +
-                             std::to_string(patches) + " image tokens and " + std::to_string(o.steps) +
-                             " decode steps needs " + std::to_string(p.sequenceLength) + " positions, but " +
-                             o.model + " has a context of " + std::to_string(p.config.llm.maxSeq) +
+                             std::to_string(patches) + " image tokens and " +
+                             std::to_string(o.steps) + " decode steps needs " +
+                             std::to_string(p.sequenceLength) + " positions, but " + o.model +
+                             " has a context of " + std::to_string(p.config.llm.maxSeq) +
                              ": shorten the prompt or lower --steps");
 
     if (o.imagePath.empty())
-        return makeError(ErrorCode::BadInput, "no image given: pass --image FILE (PNG, JPEG or BMP)");
+        return makeError(ErrorCode::BadInput,
+                         "no image given: pass --image FILE (PNG, JPEG or BMP)");
     auto bytes = readImageFile(o.imagePath);
     if (!bytes) return bytes.error();
     // Decoding now gives precise errors for empty, corrupt and foreign files
@@ -59,7 +64,8 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     if (avail > 0 && weights > avail * 9 / 10)
         return makeError(ErrorCode::BadInput,
                          o.model + " needs about " + std::to_string(weights >> 30) +
-                             " GiB for its float32 weights but only " + std::to_string(avail >> 30) +
+                             " GiB for its float32 weights but only " +
+                             std::to_string(avail >> 30) +
                              " GiB is available: pass --layers N to truncate its depth");
     return p;
 }
@@ -67,7 +73,8 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
 Result<CaptureResult> capture(const CaptureOptions& o, const ProgressFn& progress) {
     auto prepared = prepareCapture(o);
     if (!prepared) return prepared.error();
-    if (o.outPath.empty()) return makeError(ErrorCode::BadInput, "no output given: pass --out FILE.mvprof");
+    if (o.outPath.empty())
+        return makeError(ErrorCode::BadInput, "no output given: pass --out FILE.mvprof");
 
     auto writer = SessionWriter::open(o.outPath, o.force ? SessionWriter::Mode::Overwrite
                                                          : SessionWriter::Mode::CreateNew);

@@ -22,21 +22,21 @@ struct CaptureOptions {
     PresetOverrides overrides;
     std::string imagePath;
     std::string prompt = "Describe the image.";
-    int steps = 8;                // decode forward passes after prefill
+    int steps = 8; // decode forward passes after prefill
     std::string outPath;
-    bool force = false;           // replace an existing output file
+    bool force = false; // replace an existing output file
     std::string device = "cpu";
-    bool probes = true;           // false: the uninstrumented model path (phases only)
-    bool nestedOps = false;       // also record ops nested inside an op that owns its cost
-    std::vector<int> attnLayers;  // decoder layers whose per-head attention maps are stored
-    int threads = 0;              // libtorch intra-op threads; 0 keeps libtorch's default
-    const std::atomic<bool>* cancel = nullptr;  // set to stop between phases / decode steps
+    bool probes = true;          // false: the uninstrumented model path (phases only)
+    bool nestedOps = false;      // also record ops nested inside an op that owns its cost
+    std::vector<int> attnLayers; // decoder layers whose per-head attention maps are stored
+    int threads = 0;             // libtorch intra-op threads; 0 keeps libtorch's default
+    const std::atomic<bool>* cancel = nullptr; // set to stop between phases / decode steps
 };
 
 struct CaptureProgress {
-    std::string phase;  // preprocess, vision, projector, prefill, decode, done
+    std::string phase; // preprocess, vision, projector, prefill, decode, done
     int step = 0, steps = 0;
-    double fraction = 0;  // of the whole run, estimated
+    double fraction = 0; // of the whole run, estimated
 };
 using ProgressFn = std::function<void(const CaptureProgress&)>;
 
@@ -57,7 +57,7 @@ struct PreparedCapture {
     RgbImage image;                  // decoded, full resolution
     std::vector<uint8_t> imageBytes; // the file, re-decoded inside `preprocess`
     std::vector<int> promptIds;
-    int sequenceLength = 0;          // BOS + patches + prompt + steps
+    int sequenceLength = 0; // BOS + patches + prompt + steps
 };
 
 // Validates the options (model, steps, prompt vs context, attention layers,

@@ -4,12 +4,11 @@
 #include "capture/HostRoofline.h"
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
-
-#include <ATen/record_function.h>
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
+#include <ATen/record_function.h>
 #include <algorithm>
 #include <map>
 #include <unistd.h>
@@ -25,7 +24,8 @@ constexpr float kMean[3] = {0.48145466f, 0.4578275f, 0.40821073f};
 constexpr float kStd[3] = {0.26862954f, 0.26130258f, 0.27577711f};
 
 torch::Tensor toPixels(const RgbImage& img) {
-    auto t = torch::from_blob(const_cast<uint8_t*>(img.rgb.data()), {img.height, img.width, 3}, torch::kUInt8)
+    auto t = torch::from_blob(const_cast<uint8_t*>(img.rgb.data()), {img.height, img.width, 3},
+                              torch::kUInt8)
                  .permute({2, 0, 1})
                  .to(torch::kFloat)
                  .div(255.0);
@@ -46,16 +46,16 @@ double progressAt(const std::string& phase, int step, int steps) {
 
 // Collects routing and attention for one run and emits them as rows.
 struct HookSink {
+    HookSink(Recorder& r, const VlmConfig& c) : rec(r), cfg(c) {}
     Recorder& rec;
     const VlmConfig& cfg;
-    int firstPatch = 1;  // sequence position of patch 0 (after BOS)
+    int firstPatch = 1; // sequence position of patch 0 (after BOS)
     int patches = 0;
     int totalPositions = 0;
-    std::vector<int> attnLayers;
-    std::vector<torch::Tensor> received;           // per decoder layer [patches], float64: prefill queries
-    std::vector<torch::Tensor> receivedDecode;     // the same from decode-step queries
-    std::map<int, torch::Tensor> maps;             // layer → [H, total, total]
-    int pos0 = 0;                                  // position of the first query in the current forward
+    std::vector<torch::Tensor> received; // per decoder layer [patches], float64: prefill queries
+    std::vector<torch::Tensor> receivedDecode; // the same from decode-step queries
+    std::map<int, torch::Tensor> maps;         // layer → [H, total, total]
+    int pos0 = 0;                              // position of the first query in the current forward
 
     bool isVisual(int pos) const { return pos >= firstPatch && pos < firstPatch + patches; }
 
@@ -70,7 +70,8 @@ struct HookSink {
             const int pos = pos0 + int(t);
             for (int64_t r = 0; r < e.size(1); ++r)
                 b.routing.push_back(RoutingRow{layer, rec.phase(), rec.step(), pos,
-                                               isVisual(pos) ? "visual" : "text", int(r), int(ea[t][r]), wa[t][r]});
+                                               isVisual(pos) ? "visual" : "text", int(r),
+                                               int(ea[t][r]), wa[t][r]});
         }
         rec.submit(std::move(b));
     }
@@ -81,13 +82,17 @@ struct HookSink {
         // mean over heads. Only the visual columns and text rows are touched.
         const int64_t n = std::min<int64_t>(patches, s - firstPatch);
         if (n > 0) {
-            int64_t lo = 0, hi = t;  // text rows are those outside [firstPatch, firstPatch + patches)
+            int64_t lo = 0,
+                    hi = t; // text rows are those outside [firstPatch, firstPatch + patches)
             auto cols = probs.narrow(2, firstPatch, n);
             torch::Tensor sum = torch::zeros({n}, torch::kDouble);
             const int64_t visLo = std::clamp<int64_t>(firstPatch - queryStart, lo, hi);
             const int64_t visHi = std::clamp<int64_t>(firstPatch + patches - queryStart, lo, hi);
-            if (visLo > lo) sum += cols.narrow(1, lo, visLo - lo).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
-            if (hi > visHi) sum += cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
+            if (visLo > lo)
+                sum += cols.narrow(1, lo, visLo - lo).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
+            if (hi > visHi)
+                sum +=
+                    cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
             auto& into = rec.phase() == "decode" ? receivedDecode : received;
             into[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
         }
@@ -137,26 +142,34 @@ struct Capturer::Impl {
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 Capturer::~Capturer() = default;
 
-const PreparedCapture& Capturer::prepared() const { return d->prep; }
-int64_t Capturer::parameterCount() const { return d->model->parameterCount(); }
+const PreparedCapture& Capturer::prepared() const {
+    return d->prep;
+}
+int64_t Capturer::parameterCount() const {
+    return d->model->parameterCount();
+}
 
 Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     if (prep.options.device != "cpu" && !torch::cuda::is_available())
-        return makeError(ErrorCode::BadInput, "device " + prep.options.device +
-                                                  " requested but this libtorch has no usable CUDA device: use --device cpu");
+        return makeError(
+            ErrorCode::BadInput,
+            "device " + prep.options.device +
+                " requested but this libtorch has no usable CUDA device: use --device cpu");
     if (prep.options.device != "cpu")
-        return makeError(ErrorCode::BadInput, "CUDA captures are not supported yet: use --device cpu");
+        return makeError(ErrorCode::BadInput,
+                         "CUDA captures are not supported yet: use --device cpu");
     if (prep.options.threads > 0) at::set_num_threads(prep.options.threads);
     auto impl = std::make_unique<Impl>();
     try {
         impl->model = std::make_unique<VlmModel>(prep.config);
     } catch (const std::exception& e) {
-        return makeError(ErrorCode::Internal, std::string("building the model failed: ") + e.what());
+        return makeError(ErrorCode::Internal,
+                         std::string("building the model failed: ") + e.what());
     }
     const RgbImage stored = fitWithin(prep.image, kMaxStoredSide);
     auto png = encodePng(stored);
     if (!png) return png.error();
-    impl->storedImage = ImageRow{prep.options.imagePath, stored.width, stored.height,
+    impl->storedImage = ImageRow{prep.options.imagePath, stored.width,      stored.height,
                                  prep.image.width,       prep.image.height, std::move(png.value())};
     impl->device = hostDevice();
     impl->prep = std::move(prep);
@@ -194,13 +207,13 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         setup.modules = d->model->modules();
         setup.image = d->storedImage;
         setup.device = d->device;
-        setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(), cfg.vision.patch,
-                                       cfg.vision.imageSize, 1};
+        setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(),
+                                       cfg.vision.patch, cfg.vision.imageSize, 1};
         writer.submit(std::move(setup));
     }
 
     Recorder rec(writer, *runId, probes, o.nestedOps);
-    HookSink sink{rec, cfg};
+    HookSink sink(rec, cfg);
     sink.patches = patches;
     sink.totalPositions = d->prep.sequenceLength;
     for (int l = 0; l < cfg.llm.layers; ++l) {
@@ -208,7 +221,8 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         sink.receivedDecode.push_back(torch::zeros({patches}, torch::kDouble));
     }
     for (int l : o.attnLayers)
-        sink.maps.emplace(l, torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));
+        sink.maps.emplace(l,
+                          torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));
 
     ForwardHooks hooks;
     if (probes) {
@@ -262,11 +276,13 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
             tokenRows.push_back(TokenRow{position++, ph, step, modality, id});
         };
         addToken("prefill", 0, "text", tokens::kBos);
-        for (int p = 0; p < patches; ++p) addToken("prefill", 0, "visual", -1);
-        for (int id : d->prep.promptIds) addToken("prefill", 0, "text", id);
+        for (int p = 0; p < patches; ++p)
+            addToken("prefill", 0, "visual", -1);
+        for (int id : d->prep.promptIds)
+            addToken("prefill", 0, "text", id);
         int next = int(logits.argmax().item<int64_t>());
         result.outputTokens.push_back(next);
-        if (probes) rec.submit(sink.metricRows());  // a live view has a heatmap after prefill
+        if (probes) rec.submit(sink.metricRows()); // a live view has a heatmap after prefill
 
         for (int step = 1; step <= o.steps && !cancelled(); ++step) {
             phase("decode", step);

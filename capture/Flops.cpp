@@ -55,10 +55,11 @@ std::optional<std::pair<int64_t, Shape>> convFlops(std::string_view name,
                                                    const std::vector<OpArg>& args) {
     const OpArg* in = nth(args, 0, OpArg::Tensor);
     const OpArg* w = nth(args, 1, OpArg::Tensor);
-    if (!in || !w || in->values.size() < 3 || w->values.size() != in->values.size()) return std::nullopt;
+    if (!in || !w || in->values.size() < 3 || w->values.size() != in->values.size())
+        return std::nullopt;
     const bool full = name == "aten::convolution" || name == "aten::_convolution";
     if (full && args.size() > 6 && args[6].kind == OpArg::Int && args[6].values.at(0) != 0)
-        return std::nullopt;  // transposed convolution: not modelled
+        return std::nullopt; // transposed convolution: not modelled
     const OpArg* stride = nth(args, 3, OpArg::IntList);
     const OpArg* padding = nth(args, 4, OpArg::IntList);
     const OpArg* dilation = nth(args, 5, OpArg::IntList);
@@ -72,13 +73,16 @@ std::optional<std::pair<int64_t, Shape>> convFlops(std::string_view name,
     int64_t window = 1;
     for (size_t d = 2; d < x.size(); ++d) {
         const size_t i = d - 2;
-        const int64_t len = (x[d] + 2 * listAt(padding, i, 0) - listAt(dilation, i, 1) * (k[d] - 1) - 1) /
-                                listAt(stride, i, 1) + 1;
+        const int64_t len =
+            (x[d] + 2 * listAt(padding, i, 0) - listAt(dilation, i, 1) * (k[d] - 1) - 1) /
+                listAt(stride, i, 1) +
+            1;
         out.push_back(len);
         window *= k[d];
     }
     const int64_t spatial = elements(Shape(out.begin() + 2, out.end()));
-    return std::pair{2 * batch * cout * spatial * (cin / std::max<int64_t>(groups, 1)) * window, out};
+    return std::pair{2 * batch * cout * spatial * (cin / std::max<int64_t>(groups, 1)) * window,
+                     out};
 }
 
 struct PerElement {
@@ -142,7 +146,8 @@ OpCost estimateOpCost(std::string_view name, const std::vector<OpArg>& args) {
             if (p.name == name) {
                 Shape s = firstShape;
                 // Reductions (mean, sum) read every input element once; binary ops broadcast.
-                if (const OpArg* b = tensorAt(1); b && name != "aten::index_add_") s = broadcast(s, b->values);
+                if (const OpArg* b = tensorAt(1); b && name != "aten::index_add_")
+                    s = broadcast(s, b->values);
                 cost.flops = int64_t(p.flops) * elements(s);
                 outShape = s;
                 break;

@@ -23,12 +23,12 @@ namespace mvp {
 // One argument of an op call as seen by the probe.
 struct OpArg {
     enum Kind { Tensor, IntList, Int, Other } kind = Other;
-    std::vector<int64_t> values;  // the shape for Tensor, the values for IntList / Int
-    int elemSize = 4;             // bytes per element for Tensor
+    std::vector<int64_t> values; // the shape for Tensor, the values for IntList / Int
+    int elemSize = 4;            // bytes per element for Tensor
 };
 
 struct OpCost {
-    std::optional<int64_t> flops;  // nullopt: no formula for this op
+    std::optional<int64_t> flops; // nullopt: no formula for this op
     int64_t bytes = 0;
 };
 

@@ -3,13 +3,12 @@
 #include "capture/SystemInfo.h"
 #include "core/session/SessionReader.h"
 
-#include <nlohmann/json.hpp>
-#include <torch/torch.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
 
 namespace mvp {
 
@@ -29,7 +28,9 @@ std::string cpuModel() {
 std::filesystem::path cacheFile() {
     const char* xdg = std::getenv("XDG_CACHE_HOME");
     const char* home = std::getenv("HOME");
-    std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : "/tmp") / ".cache";
+    std::filesystem::path dir = xdg && *xdg
+                                    ? std::filesystem::path(xdg)
+                                    : std::filesystem::path(home ? home : "/tmp") / ".cache";
     return dir / "mvprof" / "host-roofline.json";
 }
 
@@ -38,7 +39,8 @@ template <typename F> double bestSeconds(int reps, F f) {
     for (int i = 0; i < reps; ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         f();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        best = std::min(
+            best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     return best;
 }
@@ -61,7 +63,8 @@ DeviceRow hostDevice() {
             if (j.value("key", "") == key) {
                 d.peakFlops = j.at("peak_flops");
                 d.peakBytesPerS = j.at("peak_bytes_per_s");
-                d.source = "measured (micro-benchmark, cached " + j.value("measured_utc", std::string("?")) + ")";
+                d.source = "measured (micro-benchmark, cached " +
+                           j.value("measured_utc", std::string("?")) + ")";
                 return d;
             }
         }
@@ -72,22 +75,25 @@ DeviceRow hostDevice() {
     c10::InferenceMode guard;
     constexpr int64_t n = 1024;
     auto a = torch::rand({n, n}), b = torch::rand({n, n});
-    (void)torch::mm(a, b);  // warm up the BLAS threads
+    (void)torch::mm(a, b); // warm up the BLAS threads
     const double mm = bestSeconds(3, [&] { (void)torch::mm(a, b); });
-    auto src = torch::rand({64 << 20});  // 256 MiB of float32
+    auto src = torch::rand({64 << 20}); // 256 MiB of float32
     auto dst = torch::empty_like(src);
     dst.copy_(src);
     const double copy = bestSeconds(3, [&] { dst.copy_(src); });
     d.peakFlops = 2.0 * n * n * n / mm;
-    d.peakBytesPerS = 2.0 * double(src.numel()) * 4.0 / copy;  // read + write
+    d.peakBytesPerS = 2.0 * double(src.numel()) * 4.0 / copy; // read + write
     const std::string when = sysinfo::utcNow();
     d.source = "measured (micro-benchmark, " + when + ")";
     std::error_code ec;
     std::filesystem::create_directories(file.parent_path(), ec);
     std::ofstream out(file);
-    out << nlohmann::json{{"key", key}, {"peak_flops", d.peakFlops}, {"peak_bytes_per_s", d.peakBytesPerS},
-                          {"measured_utc", when}}
-               .dump(2);
+    out << nlohmann::json{
+        {"key", key},
+        {"peak_flops", d.peakFlops},
+        {"peak_bytes_per_s", d.peakBytesPerS},
+        {"measured_utc",
+         when}}.dump(2);
     return d;
 }
 

@@ -4,7 +4,6 @@
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
-
 #include <mutex>
 
 namespace mvp {
@@ -72,7 +71,8 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     const auto inputs = fn.inputs();
     std::vector<OpArg> args;
     args.reserve(inputs.size());
-    for (const auto& v : inputs) args.push_back(toArg(v));
+    for (const auto& v : inputs)
+        args.push_back(toArg(v));
     for (const auto& v : inputs)
         if (v.isTensor() && v.toTensor().defined()) {
             ctx->row.dtype = std::string(c10::toString(v.toTensor().scalar_type()));
@@ -121,8 +121,10 @@ void enableOpCallbacks(bool on) {
                                               .scopes({at::RecordScope::FUNCTION}));
         return;
     }
-    if (on) at::reenableCallback(*gCallback);
-    else at::disableCallback(*gCallback);
+    if (on)
+        at::reenableCallback(*gCallback);
+    else
+        at::disableCallback(*gCallback);
 }
 
 } // namespace
@@ -185,8 +187,8 @@ void Recorder::exit() {
         spanStack_.back().flops += f.flops;
         spanStack_.back().bytes += f.bytes;
     }
-    pending_.spans.push_back(
-        SpanRow{f.id, f.module, f.parent, phase_, step_, f.start, end, std::nullopt, f.flops, f.bytes});
+    pending_.spans.push_back(SpanRow{f.id, f.module, f.parent, phase_, step_, f.start, end,
+                                     std::nullopt, f.flops, f.bytes});
     maybeFlush();
 }
 

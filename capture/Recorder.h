@@ -69,7 +69,7 @@ public:
     int ownerDepth() const { return ownerDepth_; }
     bool recordNestedOps() const { return recordNested_; }
     std::optional<int64_t> currentSpan() const;
-    void addOp(OpRow&& row);  // also adds its cost to the enclosing span
+    void addOp(OpRow&& row); // also adds its cost to the enclosing span
 
 private:
     void maybeFlush();

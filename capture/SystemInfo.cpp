@@ -13,7 +13,8 @@ int64_t procKb(const char* file, const std::string& key) {
     std::ifstream in(file);
     std::string line;
     while (std::getline(in, line))
-        if (line.compare(0, key.size(), key) == 0 && line.size() > key.size() && line[key.size()] == ':') {
+        if (line.compare(0, key.size(), key) == 0 && line.size() > key.size() &&
+            line[key.size()] == ':') {
             std::istringstream s(line.substr(key.size() + 1));
             int64_t kb = 0;
             s >> kb;
@@ -32,25 +33,33 @@ std::string blasLibrary() {
         if (slash == std::string::npos) continue;
         const std::string path = line.substr(slash);
         const std::string name = std::filesystem::path(path).filename().string();
-        const bool blasLike = name.find("blas") != std::string::npos || name.find("mkl_rt") != std::string::npos ||
+        const bool blasLike = name.find("blas") != std::string::npos ||
+                              name.find("mkl_rt") != std::string::npos ||
                               name.find("blis") != std::string::npos;
         if (!blasLike || name.find("cublas") != std::string::npos) continue;
         std::error_code ec;
         const std::string real = std::filesystem::canonical(path, ec).string();
         const std::string& p = ec ? path : real;
         std::string kind = "unknown BLAS";
-        if (p.find("openblas") != std::string::npos) kind = "OpenBLAS";
-        else if (p.find("mkl") != std::string::npos) kind = "Intel MKL";
-        else if (p.find("blis") != std::string::npos) kind = "BLIS";
-        else if (p.find("atlas") != std::string::npos) kind = "ATLAS";
-        else if (name.rfind("libblas.so", 0) == 0) kind = "reference BLAS (slow: install libopenblas0-pthread)";
+        if (p.find("openblas") != std::string::npos)
+            kind = "OpenBLAS";
+        else if (p.find("mkl") != std::string::npos)
+            kind = "Intel MKL";
+        else if (p.find("blis") != std::string::npos)
+            kind = "BLIS";
+        else if (p.find("atlas") != std::string::npos)
+            kind = "ATLAS";
+        else if (name.rfind("libblas.so", 0) == 0)
+            kind = "reference BLAS (slow: install libopenblas0-pthread)";
         const std::string entry = kind + " (" + p + ")";
         if (found.find(entry) == std::string::npos) found += (found.empty() ? "" : "; ") + entry;
     }
     return found.empty() ? "none loaded (libtorch's own kernels)" : found;
 }
 
-bool isReferenceBlas(const std::string& blas) { return blas.rfind("reference BLAS", 0) == 0; }
+bool isReferenceBlas(const std::string& blas) {
+    return blas.rfind("reference BLAS", 0) == 0;
+}
 
 bool resetPeakRss() {
     std::ofstream out("/proc/self/clear_refs");
@@ -59,10 +68,16 @@ bool resetPeakRss() {
     return bool(out);
 }
 
-int64_t peakRssBytes() { return procKb("/proc/self/status", "VmHWM"); }
+int64_t peakRssBytes() {
+    return procKb("/proc/self/status", "VmHWM");
+}
 
-int64_t availableMemoryBytes() { return procKb("/proc/meminfo", "MemAvailable"); }
-int64_t totalMemoryBytes() { return procKb("/proc/meminfo", "MemTotal"); }
+int64_t availableMemoryBytes() {
+    return procKb("/proc/meminfo", "MemAvailable");
+}
+int64_t totalMemoryBytes() {
+    return procKb("/proc/meminfo", "MemTotal");
+}
 
 std::string utcNow() {
     const std::time_t t = std::time(nullptr);

@@ -21,6 +21,6 @@ int64_t peakRssBytes();
 int64_t availableMemoryBytes();
 int64_t totalMemoryBytes();
 
-std::string utcNow();  // ISO 8601, e.g. 2026-11-29T10:43:25Z
+std::string utcNow(); // ISO 8601, e.g. 2026-11-29T10:43:25Z
 
 } // namespace mvp::sysinfo

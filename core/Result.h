@@ -9,13 +9,13 @@
 namespace mvp {
 
 enum class ErrorCode {
-    BadInput,      // the user's input is wrong (file, option, format): exit 2 in the CLI
-    NotFound,      // a named file, run, preset or layer does not exist: exit 2
-    NewerSchema,   // a session written by a newer mvprof: exit 2
-    NotASession,   // random bytes, a foreign SQLite file, a truncated file: exit 2
-    Io,            // the OS refused (permissions, full disk): exit 2
-    Cancelled,     // the user stopped it
-    Internal,      // a bug or an unexpected library failure: exit 1
+    BadInput,    // the user's input is wrong (file, option, format): exit 2 in the CLI
+    NotFound,    // a named file, run, preset or layer does not exist: exit 2
+    NewerSchema, // a session written by a newer mvprof: exit 2
+    NotASession, // random bytes, a foreign SQLite file, a truncated file: exit 2
+    Io,          // the OS refused (permissions, full disk): exit 2
+    Cancelled,   // the user stopped it
+    Internal,    // a bug or an unexpected library failure: exit 1
 };
 
 struct Error {
@@ -26,7 +26,9 @@ struct Error {
     int exitCode() const { return code == ErrorCode::Internal ? 1 : 2; }
 };
 
-inline Error makeError(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
+inline Error makeError(ErrorCode code, std::string message) {
+    return Error{code, std::move(message)};
+}
 
 template <typename T> class [[nodiscard]] Result {
 public:

@@ -7,12 +7,20 @@
 namespace mvp::test {
 
 namespace {
-QString env(const char* name) { return QProcessEnvironment::systemEnvironment().value(QString::fromLatin1(name)); }
+QString env(const char* name) {
+    return QProcessEnvironment::systemEnvironment().value(QString::fromLatin1(name));
+}
 } // namespace
 
-QString sourceDir() { return env("MVP_SOURCE_DIR"); }
-QString cliPath() { return env("MVP_CLI"); }
-QString sampleImage() { return env("MVP_SAMPLE_IMAGE"); }
+QString sourceDir() {
+    return env("MVP_SOURCE_DIR");
+}
+QString cliPath() {
+    return env("MVP_CLI");
+}
+QString sampleImage() {
+    return env("MVP_SAMPLE_IMAGE");
+}
 
 CliResult runCli(const QStringList& args, int timeoutMs) {
     QProcess p;

@@ -7,9 +7,9 @@
 
 namespace mvp::test {
 
-QString sourceDir();    // $MVP_SOURCE_DIR
-QString cliPath();      // $MVP_CLI
-QString sampleImage();  // $MVP_SAMPLE_IMAGE
+QString sourceDir();   // $MVP_SOURCE_DIR
+QString cliPath();     // $MVP_CLI
+QString sampleImage(); // $MVP_SAMPLE_IMAGE
 
 struct CliResult {
     int exitCode = -1;

@@ -8,7 +8,6 @@
 
 #include <QRegularExpression>
 #include <QTest>
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -17,23 +16,28 @@
 using namespace mvp;
 
 namespace {
-bool near(double a, double b, double tol = 1e-4) { return std::abs(a - b) <= tol; }
-#define NEAR(a, b) QVERIFY2(near((a), (b)), qPrintable(QStringLiteral("%1 vs %2").arg(a, 0, 'g', 10).arg(b, 0, 'g', 10)))
+bool near(double a, double b, double tol = 1e-4) {
+    return std::abs(a - b) <= tol;
+}
+#define NEAR(a, b)                                                                                 \
+    QVERIFY2(near((a), (b)),                                                                       \
+             qPrintable(QStringLiteral("%1 vs %2").arg(double(a), 0, 'g', 10).arg(double(b), 0, 'g', 10)))
 
 // k = 1 routing rows: token t goes to experts[t], visual for the first `visual` tokens.
 std::vector<RoutingRow> rowsFor(const std::vector<int>& experts, int visual = 0, int prefill = -1) {
     std::vector<RoutingRow> rows;
     for (size_t t = 0; t < experts.size(); ++t) {
         const bool pre = prefill < 0 || int(t) < prefill;
-        rows.push_back({0, pre ? "prefill" : "decode", pre ? 0 : int(t), int(t), int(t) < visual ? "visual" : "text", 0,
-                        experts[t], 1.0});
+        rows.push_back({0, pre ? "prefill" : "decode", pre ? 0 : int(t), int(t),
+                        int(t) < visual ? "visual" : "text", 0, experts[t], 1.0});
     }
     return rows;
 }
 
 std::vector<int> expand(const std::vector<int64_t>& counts) {
     std::vector<int> out;
-    for (size_t e = 0; e < counts.size(); ++e) out.insert(out.end(), size_t(counts[e]), int(e));
+    for (size_t e = 0; e < counts.size(); ++e)
+        out.insert(out.end(), size_t(counts[e]), int(e));
     return out;
 }
 } // namespace
@@ -64,7 +68,7 @@ private slots:
         NEAR(even.entropyBits, 2);
         NEAR(even.entropyNorm, 1);
         const auto one = balanceStats({4, 0});
-        NEAR(one.cv, 1);  // μ 2, σ 2
+        NEAR(one.cv, 1); // μ 2, σ 2
         NEAR(one.balancedness, 0.5);
         NEAR(one.jain, 0.5);
         NEAR(one.maxvio, 1);
@@ -86,18 +90,20 @@ private slots:
         const auto rows = rowsFor(expand(counts));
         const double z9 = balanceStats(counts).z[9];
         MoeThresholds t;
-        t.overloadZ = z9;  // exactly at the threshold: not overloaded
+        t.overloadZ = z9; // exactly at the threshold: not overloaded
         QVERIFY(analyseLayer(0, rows, 10, t).experts[9].state != ExpertState::Overloaded);
         t.overloadZ = z9 - 1e-9;
         const auto rep = analyseLayer(0, rows, 10, t);
         const auto& e9 = rep.experts[9];
         QCOMPARE(e9.state, ExpertState::Overloaded);
-        QCOMPARE(e9.targetTokens, int64_t(381));  // round(0.7 · 544)
+        QCOMPARE(e9.targetTokens, int64_t(381)); // round(0.7 · 544)
         // Receivers: Δ < −1.0; here every idle expert sits at Δ = −0.61, so none qualify.
         QVERIFY(e9.receivers.empty());
         t.receiverZ = -0.6;
-        QCOMPARE(analyseLayer(0, rows, 10, t).experts[9].receivers, (std::vector<int>{0, 2, 4, 5, 7, 8}));
-        // Default threshold 1.8: expert 9 (Δ 2.63) is overloaded, expert 6 (Δ 0.91) is hot (top-1 by Δ besides it? k = 1).
+        QCOMPARE(analyseLayer(0, rows, 10, t).experts[9].receivers,
+                 (std::vector<int>{0, 2, 4, 5, 7, 8}));
+        // Default threshold 1.8: expert 9 (Δ 2.63) is overloaded, expert 6 (Δ 0.91) is hot (top-1
+        // by Δ besides it? k = 1).
         const auto def = analyseLayer(0, rows, 10);
         QCOMPARE(def.experts[9].state, ExpertState::Overloaded);
         QCOMPARE(def.experts[0].state, ExpertState::Dead);
@@ -106,7 +112,8 @@ private slots:
     void coldExpertsNeedTwoConsecutiveWindows() {
         // 256 tokens over 4 experts; expert 3 gets 2 tokens in each 128-token window.
         std::vector<int> experts;
-        for (int t = 0; t < 256; ++t) experts.push_back(t % 128 < 2 ? 3 : t % 3);
+        for (int t = 0; t < 256; ++t)
+            experts.push_back(t % 128 < 2 ? 3 : t % 3);
         auto rep = analyseLayer(0, rowsFor(experts), 4);
         QCOMPARE(rep.cold, (std::vector<int>{3}));
         QCOMPARE(rep.experts[3].state, ExpertState::Cold);
@@ -124,13 +131,16 @@ private slots:
     void statisticsIgnoreExpertLabels() {
         std::mt19937 rng(7);
         std::vector<int> experts;
-        for (int t = 0; t < 500; ++t) experts.push_back(int(rng() % 8) < 5 ? int(rng() % 3) : int(rng() % 8));
+        for (int t = 0; t < 500; ++t)
+            experts.push_back(int(rng() % 8) < 5 ? int(rng() % 3) : int(rng() % 8));
         std::vector<int> perm{5, 2, 7, 0, 1, 6, 3, 4};
         std::vector<int> relabelled;
-        for (int e : experts) relabelled.push_back(perm[size_t(e)]);
+        for (int e : experts)
+            relabelled.push_back(perm[size_t(e)]);
         const auto a = analyseLayer(0, rowsFor(experts, 200, 300), 8);
         const auto b = analyseLayer(0, rowsFor(relabelled, 200, 300), 8);
-        for (auto [x, y] : {std::pair{&a.total, &b.total}, {&a.visual, &b.visual}, {&a.decode, &b.decode}}) {
+        for (auto [x, y] :
+             {std::pair{&a.total, &b.total}, {&a.visual, &b.visual}, {&a.decode, &b.decode}}) {
             NEAR(x->cv, y->cv);
             NEAR(x->jain, y->jain);
             NEAR(x->balancedness, y->balancedness);
@@ -146,7 +156,8 @@ private slots:
     void splitsSumToTheTotal() {
         std::mt19937 rng(3);
         std::vector<int> experts;
-        for (int t = 0; t < 400; ++t) experts.push_back(int(rng() % 6));
+        for (int t = 0; t < 400; ++t)
+            experts.push_back(int(rng() % 6));
         const auto rep = analyseLayer(0, rowsFor(experts, 150, 320), 6);
         for (size_t e = 0; e < 6; ++e) {
             QCOMPARE(rep.visual.load[e] + rep.text.load[e], rep.total.load[e]);
@@ -162,11 +173,13 @@ private slots:
         auto r = headRedundancy(0, same);
         QVERIFY(r.valid);
         NEAR(r.redundancy, 0);
-        std::vector<AttnMapRow> ortho{{0, 0, 2, 2, {1, 0, 0, 0}}, {0, 1, 2, 2, {0, 1, 0, 0}}, {0, 2, 2, 2, {0, 0, 1, 0}}};
+        std::vector<AttnMapRow> ortho{
+            {0, 0, 2, 2, {1, 0, 0, 0}}, {0, 1, 2, 2, {0, 1, 0, 0}}, {0, 2, 2, 2, {0, 0, 1, 0}}};
         r = headRedundancy(0, ortho);
         NEAR(r.redundancy, 1);
         // Two equal heads and one orthogonal: pairs 1, 0, 0 → 1 − 1/3.
-        std::vector<AttnMapRow> mixed{{0, 0, 2, 2, {1, 0, 0, 0}}, {0, 1, 2, 2, {1, 0, 0, 0}}, {0, 2, 2, 2, {0, 0, 0, 1}}};
+        std::vector<AttnMapRow> mixed{
+            {0, 0, 2, 2, {1, 0, 0, 0}}, {0, 1, 2, 2, {1, 0, 0, 0}}, {0, 2, 2, 2, {0, 0, 0, 1}}};
         r = headRedundancy(0, mixed);
         NEAR(r.redundancy, 2.0 / 3.0);
         QCOMPARE(r.topPairs.front().a, 0);
@@ -177,18 +190,20 @@ private slots:
     void rooflineByHand() {
         const DeviceCeiling d{"test", 100e9, 10e9, "datasheet"};
         NEAR(d.ridge(), 10);
-        auto p = rooflinePoint("mm", 2'000'000, 1'000'000, 1'000'000, d);  // AI 2, 2 GFLOP/s achieved
+        auto p =
+            rooflinePoint("mm", 2'000'000, 1'000'000, 1'000'000, d); // AI 2, 2 GFLOP/s achieved
         NEAR(p.intensity, 2);
         QCOMPARE(p.bound, Bound::Memory);
         NEAR(p.attainableFlops, 20e9);
         NEAR(p.achievedFlops, 2e9);
         NEAR(p.mismatch, 0.8);
-        p = rooflinePoint("conv", 50'000'000, 1'000'000, 1'000'000, d);  // AI 50
+        p = rooflinePoint("conv", 50'000'000, 1'000'000, 1'000'000, d); // AI 50
         QCOMPARE(p.bound, Bound::Compute);
         NEAR(p.attainableFlops, 100e9);
         NEAR(p.mismatch, 0);
         // §4: 2·(N·C + L·D)·bytes / t.
-        NEAR(crossModalBandwidth(576, 1024, 32, 1024, 2, 1e-3), 2.0 * (576 * 1024 + 32 * 1024) * 2 / 1e-3);
+        NEAR(crossModalBandwidth(576, 1024, 32, 1024, 2, 1e-3),
+             2.0 * (576 * 1024 + 32 * 1024) * 2 / 1e-3);
         QCOMPARE(datasheetDevices().size(), size_t(3));
     }
 
@@ -199,22 +214,25 @@ private slots:
         QVERIFY(a.valid);
         NEAR(a.scale, 2.0);
         QCOMPARE(a.buckets.size(), size_t(27));
-        const auto& big = a.buckets.back();  // R 1024, L 512, H 3.2
+        const auto& big = a.buckets.back(); // R 1024, L 512, H 3.2
         QCOMPARE(big.shortSide, 1024);
-        const int64_t sample = int64_t(std::ceil(2.0 * (1024.0 * 1024 * 12 + 512 * 1024 + 3.2 * 8)));
+        const int64_t sample =
+            int64_t(std::ceil(2.0 * (1024.0 * 1024 * 12 + 512 * 1024 + 3.2 * 8)));
         QCOMPARE(big.sampleBytes, sample);
         QCOMPARE(big.batch, int((int64_t(1) << 30) / sample));
-        QCOMPARE(a.buckets.front().batch, 256);  // capped at B_max
+        QCOMPARE(a.buckets.front().batch, 256); // capped at B_max
         QVERIFY(!adviseBatch(0, 256, 100, 2.0, 1 << 30).valid);
     }
 
     void kvByHand() {
-        const std::vector<std::vector<bool>> masks{{true, true, false, false, false}, {false, true, true, false, false}};
+        const std::vector<std::vector<bool>> masks{{true, true, false, false, false},
+                                                   {false, true, true, false, false}};
         NEAR(kvShareRatio(masks, 5), 0.6);
         // Two separate hot cells and one hot pair: 3 regions.
         const std::vector<double> grid{1, 0, 1, 0, 0, 0, 1, 1, 0};
         QCOMPARE(thresholdRegions(grid, 3, 3, 0.5).size(), size_t(3));
-        const auto same = resamplingLoss({1, 2, 3, 4}, {1, 2, 3, 4}, 2, {0.5f, 0.5f}, {0.5f, 0.5f}, 2);
+        const auto same =
+            resamplingLoss({1, 2, 3, 4}, {1, 2, 3, 4}, 2, {0.5f, 0.5f}, {0.5f, 0.5f}, 2);
         NEAR(same.deltaCos.mean, 0);
         NEAR(same.relL2.p95, 0);
         NEAR(same.deltaKl.mean, 0);
@@ -222,14 +240,15 @@ private slots:
         NEAR(turned.deltaCos.mean, 1);
         NEAR(turned.relL2.mean, std::sqrt(2.0));
         NEAR(turned.deltaKl.mean, std::log(2.0));
-        const auto s = spreadOf({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20});
+        const auto s =
+            spreadOf({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20});
         NEAR(s.mean, 10.5);
         NEAR(s.p95, 19);
     }
 
     void blendByHand() {
-        // Two patches, two response tokens. a = W·q = (1·1 + 0·3, 0·1 + 1·3) = (1, 3) → patch level (0, 1).
-        // softmax(q) = (e¹, e³)/(e¹ + e³); sequence level = W·softmax = softmax itself.
+        // Two patches, two response tokens. a = W·q = (1·1 + 0·3, 0·1 + 1·3) = (1, 3) → patch level
+        // (0, 1). softmax(q) = (e¹, e³)/(e¹ + e³); sequence level = W·softmax = softmax itself.
         const auto h = blendHeatmap({{1, 0}, {0, 1}}, {1, 3});
         const double s1 = std::exp(1.0) / (std::exp(1.0) + std::exp(3.0));
         NEAR(h[0], 0.6 * 0 + 0.4 * s1);
@@ -252,7 +271,8 @@ private slots:
         QCOMPARE(g[0].expertNs, int64_t(60));
         QCOMPARE(g[0].layerNs, int64_t(100));
         QCOMPARE(g[0].activeExperts, 2);
-        QCOMPARE(parseMoePath("llm.layer.12.moe.expert.3"), (std::optional<std::pair<int, int>>{{12, 3}}));
+        QCOMPARE(parseMoePath("llm.layer.12.moe.expert.3"),
+                 (std::optional<std::pair<int, int>>{{12, 3}}));
         QVERIFY(!parseMoePath("vision.block.1.attn"));
     }
 
@@ -267,17 +287,23 @@ private slots:
         const auto boxes = levelOfDetail(lane, 0, end, double(end) / 1000.0);
         QVERIFY2(boxes.size() <= 1001, qPrintable(QString::number(boxes.size())));
         int64_t folded = 0;
-        for (const auto& b : boxes) folded += b.count;
-        QCOMPARE(folded, int64_t(1'000'000));  // nothing is lost, only folded
+        for (const auto& b : boxes)
+            folded += b.count;
+        QCOMPARE(folded, int64_t(1'000'000)); // nothing is lost, only folded
         // Zoomed in to 100 spans at 1 ns per pixel: every span is its own box.
         const auto zoomed = levelOfDetail(lane, 2000, 3990, 1.0);
         QCOMPARE(zoomed.size(), size_t(100));
         QCOMPARE(zoomed.front().start, int64_t(2000));
-        QVERIFY(std::all_of(zoomed.begin(), zoomed.end(), [](const auto& b) { return b.count == 1; }));
+        QVERIFY(
+            std::all_of(zoomed.begin(), zoomed.end(), [](const auto& b) { return b.count == 1; }));
         // Lanes from modules: a gate lane then the experts, per layer.
-        const std::vector<ModuleRow> modules{{1, "llm.layer.0.moe.expert.1", "Expert", {}, 0}, {2, "llm.layer.0.moe.gate", "Router", {}, 0},
+        const std::vector<ModuleRow> modules{{1, "llm.layer.0.moe.expert.1", "Expert", {}, 0},
+                                             {2, "llm.layer.0.moe.gate", "Router", {}, 0},
                                              {3, "vision", "VisionEncoder", {}, 0}};
-        const auto t = buildTimeline(modules, {{1, 1, {}, "prefill", 0, 5, 9, {}, 0, 0}, {2, 2, {}, "prefill", 0, 1, 4, {}, 0, 0}}, {});
+        const auto t = buildTimeline(
+            modules,
+            {{1, 1, {}, "prefill", 0, 5, 9, {}, 0, 0}, {2, 2, {}, "prefill", 0, 1, 4, {}, 0, 0}},
+            {});
         QCOMPARE(t.lanes.size(), size_t(2));
         QCOMPARE(t.lanes[0].label, std::string("L0 gate"));
         QCOMPARE(t.lanes[1].starts, (std::vector<int64_t>{5}));
@@ -294,7 +320,9 @@ private slots:
         d.routing = rowsFor({0, 0, 0});
         const auto a = analyseRun(d);
         auto has = [&](const char* needle) {
-            return std::any_of(a.notes.begin(), a.notes.end(), [&](const std::string& n) { return n.find(needle) != std::string::npos; });
+            return std::any_of(a.notes.begin(), a.notes.end(), [&](const std::string& n) {
+                return n.find(needle) != std::string::npos;
+            });
         };
         QVERIFY(has("incomplete"));
         QVERIFY(has("no image patch grid"));
@@ -306,21 +334,25 @@ private slots:
         SessionReport rep;
         rep.runs.push_back(a);
         const std::string json = formatJson(rep), text = formatText(rep), md = formatMarkdown(rep);
-        const QRegularExpression bad(QStringLiteral("\\b-?(nan|inf)\\b|null"), QRegularExpression::CaseInsensitiveOption);
+        const QRegularExpression bad(QStringLiteral("\\b-?(nan|inf)\\b|null"),
+                                     QRegularExpression::CaseInsensitiveOption);
         for (const auto* s : {&text, &md}) {
             const auto m = bad.match(QString::fromStdString(*s));
-            QVERIFY2(!m.hasMatch(), qPrintable(QString::fromStdString(*s).mid(std::max<qsizetype>(0, m.capturedStart() - 80), 160)));
+            QVERIFY2(!m.hasMatch(), qPrintable(QString::fromStdString(*s).mid(
+                                        std::max<qsizetype>(0, m.capturedStart() - 80), 160)));
         }
         // JSON writes a non-finite number as null: only the documented optional keys may be null.
         const QRegularExpression nullNumber(
-            QStringLiteral("\"(cv|jain|balancedness|maxvio|mean|entropy_norm|entropy_bits|share|coverage)\": null"));
+            QStringLiteral("\"(cv|jain|balancedness|maxvio|mean|entropy_norm|entropy_bits|share|"
+                           "coverage)\": null"));
         const bool nullFound = nullNumber.match(QString::fromStdString(json)).hasMatch();
         QVERIFY(!nullFound);
         RunData empty;
         empty.run.probes = true;
         const auto e = analyseRun(empty);
         QVERIFY(e.moe.empty());
-        QVERIFY(std::any_of(e.notes.begin(), e.notes.end(), [](auto& n) { return n.find("no MoE routing") != std::string::npos; }));
+        QVERIFY(std::any_of(e.notes.begin(), e.notes.end(),
+                            [](auto& n) { return n.find("no MoE routing") != std::string::npos; }));
     }
 };
 

@@ -5,17 +5,15 @@
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
-#include <sqlite3.h>
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <map>
-#include <set>
 #include <numeric>
+#include <set>
+#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -29,7 +27,8 @@ std::vector<std::vector<int64_t>> parseShapes(const std::string& text) {
     const auto doc = QJsonDocument::fromJson(QByteArray::fromStdString(text));
     for (const auto& s : doc.array()) {
         std::vector<int64_t> shape;
-        for (const auto& d : s.toArray()) shape.push_back(d.toInteger());
+        for (const auto& d : s.toArray())
+            shape.push_back(d.toInteger());
         out.push_back(shape);
     }
     return out;
@@ -39,7 +38,8 @@ std::vector<std::vector<int64_t>> parseShapes(const std::string& text) {
 int64_t expectedMatmulFlops(const std::string& name, const std::vector<std::vector<int64_t>>& s) {
     auto prod = [](const std::vector<int64_t>& v, size_t from, size_t to) {
         int64_t p = 1;
-        for (size_t i = from; i < to; ++i) p *= v[i];
+        for (size_t i = from; i < to; ++i)
+            p *= v[i];
         return p;
     };
     if (name == "aten::addmm") return 2 * s[1][0] * s[1][1] * s[2][1];
@@ -95,8 +95,10 @@ private slots:
         QVERIFY2(s.coverage >= 0.98, qPrintable(QString::number(s.coverage)));
         QCOMPARE(s.wallNs, run.wallNs);
         std::vector<std::string> names;
-        for (const auto& p : s.phases) names.push_back(p.phase);
-        QCOMPARE(names, (std::vector<std::string>{"preprocess", "vision", "projector", "prefill", "decode"}));
+        for (const auto& p : s.phases)
+            names.push_back(p.phase);
+        QCOMPARE(names, (std::vector<std::string>{"preprocess", "vision", "projector", "prefill",
+                                                  "decode"}));
         QCOMPARE(s.phases.back().count, kSteps);
     }
 
@@ -105,13 +107,15 @@ private slots:
         QVERIFY(spans.ok());
         QVERIFY(spans->size() > 20);
         std::map<int64_t, const SpanRow*> byId;
-        for (const auto& s : *spans) byId[s.id] = &s;
+        for (const auto& s : *spans)
+            byId[s.id] = &s;
         int checked = 0;
         for (const auto& s : *spans) {
             QVERIFY(s.startNs <= s.endNs);
             if (!s.parent) continue;
             const SpanRow* p = byId.at(*s.parent);
-            QVERIFY2(p->startNs <= s.startNs && s.endNs <= p->endNs, qPrintable(QString::number(s.id)));
+            QVERIFY2(p->startNs <= s.startNs && s.endNs <= p->endNs,
+                     qPrintable(QString::number(s.id)));
             QCOMPARE(p->phase, s.phase);
             ++checked;
         }
@@ -129,8 +133,10 @@ private slots:
     void routingRowsAreTokensTimesLayersTimesK() {
         auto routing = reader->routing(run.id);
         QVERIFY(routing.ok());
-        const QJsonObject cfg = QJsonDocument::fromJson(QByteArray::fromStdString(run.configJson)).object();
-        const int moeLayers = int(cfg[QStringLiteral("llm")].toObject()[QStringLiteral("moe_layers")].toArray().size());
+        const QJsonObject cfg =
+            QJsonDocument::fromJson(QByteArray::fromStdString(run.configJson)).object();
+        const int moeLayers = int(
+            cfg[QStringLiteral("llm")].toObject()[QStringLiteral("moe_layers")].toArray().size());
         const int k = cfg[QStringLiteral("llm")].toObject()[QStringLiteral("top_k")].toInt();
         const int patches = 256;
         QVERIFY(moeLayers > 0 && k > 0);
@@ -142,9 +148,12 @@ private slots:
             QVERIFY(r.weight > 0 && r.weight <= 1);
         }
         const int prefillTokens = 1 + patches + int(kPrompt.size());
-        const auto key = [](const char* phase, int step) { return std::pair<std::string, int>(phase, step); };
+        const auto key = [](const char* phase, int step) {
+            return std::pair<std::string, int>(phase, step);
+        };
         QCOMPARE(perStep[key("prefill", 0)], prefillTokens * moeLayers * k);
-        for (int s = 1; s <= kSteps; ++s) QCOMPARE(perStep[key("decode", s)], moeLayers * k);
+        for (int s = 1; s <= kSteps; ++s)
+            QCOMPARE(perStep[key("decode", s)], moeLayers * k);
         QCOMPARE(int(perStep.size()), 1 + kSteps);
     }
 
@@ -153,8 +162,8 @@ private slots:
         QVERIFY(ops.ok());
         int checked = 0;
         for (const auto& o : *ops) {
-            static const std::set<std::string> family{"aten::mm", "aten::matmul", "aten::bmm", "aten::addmm",
-                                                      "aten::linear"};
+            static const std::set<std::string> family{"aten::mm", "aten::matmul", "aten::bmm",
+                                                      "aten::addmm", "aten::linear"};
             if (!family.count(o.name)) continue;
             QCOMPARE(o.flops, expectedMatmulFlops(o.name, parseShapes(o.shapes)));
             ++checked;
@@ -172,7 +181,8 @@ private slots:
         std::map<int64_t, int64_t> children;
         for (const auto& s : *spans)
             if (s.parent) children[*s.parent] += s.flops;
-        for (const auto& s : *spans) QCOMPARE(s.flops, direct[s.id] + children[s.id]);
+        for (const auto& s : *spans)
+            QCOMPARE(s.flops, direct[s.id] + children[s.id]);
     }
 
     void attentionReceivedEqualsMassOnVisualPositions() {
@@ -188,25 +198,26 @@ private slots:
                 if (m.layer == layer) received += m.value;
             auto maps = reader->attnMaps(run.id, layer);
             QVERIFY(maps.ok());
-            QCOMPARE(int(maps->size()), 4);  // heads
+            QCOMPARE(int(maps->size()), 4); // heads
             double mass = 0;
             for (const auto& m : *maps) {
                 QCOMPARE(m.rows, m.cols);
                 for (int q = 0; q < m.rows; ++q) {
-                    if (q >= first && q < first + patches) continue;  // visual queries
+                    if (q >= first && q < first + patches) continue; // visual queries
                     double rowSum = 0, visual = 0;
                     for (int k = 0; k < m.cols; ++k) {
                         const double a = m.data[size_t(q) * m.cols + k];
                         rowSum += a;
                         if (k >= first && k < first + patches) visual += a;
                     }
-                    QVERIFY(std::abs(rowSum - 1.0) < 1e-4);  // softmax rows
+                    QVERIFY(std::abs(rowSum - 1.0) < 1e-4); // softmax rows
                     mass += visual / double(maps->size());
                 }
             }
             QVERIFY(mass > 0);
             QVERIFY2(std::abs(received - mass) < 1e-5 * std::max(1.0, mass),
-                     qPrintable(QStringLiteral("layer %1: %2 vs %3").arg(layer).arg(received).arg(mass)));
+                     qPrintable(
+                         QStringLiteral("layer %1: %2 vs %3").arg(layer).arg(received).arg(mass)));
         }
     }
 
@@ -223,7 +234,7 @@ private slots:
             QVERIFY(std::abs((*all)[i].value - (*pre)[i].value - (*dec)[i].value) < 1e-12);
             decodeMass += (*dec)[i].value;
         }
-        QVERIFY(decodeMass > 0);  // the decode steps looked at the image too
+        QVERIFY(decodeMass > 0); // the decode steps looked at the image too
     }
 
     void runFactsAreRecorded() {
@@ -272,7 +283,7 @@ private slots:
         o.probes = false;
         auto r = capture(o);
         QVERIFY(r.ok());
-        QCOMPARE(r->outputTokens, result.outputTokens);  // probes never change the numerics
+        QCOMPARE(r->outputTokens, result.outputTokens); // probes never change the numerics
         auto rd = SessionReader::open(o.outPath);
         QVERIFY(rd.ok());
         QCOMPARE((*rd)->phases(1)->size(), size_t(4 + kSteps));
@@ -289,22 +300,31 @@ private slots:
         o.overrides.routingSkew = 6.0;
         o.attnLayers.clear();
         QVERIFY(capture(o).ok());
-        const auto r = test::runCli({QStringLiteral("report"), QString::fromStdString(o.outPath), QStringLiteral("--format"),
-                                     QStringLiteral("json")});
+        const auto r = test::runCli({QStringLiteral("report"), QString::fromStdString(o.outPath),
+                                     QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const QJsonObject run = QJsonDocument::fromJson(r.out).object()[QStringLiteral("runs")].toArray().at(0).toObject();
+        const QJsonObject run = QJsonDocument::fromJson(r.out)
+                                    .object()[QStringLiteral("runs")]
+                                    .toArray()
+                                    .at(0)
+                                    .toObject();
         auto reader = SessionReader::open(o.outPath);
         QVERIFY(reader.ok());
-        const QJsonObject cfg = QJsonDocument::fromJson(QByteArray::fromStdString((*reader)->run(1)->configJson)).object();
-        const int experts = cfg[QStringLiteral("llm")].toObject()[QStringLiteral("experts")].toInt();
+        const QJsonObject cfg =
+            QJsonDocument::fromJson(QByteArray::fromStdString((*reader)->run(1)->configJson))
+                .object();
+        const int experts =
+            cfg[QStringLiteral("llm")].toObject()[QStringLiteral("experts")].toInt();
         const QJsonArray ranking = cfg[QStringLiteral("expert_ranking")].toArray();
 
         sqlite3* db = nullptr;
         QCOMPARE(sqlite3_open_v2(o.outPath.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-        std::map<int, std::vector<double>> counts;  // layer → per-expert slots
+        std::map<int, std::vector<double>> counts; // layer → per-expert slots
         std::map<int, double> visual;
         sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT layer, expert, COUNT(*), SUM(modality='visual') FROM routing WHERE run=1 GROUP BY layer, expert",
+        sqlite3_prepare_v2(db,
+                           "SELECT layer, expert, COUNT(*), SUM(modality='visual') FROM routing "
+                           "WHERE run=1 GROUP BY layer, expert",
                            -1, &st, nullptr);
         while (sqlite3_step(st) == SQLITE_ROW) {
             auto& c = counts[sqlite3_column_int(st, 0)];
@@ -315,14 +335,16 @@ private slots:
         sqlite3_finalize(st);
         sqlite3_close(db);
 
-        const QJsonArray layers = run[QStringLiteral("moe")].toObject()[QStringLiteral("layers")].toArray();
+        const QJsonArray layers =
+            run[QStringLiteral("moe")].toObject()[QStringLiteral("layers")].toArray();
         QCOMPARE(size_t(layers.size()), counts.size());
         int moeIndex = 0;
         for (const auto& lv : layers) {
             const QJsonObject l = lv.toObject();
             auto c = counts.at(l[QStringLiteral("layer")].toInt());
             c.resize(size_t(experts), 0.0);
-            const double n = double(c.size()), sum = std::accumulate(c.begin(), c.end(), 0.0), mean = sum / n;
+            const double n = double(c.size()), sum = std::accumulate(c.begin(), c.end(), 0.0),
+                         mean = sum / n;
             double var = 0, sq = 0, h = 0, dead = 0;
             for (double x : c) {
                 var += (x - mean) * (x - mean) / n;
@@ -333,7 +355,10 @@ private slots:
             const double max = *std::max_element(c.begin(), c.end());
             auto is = [&](const char* key, double expected) {
                 const double got = l[QString::fromLatin1(key)].toDouble();
-                QVERIFY2(std::abs(got - expected) < 1e-9, qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(key)).arg(got).arg(expected)));
+                QVERIFY2(std::abs(got - expected) < 1e-9, qPrintable(QStringLiteral("%1: %2 vs %3")
+                                                                         .arg(QLatin1String(key))
+                                                                         .arg(got)
+                                                                         .arg(expected)));
             };
             is("tokens", sum);
             is("cv", std::sqrt(var) / mean);
@@ -342,13 +367,17 @@ private slots:
             is("maxvio", max / mean - 1);
             is("dead_fraction", dead / n);
             is("entropy_norm", std::exp2(h) / n);
-            QCOMPARE(l[QStringLiteral("by_modality")].toObject()[QStringLiteral("visual")].toObject()[QStringLiteral("tokens")].toDouble(),
+            QCOMPARE(l[QStringLiteral("by_modality")]
+                         .toObject()[QStringLiteral("visual")]
+                         .toObject()[QStringLiteral("tokens")]
+                         .toDouble(),
                      visual.at(l[QStringLiteral("layer")].toInt()));
             // The hot experts are exactly the two the skew favours (top-2 routing).
             std::set<int> hot;
             for (const auto& ev : l[QStringLiteral("experts")].toArray()) {
                 const auto state = ev.toObject()[QStringLiteral("state")].toString();
-                if (state == QStringLiteral("hot") || state == QStringLiteral("overloaded")) hot.insert(ev.toObject()[QStringLiteral("id")].toInt());
+                if (state == QStringLiteral("hot") || state == QStringLiteral("overloaded"))
+                    hot.insert(ev.toObject()[QStringLiteral("id")].toInt());
             }
             const QJsonArray rank = ranking[moeIndex++].toArray();
             QCOMPARE(hot, (std::set<int>{rank[0].toInt(), rank[1].toInt()}));
@@ -363,17 +392,21 @@ private slots:
         QVERIFY(r.ok());
         auto rd = SessionReader::open(o.outPath);
         QVERIFY(rd.ok());
-        const QJsonObject cfg = QJsonDocument::fromJson(QByteArray::fromStdString((*rd)->run(1)->configJson)).object();
+        const QJsonObject cfg =
+            QJsonDocument::fromJson(QByteArray::fromStdString((*rd)->run(1)->configJson)).object();
         const QJsonArray ranking = cfg[QStringLiteral("expert_ranking")].toArray();
-        const QJsonArray moe = cfg[QStringLiteral("llm")].toObject()[QStringLiteral("moe_layers")].toArray();
+        const QJsonArray moe =
+            cfg[QStringLiteral("llm")].toObject()[QStringLiteral("moe_layers")].toArray();
         std::map<int, std::map<int, int>> counts;
         auto routing = (*rd)->routing(1);
         QVERIFY(routing.ok());
-        for (const auto& row : *routing) counts[row.layer][row.expert] += 1;
+        for (const auto& row : *routing)
+            counts[row.layer][row.expert] += 1;
         for (int i = 0; i < moe.size(); ++i) {
             const int favoured = ranking[i].toArray()[0].toInt();
             const auto& c = counts[moe[i].toInt()];
-            const auto hottest = std::max_element(c.begin(), c.end(), [](auto& a, auto& b) { return a.second < b.second; });
+            const auto hottest = std::max_element(
+                c.begin(), c.end(), [](auto& a, auto& b) { return a.second < b.second; });
             QCOMPARE(hottest->first, favoured);
         }
     }

@@ -3,8 +3,6 @@
 #include "TestSupport.h"
 #include "core/session/SessionReader.h"
 
-#include <sqlite3.h>
-
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -13,8 +11,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <csignal>
+#include <sqlite3.h>
 
 using namespace mvp;
 using test::runCli;
@@ -22,12 +20,17 @@ using test::runCli;
 class TestCli : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
-    QString session;  // a good capture made once
+    QString session; // a good capture made once
 
     QString file(const QString& name) const { return dir.filePath(name); }
     QStringList captureArgs(const QString& image, const QString& out) const {
-        return {QStringLiteral("capture"), QStringLiteral("--image"), image, QStringLiteral("--out"), out,
-                QStringLiteral("--steps"), QStringLiteral("2")};
+        return {QStringLiteral("capture"),
+                QStringLiteral("--image"),
+                image,
+                QStringLiteral("--out"),
+                out,
+                QStringLiteral("--steps"),
+                QStringLiteral("2")};
     }
     // A bad input: exit 2, one line on stderr containing `needle`, no output file.
     void expectRefused(const QStringList& args, const QString& needle, const QString& out = {}) {
@@ -36,7 +39,8 @@ class TestCli : public QObject {
         const QString err = QString::fromUtf8(r.err).trimmed();
         QVERIFY2(err.contains(needle, Qt::CaseInsensitive), qPrintable(err));
         QCOMPARE(err.count(QLatin1Char('\n')), 0);
-        if (!out.isEmpty()) QVERIFY2(!QFile::exists(out), qPrintable(out + QStringLiteral(" was left behind")));
+        if (!out.isEmpty())
+            QVERIFY2(!QFile::exists(out), qPrintable(out + QStringLiteral(" was left behind")));
     }
     QImage solid(int w, int h, QImage::Format f) {
         QImage img(w, h, f);
@@ -56,23 +60,30 @@ private slots:
         QCOMPARE(runCli({QStringLiteral("capture"), QStringLiteral("--help")}).exitCode, 0);
         QCOMPARE(runCli({}).exitCode, 2);
         expectRefused({QStringLiteral("frobnicate")}, QStringLiteral("unknown command"));
-        expectRefused({QStringLiteral("capture"), QStringLiteral("--bogus")}, QStringLiteral("unknown option --bogus"));
-        expectRefused({QStringLiteral("capture"), QStringLiteral("--steps")}, QStringLiteral("needs a value"));
+        expectRefused({QStringLiteral("capture"), QStringLiteral("--bogus")},
+                      QStringLiteral("unknown option --bogus"));
+        expectRefused({QStringLiteral("capture"), QStringLiteral("--steps")},
+                      QStringLiteral("needs a value"));
     }
 
     void badImages() {
         const QString out = file(QStringLiteral("never.mvprof"));
-        expectRefused(captureArgs(file(QStringLiteral("missing.png")), out), QStringLiteral("does not exist"), out);
+        expectRefused(captureArgs(file(QStringLiteral("missing.png")), out),
+                      QStringLiteral("does not exist"), out);
         QVERIFY(test::writeFile(file(QStringLiteral("zero.png")), {}));
-        expectRefused(captureArgs(file(QStringLiteral("zero.png")), out), QStringLiteral("empty"), out);
+        expectRefused(captureArgs(file(QStringLiteral("zero.png")), out), QStringLiteral("empty"),
+                      out);
         QVERIFY(test::writeFile(file(QStringLiteral("notes.png")), "just some text\n"));
-        expectRefused(captureArgs(file(QStringLiteral("notes.png")), out), QStringLiteral("not an image"), out);
+        expectRefused(captureArgs(file(QStringLiteral("notes.png")), out),
+                      QStringLiteral("not an image"), out);
         QVERIFY(test::writeFile(file(QStringLiteral("anim.gif")), "GIF89a\x01\x00\x01\x00"));
-        expectRefused(captureArgs(file(QStringLiteral("anim.gif")), out), QStringLiteral("GIF"), out);
+        expectRefused(captureArgs(file(QStringLiteral("anim.gif")), out), QStringLiteral("GIF"),
+                      out);
         QFile sample(test::sampleImage());
         QVERIFY(sample.open(QIODevice::ReadOnly));
         QVERIFY(test::writeFile(file(QStringLiteral("cut.png")), sample.read(sample.size() / 3)));
-        expectRefused(captureArgs(file(QStringLiteral("cut.png")), out), QStringLiteral("damaged"), out);
+        expectRefused(captureArgs(file(QStringLiteral("cut.png")), out), QStringLiteral("damaged"),
+                      out);
     }
 
     void convertibleImagesWork() {
@@ -103,14 +114,17 @@ private slots:
         auto args = captureArgs(test::sampleImage(), out);
         expectRefused(args + QStringList{QStringLiteral("--model"), QStringLiteral("ref:huge")},
                       QStringLiteral("ref:tiny"), out);
-        expectRefused(args + QStringList{QStringLiteral("--prompt"), QString(600, QLatin1Char('a'))},
+        expectRefused(args +
+                          QStringList{QStringLiteral("--prompt"), QString(600, QLatin1Char('a'))},
                       QStringLiteral("context"), out);
         expectRefused(args + QStringList{QStringLiteral("--attn-layers"), QStringLiteral("7")},
                       QStringLiteral("does not exist"), out);
-        expectRefused(args + QStringList{QStringLiteral("--steps"), QStringLiteral("-1")}, QStringLiteral("--steps"), out);
+        expectRefused(args + QStringList{QStringLiteral("--steps"), QStringLiteral("-1")},
+                      QStringLiteral("--steps"), out);
         expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/no/such/folder/x.mvprof")),
                       QStringLiteral("does not exist"));
-        expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/proc/x.mvprof")), QStringLiteral("/proc"));
+        expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/proc/x.mvprof")),
+                      QStringLiteral("/proc"));
     }
 
     void existingOutputNeedsForce() {
@@ -132,7 +146,8 @@ private slots:
         QVERIFY(text.out.contains("ref:tiny"));
         QVERIFY(text.out.contains("Phases (measured)"));
         QVERIFY(text.out.contains("llm.layer.0.moe"));
-        const auto json = runCli({QStringLiteral("report"), session, QStringLiteral("--format"), QStringLiteral("json")});
+        const auto json = runCli({QStringLiteral("report"), session, QStringLiteral("--format"),
+                                  QStringLiteral("json")});
         QCOMPARE(json.exitCode, 0);
         QJsonParseError err;
         const auto doc = QJsonDocument::fromJson(json.out, &err);
@@ -140,17 +155,21 @@ private slots:
         const auto run = doc.object()[QStringLiteral("runs")].toArray().at(0).toObject();
         QCOMPARE(run[QStringLiteral("status")].toString(), QStringLiteral("complete"));
         QVERIFY(run[QStringLiteral("phase_coverage")].toDouble() >= 0.98);
-        const auto layers = run[QStringLiteral("moe")].toObject()[QStringLiteral("layers")].toArray();
+        const auto layers =
+            run[QStringLiteral("moe")].toObject()[QStringLiteral("layers")].toArray();
         QCOMPARE(layers.size(), 2);
         QCOMPARE(layers.at(0).toObject()[QStringLiteral("experts")].toArray().size(), 4);
         QVERIFY(doc.object()[QStringLiteral("findings")].isArray());
-        const auto md = runCli({QStringLiteral("report"), session, QStringLiteral("--format"), QStringLiteral("markdown")});
+        const auto md = runCli({QStringLiteral("report"), session, QStringLiteral("--format"),
+                                QStringLiteral("markdown")});
         QCOMPARE(md.exitCode, 0);
         QVERIFY(md.out.startsWith("# mvprof report"));
         QVERIFY(md.out.contains("### Expert balance (measured)"));
-        expectRefused({QStringLiteral("report"), session, QStringLiteral("--run"), QStringLiteral("9")},
-                      QStringLiteral("run 9 is not in"));
-        expectRefused({QStringLiteral("report"), session, QStringLiteral("--window"), QStringLiteral("tokens:x")},
+        expectRefused(
+            {QStringLiteral("report"), session, QStringLiteral("--run"), QStringLiteral("9")},
+            QStringLiteral("run 9 is not in"));
+        expectRefused({QStringLiteral("report"), session, QStringLiteral("--window"),
+                       QStringLiteral("tokens:x")},
                       QStringLiteral("tokens:N"));
     }
 
@@ -175,8 +194,10 @@ private slots:
         t.close();
         expectRefused({QStringLiteral("report"), truncated}, QStringLiteral("truncated"));
         QVERIFY(test::writeFile(file(QStringLiteral("noise.mvprof")), QByteArray(5000, '\x5a')));
-        expectRefused({QStringLiteral("report"), file(QStringLiteral("noise.mvprof"))}, QStringLiteral("not an mvprof session"));
-        expectRefused({QStringLiteral("report"), file(QStringLiteral("absent.mvprof"))}, QStringLiteral("does not exist"));
+        expectRefused({QStringLiteral("report"), file(QStringLiteral("noise.mvprof"))},
+                      QStringLiteral("not an mvprof session"));
+        expectRefused({QStringLiteral("report"), file(QStringLiteral("absent.mvprof"))},
+                      QStringLiteral("does not exist"));
         const QString foreign = file(QStringLiteral("foreign.db"));
         sqlite3* db = nullptr;
         QCOMPARE(sqlite3_open(foreign.toUtf8().constData(), &db), SQLITE_OK);
@@ -192,22 +213,26 @@ private slots:
     }
 
     void exportHeatmap() {
-        const QString png = file(QStringLiteral("heat.png")), csv = file(QStringLiteral("heat.csv"));
-        const auto r = runCli({QStringLiteral("export"), session, QStringLiteral("--heatmap"), png, QStringLiteral("--csv"),
-                               csv, QStringLiteral("--layers"), QStringLiteral("0-1")});
+        const QString png = file(QStringLiteral("heat.png")),
+                      csv = file(QStringLiteral("heat.csv"));
+        const auto r = runCli({QStringLiteral("export"), session, QStringLiteral("--heatmap"), png,
+                               QStringLiteral("--csv"), csv, QStringLiteral("--layers"),
+                               QStringLiteral("0-1")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QImage heat(png);
         const QImage source(test::sampleImage());
         QCOMPARE(heat.size(), source.size());
-        QVERIFY(heat != source.convertToFormat(heat.format()));  // something was drawn
+        QVERIFY(heat != source.convertToFormat(heat.format())); // something was drawn
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const auto lines = f.readAll().trimmed().split('\n');
         QCOMPARE(lines.size(), 16);
         QCOMPARE(lines.first().split(',').size(), 16);
-        expectRefused({QStringLiteral("export"), session, QStringLiteral("--heatmap"), png}, QStringLiteral("--force"));
-        expectRefused({QStringLiteral("export"), session, QStringLiteral("--heatmap"), file(QStringLiteral("x.png")),
-                       QStringLiteral("--layers"), QStringLiteral("9")},
+        expectRefused({QStringLiteral("export"), session, QStringLiteral("--heatmap"), png},
+                      QStringLiteral("--force"));
+        expectRefused({QStringLiteral("export"), session, QStringLiteral("--heatmap"),
+                       file(QStringLiteral("x.png")), QStringLiteral("--layers"),
+                       QStringLiteral("9")},
                       QStringLiteral("layers with values"));
         expectRefused({QStringLiteral("export"), session}, QStringLiteral("nothing to export"));
     }
@@ -217,8 +242,8 @@ private slots:
         const QString out = file(QStringLiteral("killed.mvprof"));
         QProcess p;
         p.start(test::cliPath(), captureArgs(test::sampleImage(), out)
-                                     << QStringLiteral("--steps") << QStringLiteral("200") << QStringLiteral("--progress")
-                                     << QStringLiteral("jsonl"));
+                                     << QStringLiteral("--steps") << QStringLiteral("200")
+                                     << QStringLiteral("--progress") << QStringLiteral("jsonl"));
         bool killed = false;
         while (!killed && p.waitForReadyRead(30000)) {
             while (p.canReadLine()) {
@@ -249,8 +274,8 @@ private slots:
         const QString out = file(QStringLiteral("stopped.mvprof"));
         QProcess p;
         p.start(test::cliPath(), captureArgs(test::sampleImage(), out)
-                                     << QStringLiteral("--steps") << QStringLiteral("200") << QStringLiteral("--progress")
-                                     << QStringLiteral("jsonl"));
+                                     << QStringLiteral("--steps") << QStringLiteral("200")
+                                     << QStringLiteral("--progress") << QStringLiteral("jsonl"));
         bool sent = false;
         while (!sent && p.waitForReadyRead(30000))
             while (p.canReadLine())

@@ -7,20 +7,31 @@
 using namespace mvp;
 
 namespace {
-OpArg t(std::vector<int64_t> shape, int elem = 4) { return OpArg{OpArg::Tensor, std::move(shape), elem}; }
-OpArg ints(std::vector<int64_t> v) { return OpArg{OpArg::IntList, std::move(v), 0}; }
-OpArg one(int64_t v) { return OpArg{OpArg::Int, {v}, 0}; }
-OpArg none() { return OpArg{}; }
+OpArg t(std::vector<int64_t> shape, int elem = 4) {
+    return OpArg{OpArg::Tensor, std::move(shape), elem};
+}
+OpArg ints(std::vector<int64_t> v) {
+    return OpArg{OpArg::IntList, std::move(v), 0};
+}
+OpArg one(int64_t v) {
+    return OpArg{OpArg::Int, {v}, 0};
+}
+OpArg none() {
+    return OpArg{};
+}
 } // namespace
 
 class TestFlops : public QObject {
     Q_OBJECT
 private slots:
     void matmulFamilyIsExactly2MNK() {
-        QCOMPARE(*estimateOpCost("aten::mm", {t({64, 128}), t({128, 32})}).flops, int64_t(2 * 64 * 32 * 128));
-        QCOMPARE(*estimateOpCost("aten::bmm", {t({4, 8, 16}), t({4, 16, 2})}).flops, int64_t(2 * 4 * 8 * 2 * 16));
+        QCOMPARE(*estimateOpCost("aten::mm", {t({64, 128}), t({128, 32})}).flops,
+                 int64_t(2 * 64 * 32 * 128));
+        QCOMPARE(*estimateOpCost("aten::bmm", {t({4, 8, 16}), t({4, 16, 2})}).flops,
+                 int64_t(2 * 4 * 8 * 2 * 16));
         // addmm(bias, a, b): the bias add is not counted.
-        QCOMPARE(*estimateOpCost("aten::addmm", {t({32}), t({10, 20}), t({20, 32})}).flops, int64_t(2 * 10 * 32 * 20));
+        QCOMPARE(*estimateOpCost("aten::addmm", {t({32}), t({10, 20}), t({20, 32})}).flops,
+                 int64_t(2 * 10 * 32 * 20));
         // linear(input [..., K], weight [N, K]) over every leading dimension.
         QCOMPARE(*estimateOpCost("aten::linear", {t({3, 5, 16}), t({8, 16}), none()}).flops,
                  int64_t(2 * 15 * 8 * 16));
@@ -40,27 +51,30 @@ private slots:
     void convolution() {
         // 224 px, patch 14, stride 14, 3 → 64 channels: 16×16 outputs.
         const int64_t expected = 2LL * 1 * 64 * 16 * 16 * 3 * 14 * 14;
-        QCOMPARE(*estimateOpCost("aten::conv2d", {t({1, 3, 224, 224}), t({64, 3, 14, 14}), t({64}), ints({14, 14}),
-                                                   ints({0, 0}), ints({1, 1}), one(1)})
-                      .flops,
-                 expected);
+        QCOMPARE(
+            *estimateOpCost("aten::conv2d", {t({1, 3, 224, 224}), t({64, 3, 14, 14}), t({64}),
+                                             ints({14, 14}), ints({0, 0}), ints({1, 1}), one(1)})
+                 .flops,
+            expected);
         // Padding 1, stride 2, groups 2 on 8 channels: out = (9 + 2 - 3)/2 + 1 = 5.
-        QCOMPARE(*estimateOpCost("aten::conv2d", {t({2, 8, 9, 9}), t({6, 4, 3, 3}), none(), ints({2, 2}),
-                                                   ints({1, 1}), ints({1, 1}), one(2)})
+        QCOMPARE(*estimateOpCost("aten::conv2d", {t({2, 8, 9, 9}), t({6, 4, 3, 3}), none(),
+                                                  ints({2, 2}), ints({1, 1}), ints({1, 1}), one(2)})
                       .flops,
                  int64_t(2 * 2 * 6 * 5 * 5 * 4 * 3 * 3));
     }
 
     void elementwiseAndNormalisation() {
         QCOMPARE(*estimateOpCost("aten::add", {t({4, 1, 8}), t({3, 8})}).flops, int64_t(4 * 3 * 8));
-        QCOMPARE(*estimateOpCost("aten::softmax", {t({4, 10, 10}), one(-1), none()}).flops, int64_t(5 * 400));
+        QCOMPARE(*estimateOpCost("aten::softmax", {t({4, 10, 10}), one(-1), none()}).flops,
+                 int64_t(5 * 400));
         QCOMPARE(*estimateOpCost("aten::silu", {t({7, 9})}).flops, int64_t(4 * 63));
         QCOMPARE(*estimateOpCost("aten::gelu", {t({7, 9})}).flops, int64_t(8 * 63));
     }
 
     void bytesCountInputsAndOutput() {
         // 64×128 and 128×32 floats in, 64×32 out.
-        QCOMPARE(estimateOpCost("aten::mm", {t({64, 128}), t({128, 32})}).bytes, int64_t(4 * (64 * 128 + 128 * 32 + 64 * 32)));
+        QCOMPARE(estimateOpCost("aten::mm", {t({64, 128}), t({128, 32})}).bytes,
+                 int64_t(4 * (64 * 128 + 128 * 32 + 64 * 32)));
         QCOMPARE(estimateOpCost("aten::mm", {t({2, 2}, 2), t({2, 2}, 2)}).bytes, int64_t(2 * 12));
     }
 };

@@ -3,21 +3,21 @@
 #include "TestSupport.h"
 #include "app/gui/Appearance.h"
 #include "app/gui/AttachDialog.h"
-#include "core/session/LiveRuns.h"
-#include "views/LiveRunsModel.h"
 #include "app/gui/MainWindow.h"
-#include "core/session/SessionReader.h"
 #include "core/image/Colormap.h"
+#include "core/session/LiveRuns.h"
+#include "core/session/SessionReader.h"
 #include "views/ExpertLoadView.h"
 #include "views/FindingsModel.h"
 #include "views/FindingsView.h"
 #include "views/HeatmapView.h"
-#include "views/RooflineView.h"
-#include "views/RunsView.h"
-#include "views/TimelineView.h"
+#include "views/LiveRunsModel.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
+#include "views/RooflineView.h"
+#include "views/RunsView.h"
 #include "views/SessionData.h"
+#include "views/TimelineView.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -30,18 +30,18 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
-#include <QUrl>
 #include <QProcessEnvironment>
-#include <QStandardPaths>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTableView>
 #include <QTreeView>
+#include <QUrl>
 #include <qcustomplot.h>
 
 using namespace mvp;
@@ -56,42 +56,51 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
         QStandardPaths::setTestModeEnabled(true);
         session = dir.filePath(QStringLiteral("gui.mvprof"));
-        const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(),
-                                     QStringLiteral("--out"), session, QStringLiteral("--steps"), QStringLiteral("3"),
-                                     // A strong skew leaves experts cold: the findings then point at the expert view.
-                                     QStringLiteral("--routing-skew"), QStringLiteral("8")});
+        const auto r = test::runCli(
+            {QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(),
+             QStringLiteral("--out"), session, QStringLiteral("--steps"), QStringLiteral("3"),
+             // A strong skew leaves experts cold: the findings then point at the expert view.
+             QStringLiteral("--routing-skew"), QStringLiteral("8")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
     void init() {
-        QTest::failOnWarning(QRegularExpression(QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+        QTest::failOnWarning(QRegularExpression(
+            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
     }
 
     void moduleTreeModelIsAWellBehavedModel() {
         auto data = views::loadSession(session);
         QVERIFY2(data.ok(), data.ok() ? "" : data.error().message.c_str());
         views::ModuleTreeModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setTree((*data)->analysis.modules);
-        QCOMPARE(model.rowCount(), 3);  // vision, projector, llm
+        QCOMPARE(model.rowCount(), 3); // vision, projector, llm
         QSortFilterProxyModel proxy;
-        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setSourceModel(&model);
         proxy.sort(views::ModuleTreeModel::TotalMs, Qt::DescendingOrder);
 
         views::FindingsModel findings;
-        QAbstractItemModelTester findingsTester(&findings, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester findingsTester(
+            &findings, QAbstractItemModelTester::FailureReportingMode::QtTest);
         findings.setFindings((*data)->analysis.findings);
         QCOMPARE(findings.rowCount(), int((*data)->analysis.findings.size()));
         views::RunsModel runs;
-        QAbstractItemModelTester runsTester(&runs, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester runsTester(&runs,
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
         runs.setRuns((*data)->runs, (*data)->runId);
         QCOMPARE(runs.rowCount(), 1);
         views::LiveRunsModel live;
-        QAbstractItemModelTester liveTester(&live, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        live.setRuns({LiveRun{1, "h", "/a.mvprof", "ref:tiny", "2026-11-29T10:00:00Z", 1, false, "/x"},
-                      LiveRun{2, "h", "/b.mvprof", "ref:small", "2026-11-29T09:00:00Z", 1, true, "/y"}});
+        QAbstractItemModelTester liveTester(&live,
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
+        live.setRuns(
+            {LiveRun{1, "h", "/a.mvprof", "ref:tiny", "2026-11-29T10:00:00Z", 1, false, "/x"},
+             LiveRun{2, "h", "/b.mvprof", "ref:small", "2026-11-29T09:00:00Z", 1, true, "/y"}});
         QCOMPARE(live.rowCount(), 2);
-        QCOMPARE(live.index(1, views::LiveRunsModel::State).data().toString(), QStringLiteral("stale (process gone)"));
+        QCOMPARE(live.index(1, views::LiveRunsModel::State).data().toString(),
+                 QStringLiteral("stale (process gone)"));
     }
 
     void findingNavigatesToTheExpertView() {
@@ -107,7 +116,12 @@ private slots:
         // Activate the finding about layer 1's experts, as a double-click would.
         int row = -1;
         for (int r = 0; r < table->model()->rowCount(); ++r)
-            if (table->model()->index(r, views::FindingsModel::Title).data().toString().startsWith(QStringLiteral("Layer 1:"))) row = r;
+            if (table->model()
+                    ->index(r, views::FindingsModel::Title)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("Layer 1:")))
+                row = r;
         QVERIFY2(row >= 0, "no finding about layer 1");
         QCOMPARE(w.expertLoadView()->layerBox()->currentData().toInt(), 0);
         emit table->activated(table->model()->index(row, 0));
@@ -115,23 +129,27 @@ private slots:
 
         // The bars count exactly the layer's routing slots.
         int64_t slotCount = 0;
-        for (const auto& r : w.session()->data.routing) slotCount += r.layer == 1;
+        for (const auto& r : w.session()->data.routing)
+            slotCount += r.layer == 1;
         QCOMPARE(w.expertLoadView()->shown().total.tokens, slotCount);
         QVERIFY(w.expertLoadView()->barsPlot()->plottableCount() >= 2);
-        w.expertLoadView()->phaseBox()->setCurrentIndex(2);  // decode only
-        QCOMPARE(w.expertLoadView()->shown().total.tokens, int64_t(3 * 2));  // 3 steps × top-2
+        w.expertLoadView()->phaseBox()->setCurrentIndex(2);                 // decode only
+        QCOMPARE(w.expertLoadView()->shown().total.tokens, int64_t(3 * 2)); // 3 steps × top-2
 
         QCOMPARE(w.runsView()->table()->model()->rowCount(), 1);
 
         // Clicking a patch selects its token in the expert view: its routing is named and outlined.
         auto* canvas = w.heatmapView()->canvas();
         const QRect img = canvas->imageRect();
-        const QPoint patch37(img.x() + int((5 + 0.5) * img.width() / 16), img.y() + int((2 + 0.5) * img.height() / 16));
+        const QPoint patch37(img.x() + int((5 + 0.5) * img.width() / 16),
+                             img.y() + int((2 + 0.5) * img.height() / 16));
         QTest::mouseClick(canvas, Qt::LeftButton, {}, patch37);
         QCOMPARE(w.heatmapView()->selectedPatch(), 2 * 16 + 5);
         QCOMPARE(w.expertLoadView()->selectedToken(), w.session()->grid->firstPosition + 37);
-        QVERIFY2(w.expertLoadView()->tokenRouting().contains(QStringLiteral("L1 → e")), qPrintable(w.expertLoadView()->tokenRouting()));
-        QCOMPARE(w.timelineView()->highlightedLanes(), 2 * 2);  // top-2 experts in each of the two MoE layers
+        QVERIFY2(w.expertLoadView()->tokenRouting().contains(QStringLiteral("L1 → e")),
+                 qPrintable(w.expertLoadView()->tokenRouting()));
+        QCOMPARE(w.timelineView()->highlightedLanes(),
+                 2 * 2); // top-2 experts in each of the two MoE layers
         QVERIFY(w.heatmapView()->describePatch(37).contains(QStringLiteral("Expert FLOPs")));
 
         // Timeline: per MoE layer a gate lane and one per expert; keys zoom.
@@ -142,7 +160,7 @@ private slots:
         QTest::keyClick(timeline->plot(), Qt::Key_Plus);
         QVERIFY(timeline->plot()->xAxis->range().size() < before.size());
         QTest::keyClick(timeline->plot(), Qt::Key_Home);
-        QCOMPARE(timeline->plot()->xAxis->range().lower, 0.0);  // Home shows the whole run
+        QCOMPARE(timeline->plot()->xAxis->range().lower, 0.0); // Home shows the whole run
         QCOMPARE(timeline->plot()->xAxis->range().upper, before.upper);
         // Roofline: one point per module with time; clicking one selects it in the cost tree.
         auto* roofline = w.rooflineView();
@@ -151,29 +169,34 @@ private slots:
         roofline->plot()->replot();
         QVERIFY(roofline->points().size() >= 3);
         const auto& p0 = roofline->points().front();
-        const QPoint at(int(roofline->plot()->xAxis->coordToPixel(p0.intensity)), int(roofline->plot()->yAxis->coordToPixel(p0.achievedFlops)));
+        const QPoint at(int(roofline->plot()->xAxis->coordToPixel(p0.intensity)),
+                        int(roofline->plot()->yAxis->coordToPixel(p0.achievedFlops)));
         QCOMPARE(roofline->pointAt(at), 0);
         QTest::mouseRelease(roofline->plot(), Qt::LeftButton, {}, at);
         const QModelIndex current = w.moduleTreeView()->tree()->currentIndex();
-        QCOMPARE(current.data(views::ModuleTreeModel::SortRole).toString(), QString::fromStdString(p0.name));
+        QCOMPARE(current.data(views::ModuleTreeModel::SortRole).toString(),
+                 QString::fromStdString(p0.name));
 
         // packaging/make-screenshots.sh sets MVP_SCREENSHOT_DIR: one picture per view.
-        const QString shots = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));
+        const QString shots =
+            QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));
         if (!shots.isEmpty()) {
             w.expertLoadView()->phaseBox()->setCurrentIndex(0);
-            const std::pair<QWidget*, const char*> views[] = {{w.moduleTreeView(), "heatmap-and-modules"},
-                                                              {w.expertLoadView(), "expert-load"},
-                                                              {w.rooflineView(), "roofline"},
-                                                              {w.timelineView(), "timeline"}};
+            const std::pair<QWidget*, const char*> views[] = {
+                {w.moduleTreeView(), "heatmap-and-modules"},
+                {w.expertLoadView(), "expert-load"},
+                {w.rooflineView(), "roofline"},
+                {w.timelineView(), "timeline"}};
             for (const auto& [view, name] : views) {
                 auto* dock = qobject_cast<QDockWidget*>(view->parentWidget());
                 dock->raise();
                 if (view == w.timelineView()) {
                     w.resizeDocks({dock}, {420}, Qt::Vertical);
-                    w.timelineView()->setSession(w.session());  // back to the default zoom
+                    w.timelineView()->setSession(w.session()); // back to the default zoom
                 }
                 QApplication::processEvents();
-                QVERIFY(w.grab().save(QDir(shots).filePath(QString::fromLatin1(name) + QStringLiteral(".png"))));
+                QVERIFY(w.grab().save(
+                    QDir(shots).filePath(QString::fromLatin1(name) + QStringLiteral(".png"))));
             }
         }
     }
@@ -186,7 +209,8 @@ private slots:
         w.openSession(session);
         QVERIFY(loaded.wait(20000));
 
-        // Module tree: the llm root expands to its layers; filtering keeps matches and their ancestors.
+        // Module tree: the llm root expands to its layers; filtering keeps matches and their
+        // ancestors.
         auto* treeView = w.moduleTreeView();
         auto* proxy = treeView->proxy();
         QCOMPARE(proxy->rowCount(), 3);
@@ -199,11 +223,16 @@ private slots:
 
         // Sorting by total time puts the costliest top-level module first.
         treeView->tree()->sortByColumn(views::ModuleTreeModel::TotalMs, Qt::DescendingOrder);
-        const double first = proxy->index(0, views::ModuleTreeModel::TotalMs).data(views::ModuleTreeModel::SortRole).toDouble();
-        const double second = proxy->index(1, views::ModuleTreeModel::TotalMs).data(views::ModuleTreeModel::SortRole).toDouble();
+        const double first = proxy->index(0, views::ModuleTreeModel::TotalMs)
+                                 .data(views::ModuleTreeModel::SortRole)
+                                 .toDouble();
+        const double second = proxy->index(1, views::ModuleTreeModel::TotalMs)
+                                  .data(views::ModuleTreeModel::SortRole)
+                                  .toDouble();
         QVERIFY(first >= second);
 
-        // Heatmap: full opacity shows pure colormap colours; the hottest patch wears the top colour.
+        // Heatmap: full opacity shows pure colormap colours; the hottest patch wears the top
+        // colour.
         auto* heat = w.heatmapView();
         heat->opacity()->setValue(100);
         const QImage overlay = heat->overlay();
@@ -211,13 +240,16 @@ private slots:
         const auto data = w.session();
         auto grid = gridFromMetrics(data->attention, *data->grid, LayerRange{});
         QVERIFY(grid.ok());
-        const auto hottest = std::max_element(grid->values.begin(), grid->values.end()) - grid->values.begin();
+        const auto hottest =
+            std::max_element(grid->values.begin(), grid->values.end()) - grid->values.begin();
         const int row = int(hottest) / grid->cols, col = int(hottest) % grid->cols;
-        const QPoint centre(int((col + 0.5) * 512 / grid->cols), int((row + 0.5) * 512 / grid->rows));
+        const QPoint centre(int((col + 0.5) * 512 / grid->cols),
+                            int((row + 0.5) * 512 / grid->rows));
         const auto top = colorAt(Colormap::Viridis, 1.0);
         const QColor px = overlay.pixelColor(centre);
         // Bilinear interpolation blends neighbours a little at the patch centre.
-        QVERIFY2(std::abs(px.red() - top[0]) <= 40 && std::abs(px.green() - top[1]) <= 40 && std::abs(px.blue() - top[2]) <= 40,
+        QVERIFY2(std::abs(px.red() - top[0]) <= 40 && std::abs(px.green() - top[1]) <= 40 &&
+                     std::abs(px.blue() - top[2]) <= 40,
                  qPrintable(px.name()));
 
         // Changing the layer range re-renders.
@@ -226,15 +258,19 @@ private slots:
 
         // Every metric the run has is offered, and choosing one re-colours the image.
         QStringList metrics;
-        for (int i = 0; i < heat->metric()->count(); ++i) metrics << heat->metric()->itemData(i).toString();
-        QCOMPARE(metrics, (QStringList{QStringLiteral("attention"), QStringLiteral("expert_flops"), QStringLiteral("latency"),
-                                       QStringLiteral("waste")}));  // no saliency: captured without --attn-layers
+        for (int i = 0; i < heat->metric()->count(); ++i)
+            metrics << heat->metric()->itemData(i).toString();
+        QCOMPARE(
+            metrics,
+            (QStringList{QStringLiteral("attention"), QStringLiteral("expert_flops"),
+                         QStringLiteral("latency"),
+                         QStringLiteral("waste")})); // no saliency: captured without --attn-layers
         const QImage before = heat->overlay();
         heat->metric()->setCurrentIndex(1);
         QVERIFY(heat->overlay() != before);
         heat->metric()->setCurrentIndex(0);
         const QImage allPhases = heat->overlay();
-        heat->phase()->setCurrentIndex(2);  // decode steps only
+        heat->phase()->setCurrentIndex(2); // decode steps only
         QVERIFY(heat->overlay() != allPhases);
         heat->phase()->setCurrentIndex(0);
 
@@ -245,7 +281,6 @@ private slots:
         QVERIFY(canvas->imageRect().width() > 3 * fitted.width());
         QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->rect().center());
         QCOMPARE(canvas->imageRect(), fitted);
-
     }
 
     void exportsWriteWhatTheViewsShow() {
@@ -256,7 +291,8 @@ private slots:
         // Open by dropping the file on the window, as from a file manager.
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(session)});
-        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
         QCoreApplication::sendEvent(&w, &enter);
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -270,11 +306,14 @@ private slots:
         QCOMPARE(heat.size(), QImage(test::sampleImage()).size());
         const auto data = w.session();
         auto grid = gridFromMetrics(data->attention, *data->grid, LayerRange{});
-        const auto hottest = std::max_element(grid->values.begin(), grid->values.end()) - grid->values.begin();
+        const auto hottest =
+            std::max_element(grid->values.begin(), grid->values.end()) - grid->values.begin();
         const int row = int(hottest) / grid->cols, col = int(hottest) % grid->cols;
-        const QColor px = heat.pixelColor(int((col + 0.5) * heat.width() / grid->cols), int((row + 0.5) * heat.height() / grid->rows));
+        const QColor px = heat.pixelColor(int((col + 0.5) * heat.width() / grid->cols),
+                                          int((row + 0.5) * heat.height() / grid->rows));
         const auto top = colorAt(Colormap::Viridis, 1.0);
-        QVERIFY2(std::abs(px.red() - top[0]) <= 40 && std::abs(px.green() - top[1]) <= 40 && std::abs(px.blue() - top[2]) <= 40,
+        QVERIFY2(std::abs(px.red() - top[0]) <= 40 && std::abs(px.green() - top[1]) <= 40 &&
+                     std::abs(px.blue() - top[2]) <= 40,
                  qPrintable(px.name()));
 
         const QString csv = dir.filePath(QStringLiteral("grid.csv"));
@@ -289,7 +328,7 @@ private slots:
         QVERIFY(m.open(QIODevice::ReadOnly));
         const auto lines = m.readAll().split('\n');
         QVERIFY(lines.first().startsWith("Module,Kind,Calls"));
-        QVERIFY(lines.size() > 20);  // the whole tree, children included
+        QVERIFY(lines.size() > 20); // the whole tree, children included
 
         const QString md = dir.filePath(QStringLiteral("report.md"));
         QCOMPARE(w.exportTo(MainWindow::Export::FindingsMarkdown, md), QString());
@@ -298,7 +337,9 @@ private slots:
         QVERIFY(r.readAll().startsWith("# mvprof report"));
 
         for (auto kind : {MainWindow::Export::ExpertPlotPng, MainWindow::Export::TimelinePdf}) {
-            const QString out = dir.filePath(kind == MainWindow::Export::TimelinePdf ? QStringLiteral("timeline.pdf") : QStringLiteral("experts.png"));
+            const QString out = dir.filePath(kind == MainWindow::Export::TimelinePdf
+                                                 ? QStringLiteral("timeline.pdf")
+                                                 : QStringLiteral("experts.png"));
             QCOMPARE(w.exportTo(kind, out), QString());
             QVERIFY(QFileInfo(out).size() > 1000);
         }
@@ -319,11 +360,13 @@ private slots:
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().at(0).toBool(), true);
         int best = 0;
-        for (const auto& p : progress) best = std::max(best, p.first().toInt());
+        for (const auto& p : progress)
+            best = std::max(best, p.first().toInt());
         QCOMPARE(best, 100);
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         if (!w.session() || w.session()->path != r.output) QVERIFY(loaded.wait(20000));
-        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->analysis.run.status == RunStatus::Complete, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.session() && w.session()->analysis.run.status == RunStatus::Complete, 20000);
     }
 
     void cancelledCaptureKeepsAnIncompleteRun() {
@@ -335,14 +378,15 @@ private slots:
         r.prompt = QStringLiteral("Cancel me.");
         r.steps = 220;
         r.output = dir.filePath(QStringLiteral("cancelled.mvprof"));
-        connect(w.captureRunner(), &CaptureRunner::progress, this, [&](double, const QString& phase, int step, int) {
-            if (phase == QLatin1String("decode") && step >= 5) w.captureRunner()->cancel();
-        });
+        connect(w.captureRunner(), &CaptureRunner::progress, this,
+                [&](double, const QString& phase, int step, int) {
+                    if (phase == QLatin1String("decode") && step >= 5) w.captureRunner()->cancel();
+                });
         QSignalSpy finished(&w, &MainWindow::captureFinished);
         w.startCapture(r);
         QVERIFY(finished.wait(60000));
-        QCOMPARE(finished.first().at(0).toBool(), false);  // not ok
-        QCOMPARE(finished.first().at(1).toBool(), true);   // cancelled
+        QCOMPARE(finished.first().at(0).toBool(), false); // not ok
+        QCOMPARE(finished.first().at(1).toBool(), true);  // cancelled
         auto reader = SessionReader::open(r.output.toStdString());
         QVERIFY(reader.ok());
         auto run = (*reader)->run(1);
@@ -352,12 +396,13 @@ private slots:
     }
 
     void attachFollowsARunningCapture() {
-        qputenv("XDG_RUNTIME_DIR", dir.path().toUtf8());  // the child inherits it
+        qputenv("XDG_RUNTIME_DIR", dir.path().toUtf8()); // the child inherits it
         const QString out = dir.filePath(QStringLiteral("attached.mvprof"));
         QProcess child;
-        child.start(test::cliPath(), {QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"),
-                                      out, QStringLiteral("--steps"), QStringLiteral("220"), QStringLiteral("--progress"),
-                                      QStringLiteral("jsonl")});
+        child.start(test::cliPath(),
+                    {QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(),
+                     QStringLiteral("--out"), out, QStringLiteral("--steps"), QStringLiteral("220"),
+                     QStringLiteral("--progress"), QStringLiteral("jsonl")});
         QVERIFY(child.waitForStarted());
         // Wait until the capture has announced itself and reached its decode steps.
         bool decoding = false;
@@ -368,7 +413,9 @@ private slots:
         dialog.model()->refresh();
         int row = -1;
         for (int r = 0; r < dialog.model()->rowCount(); ++r)
-            if (dialog.model()->index(r, views::LiveRunsModel::Pid).data().toLongLong() == child.processId()) row = r;
+            if (dialog.model()->index(r, views::LiveRunsModel::Pid).data().toLongLong() ==
+                child.processId())
+                row = r;
         QVERIFY(row >= 0);
         dialog.table()->selectRow(row);
         dialog.accept();
@@ -380,10 +427,11 @@ private slots:
         w.openSession(dialog.chosenSession(), dialog.chosenRun());
         QVERIFY(loaded.wait(20000));
         // Opened while the child still writes, then followed until it completes.
-        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->analysis.run.status == RunStatus::Complete, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.session() && w.session()->analysis.run.status == RunStatus::Complete, 60000);
         if (child.state() != QProcess::NotRunning) QVERIFY(child.waitForFinished(30000));
         QCOMPARE(child.exitCode(), 0);
-        QVERIFY(listLiveRuns().empty());  // the announcement went with the run
+        QVERIFY(listLiveRuns().empty()); // the announcement went with the run
         qunsetenv("XDG_RUNTIME_DIR");
     }
 
@@ -405,7 +453,8 @@ private slots:
         QSignalSpy failed(&w, &MainWindow::loadFailed);
         w.openSession(bad);
         QVERIFY(failed.wait(10000));
-        QVERIFY(failed.first().first().toString().contains(QStringLiteral("not an mvprof session")));
+        QVERIFY(
+            failed.first().first().toString().contains(QStringLiteral("not an mvprof session")));
         QVERIFY(!w.session());
     }
 };

@@ -10,7 +10,9 @@
 using namespace mvp;
 
 namespace {
-std::vector<uint8_t> bytesOf(const QByteArray& a) { return {a.begin(), a.end()}; }
+std::vector<uint8_t> bytesOf(const QByteArray& a) {
+    return {a.begin(), a.end()};
+}
 
 std::vector<uint8_t> encodeWithQt(const QImage& img, const char* format) {
     QByteArray out;
@@ -35,7 +37,8 @@ private slots:
                                           1.5, 1.75, 2.25, 2.5, 2,   2.25, 2.75, 3};
         const auto up = upsampleBilinear({0, 1, 2, 3}, 2, 2, 4, 4);
         QCOMPARE(up.size(), expected.size());
-        for (size_t i = 0; i < up.size(); ++i) QVERIFY2(std::abs(up[i] - expected[i]) < 1e-6, qPrintable(QString::number(i)));
+        for (size_t i = 0; i < up.size(); ++i)
+            QVERIFY2(std::abs(up[i] - expected[i]) < 1e-6, qPrintable(QString::number(i)));
     }
 
     void areaDownscaleAverages() {
@@ -43,7 +46,8 @@ private slots:
         // Left half 0, right half 200, every channel.
         for (int y = 0; y < 2; ++y)
             for (int x = 0; x < 4; ++x)
-                for (int c = 0; c < 3; ++c) img.rgb.push_back(x < 2 ? 0 : 200);
+                for (int c = 0; c < 3; ++c)
+                    img.rgb.push_back(x < 2 ? 0 : 200);
         const RgbImage half = resize(img, 2, 1);
         QCOMPARE(half.rgb, (std::vector<uint8_t>{0, 0, 0, 200, 200, 200}));
         const RgbImage one = resize(img, 1, 1);
@@ -66,14 +70,15 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(errorOf(encodeWithQt(gray, "PNG"))));
         QCOMPARE(r->width, 5);
         QCOMPARE(r->rgb.size(), size_t(5 * 4 * 3));
-        for (auto v : r->rgb) QCOMPARE(int(v), 77);
+        for (auto v : r->rgb)
+            QCOMPARE(int(v), 77);
     }
 
     void sixteenBitBecomes8Bit() {
         QImage deep(6, 3, QImage::Format_RGBA64);
         deep.fill(QColor::fromRgba64(qRgba64(0xFFFF, 0x8080, 0x0000, 0xFFFF)));
         const auto bytes = encodeWithQt(deep, "PNG");
-        QCOMPARE(int(bytes.at(24)), 16);  // the IHDR bit depth: really a 16-bit file
+        QCOMPARE(int(bytes.at(24)), 16); // the IHDR bit depth: really a 16-bit file
         auto r = decodeImage(bytes, "deep.png");
         QVERIFY(r.ok());
         QCOMPARE(int(r->rgb[0]), 255);
@@ -95,7 +100,8 @@ private slots:
         QVERIFY(errorOf({text.begin(), text.end()}).contains(QStringLiteral("not an image")));
         QVERIFY(errorOf({'I', 'I', 42, 0, 8, 0, 0, 0}).contains(QStringLiteral("TIFF")));
         QVERIFY(errorOf({'G', 'I', 'F', '8', '9', 'a'}).contains(QStringLiteral("GIF")));
-        QVERIFY(errorOf({'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'E', 'B', 'P'}).contains(QStringLiteral("WebP")));
+        QVERIFY(errorOf({'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'E', 'B', 'P'})
+                    .contains(QStringLiteral("WebP")));
         // A PNG cut off after its header decodes to an error, never to garbage pixels.
         QImage img(64, 64, QImage::Format_RGB888);
         img.fill(Qt::red);
@@ -110,15 +116,17 @@ private slots:
 
     void oversizedImageIsRefusedBeforeDecoding() {
         // A PNG header claiming 12000 × 9000 pixels (108 MP) and nothing else.
-        std::vector<uint8_t> png{0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R',
-                                 0, 0, 0x2E, 0xE0, 0, 0, 0x23, 0x28, 8, 2, 0, 0, 0, 0, 0, 0, 0};
+        std::vector<uint8_t> png{0x89, 'P',  'N', 'G', '\r', '\n', 0x1A, '\n', 0,    0, 0,
+                                 13,   'I',  'H', 'D', 'R',  0,    0,    0x2E, 0xE0, 0, 0,
+                                 0x23, 0x28, 8,   2,   0,    0,    0,    0,    0,    0, 0};
         QVERIFY(errorOf(png).contains(QStringLiteral("megapixel")));
     }
 
     void plantedHotPatchPeaksAtItsPixels() {
         PatchGridRow grid{4, 4, 14, 56, 1};
         std::vector<PatchMetricRow> rows;
-        for (int p = 0; p < 16; ++p) rows.push_back({0, "attention", p, p == 6 ? 5.0 : 1.0});  // row 1, col 2
+        for (int p = 0; p < 16; ++p)
+            rows.push_back({0, "attention", p, p == 6 ? 5.0 : 1.0}); // row 1, col 2
         auto heat = gridFromMetrics(rows, grid, LayerRange{});
         QVERIFY(heat.ok());
         const HeatGrid n = normalised(*heat);
@@ -150,7 +158,8 @@ private slots:
         PatchGridRow grid{1, 2, 14, 28, 1};
         auto none = gridFromMetrics({{0, "attention", 0, 1.0}}, grid, *parseLayerRange("3"));
         QVERIFY(!none.ok());
-        QVERIFY(QString::fromStdString(none.error().message).contains(QStringLiteral("layers with values: 0")));
+        QVERIFY(QString::fromStdString(none.error().message)
+                    .contains(QStringLiteral("layers with values: 0")));
     }
 
     void csvHasOneLinePerRow() {

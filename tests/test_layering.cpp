@@ -8,16 +8,19 @@
 #include <QTest>
 
 namespace {
-const QRegularExpression kQt(QStringLiteral(R"(^\s*#\s*include\s*[<"](Q[A-Za-z]+|Qt[A-Za-z]*/|qcustomplot))"),
-                             QRegularExpression::MultilineOption);
-const QRegularExpression kTorch(QStringLiteral(R"(^\s*#\s*include\s*[<"](torch/|ATen/|c10/|caffe2/))"),
-                                QRegularExpression::MultilineOption);
+const QRegularExpression
+    kQt(QStringLiteral(R"(^\s*#\s*include\s*[<"](Q[A-Za-z]+|Qt[A-Za-z]*/|qcustomplot))"),
+        QRegularExpression::MultilineOption);
+const QRegularExpression
+    kTorch(QStringLiteral(R"(^\s*#\s*include\s*[<"](torch/|ATen/|c10/|caffe2/))"),
+           QRegularExpression::MultilineOption);
 
 // "file:line: the include" for every include in `folder` matching `re`.
 QStringList offenders(const QString& folder, const QRegularExpression& re) {
     QStringList hits;
     QDirIterator it(mvp::test::sourceDir() + QLatin1Char('/') + folder,
-                    {QStringLiteral("*.h"), QStringLiteral("*.hpp"), QStringLiteral("*.cpp"), QStringLiteral("*.cc")},
+                    {QStringLiteral("*.h"), QStringLiteral("*.hpp"), QStringLiteral("*.cpp"),
+                     QStringLiteral("*.cc")},
                     QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
@@ -52,8 +55,9 @@ private slots:
         QVERIFY(!kTorch.match(QStringLiteral("#include \"capture/Capture.h\"")).hasMatch());
     }
     void sourcesArePresent() {
-        QVERIFY2(QFile::exists(mvp::test::sourceDir() + QStringLiteral("/core/session/SessionWriter.h")),
-                 "MVP_SOURCE_DIR does not point at the sources");
+        QVERIFY2(
+            QFile::exists(mvp::test::sourceDir() + QStringLiteral("/core/session/SessionWriter.h")),
+            "MVP_SOURCE_DIR does not point at the sources");
     }
     void coreHasNoQt() { QCOMPARE(offenders(QStringLiteral("core"), kQt), QStringList()); }
     void coreHasNoTorch() { QCOMPARE(offenders(QStringLiteral("core"), kTorch), QStringList()); }

@@ -13,7 +13,8 @@ class TestPackage : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
 
-    static QByteArray run(const QString& program, const QStringList& args, const QString& cwd, int* code) {
+    static QByteArray run(const QString& program, const QStringList& args, const QString& cwd,
+                          int* code) {
         QProcess p;
         p.setWorkingDirectory(cwd);
         p.setProcessChannelMode(QProcess::MergedChannels);
@@ -29,37 +30,52 @@ class TestPackage : public QObject {
 
 private slots:
     void debInstallsRunnablePrograms() {
-        const QString build = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_BUILD_DIR"));
-        QVERIFY2(QFile::exists(build + QStringLiteral("/CPackConfig.cmake")), "MVP_BUILD_DIR has no CPack config");
+        const QString build =
+            QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_BUILD_DIR"));
+        QVERIFY2(QFile::exists(build + QStringLiteral("/CPackConfig.cmake")),
+                 "MVP_BUILD_DIR has no CPack config");
         int code = 0;
-        const QByteArray log = run(QStringLiteral("cpack"), {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("-B"), dir.path(),
-                                                              QStringLiteral("--config"), build + QStringLiteral("/CPackConfig.cmake")},
-                                   build, &code);
+        const QByteArray log =
+            run(QStringLiteral("cpack"),
+                {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("-B"), dir.path(),
+                 QStringLiteral("--config"), build + QStringLiteral("/CPackConfig.cmake")},
+                build, &code);
         QVERIFY2(code == 0, log.constData());
         const QStringList debs = QDir(dir.path()).entryList({QStringLiteral("*.deb")});
         QCOMPARE(debs.size(), 1);
         const QString deb = dir.filePath(debs.first());
-        const QByteArray fields = run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), deb, QStringLiteral("Depends")}, dir.path(), &code);
+        const QByteArray fields =
+            run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), deb, QStringLiteral("Depends")},
+                dir.path(), &code);
         QCOMPARE(code, 0);
-        QVERIFY2(fields.contains("libtorch") || fields.contains("libc10"), fields.constData());  // shlibdeps found the real libraries
+        QVERIFY2(fields.contains("libtorch") || fields.contains("libc10"),
+                 fields.constData()); // shlibdeps found the real libraries
         const QString root = dir.filePath(QStringLiteral("root"));
         run(QStringLiteral("dpkg-deb"), {QStringLiteral("-x"), deb, root}, dir.path(), &code);
         QCOMPARE(code, 0);
-        for (const char* f : {"/usr/bin/mvprof", "/usr/bin/mvprof-cli", "/usr/share/applications/mvprof.desktop",
-                              "/usr/share/mime/packages/mvprof.xml", "/usr/share/icons/hicolor/scalable/apps/mvprof.svg",
-                              "/usr/share/metainfo/io.github.mvprof.metainfo.xml", "/usr/share/mvprof/samples/astronaut.png"})
+        for (const char* f :
+             {"/usr/bin/mvprof", "/usr/bin/mvprof-cli", "/usr/share/applications/mvprof.desktop",
+              "/usr/share/mime/packages/mvprof.xml",
+              "/usr/share/icons/hicolor/scalable/apps/mvprof.svg",
+              "/usr/share/metainfo/io.github.mvprof.metainfo.xml",
+              "/usr/share/mvprof/samples/astronaut.png"})
             QVERIFY2(QFile::exists(root + QString::fromLatin1(f)), f);
-        const QByteArray cli = run(root + QStringLiteral("/usr/bin/mvprof-cli"), {QStringLiteral("--version")}, dir.path(), &code);
+        const QByteArray cli = run(root + QStringLiteral("/usr/bin/mvprof-cli"),
+                                   {QStringLiteral("--version")}, dir.path(), &code);
         QCOMPARE(code, 0);
         QVERIFY(cli.startsWith("mvprof-cli "));
-        const QByteArray gui = run(root + QStringLiteral("/usr/bin/mvprof"), {QStringLiteral("--version")}, dir.path(), &code);
+        const QByteArray gui = run(root + QStringLiteral("/usr/bin/mvprof"),
+                                   {QStringLiteral("--version")}, dir.path(), &code);
         QCOMPARE(code, 0);
         QVERIFY2(gui.contains("mvprof "), gui.constData());
         // The packaged CLI captures with the packaged sample image.
-        const QByteArray cap = run(root + QStringLiteral("/usr/bin/mvprof-cli"),
-                                   {QStringLiteral("capture"), QStringLiteral("--image"), root + QStringLiteral("/usr/share/mvprof/samples/chelsea.png"),
-                                    QStringLiteral("--steps"), QStringLiteral("1"), QStringLiteral("--out"), dir.filePath(QStringLiteral("p.mvprof"))},
-                                   dir.path(), &code);
+        const QByteArray cap =
+            run(root + QStringLiteral("/usr/bin/mvprof-cli"),
+                {QStringLiteral("capture"), QStringLiteral("--image"),
+                 root + QStringLiteral("/usr/share/mvprof/samples/chelsea.png"),
+                 QStringLiteral("--steps"), QStringLiteral("1"), QStringLiteral("--out"),
+                 dir.filePath(QStringLiteral("p.mvprof"))},
+                dir.path(), &code);
         QVERIFY2(code == 0, cap.constData());
     }
 };

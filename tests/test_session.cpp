@@ -4,8 +4,6 @@
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
-#include <sqlite3.h>
-
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -13,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -42,9 +41,11 @@ Batch sampleBatch(int64_t run) {
     b.phases = {{"prefill", 0, 0, 100}, {"decode", 1, 100, 150}};
     b.spans = {{1, 1, std::nullopt, "prefill", 0, 5, 95, std::nullopt, 1000, 64},
                {2, 2, 1, "prefill", 0, 10, 90, 42, 800, 32}};
-    b.ops = {{1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 30, "[[2,3],[3,4]]", "Float", 48, 80}};
+    b.ops = {
+        {1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 30, "[[2,3],[3,4]]", "Float", 48, 80}};
     b.tokens = {{0, "prefill", 0, "text", 256}, {1, "prefill", 0, "visual", -1}};
-    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75}, {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
+    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75},
+                 {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
     b.patchMetrics = {{0, "attention", 0, 0.5}, {0, "attention", 1, 0.25}};
     b.attnMaps = {{0, 1, 2, 2, {1.0f, 0.0f, 0.5f, 0.5f}}};
     b.image = ImageRow{"x.png", 2, 1, 4, 2, {1, 2, 3}};
@@ -90,7 +91,7 @@ ErrorCode openError(const QString& path, std::string* message = nullptr) {
                     return spans.error().code;
                 }
             }
-            return ErrorCode::Internal;  // opened fine: the caller expected an error
+            return ErrorCode::Internal; // opened fine: the caller expected an error
         }
         if (message) *message = runs.error().message;
         return runs.error().code;
@@ -111,7 +112,7 @@ private slots:
     void roundTrip() {
         const QString path = file("round.mvprof");
         writeSession(path);
-        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));  // a closed session is one file
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal"))); // a closed session is one file
         auto r = SessionReader::open(path.toStdString());
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
         QCOMPARE((*r)->schemaVersion(), 1);
@@ -173,7 +174,7 @@ private slots:
             QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
             auto runs = (*r)->runs();
             QVERIFY(runs.ok());
-            QCOMPARE(runs->front().status, RunStatus::Live);  // its writer (us) is alive
+            QCOMPARE(runs->front().status, RunStatus::Live); // its writer (us) is alive
             auto spans = (*r)->spans(*run);
             QVERIFY(spans.ok());
             seen = spans->size();
@@ -192,11 +193,12 @@ private slots:
         QVERIFY(QString::fromStdString(w.error().message).contains(QStringLiteral("--force")));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(f.readAll(), QByteArray("keep me"));  // nothing lost
+        QCOMPARE(f.readAll(), QByteArray("keep me")); // nothing lost
     }
 
     void writerInMissingFolderFails() {
-        auto w = SessionWriter::open(file("no/such/dir/x.mvprof").toStdString(), SessionWriter::Mode::CreateNew);
+        auto w = SessionWriter::open(file("no/such/dir/x.mvprof").toStdString(),
+                                     SessionWriter::Mode::CreateNew);
         QVERIFY(!w.ok());
         QCOMPARE(w.error().code, ErrorCode::Io);
     }
@@ -209,7 +211,10 @@ private slots:
         QVERIFY(p.waitForFinished());
         const QString path = file("killed.mvprof");
         writeSession(path);
-        execSql(path, QStringLiteral("UPDATE run SET status='live', writer_pid=%1").arg(deadPid).toUtf8().constData());
+        execSql(path, QStringLiteral("UPDATE run SET status='live', writer_pid=%1")
+                          .arg(deadPid)
+                          .toUtf8()
+                          .constData());
         auto r = SessionReader::open(path.toStdString());
         QVERIFY(r.ok());
         auto runs = (*r)->runs();
@@ -231,7 +236,8 @@ private slots:
         const QString path = file("random.mvprof");
         QByteArray bytes(64 * 1024, '\0');
         auto* rng = QRandomGenerator::global();
-        for (auto& b : bytes) b = char(rng->bounded(256));
+        for (auto& b : bytes)
+            b = char(rng->bounded(256));
         QVERIFY(test::writeFile(path, bytes));
         QCOMPARE(openError(path), ErrorCode::NotASession);
     }
@@ -271,7 +277,8 @@ private slots:
 
     void liveRunsAnnounceThemselves() {
         qputenv("XDG_RUNTIME_DIR", dir.path().toUtf8());
-        QCOMPARE(QString::fromStdString(liveRunsDirectory()), dir.filePath(QStringLiteral("mvprof")));
+        QCOMPARE(QString::fromStdString(liveRunsDirectory()),
+                 dir.filePath(QStringLiteral("mvprof")));
         std::string file;
         {
             LiveRunAnnouncement a(file_("live.mvprof"), "ref:tiny", 3, "2026-11-29T10:00:00Z");
@@ -284,16 +291,17 @@ private slots:
             QVERIFY(!runs[0].stale);
             QCOMPARE(QString::fromStdString(runs[0].session), file_qs("live.mvprof"));
         }
-        QVERIFY(!QFile::exists(QString::fromStdString(file)));  // removed when the run ends
+        QVERIFY(!QFile::exists(QString::fromStdString(file))); // removed when the run ends
         // A process killed mid-run leaves its file behind: stale, and cleaned up on request.
         QProcess p;
         p.start(QStringLiteral("/bin/true"));
         QVERIFY(p.waitForFinished());
         const QString dead = dir.filePath(QStringLiteral("mvprof/%1.json").arg(p.processId()));
-        QVERIFY(test::writeFile(dead, QStringLiteral("{\"pid\": %1, \"host\": \"%2\", \"session\": \"/x.mvprof\"}")
-                                          .arg(p.processId())
-                                          .arg(QString::fromStdString(hostName()))
-                                          .toUtf8()));
+        QVERIFY(test::writeFile(
+            dead, QStringLiteral("{\"pid\": %1, \"host\": \"%2\", \"session\": \"/x.mvprof\"}")
+                      .arg(p.processId())
+                      .arg(QString::fromStdString(hostName()))
+                      .toUtf8()));
         auto runs = listLiveRuns();
         QCOMPARE(runs.size(), size_t(1));
         QVERIFY(runs[0].stale);

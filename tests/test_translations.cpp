@@ -26,9 +26,12 @@ QList<Message> readTs(const QString& path) {
     while (!xml.atEnd()) {
         xml.readNext();
         if (!xml.isStartElement()) continue;
-        if (xml.name() == QLatin1String("name")) context = xml.readElementText();
-        else if (xml.name() == QLatin1String("message")) m = Message{context, {}, {}, {}};
-        else if (xml.name() == QLatin1String("source")) m.source = xml.readElementText();
+        if (xml.name() == QLatin1String("name"))
+            context = xml.readElementText();
+        else if (xml.name() == QLatin1String("message"))
+            m = Message{context, {}, {}, {}};
+        else if (xml.name() == QLatin1String("source"))
+            m.source = xml.readElementText();
         else if (xml.name() == QLatin1String("translation")) {
             m.type = xml.attributes().value(QLatin1String("type")).toString();
             m.translation = xml.readElementText();
@@ -41,27 +44,33 @@ QList<Message> readTs(const QString& path) {
 QSet<QString> placeholders(const QString& s) {
     QSet<QString> out;
     auto it = QRegularExpression(QStringLiteral("%(\\d+|p)")).globalMatch(s);
-    while (it.hasNext()) out.insert(it.next().captured());
+    while (it.hasNext())
+        out.insert(it.next().captured());
     return out;
 }
 
 QSet<QString> keys(const QList<Message>& messages) {
     QSet<QString> out;
-    for (const auto& m : messages) out.insert(m.context + QLatin1Char('|') + m.source);
+    for (const auto& m : messages)
+        out.insert(m.context + QLatin1Char('|') + m.source);
     return out;
 }
 } // namespace
 
 class TestTranslations : public QObject {
     Q_OBJECT
-    QString ts(const char* name) const { return mvp::test::sourceDir() + QStringLiteral("/translations/") + QString::fromLatin1(name); }
+    QString ts(const char* name) const {
+        return mvp::test::sourceDir() + QStringLiteral("/translations/") +
+               QString::fromLatin1(name);
+    }
 
 private slots:
     void everyStringHasAChineseTranslation() {
         const auto messages = readTs(ts("mvprof_zh_CN.ts"));
         QVERIFY(messages.size() > 100);
         for (const auto& m : messages) {
-            QVERIFY2(m.type.isEmpty(), qPrintable(m.context + QStringLiteral(": '") + m.source + QStringLiteral("' is ") + m.type));
+            QVERIFY2(m.type.isEmpty(), qPrintable(m.context + QStringLiteral(": '") + m.source +
+                                                  QStringLiteral("' is ") + m.type));
             QVERIFY2(!m.translation.trimmed().isEmpty(), qPrintable(m.source));
             QCOMPARE(placeholders(m.translation), placeholders(m.source));
         }
@@ -73,22 +82,26 @@ private slots:
 
     // lupdate over today's sources finds no string the .ts files lack.
     void tsFilesAreUpToDate() {
-        const QString project = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_BUILD_DIR")) +
-                                QStringLiteral("/app/gui/.lupdate/mvprof_window_project.json");
+        const QString project =
+            QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_BUILD_DIR")) +
+            QStringLiteral("/app/gui/.lupdate/mvprof_window_project.json");
         if (!QFile::exists(project)) QSKIP("no lupdate project in the build folder (GUI off?)");
         QTemporaryDir dir;
         const QString fresh = dir.filePath(QStringLiteral("fresh.ts"));
         QProcess p;
-        p.start(QStringLiteral("/usr/lib/qt6/bin/lupdate"), {QStringLiteral("-silent"), QStringLiteral("-project"), project,
-                                                              QStringLiteral("-ts"), fresh});
+        p.start(QStringLiteral("/usr/lib/qt6/bin/lupdate"),
+                {QStringLiteral("-silent"), QStringLiteral("-project"), project,
+                 QStringLiteral("-ts"), fresh});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const auto now = keys(readTs(fresh));
         const auto stored = keys(readTs(ts("mvprof_zh_CN.ts")));
         const auto missing = now - stored;
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("run `cmake --build build --target update_translations` and "
-                                                              "translations/fill_zh_CN.py; missing: ") +
-                                               QStringList(missing.values()).join(QStringLiteral(" / "))));
+        QVERIFY2(
+            missing.isEmpty(),
+            qPrintable(QStringLiteral("run `cmake --build build --target update_translations` and "
+                                      "translations/fill_zh_CN.py; missing: ") +
+                       QStringList(missing.values()).join(QStringLiteral(" / "))));
     }
 };
 

@@ -13,20 +13,26 @@ namespace mvp::views {
 namespace {
 QColor stateColor(ExpertState s) {
     switch (s) {
-    case ExpertState::Overloaded: return QColor(214, 39, 40);
-    case ExpertState::Hot: return QColor(255, 127, 14);
-    case ExpertState::Underloaded: return QColor(140, 180, 220);
+    case ExpertState::Overloaded:
+        return QColor(214, 39, 40);
+    case ExpertState::Hot:
+        return QColor(255, 127, 14);
+    case ExpertState::Underloaded:
+        return QColor(140, 180, 220);
     case ExpertState::Cold:
-    case ExpertState::Dead: return QColor(150, 150, 150);
-    case ExpertState::Normal: break;
+    case ExpertState::Dead:
+        return QColor(150, 150, 150);
+    case ExpertState::Normal:
+        break;
     }
     return QColor(31, 119, 180);
 }
 } // namespace
 
 ExpertLoadView::ExpertLoadView(QWidget* parent)
-    : QWidget(parent), layer_(new QComboBox(this)), phase_(new QComboBox(this)), scalars_(new QLabel(this)),
-      bars_(new QCustomPlot(this)), grid_(new QCustomPlot(this)), tokenLabel_(new QLabel(this)) {
+    : QWidget(parent), layer_(new QComboBox(this)), phase_(new QComboBox(this)),
+      scalars_(new QLabel(this)), bars_(new QCustomPlot(this)), grid_(new QCustomPlot(this)),
+      tokenLabel_(new QLabel(this)) {
     phase_->addItem(tr("All phases"), QString());
     phase_->addItem(tr("Prefill"), QStringLiteral("prefill"));
     phase_->addItem(tr("Decode"), QStringLiteral("decode"));
@@ -59,7 +65,8 @@ void ExpertLoadView::setSession(std::shared_ptr<const SessionData> data) {
     QSignalBlocker block(layer_);
     layer_->clear();
     if (data_)
-        for (const auto& l : data_->analysis.moe) layer_->addItem(QString::number(l.layer), l.layer);
+        for (const auto& l : data_->analysis.moe)
+            layer_->addItem(QString::number(l.layer), l.layer);
     render();
 }
 
@@ -77,8 +84,11 @@ QString ExpertLoadView::tokenRouting() const {
             perLayer[r.layer] << tr("e%1 (%2)").arg(r.expert).arg(r.weight, 0, 'f', 2);
     if (perLayer.empty()) return tr("Token %1 was not routed (no MoE rows for it).").arg(token_);
     QStringList parts;
-    for (const auto& [layer, experts] : perLayer) parts << tr("L%1 → %2").arg(layer).arg(experts.join(QStringLiteral(", ")));
-    return tr("Selected token %1: %2 (measured gate weights)").arg(token_).arg(parts.join(QStringLiteral("; ")));
+    for (const auto& [layer, experts] : perLayer)
+        parts << tr("L%1 → %2").arg(layer).arg(experts.join(QStringLiteral(", ")));
+    return tr("Selected token %1: %2 (measured gate weights)")
+        .arg(token_)
+        .arg(parts.join(QStringLiteral("; ")));
 }
 
 bool ExpertLoadView::selectLayer(int layer) {
@@ -103,7 +113,8 @@ void ExpertLoadView::render() {
     const QString phase = phase_->currentData().toString();
     std::vector<RoutingRow> rows;
     for (const auto& r : data_->data.routing)
-        if (r.layer == layer && (phase.isEmpty() || QString::fromStdString(r.phase) == phase)) rows.push_back(r);
+        if (r.layer == layer && (phase.isEmpty() || QString::fromStdString(r.phase) == phase))
+            rows.push_back(r);
     shown_ = analyseLayer(layer, rows, data_->data.experts);
     const auto& s = shown_.total;
 
@@ -146,21 +157,23 @@ void ExpertLoadView::render() {
     bars_->xAxis->setRange(-0.6, double(s.experts) - 0.4);
     bars_->yAxis->rescale();
     bars_->yAxis->setRangeLower(0);
-    bars_->yAxis->setRangeUpper(std::max(bars_->yAxis->range().upper, s.mean + 2.0 * s.stddev) * 1.05);
+    bars_->yAxis->setRangeUpper(std::max(bars_->yAxis->range().upper, s.mean + 2.0 * s.stddev) *
+                                1.05);
     bars_->replot();
 
-    scalars_->setText(tr("Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · "
-                         "MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)")
-                          .arg(layer)
-                          .arg(phase_->currentText())
-                          .arg(s.tokens)
-                          .arg(shown_.tokenCount)
-                          .arg(s.cv, 0, 'f', 2)
-                          .arg(s.balancedness, 0, 'f', 2)
-                          .arg(s.jain, 0, 'f', 2)
-                          .arg(s.maxvio, 0, 'f', 2)
-                          .arg(s.deadFraction, 0, 'f', 2)
-                          .arg(s.entropyNorm, 0, 'f', 2));
+    scalars_->setText(
+        tr("Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · "
+           "MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)")
+            .arg(layer)
+            .arg(phase_->currentText())
+            .arg(s.tokens)
+            .arg(shown_.tokenCount)
+            .arg(s.cv, 0, 'f', 2)
+            .arg(s.balancedness, 0, 'f', 2)
+            .arg(s.jain, 0, 'f', 2)
+            .arg(s.maxvio, 0, 'f', 2)
+            .arg(s.deadFraction, 0, 'f', 2)
+            .arg(s.entropyNorm, 0, 'f', 2));
 
     // Layer × expert grid of Z-scores over the whole run.
     const auto& moe = data_->analysis.moe;
@@ -169,12 +182,14 @@ void ExpertLoadView::render() {
     map->data()->setSize(experts, int(moe.size()));
     map->data()->setRange(QCPRange(0, experts - 1), QCPRange(0, double(moe.size()) - 1));
     for (size_t l = 0; l < moe.size(); ++l)
-        for (int e = 0; e < experts && e < int(moe[l].total.z.size()); ++e) map->data()->setCell(e, int(l), moe[l].total.z[size_t(e)]);
+        for (int e = 0; e < experts && e < int(moe[l].total.z.size()); ++e)
+            map->data()->setCell(e, int(l), moe[l].total.z[size_t(e)]);
     map->setGradient(QCPColorGradient::gpThermal);
     map->setDataRange(QCPRange(-2.5, 2.5));
     map->setInterpolate(false);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (size_t l = 0; l < moe.size(); ++l) ticker->addTick(double(l), QString::number(moe[l].layer));
+    for (size_t l = 0; l < moe.size(); ++l)
+        ticker->addTick(double(l), QString::number(moe[l].layer));
     grid_->yAxis->setTicker(ticker);
     grid_->rescaleAxes();
     grid_->xAxis->setRange(-0.5, experts - 0.5);

@@ -8,7 +8,6 @@
 #include "core/analysis/MoeStats.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QComboBox;

@@ -9,7 +9,8 @@ namespace mvp::views {
 
 namespace {
 QString quote(QString s) {
-    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))) {
+    if (s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) ||
+        s.contains(QLatin1Char('\n'))) {
         s.replace(QStringLiteral("\""), QStringLiteral("\"\""));
         return QLatin1Char('"') + s + QLatin1Char('"');
     }
@@ -33,7 +34,8 @@ void rows(const QAbstractItemModel& m, const QModelIndex& parent, int depth, QSt
 
 QString modelToCsv(const QAbstractItemModel& model) {
     QStringList header;
-    for (int c = 0; c < model.columnCount(); ++c) header << quote(model.headerData(c, Qt::Horizontal).toString());
+    for (int c = 0; c < model.columnCount(); ++c)
+        header << quote(model.headerData(c, Qt::Horizontal).toString());
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     rows(model, {}, 0, out);
     return out;
@@ -42,7 +44,8 @@ QString modelToCsv(const QAbstractItemModel& model) {
 QString writeTextFile(const QString& path, const QString& text) {
     // QSaveFile: a failed write (full disk) never leaves a half file behind.
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+    if (!f.open(QIODevice::WriteOnly))
+        return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
     f.write(text.toUtf8());
     if (!f.commit()) return QObject::tr("Writing %1 failed: %2").arg(path, f.errorString());
     return {};
@@ -51,7 +54,8 @@ QString writeTextFile(const QString& path, const QString& text) {
 QString writeImageFile(const QString& path, const QImage& image) {
     if (image.isNull()) return QObject::tr("There is no image to export.");
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
+    if (!f.open(QIODevice::WriteOnly))
+        return QObject::tr("Cannot write %1: %2").arg(path, f.errorString());
     if (!image.save(&f, path.endsWith(QLatin1String(".jpg"), Qt::CaseInsensitive) ? "JPEG" : "PNG"))
         return QObject::tr("Encoding %1 failed").arg(path);
     if (!f.commit()) return QObject::tr("Writing %1 failed: %2").arg(path, f.errorString());

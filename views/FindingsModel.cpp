@@ -8,9 +8,12 @@ namespace mvp::views {
 namespace {
 QString severityLabel(Severity s) {
     switch (s) {
-    case Severity::Critical: return FindingsModel::tr("Critical");
-    case Severity::Warning: return FindingsModel::tr("Warning");
-    case Severity::Info: break;
+    case Severity::Critical:
+        return FindingsModel::tr("Critical");
+    case Severity::Warning:
+        return FindingsModel::tr("Warning");
+    case Severity::Info:
+        break;
     }
     return FindingsModel::tr("Info");
 }
@@ -29,8 +32,12 @@ const Finding* FindingsModel::findingAt(const QModelIndex& index) const {
     return &findings_[size_t(index.row())];
 }
 
-int FindingsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(findings_.size()); }
-int FindingsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int FindingsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(findings_.size());
+}
+int FindingsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant FindingsModel::data(const QModelIndex& index, int role) const {
     const Finding* f = findingAt(index);
@@ -38,23 +45,33 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
     if (role == SortRole && index.column() == SeverityColumn) return int(f->severity);
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
-        case SeverityColumn: return severityLabel(f->severity);
-        case Title: return QString::fromStdString(f->title);
-        case Suggestion: return QString::fromStdString(f->suggestion);
-        case View: return QString::fromStdString(f->view);
+        case SeverityColumn:
+            return severityLabel(f->severity);
+        case Title:
+            return QString::fromStdString(f->title);
+        case Suggestion:
+            return QString::fromStdString(f->suggestion);
+        case View:
+            return QString::fromStdString(f->view);
         }
     }
     if (role == Qt::ToolTipRole) {
         QString tip = QString::fromStdString(f->detail);
         for (const auto& e : f->evidence)
-            tip += QStringLiteral("\n%1 = %2 (%3)").arg(QString::fromStdString(e.name)).arg(e.value, 0, 'g', 5).arg(QString::fromStdString(e.label));
+            tip += QStringLiteral("\n%1 = %2 (%3)")
+                       .arg(QString::fromStdString(e.name))
+                       .arg(e.value, 0, 'g', 5)
+                       .arg(QString::fromStdString(e.label));
         return tip;
     }
     if (role == Qt::ForegroundRole && index.column() == SeverityColumn) {
         switch (f->severity) {
-        case Severity::Critical: return QBrush(QColor(200, 30, 30));
-        case Severity::Warning: return QBrush(QColor(200, 120, 0));
-        case Severity::Info: break;
+        case Severity::Critical:
+            return QBrush(QColor(200, 30, 30));
+        case Severity::Warning:
+            return QBrush(QColor(200, 120, 0));
+        case Severity::Info:
+            break;
         }
     }
     return {};
@@ -63,10 +80,14 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
 QVariant FindingsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case Title: return tr("Finding");
-    case Suggestion: return tr("Suggestion");
-    case View: return tr("View");
+    case SeverityColumn:
+        return tr("Severity");
+    case Title:
+        return tr("Finding");
+    case Suggestion:
+        return tr("Suggestion");
+    case View:
+        return tr("View");
     }
     return {};
 }

@@ -10,7 +10,8 @@
 namespace mvp::views {
 
 FindingsView::FindingsView(QWidget* parent)
-    : QWidget(parent), model_(new FindingsModel(this)), proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)) {
+    : QWidget(parent), model_(new FindingsModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      table_(new QTableView(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(FindingsModel::SortRole);
     table_->setModel(proxy_);
@@ -20,12 +21,14 @@ FindingsView::FindingsView(QWidget* parent)
     table_->setWordWrap(true);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(FindingsModel::Title, QHeaderView::Stretch);
-    table_->horizontalHeader()->setSectionResizeMode(FindingsModel::Suggestion, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(FindingsModel::Suggestion,
+                                                     QHeaderView::Stretch);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(table_);
     connect(table_, &QTableView::activated, this, [this](const QModelIndex& index) {
-        if (const Finding* f = model_->findingAt(proxy_->mapToSource(index))) emit findingActivated(*f);
+        if (const Finding* f = model_->findingAt(proxy_->mapToSource(index)))
+            emit findingActivated(*f);
     });
 }
 

@@ -1,8 +1,7 @@
 #include "views/HeatmapView.h"
 
-#include "views/SessionData.h"
-
 #include "core/analysis/PatchMetrics.h"
+#include "views/SessionData.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,7 +14,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QWheelEvent>
-
 #include <cmath>
 
 namespace mvp::views {
@@ -35,7 +33,8 @@ HeatmapCanvas::HeatmapCanvas(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
-void HeatmapCanvas::setImages(const QImage& overlay, int rows, int cols, std::vector<double> values) {
+void HeatmapCanvas::setImages(const QImage& overlay, int rows, int cols,
+                              std::vector<double> values) {
     if (overlay.size() != overlay_.size()) resetView();
     overlay_ = overlay;
     rows_ = rows;
@@ -47,7 +46,8 @@ void HeatmapCanvas::setImages(const QImage& overlay, int rows, int cols, std::ve
 QRect HeatmapCanvas::imageRect() const {
     if (overlay_.isNull()) return {};
     const QSizeF fit = QSizeF(overlay_.size()).scaled(QSizeF(size()), Qt::KeepAspectRatio) * zoom_;
-    const QPointF topLeft((width() - fit.width()) / 2 + pan_.x(), (height() - fit.height()) / 2 + pan_.y());
+    const QPointF topLeft((width() - fit.width()) / 2 + pan_.x(),
+                          (height() - fit.height()) / 2 + pan_.y());
     return QRectF(topLeft, fit).toRect();
 }
 
@@ -72,9 +72,13 @@ void HeatmapCanvas::wheelEvent(QWheelEvent* e) {
     e->accept();
 }
 
-void HeatmapCanvas::mouseDoubleClickEvent(QMouseEvent*) { resetView(); }
+void HeatmapCanvas::mouseDoubleClickEvent(QMouseEvent*) {
+    resetView();
+}
 
-void HeatmapCanvas::mouseReleaseEvent(QMouseEvent*) { dragging_ = false; }
+void HeatmapCanvas::mouseReleaseEvent(QMouseEvent*) {
+    dragging_ = false;
+}
 
 void HeatmapCanvas::paintEvent(QPaintEvent*) {
     QPainter p(this);
@@ -88,8 +92,12 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
     p.drawImage(r, overlay_);
     if (gridVisible_ && rows_ > 0 && cols_ > 0) {
         p.setPen(QPen(QColor(255, 255, 255, 90), 1));
-        for (int c = 1; c < cols_; ++c) p.drawLine(QPointF(r.x() + c * double(r.width()) / cols_, r.top()), QPointF(r.x() + c * double(r.width()) / cols_, r.bottom()));
-        for (int k = 1; k < rows_; ++k) p.drawLine(QPointF(r.left(), r.y() + k * double(r.height()) / rows_), QPointF(r.right(), r.y() + k * double(r.height()) / rows_));
+        for (int c = 1; c < cols_; ++c)
+            p.drawLine(QPointF(r.x() + c * double(r.width()) / cols_, r.top()),
+                       QPointF(r.x() + c * double(r.width()) / cols_, r.bottom()));
+        for (int k = 1; k < rows_; ++k)
+            p.drawLine(QPointF(r.left(), r.y() + k * double(r.height()) / rows_),
+                       QPointF(r.right(), r.y() + k * double(r.height()) / rows_));
     }
     if (selected_ >= 0 && rows_ > 0 && cols_ > 0) {
         const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
@@ -119,7 +127,8 @@ void HeatmapCanvas::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void HeatmapCanvas::mousePressEvent(QMouseEvent* e) {
-    if (e->button() == Qt::LeftButton) emit patchClicked(patchAt(e->position()));
+    if (e->button() == Qt::LeftButton)
+        emit patchClicked(patchAt(e->position()));
     else if (e->button() == Qt::MiddleButton || e->button() == Qt::RightButton) {
         dragging_ = true;
         dragFrom_ = e->position();
@@ -137,17 +146,20 @@ void HeatmapCanvas::setSelectedPatch(int patch) {
 }
 
 HeatmapView::HeatmapView(QWidget* parent)
-    : QWidget(parent), metric_(new QComboBox(this)), phase_(new QComboBox(this)), colormap_(new QComboBox(this)), first_(new QSpinBox(this)),
-      last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)), gridToggle_(new QCheckBox(tr("Grid"), this)),
-      info_(new QLabel(this)),
-      canvas_(new HeatmapCanvas(this)) {
-    metric_->setToolTip(tr("What colours each patch; the status bar says whether a value is measured or estimated"));
+    : QWidget(parent), metric_(new QComboBox(this)), phase_(new QComboBox(this)),
+      colormap_(new QComboBox(this)), first_(new QSpinBox(this)), last_(new QSpinBox(this)),
+      opacity_(new QSlider(Qt::Horizontal, this)), gridToggle_(new QCheckBox(tr("Grid"), this)),
+      info_(new QLabel(this)), canvas_(new HeatmapCanvas(this)) {
+    metric_->setToolTip(tr(
+        "What colours each patch; the status bar says whether a value is measured or estimated"));
     metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     phase_->addItem(tr("All phases"), QString());
     phase_->addItem(tr("Prefill"), QStringLiteral("prefill"));
     phase_->addItem(tr("Decode"), QStringLiteral("decode"));
-    phase_->setToolTip(tr("Count only the prompt's tokens (prefill) or the generated ones (decode)"));
-    for (const auto& name : colormapNames()) colormap_->addItem(QString::fromStdString(name));
+    phase_->setToolTip(
+        tr("Count only the prompt's tokens (prefill) or the generated ones (decode)"));
+    for (const auto& name : colormapNames())
+        colormap_->addItem(QString::fromStdString(name));
     opacity_->setRange(0, 100);
     opacity_->setValue(60);
     first_->setPrefix(tr("from layer "));
@@ -169,14 +181,16 @@ HeatmapView::HeatmapView(QWidget* parent)
     layout->addWidget(canvas_, 1);
     layout->addWidget(info_);
 
-    for (auto* spin : {first_, last_}) connect(spin, &QSpinBox::valueChanged, this, &HeatmapView::render);
+    for (auto* spin : {first_, last_})
+        connect(spin, &QSpinBox::valueChanged, this, &HeatmapView::render);
     connect(opacity_, &QSlider::valueChanged, this, &HeatmapView::render);
     connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(phase_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(canvas_, &HeatmapCanvas::patchClicked, this, &HeatmapView::selectPatch);
     connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double) {
-        emit statusMessage(describePatch(row * (data_ && data_->grid ? data_->grid->gridW : 1) + col));
+        emit statusMessage(
+            describePatch(row * (data_ && data_->grid ? data_->grid->gridW : 1) + col));
     });
 }
 
@@ -190,9 +204,15 @@ QString HeatmapView::describePatch(int patch) const {
         values << tr("%1 %2 (%3)")
                       .arg(metricLabel(m))
                       .arg(it->second.values[size_t(patch)], 0, 'g', 4)
-                      .arg(m == "expert_flops" ? tr("estimated") : m == "saliency" || m == "waste" ? tr("derived") : tr("measured"));
+                      .arg(m == "expert_flops"               ? tr("estimated")
+                           : m == "saliency" || m == "waste" ? tr("derived")
+                                                             : tr("measured"));
     }
-    return tr("Patch %1 (row %2, column %3): %4").arg(patch).arg(patch / cols).arg(patch % cols).arg(values.join(QStringLiteral(" · ")));
+    return tr("Patch %1 (row %2, column %3): %4")
+        .arg(patch)
+        .arg(patch / cols)
+        .arg(patch % cols)
+        .arg(values.join(QStringLiteral(" · ")));
 }
 
 void HeatmapView::selectPatch(int patch) {
@@ -201,15 +221,21 @@ void HeatmapView::selectPatch(int patch) {
     emit patchSelected(patch);
 }
 
-const QImage& HeatmapView::overlay() const { return canvas_->overlay(); }
+const QImage& HeatmapView::overlay() const {
+    return canvas_->overlay();
+}
 
 QImage HeatmapView::fullResolutionOverlay() const {
     if (!data_ || data_->image.isNull() || grid_.values.empty()) return {};
-    const auto map = colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
-    return toQImage(renderOverlay(fromQImage(data_->image), normalised(grid_), map, opacity_->value() / 100.0));
+    const auto map =
+        colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
+    return toQImage(
+        renderOverlay(fromQImage(data_->image), normalised(grid_), map, opacity_->value() / 100.0));
 }
 
-QString HeatmapView::gridCsv() const { return grid_.values.empty() ? QString() : QString::fromStdString(mvp::gridCsv(grid_)); }
+QString HeatmapView::gridCsv() const {
+    return grid_.values.empty() ? QString() : QString::fromStdString(mvp::gridCsv(grid_));
+}
 
 void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
     data_ = std::move(data);
@@ -220,11 +246,13 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
         // Offer the metrics this run has data for.
         QSignalBlocker block(metric_);
         metric_->clear();
-        const auto available = data_ ? computePatchMetrics(data_->data) : std::map<std::string, HeatGrid>{};
+        const auto available =
+            data_ ? computePatchMetrics(data_->data) : std::map<std::string, HeatGrid>{};
         for (const auto& m : heatmapMetrics())
             if (available.count(m)) metric_->addItem(metricLabel(m), QString::fromStdString(m));
     }
-    display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide) : RgbImage{};
+    display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide)
+                                               : RgbImage{};
     const int lo = data_ && !data_->layers.empty() ? data_->layers.front() : 0;
     const int hi = data_ && !data_->layers.empty() ? data_->layers.back() : 0;
     for (auto* spin : {first_, last_}) {
@@ -256,25 +284,35 @@ void HeatmapView::render() {
     }
     const std::string metric = metric_->currentData().toString().toStdString();
     const QString phase = phase_->currentData().toString();
-    const QString key =
-        QStringLiteral("%1:%2-%3:%4").arg(QString::fromStdString(metric)).arg(first_->value()).arg(last_->value()).arg(phase);
+    const QString key = QStringLiteral("%1:%2-%3:%4")
+                            .arg(QString::fromStdString(metric))
+                            .arg(first_->value())
+                            .arg(last_->value())
+                            .arg(phase);
     if (key != cacheKey_) {
-        // Re-derive the grid only when the metric or layers change, not on colour or opacity changes.
-        allGrids_ = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()}, phase.toStdString());
+        // Re-derive the grid only when the metric or layers change, not on colour or opacity
+        // changes.
+        allGrids_ = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()},
+                                        phase.toStdString());
         const auto it = allGrids_.find(metric);
         if (it == allGrids_.end()) {
             grid_ = {};
             cacheKey_.clear();
             canvas_->setImages(data_->image, 0, 0, {});
-            info_->setText(tr("No %1 values for layers %2–%3.").arg(metric_->currentText()).arg(first_->value()).arg(last_->value()));
+            info_->setText(tr("No %1 values for layers %2–%3.")
+                               .arg(metric_->currentText())
+                               .arg(first_->value())
+                               .arg(last_->value()));
             return;
         }
         grid_ = it->second;
         cacheKey_ = key;
     }
     const HeatGrid* grid = &grid_;
-    const auto map = colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
-    const RgbImage overlay = renderOverlay(display_, normalised(*grid), map, opacity_->value() / 100.0);
+    const auto map =
+        colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
+    const RgbImage overlay =
+        renderOverlay(display_, normalised(*grid), map, opacity_->value() / 100.0);
     canvas_->setImages(toQImage(overlay), grid->rows, grid->cols, grid->values);
     info_->setText(tr("%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px")
                        .arg(metricLabel(metric))

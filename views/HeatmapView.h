@@ -7,7 +7,6 @@
 
 #include <QImage>
 #include <QWidget>
-
 #include <map>
 #include <memory>
 #include <optional>
@@ -109,8 +108,8 @@ private:
     static constexpr int kDisplaySide = 1024;
     std::shared_ptr<const SessionData> data_;
     RgbImage display_;
-    HeatGrid grid_;     // the current metric's grid
-    QString cacheKey_;  // metric and layer range grid_ was derived for
+    HeatGrid grid_;    // the current metric's grid
+    QString cacheKey_; // metric and layer range grid_ was derived for
     QComboBox* metric_;
     QComboBox* phase_;
     QComboBox* colormap_;
@@ -118,7 +117,7 @@ private:
     QSpinBox* last_;
     QSlider* opacity_;
     QCheckBox* gridToggle_;
-    std::map<std::string, HeatGrid> allGrids_;  // every metric at the current layer range
+    std::map<std::string, HeatGrid> allGrids_; // every metric at the current layer range
     QLabel* info_;
     HeatmapCanvas* canvas_;
     int selected_ = -1;

@@ -11,7 +11,8 @@ void ModuleTreeModel::setTree(ModuleCostTree tree, double ridge) {
     ridge_ = ridge;
     parentOf_.assign(tree_.nodes.size(), std::nullopt);
     rowOf_.assign(tree_.nodes.size(), 0);
-    for (size_t r = 0; r < tree_.roots.size(); ++r) rowOf_[tree_.roots[r]] = int(r);
+    for (size_t r = 0; r < tree_.roots.size(); ++r)
+        rowOf_[tree_.roots[r]] = int(r);
     for (size_t i = 0; i < tree_.nodes.size(); ++i)
         for (size_t r = 0; r < tree_.nodes[i].children.size(); ++r) {
             const size_t c = tree_.nodes[i].children[r];
@@ -51,7 +52,9 @@ int ModuleTreeModel::rowCount(const QModelIndex& parent) const {
     return int(childrenOf(parent).size());
 }
 
-int ModuleTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int ModuleTreeModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
 
 QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     const ModuleCost* n = costAt(index);
@@ -59,19 +62,31 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     const double totalMs = double(n->totalNs) / 1e6, selfMs = double(n->selfNs) / 1e6;
     const double gflops = double(n->flops) / 1e9, mbytes = double(n->bytes) / 1e6;
     const double ai = n->bytes > 0 ? double(n->flops) / double(n->bytes) : 0.0;
-    const QString bound = n->bytes == 0 || ridge_ <= 0 ? QString() : ai < ridge_ ? tr("memory") : tr("compute");
+    const QString bound = n->bytes == 0 || ridge_ <= 0 ? QString()
+                          : ai < ridge_                ? tr("memory")
+                                                       : tr("compute");
     if (role == SortRole) {
         switch (index.column()) {
-        case Module: return QString::fromStdString(n->module.path);
-        case Kind: return QString::fromStdString(n->module.kind);
-        case Calls: return qlonglong(n->calls);
-        case TotalMs: return totalMs;
-        case SelfMs: return selfMs;
-        case Share: return n->share;
-        case GFlops: return gflops;
-        case MBytes: return mbytes;
-        case Intensity: return ai;
-        case BoundColumn: return bound;
+        case Module:
+            return QString::fromStdString(n->module.path);
+        case Kind:
+            return QString::fromStdString(n->module.kind);
+        case Calls:
+            return qlonglong(n->calls);
+        case TotalMs:
+            return totalMs;
+        case SelfMs:
+            return selfMs;
+        case Share:
+            return n->share;
+        case GFlops:
+            return gflops;
+        case MBytes:
+            return mbytes;
+        case Intensity:
+            return ai;
+        case BoundColumn:
+            return bound;
         }
     }
     if (role == Qt::DisplayRole) {
@@ -84,19 +99,30 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
             path.section(QLatin1Char('.'), -1).toInt(&numbered);
             return path.section(QLatin1Char('.'), numbered ? -2 : -1);
         }
-        case Kind: return QString::fromStdString(n->module.kind);
-        case Calls: return qlonglong(n->calls);
-        case TotalMs: return QString::number(totalMs, 'f', 3);
-        case SelfMs: return QString::number(selfMs, 'f', 3);
-        case Share: return QString(QString::number(n->share * 100.0, 'f', 1) + QLatin1Char('%'));
-        case GFlops: return QString::number(gflops, 'f', 4);
-        case MBytes: return QString::number(mbytes, 'f', 2);
-        case Intensity: return n->bytes > 0 ? QString::number(ai, 'f', 2) : QString();
-        case BoundColumn: return bound;
+        case Kind:
+            return QString::fromStdString(n->module.kind);
+        case Calls:
+            return qlonglong(n->calls);
+        case TotalMs:
+            return QString::number(totalMs, 'f', 3);
+        case SelfMs:
+            return QString::number(selfMs, 'f', 3);
+        case Share:
+            return QString(QString::number(n->share * 100.0, 'f', 1) + QLatin1Char('%'));
+        case GFlops:
+            return QString::number(gflops, 'f', 4);
+        case MBytes:
+            return QString::number(mbytes, 'f', 2);
+        case Intensity:
+            return n->bytes > 0 ? QString::number(ai, 'f', 2) : QString();
+        case BoundColumn:
+            return bound;
         }
     }
     if (role == Qt::ToolTipRole)
-        return tr("%1 (%2 parameters)").arg(QString::fromStdString(n->module.path)).arg(n->module.params);
+        return tr("%1 (%2 parameters)")
+            .arg(QString::fromStdString(n->module.path))
+            .arg(n->module.params);
     if (role == Qt::TextAlignmentRole && index.column() >= Calls)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -106,21 +132,32 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case Module: return tr("Module");
-        case Kind: return tr("Kind");
-        case Calls: return tr("Calls");
-        case TotalMs: return tr("Total ms");
-        case SelfMs: return tr("Self ms");
-        case Share: return tr("% of run");
-        case GFlops: return tr("GFLOP (est.)");
-        case MBytes: return tr("MB (est.)");
-        case Intensity: return tr("FLOP/B (est.)");
-        case BoundColumn: return tr("Bound");
+        case Module:
+            return tr("Module");
+        case Kind:
+            return tr("Kind");
+        case Calls:
+            return tr("Calls");
+        case TotalMs:
+            return tr("Total ms");
+        case SelfMs:
+            return tr("Self ms");
+        case Share:
+            return tr("% of run");
+        case GFlops:
+            return tr("GFLOP (est.)");
+        case MBytes:
+            return tr("MB (est.)");
+        case Intensity:
+            return tr("FLOP/B (est.)");
+        case BoundColumn:
+            return tr("Bound");
         }
     }
     if (role == Qt::ToolTipRole) {
         if (section >= TotalMs && section <= Share) return tr("Measured wall time");
-        if (section == BoundColumn) return tr("Memory- or compute-bound against the device's measured ridge point");
+        if (section == BoundColumn)
+            return tr("Memory- or compute-bound against the device's measured ridge point");
         if (section >= GFlops) return tr("Estimated from the recorded op shapes");
     }
     return {};

@@ -12,7 +12,19 @@ namespace mvp::views {
 class ModuleTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Module, Kind, Calls, TotalMs, SelfMs, Share, GFlops, MBytes, Intensity, BoundColumn, ColumnCount };
+    enum Column {
+        Module,
+        Kind,
+        Calls,
+        TotalMs,
+        SelfMs,
+        Share,
+        GFlops,
+        MBytes,
+        Intensity,
+        BoundColumn,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole;
 
     explicit ModuleTreeModel(QObject* parent = nullptr);
@@ -28,14 +40,15 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     const std::vector<size_t>& childrenOf(const QModelIndex& parent) const;
     ModuleCostTree tree_;
     double ridge_ = 0;
-    std::vector<std::optional<size_t>> parentOf_;  // node → parent node
-    std::vector<int> rowOf_;                       // node → row under its parent
+    std::vector<std::optional<size_t>> parentOf_; // node → parent node
+    std::vector<int> rowOf_;                      // node → row under its parent
 };
 
 } // namespace mvp::views

@@ -5,12 +5,11 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
-
-#include <set>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <set>
 
 namespace mvp::views {
 
@@ -39,7 +38,7 @@ ModuleTreeView::ModuleTreeView(QWidget* parent)
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ModuleTreeModel::SortRole);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    proxy_->setRecursiveFilteringEnabled(true);  // a match keeps its ancestors visible
+    proxy_->setRecursiveFilteringEnabled(true); // a match keeps its ancestors visible
     // Filter on the full path (the sort role of the first column), not the short label.
     proxy_->setFilterRole(ModuleTreeModel::SortRole);
     proxy_->setFilterKeyColumn(ModuleTreeModel::Module);
@@ -77,13 +76,16 @@ void ModuleTreeView::setTree(ModuleCostTree tree, double ridge) {
         kind_->clear();
         kind_->addItem(tr("All kinds"), QString());
         std::set<std::string> kinds;
-        for (const auto& n : tree.nodes) kinds.insert(n.module.kind);
-        for (const auto& k : kinds) kind_->addItem(QString::fromStdString(k), QString::fromStdString(k));
+        for (const auto& n : tree.nodes)
+            kinds.insert(n.module.kind);
+        for (const auto& k : kinds)
+            kind_->addItem(QString::fromStdString(k), QString::fromStdString(k));
         static_cast<ModuleFilter*>(proxy_)->kind.clear();
     }
     model_->setTree(std::move(tree), ridge);
     view_->expandToDepth(0);
-    for (int c = 1; c < ModuleTreeModel::ColumnCount; ++c) view_->resizeColumnToContents(c);
+    for (int c = 1; c < ModuleTreeModel::ColumnCount; ++c)
+        view_->resizeColumnToContents(c);
 }
 
 } // namespace mvp::views

@@ -6,13 +6,13 @@
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
-
 #include <cmath>
+#include <qcustomplot.h>
 
 namespace mvp::views {
 
-RooflineView::RooflineView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)), info_(new QLabel(this)) {
+RooflineView::RooflineView(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), info_(new QLabel(this)) {
     for (auto* axis : {plot_->xAxis, plot_->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -34,7 +34,8 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
     dots_.clear();
     points_.clear();
     if (!data || !data->analysis.host) {
-        info_->setText(data ? tr("No device ceilings were recorded for this run: no roofline.") : QString());
+        info_->setText(data ? tr("No device ceilings were recorded for this run: no roofline.")
+                            : QString());
         plot_->replot();
         return;
     }
@@ -46,7 +47,8 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
     const double lo = 1e-2, hi = 1e4;
     auto ceiling = [&](const DeviceCeiling& d, const QColor& c, Qt::PenStyle style) {
         auto* g = plot_->addGraph();
-        g->setName(QString::fromStdString(d.name + " (" + d.source.substr(0, d.source.find(' ')) + ")"));
+        g->setName(
+            QString::fromStdString(d.name + " (" + d.source.substr(0, d.source.find(' ')) + ")"));
         g->setPen(QPen(c, 1.5, style));
         QVector<double> x, y;
         for (double ai = lo; ai <= hi * 1.0001; ai *= 1.25) {
@@ -57,14 +59,16 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
     };
     ceiling(*a.host, QColor(40, 40, 40), Qt::SolidLine);
     const QColor refs[] = {QColor(150, 150, 220), QColor(120, 190, 120), QColor(220, 150, 150)};
-    for (size_t i = 0; i < a.references.size(); ++i) ceiling(a.references[i], refs[i % 3], Qt::DashLine);
+    for (size_t i = 0; i < a.references.size(); ++i)
+        ceiling(a.references[i], refs[i % 3], Qt::DashLine);
 
     int64_t maxNs = 1;
-    for (const auto& p : points_) maxNs = std::max(maxNs, p.ns);
+    for (const auto& p : points_)
+        maxNs = std::max(maxNs, p.ns);
     for (const auto& p : points_) {
         auto* g = plot_->addGraph();
         g->setLineStyle(QCPGraph::lsNone);
-        const double size = 6 + 18 * std::sqrt(double(p.ns) / double(maxNs));  // area ∝ time
+        const double size = 6 + 18 * std::sqrt(double(p.ns) / double(maxNs)); // area ∝ time
         const QColor c = p.bound == Bound::Memory ? QColor(31, 119, 180) : QColor(255, 127, 14);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, size));
         g->addData(p.intensity, p.achievedFlops);
@@ -73,10 +77,13 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
     }
     plot_->xAxis->setRange(lo, hi);
     double minY = a.host->peakFlops, maxY = 0;
-    for (const auto& d : a.references) maxY = std::max(maxY, d.peakFlops);
-    for (const auto& p : points_) minY = std::min(minY, p.achievedFlops);
+    for (const auto& d : a.references)
+        maxY = std::max(maxY, d.peakFlops);
+    for (const auto& p : points_)
+        minY = std::min(minY, p.achievedFlops);
     plot_->yAxis->setRange(std::max(1e6, minY / 10), std::max(maxY, a.host->peakFlops) * 2);
-    info_->setText(tr("%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ "
+    info_->setText(tr("%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 "
+                      "FLOP/B, measured). Point area ∝ "
                       "time (measured); FLOPs and bytes are estimated from op shapes.")
                        .arg(points_.size())
                        .arg(QString::fromStdString(a.host->name))
@@ -86,9 +93,10 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
 
 int RooflineView::pointAt(QPointF pos) const {
     int best = -1;
-    double bestD = 12.0;  // pixels
+    double bestD = 12.0; // pixels
     for (size_t i = 0; i < points_.size(); ++i) {
-        const double x = plot_->xAxis->coordToPixel(points_[i].intensity), y = plot_->yAxis->coordToPixel(points_[i].achievedFlops);
+        const double x = plot_->xAxis->coordToPixel(points_[i].intensity),
+                     y = plot_->yAxis->coordToPixel(points_[i].achievedFlops);
         const double d = std::hypot(x - pos.x(), y - pos.y());
         if (d < bestD) bestD = d, best = int(i);
     }
@@ -96,7 +104,9 @@ int RooflineView::pointAt(QPointF pos) const {
 }
 
 bool RooflineView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched != plot_ || (event->type() != QEvent::MouseMove && event->type() != QEvent::MouseButtonRelease)) return false;
+    if (watched != plot_ ||
+        (event->type() != QEvent::MouseMove && event->type() != QEvent::MouseButtonRelease))
+        return false;
     auto* m = static_cast<QMouseEvent*>(event);
     const int i = pointAt(m->position());
     if (i < 0) return false;
@@ -105,16 +115,17 @@ bool RooflineView::eventFilter(QObject* watched, QEvent* event) {
         emit moduleClicked(QString::fromStdString(p.name));
         return false;
     }
-    QToolTip::showText(m->globalPosition().toPoint(),
-                       tr("%1\nAI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)\n%4 ms · %5-bound · "
-                          "attainable %6 GFLOP/s (predicted)")
-                           .arg(QString::fromStdString(p.name))
-                           .arg(p.intensity, 0, 'f', 2)
-                           .arg(p.achievedFlops / 1e9, 0, 'f', 2)
-                           .arg(double(p.ns) / 1e6, 0, 'f', 2)
-                           .arg(QString::fromUtf8(toString(p.bound)))
-                           .arg(p.attainableFlops / 1e9, 0, 'f', 1),
-                       plot_);
+    QToolTip::showText(
+        m->globalPosition().toPoint(),
+        tr("%1\nAI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)\n%4 ms · %5-bound · "
+           "attainable %6 GFLOP/s (predicted)")
+            .arg(QString::fromStdString(p.name))
+            .arg(p.intensity, 0, 'f', 2)
+            .arg(p.achievedFlops / 1e9, 0, 'f', 2)
+            .arg(double(p.ns) / 1e6, 0, 'f', 2)
+            .arg(QString::fromUtf8(toString(p.bound)))
+            .arg(p.attainableFlops / 1e9, 0, 'f', 1),
+        plot_);
     return false;
 }
 

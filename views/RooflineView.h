@@ -6,7 +6,6 @@
 #include "core/analysis/Roofline.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QCustomPlot;

@@ -11,10 +11,14 @@ namespace mvp::views {
 namespace {
 QString statusLabel(RunStatus s) {
     switch (s) {
-    case RunStatus::Live: return RunsModel::tr("live");
-    case RunStatus::Complete: return RunsModel::tr("complete");
-    case RunStatus::Incomplete: return RunsModel::tr("incomplete");
-    case RunStatus::Failed: return RunsModel::tr("failed");
+    case RunStatus::Live:
+        return RunsModel::tr("live");
+    case RunStatus::Complete:
+        return RunsModel::tr("complete");
+    case RunStatus::Incomplete:
+        return RunsModel::tr("incomplete");
+    case RunStatus::Failed:
+        return RunsModel::tr("failed");
     }
     return {};
 }
@@ -30,11 +34,16 @@ void RunsModel::setRuns(std::vector<RunInfo> runs, int64_t current) {
 }
 
 const RunInfo* RunsModel::runAt(const QModelIndex& index) const {
-    return index.isValid() && index.row() < int(runs_.size()) ? &runs_[size_t(index.row())] : nullptr;
+    return index.isValid() && index.row() < int(runs_.size()) ? &runs_[size_t(index.row())]
+                                                              : nullptr;
 }
 
-int RunsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(runs_.size()); }
-int RunsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int RunsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(runs_.size());
+}
+int RunsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant RunsModel::data(const QModelIndex& index, int role) const {
     const RunInfo* r = runAt(index);
@@ -45,13 +54,20 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
-        case Id: return qlonglong(r->id);
-        case Label: return QString::fromStdString(r->label);
-        case Status: return statusLabel(r->status);
-        case Model: return QString::fromStdString(r->model);
-        case Device: return QString::fromStdString(r->device);
-        case Transform: return r->transform.empty() ? tr("(baseline)") : QString::fromStdString(r->transform);
-        case WallMs: return QString::number(double(r->wallNs) / 1e6, 'f', 1);
+        case Id:
+            return qlonglong(r->id);
+        case Label:
+            return QString::fromStdString(r->label);
+        case Status:
+            return statusLabel(r->status);
+        case Model:
+            return QString::fromStdString(r->model);
+        case Device:
+            return QString::fromStdString(r->device);
+        case Transform:
+            return r->transform.empty() ? tr("(baseline)") : QString::fromStdString(r->transform);
+        case WallMs:
+            return QString::number(double(r->wallNs) / 1e6, 'f', 1);
         }
     }
     if (role == Qt::FontRole && r->id == current_) {
@@ -69,19 +85,27 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
 QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Id: return tr("Run");
-    case Label: return tr("Label");
-    case Status: return tr("Status");
-    case Model: return tr("Model");
-    case Device: return tr("Device");
-    case Transform: return tr("Transform");
-    case WallMs: return tr("Wall ms (measured)");
+    case Id:
+        return tr("Run");
+    case Label:
+        return tr("Label");
+    case Status:
+        return tr("Status");
+    case Model:
+        return tr("Model");
+    case Device:
+        return tr("Device");
+    case Transform:
+        return tr("Transform");
+    case WallMs:
+        return tr("Wall ms (measured)");
     }
     return {};
 }
 
 RunsView::RunsView(QWidget* parent)
-    : QWidget(parent), model_(new RunsModel(this)), proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)) {
+    : QWidget(parent), model_(new RunsModel(this)), proxy_(new QSortFilterProxyModel(this)),
+      table_(new QTableView(this)) {
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(RunsModel::SortRole);
     table_->setModel(proxy_);

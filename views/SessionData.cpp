@@ -15,13 +15,17 @@ Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int6
     if (!runs) return runs.error();
     data->runs = std::move(runs.value());
     if (data->runs.empty())
-        return makeError(ErrorCode::NotASession, path.toStdString() + " holds no runs yet: the capture stopped before it began");
+        return makeError(ErrorCode::NotASession,
+                         path.toStdString() +
+                             " holds no runs yet: the capture stopped before it began");
     const RunInfo* run = &data->runs.front();
     if (runId != 0) {
         run = nullptr;
         for (const auto& r : data->runs)
             if (r.id == runId) run = &r;
-        if (!run) return makeError(ErrorCode::NotFound, "run " + std::to_string(runId) + " is not in the session");
+        if (!run)
+            return makeError(ErrorCode::NotFound,
+                             "run " + std::to_string(runId) + " is not in the session");
     }
     data->runId = run->id;
 
@@ -40,7 +44,8 @@ Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int6
     data->grid = data->data.grid;
     data->attention = data->data.attention;
     std::set<int> layers;
-    for (const auto& m : data->attention) layers.insert(m.layer);
+    for (const auto& m : data->attention)
+        layers.insert(m.layer);
     data->layers.assign(layers.begin(), layers.end());
     return std::shared_ptr<const SessionData>(std::move(data));
 }
@@ -48,7 +53,8 @@ Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int6
 QImage toQImage(const RgbImage& img) {
     QImage q(img.width, img.height, QImage::Format_RGB888);
     for (int y = 0; y < img.height; ++y)
-        std::memcpy(q.scanLine(y), img.rgb.data() + size_t(y) * img.width * 3, size_t(img.width) * 3);
+        std::memcpy(q.scanLine(y), img.rgb.data() + size_t(y) * img.width * 3,
+                    size_t(img.width) * 3);
     return q;
 }
 
@@ -59,7 +65,8 @@ RgbImage fromQImage(const QImage& source) {
     img.height = q.height();
     img.rgb.resize(size_t(img.width) * img.height * 3);
     for (int y = 0; y < img.height; ++y)
-        std::memcpy(img.rgb.data() + size_t(y) * img.width * 3, q.constScanLine(y), size_t(img.width) * 3);
+        std::memcpy(img.rgb.data() + size_t(y) * img.width * 3, q.constScanLine(y),
+                    size_t(img.width) * 3);
     return img;
 }
 

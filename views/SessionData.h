@@ -8,7 +8,6 @@
 
 #include <QImage>
 #include <QString>
-
 #include <memory>
 #include <optional>
 #include <vector>
@@ -18,14 +17,14 @@ namespace mvp::views {
 struct SessionData {
     QString path;
     std::vector<RunInfo> runs;
-    int64_t runId = 0;  // the run shown
-    RunData data;          // the run's rows
-    RunAnalysis analysis;  // everything computed from them
-    Timeline timeline;     // gate/expert lanes, built off the GUI thread
-    QImage image;          // the stored input image (null if none)
-    std::optional<PatchGridRow> grid;       // = data.grid
-    std::vector<PatchMetricRow> attention;  // = data.attention: metric "attention", all layers
-    std::vector<int> layers;                // decoder layers with attention values
+    int64_t runId = 0;                     // the run shown
+    RunData data;                          // the run's rows
+    RunAnalysis analysis;                  // everything computed from them
+    Timeline timeline;                     // gate/expert lanes, built off the GUI thread
+    QImage image;                          // the stored input image (null if none)
+    std::optional<PatchGridRow> grid;      // = data.grid
+    std::vector<PatchMetricRow> attention; // = data.attention: metric "attention", all layers
+    std::vector<int> layers;               // decoder layers with attention values
 };
 
 // Opens `path` and loads run `runId` (0: the first). Safe to call from any thread.

@@ -13,7 +13,8 @@ namespace mvp::views {
 // Draws the level-of-detail boxes of every lane for the visible time range.
 class TimelinePlottable : public QCPAbstractPlottable {
 public:
-    TimelinePlottable(QCPAxis* key, QCPAxis* value, const Timeline* t) : QCPAbstractPlottable(key, value), t_(t) {}
+    TimelinePlottable(QCPAxis* key, QCPAxis* value, const Timeline* t)
+        : QCPAbstractPlottable(key, value), t_(t) {}
     size_t drawn = 0;
 
     double selectTest(const QPointF&, bool, QVariant*) const override { return -1; }
@@ -36,11 +37,13 @@ protected:
         for (size_t i = 0; i < t_->lanes.size(); ++i) {
             const auto& lane = t_->lanes[i];
             const QColor base = lane.expert < 0 ? QColor(214, 39, 40) : QColor(31, 119, 180);
-            const double y0 = valueAxis()->coordToPixel(double(i) - 0.38), y1 = valueAxis()->coordToPixel(double(i) + 0.38);
+            const double y0 = valueAxis()->coordToPixel(double(i) - 0.38),
+                         y1 = valueAxis()->coordToPixel(double(i) + 0.38);
             for (const auto& b : levelOfDetail(lane, from, to, nsPerPixel)) {
                 const double x0 = keyAxis()->coordToPixel(double(b.start) / 1e6);
                 const double x1 = std::max(x0 + 1.0, keyAxis()->coordToPixel(double(b.end) / 1e6));
-                painter->fillRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized(), b.count > 1 ? base.darker(140) : base);
+                painter->fillRect(QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized(),
+                                  b.count > 1 ? base.darker(140) : base);
                 ++drawn;
             }
         }
@@ -51,7 +54,8 @@ private:
     const Timeline* t_;
 };
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)), info_(new QLabel(this)) {
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), info_(new QLabel(this)) {
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->axisRect()->setRangeDrag(Qt::Horizontal);
     plot_->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -65,7 +69,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent), plot_(new QCustom
     layout->addWidget(info_);
 }
 
-size_t TimelineView::boxesDrawn() const { return boxes_ ? boxes_->drawn : 0; }
+size_t TimelineView::boxesDrawn() const {
+    return boxes_ ? boxes_->drawn : 0;
+}
 
 void TimelineView::setSession(std::shared_ptr<const SessionData> data) {
     setTimeline(data ? data->timeline : Timeline{});
@@ -82,11 +88,14 @@ void TimelineView::showRange(double fromMs, double toMs) {
 }
 
 void TimelineView::highlightLanes(const std::vector<std::pair<int, int>>& layerExpert) {
-    for (auto* h : highlights_) plot_->removeItem(h);
+    for (auto* h : highlights_)
+        plot_->removeItem(h);
     highlights_.clear();
     for (size_t i = 0; i < timeline_.lanes.size(); ++i) {
         const auto& lane = timeline_.lanes[i];
-        if (std::find(layerExpert.begin(), layerExpert.end(), std::pair{lane.layer, lane.expert}) == layerExpert.end()) continue;
+        if (std::find(layerExpert.begin(), layerExpert.end(), std::pair{lane.layer, lane.expert}) ==
+            layerExpert.end())
+            continue;
         auto* r = new QCPItemRect(plot_);
         r->topLeft->setTypeX(QCPItemPosition::ptAxisRectRatio);
         r->bottomRight->setTypeX(QCPItemPosition::ptAxisRectRatio);
@@ -106,7 +115,8 @@ void TimelineView::rebuild() {
     highlights_.clear();
     boxes_ = nullptr;
     if (timeline_.lanes.empty()) {
-        info_->setText(tr("No MoE layers were probed in this run: nothing to show on the timeline."));
+        info_->setText(
+            tr("No MoE layers were probed in this run: nothing to show on the timeline."));
         plot_->replot();
         return;
     }
@@ -117,13 +127,16 @@ void TimelineView::rebuild() {
         r->topLeft->setCoords(double(p.startNs) / 1e6, double(timeline_.lanes.size()) - 0.5);
         r->bottomRight->setCoords(double(p.endNs) / 1e6, -0.5);
         r->setPen(Qt::NoPen);
-        r->setBrush(p.phase == "prefill" ? QColor(255, 240, 200) : (p.step % 2 ? QColor(225, 240, 225) : QColor(240, 248, 240)));
+        r->setBrush(p.phase == "prefill"
+                        ? QColor(255, 240, 200)
+                        : (p.step % 2 ? QColor(225, 240, 225) : QColor(240, 248, 240)));
         r->setLayer(QStringLiteral("background"));
         r->setClipToAxisRect(true);
     }
     boxes_ = new TimelinePlottable(plot_->xAxis, plot_->yAxis, &timeline_);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (size_t i = 0; i < timeline_.lanes.size(); ++i) ticker->addTick(double(i), QString::fromStdString(timeline_.lanes[i].label));
+    for (size_t i = 0; i < timeline_.lanes.size(); ++i)
+        ticker->addTick(double(i), QString::fromStdString(timeline_.lanes[i].label));
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRangeReversed(true);
     plot_->yAxis->setRange(-0.5, double(timeline_.lanes.size()) - 0.5);
@@ -134,7 +147,8 @@ void TimelineView::rebuild() {
         if (!lane.starts.empty()) first = std::min(first, lane.starts.front());
     const double margin = double(timeline_.endNs - first) * 0.02;
     plot_->xAxis->setRange((double(first) - margin) / 1e6, double(timeline_.endNs) / 1e6);
-    info_->setText(tr("%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded "
+    info_->setText(tr("%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: "
+                      "several spans folded "
                       "into one pixel; yellow: prefill, green: decode steps.")
                        .arg(timeline_.spanCount())
                        .arg(timeline_.lanes.size()));
@@ -149,12 +163,23 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
         const double step = r.size() * 0.2;
         switch (key->key()) {
         case Qt::Key_Plus:
-        case Qt::Key_Equal: plot_->xAxis->scaleRange(0.8, r.center()); break;
-        case Qt::Key_Minus: plot_->xAxis->scaleRange(1.25, r.center()); break;
-        case Qt::Key_Left: plot_->xAxis->setRange(r.lower - step, r.upper - step); break;
-        case Qt::Key_Right: plot_->xAxis->setRange(r.lower + step, r.upper + step); break;
-        case Qt::Key_Home: plot_->xAxis->setRange(0, double(timeline_.endNs) / 1e6); break;
-        default: return false;
+        case Qt::Key_Equal:
+            plot_->xAxis->scaleRange(0.8, r.center());
+            break;
+        case Qt::Key_Minus:
+            plot_->xAxis->scaleRange(1.25, r.center());
+            break;
+        case Qt::Key_Left:
+            plot_->xAxis->setRange(r.lower - step, r.upper - step);
+            break;
+        case Qt::Key_Right:
+            plot_->xAxis->setRange(r.lower + step, r.upper + step);
+            break;
+        case Qt::Key_Home:
+            plot_->xAxis->setRange(0, double(timeline_.endNs) / 1e6);
+            break;
+        default:
+            return false;
         }
         plot_->replot();
         return true;
@@ -164,9 +189,11 @@ bool TimelineView::eventFilter(QObject* watched, QEvent* event) {
         const double ms = plot_->xAxis->pixelToCoord(m->position().x());
         const int lane = int(std::lround(plot_->yAxis->pixelToCoord(m->position().y())));
         if (lane < 0 || lane >= int(timeline_.lanes.size())) return false;
-        const double nsPerPixel = plot_->xAxis->range().size() * 1e6 / std::max(1, plot_->axisRect()->width());
+        const double nsPerPixel =
+            plot_->xAxis->range().size() * 1e6 / std::max(1, plot_->axisRect()->width());
         const auto t = int64_t(ms * 1e6);
-        for (const auto& b : levelOfDetail(timeline_.lanes[size_t(lane)], t - int64_t(nsPerPixel), t + int64_t(nsPerPixel), nsPerPixel)) {
+        for (const auto& b : levelOfDetail(timeline_.lanes[size_t(lane)], t - int64_t(nsPerPixel),
+                                           t + int64_t(nsPerPixel), nsPerPixel)) {
             QToolTip::showText(m->globalPosition().toPoint(),
                                tr("%1: %2 span(s), %3–%4 ms (measured)")
                                    .arg(QString::fromStdString(timeline_.lanes[size_t(lane)].label))

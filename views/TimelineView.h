@@ -7,7 +7,6 @@
 #include "core/analysis/Timeline.h"
 
 #include <QWidget>
-
 #include <memory>
 
 class QCPItemRect;
@@ -24,7 +23,7 @@ class TimelineView : public QWidget {
 public:
     explicit TimelineView(QWidget* parent = nullptr);
     void setSession(std::shared_ptr<const SessionData> data);
-    void setTimeline(Timeline timeline);  // for sessions built without SessionData (benchmarks)
+    void setTimeline(Timeline timeline); // for sessions built without SessionData (benchmarks)
 
     QCustomPlot* plot() const { return plot_; }
     const Timeline& timeline() const { return timeline_; }

@@ -32,7 +32,8 @@ Result<int> Args::intValue(const std::string& name, int fallback) const {
     auto v = value(name);
     if (!v) return fallback;
     int out = 0;
-    if (!parseNumber(*v, out)) return makeError(ErrorCode::BadInput, name + " expects a whole number, not '" + *v + "'");
+    if (!parseNumber(*v, out))
+        return makeError(ErrorCode::BadInput, name + " expects a whole number, not '" + *v + "'");
     return out;
 }
 
@@ -40,11 +41,13 @@ Result<double> Args::doubleValue(const std::string& name, double fallback) const
     auto v = value(name);
     if (!v) return fallback;
     double out = 0;
-    if (!parseNumber(*v, out)) return makeError(ErrorCode::BadInput, name + " expects a number, not '" + *v + "'");
+    if (!parseNumber(*v, out))
+        return makeError(ErrorCode::BadInput, name + " expects a number, not '" + *v + "'");
     return out;
 }
 
-Result<Args> parseArgs(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
+Result<Args> parseArgs(const std::vector<std::string>& argv,
+                       const std::set<std::string>& valueOptions,
                        const std::set<std::string>& flagOptions) {
     Args a;
     for (size_t i = 0; i < argv.size(); ++i) {
@@ -63,9 +66,12 @@ Result<Args> parseArgs(const std::vector<std::string>& argv, const std::set<std:
         if (flagOptions.count(name) && !hasInline) {
             a.flags.insert(name);
         } else if (valueOptions.count(name)) {
-            if (hasInline) a.values[name] = inlineValue;
-            else if (i + 1 < argv.size()) a.values[name] = argv[++i];
-            else return makeError(ErrorCode::BadInput, name + " needs a value (see --help)");
+            if (hasInline)
+                a.values[name] = inlineValue;
+            else if (i + 1 < argv.size())
+                a.values[name] = argv[++i];
+            else
+                return makeError(ErrorCode::BadInput, name + " needs a value (see --help)");
         } else {
             return makeError(ErrorCode::BadInput, "unknown option " + name + " (see --help)");
         }
@@ -73,10 +79,12 @@ Result<Args> parseArgs(const std::vector<std::string>& argv, const std::set<std:
     return a;
 }
 
-Result<std::vector<int>> parseIndexList(const std::string& text, int count, const std::string& what) {
+Result<std::vector<int>> parseIndexList(const std::string& text, int count,
+                                        const std::string& what) {
     std::vector<int> out;
     if (text == "all") {
-        for (int i = 0; i < count; ++i) out.push_back(i);
+        for (int i = 0; i < count; ++i)
+            out.push_back(i);
         return out;
     }
     size_t start = 0;
@@ -85,12 +93,14 @@ Result<std::vector<int>> parseIndexList(const std::string& text, int count, cons
         const std::string part = text.substr(start, comma - start);
         int a = 0, b = 0;
         const auto dash = part.find('-');
-        const bool ok = dash == std::string::npos
-                            ? parseNumber(part, a) && (b = a, true)
-                            : parseNumber(part.substr(0, dash), a) && parseNumber(part.substr(dash + 1), b);
+        const bool ok = dash == std::string::npos ? parseNumber(part, a) && (b = a, true)
+                                                  : parseNumber(part.substr(0, dash), a) &&
+                                                        parseNumber(part.substr(dash + 1), b);
         if (!ok || a > b || a < 0)
-            return makeError(ErrorCode::BadInput, what + ": '" + text + "' is not a list like 0,2 or 1-3 or all");
-        for (int i = a; i <= b; ++i) out.push_back(i);
+            return makeError(ErrorCode::BadInput,
+                             what + ": '" + text + "' is not a list like 0,2 or 1-3 or all");
+        for (int i = a; i <= b; ++i)
+            out.push_back(i);
         start = comma + 1;
     }
     return out;

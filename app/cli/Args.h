@@ -24,10 +24,12 @@ struct Args {
 };
 
 // valueOptions take an argument; flagOptions do not. Names include the dashes.
-Result<Args> parseArgs(const std::vector<std::string>& argv, const std::set<std::string>& valueOptions,
+Result<Args> parseArgs(const std::vector<std::string>& argv,
+                       const std::set<std::string>& valueOptions,
                        const std::set<std::string>& flagOptions);
 
 // Parses "1,3,5" or "0-3" or "all" (with `count` items) into indices.
-Result<std::vector<int>> parseIndexList(const std::string& text, int count, const std::string& what);
+Result<std::vector<int>> parseIndexList(const std::string& text, int count,
+                                        const std::string& what);
 
 } // namespace mvp::cli

@@ -4,15 +4,15 @@
 #include "app/cli/Commands.h"
 #include "capture/Capture.h"
 
-#include <nlohmann/json.hpp>
-
 #include <csignal>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp = R"(mvprof-cli capture — run the reference model on an image + prompt and record it
+constexpr const char* kHelp =
+    R"(mvprof-cli capture — run the reference model on an image + prompt and record it
 
   --image IMG          PNG, JPEG or BMP (grey, 16-bit and huge images are converted)   [required]
   --out FILE.mvprof    the session file to write                                        [required]
@@ -33,13 +33,16 @@ SIGINT or SIGTERM stops the run between steps; the session keeps it, marked inco
 )";
 
 std::atomic<bool> gCancel{false};
-extern "C" void onSignal(int) { gCancel = true; }
+extern "C" void onSignal(int) {
+    gCancel = true;
+}
 } // namespace
 
 int captureCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
-                            {"--image", "--out", "--model", "--prompt", "--steps", "--layers", "--routing-skew",
-                             "--seed", "--attn-layers", "--threads", "--device", "--progress"},
+                            {"--image", "--out", "--model", "--prompt", "--steps", "--layers",
+                             "--routing-skew", "--seed", "--attn-layers", "--threads", "--device",
+                             "--progress"},
                             {"--no-probes", "--nested-ops", "--force", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
@@ -47,7 +50,8 @@ int captureCommand(const std::vector<std::string>& argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    if (!a.positional.empty()) return fail(2, "unexpected argument '" + a.positional[0] + "' (see --help)");
+    if (!a.positional.empty())
+        return fail(2, "unexpected argument '" + a.positional[0] + "' (see --help)");
 
     CaptureOptions o;
     o.imagePath = a.value("--image").value_or("");
@@ -98,8 +102,11 @@ int captureCommand(const std::vector<std::string>& argv) {
     ProgressFn progress;
     if (progressMode == "jsonl")
         progress = [](const CaptureProgress& p) {
-            const nlohmann::json j{{"event", "progress"}, {"phase", p.phase}, {"step", p.step},
-                                   {"steps", p.steps}, {"fraction", p.fraction}};
+            const nlohmann::json j{{"event", "progress"},
+                                   {"phase", p.phase},
+                                   {"step", p.step},
+                                   {"steps", p.steps},
+                                   {"fraction", p.fraction}};
             std::printf("%s\n", j.dump().c_str());
             std::fflush(stdout);
         };
@@ -108,16 +115,21 @@ int captureCommand(const std::vector<std::string>& argv) {
     if (!result) return fail(result.error().exitCode(), result.error().message);
     const auto& r = *result;
     if (progressMode == "jsonl") {
-        const nlohmann::json j{{"event", "done"}, {"run", r.run}, {"status", toString(r.status)},
-                               {"out", o.outPath}, {"wall_ms", double(r.wallNs) / 1e6}};
+        const nlohmann::json j{{"event", "done"},
+                               {"run", r.run},
+                               {"status", toString(r.status)},
+                               {"out", o.outPath},
+                               {"wall_ms", double(r.wallNs) / 1e6}};
         std::printf("%s\n", j.dump().c_str());
     } else {
-        std::printf("Captured run %lld (%s) of %s into %s: %.1f ms wall (measured), %lld ops recorded\n",
-                    static_cast<long long>(r.run), toString(r.status), o.model.c_str(), o.outPath.c_str(),
-                    double(r.wallNs) / 1e6, static_cast<long long>(r.opsRecorded));
+        std::printf(
+            "Captured run %lld (%s) of %s into %s: %.1f ms wall (measured), %lld ops recorded\n",
+            static_cast<long long>(r.run), toString(r.status), o.model.c_str(), o.outPath.c_str(),
+            double(r.wallNs) / 1e6, static_cast<long long>(r.opsRecorded));
     }
     if (r.status != RunStatus::Complete)
-        return fail(1, "the run was stopped before it finished; " + o.outPath + " keeps it, marked incomplete");
+        return fail(1, "the run was stopped before it finished; " + o.outPath +
+                           " keeps it, marked incomplete");
     return 0;
 }
 

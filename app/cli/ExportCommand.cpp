@@ -11,7 +11,8 @@
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp = R"(mvprof-cli export FILE --heatmap OUT.png [options] — the patch heatmap
+constexpr const char* kHelp =
+    R"(mvprof-cli export FILE --heatmap OUT.png [options] — the patch heatmap
 
   --heatmap OUT.png   the input image with the heatmap overlaid, at the stored image's resolution
   --csv OUT.csv       the raw patch grid (one line per patch row), summed over the layers
@@ -26,28 +27,35 @@ constexpr const char* kHelp = R"(mvprof-cli export FILE --heatmap OUT.png [optio
 
 Status writeText(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) return makeError(ErrorCode::Io, "cannot write " + path + ": check the folder exists and is writable");
+    if (!out)
+        return makeError(ErrorCode::Io,
+                         "cannot write " + path + ": check the folder exists and is writable");
     out << text;
     out.close();
     if (!out) return makeError(ErrorCode::Io, "writing " + path + " failed (disk full?)");
     return Ok{};
 }
 
-bool exists(const std::string& path) { return std::ifstream(path).good(); }
+bool exists(const std::string& path) {
+    return std::ifstream(path).good();
+}
 } // namespace
 
 int exportCommand(const std::vector<std::string>& argv) {
-    auto parsed = parseArgs(argv, {"--heatmap", "--csv", "--metric", "--layers", "--run", "--colormap", "--opacity"},
-                            {"--force", "--help", "-h"});
+    auto parsed = parseArgs(
+        argv, {"--heatmap", "--csv", "--metric", "--layers", "--run", "--colormap", "--opacity"},
+        {"--force", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
     if (a.has("--help") || a.has("-h")) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    if (a.positional.size() != 1) return fail(2, "export needs exactly one session file (see --help)");
+    if (a.positional.size() != 1)
+        return fail(2, "export needs exactly one session file (see --help)");
     const auto png = a.value("--heatmap"), csv = a.value("--csv");
-    if (!png && !csv) return fail(2, "nothing to export: pass --heatmap OUT.png and/or --csv OUT.csv");
+    if (!png && !csv)
+        return fail(2, "nothing to export: pass --heatmap OUT.png and/or --csv OUT.csv");
     for (const auto& out : {png, csv})
         if (out && exists(*out) && !a.has("--force"))
             return fail(2, *out + " already exists: choose another name or pass --force");
@@ -57,7 +65,8 @@ int exportCommand(const std::vector<std::string>& argv) {
     const auto map = colormapFromName(a.value("--colormap").value_or("viridis"));
     if (!map) return fail(2, "unknown colormap: use viridis, magma or turbo");
     auto opacity = a.doubleValue("--opacity", 0.6);
-    if (!opacity || *opacity < 0 || *opacity > 1) return fail(2, "--opacity must be a number in [0, 1]");
+    if (!opacity || *opacity < 0 || *opacity > 1)
+        return fail(2, "--opacity must be a number in [0, 1]");
 
     auto reader = SessionReader::open(a.positional[0]);
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
@@ -69,31 +78,39 @@ int exportCommand(const std::vector<std::string>& argv) {
         auto id = a.intValue("--run", 0);
         if (!id) return fail(2, id.error().message);
         runId = *id;
-        if (auto r = (*reader)->run(runId); !r) return fail(r.error().exitCode(), r.error().message);
+        if (auto r = (*reader)->run(runId); !r)
+            return fail(r.error().exitCode(), r.error().message);
     }
     auto data = loadRunData(**reader, runId);
     if (!data) return fail(data.error().exitCode(), data.error().message);
     if (!data->grid)
-        return fail(2, "run " + std::to_string(runId) + " has no patch grid (it stopped before the image was processed)");
+        return fail(2, "run " + std::to_string(runId) +
+                           " has no patch grid (it stopped before the image was processed)");
     if (data->attention.empty())
-        return fail(2, "run " + std::to_string(runId) + " has no patch values (was it captured with --no-probes?)");
+        return fail(2, "run " + std::to_string(runId) +
+                           " has no patch values (was it captured with --no-probes?)");
     const auto metrics = heatmapMetrics();
     if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
-        return fail(2, "unknown metric '" + metric + "': use attention, expert_flops, latency, saliency or waste");
+        return fail(2, "unknown metric '" + metric +
+                           "': use attention, expert_flops, latency, saliency or waste");
     auto grids = computePatchMetrics(*data, *range);
     if (!grids.count(metric)) {
         if (metric == "attention") {
             // Name the layers that exist.
             auto check = gridFromMetrics(data->attention, *data->grid, *range);
-            return fail(2, check ? "no attention values in that layer range" : check.error().message);
+            return fail(2,
+                        check ? "no attention values in that layer range" : check.error().message);
         }
-        return fail(2, "run " + std::to_string(runId) + " has no '" + metric + "' values in that layer range" +
-                           (metric == "saliency" ? " (capture with --attn-layers to get saliency)" : ""));
+        return fail(
+            2, "run " + std::to_string(runId) + " has no '" + metric +
+                   "' values in that layer range" +
+                   (metric == "saliency" ? " (capture with --attn-layers to get saliency)" : ""));
     }
     const HeatGrid* heat = &grids[metric];
 
     if (csv)
-        if (auto s = writeText(*csv, gridCsv(*heat)); !s) return fail(s.error().exitCode(), s.error().message);
+        if (auto s = writeText(*csv, gridCsv(*heat)); !s)
+            return fail(s.error().exitCode(), s.error().message);
     if (png) {
         auto image = (*reader)->image(runId);
         if (!image) return fail(image.error().exitCode(), image.error().message);
@@ -101,9 +118,11 @@ int exportCommand(const std::vector<std::string>& argv) {
         auto rgb = decodeImage((*image)->png, "the stored image");
         if (!rgb) return fail(1, rgb.error().message);
         const RgbImage overlay = renderOverlay(*rgb, normalised(*heat), *map, *opacity);
-        if (auto s = writePng(*png, overlay); !s) return fail(s.error().exitCode(), s.error().message);
+        if (auto s = writePng(*png, overlay); !s)
+            return fail(s.error().exitCode(), s.error().message);
         std::printf("Wrote %s (%d×%d, %s, %s of %s)\n", png->c_str(), overlay.width, overlay.height,
-                    colormapName(*map), metric.c_str(), a.value("--layers").value_or("all layers").c_str());
+                    colormapName(*map), metric.c_str(),
+                    a.value("--layers").value_or("all layers").c_str());
     }
     if (csv) std::printf("Wrote %s (%d×%d patch grid)\n", csv->c_str(), heat->rows, heat->cols);
     return 0;

@@ -33,7 +33,8 @@ int reportCommand(const std::vector<std::string>& argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    if (parsed->positional.size() != 1) return fail(2, "report needs exactly one session file (see --help)");
+    if (parsed->positional.size() != 1)
+        return fail(2, "report needs exactly one session file (see --help)");
     const std::string format = parsed->value("--format").value_or("text");
     if (format != "text" && format != "json" && format != "markdown")
         return fail(2, "--format must be text, json or markdown");

@@ -38,5 +38,6 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         return mvp::cli::fail(1, std::string("internal error: ") + e.what());
     }
-    return mvp::cli::fail(2, "unknown command '" + command + "': use capture, report or export (see --help)");
+    return mvp::cli::fail(2, "unknown command '" + command +
+                                 "': use capture, report or export (see --help)");
 }

@@ -10,8 +10,12 @@
 
 namespace mvp {
 
-QString savedLanguage() { return QSettings().value(QStringLiteral("language")).toString(); }
-void saveLanguage(const QString& language) { QSettings().setValue(QStringLiteral("language"), language); }
+QString savedLanguage() {
+    return QSettings().value(QStringLiteral("language")).toString();
+}
+void saveLanguage(const QString& language) {
+    QSettings().setValue(QStringLiteral("language"), language);
+}
 
 bool installTranslations(QApplication& app, const QString& language) {
     static QTranslator* translator = nullptr;
@@ -31,8 +35,12 @@ bool installTranslations(QApplication& app, const QString& language) {
     return true;
 }
 
-Theme savedTheme() { return Theme(QSettings().value(QStringLiteral("theme"), int(Theme::System)).toInt()); }
-void saveTheme(Theme theme) { QSettings().setValue(QStringLiteral("theme"), int(theme)); }
+Theme savedTheme() {
+    return Theme(QSettings().value(QStringLiteral("theme"), int(Theme::System)).toInt());
+}
+void saveTheme(Theme theme) {
+    QSettings().setValue(QStringLiteral("theme"), int(theme));
+}
 
 void applyTheme(Theme theme) {
     static const QPalette systemPalette = QApplication::palette();

@@ -14,7 +14,8 @@
 namespace mvp {
 
 AttachDialog::AttachDialog(QWidget* parent)
-    : QDialog(parent), model_(new views::LiveRunsModel(this)), proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)) {
+    : QDialog(parent), model_(new views::LiveRunsModel(this)),
+      proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)) {
     setWindowTitle(tr("Attach to a Running Capture"));
     proxy_->setSourceModel(model_);
     table_->setModel(proxy_);
@@ -22,7 +23,8 @@ AttachDialog::AttachDialog(QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(views::LiveRunsModel::Session, QHeaderView::Stretch);
+    table_->horizontalHeader()->setSectionResizeMode(views::LiveRunsModel::Session,
+                                                     QHeaderView::Stretch);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Attach"));
     auto* refresh = buttons->addButton(tr("Refresh"), QDialogButtonBox::ActionRole);
@@ -36,7 +38,9 @@ AttachDialog::AttachDialog(QWidget* parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &AttachDialog::reject);
     connect(table_, &QTableView::activated, this, &AttachDialog::accept);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("Captures running on this machine (mvprof-cli or any program using the capture library):"), this));
+    layout->addWidget(new QLabel(tr("Captures running on this machine (mvprof-cli or any program "
+                                    "using the capture library):"),
+                                 this));
     layout->addWidget(table_);
     layout->addWidget(buttons);
     resize(760, 320);

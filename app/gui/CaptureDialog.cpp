@@ -17,7 +17,8 @@
 namespace mvp {
 
 namespace {
-QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label, std::function<void()> onClick) {
+QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label,
+                    std::function<void()> onClick) {
     auto* row = new QWidget(parent);
     auto* h = new QHBoxLayout(row);
     h->setContentsMargins(0, 0, 0, 0);
@@ -30,13 +31,15 @@ QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label, std:
 } // namespace
 
 CaptureDialog::CaptureDialog(QWidget* parent)
-    : QDialog(parent), model_(new QComboBox(this)), layers_(new QSpinBox(this)), image_(new QLineEdit(this)),
-      preview_(new QLabel(this)), prompt_(new QLineEdit(this)), steps_(new QSpinBox(this)), device_(new QComboBox(this)),
-      attn_(new QLineEdit(this)), skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
+    : QDialog(parent), model_(new QComboBox(this)), layers_(new QSpinBox(this)),
+      image_(new QLineEdit(this)), preview_(new QLabel(this)), prompt_(new QLineEdit(this)),
+      steps_(new QSpinBox(this)), device_(new QComboBox(this)), attn_(new QLineEdit(this)),
+      skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
     setWindowTitle(tr("New Capture"));
     model_->addItem(tr("Reference, tiny (seconds)"), QStringLiteral("ref:tiny"));
     model_->addItem(tr("Reference, small (up to a minute on CPU)"), QStringLiteral("ref:small"));
-    model_->addItem(tr("Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)"), QStringLiteral("ref:llava-moe-7b"));
+    model_->addItem(tr("Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)"),
+                    QStringLiteral("ref:llava-moe-7b"));
     layers_->setRange(0, 64);
     layers_->setSpecialValueText(tr("all layers"));
     layers_->setToolTip(tr("Truncate the model to this many vision and decoder layers"));
@@ -44,11 +47,13 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     steps_->setValue(8);
     device_->addItem(tr("CPU"), QStringLiteral("cpu"));
     attn_->setPlaceholderText(tr("e.g. all, 0-1 or 0,3 (empty: none)"));
-    attn_->setToolTip(tr("Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)"));
+    attn_->setToolTip(tr("Decoder layers whose per-head attention maps are stored (for head "
+                         "redundancy and saliency)"));
     skew_->setRange(0, 20);
     skew_->setSingleStep(0.5);
     skew_->setValue(1.0);
-    skew_->setToolTip(tr("Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone"));
+    skew_->setToolTip(
+        tr("Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone"));
     prompt_->setText(tr("Describe the image."));
     preview_->setFixedSize(160, 160);
     preview_->setAlignment(Qt::AlignCenter);
@@ -58,8 +63,9 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     form->addRow(tr("Model"), model_);
     form->addRow(tr("Depth"), layers_);
     form->addRow(tr("Image"), withButton(this, image_, tr("Browse…"), [this] {
-                     const QString f = QFileDialog::getOpenFileName(this, tr("Choose an Image"), image_->text(),
-                                                                    tr("Images (*.png *.jpg *.jpeg *.bmp)"));
+                     const QString f =
+                         QFileDialog::getOpenFileName(this, tr("Choose an Image"), image_->text(),
+                                                      tr("Images (*.png *.jpg *.jpeg *.bmp)"));
                      if (!f.isEmpty()) image_->setText(f);
                  }));
     form->addRow(QString(), preview_);
@@ -69,9 +75,13 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     form->addRow(tr("Attention maps"), attn_);
     form->addRow(tr("Routing skew"), skew_);
     form->addRow(tr("Session file"), withButton(this, output_, tr("Choose…"), [this] {
-                     const QString f = QFileDialog::getSaveFileName(this, tr("Session File"), output_->text(),
-                                                                    tr("mvprof sessions (*.mvprof)"));
-                     if (!f.isEmpty()) output_->setText(f.endsWith(QLatin1String(".mvprof")) ? f : f + QStringLiteral(".mvprof"));
+                     const QString f =
+                         QFileDialog::getSaveFileName(this, tr("Session File"), output_->text(),
+                                                      tr("mvprof sessions (*.mvprof)"));
+                     if (!f.isEmpty())
+                         output_->setText(f.endsWith(QLatin1String(".mvprof"))
+                                              ? f
+                                              : f + QStringLiteral(".mvprof"));
                  }));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Capture"));
@@ -124,15 +134,19 @@ void CaptureDialog::updatePreview() {
 void CaptureDialog::accept() {
     const CaptureRequest r = request();
     QString problem;
-    if (!QFileInfo(r.image).isFile()) problem = tr("Choose an image file that exists.");
-    else if (r.output.isEmpty()) problem = tr("Choose where to write the session.");
-    else if (!QFileInfo(QFileInfo(r.output).absolutePath()).isWritable()) problem = tr("The session's folder is not writable.");
+    if (!QFileInfo(r.image).isFile())
+        problem = tr("Choose an image file that exists.");
+    else if (r.output.isEmpty())
+        problem = tr("Choose where to write the session.");
+    else if (!QFileInfo(QFileInfo(r.output).absolutePath()).isWritable())
+        problem = tr("The session's folder is not writable.");
     if (!problem.isEmpty()) {
         QMessageBox::warning(this, tr("New Capture"), problem);
         return;
     }
     if (QFileInfo::exists(r.output) &&
-        QMessageBox::question(this, tr("New Capture"), tr("%1 exists. Replace it?").arg(r.output)) != QMessageBox::Yes)
+        QMessageBox::question(this, tr("New Capture"),
+                              tr("%1 exists. Replace it?").arg(r.output)) != QMessageBox::Yes)
         return;
     QDialog::accept();
 }

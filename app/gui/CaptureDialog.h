@@ -21,7 +21,7 @@ public:
     CaptureRequest request() const;
     void setRequest(const CaptureRequest& r);
 
-    void accept() override;  // checks the inputs first
+    void accept() override; // checks the inputs first
 
 private:
     void updatePreview();

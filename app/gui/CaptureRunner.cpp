@@ -9,10 +9,23 @@
 namespace mvp {
 
 QStringList CaptureRequest::arguments() const {
-    QStringList a{QStringLiteral("capture"), QStringLiteral("--model"), model, QStringLiteral("--image"), image,
-                  QStringLiteral("--prompt"), prompt, QStringLiteral("--steps"), QString::number(steps),
-                  QStringLiteral("--device"), device, QStringLiteral("--routing-skew"), QString::number(routingSkew),
-                  QStringLiteral("--out"), output, QStringLiteral("--progress"), QStringLiteral("jsonl")};
+    QStringList a{QStringLiteral("capture"),
+                  QStringLiteral("--model"),
+                  model,
+                  QStringLiteral("--image"),
+                  image,
+                  QStringLiteral("--prompt"),
+                  prompt,
+                  QStringLiteral("--steps"),
+                  QString::number(steps),
+                  QStringLiteral("--device"),
+                  device,
+                  QStringLiteral("--routing-skew"),
+                  QString::number(routingSkew),
+                  QStringLiteral("--out"),
+                  output,
+                  QStringLiteral("--progress"),
+                  QStringLiteral("jsonl")};
     if (layers > 0) a << QStringLiteral("--layers") << QString::number(layers);
     if (!attnLayers.isEmpty()) a << QStringLiteral("--attn-layers") << attnLayers;
     if (force) a << QStringLiteral("--force");
@@ -23,7 +36,8 @@ CaptureRunner::CaptureRunner(QObject* parent) : QObject(parent) {
     connect(&process_, &QProcess::readyReadStandardOutput, this, &CaptureRunner::readLines);
     connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
         if (e == QProcess::FailedToStart)
-            emit finished(false, false, tr("Could not start %1: %2").arg(cliPath(), process_.errorString()));
+            emit finished(false, false,
+                          tr("Could not start %1: %2").arg(cliPath(), process_.errorString()));
     });
     connect(&process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         readLines();
@@ -31,8 +45,9 @@ CaptureRunner::CaptureRunner(QObject* parent) : QObject(parent) {
         const bool ok = status == QProcess::NormalExit && code == 0;
         QString message = err;
         if (!ok && message.isEmpty())
-            message = status == QProcess::CrashExit ? tr("The capture process crashed; the session keeps what it wrote.")
-                                                    : tr("The capture process exited with status %1.").arg(code);
+            message = status == QProcess::CrashExit
+                          ? tr("The capture process crashed; the session keeps what it wrote.")
+                          : tr("The capture process exited with status %1.").arg(code);
         emit finished(ok, cancelled_, ok ? QString() : message);
     });
 }
@@ -61,10 +76,12 @@ void CaptureRunner::start(const CaptureRequest& request) {
 void CaptureRunner::cancel() {
     if (process_.state() == QProcess::NotRunning) return;
     cancelled_ = true;
-    process_.terminate();  // SIGTERM: the capture stops between steps and marks the run incomplete
+    process_.terminate(); // SIGTERM: the capture stops between steps and marks the run incomplete
 }
 
-bool CaptureRunner::isRunning() const { return process_.state() != QProcess::NotRunning; }
+bool CaptureRunner::isRunning() const {
+    return process_.state() != QProcess::NotRunning;
+}
 
 void CaptureRunner::readLines() {
     pending_ += process_.readAllStandardOutput();
@@ -74,8 +91,10 @@ void CaptureRunner::readLines() {
         pending_.remove(0, nl + 1);
         const QJsonObject j = QJsonDocument::fromJson(line).object();
         if (j.value(QStringLiteral("event")).toString() == QLatin1String("progress"))
-            emit progress(j.value(QStringLiteral("fraction")).toDouble(), j.value(QStringLiteral("phase")).toString(),
-                          j.value(QStringLiteral("step")).toInt(), j.value(QStringLiteral("steps")).toInt());
+            emit progress(j.value(QStringLiteral("fraction")).toDouble(),
+                          j.value(QStringLiteral("phase")).toString(),
+                          j.value(QStringLiteral("step")).toInt(),
+                          j.value(QStringLiteral("steps")).toInt());
         else if (j.value(QStringLiteral("event")).toString() == QLatin1String("done"))
             emit progress(1.0, QStringLiteral("done"), 0, 0);
     }

@@ -12,15 +12,15 @@ namespace mvp {
 
 struct CaptureRequest {
     QString model = QStringLiteral("ref:tiny");
-    int layers = 0;  // 0: the preset's depth
+    int layers = 0; // 0: the preset's depth
     QString image;
     QString prompt;
     int steps = 8;
     QString device = QStringLiteral("cpu");
-    QString attnLayers;  // "", "all", "0-1", …
+    QString attnLayers; // "", "all", "0-1", …
     double routingSkew = 1.0;
     QString output;
-    bool force = true;  // the dialog already asked before replacing a file
+    bool force = true; // the dialog already asked before replacing a file
     QStringList arguments() const;
 };
 

@@ -5,8 +5,8 @@
 #include "app/gui/CaptureDialog.h"
 #include "core/report/Report.h"
 #include "core/session/Records.h"
-#include "views/Export.h"
 #include "views/ExpertLoadView.h"
+#include "views/Export.h"
 #include "views/FindingsView.h"
 #include "views/HeatmapView.h"
 #include "views/ModuleTreeModel.h"
@@ -21,28 +21,27 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QMimeData>
-#include <qcustomplot.h>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
-#include <QTreeView>
 #include <QTimer>
+#include <QTreeView>
 #include <QtConcurrent>
-
 #include <cmath>
 #include <map>
+#include <qcustomplot.h>
 
 namespace mvp {
 
@@ -58,9 +57,11 @@ struct MainWindow::Loaded {
 };
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), heatmap_(new views::HeatmapView(this)), modules_(new views::ModuleTreeView(this)),
-      findings_(new views::FindingsView(this)), experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
-      timeline_(new views::TimelineView(this)), roofline_(new views::RooflineView(this)), runLabel_(new QLabel(this)) {
+    : QMainWindow(parent), heatmap_(new views::HeatmapView(this)),
+      modules_(new views::ModuleTreeView(this)), findings_(new views::FindingsView(this)),
+      experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
+      timeline_(new views::TimelineView(this)), roofline_(new views::RooflineView(this)),
+      runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     setCentralWidget(heatmap_);
     setAcceptDrops(true);
@@ -74,19 +75,26 @@ MainWindow::MainWindow(QWidget* parent)
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     auto* exportMenu = file->addMenu(tr("&Export"));
     const std::pair<Export, QString> exports[] = {
-        {Export::HeatmapPng, tr("Heatmap Overlay as PNG…")},   {Export::HeatmapCsv, tr("Heatmap Grid as CSV…")},
-        {Export::ModulesCsv, tr("Module Table as CSV…")},      {Export::FindingsCsv, tr("Findings as CSV…")},
-        {Export::FindingsMarkdown, tr("Report as Markdown…")}, {Export::ExpertPlotPng, tr("Expert Load Plot as PNG…")},
-        {Export::ExpertPlotPdf, tr("Expert Load Plot as PDF…")}, {Export::TimelinePng, tr("Timeline as PNG…")},
+        {Export::HeatmapPng, tr("Heatmap Overlay as PNG…")},
+        {Export::HeatmapCsv, tr("Heatmap Grid as CSV…")},
+        {Export::ModulesCsv, tr("Module Table as CSV…")},
+        {Export::FindingsCsv, tr("Findings as CSV…")},
+        {Export::FindingsMarkdown, tr("Report as Markdown…")},
+        {Export::ExpertPlotPng, tr("Expert Load Plot as PNG…")},
+        {Export::ExpertPlotPdf, tr("Expert Load Plot as PDF…")},
+        {Export::TimelinePng, tr("Timeline as PNG…")},
         {Export::TimelinePdf, tr("Timeline as PDF…")}};
-    for (const auto& [kind, label] : exports) exportMenu->addAction(label, this, [this, k = kind] { chooseExport(k); });
+    for (const auto& [kind, label] : exports)
+        exportMenu->addAction(label, this, [this, k = kind] { chooseExport(k); });
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
     viewMenu_ = menuBar()->addMenu(tr("&View"));
     auto* language = viewMenu_->addMenu(tr("&Language"));
-    const std::pair<QString, QString> languages[] = {{QString(), tr("System")}, {QStringLiteral("en"), QStringLiteral("English")},
-                                                     {QStringLiteral("zh_CN"), QStringLiteral("简体中文")}};
+    const std::pair<QString, QString> languages[] = {
+        {QString(), tr("System")},
+        {QStringLiteral("en"), QStringLiteral("English")},
+        {QStringLiteral("zh_CN"), QStringLiteral("简体中文")}};
     for (const auto& [code, name] : languages) {
         auto* a = language->addAction(name, this, [this, c = code] {
             saveLanguage(c);
@@ -96,22 +104,29 @@ MainWindow::MainWindow(QWidget* parent)
         a->setChecked(savedLanguage() == code);
     }
     auto* theme = viewMenu_->addMenu(tr("&Theme"));
-    const std::pair<Theme, QString> themes[] = {{Theme::System, tr("System")}, {Theme::Light, tr("Light")}, {Theme::Dark, tr("Dark")}};
+    const std::pair<Theme, QString> themes[] = {
+        {Theme::System, tr("System")}, {Theme::Light, tr("Light")}, {Theme::Dark, tr("Dark")}};
     for (const auto& [t, name] : themes)
         theme->addAction(name, this, [t = t] {
             saveTheme(t);
             applyTheme(t);
         });
     viewMenu_->addSeparator();
-    modulesDock_ = addDock(modules_, tr("Module cost tree"), QStringLiteral("moduleTreeDock"), Qt::RightDockWidgetArea);
-    expertsDock_ = addDock(experts_, tr("Expert load"), QStringLiteral("expertLoadDock"), Qt::RightDockWidgetArea);
+    modulesDock_ = addDock(modules_, tr("Module cost tree"), QStringLiteral("moduleTreeDock"),
+                           Qt::RightDockWidgetArea);
+    expertsDock_ = addDock(experts_, tr("Expert load"), QStringLiteral("expertLoadDock"),
+                           Qt::RightDockWidgetArea);
     tabifyDockWidget(modulesDock_, expertsDock_);
-    rooflineDock_ = addDock(roofline_, tr("Roofline"), QStringLiteral("rooflineDock"), Qt::RightDockWidgetArea);
+    rooflineDock_ =
+        addDock(roofline_, tr("Roofline"), QStringLiteral("rooflineDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(modulesDock_, rooflineDock_);
     modulesDock_->raise();
-    findingsDock_ = addDock(findings_, tr("Findings"), QStringLiteral("findingsDock"), Qt::BottomDockWidgetArea);
-    runsDock_ = addDock(runs_, tr("Session"), QStringLiteral("sessionDock"), Qt::BottomDockWidgetArea);
-    timelineDock_ = addDock(timeline_, tr("Gate vs expert timeline"), QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
+    findingsDock_ = addDock(findings_, tr("Findings"), QStringLiteral("findingsDock"),
+                            Qt::BottomDockWidgetArea);
+    runsDock_ =
+        addDock(runs_, tr("Session"), QStringLiteral("sessionDock"), Qt::BottomDockWidgetArea);
+    timelineDock_ = addDock(timeline_, tr("Gate vs expert timeline"),
+                            QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, timelineDock_);
     tabifyDockWidget(findingsDock_, runsDock_);
     findingsDock_->raise();
@@ -151,37 +166,46 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
     statusBar()->addPermanentWidget(runLabel_);
-    connect(&runner_, &CaptureRunner::progress, this, [this](double fraction, const QString& phase, int step, int steps) {
-        const int percent = int(std::lround(fraction * 100.0));
-        progress_->setValue(percent);
-        // Time left, extrapolated from the time so far (an estimate, said as such).
-        const double elapsed = double(captureClock_.elapsed()) / 1000.0;
-        const QString left = fraction > 0.05 && fraction < 1.0
-                                 ? tr(" · ~%1 s left").arg(std::max(1.0, elapsed * (1.0 - fraction) / fraction), 0, 'f', 0)
-                                 : QString();
-        progress_->setFormat((phase == QLatin1String("decode") ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
-                                                               : tr("%1 · %p%").arg(phase)) +
-                             left);
-        emit captureProgress(percent);
-        // Follow the growing session, at most once a second.
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        if ((phase == QLatin1String("decode") || phase == QLatin1String("done")) && now - lastLiveReload_ > 1000 &&
-            !loader_.isRunning()) {
-            lastLiveReload_ = now;
-            openSession(runner_.request().output);
-        }
-    });
-    connect(&runner_, &CaptureRunner::finished, this, [this](bool ok, bool cancelled, const QString& message) {
-        progress_->hide();
-        cancel_->hide();
-        if (QFileInfo::exists(runner_.request().output)) openSession(runner_.request().output);
-        if (!ok && !cancelled && QGuiApplication::platformName() != QLatin1String("offscreen"))
-            QMessageBox::critical(this, tr("The capture failed"), message);
-        statusBar()->showMessage(ok ? tr("Capture complete") : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
-                                                                         : tr("Capture failed: %1").arg(message),
-                                 8000);
-        emit captureFinished(ok, cancelled, message);
-    });
+    connect(&runner_, &CaptureRunner::progress, this,
+            [this](double fraction, const QString& phase, int step, int steps) {
+                const int percent = int(std::lround(fraction * 100.0));
+                progress_->setValue(percent);
+                // Time left, extrapolated from the time so far (an estimate, said as such).
+                const double elapsed = double(captureClock_.elapsed()) / 1000.0;
+                const QString left =
+                    fraction > 0.05 && fraction < 1.0
+                        ? tr(" · ~%1 s left")
+                              .arg(std::max(1.0, elapsed * (1.0 - fraction) / fraction), 0, 'f', 0)
+                        : QString();
+                progress_->setFormat((phase == QLatin1String("decode")
+                                          ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
+                                          : tr("%1 · %p%").arg(phase)) +
+                                     left);
+                emit captureProgress(percent);
+                // Follow the growing session, at most once a second.
+                const qint64 now = QDateTime::currentMSecsSinceEpoch();
+                if ((phase == QLatin1String("decode") || phase == QLatin1String("done")) &&
+                    now - lastLiveReload_ > 1000 && !loader_.isRunning()) {
+                    lastLiveReload_ = now;
+                    openSession(runner_.request().output);
+                }
+            });
+    connect(&runner_, &CaptureRunner::finished, this,
+            [this](bool ok, bool cancelled, const QString& message) {
+                progress_->hide();
+                cancel_->hide();
+                if (QFileInfo::exists(runner_.request().output))
+                    openSession(runner_.request().output);
+                if (!ok && !cancelled &&
+                    QGuiApplication::platformName() != QLatin1String("offscreen"))
+                    QMessageBox::critical(this, tr("The capture failed"), message);
+                statusBar()->showMessage(
+                    ok          ? tr("Capture complete")
+                    : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
+                                : tr("Capture failed: %1").arg(message),
+                    8000);
+                emit captureFinished(ok, cancelled, message);
+            });
     runLabel_->setText(tr("No session"));
     connect(heatmap_, &views::HeatmapView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 4000); });
@@ -207,14 +231,18 @@ MainWindow::MainWindow(QWidget* parent)
     });
 
     QSettings settings;
-    heatmap_->colormap()->setCurrentText(settings.value(QStringLiteral("heatmap/colormap"), QStringLiteral("viridis")).toString());
-    connect(heatmap_->colormap(), &QComboBox::currentTextChanged, this,
-            [](const QString& name) { QSettings().setValue(QStringLiteral("heatmap/colormap"), name); });
+    heatmap_->colormap()->setCurrentText(
+        settings.value(QStringLiteral("heatmap/colormap"), QStringLiteral("viridis")).toString());
+    connect(heatmap_->colormap(), &QComboBox::currentTextChanged, this, [](const QString& name) {
+        QSettings().setValue(QStringLiteral("heatmap/colormap"), name);
+    });
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
 }
 
-MainWindow::~MainWindow() { loader_.waitForFinished(); }
+MainWindow::~MainWindow() {
+    loader_.waitForFinished();
+}
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings settings;
@@ -226,16 +254,17 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 void MainWindow::chooseSession() {
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), dir,
-                                                      tr("mvprof sessions (*.mvprof);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Session"), dir, tr("mvprof sessions (*.mvprof);;All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
     openSession(path);
 }
 
-QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name,
+                                 Qt::DockWidgetArea area) {
     auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(name);  // restoreState finds docks by name
+    dock->setObjectName(name); // restoreState finds docks by name
     dock->setWidget(widget);
     addDockWidget(area, dock);
     viewMenu_->addAction(dock->toggleViewAction());
@@ -257,9 +286,12 @@ void MainWindow::newCapture() {
     QSettings settings;
     CaptureRequest last;
     last.image = settings.value(QStringLiteral("capture/image")).toString();
-    last.prompt = settings.value(QStringLiteral("capture/prompt"), tr("Describe the image.")).toString();
-    last.output = settings.value(QStringLiteral("capture/output"),
-                                 QDir::home().filePath(QStringLiteral("capture.mvprof"))).toString();
+    last.prompt =
+        settings.value(QStringLiteral("capture/prompt"), tr("Describe the image.")).toString();
+    last.output = settings
+                      .value(QStringLiteral("capture/output"),
+                             QDir::home().filePath(QStringLiteral("capture.mvprof")))
+                      .toString();
     dialog.setRequest(last);
     if (dialog.exec() != QDialog::Accepted) return;
     const CaptureRequest r = dialog.request();
@@ -275,7 +307,8 @@ void MainWindow::startCapture(const CaptureRequest& request) {
     progress_->setValue(0);
     progress_->show();
     cancel_->show();
-    statusBar()->showMessage(tr("Capturing %1 on %2…").arg(request.model, QFileInfo(request.image).fileName()));
+    statusBar()->showMessage(
+        tr("Capturing %1 on %2…").arg(request.model, QFileInfo(request.image).fileName()));
     runner_.start(request);
 }
 
@@ -285,8 +318,10 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
     loader_.setFuture(QtConcurrent::run([path, runId] {
         auto loaded = std::make_shared<Loaded>();
         auto data = views::loadSession(path, runId);
-        if (data) loaded->data = data.value();
-        else loaded->error = QString::fromStdString(data.error().message);
+        if (data)
+            loaded->data = data.value();
+        else
+            loaded->error = QString::fromStdString(data.error().message);
         return loaded;
     }));
 }
@@ -294,36 +329,44 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
 void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     session_ = std::move(data);
     heatmap_->setSession(session_);
-    modules_->setTree(session_->analysis.modules, session_->analysis.host ? session_->analysis.host->ridge() : 0.0);
+    modules_->setTree(session_->analysis.modules,
+                      session_->analysis.host ? session_->analysis.host->ridge() : 0.0);
     findings_->setFindings(session_->analysis.findings);
     experts_->setSession(session_);
     timeline_->setSession(session_);
     roofline_->setSession(session_);
     runs_->setRuns(session_->runs, session_->runId);
     const RunInfo& run = session_->analysis.run;
-    runLabel_->setText(tr("%1 · %2 · run %3 (%4) · %5 ms wall (measured)")
-                           .arg(QString::fromStdString(run.model), QString::fromStdString(run.device))
-                           .arg(run.id)
-                           .arg(QString::fromUtf8(toString(run.status)))
-                           .arg(double(session_->analysis.modules.wallNs) / 1e6, 0, 'f', 1));
+    runLabel_->setText(
+        tr("%1 · %2 · run %3 (%4) · %5 ms wall (measured)")
+            .arg(QString::fromStdString(run.model), QString::fromStdString(run.device))
+            .arg(run.id)
+            .arg(QString::fromUtf8(toString(run.status)))
+            .arg(double(session_->analysis.modules.wallNs) / 1e6, 0, 'f', 1));
     setWindowTitle(tr("%1 — mvprof").arg(QFileInfo(session_->path).fileName()));
     statusBar()->showMessage(tr("Opened %1").arg(session_->path), 4000);
     rememberRecent(session_->path);
-    if (run.status == RunStatus::Live && !runner_.isRunning()) follow_->start();
-    else follow_->stop();
+    if (run.status == RunStatus::Live && !runner_.isRunning())
+        follow_->start();
+    else
+        follow_->stop();
     emit sessionLoaded();
 }
 
 QString MainWindow::exportTo(Export kind, const QString& path) {
     if (!session_) return tr("Open a session first.");
     switch (kind) {
-    case Export::HeatmapPng: return views::writeImageFile(path, heatmap_->fullResolutionOverlay());
+    case Export::HeatmapPng:
+        return views::writeImageFile(path, heatmap_->fullResolutionOverlay());
     case Export::HeatmapCsv: {
         const QString csv = heatmap_->gridCsv();
-        return csv.isEmpty() ? tr("This run has no heatmap values.") : views::writeTextFile(path, csv);
+        return csv.isEmpty() ? tr("This run has no heatmap values.")
+                             : views::writeTextFile(path, csv);
     }
-    case Export::ModulesCsv: return views::writeTextFile(path, views::modelToCsv(*modules_->proxy()));
-    case Export::FindingsCsv: return views::writeTextFile(path, views::modelToCsv(*findings_->proxy()));
+    case Export::ModulesCsv:
+        return views::writeTextFile(path, views::modelToCsv(*modules_->proxy()));
+    case Export::FindingsCsv:
+        return views::writeTextFile(path, views::modelToCsv(*findings_->proxy()));
     case Export::FindingsMarkdown: {
         SessionReport rep;
         rep.path = session_->path.toStdString();
@@ -349,20 +392,33 @@ void MainWindow::chooseExport(Export kind) {
         statusBar()->showMessage(tr("Open a session first"), 4000);
         return;
     }
-    const bool png = kind == Export::HeatmapPng || kind == Export::ExpertPlotPng || kind == Export::TimelinePng;
+    const bool png =
+        kind == Export::HeatmapPng || kind == Export::ExpertPlotPng || kind == Export::TimelinePng;
     const bool pdf = kind == Export::ExpertPlotPdf || kind == Export::TimelinePdf;
     const bool md = kind == Export::FindingsMarkdown;
-    const QString filter = png ? tr("PNG images (*.png)") : pdf ? tr("PDF documents (*.pdf)") : md ? tr("Markdown (*.md)") : tr("CSV tables (*.csv)");
-    const QString suffix = png ? QStringLiteral(".png") : pdf ? QStringLiteral(".pdf") : md ? QStringLiteral(".md") : QStringLiteral(".csv");
+    const QString filter = png   ? tr("PNG images (*.png)")
+                           : pdf ? tr("PDF documents (*.pdf)")
+                           : md  ? tr("Markdown (*.md)")
+                                 : tr("CSV tables (*.csv)");
+    const QString suffix = png   ? QStringLiteral(".png")
+                           : pdf ? QStringLiteral(".pdf")
+                           : md  ? QStringLiteral(".md")
+                                 : QStringLiteral(".csv");
     QSettings settings;
-    const QString dir = settings.value(QStringLiteral("exportDirectory"), QFileInfo(session_->path).absolutePath()).toString();
-    QString path = QFileDialog::getSaveFileName(this, tr("Export"), QDir(dir).filePath(QFileInfo(session_->path).completeBaseName() + suffix), filter);
+    const QString dir =
+        settings.value(QStringLiteral("exportDirectory"), QFileInfo(session_->path).absolutePath())
+            .toString();
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export"),
+        QDir(dir).filePath(QFileInfo(session_->path).completeBaseName() + suffix), filter);
     if (path.isEmpty()) return;
     if (!path.endsWith(suffix)) path += suffix;
     settings.setValue(QStringLiteral("exportDirectory"), QFileInfo(path).absolutePath());
     const QString error = exportTo(kind, path);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
-    else statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), error);
+    else
+        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
@@ -381,12 +437,14 @@ void MainWindow::dropEvent(QDropEvent* e) {
 void MainWindow::showFinding(const Finding& f) {
     // Selections read "key=value;key=value".
     std::map<QString, QString> sel;
-    for (const QString& part : QString::fromStdString(f.selection).split(QLatin1Char(';'), Qt::SkipEmptyParts))
+    for (const QString& part :
+         QString::fromStdString(f.selection).split(QLatin1Char(';'), Qt::SkipEmptyParts))
         sel[part.section(QLatin1Char('='), 0, 0)] = part.section(QLatin1Char('='), 1);
     if (f.view == "moe") {
         expertsDock_->show();
         expertsDock_->raise();
-        if (sel.count(QStringLiteral("layer"))) experts_->selectLayer(sel[QStringLiteral("layer")].toInt());
+        if (sel.count(QStringLiteral("layer")))
+            experts_->selectLayer(sel[QStringLiteral("layer")].toInt());
     } else if (f.view == "roofline") {
         rooflineDock_->show();
         rooflineDock_->raise();
@@ -395,7 +453,8 @@ void MainWindow::showFinding(const Finding& f) {
         modulesDock_->raise();
         if (sel.count(QStringLiteral("module"))) {
             const QString path = sel[QStringLiteral("module")];
-            const auto matches = modules_->proxy()->match(modules_->proxy()->index(0, 0), views::ModuleTreeModel::SortRole, path, 1,
+            const auto matches = modules_->proxy()->match(modules_->proxy()->index(0, 0),
+                                                          views::ModuleTreeModel::SortRole, path, 1,
                                                           Qt::MatchExactly | Qt::MatchRecursive);
             if (!matches.isEmpty()) {
                 modules_->tree()->setCurrentIndex(matches.first());
@@ -423,7 +482,8 @@ void MainWindow::rememberRecent(const QString& path) {
     const QString abs = QFileInfo(path).absoluteFilePath();
     recent.removeAll(abs);
     recent.prepend(abs);
-    while (recent.size() > kMaxRecent) recent.removeLast();
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
     settings.setValue(kRecentKey, recent);
     rebuildRecentMenu();
 }
@@ -432,7 +492,8 @@ void MainWindow::rebuildRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
     for (const QString& path : recent)
-        recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openSession(path); })
+        recentMenu_
+            ->addAction(QFileInfo(path).fileName(), this, [this, path] { openSession(path); })
             ->setToolTip(path);
     recentMenu_->setEnabled(!recent.isEmpty());
 }

@@ -8,7 +8,6 @@
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
-
 #include <memory>
 
 class QDockWidget;
@@ -47,8 +46,17 @@ public:
     // status bar; the views follow the session while it grows.
     void startCapture(const CaptureRequest& request);
     CaptureRunner* captureRunner() { return &runner_; }
-    enum class Export { HeatmapPng, HeatmapCsv, ModulesCsv, FindingsCsv, FindingsMarkdown, ExpertPlotPng, ExpertPlotPdf,
-                        TimelinePng, TimelinePdf };
+    enum class Export {
+        HeatmapPng,
+        HeatmapCsv,
+        ModulesCsv,
+        FindingsCsv,
+        FindingsMarkdown,
+        ExpertPlotPng,
+        ExpertPlotPdf,
+        TimelinePng,
+        TimelinePdf
+    };
     // Writes what the views show to `path`; returns an error message, empty on success.
     QString exportTo(Export kind, const QString& path);
     // Shows the view and selection a finding points to.
@@ -83,7 +91,8 @@ private:
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
 
-    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name,
+                         Qt::DockWidgetArea area);
 
     views::HeatmapView* heatmap_;
     views::ModuleTreeView* modules_;
@@ -106,7 +115,7 @@ private:
     QPushButton* cancel_ = nullptr;
     qint64 lastLiveReload_ = 0;
     QElapsedTimer captureClock_;
-    QTimer* follow_ = nullptr;  // reloads a session whose run is still live
+    QTimer* follow_ = nullptr; // reloads a session whose run is still live
     std::shared_ptr<const views::SessionData> session_;
     struct Loaded;
     QFutureWatcher<std::shared_ptr<Loaded>> loader_;

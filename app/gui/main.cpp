@@ -18,12 +18,14 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription(QApplication::translate("main", "MoE-Visual Profiler"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("session"),
-                                 QApplication::translate("main", "A session file (.mvprof) to open"));
+    parser.addPositionalArgument(
+        QStringLiteral("session"),
+        QApplication::translate("main", "A session file (.mvprof) to open"));
     parser.process(app);
 
     mvp::MainWindow window;
     window.show();
-    if (!parser.positionalArguments().isEmpty()) window.openSession(parser.positionalArguments().constFirst());
+    if (!parser.positionalArguments().isEmpty())
+        window.openSession(parser.positionalArguments().constFirst());
     return app.exec();
 }

@@ -1,8 +1,7 @@
 #include "capture/models/Config.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 
@@ -14,9 +13,10 @@ bool LlmConfig::isMoe(int layer) const {
 
 int64_t VlmConfig::parameterCount() const {
     const auto& v = vision;
-    const int64_t vit = int64_t(3) * v.patch * v.patch * v.dim + v.dim + int64_t(v.patches()) * v.dim +
-                        v.layers * (4 * (int64_t(v.dim) * v.dim + v.dim) + 2 * int64_t(v.dim) * v.mlp +
-                                    v.mlp + v.dim + 4 * v.dim) +
+    const int64_t vit = int64_t(3) * v.patch * v.patch * v.dim + v.dim +
+                        int64_t(v.patches()) * v.dim +
+                        v.layers * (4 * (int64_t(v.dim) * v.dim + v.dim) +
+                                    2 * int64_t(v.dim) * v.mlp + v.mlp + v.dim + 4 * v.dim) +
                         2 * v.dim;
     const int64_t proj = int64_t(v.dim) * projectorHidden + projectorHidden +
                          int64_t(projectorHidden) * llm.dim + llm.dim;
@@ -26,7 +26,8 @@ int64_t VlmConfig::parameterCount() const {
     int64_t dec = int64_t(l.vocab) * l.dim * 2 + l.dim;
     for (int i = 0; i < l.layers; ++i) {
         dec += attn + 2 * l.dim;
-        dec += l.isMoe(i) ? int64_t(l.experts) * (3 * int64_t(l.dim) * l.expertFfn) + int64_t(l.dim) * l.experts
+        dec += l.isMoe(i) ? int64_t(l.experts) * (3 * int64_t(l.dim) * l.expertFfn) +
+                                int64_t(l.dim) * l.experts
                           : 3 * int64_t(l.dim) * l.ffn;
     }
     return vit + proj + dec;
@@ -36,14 +37,13 @@ std::string VlmConfig::toJson() const {
     nlohmann::json j;
     j["preset"] = preset;
     j["vision"] = {{"image_size", vision.imageSize}, {"patch", vision.patch}, {"dim", vision.dim},
-                   {"layers", vision.layers},         {"heads", vision.heads}, {"mlp", vision.mlp}};
+                   {"layers", vision.layers},        {"heads", vision.heads}, {"mlp", vision.mlp}};
     j["projector_hidden"] = projectorHidden;
-    j["llm"] = {{"vocab", llm.vocab},         {"dim", llm.dim},
-                {"layers", llm.layers},       {"heads", llm.heads},
-                {"kv_heads", llm.kvHeads},    {"ffn", llm.ffn},
-                {"expert_ffn", llm.expertFfn}, {"experts", llm.experts},
-                {"top_k", llm.topK},          {"moe_layers", llm.moeLayers},
-                {"max_seq", llm.maxSeq},      {"rope_theta", llm.ropeTheta}};
+    j["llm"] = {
+        {"vocab", llm.vocab},          {"dim", llm.dim},          {"layers", llm.layers},
+        {"heads", llm.heads},          {"kv_heads", llm.kvHeads}, {"ffn", llm.ffn},
+        {"expert_ffn", llm.expertFfn}, {"experts", llm.experts},  {"top_k", llm.topK},
+        {"moe_layers", llm.moeLayers}, {"max_seq", llm.maxSeq},   {"rope_theta", llm.ropeTheta}};
     j["routing_skew"] = routingSkew;
     j["seed"] = seed;
     j["expert_ranking"] = expertRanking;
@@ -113,28 +113,35 @@ std::vector<int> seededPermutation(int n, uint64_t seed) {
     std::vector<int> p(static_cast<size_t>(n));
     std::iota(p.begin(), p.end(), 0);
     std::mt19937_64 rng(seed);
-    for (int i = n - 1; i > 0; --i) std::swap(p[size_t(i)], p[size_t(rng() % uint64_t(i + 1))]);
+    for (int i = n - 1; i > 0; --i)
+        std::swap(p[size_t(i)], p[size_t(rng() % uint64_t(i + 1))]);
     return p;
 }
 
 } // namespace
 
-std::vector<std::string> presetNames() { return {"ref:tiny", "ref:small", "ref:llava-moe-7b"}; }
+std::vector<std::string> presetNames() {
+    return {"ref:tiny", "ref:small", "ref:llava-moe-7b"};
+}
 
 Result<VlmConfig> presetConfig(const std::string& name, const PresetOverrides& o) {
     VlmConfig c;
-    if (name == "ref:tiny") c = tiny();
-    else if (name == "ref:small") c = small();
-    else if (name == "ref:llava-moe-7b") c = llavaMoe7b();
+    if (name == "ref:tiny")
+        c = tiny();
+    else if (name == "ref:small")
+        c = small();
+    else if (name == "ref:llava-moe-7b")
+        c = llavaMoe7b();
     else {
         std::string known;
-        for (const auto& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
-        return makeError(ErrorCode::NotFound, "unknown model '" + name + "': choose one of " + known);
+        for (const auto& n : presetNames())
+            known += (known.empty() ? "" : ", ") + n;
+        return makeError(ErrorCode::NotFound,
+                         "unknown model '" + name + "': choose one of " + known);
     }
     c.preset = name;
     if (o.layers) {
-        if (*o.layers < 1)
-            return makeError(ErrorCode::BadInput, "--layers must be at least 1");
+        if (*o.layers < 1) return makeError(ErrorCode::BadInput, "--layers must be at least 1");
         c.vision.layers = std::min(c.vision.layers, *o.layers);
         c.llm.layers = std::min(c.llm.layers, *o.layers);
         std::erase_if(c.llm.moeLayers, [&](int l) { return l >= c.llm.layers; });
@@ -154,7 +161,8 @@ namespace tokens {
 std::vector<int> encode(const std::string& text) {
     std::vector<int> ids;
     ids.reserve(text.size());
-    for (unsigned char ch : text) ids.push_back(int(ch));
+    for (unsigned char ch : text)
+        ids.push_back(int(ch));
     return ids;
 }
 

@@ -12,7 +12,7 @@
 namespace mvp {
 
 struct VisionConfig {
-    int imageSize = 224;  // model input is imageSize × imageSize
+    int imageSize = 224; // model input is imageSize × imageSize
     int patch = 14;
     int dim = 64, layers = 2, heads = 4, mlp = 256;
     int gridSide() const { return imageSize / patch; }
@@ -20,12 +20,12 @@ struct VisionConfig {
 };
 
 struct LlmConfig {
-    int vocab = 320;  // byte-level: 256 bytes + specials, padded
+    int vocab = 320; // byte-level: 256 bytes + specials, padded
     int dim = 64, layers = 2, heads = 4, kvHeads = 2;
-    int ffn = 128;         // dense SwiGLU hidden size
-    int expertFfn = 128;   // per-expert SwiGLU hidden size
+    int ffn = 128;       // dense SwiGLU hidden size
+    int expertFfn = 128; // per-expert SwiGLU hidden size
     int experts = 4, topK = 2;
-    std::vector<int> moeLayers;  // which decoder layers use MoE instead of a dense FFN
+    std::vector<int> moeLayers; // which decoder layers use MoE instead of a dense FFN
     int maxSeq = 512;
     double ropeTheta = 10000.0;
     int headDim() const { return dim / heads; }
@@ -33,11 +33,11 @@ struct LlmConfig {
 };
 
 struct VlmConfig {
-    std::string preset;  // "ref:tiny"
+    std::string preset; // "ref:tiny"
     VisionConfig vision;
     int projectorHidden = 64;
     LlmConfig llm;
-    double routingSkew = 1.0;  // expert popularity ∝ (rank + 1)^−skew
+    double routingSkew = 1.0; // expert popularity ∝ (rank + 1)^−skew
     uint64_t seed = 0;
     // Per MoE layer, the experts from most to least favoured by the skew.
     std::vector<std::vector<int>> expertRanking;
@@ -47,7 +47,7 @@ struct VlmConfig {
 };
 
 struct PresetOverrides {
-    std::optional<int> layers;        // truncates vision and decoder depth
+    std::optional<int> layers; // truncates vision and decoder depth
     std::optional<double> routingSkew;
     std::optional<uint64_t> seed;
 };
@@ -61,7 +61,7 @@ namespace tokens {
 inline constexpr int kBos = 256;
 inline constexpr int kEos = 257;
 std::vector<int> encode(const std::string& text);
-std::string decode(const std::vector<int>& ids);  // specials and padding ids are dropped
+std::string decode(const std::vector<int>& ids); // specials and padding ids are dropped
 } // namespace tokens
 
 } // namespace mvp

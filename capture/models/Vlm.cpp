@@ -1,7 +1,6 @@
 #include "capture/models/Vlm.h"
 
 #include <ATen/CPUGeneratorImpl.h>
-
 #include <cmath>
 
 namespace mvp {
@@ -24,7 +23,8 @@ struct Registry {
 
 int64_t countParams(const torch::nn::Module& m) {
     int64_t n = 0;
-    for (const auto& p : m.parameters()) n += p.numel();
+    for (const auto& p : m.parameters())
+        n += p.numel();
     return n;
 }
 
@@ -54,9 +54,10 @@ struct VitBlockImpl : torch::nn::Module {
         {
             ProbeScope a(rec, attnId);
             const int64_t n = x.size(0), dim = x.size(1), hd = dim / heads;
-            auto t = qkv(ln1(x)).view({n, 3, heads, hd}).permute({1, 2, 0, 3});  // [3, H, N, hd]
+            auto t = qkv(ln1(x)).view({n, 3, heads, hd}).permute({1, 2, 0, 3}); // [3, H, N, hd]
             auto q = t[0], k = t[1], v = t[2];
-            auto probs = torch::softmax(torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(hd)), -1);
+            auto probs =
+                torch::softmax(torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(hd)), -1);
             x = x + proj(torch::matmul(probs, v).transpose(0, 1).reshape({n, dim}));
         }
         {
@@ -92,7 +93,7 @@ TORCH_MODULE(SwiGlu);
 
 // Rotary position embedding (rotate-half form) for positions [0, maxSeq).
 struct Rope {
-    torch::Tensor cos, sin;  // [maxSeq, headDim]
+    torch::Tensor cos, sin; // [maxSeq, headDim]
     Rope(int maxSeq, int headDim, double theta) {
         auto inv = 1.0 / torch::pow(theta, torch::arange(0, headDim, 2, torch::kDouble) / headDim);
         auto freqs = torch::outer(torch::arange(maxSeq, torch::kDouble), inv);
@@ -113,7 +114,7 @@ struct Rope {
 struct AttentionImpl : torch::nn::Module {
     int heads, kvHeads, headDim, maxSeq;
     torch::nn::Linear wq{nullptr}, wk{nullptr}, wv{nullptr}, wo{nullptr};
-    torch::Tensor cacheK, cacheV;  // [maxSeq, kvHeads, headDim]
+    torch::Tensor cacheK, cacheV; // [maxSeq, kvHeads, headDim]
 
     explicit AttentionImpl(const LlmConfig& c)
         : heads(c.heads), kvHeads(c.kvHeads), headDim(c.headDim()), maxSeq(c.maxSeq) {
@@ -138,15 +139,17 @@ struct AttentionImpl : torch::nn::Module {
         cacheV.narrow(0, pos0, t).copy_(v);
         const int64_t s = pos0 + t;
         const int group = heads / kvHeads;
-        auto keys = cacheK.narrow(0, 0, s).repeat_interleave(group, 1).transpose(0, 1);  // [H, S, hd]
+        auto keys =
+            cacheK.narrow(0, 0, s).repeat_interleave(group, 1).transpose(0, 1); // [H, S, hd]
         auto vals = cacheV.narrow(0, 0, s).repeat_interleave(group, 1).transpose(0, 1);
-        auto scores = torch::matmul(q.transpose(0, 1), keys.transpose(1, 2)) / std::sqrt(double(headDim));
+        auto scores =
+            torch::matmul(q.transpose(0, 1), keys.transpose(1, 2)) / std::sqrt(double(headDim));
         if (t > 1) {
             // Query i sits at position pos0 + i and may see keys up to there.
             auto future = torch::ones({t, s}, torch::kBool).triu(pos0 + 1);
             scores = scores.masked_fill(future, -std::numeric_limits<float>::infinity());
         }
-        auto probs = torch::softmax(scores, -1);  // [H, T, S]
+        auto probs = torch::softmax(scores, -1); // [H, T, S]
         if (hooks.attention) hooks.attention(layer, probs, pos0);
         return wo(torch::matmul(probs, vals).transpose(0, 1).reshape({t, heads * headDim}));
     }
@@ -156,7 +159,7 @@ TORCH_MODULE(Attention);
 struct MoeImpl : torch::nn::Module {
     int topK;
     torch::nn::Linear gate{nullptr};
-    torch::Tensor bias;  // routing skew, fixed (not a parameter)
+    torch::Tensor bias; // routing skew, fixed (not a parameter)
     std::vector<SwiGlu> experts;
     int64_t gateId = 0;
     std::vector<int64_t> expertIds;
@@ -164,14 +167,16 @@ struct MoeImpl : torch::nn::Module {
     MoeImpl(const LlmConfig& c, const std::vector<int>& ranking, double skew) : topK(c.topK) {
         gate = register_module("gate", linear(c.dim, c.experts, false));
         for (int e = 0; e < c.experts; ++e)
-            experts.push_back(register_module("expert" + std::to_string(e), SwiGlu(c.dim, c.expertFfn)));
+            experts.push_back(
+                register_module("expert" + std::to_string(e), SwiGlu(c.dim, c.expertFfn)));
         // Popularity ∝ (rank + 1)^−skew: a log-bias on the router's logits.
         bias = torch::zeros({c.experts});
         for (size_t r = 0; r < ranking.size(); ++r)
             bias[ranking[r]] = -skew * std::log(double(r) + 1.0);
     }
 
-    torch::Tensor forward(const torch::Tensor& x, Recorder* rec, int layer, const ForwardHooks& hooks) {
+    torch::Tensor forward(const torch::Tensor& x, Recorder* rec, int layer,
+                          const ForwardHooks& hooks) {
         torch::Tensor chosen, weights;
         {
             ProbeScope g(rec, gateId);
@@ -183,9 +188,9 @@ struct MoeImpl : torch::nn::Module {
         if (hooks.routing) hooks.routing(layer, chosen, weights);
         auto out = torch::zeros_like(x);
         for (size_t e = 0; e < experts.size(); ++e) {
-            auto hit = chosen.eq(int64_t(e));                       // [T, k]
+            auto hit = chosen.eq(int64_t(e)); // [T, k]
             auto tokens = hit.any(1).nonzero().squeeze(1);
-            if (tokens.numel() == 0) continue;  // an idle expert does no work and gets no span
+            if (tokens.numel() == 0) continue; // an idle expert does no work and gets no span
             ProbeScope s(rec, expertIds[e]);
             auto w = (weights * hit).sum(1).index_select(0, tokens).unsqueeze(1);
             out.index_add_(0, tokens, experts[e]->forward(x.index_select(0, tokens)) * w);
@@ -206,11 +211,14 @@ struct DecoderLayerImpl : torch::nn::Module {
         norm1 = register_module("norm1", RmsNorm(c.dim));
         norm2 = register_module("norm2", RmsNorm(c.dim));
         attn = register_module("attn", Attention(c));
-        if (ranking) moe = register_module("moe", Moe(c, *ranking, skew));
-        else ffn = register_module("ffn", SwiGlu(c.dim, c.ffn));
+        if (ranking)
+            moe = register_module("moe", Moe(c, *ranking, skew));
+        else
+            ffn = register_module("ffn", SwiGlu(c.dim, c.ffn));
     }
 
-    torch::Tensor forward(torch::Tensor x, int pos0, const Rope& rope, int layer, const ForwardHooks& hooks) {
+    torch::Tensor forward(torch::Tensor x, int pos0, const Rope& rope, int layer,
+                          const ForwardHooks& hooks) {
         Recorder* rec = hooks.recorder;
         ProbeScope s(rec, id);
         {
@@ -242,8 +250,8 @@ struct VlmModel::Impl : torch::nn::Module {
     torch::nn::Linear lmHead{nullptr};
     std::unique_ptr<Rope> rope;
     int cached = 0;
-    int64_t idVision = 0, idPatch = 0, idVitNorm = 0, idProj = 0, idLlm = 0, idEmbed = 0, idNorm = 0,
-            idHead = 0;
+    int64_t idVision = 0, idPatch = 0, idVitNorm = 0, idProj = 0, idLlm = 0, idEmbed = 0,
+            idNorm = 0, idHead = 0;
 
     explicit Impl(const VlmConfig& c);
     void initWeights();
@@ -253,7 +261,8 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
     const auto& v = c.vision;
     const auto& l = c.llm;
     patchEmbed = register_module(
-        "patch_embed", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, v.dim, v.patch).stride(v.patch)));
+        "patch_embed",
+        torch::nn::Conv2d(torch::nn::Conv2dOptions(3, v.dim, v.patch).stride(v.patch)));
     posEmbed = register_parameter("pos_embed", torch::zeros({v.patches(), v.dim}));
     const int64_t visionId = idVision = reg.add("vision", "VisionEncoder", std::nullopt);
     idPatch = reg.add("vision.patch_embed", "PatchEmbed", visionId,
@@ -268,17 +277,21 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
                            countParams(*b->fc1) + countParams(*b->fc2) + countParams(*b->ln2));
         vit.push_back(b);
     }
-    vitNorm = register_module("vit_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({v.dim})));
+    vitNorm =
+        register_module("vit_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({v.dim})));
     idVitNorm = reg.add("vision.norm", "LayerNorm", visionId, countParams(*vitNorm));
-    reg.setParams(visionId, countParams(*patchEmbed) + posEmbed.numel() + countParams(*vitNorm) + [&] {
-        int64_t n = 0;
-        for (auto& b : vit) n += countParams(*b);
-        return n;
-    }());
+    reg.setParams(
+        visionId, countParams(*patchEmbed) + posEmbed.numel() + countParams(*vitNorm) + [&] {
+            int64_t n = 0;
+            for (auto& b : vit)
+                n += countParams(*b);
+            return n;
+        }());
 
     proj1 = register_module("proj1", linear(v.dim, c.projectorHidden, true));
     proj2 = register_module("proj2", linear(c.projectorHidden, l.dim, true));
-    idProj = reg.add("projector", "Projector", std::nullopt, countParams(*proj1) + countParams(*proj2));
+    idProj =
+        reg.add("projector", "Projector", std::nullopt, countParams(*proj1) + countParams(*proj2));
 
     const int64_t llmId = idLlm = reg.add("llm", "Decoder", std::nullopt);
     tokEmbed = register_module("tok_embed", torch::nn::Embedding(l.vocab, l.dim));
@@ -287,7 +300,8 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
     size_t moeIndex = 0;
     for (int i = 0; i < l.layers; ++i) {
         const std::vector<int>* ranking = l.isMoe(i) ? &c.expertRanking.at(moeIndex++) : nullptr;
-        auto layer = register_module("layer" + std::to_string(i), DecoderLayer(l, ranking, c.routingSkew));
+        auto layer =
+            register_module("layer" + std::to_string(i), DecoderLayer(l, ranking, c.routingSkew));
         const std::string path = "llm.layer." + std::to_string(i);
         layer->id = reg.add(path, "DecoderLayer", llmId, countParams(*layer));
         layer->attnId = reg.add(path + ".attn", "Attention", layer->id,
@@ -295,11 +309,12 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
         if (layer->moe) {
             layer->ffnId = reg.add(path + ".moe", "MoE", layer->id,
                                    countParams(*layer->moe) + countParams(*layer->norm2));
-            layer->moe->gateId = reg.add(path + ".moe.gate", "Router", layer->ffnId,
-                                         countParams(*layer->moe->gate));
+            layer->moe->gateId =
+                reg.add(path + ".moe.gate", "Router", layer->ffnId, countParams(*layer->moe->gate));
             for (int e = 0; e < l.experts; ++e)
-                layer->moe->expertIds.push_back(reg.add(path + ".moe.expert." + std::to_string(e), "Expert",
-                                                        layer->ffnId, countParams(*layer->moe->experts[size_t(e)])));
+                layer->moe->expertIds.push_back(
+                    reg.add(path + ".moe.expert." + std::to_string(e), "Expert", layer->ffnId,
+                            countParams(*layer->moe->experts[size_t(e)])));
         } else {
             layer->ffnId = reg.add(path + ".mlp", "Mlp", layer->id,
                                    countParams(*layer->ffn) + countParams(*layer->norm2));
@@ -327,14 +342,21 @@ void VlmModel::Impl::initWeights() {
         const std::string& name = item.key();
         auto& p = item.value();
         const bool isBias = name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0;
-        const bool isNorm = name.find("norm") != std::string::npos || name.find(".ln") != std::string::npos;
-        if (isNorm) p.fill_(isBias ? 0.0 : 1.0);
-        else if (isBias) p.zero_();
-        else if (name.find("gate.weight") != std::string::npos || name.find("wq.weight") != std::string::npos ||
-                 name.find("wk.weight") != std::string::npos || name.find("qkv.weight") != std::string::npos)
-            // Unit-variance logits: attention and routing depend on the input, as in a trained model.
+        const bool isNorm =
+            name.find("norm") != std::string::npos || name.find(".ln") != std::string::npos;
+        if (isNorm)
+            p.fill_(isBias ? 0.0 : 1.0);
+        else if (isBias)
+            p.zero_();
+        else if (name.find("gate.weight") != std::string::npos ||
+                 name.find("wq.weight") != std::string::npos ||
+                 name.find("wk.weight") != std::string::npos ||
+                 name.find("qkv.weight") != std::string::npos)
+            // Unit-variance logits: attention and routing depend on the input, as in a trained
+            // model.
             p.normal_(0.0, 1.0 / std::sqrt(double(p.size(1))), gen);
-        else p.normal_(0.0, 0.02, gen);
+        else
+            p.normal_(0.0, 0.02, gen);
     }
 }
 
@@ -344,9 +366,15 @@ VlmModel::VlmModel(const VlmConfig& config) : d(std::make_unique<Impl>(config)) 
 }
 VlmModel::~VlmModel() = default;
 
-const VlmConfig& VlmModel::config() const { return d->cfg; }
-const std::vector<ModuleRow>& VlmModel::modules() const { return d->reg.rows; }
-int64_t VlmModel::parameterCount() const { return countParams(*d); }
+const VlmConfig& VlmModel::config() const {
+    return d->cfg;
+}
+const std::vector<ModuleRow>& VlmModel::modules() const {
+    return d->reg.rows;
+}
+int64_t VlmModel::parameterCount() const {
+    return countParams(*d);
+}
 
 torch::Tensor VlmModel::encodeImage(const torch::Tensor& pixels, const ForwardHooks& hooks) {
     Recorder* rec = hooks.recorder;
@@ -354,9 +382,10 @@ torch::Tensor VlmModel::encodeImage(const torch::Tensor& pixels, const ForwardHo
     torch::Tensor x;
     {
         ProbeScope p(rec, d->idPatch);
-        x = d->patchEmbed(pixels).flatten(2).squeeze(0).transpose(0, 1) + d->posEmbed;  // [N, D]
+        x = d->patchEmbed(pixels).flatten(2).squeeze(0).transpose(0, 1) + d->posEmbed; // [N, D]
     }
-    for (auto& b : d->vit) x = b->forward(x, rec);
+    for (auto& b : d->vit)
+        x = b->forward(x, rec);
     ProbeScope n(rec, d->idVitNorm);
     return d->vitNorm(x);
 }
@@ -367,7 +396,7 @@ torch::Tensor VlmModel::project(const torch::Tensor& features, const ForwardHook
 }
 
 torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor& visual,
-                               size_t visualAt, const ForwardHooks& hooks) {
+                                size_t visualAt, const ForwardHooks& hooks) {
     Recorder* rec = hooks.recorder;
     ProbeScope s(rec, d->idLlm);
     torch::Tensor x;
@@ -377,13 +406,15 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
         auto text = d->tokEmbed(torch::tensor(v, torch::kLong));
         if (visual.defined()) {
             const auto at = int64_t(std::min(visualAt, ids.size()));
-            x = torch::cat({text.narrow(0, 0, at), visual, text.narrow(0, at, text.size(0) - at)}, 0);
+            x = torch::cat({text.narrow(0, 0, at), visual, text.narrow(0, at, text.size(0) - at)},
+                           0);
         } else {
             x = text;
         }
     }
     const int pos0 = d->cached;
-    for (size_t i = 0; i < d->layers.size(); ++i) x = d->layers[i]->forward(x, pos0, *d->rope, int(i), hooks);
+    for (size_t i = 0; i < d->layers.size(); ++i)
+        x = d->layers[i]->forward(x, pos0, *d->rope, int(i), hooks);
     d->cached = pos0 + int(x.size(0));
     torch::Tensor last;
     {
@@ -395,10 +426,13 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
 }
 
 void VlmModel::reset() {
-    for (auto& l : d->layers) l->attn->reset(torch::TensorOptions().dtype(torch::kFloat));
+    for (auto& l : d->layers)
+        l->attn->reset(torch::TensorOptions().dtype(torch::kFloat));
     d->cached = 0;
 }
 
-int VlmModel::cachedPositions() const { return d->cached; }
+int VlmModel::cachedPositions() const {
+    return d->cached;
+}
 
 } // namespace mvp

@@ -12,10 +12,9 @@
 #include "capture/models/Config.h"
 #include "core/session/Records.h"
 
-#include <torch/torch.h>
-
 #include <functional>
 #include <memory>
+#include <torch/torch.h>
 #include <vector>
 
 namespace mvp {
@@ -25,8 +24,10 @@ namespace mvp {
 struct ForwardHooks {
     Recorder* recorder = nullptr;
     // Per MoE layer: the chosen experts [T, k] (int64) and their renormalised weights [T, k].
-    std::function<void(int layer, const torch::Tensor& experts, const torch::Tensor& weights)> routing;
-    // Per decoder layer: attention probabilities [heads, T, S] of queries starting at position `queryStart`.
+    std::function<void(int layer, const torch::Tensor& experts, const torch::Tensor& weights)>
+        routing;
+    // Per decoder layer: attention probabilities [heads, T, S] of queries starting at position
+    // `queryStart`.
     std::function<void(int layer, const torch::Tensor& probs, int queryStart)> attention;
 };
 

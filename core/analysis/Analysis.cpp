@@ -4,34 +4,38 @@
 #include "core/analysis/PatchMetrics.h"
 #include "core/session/SessionReader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace mvp {
 
 const char* toString(Severity s) {
     switch (s) {
-    case Severity::Critical: return "critical";
-    case Severity::Warning: return "warning";
-    case Severity::Info: break;
+    case Severity::Critical:
+        return "critical";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Info:
+        break;
     }
     return "info";
 }
 
-std::vector<std::string> heatmapMetrics() { return {"attention", "expert_flops", "latency", "saliency", "waste"}; }
+std::vector<std::string> heatmapMetrics() {
+    return {"attention", "expert_flops", "latency", "saliency", "waste"};
+}
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     RunData d;
     auto run = reader.run(runId);
     if (!run) return run.error();
     d.run = *run;
-#define MVP_LOAD(field, call)                                                                                          \
-    {                                                                                                                  \
-        auto r = call;                                                                                                 \
-        if (!r) return r.error();                                                                                      \
-        d.field = std::move(r.value());                                                                                \
+#define MVP_LOAD(field, call)                                                                      \
+    {                                                                                              \
+        auto r = call;                                                                             \
+        if (!r) return r.error();                                                                  \
+        d.field = std::move(r.value());                                                            \
     }
     MVP_LOAD(modules, reader.modules(runId))
     MVP_LOAD(phases, reader.phases(runId))
@@ -78,16 +82,19 @@ namespace {
 std::vector<RooflinePoint> moduleRoofline(const ModuleCostTree& tree, const DeviceCeiling& host) {
     std::vector<RooflinePoint> out;
     auto add = [&](const ModuleCost& n) {
-        if (n.calls > 0 && n.bytes > 0) out.push_back(rooflinePoint(n.module.path, n.flops, n.bytes, n.totalNs, host));
+        if (n.calls > 0 && n.bytes > 0)
+            out.push_back(rooflinePoint(n.module.path, n.flops, n.bytes, n.totalNs, host));
     };
     for (size_t r : tree.roots) {
         add(tree.nodes[r]);
-        for (size_t c : tree.nodes[r].children) add(tree.nodes[c]);
+        for (size_t c : tree.nodes[r].children)
+            add(tree.nodes[c]);
     }
     return out;
 }
 
-std::vector<RooflinePoint> opRoofline(const std::vector<OpTotal>& totals, const DeviceCeiling& host) {
+std::vector<RooflinePoint> opRoofline(const std::vector<OpTotal>& totals,
+                                      const DeviceCeiling& host) {
     std::vector<RooflinePoint> out;
     for (const auto& t : totals)
         if (t.bytes > 0) out.push_back(rooflinePoint(t.name, t.flops, t.bytes, t.ns, host));
@@ -113,7 +120,8 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         a.moe = analyseMoe(d.routing, d.experts, opt.moe, opt.window);
         a.gateExpert = gateExpertTimes(d.modules, d.spans);
     }
-    for (const auto& [layer, maps] : d.attnMaps) a.heads.push_back(headRedundancy(layer, maps));
+    for (const auto& [layer, maps] : d.attnMaps)
+        a.heads.push_back(headRedundancy(layer, maps));
 
     a.references = datasheetDevices();
     if (d.device && d.device->peakFlops > 0 && d.device->peakBytesPerS > 0) {
@@ -136,14 +144,16 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
                 if (s.module == n.module.id && s.phase == "prefill") ns += s.endNs - s.startNs;
             if (ns <= 0) continue;
             const int layer = std::stoi(path.substr(10));
-            a.crossModal.push_back({layer, ns, crossModalBandwidth(visual, d.llmDim, text, d.llmDim, 4, double(ns) * 1e-9)});
+            a.crossModal.push_back(
+                {layer, ns,
+                 crossModalBandwidth(visual, d.llmDim, text, d.llmDim, 4, double(ns) * 1e-9)});
         }
 
     a.heatmaps = computePatchMetrics(d);
     if (auto it = a.heatmaps.find("attention"); it != a.heatmaps.end()) {
         const HeatGrid n = normalised(it->second);
         const auto regions = thresholdRegions(n.values, n.rows, n.cols, 0.5);
-        std::vector<std::vector<bool>> masks;  // over sequence positions
+        std::vector<std::vector<bool>> masks; // over sequence positions
         a.kv.sequenceLength = int64_t(d.tokens.size());
         for (const auto& r : regions) {
             std::vector<bool> m(size_t(a.kv.sequenceLength), false);
@@ -159,22 +169,33 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
 
     // Batch advice calibrated on this sample: its memory beyond the weights.
     double entropy = 0;
-    for (const auto& l : a.moe) entropy += l.total.entropyBits / double(a.moe.size());
+    for (const auto& l : a.moe)
+        entropy += l.total.entropyBits / double(a.moe.size());
     int textTokens = 0;
-    for (const auto& t : d.tokens) textTokens += t.modality == "text";
+    for (const auto& t : d.tokens)
+        textTokens += t.modality == "text";
     const int64_t sampleBytes = d.run.peakRssBytes - a.parameters * 4;
     const int64_t freeBytes = d.device ? d.device->memoryAvailableBytes : 0;
-    a.batch = adviseBatch(sampleBytes, std::min(d.imageWidth, d.imageHeight), textTokens, entropy, freeBytes);
+    a.batch = adviseBatch(sampleBytes, std::min(d.imageWidth, d.imageHeight), textTokens, entropy,
+                          freeBytes);
 
     if (d.run.status == RunStatus::Incomplete)
-        a.notes.push_back("the run is incomplete (its capture was stopped or killed): figures cover what was recorded");
+        a.notes.push_back("the run is incomplete (its capture was stopped or killed): figures "
+                          "cover what was recorded");
     if (d.run.status == RunStatus::Failed) a.notes.push_back("the run failed: " + d.run.error);
-    if (!d.run.probes) a.notes.push_back("captured without probes (--no-probes): phases only, no modules, ops or routing");
-    if (d.run.probes && d.routing.empty()) a.notes.push_back("no MoE routing recorded: the model has no MoE layers");
+    if (!d.run.probes)
+        a.notes.push_back(
+            "captured without probes (--no-probes): phases only, no modules, ops or routing");
+    if (d.run.probes && d.routing.empty())
+        a.notes.push_back("no MoE routing recorded: the model has no MoE layers");
     if (!d.grid) a.notes.push_back("no image patch grid recorded: no heatmaps");
-    if (d.attnMaps.empty()) a.notes.push_back("no per-head attention maps (capture with --attn-layers): no head redundancy or saliency");
-    if (a.phases.phases.empty()) a.notes.push_back("no phases recorded");
-    else if (std::none_of(a.phases.phases.begin(), a.phases.phases.end(), [](auto& p) { return p.phase == "decode"; }))
+    if (d.attnMaps.empty())
+        a.notes.push_back("no per-head attention maps (capture with --attn-layers): no head "
+                          "redundancy or saliency");
+    if (a.phases.phases.empty())
+        a.notes.push_back("no phases recorded");
+    else if (std::none_of(a.phases.phases.begin(), a.phases.phases.end(),
+                          [](auto& p) { return p.phase == "decode"; }))
         a.notes.push_back("no decode steps: decode figures are empty");
     if (d.experts == 1) a.notes.push_back("a single expert: balance statistics are trivially even");
     if (!a.host) a.notes.push_back("no device ceilings recorded: no roofline");

@@ -28,16 +28,16 @@ struct RunData {
     std::vector<ModuleRow> modules;
     std::vector<PhaseRow> phases;
     std::vector<SpanRow> spans;
-    std::vector<OpTotal> opTotals;  // top-level ops by name
+    std::vector<OpTotal> opTotals; // top-level ops by name
     int64_t opCount = 0;
     std::vector<TokenRow> tokens;
     std::vector<RoutingRow> routing;
-    std::vector<PatchMetricRow> attention;  // metric "attention": all text queries
-    std::vector<PatchMetricRow> attentionPrefill, attentionDecode;  // split by the query's phase
-    std::map<int, std::vector<AttnMapRow>> attnMaps;  // by layer; only --attn-layers
+    std::vector<PatchMetricRow> attention; // metric "attention": all text queries
+    std::vector<PatchMetricRow> attentionPrefill, attentionDecode; // split by the query's phase
+    std::map<int, std::vector<AttnMapRow>> attnMaps;               // by layer; only --attn-layers
     std::optional<PatchGridRow> grid;
     std::optional<DeviceRow> device;
-    int imageWidth = 0, imageHeight = 0;  // of the original file; 0 without an image
+    int imageWidth = 0, imageHeight = 0; // of the original file; 0 without an image
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
     int64_t parameters = 0;
@@ -47,7 +47,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId);
 
 struct AnalysisOptions {
     MoeThresholds moe;
-    int window = 0;  // tokens per window for per-window expert statistics; 0 = whole run only
+    int window = 0; // tokens per window for per-window expert statistics; 0 = whole run only
 };
 
 enum class Severity { Info, Warning, Critical };
@@ -56,30 +56,30 @@ const char* toString(Severity s);
 struct Evidence {
     std::string name;
     double value = 0;
-    std::string label;  // "measured", "estimated" or "predicted"
+    std::string label; // "measured", "estimated" or "predicted"
 };
 
 // A diagnosis with the numbers behind it and what to do.
 struct Finding {
-    std::string id;  // stable, e.g. "moe.overloaded.L1.E3"
+    std::string id; // stable, e.g. "moe.overloaded.L1.E3"
     Severity severity = Severity::Info;
     std::string title, detail, suggestion;
     std::vector<Evidence> evidence;
-    std::string view;       // "heatmap", "moe", "modules", "roofline", "timeline", "session"
-    std::string selection;  // what to select there, e.g. "layer=1;expert=3"
+    std::string view;      // "heatmap", "moe", "modules", "roofline", "timeline", "session"
+    std::string selection; // what to select there, e.g. "layer=1;expert=3"
 };
 
 struct CrossModalBandwidth {
     int layer = 0;
     int64_t ns = 0;
-    double bytesPerS = 0;  // required (predicted from the model, measured time)
+    double bytesPerS = 0; // required (predicted from the model, measured time)
 };
 
 struct KvSummary {
-    int regions = 0;        // hot-attention regions (normalised attention ≥ 0.5)
-    double shareRatio = 0;  // |∪ regions| / L
+    int regions = 0;       // hot-attention regions (normalised attention ≥ 0.5)
+    double shareRatio = 0; // |∪ regions| / L
     int64_t sequenceLength = 0;
-    bool resamplingMeasured = false;  // needs a what-if run to compare against
+    bool resamplingMeasured = false; // needs a what-if run to compare against
 };
 
 struct RunAnalysis {
@@ -98,9 +98,9 @@ struct RunAnalysis {
     std::vector<CrossModalBandwidth> crossModal;
     KvSummary kv;
     BatchAdvice batch;
-    std::map<std::string, HeatGrid> heatmaps;  // metric → grid over all layers
-    std::vector<Finding> findings;             // most severe first
-    std::vector<std::string> notes;            // what is missing, in words
+    std::map<std::string, HeatGrid> heatmaps; // metric → grid over all layers
+    std::vector<Finding> findings;            // most severe first
+    std::vector<std::string> notes;           // what is missing, in words
 };
 
 RunAnalysis analyseRun(const RunData& data, const AnalysisOptions& options = {});

@@ -9,7 +9,8 @@ double modelledSampleBytes(int r, int l, double h) {
     return double(r) * r * 3 * 4 + double(l) * 1024 + h * 8;
 }
 
-BatchAdvice adviseBatch(int64_t measured, int r0, int l0, double h0, int64_t freeBytes, int maxBatch) {
+BatchAdvice adviseBatch(int64_t measured, int r0, int l0, double h0, int64_t freeBytes,
+                        int maxBatch) {
     BatchAdvice a;
     a.freeBytes = freeBytes;
     a.maxBatch = maxBatch;
@@ -24,7 +25,8 @@ BatchAdvice adviseBatch(int64_t measured, int r0, int l0, double h0, int64_t fre
             for (double h : {0.8, 1.6, 3.2}) {
                 BatchBucket b{r, l, h};
                 b.sampleBytes = int64_t(std::ceil(a.scale * modelledSampleBytes(r, l, h)));
-                b.batch = int(std::min<int64_t>(maxBatch, b.sampleBytes > 0 ? freeBytes / b.sampleBytes : 0));
+                b.batch = int(
+                    std::min<int64_t>(maxBatch, b.sampleBytes > 0 ? freeBytes / b.sampleBytes : 0));
                 a.buckets.push_back(b);
             }
     a.valid = true;

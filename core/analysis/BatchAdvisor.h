@@ -10,25 +10,26 @@
 namespace mvp {
 
 struct BatchBucket {
-    int shortSide = 0;   // R, pixels
-    int textTokens = 0;  // L
+    int shortSide = 0;       // R, pixels
+    int textTokens = 0;      // L
     double entropyBits = 0;  // H
-    int64_t sampleBytes = 0;  // predicted
-    int batch = 0;            // predicted
+    int64_t sampleBytes = 0; // predicted
+    int batch = 0;           // predicted
 };
 
 struct BatchAdvice {
     bool valid = false;
-    std::string why;          // when not valid
-    double scale = 0;         // k: measured bytes / modelled bytes of the captured sample
-    int64_t freeBytes = 0;    // M (measured at capture)
-    int maxBatch = 0;         // B_max
-    std::vector<BatchBucket> buckets;  // 27: R ∈ {256,512,1024} × L ∈ {32,128,512} × H ∈ {0.8,1.6,3.2}
+    std::string why;       // when not valid
+    double scale = 0;      // k: measured bytes / modelled bytes of the captured sample
+    int64_t freeBytes = 0; // M (measured at capture)
+    int maxBatch = 0;      // B_max
+    std::vector<BatchBucket>
+        buckets; // 27: R ∈ {256,512,1024} × L ∈ {32,128,512} × H ∈ {0.8,1.6,3.2}
 };
 
 double modelledSampleBytes(int shortSide, int textTokens, double entropyBits);
 
-BatchAdvice adviseBatch(int64_t measuredSampleBytes, int shortSide, int textTokens, double entropyBits,
-                        int64_t freeBytes, int maxBatch = 256);
+BatchAdvice adviseBatch(int64_t measuredSampleBytes, int shortSide, int textTokens,
+                        double entropyBits, int64_t freeBytes, int maxBatch = 256);
 
 } // namespace mvp

@@ -15,7 +15,8 @@ std::string num(double v, int digits = 2) {
 
 std::string list(const std::vector<int>& v) {
     std::string s;
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? (i + 1 == v.size() ? " and " : ", ") : "") + std::to_string(v[i]);
+    for (size_t i = 0; i < v.size(); ++i)
+        s += (i ? (i + 1 == v.size() ? " and " : ", ") : "") + std::to_string(v[i]);
     return s;
 }
 
@@ -27,16 +28,22 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
             Finding f;
             f.id = "moe.overloaded.L" + L + ".E" + std::to_string(e.id);
             f.severity = Severity::Warning;
-            f.title = "Layer " + L + ": expert " + std::to_string(e.id) + " overloaded (Δ = " + num(e.z) + ", " +
-                      std::to_string(e.tokens) + " of " + std::to_string(l.total.tokens) + " routing slots)";
-            f.detail = "Its load is " + num(e.z) + " standard deviations above the layer mean of " + num(l.total.mean, 1) +
-                       " over " + std::to_string(l.tokenCount) + " tokens; it sets the layer's latency under expert parallelism.";
+            f.title = "Layer " + L + ": expert " + std::to_string(e.id) +
+                      " overloaded (Δ = " + num(e.z) + ", " + std::to_string(e.tokens) + " of " +
+                      std::to_string(l.total.tokens) + " routing slots)";
+            f.detail = "Its load is " + num(e.z) + " standard deviations above the layer mean of " +
+                       num(l.total.mean, 1) + " over " + std::to_string(l.tokenCount) +
+                       " tokens; it sets the layer's latency under expert parallelism.";
             f.suggestion = e.receivers.empty()
                                ? "Cap it at ~" + std::to_string(e.targetTokens) +
-                                     " slots (move ~30 %), e.g. with a capacity factor or an auxiliary balance loss; no expert has Δ < −1.0 to receive the traffic, so consider replicating it."
-                               : "Move ~30 % of its traffic (target " + std::to_string(e.targetTokens) + " slots) to experts " +
+                                     " slots (move ~30 %), e.g. with a capacity factor or an "
+                                     "auxiliary balance loss; no expert has Δ < −1.0 to receive "
+                                     "the traffic, so consider replicating it."
+                               : "Move ~30 % of its traffic (target " +
+                                     std::to_string(e.targetTokens) + " slots) to experts " +
                                      list(e.receivers) + ", which are underloaded (Δ < −1.0).";
-            f.evidence = {{"z", e.z, "measured"}, {"tokens", double(e.tokens), "measured"},
+            f.evidence = {{"z", e.z, "measured"},
+                          {"tokens", double(e.tokens), "measured"},
                           {"layer_slots", double(l.total.tokens), "measured"},
                           {"target_tokens", double(e.targetTokens), "predicted"}};
             f.view = "moe";
@@ -48,12 +55,16 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
             f.id = "moe.imbalance.L" + L;
             f.severity = Severity::Warning;
             f.title = "Layer " + L + ": severe expert imbalance (CV = " + num(l.total.cv) + ")";
-            f.detail = "Balancedness " + num(l.total.balancedness) + ", Jain " + num(l.total.jain) + ", MaxVio " +
-                       num(l.total.maxvio) + " over " + std::to_string(l.total.tokens) + " slots; " +
-                       num(100 * l.hotTop1Share, 0) + " % of tokens pick a hot expert first.";
-            f.suggestion = "Rebalance the router (auxiliary loss or capacity factor) before scaling out expert parallelism.";
-            f.evidence = {{"cv", l.total.cv, "measured"}, {"balancedness", l.total.balancedness, "measured"},
-                          {"jain", l.total.jain, "measured"}, {"maxvio", l.total.maxvio, "measured"}};
+            f.detail = "Balancedness " + num(l.total.balancedness) + ", Jain " + num(l.total.jain) +
+                       ", MaxVio " + num(l.total.maxvio) + " over " +
+                       std::to_string(l.total.tokens) + " slots; " + num(100 * l.hotTop1Share, 0) +
+                       " % of tokens pick a hot expert first.";
+            f.suggestion = "Rebalance the router (auxiliary loss or capacity factor) before "
+                           "scaling out expert parallelism.";
+            f.evidence = {{"cv", l.total.cv, "measured"},
+                          {"balancedness", l.total.balancedness, "measured"},
+                          {"jain", l.total.jain, "measured"},
+                          {"maxvio", l.total.maxvio, "measured"}};
             f.view = "moe";
             f.selection = "layer=" + L;
             out.push_back(f);
@@ -65,10 +76,14 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
             Finding f;
             f.id = "moe.cold.L" + L;
             f.severity = Severity::Info;
-            f.title = "Layer " + L + (idle.size() == 1 ? ": expert " + list(idle) + " is" : ": experts " + list(idle) + " are") +
+            f.title = "Layer " + L +
+                      (idle.size() == 1 ? ": expert " + list(idle) + " is"
+                                        : ": experts " + list(idle) + " are") +
                       " cold or unused";
-            f.detail = "Fewer than 3 activations in two consecutive 128-token windows, or none at all.";
-            f.suggestion = "Candidates for freezing (offload their weights); their tokens would go to the next-best expert.";
+            f.detail =
+                "Fewer than 3 activations in two consecutive 128-token windows, or none at all.";
+            f.suggestion = "Candidates for freezing (offload their weights); their tokens would go "
+                           "to the next-best expert.";
             f.evidence = {{"cold_experts", double(idle.size()), "measured"}};
             f.view = "moe";
             f.selection = "layer=" + L;
@@ -85,10 +100,14 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
         Finding f;
         f.id = "moe.gate_overhead";
         f.severity = Severity::Info;
-        f.title = "Routing costs " + num(100.0 * double(gate) / double(experts), 0) + " % of expert time";
-        f.detail = "Gate " + num(double(gate) / 1e6) + " ms vs experts " + num(double(experts) / 1e6) + " ms (measured).";
-        f.suggestion = "Fuse the router's linear, softmax and top-k, or batch more tokens per routing call.";
-        f.evidence = {{"gate_ms", double(gate) / 1e6, "measured"}, {"expert_ms", double(experts) / 1e6, "measured"}};
+        f.title =
+            "Routing costs " + num(100.0 * double(gate) / double(experts), 0) + " % of expert time";
+        f.detail = "Gate " + num(double(gate) / 1e6) + " ms vs experts " +
+                   num(double(experts) / 1e6) + " ms (measured).";
+        f.suggestion =
+            "Fuse the router's linear, softmax and top-k, or batch more tokens per routing call.";
+        f.evidence = {{"gate_ms", double(gate) / 1e6, "measured"},
+                      {"expert_ms", double(experts) / 1e6, "measured"}};
         f.view = "timeline";
         out.push_back(f);
     }
@@ -97,18 +116,24 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
 void rooflineFindings(const RunAnalysis& a, std::vector<Finding>& out) {
     if (!a.host) return;
     for (const auto& p : a.moduleRoofline) {
-        if (p.bound != Bound::Memory || p.name.find('.') != std::string::npos) continue;  // top-level modules only
-        if (a.modules.wallNs > 0 && double(p.ns) / double(a.modules.wallNs) < 0.1) continue;  // not worth it
+        if (p.bound != Bound::Memory || p.name.find('.') != std::string::npos)
+            continue; // top-level modules only
+        if (a.modules.wallNs > 0 && double(p.ns) / double(a.modules.wallNs) < 0.1)
+            continue; // not worth it
         Finding f;
         f.id = "roofline.memory_bound." + p.name;
         f.severity = Severity::Info;
-        f.title = "Module " + p.name + " is memory-bound (AI " + num(p.intensity, 1) + " FLOP/B vs ridge " +
-                  num(a.host->ridge(), 1) + ")";
+        f.title = "Module " + p.name + " is memory-bound (AI " + num(p.intensity, 1) +
+                  " FLOP/B vs ridge " + num(a.host->ridge(), 1) + ")";
         f.detail = "It reaches " + num(p.achievedFlops / 1e9, 1) + " GFLOP/s of an attainable " +
-                   num(p.attainableFlops / 1e9, 1) + " GFLOP/s on " + a.host->name + "; mismatch " + num(p.mismatch) + ".";
-        f.suggestion = "Cut bytes moved: fuse elementwise ops, quantise weights, or batch more tokens per weight read.";
-        f.evidence = {{"intensity", p.intensity, "estimated"}, {"ridge", a.host->ridge(), "measured"},
-                      {"achieved_flops", p.achievedFlops, "measured"}, {"attainable_flops", p.attainableFlops, "predicted"}};
+                   num(p.attainableFlops / 1e9, 1) + " GFLOP/s on " + a.host->name + "; mismatch " +
+                   num(p.mismatch) + ".";
+        f.suggestion = "Cut bytes moved: fuse elementwise ops, quantise weights, or batch more "
+                       "tokens per weight read.";
+        f.evidence = {{"intensity", p.intensity, "estimated"},
+                      {"ridge", a.host->ridge(), "measured"},
+                      {"achieved_flops", p.achievedFlops, "measured"},
+                      {"attainable_flops", p.attainableFlops, "predicted"}};
         f.view = "roofline";
         f.selection = "module=" + p.name;
         out.push_back(f);
@@ -119,20 +144,25 @@ void patchFindings(const RunAnalysis& a, std::vector<Finding>& out) {
     const auto it = a.heatmaps.find("attention");
     if (it == a.heatmaps.end() || it->second.values.empty()) return;
     double total = 0;
-    for (double v : it->second.values) total += v;
+    for (double v : it->second.values)
+        total += v;
     if (total <= 0) return;
     int low = 0;
-    for (double v : it->second.values) low += v / total < 0.001;
+    for (double v : it->second.values)
+        low += v / total < 0.001;
     const double share = double(low) / double(it->second.values.size());
     if (share < 0.2) return;
     Finding f;
     f.id = "patches.low_attention";
     f.severity = Severity::Info;
-    f.title = num(100 * share, 0) + " % of visual patches receive < 0.1 % attention each: pruning candidates";
+    f.title = num(100 * share, 0) +
+              " % of visual patches receive < 0.1 % attention each: pruning candidates";
     f.detail = std::to_string(low) + " of " + std::to_string(it->second.values.size()) +
                " patches, attention from the text tokens summed over layers.";
-    f.suggestion = "Try the visual-token pruning what-if with keep ≈ " + num(std::max(0.1, 1.0 - share), 1) + ".";
-    f.evidence = {{"low_share", share, "measured"}, {"patches", double(it->second.values.size()), "measured"}};
+    f.suggestion = "Try the visual-token pruning what-if with keep ≈ " +
+                   num(std::max(0.1, 1.0 - share), 1) + ".";
+    f.evidence = {{"low_share", share, "measured"},
+                  {"patches", double(it->second.values.size()), "measured"}};
     f.view = "heatmap";
     f.selection = "metric=attention";
     out.push_back(f);
@@ -144,9 +174,11 @@ void headFindings(const RunAnalysis& a, std::vector<Finding>& out) {
         Finding f;
         f.id = "heads.redundant.L" + std::to_string(h.layer);
         f.severity = Severity::Info;
-        f.title = "Layer " + std::to_string(h.layer) + ": attention heads largely duplicate each other (redundancy " +
+        f.title = "Layer " + std::to_string(h.layer) +
+                  ": attention heads largely duplicate each other (redundancy " +
                   num(h.redundancy) + ")";
-        f.detail = "Mean pairwise cosine " + num(1 - h.redundancy) + " over " + std::to_string(h.heads) + " heads.";
+        f.detail = "Mean pairwise cosine " + num(1 - h.redundancy) + " over " +
+                   std::to_string(h.heads) + " heads.";
         f.suggestion = "Candidates for head pruning or grouped-query sharing.";
         f.evidence = {{"redundancy", h.redundancy, "measured"}};
         f.view = "heads";
@@ -161,8 +193,10 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
         f.id = "host.reference_blas";
         f.severity = Severity::Critical;
         f.title = "libtorch is calling the reference BLAS";
-        f.detail = "Matrix products run ~30× slower than with OpenBLAS; every time in this run is inflated.";
-        f.suggestion = "Install libopenblas0-pthread (or point the libblas.so.3 alternative at an optimised BLAS) and capture again.";
+        f.detail = "Matrix products run ~30× slower than with OpenBLAS; every time in this run is "
+                   "inflated.";
+        f.suggestion = "Install libopenblas0-pthread (or point the libblas.so.3 alternative at an "
+                       "optimised BLAS) and capture again.";
         f.view = "session";
         out.push_back(f);
     }
@@ -182,12 +216,16 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
             f.id = "phase.dominant." + p.phase;
             f.severity = Severity::Info;
             f.title = "The " + p.phase + " phase takes " + num(100 * p.share, 0) + " % of the run";
-            f.detail = num(double(p.totalNs) / 1e6) + " ms of " + num(double(a.phases.wallNs) / 1e6) + " ms (measured).";
-            f.suggestion = p.phase == "decode" ? "Decode is bandwidth-bound: try weight quantisation and KV compression."
-                           : p.phase == "prefill" || p.phase == "vision"
-                               ? "Fewer visual tokens shrink this phase: try visual-token pruning."
-                               : "Look at the module tree for this phase's hot spots.";
-            f.evidence = {{"share", p.share, "measured"}, {"ms", double(p.totalNs) / 1e6, "measured"}};
+            f.detail = num(double(p.totalNs) / 1e6) + " ms of " +
+                       num(double(a.phases.wallNs) / 1e6) + " ms (measured).";
+            f.suggestion =
+                p.phase == "decode"
+                    ? "Decode is bandwidth-bound: try weight quantisation and KV compression."
+                : p.phase == "prefill" || p.phase == "vision"
+                    ? "Fewer visual tokens shrink this phase: try visual-token pruning."
+                    : "Look at the module tree for this phase's hot spots.";
+            f.evidence = {{"share", p.share, "measured"},
+                          {"ms", double(p.totalNs) / 1e6, "measured"}};
             f.view = "timeline";
             f.selection = "phase=" + p.phase;
             out.push_back(f);

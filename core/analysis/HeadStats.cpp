@@ -22,7 +22,8 @@ HeadRedundancy headRedundancy(int layer, const std::vector<AttnMapRow>& maps) {
     r.layer = layer;
     std::vector<const AttnMapRow*> usable;
     for (const auto& m : maps)
-        if (!m.data.empty() && (usable.empty() || m.data.size() == usable.front()->data.size())) usable.push_back(&m);
+        if (!m.data.empty() && (usable.empty() || m.data.size() == usable.front()->data.size()))
+            usable.push_back(&m);
     r.heads = int(usable.size());
     if (usable.size() < 2) return r;
     std::vector<HeadPair> pairs;
@@ -34,11 +35,13 @@ HeadRedundancy headRedundancy(int layer, const std::vector<AttnMapRow>& maps) {
             sum += c;
         }
     r.redundancy = std::clamp(1.0 - sum / double(pairs.size()), 0.0, 1.0);
-    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& x, const auto& y) { return x.cosine > y.cosine; });
+    std::stable_sort(pairs.begin(), pairs.end(),
+                     [](const auto& x, const auto& y) { return x.cosine > y.cosine; });
     pairs.resize(std::min<size_t>(3, pairs.size()));
     r.topPairs = pairs;
     std::set<int> heads;
-    for (const auto& p : pairs) heads.insert({p.a, p.b});
+    for (const auto& p : pairs)
+        heads.insert({p.a, p.b});
     r.topHeadShare = double(heads.size()) / double(r.heads);
     r.valid = true;
     return r;

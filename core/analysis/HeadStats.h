@@ -16,10 +16,10 @@ struct HeadPair {
 struct HeadRedundancy {
     int layer = 0;
     int heads = 0;
-    double redundancy = 0;           // 1 − mean cos over pairs i < j; in [0, 1], 0 = duplicates
-    std::vector<HeadPair> topPairs;  // the (up to) 3 most similar pairs, most similar first
-    double topHeadShare = 0;         // share of heads that appear in those pairs
-    bool valid = false;              // false with fewer than two usable heads
+    double redundancy = 0;          // 1 − mean cos over pairs i < j; in [0, 1], 0 = duplicates
+    std::vector<HeadPair> topPairs; // the (up to) 3 most similar pairs, most similar first
+    double topHeadShare = 0;        // share of heads that appear in those pairs
+    bool valid = false;             // false with fewer than two usable heads
 };
 
 double cosine(const std::vector<float>& a, const std::vector<float>& b);

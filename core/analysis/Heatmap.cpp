@@ -21,8 +21,8 @@ Result<LayerRange> parseLayerRange(const std::string& text) {
                   : parse(std::string_view(text).substr(0, dash), r.first) &&
                         parse(std::string_view(text).substr(dash + 1), r.last);
     if (!ok || r.first > r.last)
-        return makeError(ErrorCode::BadInput, "layer range '" + text +
-                                                  "' is not valid: use N, A-B (A ≤ B) or all");
+        return makeError(ErrorCode::BadInput,
+                         "layer range '" + text + "' is not valid: use N, A-B (A ≤ B) or all");
     return r;
 }
 
@@ -41,10 +41,12 @@ Result<HeatGrid> gridFromMetrics(const std::vector<PatchMetricRow>& rows, const 
     }
     if (used.empty()) {
         std::string have;
-        for (int l : seen) have += (have.empty() ? "" : ", ") + std::to_string(l);
+        for (int l : seen)
+            have += (have.empty() ? "" : ", ") + std::to_string(l);
         return makeError(ErrorCode::NotFound,
-                         seen.empty() ? std::string("the run has no values of this metric")
-                                      : "no layer in the requested range; layers with values: " + have);
+                         seen.empty()
+                             ? std::string("the run has no values of this metric")
+                             : "no layer in the requested range; layers with values: " + have);
     }
     return g;
 }
@@ -54,7 +56,8 @@ HeatGrid normalised(const HeatGrid& g) {
     if (g.values.empty()) return n;
     const auto [lo, hi] = std::minmax_element(g.values.begin(), g.values.end());
     const double span = *hi - *lo;
-    for (auto& v : n.values) v = span > 0 ? (v - *lo) / span : 0.0;
+    for (auto& v : n.values)
+        v = span > 0 ? (v - *lo) / span : 0.0;
     return n;
 }
 

@@ -14,12 +14,12 @@ namespace mvp {
 
 struct HeatGrid {
     int rows = 0, cols = 0;
-    std::vector<double> values;  // rows·cols, row-major (patch index order)
+    std::vector<double> values; // rows·cols, row-major (patch index order)
     double at(int r, int c) const { return values[size_t(r) * cols + c]; }
 };
 
 struct LayerRange {
-    int first = 0, last = 1 << 30;  // inclusive
+    int first = 0, last = 1 << 30; // inclusive
     bool contains(int layer) const { return layer >= first && layer <= last; }
 };
 

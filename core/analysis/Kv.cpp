@@ -18,7 +18,8 @@ double kvShareRatio(const std::vector<std::vector<bool>>& masks, int64_t length)
     return double(used) / double(length);
 }
 
-std::vector<std::vector<bool>> thresholdRegions(const std::vector<double>& grid, int rows, int cols, double threshold) {
+std::vector<std::vector<bool>> thresholdRegions(const std::vector<double>& grid, int rows, int cols,
+                                                double threshold) {
     std::vector<std::vector<bool>> regions;
     std::vector<int> label(grid.size(), -1);
     for (int start = 0; start < rows * cols; ++start) {
@@ -77,7 +78,8 @@ ResamplingLoss resamplingLoss(const std::vector<float>& v, const std::vector<flo
         for (size_t i = 0; i + size_t(w) <= p.size(); i += size_t(w)) {
             double sum = 0;
             for (size_t k = i; k < i + size_t(w); ++k)
-                if (p[k] > 0) sum += double(p[k]) * std::log(double(p[k]) / std::max(double(q[k]), 1e-12));
+                if (p[k] > 0)
+                    sum += double(p[k]) * std::log(double(p[k]) / std::max(double(q[k]), 1e-12));
             kl.push_back(sum);
         }
     out.deltaCos = spreadOf(dc);

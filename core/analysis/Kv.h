@@ -11,7 +11,8 @@ double kvShareRatio(const std::vector<std::vector<bool>>& regionMasks, int64_t s
 
 // 4-connected regions of the grid cells whose value is ≥ threshold: one mask per
 // region over the cells (row-major).
-std::vector<std::vector<bool>> thresholdRegions(const std::vector<double>& grid, int rows, int cols, double threshold);
+std::vector<std::vector<bool>> thresholdRegions(const std::vector<double>& grid, int rows, int cols,
+                                                double threshold);
 
 struct Spread {
     double mean = 0, p95 = 0;
@@ -19,9 +20,9 @@ struct Spread {
 };
 
 struct ResamplingLoss {
-    Spread deltaCos;   // 1 − cos(v, v')
-    Spread relL2;      // ‖v − v'‖ / ‖v‖
-    Spread deltaKl;    // KL(p ‖ q) between attention rows before / after
+    Spread deltaCos; // 1 − cos(v, v')
+    Spread relL2;    // ‖v − v'‖ / ‖v‖
+    Spread deltaKl;  // KL(p ‖ q) between attention rows before / after
 };
 
 // v, v2: n vectors of dimension d (row-major); p, q: m attention rows of width w.
@@ -29,6 +30,6 @@ struct ResamplingLoss {
 ResamplingLoss resamplingLoss(const std::vector<float>& v, const std::vector<float>& v2, int d,
                               const std::vector<float>& p, const std::vector<float>& q, int w);
 
-Spread spreadOf(std::vector<double> values);  // mean and p95 (nearest rank)
+Spread spreadOf(std::vector<double> values); // mean and p95 (nearest rank)
 
 } // namespace mvp

@@ -7,24 +7,31 @@ namespace mvp {
 
 std::optional<size_t> ModuleCostTree::indexOf(int64_t moduleId) const {
     // Capture numbers modules 1..n in order; fall back to a search otherwise.
-    if (moduleId >= 1 && size_t(moduleId) <= nodes.size() && nodes[size_t(moduleId - 1)].module.id == moduleId)
+    if (moduleId >= 1 && size_t(moduleId) <= nodes.size() &&
+        nodes[size_t(moduleId - 1)].module.id == moduleId)
         return size_t(moduleId - 1);
     for (size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].module.id == moduleId) return i;
     return std::nullopt;
 }
 
-ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules, const std::vector<SpanRow>& spans,
-                                int64_t wallNs) {
+ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules,
+                                const std::vector<SpanRow>& spans, int64_t wallNs) {
     ModuleCostTree tree;
     tree.wallNs = wallNs;
     tree.nodes.reserve(modules.size());
-    for (const auto& m : modules) tree.nodes.push_back(ModuleCost{m});
+    for (const auto& m : modules) {
+        ModuleCost c;
+        c.module = m;
+        tree.nodes.push_back(std::move(c));
+    }
     for (size_t i = 0; i < tree.nodes.size(); ++i) {
         const auto& parent = tree.nodes[i].module.parent;
         const auto p = parent ? tree.indexOf(*parent) : std::nullopt;
-        if (p) tree.nodes[*p].children.push_back(i);
-        else tree.roots.push_back(i);
+        if (p)
+            tree.nodes[*p].children.push_back(i);
+        else
+            tree.roots.push_back(i);
     }
 
     // Time spent in direct child spans, per parent span.
@@ -45,7 +52,8 @@ ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules, const std
         n.flops += s.flops;
         n.bytes += s.bytes;
     }
-    for (auto& n : tree.nodes) n.share = wallNs > 0 ? double(n.totalNs) / double(wallNs) : 0.0;
+    for (auto& n : tree.nodes)
+        n.share = wallNs > 0 ? double(n.totalNs) / double(wallNs) : 0.0;
     return tree;
 }
 
@@ -53,7 +61,8 @@ PhaseSummary summarisePhases(const std::vector<PhaseRow>& rows) {
     PhaseSummary s;
     if (rows.empty()) return s;
     std::vector<PhaseRow> sorted = rows;
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto& a, const auto& b) { return a.startNs < b.startNs; });
     int64_t covered = 0, lastEnd = sorted.front().startNs, maxEnd = sorted.front().endNs;
     for (size_t i = 0; i < sorted.size(); ++i) {
         const auto& r = sorted[i];
@@ -61,7 +70,8 @@ PhaseSummary summarisePhases(const std::vector<PhaseRow>& rows) {
         lastEnd = r.endNs;
         maxEnd = std::max(maxEnd, r.endNs);
         covered += r.endNs - r.startNs;
-        auto it = std::find_if(s.phases.begin(), s.phases.end(), [&](const auto& p) { return p.phase == r.phase; });
+        auto it = std::find_if(s.phases.begin(), s.phases.end(),
+                               [&](const auto& p) { return p.phase == r.phase; });
         if (it == s.phases.end()) it = s.phases.insert(s.phases.end(), PhaseTotal{r.phase});
         it->count += 1;
         it->totalNs += r.endNs - r.startNs;
@@ -69,7 +79,8 @@ PhaseSummary summarisePhases(const std::vector<PhaseRow>& rows) {
     // Times count from the run's origin, so the wall time ends at the last phase end.
     s.wallNs = maxEnd;
     s.coverage = s.wallNs > 0 ? double(covered) / double(s.wallNs) : 0.0;
-    for (auto& p : s.phases) p.share = s.wallNs > 0 ? double(p.totalNs) / double(s.wallNs) : 0.0;
+    for (auto& p : s.phases)
+        p.share = s.wallNs > 0 ? double(p.totalNs) / double(s.wallNs) : 0.0;
     return s;
 }
 

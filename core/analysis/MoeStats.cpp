@@ -10,12 +10,18 @@ namespace mvp {
 
 const char* toString(ExpertState s) {
     switch (s) {
-    case ExpertState::Hot: return "hot";
-    case ExpertState::Overloaded: return "overloaded";
-    case ExpertState::Underloaded: return "underloaded";
-    case ExpertState::Cold: return "cold";
-    case ExpertState::Dead: return "dead";
-    case ExpertState::Normal: break;
+    case ExpertState::Hot:
+        return "hot";
+    case ExpertState::Overloaded:
+        return "overloaded";
+    case ExpertState::Underloaded:
+        return "underloaded";
+    case ExpertState::Cold:
+        return "cold";
+    case ExpertState::Dead:
+        return "dead";
+    case ExpertState::Normal:
+        break;
     }
     return "normal";
 }
@@ -50,7 +56,8 @@ BalanceStats balanceStats(const std::vector<int64_t>& load) {
     s.entropyBits = h;
     s.entropyNorm = std::exp2(h) / n;
     if (s.stddev > 0)
-        for (size_t i = 0; i < load.size(); ++i) s.z[i] = (double(load[i]) - s.mean) / s.stddev;
+        for (size_t i = 0; i < load.size(); ++i)
+            s.z[i] = (double(load[i]) - s.mean) / s.stddev;
     return s;
 }
 
@@ -67,7 +74,8 @@ std::vector<const RoutingRow*> ordered(const std::vector<RoutingRow>& rows, int 
     return out;
 }
 
-template <typename Keep> BalanceStats countWhere(const std::vector<const RoutingRow*>& rows, int experts, Keep keep) {
+template <typename Keep>
+BalanceStats countWhere(const std::vector<const RoutingRow*>& rows, int experts, Keep keep) {
     std::vector<int64_t> load(size_t(experts), 0);
     for (const auto* r : rows)
         if (keep(*r) && r->expert >= 0 && r->expert < experts) load[size_t(r->expert)] += 1;
@@ -76,8 +84,8 @@ template <typename Keep> BalanceStats countWhere(const std::vector<const Routing
 
 } // namespace
 
-LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int experts, const MoeThresholds& t,
-                            int window) {
+LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int experts,
+                            const MoeThresholds& t, int window) {
     LayerMoeReport rep;
     rep.layer = layer;
     const auto layerRows = ordered(rows, layer);
@@ -93,10 +101,14 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
     rep.tokenCount = int64_t(tokens.size());
     auto all = [](const RoutingRow&) { return true; };
     rep.total = countWhere(layerRows, experts, all);
-    rep.visual = countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == "visual"; });
-    rep.text = countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == "text"; });
-    rep.prefill = countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == "prefill"; });
-    rep.decode = countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == "decode"; });
+    rep.visual =
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == "visual"; });
+    rep.text =
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == "text"; });
+    rep.prefill =
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == "prefill"; });
+    rep.decode =
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == "decode"; });
 
     // Token windows over the routing order (one token = all its k slots).
     std::vector<std::vector<const RoutingRow*>> byToken;
@@ -109,7 +121,8 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
         for (size_t first = 0; first < byToken.size(); first += size_t(size)) {
             const size_t last = std::min(byToken.size(), first + size_t(size));
             std::vector<const RoutingRow*> slice;
-            for (size_t i = first; i < last; ++i) slice.insert(slice.end(), byToken[i].begin(), byToken[i].end());
+            for (size_t i = first; i < last; ++i)
+                slice.insert(slice.end(), byToken[i].begin(), byToken[i].end());
             out.push_back({int(first), int(last), countWhere(slice, experts, all)});
         }
         return out;
@@ -121,8 +134,9 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
         for (size_t w = 1; w < coldWindows.size(); ++w) {
             const auto& a = coldWindows[w - 1];
             const auto& b = coldWindows[w];
-            if (b.last - b.first < t.coldWindow) break;  // a partial window is not a full check
-            if (a.stats.load[size_t(e)] < t.coldMinActivations && b.stats.load[size_t(e)] < t.coldMinActivations) {
+            if (b.last - b.first < t.coldWindow) break; // a partial window is not a full check
+            if (a.stats.load[size_t(e)] < t.coldMinActivations &&
+                b.stats.load[size_t(e)] < t.coldMinActivations) {
                 rep.cold.push_back(e);
                 break;
             }
@@ -133,8 +147,10 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
     // underloaded below the receiver threshold.
     std::vector<int> byZ(static_cast<size_t>(experts));
     std::iota(byZ.begin(), byZ.end(), 0);
-    std::stable_sort(byZ.begin(), byZ.end(), [&](int a, int b) { return rep.total.z[size_t(a)] > rep.total.z[size_t(b)]; });
-    const std::set<int> topByZ(byZ.begin(), byZ.begin() + std::min<size_t>(size_t(std::max(rep.topK, 1)), byZ.size()));
+    std::stable_sort(byZ.begin(), byZ.end(),
+                     [&](int a, int b) { return rep.total.z[size_t(a)] > rep.total.z[size_t(b)]; });
+    const std::set<int> topByZ(
+        byZ.begin(), byZ.begin() + std::min<size_t>(size_t(std::max(rep.topK, 1)), byZ.size()));
     std::vector<int> receivers;
     for (int e = 0; e < experts; ++e)
         if (rep.total.z[size_t(e)] < t.receiverZ) receivers.push_back(e);
@@ -169,12 +185,14 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
     return rep;
 }
 
-std::vector<LayerMoeReport> analyseMoe(const std::vector<RoutingRow>& rows, int experts, const MoeThresholds& t,
-                                       int window) {
+std::vector<LayerMoeReport> analyseMoe(const std::vector<RoutingRow>& rows, int experts,
+                                       const MoeThresholds& t, int window) {
     std::set<int> layers;
-    for (const auto& r : rows) layers.insert(r.layer);
+    for (const auto& r : rows)
+        layers.insert(r.layer);
     std::vector<LayerMoeReport> out;
-    for (int l : layers) out.push_back(analyseLayer(l, rows, experts, t, window));
+    for (int l : layers)
+        out.push_back(analyseLayer(l, rows, experts, t, window));
     return out;
 }
 
@@ -204,8 +222,10 @@ std::optional<std::pair<int, int>> parseMoePath(const std::string& path) {
     return std::nullopt;
 }
 
-std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& modules, const std::vector<SpanRow>& spans) {
-    std::map<int64_t, std::pair<int, int>> roleOf;  // module id → (layer, -2 block | -1 gate | expert)
+std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& modules,
+                                            const std::vector<SpanRow>& spans) {
+    std::map<int64_t, std::pair<int, int>>
+        roleOf; // module id → (layer, -2 block | -1 gate | expert)
     for (const auto& m : modules)
         if (auto p = parseMoePath(m.path)) roleOf[m.id] = *p;
     std::map<std::tuple<int, std::string, int>, GateExpertTime> acc;
@@ -218,15 +238,18 @@ std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& module
         g.phase = s.phase;
         g.step = s.step;
         const int64_t d = s.endNs - s.startNs;
-        if (role == -2) g.layerNs += d;
-        else if (role == -1) g.gateNs += d;
+        if (role == -2)
+            g.layerNs += d;
+        else if (role == -1)
+            g.gateNs += d;
         else {
             g.expertNs += d;
             g.activeExperts += 1;
         }
     }
     std::vector<GateExpertTime> out;
-    for (auto& [_, g] : acc) out.push_back(g);
+    for (auto& [_, g] : acc)
+        out.push_back(g);
     // Time order within a layer: prefill first, then decode steps.
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
         if (a.layer != b.layer) return a.layer < b.layer;

@@ -25,17 +25,17 @@ struct MoeThresholds {
 // size; with no tokens the scalars are 0 and `tokens` says why.
 struct BalanceStats {
     int experts = 0;
-    int64_t tokens = 0;  // routing slots counted (a token routed top-k counts k times)
+    int64_t tokens = 0; // routing slots counted (a token routed top-k counts k times)
     std::vector<int64_t> load;
-    std::vector<double> z;   // (load − μ)/σ, population σ; all 0 when σ = 0
+    std::vector<double> z; // (load − μ)/σ, population σ; all 0 when σ = 0
     double mean = 0, stddev = 0;
-    double cv = 0;            // σ/μ; > 1 is "severe"
-    double balancedness = 0;  // μ / max (1 = perfectly even)
-    double jain = 0;          // (Σx)² / (E·Σx²)
-    double maxvio = 0;        // max/μ − 1
-    double deadFraction = 0;  // share of experts with no tokens
-    double entropyBits = 0;   // −Σ p log₂ p of the load distribution
-    double entropyNorm = 0;   // 2^H / E: effective share of experts in use
+    double cv = 0;           // σ/μ; > 1 is "severe"
+    double balancedness = 0; // μ / max (1 = perfectly even)
+    double jain = 0;         // (Σx)² / (E·Σx²)
+    double maxvio = 0;       // max/μ − 1
+    double deadFraction = 0; // share of experts with no tokens
+    double entropyBits = 0;  // −Σ p log₂ p of the load distribution
+    double entropyNorm = 0;  // 2^H / E: effective share of experts in use
 };
 
 BalanceStats balanceStats(const std::vector<int64_t>& load);
@@ -48,26 +48,26 @@ struct ExpertReport {
     int64_t tokens = 0;
     double z = 0;
     ExpertState state = ExpertState::Normal;
-    int64_t targetTokens = 0;      // for overloaded experts: 0.7 × load
-    std::vector<int> receivers;    // for overloaded experts: experts with Δ < −1.0
+    int64_t targetTokens = 0;   // for overloaded experts: 0.7 × load
+    std::vector<int> receivers; // for overloaded experts: experts with Δ < −1.0
 };
 
 struct WindowStats {
-    int first = 0, last = 0;  // token ordinal range [first, last) in routing order
+    int first = 0, last = 0; // token ordinal range [first, last) in routing order
     BalanceStats stats;
 };
 
 struct LayerMoeReport {
     int layer = 0;
     int topK = 0;
-    int64_t tokenCount = 0;  // distinct tokens routed in this layer
+    int64_t tokenCount = 0; // distinct tokens routed in this layer
     BalanceStats total;
-    BalanceStats visual, text;      // by modality
-    BalanceStats prefill, decode;   // by phase
+    BalanceStats visual, text;    // by modality
+    BalanceStats prefill, decode; // by phase
     std::vector<ExpertReport> experts;
-    double hotTop1Share = 0;        // share of tokens whose top-1 expert is hot or overloaded
-    std::vector<WindowStats> windows;  // only when a token window was asked for
-    std::vector<int> cold;             // experts cold in two consecutive windows of coldWindow tokens
+    double hotTop1Share = 0;          // share of tokens whose top-1 expert is hot or overloaded
+    std::vector<WindowStats> windows; // only when a token window was asked for
+    std::vector<int> cold; // experts cold in two consecutive windows of coldWindow tokens
 };
 
 // One layer's audit. `experts` is the model's expert count (so experts that
@@ -84,9 +84,9 @@ struct GateExpertTime {
     int layer = 0;
     std::string phase;
     int step = 0;
-    int64_t gateNs = 0;     // router: linear + softmax + top-k (measured)
-    int64_t expertNs = 0;   // Σ of the active experts' spans (measured)
-    int64_t layerNs = 0;    // the whole MoE block, incl. dispatch (measured)
+    int64_t gateNs = 0;   // router: linear + softmax + top-k (measured)
+    int64_t expertNs = 0; // Σ of the active experts' spans (measured)
+    int64_t layerNs = 0;  // the whole MoE block, incl. dispatch (measured)
     int activeExperts = 0;
 };
 

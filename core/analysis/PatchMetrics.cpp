@@ -13,7 +13,8 @@ std::vector<double> minMax(std::vector<double> v) {
     if (v.empty()) return v;
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
     const double a = *lo, span = *hi - *lo;
-    for (auto& x : v) x = span > 0 ? (x - a) / span : 0.0;
+    for (auto& x : v)
+        x = span > 0 ? (x - a) / span : 0.0;
     return v;
 }
 
@@ -23,21 +24,23 @@ HeatGrid gridOf(const PatchGridRow& g, std::vector<double> values) {
 
 // Expert cost per visual patch: each expert span's FLOPs (or time) shared
 // equally among the tokens routed to that expert in that layer and step.
-std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime, const std::string& phase) {
+std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime,
+                               const std::string& phase) {
     const auto& g = *d.grid;
     const int patches = g.gridH * g.gridW;
     std::vector<double> out(size_t(patches), 0.0);
-    std::map<int64_t, std::pair<int, int>> expertOf;  // module → (layer, expert)
+    std::map<int64_t, std::pair<int, int>> expertOf; // module → (layer, expert)
     for (const auto& m : d.modules)
         if (auto p = parseMoePath(m.path); p && p->second >= 0) expertOf[m.id] = *p;
-    using Key = std::tuple<int, std::string, int, int>;  // layer, phase, step, expert
+    using Key = std::tuple<int, std::string, int, int>; // layer, phase, step, expert
     std::map<Key, double> cost;
     for (const auto& s : d.spans)
         if (auto it = expertOf.find(s.module); it != expertOf.end())
             cost[{it->second.first, s.phase, s.step, it->second.second}] +=
                 byTime ? double(s.endNs - s.startNs) : double(s.flops);
     std::map<Key, int> tokens;
-    for (const auto& r : d.routing) tokens[{r.layer, r.phase, r.step, r.expert}] += 1;
+    for (const auto& r : d.routing)
+        tokens[{r.layer, r.phase, r.step, r.expert}] += 1;
     for (const auto& r : d.routing) {
         if (!layers.contains(r.layer) || (!phase.empty() && r.phase != phase)) continue;
         const int p = r.token - g.firstPosition;
@@ -50,15 +53,17 @@ std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime,
 }
 } // namespace
 
-std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w, const std::vector<double>& q,
-                                 double patchWeight) {
+std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w,
+                                 const std::vector<double>& q, double patchWeight) {
     const size_t n = w.size();
     std::vector<double> aligned(n, 0.0), sequence(n, 0.0);
     const double qMax = q.empty() ? 0.0 : *std::max_element(q.begin(), q.end());
     std::vector<double> soft(q.size());
     double z = 0;
-    for (size_t s = 0; s < q.size(); ++s) z += soft[s] = std::exp(q[s] - qMax);
-    for (auto& x : soft) x /= z > 0 ? z : 1.0;
+    for (size_t s = 0; s < q.size(); ++s)
+        z += soft[s] = std::exp(q[s] - qMax);
+    for (auto& x : soft)
+        x /= z > 0 ? z : 1.0;
     for (size_t p = 0; p < n; ++p)
         for (size_t s = 0; s < q.size() && s < w[p].size(); ++s) {
             aligned[p] += w[p][s] * q[s];
@@ -66,16 +71,20 @@ std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w, cons
         }
     const auto patch = minMax(aligned);
     std::vector<double> h(n);
-    for (size_t p = 0; p < n; ++p) h[p] = patchWeight * patch[p] + (1.0 - patchWeight) * sequence[p];
+    for (size_t p = 0; p < n; ++p)
+        h[p] = patchWeight * patch[p] + (1.0 - patchWeight) * sequence[p];
     return h;
 }
 
-std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers, const std::string& phase) {
+std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers,
+                                                    const std::string& phase) {
     std::map<std::string, HeatGrid> out;
     if (!d.grid) return out;
     const auto& g = *d.grid;
     const int patches = g.gridH * g.gridW;
-    const auto& attention = phase == "prefill" ? d.attentionPrefill : phase == "decode" ? d.attentionDecode : d.attention;
+    const auto& attention = phase == "prefill"  ? d.attentionPrefill
+                            : phase == "decode" ? d.attentionDecode
+                                                : d.attention;
     if (auto a = gridFromMetrics(attention, g, layers); a) out["attention"] = *a;
     if (!d.routing.empty()) {
         out["expert_flops"] = gridOf(g, expertCost(d, layers, false, phase));
@@ -84,7 +93,8 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
     if (out.count("attention") && out.count("expert_flops")) {
         const auto cost = minMax(out["expert_flops"].values), att = minMax(out["attention"].values);
         std::vector<double> waste(cost.size());
-        for (size_t i = 0; i < cost.size(); ++i) waste[i] = std::max(0.0, cost[i] - att[i]);
+        for (size_t i = 0; i < cost.size(); ++i)
+            waste[i] = std::max(0.0, cost[i] - att[i]);
         out["waste"] = gridOf(g, waste);
     }
     // Saliency: W[p][s] = attention from response token s (decode steps) to patch p,
@@ -96,7 +106,8 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
     for (const auto& t : d.tokens)
         if (t.phase == "decode") responsePositions.push_back(t.position);
     int used = 0;
-    std::vector<std::vector<double>> w(size_t(patches), std::vector<double>(responsePositions.size(), 0.0));
+    std::vector<std::vector<double>> w(size_t(patches),
+                                       std::vector<double>(responsePositions.size(), 0.0));
     for (const auto& [layer, maps] : d.attnMaps) {
         if (!layers.contains(layer) || maps.empty()) continue;
         ++used;
@@ -105,15 +116,18 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
                 const int q = responsePositions[s];
                 if (q >= m.rows || m.data.empty()) continue;
                 for (int p = 0; p < patches && g.firstPosition + p < m.cols; ++p)
-                    w[size_t(p)][s] += m.data[size_t(q) * m.cols + size_t(g.firstPosition + p)] / double(maps.size());
+                    w[size_t(p)][s] += m.data[size_t(q) * m.cols + size_t(g.firstPosition + p)] /
+                                       double(maps.size());
             }
     }
     if (used > 0 && !responsePositions.empty() && phase != "prefill") {
         for (auto& row : w)
-            for (auto& x : row) x /= used;
+            for (auto& x : row)
+                x /= used;
         std::vector<double> q;
         for (const auto& t : d.tokens)
-            if (t.phase == "decode") q.push_back(stepNs.count(t.step) ? stepNs[t.step] / 1e6 : 0.0);  // ms
+            if (t.phase == "decode")
+                q.push_back(stepNs.count(t.step) ? stepNs[t.step] / 1e6 : 0.0); // ms
         out["saliency"] = gridOf(g, blendHeatmap(w, q));
     }
     return out;

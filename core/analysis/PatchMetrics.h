@@ -19,8 +19,8 @@ struct RunData;
 
 // a_p = Σ_s W[p][s]·q_s, min-max normalised (patch level); softmax(q) attributed
 // through W (sequence level); h = patchWeight·patch + (1 − patchWeight)·sequence.
-std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w, const std::vector<double>& q,
-                                 double patchWeight = 0.6);
+std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w,
+                                 const std::vector<double>& q, double patchWeight = 0.6);
 
 // Every metric the run has data for, summed over `layers`, for one phase
 // ("prefill", "decode") or the whole run (""). Saliency needs decode steps.

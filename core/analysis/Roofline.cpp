@@ -13,18 +13,24 @@ std::vector<DeviceCeiling> datasheetDevices() {
     };
 }
 
-DeviceCeiling ceilingOf(const DeviceRow& d) { return {d.name, d.peakFlops, d.peakBytesPerS, d.source}; }
+DeviceCeiling ceilingOf(const DeviceRow& d) {
+    return {d.name, d.peakFlops, d.peakBytesPerS, d.source};
+}
 
 const char* toString(Bound b) {
     switch (b) {
-    case Bound::Memory: return "memory";
-    case Bound::Compute: return "compute";
-    case Bound::Unknown: break;
+    case Bound::Memory:
+        return "memory";
+    case Bound::Compute:
+        return "compute";
+    case Bound::Unknown:
+        break;
     }
     return "unknown";
 }
 
-RooflinePoint rooflinePoint(const std::string& name, int64_t flops, int64_t bytes, int64_t ns, const DeviceCeiling& d) {
+RooflinePoint rooflinePoint(const std::string& name, int64_t flops, int64_t bytes, int64_t ns,
+                            const DeviceCeiling& d) {
     RooflinePoint p;
     p.name = name;
     p.flops = flops;
@@ -41,8 +47,8 @@ RooflinePoint rooflinePoint(const std::string& name, int64_t flops, int64_t byte
     return p;
 }
 
-double crossModalBandwidth(int64_t visualTokens, int64_t channels, int64_t textTokens, int64_t dim, int bytesPerElement,
-                           double seconds) {
+double crossModalBandwidth(int64_t visualTokens, int64_t channels, int64_t textTokens, int64_t dim,
+                           int bytesPerElement, double seconds) {
     if (seconds <= 0) return 0;
     return 2.0 * double(visualTokens * channels + textTokens * dim) * bytesPerElement / seconds;
 }

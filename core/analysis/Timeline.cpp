@@ -10,7 +10,8 @@ namespace mvp {
 
 size_t Timeline::spanCount() const {
     size_t n = 0;
-    for (const auto& l : lanes) n += l.starts.size();
+    for (const auto& l : lanes)
+        n += l.starts.size();
     return n;
 }
 
@@ -28,7 +29,8 @@ Timeline buildTimeline(const std::vector<ModuleRow>& modules, const std::vector<
         TimelineLane lane;
         lane.layer = k.first;
         lane.expert = k.second;
-        lane.label = "L" + std::to_string(k.first) + (k.second < 0 ? " gate" : " e" + std::to_string(k.second));
+        lane.label = "L" + std::to_string(k.first) +
+                     (k.second < 0 ? " gate" : " e" + std::to_string(k.second));
         laneOf[k] = t.lanes.size();
         t.lanes.push_back(std::move(lane));
     }
@@ -41,23 +43,27 @@ Timeline buildTimeline(const std::vector<ModuleRow>& modules, const std::vector<
         t.lanes[it->second].starts.push_back(s.startNs);
         t.lanes[it->second].ends.push_back(s.endNs);
     }
-    for (const auto& p : phases) t.endNs = std::max(t.endNs, p.endNs);
+    for (const auto& p : phases)
+        t.endNs = std::max(t.endNs, p.endNs);
     for (auto& lane : t.lanes) {
         // Spans of one lane arrive in end order; sort by start for range lookups.
         std::vector<size_t> order(lane.starts.size());
         std::iota(order.begin(), order.end(), 0);
-        std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return lane.starts[a] < lane.starts[b]; });
+        std::sort(order.begin(), order.end(),
+                  [&](size_t a, size_t b) { return lane.starts[a] < lane.starts[b]; });
         std::vector<int64_t> s, e;
         s.reserve(order.size());
         e.reserve(order.size());
-        for (size_t i : order) s.push_back(lane.starts[i]), e.push_back(lane.ends[i]);
+        for (size_t i : order)
+            s.push_back(lane.starts[i]), e.push_back(lane.ends[i]);
         lane.starts = std::move(s);
         lane.ends = std::move(e);
     }
     return t;
 }
 
-std::vector<TimelineBox> levelOfDetail(const TimelineLane& lane, int64_t from, int64_t to, double nsPerPixel) {
+std::vector<TimelineBox> levelOfDetail(const TimelineLane& lane, int64_t from, int64_t to,
+                                       double nsPerPixel) {
     std::vector<TimelineBox> out;
     if (lane.starts.empty() || to < from) return out;
     // Spans in one lane never overlap (one module runs at a time), so the first

@@ -15,18 +15,18 @@ namespace mvp {
 
 struct TimelineLane {
     int layer = 0;
-    int expert = -1;  // -1: the layer's router (gate)
-    std::string label;  // "L1 gate", "L1 e3"
-    std::vector<int64_t> starts, ends;  // spans, sorted by start (measured)
+    int expert = -1;                   // -1: the layer's router (gate)
+    std::string label;                 // "L1 gate", "L1 e3"
+    std::vector<int64_t> starts, ends; // spans, sorted by start (measured)
 };
 
 struct TimelineBox {
     int64_t start = 0, end = 0;
-    int count = 1;  // spans folded into this box
+    int count = 1; // spans folded into this box
 };
 
 struct Timeline {
-    std::vector<TimelineLane> lanes;  // layer order, gate first
+    std::vector<TimelineLane> lanes; // layer order, gate first
     std::vector<PhaseRow> phases;
     int64_t endNs = 0;
     size_t spanCount() const;
@@ -37,6 +37,7 @@ Timeline buildTimeline(const std::vector<ModuleRow>& modules, const std::vector<
 
 // The boxes of one lane that intersect [from, to], merged so that no two boxes
 // start within one pixel (nsPerPixel) of each other's end.
-std::vector<TimelineBox> levelOfDetail(const TimelineLane& lane, int64_t from, int64_t to, double nsPerPixel);
+std::vector<TimelineBox> levelOfDetail(const TimelineLane& lane, int64_t from, int64_t to,
+                                       double nsPerPixel);
 
 } // namespace mvp

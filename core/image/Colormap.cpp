@@ -10,9 +10,12 @@ namespace mvp {
 namespace {
 const std::array<std::array<uint8_t, 3>, 256>& table(Colormap map) {
     switch (map) {
-    case Colormap::Magma: return colormaps::kMagma;
-    case Colormap::Turbo: return colormaps::kTurbo;
-    case Colormap::Viridis: break;
+    case Colormap::Magma:
+        return colormaps::kMagma;
+    case Colormap::Turbo:
+        return colormaps::kTurbo;
+    case Colormap::Viridis:
+        break;
     }
     return colormaps::kViridis;
 }
@@ -26,9 +29,12 @@ std::array<uint8_t, 3> colorAt(Colormap map, double t) {
 
 const char* colormapName(Colormap map) {
     switch (map) {
-    case Colormap::Magma: return "magma";
-    case Colormap::Turbo: return "turbo";
-    case Colormap::Viridis: break;
+    case Colormap::Magma:
+        return "magma";
+    case Colormap::Turbo:
+        return "turbo";
+    case Colormap::Viridis:
+        break;
     }
     return "viridis";
 }
@@ -39,6 +45,8 @@ std::optional<Colormap> colormapFromName(const std::string& name) {
     return std::nullopt;
 }
 
-std::vector<std::string> colormapNames() { return {"viridis", "magma", "turbo"}; }
+std::vector<std::string> colormapNames() {
+    return {"viridis", "magma", "turbo"};
+}
 
 } // namespace mvp

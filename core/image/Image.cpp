@@ -1,13 +1,12 @@
 #include "core/image/Image.h"
 
-#include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
 
 namespace mvp {
 
@@ -27,7 +26,8 @@ std::string sniffFormat(const std::vector<uint8_t>& b) {
     if (startsWith(b, {0xFF, 0xD8, 0xFF})) return "JPEG";
     if (startsWith(b, {'B', 'M'})) return "BMP";
     if (startsWith(b, {'G', 'I', 'F', '8'})) return "GIF";
-    if (startsWith(b, {'R', 'I', 'F', 'F'}) && startsWith(b, {'W', 'E', 'B', 'P'}, 8)) return "WebP";
+    if (startsWith(b, {'R', 'I', 'F', 'F'}) && startsWith(b, {'W', 'E', 'B', 'P'}, 8))
+        return "WebP";
     if (startsWith(b, {'I', 'I', 42, 0}) || startsWith(b, {'M', 'M', 0, 42})) return "TIFF";
     if (startsWith(b, {'f', 't', 'y', 'p'}, 4)) return "HEIF/AVIF";
     if (startsWith(b, {'%', 'P', 'D', 'F'})) return "PDF";
@@ -89,7 +89,8 @@ std::vector<float> resample(const std::vector<float>& src, int sh, int sw, int c
     for (int y = 0; y < dh; ++y)
         for (const Tap& t : rows[size_t(y)])
             for (int x = 0; x < dw * channels; ++x)
-                out[size_t(y) * dw * channels + x] += t.weight * tmp[size_t(t.index) * dw * channels + x];
+                out[size_t(y) * dw * channels + x] +=
+                    t.weight * tmp[size_t(t.index) * dw * channels + x];
     return out;
 }
 
@@ -97,7 +98,8 @@ std::vector<float> resample(const std::vector<float>& src, int sh, int sw, int c
 
 Result<RgbImage> decodeImage(const std::vector<uint8_t>& bytes, const std::string& name) {
     if (bytes.empty())
-        return makeError(ErrorCode::BadInput, name + " is empty (0 bytes): choose a PNG or JPEG image");
+        return makeError(ErrorCode::BadInput,
+                         name + " is empty (0 bytes): choose a PNG or JPEG image");
     const std::string format = sniffFormat(bytes);
     if (format.empty())
         return makeError(ErrorCode::BadInput,
@@ -113,10 +115,10 @@ Result<RgbImage> decodeImage(const std::vector<uint8_t>& bytes, const std::strin
                                                   " but its header is damaged (" +
                                                   stbi_failure_reason() + "): re-export the image");
     if (int64_t(w) * h > kMaxImagePixels)
-        return makeError(ErrorCode::BadInput,
-                         name + " is " + std::to_string(w) + "×" + std::to_string(h) +
-                             " pixels, more than the " + std::to_string(kMaxImagePixels / 1'000'000) +
-                             "-megapixel limit: downscale it first");
+        return makeError(ErrorCode::BadInput, name + " is " + std::to_string(w) + "×" +
+                                                  std::to_string(h) + " pixels, more than the " +
+                                                  std::to_string(kMaxImagePixels / 1'000'000) +
+                                                  "-megapixel limit: downscale it first");
     // stbi_load converts grey, palette, alpha and 16-bit samples to 8-bit RGB for us.
     unsigned char* data = stbi_load_from_memory(bytes.data(), len, &w, &h, &n, 3);
     if (!data)
@@ -141,7 +143,8 @@ Result<std::vector<uint8_t>> readImageFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return makeError(ErrorCode::Io, "cannot read image " + path + ": check its permissions");
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
     if (in.bad()) return makeError(ErrorCode::Io, "reading image " + path + " failed");
     return bytes;
 }
@@ -168,7 +171,9 @@ Status writePng(const std::string& path, const RgbImage& img) {
     auto png = encodePng(img);
     if (!png) return png.error();
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) return makeError(ErrorCode::Io, "cannot write " + path + ": check the folder exists and is writable");
+    if (!out)
+        return makeError(ErrorCode::Io,
+                         "cannot write " + path + ": check the folder exists and is writable");
     out.write(reinterpret_cast<const char*>(png->data()), std::streamsize(png->size()));
     out.close();
     if (!out) return makeError(ErrorCode::Io, "writing " + path + " failed (disk full?)");
@@ -178,8 +183,8 @@ Status writePng(const std::string& path, const RgbImage& img) {
 RgbImage resize(const RgbImage& img, int w, int h) {
     if (img.width == w && img.height == h) return img;
     std::vector<float> src(img.rgb.begin(), img.rgb.end());
-    const auto out = resample(src, img.height, img.width, 3, tapsFor(img.height, h),
-                              tapsFor(img.width, w));
+    const auto out =
+        resample(src, img.height, img.width, 3, tapsFor(img.height, h), tapsFor(img.width, w));
     RgbImage r;
     r.width = w;
     r.height = h;

@@ -12,7 +12,7 @@ namespace mvp {
 
 struct RgbImage {
     int width = 0, height = 0;
-    std::vector<uint8_t> rgb;  // width·height·3, row-major
+    std::vector<uint8_t> rgb; // width·height·3, row-major
     bool empty() const { return width == 0 || height == 0; }
 };
 

@@ -17,7 +17,8 @@ Result<int> parseWindow(const std::string& text) {
         } catch (...) {
         }
     }
-    return makeError(ErrorCode::BadInput, "--window '" + text + "' is not valid: use all or tokens:N (e.g. tokens:128)");
+    return makeError(ErrorCode::BadInput,
+                     "--window '" + text + "' is not valid: use all or tokens:N (e.g. tokens:128)");
 }
 
 Result<SessionReport> buildReport(SessionReader& reader, const ReportOptions& o) {
@@ -27,9 +28,11 @@ Result<SessionReport> buildReport(SessionReader& reader, const ReportOptions& o)
     rep.window = o.analysis.window;
     auto runs = reader.runs();
     if (!runs) return runs.error();
-    if (o.run && std::none_of(runs->begin(), runs->end(), [&](const RunInfo& r) { return r.id == *o.run; }))
-        return makeError(ErrorCode::NotFound, "run " + std::to_string(*o.run) + " is not in " + reader.path() +
-                                                  " (it has " + std::to_string(runs->size()) + " run(s))");
+    if (o.run &&
+        std::none_of(runs->begin(), runs->end(), [&](const RunInfo& r) { return r.id == *o.run; }))
+        return makeError(ErrorCode::NotFound, "run " + std::to_string(*o.run) + " is not in " +
+                                                  reader.path() + " (it has " +
+                                                  std::to_string(runs->size()) + " run(s))");
     for (const auto& run : *runs) {
         if (o.run && run.id != *o.run) continue;
         auto data = loadRunData(reader, run.id);

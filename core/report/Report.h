@@ -15,14 +15,14 @@ namespace mvp {
 class SessionReader;
 
 struct ReportOptions {
-    std::optional<int64_t> run;  // only this run; all runs when empty
+    std::optional<int64_t> run; // only this run; all runs when empty
     AnalysisOptions analysis;
 };
 
 struct SessionReport {
     std::string path;
     int schemaVersion = 0;
-    int window = 0;  // the token window used for per-window statistics (0: whole run)
+    int window = 0; // the token window used for per-window statistics (0: whole run)
     std::vector<RunAnalysis> runs;
 };
 

@@ -3,7 +3,6 @@
 #include "core/report/Report.h"
 
 #include <nlohmann/json.hpp>
-
 #include <set>
 
 namespace mvp {
@@ -12,10 +11,18 @@ namespace {
 using nlohmann::json;
 
 json balanceJson(const BalanceStats& s) {
-    return {{"tokens", s.tokens},          {"experts", s.experts},       {"load", s.load}, {"z", s.z},
-            {"mean", s.mean},              {"cv", s.cv},                 {"balancedness", s.balancedness},
-            {"jain", s.jain},              {"maxvio", s.maxvio},         {"dead_fraction", s.deadFraction},
-            {"entropy_bits", s.entropyBits}, {"entropy_norm", s.entropyNorm}};
+    return {{"tokens", s.tokens},
+            {"experts", s.experts},
+            {"load", s.load},
+            {"z", s.z},
+            {"mean", s.mean},
+            {"cv", s.cv},
+            {"balancedness", s.balancedness},
+            {"jain", s.jain},
+            {"maxvio", s.maxvio},
+            {"dead_fraction", s.deadFraction},
+            {"entropy_bits", s.entropyBits},
+            {"entropy_norm", s.entropyNorm}};
 }
 
 json layerJson(const LayerMoeReport& l) {
@@ -59,8 +66,11 @@ json rooflineJson(const RooflinePoint& p) {
 }
 
 json ceilingJson(const DeviceCeiling& d) {
-    return {{"name", d.name}, {"peak_flops", d.peakFlops}, {"peak_bytes_per_s", d.peakBytesPerS},
-            {"ridge", d.ridge()}, {"source", d.source}};
+    return {{"name", d.name},
+            {"peak_flops", d.peakFlops},
+            {"peak_bytes_per_s", d.peakBytesPerS},
+            {"ridge", d.ridge()},
+            {"source", d.source}};
 }
 
 json runJson(const RunAnalysis& a) {
@@ -85,7 +95,9 @@ json runJson(const RunAnalysis& a) {
              {"notes", a.notes}};
     run["phases"] = json::array();
     for (const auto& p : a.phases.phases)
-        run["phases"].push_back({{"phase", p.phase}, {"count", p.count}, {"ms_measured", double(p.totalNs) / 1e6},
+        run["phases"].push_back({{"phase", p.phase},
+                                 {"count", p.count},
+                                 {"ms_measured", double(p.totalNs) / 1e6},
                                  {"share", p.share}});
     run["phase_coverage"] = a.phases.coverage;
     run["modules"] = json::array();
@@ -100,9 +112,12 @@ json runJson(const RunAnalysis& a) {
                                   {"flops_estimated", n.flops},
                                   {"bytes_estimated", n.bytes}});
     json moe{{"layers", json::array()}, {"gate_vs_expert", json::array()}};
-    for (const auto& l : a.moe) moe["layers"].push_back(layerJson(l));
+    for (const auto& l : a.moe)
+        moe["layers"].push_back(layerJson(l));
     for (const auto& g : a.gateExpert)
-        moe["gate_vs_expert"].push_back({{"layer", g.layer}, {"phase", g.phase}, {"step", g.step},
+        moe["gate_vs_expert"].push_back({{"layer", g.layer},
+                                         {"phase", g.phase},
+                                         {"step", g.step},
                                          {"gate_ms_measured", double(g.gateNs) / 1e6},
                                          {"expert_ms_measured", double(g.expertNs) / 1e6},
                                          {"moe_ms_measured", double(g.layerNs) / 1e6},
@@ -111,49 +126,67 @@ json runJson(const RunAnalysis& a) {
     run["heads"] = json::array();
     for (const auto& h : a.heads) {
         json pairs = json::array();
-        for (const auto& p : h.topPairs) pairs.push_back({{"a", p.a}, {"b", p.b}, {"cosine", p.cosine}});
+        for (const auto& p : h.topPairs)
+            pairs.push_back({{"a", p.a}, {"b", p.b}, {"cosine", p.cosine}});
         std::set<int> topHeads;
-        for (const auto& p : h.topPairs) topHeads.insert({p.a, p.b});
-        run["heads"].push_back({{"layer", h.layer}, {"heads", h.heads}, {"redundancy", h.valid ? json(h.redundancy) : json()},
-                                {"top_pairs", pairs}, {"top_heads", topHeads}, {"top_head_share", h.topHeadShare}});
+        for (const auto& p : h.topPairs)
+            topHeads.insert({p.a, p.b});
+        run["heads"].push_back({{"layer", h.layer},
+                                {"heads", h.heads},
+                                {"redundancy", h.valid ? json(h.redundancy) : json()},
+                                {"top_pairs", pairs},
+                                {"top_heads", topHeads},
+                                {"top_head_share", h.topHeadShare}});
     }
-    json roof{{"host", a.host ? ceilingJson(*a.host) : json()}, {"references", json::array()},
-              {"modules", json::array()}, {"ops", json::array()}, {"cross_modal_attention", json::array()}};
-    for (const auto& d : a.references) roof["references"].push_back(ceilingJson(d));
-    for (const auto& p : a.moduleRoofline) roof["modules"].push_back(rooflineJson(p));
-    for (const auto& p : a.opRoofline) roof["ops"].push_back(rooflineJson(p));
+    json roof{{"host", a.host ? ceilingJson(*a.host) : json()},
+              {"references", json::array()},
+              {"modules", json::array()},
+              {"ops", json::array()},
+              {"cross_modal_attention", json::array()}};
+    for (const auto& d : a.references)
+        roof["references"].push_back(ceilingJson(d));
+    for (const auto& p : a.moduleRoofline)
+        roof["modules"].push_back(rooflineJson(p));
+    for (const auto& p : a.opRoofline)
+        roof["ops"].push_back(rooflineJson(p));
     for (const auto& c : a.crossModal)
-        roof["cross_modal_attention"].push_back({{"layer", c.layer}, {"ms_measured", double(c.ns) / 1e6},
+        roof["cross_modal_attention"].push_back({{"layer", c.layer},
+                                                 {"ms_measured", double(c.ns) / 1e6},
                                                  {"required_bytes_per_s_predicted", c.bytesPerS}});
     run["roofline"] = roof;
     run["kv"] = {{"regions", a.kv.regions},
                  {"share_ratio", a.kv.shareRatio},
                  {"sequence_length", a.kv.sequenceLength},
-                 {"resampling_loss", a.kv.resamplingMeasured ? json::object() : json("needs a what-if run")}};
+                 {"resampling_loss",
+                  a.kv.resamplingMeasured ? json::object() : json("needs a what-if run")}};
     json batch{{"valid", a.batch.valid}, {"buckets", json::array()}};
     if (a.batch.valid) {
         batch["scale"] = a.batch.scale;
         batch["free_bytes_measured"] = a.batch.freeBytes;
         batch["max_batch"] = a.batch.maxBatch;
         for (const auto& b : a.batch.buckets)
-            batch["buckets"].push_back({{"short_side", b.shortSide}, {"text_tokens", b.textTokens},
-                                        {"entropy_bits", b.entropyBits}, {"sample_bytes_predicted", b.sampleBytes},
+            batch["buckets"].push_back({{"short_side", b.shortSide},
+                                        {"text_tokens", b.textTokens},
+                                        {"entropy_bits", b.entropyBits},
+                                        {"sample_bytes_predicted", b.sampleBytes},
                                         {"batch_predicted", b.batch}});
     } else {
         batch["why"] = a.batch.why;
     }
     run["batch_advice"] = batch;
     run["heatmaps"] = json::array();
-    for (const auto& [name, g] : a.heatmaps) run["heatmaps"].push_back({{"metric", name}, {"rows", g.rows}, {"cols", g.cols}});
+    for (const auto& [name, g] : a.heatmaps)
+        run["heatmaps"].push_back({{"metric", name}, {"rows", g.rows}, {"cols", g.cols}});
     return run;
 }
 
 json findingJson(const Finding& f, int64_t run) {
     json ev = json::array();
-    for (const auto& e : f.evidence) ev.push_back({{"name", e.name}, {"value", e.value}, {"label", e.label}});
-    return {{"run", run},          {"id", f.id},           {"severity", toString(f.severity)},
-            {"title", f.title},    {"detail", f.detail},   {"suggestion", f.suggestion},
-            {"evidence", ev},      {"view", f.view},       {"selection", f.selection}};
+    for (const auto& e : f.evidence)
+        ev.push_back({{"name", e.name}, {"value", e.value}, {"label", e.label}});
+    return {{"run", run},       {"id", f.id},         {"severity", toString(f.severity)},
+            {"title", f.title}, {"detail", f.detail}, {"suggestion", f.suggestion},
+            {"evidence", ev},   {"view", f.view},     {"selection", f.selection}};
 }
 } // namespace
 
@@ -163,14 +196,19 @@ std::string formatJson(const SessionReport& rep) {
     j["session"] = rep.path;
     j["schema_version"] = rep.schemaVersion;
     j["window_tokens"] = rep.window;
-    j["units"] = {{"time", "ms"}, {"memory", "bytes"}, {"flops", "FLOP"}, {"bandwidth", "bytes/s"},
-                  {"labels", "keys ending _measured, _estimated or _predicted say how a figure was obtained; "
-                             "routing and attention statistics are measured"}};
+    j["units"] = {{"time", "ms"},
+                  {"memory", "bytes"},
+                  {"flops", "FLOP"},
+                  {"bandwidth", "bytes/s"},
+                  {"labels",
+                   "keys ending _measured, _estimated or _predicted say how a figure was obtained; "
+                   "routing and attention statistics are measured"}};
     j["runs"] = json::array();
     j["findings"] = json::array();
     for (const auto& r : rep.runs) {
         j["runs"].push_back(runJson(r));
-        for (const auto& f : r.findings) j["findings"].push_back(findingJson(f, r.run.id));
+        for (const auto& f : r.findings)
+            j["findings"].push_back(findingJson(f, r.run.id));
     }
     return j.dump(2, ' ', false, json::error_handler_t::replace);
 }

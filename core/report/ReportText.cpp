@@ -1,10 +1,9 @@
 // The text and Markdown reports: the same sections, for a terminal and for a document.
 #include "core/report/Report.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace mvp {
 
@@ -15,14 +14,22 @@ std::string fmt(const char* f, double v) {
     std::snprintf(buf, sizeof buf, f, v);
     return buf;
 }
-std::string ms(int64_t ns) { return fmt("%.2f", double(ns) / 1e6); }
-std::string pct(double share) { return fmt("%.1f%%", share * 100.0); }
+std::string ms(int64_t ns) {
+    return fmt("%.2f", double(ns) / 1e6);
+}
+std::string pct(double share) {
+    return fmt("%.1f%%", share * 100.0);
+}
 std::string padRight(std::string s, size_t n) {
     if (s.size() < n) s.append(n - s.size(), ' ');
     return s;
 }
-std::string padLeft(const std::string& s, size_t n) { return s.size() < n ? std::string(n - s.size(), ' ') + s : s; }
-std::string quoted(const std::string& s) { return nlohmann::json(s).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace); }
+std::string padLeft(const std::string& s, size_t n) {
+    return s.size() < n ? std::string(n - s.size(), ' ') + s : s;
+}
+std::string quoted(const std::string& s) {
+    return nlohmann::json(s).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
 
 std::vector<const ModuleCost*> topModules(const ModuleCostTree& t, size_t n) {
     std::vector<const ModuleCost*> top;
@@ -37,82 +44,103 @@ std::string textRun(const RunAnalysis& a) {
     const auto& i = a.run;
     std::string o;
     o += "\nRun " + std::to_string(i.id) + " [" + i.label + "] " + toString(i.status) + "\n";
-    o += "  model      " + i.model + " (" + fmt("%.2f", double(a.parameters) / 1e6) + " M parameters)\n";
-    o += "  device     " + i.device + ", " + i.dtype + ", " + std::to_string(i.threads) + " threads\n";
+    o += "  model      " + i.model + " (" + fmt("%.2f", double(a.parameters) / 1e6) +
+         " M parameters)\n";
+    o += "  device     " + i.device + ", " + i.dtype + ", " + std::to_string(i.threads) +
+         " threads\n";
     o += "  BLAS       " + i.blas + "\n";
     o += "  image      " + i.imagePath + "\n";
     o += "  prompt     " + quoted(i.prompt) + ", " + std::to_string(i.steps) + " decode steps\n";
     o += "  output     " + quoted(i.outputText) + "\n";
     o += "  wall time  " + ms(a.modules.wallNs) + " ms (measured)\n";
-    o += "  peak RSS   " + fmt("%.1f", double(i.peakRssBytes) / (1 << 20)) + " MiB (measured, whole process)\n";
-    for (const auto& n : a.notes) o += "  note: " + n + "\n";
+    o += "  peak RSS   " + fmt("%.1f", double(i.peakRssBytes) / (1 << 20)) +
+         " MiB (measured, whole process)\n";
+    for (const auto& n : a.notes)
+        o += "  note: " + n + "\n";
 
     o += "\n  Phases (measured)          count        ms   share\n";
     for (const auto& p : a.phases.phases)
-        o += "    " + padRight(p.phase, 22) + padLeft(std::to_string(p.count), 6) + padLeft(ms(p.totalNs), 10) +
-             padLeft(pct(p.share), 8) + "\n";
-    if (!a.phases.phases.empty()) o += "    phases cover " + pct(a.phases.coverage) + " of the wall time\n";
+        o += "    " + padRight(p.phase, 22) + padLeft(std::to_string(p.count), 6) +
+             padLeft(ms(p.totalNs), 10) + padLeft(pct(p.share), 8) + "\n";
+    if (!a.phases.phases.empty())
+        o += "    phases cover " + pct(a.phases.coverage) + " of the wall time\n";
 
     const auto top = topModules(a.modules, 12);
     if (!top.empty()) {
-        o += "\n  Modules by self time         calls   total ms    self ms   share   GFLOP*      MB*\n";
+        o += "\n  Modules by self time         calls   total ms    self ms   share   GFLOP*      "
+             "MB*\n";
         for (const auto* n : top)
-            o += "    " + padRight(n->module.path, 26) + padLeft(std::to_string(n->calls), 6) + padLeft(ms(n->totalNs), 11) +
-                 padLeft(ms(n->selfNs), 11) + padLeft(pct(n->share), 8) + padLeft(fmt("%.3f", double(n->flops) / 1e9), 9) +
+            o += "    " + padRight(n->module.path, 26) + padLeft(std::to_string(n->calls), 6) +
+                 padLeft(ms(n->totalNs), 11) + padLeft(ms(n->selfNs), 11) +
+                 padLeft(pct(n->share), 8) + padLeft(fmt("%.3f", double(n->flops) / 1e9), 9) +
                  padLeft(fmt("%.2f", double(n->bytes) / 1e6), 9) + "\n";
-        o += "    (times measured; * estimated from op shapes; " + std::to_string(a.ops) + " ops recorded)\n";
+        o += "    (times measured; * estimated from op shapes; " + std::to_string(a.ops) +
+             " ops recorded)\n";
     }
     if (!a.moe.empty()) {
-        o += "\n  Expert load (routing slots, measured)  tokens    CV  balanced  Jain  MaxVio  dead  H/E\n";
+        o += "\n  Expert load (routing slots, measured)  tokens    CV  balanced  Jain  MaxVio  "
+             "dead  H/E\n";
         for (const auto& l : a.moe) {
             const auto& s = l.total;
-            o += "    layer " + padLeft(std::to_string(l.layer), 3) + padLeft(std::to_string(l.tokenCount), 32) +
-                 padLeft(fmt("%.2f", s.cv), 6) + padLeft(fmt("%.2f", s.balancedness), 10) + padLeft(fmt("%.2f", s.jain), 6) +
+            o += "    layer " + padLeft(std::to_string(l.layer), 3) +
+                 padLeft(std::to_string(l.tokenCount), 32) + padLeft(fmt("%.2f", s.cv), 6) +
+                 padLeft(fmt("%.2f", s.balancedness), 10) + padLeft(fmt("%.2f", s.jain), 6) +
                  padLeft(fmt("%.2f", s.maxvio), 8) + padLeft(fmt("%.2f", s.deadFraction), 6) +
                  padLeft(fmt("%.2f", s.entropyNorm), 5) + "\n";
             o += "      experts:";
             for (const auto& e : l.experts)
                 o += " " + std::to_string(e.id) + "=" + std::to_string(e.tokens) +
-                     (e.state == ExpertState::Normal ? "" : std::string("(") + toString(e.state) + ")");
-            o += "\n      visual CV " + fmt("%.2f", l.visual.cv) + " over " + std::to_string(l.visual.tokens) +
-                 " slots, text CV " + fmt("%.2f", l.text.cv) + " over " + std::to_string(l.text.tokens) + "; prefill CV " +
+                     (e.state == ExpertState::Normal ? ""
+                                                     : std::string("(") + toString(e.state) + ")");
+            o += "\n      visual CV " + fmt("%.2f", l.visual.cv) + " over " +
+                 std::to_string(l.visual.tokens) + " slots, text CV " + fmt("%.2f", l.text.cv) +
+                 " over " + std::to_string(l.text.tokens) + "; prefill CV " +
                  fmt("%.2f", l.prefill.cv) + ", decode CV " + fmt("%.2f", l.decode.cv) + " over " +
                  std::to_string(l.decode.tokens) + " slots\n";
             for (const auto& w : l.windows)
-                o += "      tokens " + std::to_string(w.first) + "-" + std::to_string(w.last) + ": CV " +
-                     fmt("%.2f", w.stats.cv) + ", balanced " + fmt("%.2f", w.stats.balancedness) + "\n";
+                o += "      tokens " + std::to_string(w.first) + "-" + std::to_string(w.last) +
+                     ": CV " + fmt("%.2f", w.stats.cv) + ", balanced " +
+                     fmt("%.2f", w.stats.balancedness) + "\n";
         }
         int64_t gate = 0, experts = 0;
-        for (const auto& g : a.gateExpert) gate += g.gateNs, experts += g.expertNs;
-        o += "    gate " + ms(gate) + " ms vs experts " + ms(experts) + " ms over the run (measured)\n";
+        for (const auto& g : a.gateExpert)
+            gate += g.gateNs, experts += g.expertNs;
+        o += "    gate " + ms(gate) + " ms vs experts " + ms(experts) +
+             " ms over the run (measured)\n";
     }
     for (const auto& h : a.heads)
         if (h.valid) {
-            o += "\n  Heads of layer " + std::to_string(h.layer) + ": redundancy " + fmt("%.3f", h.redundancy) + " over " +
-                 std::to_string(h.heads) + " heads; most similar:";
+            o += "\n  Heads of layer " + std::to_string(h.layer) + ": redundancy " +
+                 fmt("%.3f", h.redundancy) + " over " + std::to_string(h.heads) +
+                 " heads; most similar:";
             for (const auto& p : h.topPairs)
-                o += " " + std::to_string(p.a) + "~" + std::to_string(p.b) + " (" + fmt("%.3f", p.cosine) + ")";
+                o += " " + std::to_string(p.a) + "~" + std::to_string(p.b) + " (" +
+                     fmt("%.3f", p.cosine) + ")";
             o += "\n";
         }
     if (a.host) {
-        o += "\n  Roofline on " + a.host->name + ": " + fmt("%.1f", a.host->peakFlops / 1e9) + " GFLOP/s, " +
-             fmt("%.1f", a.host->peakBytesPerS / 1e9) + " GB/s, ridge " + fmt("%.1f", a.host->ridge()) + " FLOP/B (" +
-             a.host->source + ")\n";
+        o += "\n  Roofline on " + a.host->name + ": " + fmt("%.1f", a.host->peakFlops / 1e9) +
+             " GFLOP/s, " + fmt("%.1f", a.host->peakBytesPerS / 1e9) + " GB/s, ridge " +
+             fmt("%.1f", a.host->ridge()) + " FLOP/B (" + a.host->source + ")\n";
         size_t shown = 0;
         for (const auto& p : a.opRoofline) {
             if (shown++ == 6) break;
-            o += "    " + padRight(p.name, 22) + padLeft(ms(p.ns), 9) + " ms  AI " + padLeft(fmt("%.1f", p.intensity), 7) +
-                 "  " + toString(p.bound) + "-bound\n";
+            o += "    " + padRight(p.name, 22) + padLeft(ms(p.ns), 9) + " ms  AI " +
+                 padLeft(fmt("%.1f", p.intensity), 7) + "  " + toString(p.bound) + "-bound\n";
         }
     }
     if (a.kv.sequenceLength > 0)
-        o += "\n  KV: " + std::to_string(a.kv.regions) + " hot-attention region(s) use " + pct(a.kv.shareRatio) + " of " +
-             std::to_string(a.kv.sequenceLength) + " positions; resampling loss needs a what-if run\n";
+        o += "\n  KV: " + std::to_string(a.kv.regions) + " hot-attention region(s) use " +
+             pct(a.kv.shareRatio) + " of " + std::to_string(a.kv.sequenceLength) +
+             " positions; resampling loss needs a what-if run\n";
     if (a.batch.valid) {
-        o += "\n  Batch advice (predicted; calibrated ×" + fmt("%.1f", a.batch.scale) + " on this sample, " +
-             fmt("%.1f", double(a.batch.freeBytes) / (1 << 30)) + " GiB free)\n   ";
+        o += "\n  Batch advice (predicted; calibrated ×" + fmt("%.1f", a.batch.scale) +
+             " on this sample, " + fmt("%.1f", double(a.batch.freeBytes) / (1 << 30)) +
+             " GiB free)\n   ";
         for (const auto& b : a.batch.buckets)
-            if (b.entropyBits == 1.6) o += " R" + std::to_string(b.shortSide) + "/L" + std::to_string(b.textTokens) + "=" + std::to_string(b.batch);
+            if (b.entropyBits == 1.6)
+                o += " R" + std::to_string(b.shortSide) + "/L" + std::to_string(b.textTokens) +
+                     "=" + std::to_string(b.batch);
         o += "\n";
     }
     if (!a.findings.empty()) {
@@ -127,40 +155,51 @@ std::string textRun(const RunAnalysis& a) {
 
 std::string markdownRun(const RunAnalysis& a) {
     const auto& i = a.run;
-    std::string o = "\n## Run " + std::to_string(i.id) + " — " + i.label + " (" + toString(i.status) + ")\n\n";
-    o += "- Model: `" + i.model + "`, " + fmt("%.2f", double(a.parameters) / 1e6) + " M parameters, " + i.device + ", " + i.dtype + "\n";
+    std::string o =
+        "\n## Run " + std::to_string(i.id) + " — " + i.label + " (" + toString(i.status) + ")\n\n";
+    o += "- Model: `" + i.model + "`, " + fmt("%.2f", double(a.parameters) / 1e6) +
+         " M parameters, " + i.device + ", " + i.dtype + "\n";
     o += "- Wall time: " + ms(a.modules.wallNs) + " ms (measured); peak RSS " +
          fmt("%.1f", double(i.peakRssBytes) / (1 << 20)) + " MiB (measured)\n";
     o += "- BLAS: " + i.blas + "\n";
-    for (const auto& n : a.notes) o += "- Note: " + n + "\n";
+    for (const auto& n : a.notes)
+        o += "- Note: " + n + "\n";
     o += "\n### Findings\n\n";
     if (a.findings.empty()) o += "No findings.\n";
     for (const auto& f : a.findings) {
-        o += "- **" + std::string(toString(f.severity)) + "** — " + f.title + "  \n  " + f.detail + "  \n  *Suggestion:* " +
-             f.suggestion + "\n";
+        o += "- **" + std::string(toString(f.severity)) + "** — " + f.title + "  \n  " + f.detail +
+             "  \n  *Suggestion:* " + f.suggestion + "\n";
     }
-    o += "\n### Phases (measured)\n\n| phase | count | ms | share |\n| --- | ---: | ---: | ---: |\n";
+    o +=
+        "\n### Phases (measured)\n\n| phase | count | ms | share |\n| --- | ---: | ---: | ---: |\n";
     for (const auto& p : a.phases.phases)
-        o += "| " + p.phase + " | " + std::to_string(p.count) + " | " + ms(p.totalNs) + " | " + pct(p.share) + " |\n";
+        o += "| " + p.phase + " | " + std::to_string(p.count) + " | " + ms(p.totalNs) + " | " +
+             pct(p.share) + " |\n";
     const auto top = topModules(a.modules, 10);
     if (!top.empty()) {
-        o += "\n### Modules by self time\n\n| module | calls | total ms | self ms | GFLOP (est.) |\n| --- | ---: | ---: | ---: | ---: |\n";
+        o += "\n### Modules by self time\n\n| module | calls | total ms | self ms | GFLOP (est.) "
+             "|\n| --- | ---: | ---: | ---: | ---: |\n";
         for (const auto* n : top)
-            o += "| `" + n->module.path + "` | " + std::to_string(n->calls) + " | " + ms(n->totalNs) + " | " + ms(n->selfNs) +
-                 " | " + fmt("%.3f", double(n->flops) / 1e9) + " |\n";
+            o += "| `" + n->module.path + "` | " + std::to_string(n->calls) + " | " +
+                 ms(n->totalNs) + " | " + ms(n->selfNs) + " | " +
+                 fmt("%.3f", double(n->flops) / 1e9) + " |\n";
     }
     if (!a.moe.empty()) {
-        o += "\n### Expert balance (measured)\n\n| layer | tokens | CV | balancedness | Jain | MaxVio | dead | H/E | hot experts |\n"
+        o += "\n### Expert balance (measured)\n\n| layer | tokens | CV | balancedness | Jain | "
+             "MaxVio | dead | H/E | hot experts |\n"
              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
         for (const auto& l : a.moe) {
             std::string hot;
             for (const auto& e : l.experts)
                 if (e.state == ExpertState::Hot || e.state == ExpertState::Overloaded)
-                    hot += (hot.empty() ? "" : ", ") + std::to_string(e.id) + " (Δ " + fmt("%.2f", e.z) + ")";
+                    hot += (hot.empty() ? "" : ", ") + std::to_string(e.id) + " (Δ " +
+                           fmt("%.2f", e.z) + ")";
             const auto& s = l.total;
-            o += "| " + std::to_string(l.layer) + " | " + std::to_string(l.tokenCount) + " | " + fmt("%.3f", s.cv) + " | " +
-                 fmt("%.3f", s.balancedness) + " | " + fmt("%.3f", s.jain) + " | " + fmt("%.3f", s.maxvio) + " | " +
-                 fmt("%.2f", s.deadFraction) + " | " + fmt("%.3f", s.entropyNorm) + " | " + hot + " |\n";
+            o += "| " + std::to_string(l.layer) + " | " + std::to_string(l.tokenCount) + " | " +
+                 fmt("%.3f", s.cv) + " | " + fmt("%.3f", s.balancedness) + " | " +
+                 fmt("%.3f", s.jain) + " | " + fmt("%.3f", s.maxvio) + " | " +
+                 fmt("%.2f", s.deadFraction) + " | " + fmt("%.3f", s.entropyNorm) + " | " + hot +
+                 " |\n";
         }
     }
     return o;
@@ -169,18 +208,21 @@ std::string markdownRun(const RunAnalysis& a) {
 } // namespace
 
 std::string formatText(const SessionReport& rep) {
-    std::string o = "Session " + rep.path + " (format v" + std::to_string(rep.schemaVersion) + "), " +
-                    std::to_string(rep.runs.size()) + " run(s)\n";
+    std::string o = "Session " + rep.path + " (format v" + std::to_string(rep.schemaVersion) +
+                    "), " + std::to_string(rep.runs.size()) + " run(s)\n";
     if (rep.runs.empty()) o += "  (no runs: the capture stopped before it began)\n";
-    for (const auto& r : rep.runs) o += textRun(r);
+    for (const auto& r : rep.runs)
+        o += textRun(r);
     return o;
 }
 
 std::string formatMarkdown(const SessionReport& rep) {
-    std::string o = "# mvprof report: `" + rep.path + "`\n\nTimes and memory are measured; FLOPs and bytes are estimated "
+    std::string o = "# mvprof report: `" + rep.path +
+                    "`\n\nTimes and memory are measured; FLOPs and bytes are estimated "
                     "from op shapes; batch sizes and targets are predicted.\n";
     if (rep.runs.empty()) o += "\nThe session holds no runs.\n";
-    for (const auto& r : rep.runs) o += markdownRun(r);
+    for (const auto& r : rep.runs)
+        o += markdownRun(r);
     return o;
 }
 

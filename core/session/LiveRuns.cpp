@@ -2,12 +2,11 @@
 
 #include "core/session/SessionReader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 namespace mvp {
@@ -20,15 +19,19 @@ std::string liveRunsDirectory() {
     return "/tmp/mvprof-" + std::to_string(::getuid());
 }
 
-LiveRunAnnouncement::LiveRunAnnouncement(const std::string& session, const std::string& model, int64_t run,
-                                         const std::string& startedUtc) {
+LiveRunAnnouncement::LiveRunAnnouncement(const std::string& session, const std::string& model,
+                                         int64_t run, const std::string& startedUtc) {
     std::error_code ec;
     const fs::path dir = liveRunsDirectory();
     fs::create_directories(dir, ec);
-    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec);  // per user
+    fs::permissions(dir, fs::perms::owner_all, fs::perm_options::replace, ec); // per user
     const fs::path file = dir / (std::to_string(::getpid()) + ".json");
-    const nlohmann::json j{{"pid", int64_t(::getpid())}, {"host", hostName()}, {"session", fs::absolute(session, ec).string()},
-                           {"model", model}, {"run", run}, {"started_utc", startedUtc}};
+    const nlohmann::json j{{"pid", int64_t(::getpid())},
+                           {"host", hostName()},
+                           {"session", fs::absolute(session, ec).string()},
+                           {"model", model},
+                           {"run", run},
+                           {"started_utc", startedUtc}};
     // Write then rename, so a reader never sees half a file.
     const fs::path tmp = file.string() + ".tmp";
     {
@@ -63,7 +66,8 @@ std::vector<LiveRun> listLiveRuns() {
         r.stale = !processAlive(r.pid, r.host);
         out.push_back(std::move(r));
     }
-    std::sort(out.begin(), out.end(), [](const LiveRun& a, const LiveRun& b) { return a.startedUtc > b.startedUtc; });
+    std::sort(out.begin(), out.end(),
+              [](const LiveRun& a, const LiveRun& b) { return a.startedUtc > b.startedUtc; });
     return out;
 }
 

@@ -14,12 +14,12 @@ namespace mvp {
 struct LiveRun {
     int64_t pid = 0;
     std::string host;
-    std::string session;  // absolute path of the session file
+    std::string session; // absolute path of the session file
     std::string model;
     std::string startedUtc;
     int64_t run = 0;
-    bool stale = false;   // its process no longer exists
-    std::string file;     // the announcement file
+    bool stale = false; // its process no longer exists
+    std::string file;   // the announcement file
 };
 
 std::string liveRunsDirectory();
@@ -27,7 +27,8 @@ std::string liveRunsDirectory();
 // Writes the announcement on construction and removes it on destruction.
 class LiveRunAnnouncement {
 public:
-    LiveRunAnnouncement(const std::string& session, const std::string& model, int64_t run, const std::string& startedUtc);
+    LiveRunAnnouncement(const std::string& session, const std::string& model, int64_t run,
+                        const std::string& startedUtc);
     ~LiveRunAnnouncement();
     LiveRunAnnouncement(const LiveRunAnnouncement&) = delete;
     LiveRunAnnouncement& operator=(const LiveRunAnnouncement&) = delete;

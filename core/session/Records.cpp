@@ -4,10 +4,14 @@ namespace mvp {
 
 const char* toString(RunStatus s) {
     switch (s) {
-    case RunStatus::Live: return "live";
-    case RunStatus::Complete: return "complete";
-    case RunStatus::Incomplete: return "incomplete";
-    case RunStatus::Failed: return "failed";
+    case RunStatus::Live:
+        return "live";
+    case RunStatus::Complete:
+        return "complete";
+    case RunStatus::Incomplete:
+        return "incomplete";
+    case RunStatus::Failed:
+        return "failed";
     }
     return "failed";
 }

@@ -3,14 +3,13 @@
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
-#include <sqlite3.h>
-
 #include <array>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sqlite3.h>
 #include <type_traits>
 #include <unistd.h>
 
@@ -31,7 +30,8 @@ namespace {
 
 uint32_t bigEndian(const unsigned char* p, int n) {
     uint32_t v = 0;
-    for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+    for (int i = 0; i < n; ++i)
+        v = (v << 8) | p[i];
     return v;
 }
 
@@ -62,10 +62,10 @@ Status checkFile(const std::string& path) {
     const bool countValid = bigEndian(&h[24], 4) == bigEndian(&h[92], 4);
     // With a WAL beside it the main file may legitimately lag behind.
     if (countValid && !fs::exists(path + "-wal", ec) && uint64_t(pages) * pageSize > size)
-        return makeError(ErrorCode::NotASession,
-                         path + " is truncated (" + std::to_string(size) + " of " +
-                             std::to_string(uint64_t(pages) * pageSize) +
-                             " bytes): copy it again from its source");
+        return makeError(ErrorCode::NotASession, path + " is truncated (" + std::to_string(size) +
+                                                     " of " +
+                                                     std::to_string(uint64_t(pages) * pageSize) +
+                                                     " bytes): copy it again from its source");
     return Ok{};
 }
 
@@ -119,7 +119,8 @@ struct SessionReader::Impl {
     // Runs `sqlText` with the run id bound to ?1 (and `second`, if any, to ?2)
     // and maps each row with `fn`.
     template <typename T, typename F, typename Second = std::nullptr_t>
-    Result<std::vector<T>> query(const char* sqlText, int64_t run, F fn, Second second = nullptr, size_t reserve = 0) {
+    Result<std::vector<T>> query(const char* sqlText, int64_t run, F fn, Second second = nullptr,
+                                 size_t reserve = 0) {
         auto st = db.prepare(sqlText);
         if (!st) return st.error();
         st->bind(1, run);
@@ -169,8 +170,12 @@ Result<std::unique_ptr<SessionReader>> SessionReader::open(const std::string& pa
     return std::unique_ptr<SessionReader>(new SessionReader(std::move(impl)));
 }
 
-const std::string& SessionReader::path() const { return d->path; }
-int SessionReader::schemaVersion() const { return d->version; }
+const std::string& SessionReader::path() const {
+    return d->path;
+}
+int SessionReader::schemaVersion() const {
+    return d->version;
+}
 
 Result<std::vector<RunInfo>> SessionReader::runs() {
     auto st = d->db.prepare(std::string(kRunColumns) + " ORDER BY id");
@@ -192,9 +197,8 @@ Result<RunInfo> SessionReader::run(int64_t id) {
     auto has = st->step();
     if (!has) return has.error();
     if (!*has)
-        return makeError(ErrorCode::NotFound,
-                         "run " + std::to_string(id) + " is not in " + d->path +
-                             ": `mvprof-cli report` lists the runs");
+        return makeError(ErrorCode::NotFound, "run " + std::to_string(id) + " is not in " +
+                                                  d->path + ": `mvprof-cli report` lists the runs");
     return readRun(st.value());
 }
 
@@ -216,13 +220,15 @@ Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
 
 Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
     // One allocation for a million rows rather than twenty growing ones.
-    auto count = d->query<int64_t>("SELECT COUNT(*) FROM span WHERE run=?", run, [](const sql::Stmt& s) { return s.int64(0); });
+    auto count = d->query<int64_t>("SELECT COUNT(*) FROM span WHERE run=?", run,
+                                   [](const sql::Stmt& s) { return s.int64(0); });
     if (!count) return count.error();
     return d->query<SpanRow>(
         "SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, bytes"
         " FROM span WHERE run=? ORDER BY id",
-        run, [](const sql::Stmt& s) {
-            return SpanRow{s.int64(0), s.int64(1),     optInt(s, 2), s.text(3),  int(s.int64(4)),
+        run,
+        [](const sql::Stmt& s) {
+            return SpanRow{s.int64(0), s.int64(1), optInt(s, 2), s.text(3),  int(s.int64(4)),
                            s.int64(5), s.int64(6), optInt(s, 7), s.int64(8), s.int64(9)};
         },
         nullptr, count->empty() ? 0 : size_t(count->front()));
@@ -233,26 +239,32 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
         "SELECT id, span, parent_op, name, phase, step, start_ns, end_ns, shapes, dtype, flops,"
         " bytes FROM op WHERE run=? ORDER BY id",
         run, [](const sql::Stmt& s) {
-            return OpRow{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3),
-                         s.text(4),  int(s.int64(5)), s.int64(6), s.int64(7),
-                         s.text(8),  s.text(9),       s.int64(10), s.int64(11)};
+            return OpRow{s.int64(0), optInt(s, 1),    optInt(s, 2), s.text(3),
+                         s.text(4),  int(s.int64(5)), s.int64(6),   s.int64(7),
+                         s.text(8),  s.text(9),       s.int64(10),  s.int64(11)};
         });
 }
 
 Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
     // A completed run has its totals stored; a live or killed one is summed here.
-    auto stored = d->query<OpTotal>("SELECT name, calls, flops, bytes, ns FROM op_total WHERE run=? ORDER BY name", run,
-                                    [](const sql::Stmt& s) { return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)}; });
+    auto stored = d->query<OpTotal>(
+        "SELECT name, calls, flops, bytes, ns FROM op_total WHERE run=? ORDER BY name", run,
+        [](const sql::Stmt& s) {
+            return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)};
+        });
     if (!stored) return stored.error();
     if (!stored->empty()) return stored;
     return d->query<OpTotal>(
         "SELECT name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns) FROM op"
         " WHERE run=? AND parent_op IS NULL GROUP BY name ORDER BY name",
-        run, [](const sql::Stmt& s) { return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)}; });
+        run, [](const sql::Stmt& s) {
+            return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)};
+        });
 }
 
 Result<int64_t> SessionReader::opCount(int64_t run) {
-    auto n = d->query<int64_t>("SELECT COUNT(*) FROM op WHERE run=?", run, [](const sql::Stmt& s) { return s.int64(0); });
+    auto n = d->query<int64_t>("SELECT COUNT(*) FROM op WHERE run=?", run,
+                               [](const sql::Stmt& s) { return s.int64(0); });
     if (!n) return n.error();
     return n->empty() ? int64_t(0) : n->front();
 }
@@ -290,10 +302,10 @@ Result<std::optional<ImageRow>> SessionReader::image(int64_t run) {
 
 Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
     auto rows = d->query<PatchGridRow>(
-        "SELECT grid_h, grid_w, patch, input_size, first_position FROM patch_grid WHERE run=?",
-        run, [](const sql::Stmt& s) {
-            return PatchGridRow{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)),
-                                int(s.int64(3)), int(s.int64(4))};
+        "SELECT grid_h, grid_w, patch, input_size, first_position FROM patch_grid WHERE run=?", run,
+        [](const sql::Stmt& s) {
+            return PatchGridRow{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)), int(s.int64(3)),
+                                int(s.int64(4))};
         });
     if (!rows) return rows.error();
     if (rows->empty()) return std::optional<PatchGridRow>();
@@ -301,12 +313,13 @@ Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
 }
 
 Result<std::optional<DeviceRow>> SessionReader::device(int64_t run) {
-    auto rows = d->query<DeviceRow>(
-        "SELECT name, peak_flops, peak_bytes_per_s, source, memory_total_bytes, memory_available_bytes"
-        " FROM device WHERE run=?",
-        run, [](const sql::Stmt& s) {
-            return DeviceRow{s.text(0), s.real(1), s.real(2), s.text(3), s.int64(4), s.int64(5)};
-        });
+    auto rows = d->query<DeviceRow>("SELECT name, peak_flops, peak_bytes_per_s, source, "
+                                    "memory_total_bytes, memory_available_bytes"
+                                    " FROM device WHERE run=?",
+                                    run, [](const sql::Stmt& s) {
+                                        return DeviceRow{s.text(0), s.real(1),  s.real(2),
+                                                         s.text(3), s.int64(4), s.int64(5)};
+                                    });
     if (!rows) return rows.error();
     if (rows->empty()) return std::optional<DeviceRow>();
     return std::optional<DeviceRow>(rows->front());
@@ -326,7 +339,8 @@ Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
 
 Result<std::vector<AttnMapRow>> SessionReader::attnMaps(int64_t run, int layer) {
     return d->query<AttnMapRow>(
-        "SELECT layer, head, rows, cols, data FROM attn_map WHERE run=?1 AND layer=?2 ORDER BY head",
+        "SELECT layer, head, rows, cols, data FROM attn_map WHERE run=?1 AND layer=?2 ORDER BY "
+        "head",
         run,
         [](const sql::Stmt& s) {
             AttnMapRow a{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)), int(s.int64(3)), {}};

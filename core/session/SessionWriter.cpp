@@ -3,8 +3,6 @@
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
-#include <sqlite3.h>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -13,11 +11,14 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <sqlite3.h>
 #include <thread>
 
 namespace mvp {
 
-const char* appVersion() { return MVP_VERSION; }
+const char* appVersion() {
+    return MVP_VERSION;
+}
 
 namespace {
 // The writer commits whatever is queued at most this long after it arrives.
@@ -40,7 +41,7 @@ struct SessionWriter::Impl {
     std::condition_variable wake;
     std::deque<Job> queue;
     bool stopping = false;
-    std::optional<Error> failure;  // sticky: the first write error
+    std::optional<Error> failure; // sticky: the first write error
     std::atomic<int64_t> rows{0};
     std::thread thread;
     bool closed = false;
@@ -139,8 +140,8 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     if (b.device) {
         auto& s = insDevice;
         const auto& d = *b.device;
-        s.bind(1, run), s.bind(2, d.name), s.bind(3, d.peakFlops), s.bind(4, d.peakBytesPerS), s.bind(5, d.source),
-            s.bind(6, d.memoryTotalBytes), s.bind(7, d.memoryAvailableBytes);
+        s.bind(1, run), s.bind(2, d.name), s.bind(3, d.peakFlops), s.bind(4, d.peakBytesPerS),
+            s.bind(5, d.source), s.bind(6, d.memoryTotalBytes), s.bind(7, d.memoryAvailableBytes);
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& m : b.patchMetrics) {
@@ -151,8 +152,7 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     }
     for (const auto& a : b.attnMaps) {
         auto& s = insAttn;
-        s.bind(1, run), s.bind(2, a.layer), s.bind(3, a.head), s.bind(4, a.rows),
-            s.bind(5, a.cols);
+        s.bind(1, run), s.bind(2, a.layer), s.bind(3, a.head), s.bind(4, a.rows), s.bind(5, a.cols);
         s.bindBlob(6, a.data.data(), a.data.size() * sizeof(float));
         if (auto r = s.exec(); !ok(r)) return r;
     }
@@ -214,7 +214,9 @@ Status SessionWriter::Impl::waitFor(Job job) {
 
 SessionWriter::SessionWriter(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 
-SessionWriter::~SessionWriter() { (void)close(); }
+SessionWriter::~SessionWriter() {
+    (void)close();
+}
 
 Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& path, Mode mode) {
     namespace fs = std::filesystem;
@@ -222,9 +224,11 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& pa
     const bool exists = fs::exists(path, ec);
     if (exists && mode == Mode::CreateNew)
         return makeError(ErrorCode::BadInput,
-                         path + " already exists: choose another name or pass --force to replace it");
+                         path +
+                             " already exists: choose another name or pass --force to replace it");
     if (exists && mode == Mode::Overwrite) {
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(path + suffix, ec);
+        for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+            fs::remove(path + suffix, ec);
         if (fs::exists(path))
             return makeError(ErrorCode::Io, "cannot replace " + path + ": " + ec.message());
     }
@@ -238,13 +242,15 @@ Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& pa
     auto impl = std::make_unique<Impl>();
     impl->path = path;
     // The connection is used by the writer thread alone: no per-call mutex.
-    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (mode == Mode::Append ? 0 : SQLITE_OPEN_CREATE);
+    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                      (mode == Mode::Append ? 0 : SQLITE_OPEN_CREATE);
     auto db = sql::Db::open(path, flags);
     if (!db) return db.error();
     impl->db = std::move(db.value());
     auto& d = impl->db;
 
-    if (auto s = d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); !s) return s.error();
+    if (auto s = d.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"); !s)
+        return s.error();
     if (mode == Mode::Append) {
         auto version = d.queryInt("PRAGMA user_version");
         if (!version) return version.error();
@@ -302,7 +308,9 @@ void SessionWriter::submit(Batch&& batch) {
     d->wake.notify_one();
 }
 
-Status SessionWriter::flush() { return d->waitFor(Job{}); }
+Status SessionWriter::flush() {
+    return d->waitFor(Job{});
+}
 
 Status SessionWriter::endRun(int64_t run, const RunResult& r) {
     Job job;
@@ -315,9 +323,9 @@ Status SessionWriter::endRun(int64_t run, const RunResult& r) {
             s.bind(4, r.peakRssBytes), s.bind(5, r.outputText), s.bind(6, run);
         if (auto e = s.exec(); !e) return e;
         // Readers get the per-op totals without scanning a million op rows.
-        auto totals = d->db.prepare(
-            "INSERT OR REPLACE INTO op_total SELECT run, name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns)"
-            " FROM op WHERE run=? AND parent_op IS NULL GROUP BY name");
+        auto totals = d->db.prepare("INSERT OR REPLACE INTO op_total SELECT run, name, COUNT(*), "
+                                    "SUM(flops), SUM(bytes), SUM(end_ns - start_ns)"
+                                    " FROM op WHERE run=? AND parent_op IS NULL GROUP BY name");
         if (!totals) return totals.error();
         totals->bind(1, run);
         return totals->exec();
@@ -342,8 +350,12 @@ Status SessionWriter::close() {
     return Ok{};
 }
 
-const std::string& SessionWriter::path() const { return d->path; }
+const std::string& SessionWriter::path() const {
+    return d->path;
+}
 
-int64_t SessionWriter::rowsWritten() const { return d->rows.load(); }
+int64_t SessionWriter::rowsWritten() const {
+    return d->rows.load();
+}
 
 } // namespace mvp

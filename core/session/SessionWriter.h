@@ -15,13 +15,13 @@ namespace mvp {
 class SessionWriter {
 public:
     enum class Mode {
-        CreateNew,  // fail if the file exists
-        Overwrite,  // replace an existing file
-        Append,     // add runs to an existing session
+        CreateNew, // fail if the file exists
+        Overwrite, // replace an existing file
+        Append,    // add runs to an existing session
     };
 
     static Result<std::unique_ptr<SessionWriter>> open(const std::string& path, Mode mode);
-    ~SessionWriter();  // closes (see close())
+    ~SessionWriter(); // closes (see close())
 
     // Inserts the run row with status 'live' and commits before returning.
     Result<int64_t> beginRun(const RunInfo& info);

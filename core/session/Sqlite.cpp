@@ -34,17 +34,25 @@ Stmt& Stmt::operator=(Stmt&& o) noexcept {
     return *this;
 }
 
-Stmt::~Stmt() { sqlite3_finalize(s_); }
+Stmt::~Stmt() {
+    sqlite3_finalize(s_);
+}
 
-void Stmt::bind(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
-void Stmt::bind(int i, double v) { sqlite3_bind_double(s_, i, v); }
+void Stmt::bind(int i, int64_t v) {
+    sqlite3_bind_int64(s_, i, v);
+}
+void Stmt::bind(int i, double v) {
+    sqlite3_bind_double(s_, i, v);
+}
 void Stmt::bind(int i, std::string_view v) {
     sqlite3_bind_text(s_, i, v.data(), int(v.size()), SQLITE_TRANSIENT);
 }
 void Stmt::bindBlob(int i, const void* data, size_t bytes) {
     sqlite3_bind_blob64(s_, i, data, sqlite3_uint64(bytes), SQLITE_TRANSIENT);
 }
-void Stmt::bindNull(int i) { sqlite3_bind_null(s_, i); }
+void Stmt::bindNull(int i) {
+    sqlite3_bind_null(s_, i);
+}
 
 Status Stmt::exec() {
     const int rc = sqlite3_step(s_);
@@ -66,8 +74,12 @@ void Stmt::reset() {
     sqlite3_clear_bindings(s_);
 }
 
-int64_t Stmt::int64(int col) const { return sqlite3_column_int64(s_, col); }
-double Stmt::real(int col) const { return sqlite3_column_double(s_, col); }
+int64_t Stmt::int64(int col) const {
+    return sqlite3_column_int64(s_, col);
+}
+double Stmt::real(int col) const {
+    return sqlite3_column_double(s_, col);
+}
 std::string Stmt::text(int col) const {
     const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s_, col));
     return p ? std::string(p, size_t(sqlite3_column_bytes(s_, col))) : std::string();
@@ -76,7 +88,9 @@ std::vector<uint8_t> Stmt::blob(int col) const {
     const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(s_, col));
     return p ? std::vector<uint8_t>(p, p + sqlite3_column_bytes(s_, col)) : std::vector<uint8_t>();
 }
-bool Stmt::isNull(int col) const { return sqlite3_column_type(s_, col) == SQLITE_NULL; }
+bool Stmt::isNull(int col) const {
+    return sqlite3_column_type(s_, col) == SQLITE_NULL;
+}
 
 Db& Db::operator=(Db&& o) noexcept {
     if (this != &o) {
@@ -87,7 +101,9 @@ Db& Db::operator=(Db&& o) noexcept {
     return *this;
 }
 
-Db::~Db() { sqlite3_close_v2(db_); }
+Db::~Db() {
+    sqlite3_close_v2(db_);
+}
 
 Result<Db> Db::open(const std::string& path, int flags) {
     sqlite3* db = nullptr;
@@ -138,6 +154,8 @@ Result<std::optional<std::string>> Db::queryText(std::string_view sqlText) {
     return std::optional<std::string>(st->text(0));
 }
 
-std::string Db::lastError() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
+std::string Db::lastError() const {
+    return db_ ? sqlite3_errmsg(db_) : "no database";
+}
 
 } // namespace mvp::sql

@@ -35,8 +35,10 @@ public:
     void bindBlob(int i, const void* data, size_t bytes);
     void bindNull(int i);
     template <typename T> void bind(int i, const std::optional<T>& v) {
-        if (v) bind(i, *v);
-        else bindNull(i);
+        if (v)
+            bind(i, *v);
+        else
+            bindNull(i);
     }
 
     // Runs a statement that returns no rows, then resets it for reuse.

@@ -6,7 +6,8 @@
 
 namespace mvp::bench {
 
-std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t nRouting, int64_t nSpans) {
+std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t nRouting,
+                                  int64_t nSpans) {
     auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
     if (!w) return w.error().message;
     RunInfo info;
@@ -22,10 +23,14 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
     int64_t id = 0;
     for (int l = 0; l < kLayers; ++l) {
         const int64_t layer = ++id;
-        setup.modules.push_back({layer, "llm.layer." + std::to_string(l), "DecoderLayer", std::nullopt, 0});
-        setup.modules.push_back({++id, "llm.layer." + std::to_string(l) + ".moe.gate", "Router", layer, 0});
+        setup.modules.push_back(
+            {layer, "llm.layer." + std::to_string(l), "DecoderLayer", std::nullopt, 0});
+        setup.modules.push_back(
+            {++id, "llm.layer." + std::to_string(l) + ".moe.gate", "Router", layer, 0});
         for (int e = 0; e < kExperts; ++e)
-            setup.modules.push_back({++id, "llm.layer." + std::to_string(l) + ".moe.expert." + std::to_string(e), "Expert", layer, 0});
+            setup.modules.push_back(
+                {++id, "llm.layer." + std::to_string(l) + ".moe.expert." + std::to_string(e),
+                 "Expert", layer, 0});
     }
     setup.phases.push_back({"prefill", 0, 0, std::max(nOps, nSpans) * 100});
     setup.device = DeviceRow{"bench", 1e11, 1e10, "datasheet", 1 << 30, 1 << 30};
@@ -35,10 +40,12 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
         b.run = *run;
         for (int64_t i = first; i < std::min(std::max(nOps, nSpans), first + 8192); ++i) {
             if (i < nSpans)
-                b.spans.push_back({i + 1, 1 + i % id, std::nullopt, "prefill", 0, i * 100, i * 100 + 90, std::nullopt, 1000, 100});
+                b.spans.push_back({i + 1, 1 + i % id, std::nullopt, "prefill", 0, i * 100,
+                                   i * 100 + 90, std::nullopt, 1000, 100});
             if (i < nOps)
-                b.ops.push_back({i + 1, 1 + i % std::max<int64_t>(nSpans, 1), std::nullopt, i % 3 ? "aten::matmul" : "aten::add",
-                                 "prefill", 0, i * 100, i * 100 + 50, "[[64,64],[64,64]]", "Float", 524288, 49152});
+                b.ops.push_back({i + 1, 1 + i % std::max<int64_t>(nSpans, 1), std::nullopt,
+                                 i % 3 ? "aten::matmul" : "aten::add", "prefill", 0, i * 100,
+                                 i * 100 + 50, "[[64,64],[64,64]]", "Float", 524288, 49152});
         }
         (*w)->submit(std::move(b));
     }

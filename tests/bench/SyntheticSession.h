@@ -8,6 +8,7 @@
 namespace mvp::bench {
 
 // Returns an empty string on success, else the error.
-std::string writeSyntheticSession(const std::string& path, int64_t ops, int64_t routing, int64_t spans = 100'000);
+std::string writeSyntheticSession(const std::string& path, int64_t ops, int64_t routing,
+                                  int64_t spans = 100'000);
 
 } // namespace mvp::bench

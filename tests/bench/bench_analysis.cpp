@@ -3,9 +3,9 @@
 // of each step and rows/s; no thresholds.
 //
 //   bench_analysis [OPS] [ROUTING]
+#include "SyntheticSession.h"
 #include "core/analysis/Analysis.h"
 #include "core/session/SessionReader.h"
-#include "SyntheticSession.h"
 
 #include <chrono>
 #include <cstdio>
@@ -33,8 +33,10 @@ int main(int argc, char** argv) {
     const double analyse = std::chrono::duration<double>(t2 - t1).count();
     std::filesystem::remove(path);
     const double rows = double(nOps + nRouting + 100'000);
-    std::printf("analysis of %lld ops, %lld routing rows, 100000 spans (%zu MoE layers, %zu findings)\n",
-                static_cast<long long>(nOps), static_cast<long long>(nRouting), a.moe.size(), a.findings.size());
+    std::printf(
+        "analysis of %lld ops, %lld routing rows, 100000 spans (%zu MoE layers, %zu findings)\n",
+        static_cast<long long>(nOps), static_cast<long long>(nRouting), a.moe.size(),
+        a.findings.size());
     std::printf("  load    %.3f s (measured), %.0f rows/s\n", load, rows / load);
     std::printf("  analyse %.3f s (measured), %.0f rows/s\n", analyse, rows / analyse);
     std::printf("  total   %.3f s (measured)\n", load + analyse);

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
     }
     std::vector<double> on, off;
     int64_t ops = 0;
-    for (int i = -1; i < reps; ++i) {  // i = -1 warms both paths up
+    for (int i = -1; i < reps; ++i) { // i = -1 warms both paths up
         for (bool probes : {true, false}) {
             auto r = (*capturer)->run(**writer, probes);
             if (!r) {
@@ -59,12 +59,14 @@ int main(int argc, char** argv) {
     (void)(*writer)->close();
     std::filesystem::remove(path);
     const double mOn = median(on), mOff = median(off);
-    const double bestOn = *std::min_element(on.begin(), on.end()), bestOff = *std::min_element(off.begin(), off.end());
-    std::printf("capture overhead, %s, %d interleaved repetitions, 8 decode steps\n", o.model.c_str(), reps);
+    const double bestOn = *std::min_element(on.begin(), on.end()),
+                 bestOff = *std::min_element(off.begin(), off.end());
+    std::printf("capture overhead, %s, %d interleaved repetitions, 8 decode steps\n",
+                o.model.c_str(), reps);
     std::printf("  probes on   median %.2f ms (measured), %lld ops recorded per run\n", mOn,
                 static_cast<long long>(ops));
     std::printf("  --no-probes median %.2f ms (measured)\n", mOff);
-    std::printf("  ratio on/off %.3f (medians), %.3f (fastest runs: %.2f vs %.2f ms)\n", mOff > 0 ? mOn / mOff : 0.0,
-                bestOff > 0 ? bestOn / bestOff : 0.0, bestOn, bestOff);
+    std::printf("  ratio on/off %.3f (medians), %.3f (fastest runs: %.2f vs %.2f ms)\n",
+                mOff > 0 ? mOn / mOff : 0.0, bestOff > 0 ? bestOn / bestOff : 0.0, bestOn, bestOff);
     return 0;
 }

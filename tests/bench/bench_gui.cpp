@@ -11,16 +11,16 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTimer>
-#include <qcustomplot.h>
-
 #include <cstdio>
 #include <filesystem>
+#include <qcustomplot.h>
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const auto path = (std::filesystem::temp_directory_path() / "mvprof-bench-gui.mvprof").string();
-    if (const auto err = mvp::bench::writeSyntheticSession(path, 1'000'000, 200'000, 100'000); !err.empty()) {
+    if (const auto err = mvp::bench::writeSyntheticSession(path, 1'000'000, 200'000, 100'000);
+        !err.empty()) {
         std::fprintf(stderr, "%s\n", err.c_str());
         return 1;
     }
@@ -81,10 +81,13 @@ int main(int argc, char** argv) {
     const qint64 redrawZoomed = t.elapsed();
     std::filesystem::remove(path);
     std::printf("GUI on a session of 1 M ops, 100 k spans, 200 k routing rows (offscreen)\n");
-    std::printf("  first paint after open      %lld ms (measured)\n", static_cast<long long>(firstPaint));
-    std::printf("  longest event-loop stall    %lld ms (measured) while loading\n", static_cast<long long>(worst));
-    std::printf("  timeline redraw, %zu spans: whole run %lld ms (%zu boxes), zoomed ×1000 %lld ms (%zu boxes) (measured)\n",
-                timeline->timeline().spanCount(), static_cast<long long>(redraw), boxesAll, static_cast<long long>(redrawZoomed),
-                timeline->boxesDrawn());
+    std::printf("  first paint after open      %lld ms (measured)\n",
+                static_cast<long long>(firstPaint));
+    std::printf("  longest event-loop stall    %lld ms (measured) while loading\n",
+                static_cast<long long>(worst));
+    std::printf("  timeline redraw, %zu spans: whole run %lld ms (%zu boxes), zoomed ×1000 %lld ms "
+                "(%zu boxes) (measured)\n",
+                timeline->timeline().spanCount(), static_cast<long long>(redraw), boxesAll,
+                static_cast<long long>(redrawZoomed), timeline->boxesDrawn());
     return 0;
 }

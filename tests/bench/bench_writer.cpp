@@ -23,7 +23,7 @@ template <typename Fill> double timeRows(const char* what, int64_t rows, Fill fi
     info.label = "bench";
     auto run = (*writer)->beginRun(info);
     const auto t0 = std::chrono::steady_clock::now();
-    constexpr int64_t kBatch = 8192;  // what the Recorder hands over at a time
+    constexpr int64_t kBatch = 8192; // what the Recorder hands over at a time
     for (int64_t done = 0; done < rows; done += kBatch) {
         Batch b;
         b.run = *run;
@@ -40,9 +40,10 @@ template <typename Fill> double timeRows(const char* what, int64_t rows, Fill fi
     const double submit = std::chrono::duration<double>(t1 - t0).count();
     const auto bytes = std::filesystem::file_size(path);
     std::filesystem::remove(path);
-    std::printf("  %-6s %lld rows: %.2f s to disk, %.0f rows/s (measured); producing the rows took %.1f%% of that; %.1f MB file\n",
-                what, static_cast<long long>(rows), total, double(rows) / total, 100.0 * submit / total,
-                double(bytes) / 1e6);
+    std::printf("  %-6s %lld rows: %.2f s to disk, %.0f rows/s (measured); producing the rows took "
+                "%.1f%% of that; %.1f MB file\n",
+                what, static_cast<long long>(rows), total, double(rows) / total,
+                100.0 * submit / total, double(bytes) / 1e6);
     return double(rows) / total;
 }
 } // namespace
@@ -53,16 +54,17 @@ int main(int argc, char** argv) {
     const double spans = timeRows("spans", rows, [](Batch& b, int64_t first, int64_t n) {
         for (int64_t i = 0; i < n; ++i) {
             const int64_t id = first + i + 1;
-            b.spans.push_back(SpanRow{id, 1 + id % 40, id > 1 ? std::optional<int64_t>(id - 1) : std::nullopt,
-                                      "decode", int(id / 1000), id * 100, id * 100 + 90, std::nullopt, id * 7,
-                                      id * 3});
+            b.spans.push_back(SpanRow{
+                id, 1 + id % 40, id > 1 ? std::optional<int64_t>(id - 1) : std::nullopt, "decode",
+                int(id / 1000), id * 100, id * 100 + 90, std::nullopt, id * 7, id * 3});
         }
     });
     const double ops = timeRows("ops", rows, [](Batch& b, int64_t first, int64_t n) {
         for (int64_t i = 0; i < n; ++i) {
             const int64_t id = first + i + 1;
-            b.ops.push_back(OpRow{id, id / 4, std::nullopt, "aten::matmul", "decode", int(id / 1000), id * 100,
-                                  id * 100 + 50, "[[64,64],[64,64]]", "Float", 524288, 49152});
+            b.ops.push_back(OpRow{id, id / 4, std::nullopt, "aten::matmul", "decode",
+                                  int(id / 1000), id * 100, id * 100 + 50, "[[64,64],[64,64]]",
+                                  "Float", 524288, 49152});
         }
     });
     std::printf("  ratio ops/spans throughput %.2f\n", ops / spans);
