@@ -50,7 +50,7 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     if (o.imagePath.empty())
         return makeError(ErrorCode::BadInput,
                          "no image given: pass --image FILE (PNG, JPEG or BMP)");
-    auto bytes = readImageFile(o.imagePath);
+    auto bytes = o.imageData ? Result<std::vector<uint8_t>>(*o.imageData) : readImageFile(o.imagePath);
     if (!bytes) return bytes.error();
     // Decoding now gives precise errors for empty, corrupt and foreign files
     // before anything is written; `preprocess` decodes again, timed.

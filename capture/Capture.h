@@ -10,6 +10,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct CaptureOptions {
     std::vector<int> attnLayers; // decoder layers whose per-head attention maps are stored
     int threads = 0;             // libtorch intra-op threads; 0 keeps libtorch's default
     const std::atomic<bool>* cancel = nullptr; // set to stop between phases / decode steps
+    // The image file's bytes when they come from elsewhere (a session's stored
+    // copy); imagePath then only names it.
+    std::optional<std::vector<uint8_t>> imageData;
 };
 
 struct CaptureProgress {
@@ -48,6 +52,15 @@ struct CaptureResult {
     int64_t wallNs = 0;
     int64_t opsRecorded = 0;
     int64_t peakRssBytes = 0;
+};
+
+// How a run differs from a plain capture: a what-if names its transform and
+// baseline, and may feed the decoder only some of the visual tokens.
+struct RunTransform {
+    std::string label = "baseline";
+    std::string transform;  // e.g. "prune-visual keep=0.4"; empty for a baseline
+    std::optional<int64_t> baselineRun;
+    std::vector<int> keepPatches;  // patch indices in spatial order; empty: every patch
 };
 
 // Everything checked and loaded that can be before a model exists.
@@ -72,7 +85,7 @@ public:
     ~Capturer();
 
     Result<CaptureResult> run(SessionWriter& writer, bool probes, const ProgressFn& progress = {},
-                              const std::string& label = "baseline");
+                              const RunTransform& transform = {});
     const PreparedCapture& prepared() const;
     int64_t parameterCount() const;
 

@@ -50,7 +50,8 @@ struct HookSink {
     Recorder& rec;
     const VlmConfig& cfg;
     int firstPatch = 1; // sequence position of patch 0 (after BOS)
-    int patches = 0;
+    int patches = 0;              // visual tokens the decoder sees
+    std::vector<int> patchOf;     // visual token → image patch
     int totalPositions = 0;
     std::vector<torch::Tensor> received; // per decoder layer [patches], float64: prefill queries
     std::vector<torch::Tensor> receivedDecode; // the same from decode-step queries
@@ -107,9 +108,10 @@ struct HookSink {
             auto pre = received[l].accessor<double, 1>();
             auto dec = receivedDecode[l].accessor<double, 1>();
             for (int p = 0; p < patches; ++p) {
-                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention", p, pre[p] + dec[p]});
-                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.prefill", p, pre[p]});
-                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.decode", p, dec[p]});
+                const int patch = patchOf[size_t(p)];
+                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention", patch, pre[p] + dec[p]});
+                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.prefill", patch, pre[p]});
+                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.decode", patch, dec[p]});
             }
         }
         return b;
@@ -177,11 +179,13 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
 }
 
 Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const ProgressFn& progress,
-                                    const std::string& label) {
+                                    const RunTransform& transform) {
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
     RunInfo info;
-    info.label = label;
+    info.label = transform.label;
+    info.transform = transform.transform;
+    info.baselineRun = transform.baselineRun;
     info.model = o.model;
     info.configJson = cfg.toJson();
     info.prompt = o.prompt;
@@ -200,7 +204,14 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     // While it runs, a GUI can find and attach to it (File → Attach…).
     const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);
 
-    const int patches = cfg.vision.patches();
+    // The patches whose tokens reach the decoder (all, unless pruned), in spatial order.
+    std::vector<int> seen = transform.keepPatches;
+    if (seen.empty())
+        for (int p = 0; p < cfg.vision.patches(); ++p) seen.push_back(p);
+    for (int p : seen)
+        if (p < 0 || p >= cfg.vision.patches())
+            return makeError(ErrorCode::BadInput, "patch " + std::to_string(p) + " does not exist");
+    const int patches = int(seen.size());
     {
         Batch setup;
         setup.run = *runId;
@@ -215,7 +226,8 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     Recorder rec(writer, *runId, probes, o.nestedOps);
     HookSink sink(rec, cfg);
     sink.patches = patches;
-    sink.totalPositions = d->prep.sequenceLength;
+    sink.patchOf = seen;
+    sink.totalPositions = d->prep.sequenceLength - (cfg.vision.patches() - patches);
     for (int l = 0; l < cfg.llm.layers; ++l) {
         sink.received.push_back(torch::zeros({patches}, torch::kDouble));
         sink.receivedDecode.push_back(torch::zeros({patches}, torch::kDouble));
@@ -251,6 +263,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     result.run = *runId;
     RunResult outcome;
     std::vector<TokenRow> tokenRows;
+    Batch outputs;  // per-step logits and the visual features, for what-if fidelity
     try {
         c10::InferenceMode inference;
         rec.startOps();
@@ -264,6 +277,16 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         auto features = d->model->encodeImage(pixels, hooks);
         phase("projector");
         auto visual = d->model->project(features, hooks);
+        if (patches != cfg.vision.patches()) {
+            // Visual-token pruning: the decoder really runs on fewer tokens.
+            std::vector<int64_t> keep(seen.begin(), seen.end());
+            visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
+        }
+        {
+            auto v = visual.to(torch::kCPU, torch::kFloat).contiguous();
+            outputs.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
+            outputs.visionFeatures->data.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+        }
 
         phase("prefill");
         d->model->reset();
@@ -272,15 +295,22 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         sink.pos0 = 0;
         auto logits = d->model->forward(ids, visual, 1, hooks);
         int position = 0;
-        auto addToken = [&](const std::string& ph, int step, const std::string& modality, int id) {
-            tokenRows.push_back(TokenRow{position++, ph, step, modality, id});
+        auto addToken = [&](const std::string& ph, int step, const std::string& modality, int id,
+                            int patch = -1) {
+            tokenRows.push_back(TokenRow{position++, ph, step, modality, id, patch});
+        };
+        auto keepOutput = [&](int step, const torch::Tensor& l, int token) {
+            auto c = l.to(torch::kCPU, torch::kFloat).contiguous();
+            outputs.stepOutputs.push_back(
+                StepOutputRow{step, token, std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
         };
         addToken("prefill", 0, "text", tokens::kBos);
         for (int p = 0; p < patches; ++p)
-            addToken("prefill", 0, "visual", -1);
+            addToken("prefill", 0, "visual", -1, seen[size_t(p)]);
         for (int id : d->prep.promptIds)
             addToken("prefill", 0, "text", id);
         int next = int(logits.argmax().item<int64_t>());
+        keepOutput(0, logits, next);
         result.outputTokens.push_back(next);
         if (probes) rec.submit(sink.metricRows()); // a live view has a heatmap after prefill
 
@@ -290,6 +320,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
             addToken("decode", step, "text", next);
             logits = d->model->forward({next}, torch::Tensor(), 0, hooks);
             next = int(logits.argmax().item<int64_t>());
+            keepOutput(step, logits, next);
             result.outputTokens.push_back(next);
         }
         rec.endPhase();
@@ -308,7 +339,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     outcome.peakRssBytes = sysinfo::peakRssBytes();
     outcome.outputText = tokens::decode(result.outputTokens);
     const int positions = int(tokenRows.size());
-    Batch rows;
+    Batch rows = std::move(outputs);
     rows.tokens = std::move(tokenRows);
     if (probes) {
         Batch metrics = sink.metricRows();

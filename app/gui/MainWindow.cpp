@@ -3,6 +3,7 @@
 #include "app/gui/Appearance.h"
 #include "app/gui/AttachDialog.h"
 #include "app/gui/CaptureDialog.h"
+#include "core/analysis/PatchMetrics.h"
 #include "core/report/Report.h"
 #include "core/session/Records.h"
 #include "views/ExpertLoadView.h"
@@ -144,7 +145,9 @@ MainWindow::MainWindow(QWidget* parent)
     // A clicked patch selects its visual token everywhere.
     connect(heatmap_, &views::HeatmapView::patchSelected, this, [this](int patch) {
         if (!session_ || !session_->grid) return;
-        const int position = patch < 0 ? -1 : session_->grid->firstPosition + patch;
+        int position = -1;  // pruned runs have no token for some patches
+        for (const auto& [pos, p] : patchOfPosition(session_->data))
+            if (p == patch) position = pos;
         experts_->selectToken(position);
         std::vector<std::pair<int, int>> lanes;
         for (const auto& r : session_->data.routing)

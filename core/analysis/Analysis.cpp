@@ -155,11 +155,12 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         const auto regions = thresholdRegions(n.values, n.rows, n.cols, 0.5);
         std::vector<std::vector<bool>> masks; // over sequence positions
         a.kv.sequenceLength = int64_t(d.tokens.size());
+        const auto patchOf = patchOfPosition(d);
         for (const auto& r : regions) {
             std::vector<bool> m(size_t(a.kv.sequenceLength), false);
-            for (size_t p = 0; p < r.size(); ++p) {
-                const size_t pos = size_t(d.grid->firstPosition) + p;
-                if (r[p] && pos < m.size()) m[pos] = true;
+            for (const auto& [position, p] : patchOf) {
+                const auto pos = size_t(position);
+                if (p >= 0 && size_t(p) < r.size() && r[size_t(p)] && pos < m.size()) m[pos] = true;
             }
             masks.push_back(std::move(m));
         }

@@ -41,9 +41,12 @@ std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime,
     std::map<Key, int> tokens;
     for (const auto& r : d.routing)
         tokens[{r.layer, r.phase, r.step, r.expert}] += 1;
+    const auto patchOf = patchOfPosition(d);
     for (const auto& r : d.routing) {
         if (!layers.contains(r.layer) || (!phase.empty() && r.phase != phase)) continue;
-        const int p = r.token - g.firstPosition;
+        const auto at = patchOf.find(r.token);
+        if (at == patchOf.end()) continue;
+        const int p = at->second;
         if (p < 0 || p >= patches) continue;
         const Key k{r.layer, r.phase, r.step, r.expert};
         const auto c = cost.find(k);
@@ -52,6 +55,14 @@ std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime,
     return out;
 }
 } // namespace
+
+std::map<int, int> patchOfPosition(const RunData& d) {
+    std::map<int, int> out;
+    const int first = d.grid ? d.grid->firstPosition : 1;
+    for (const auto& t : d.tokens)
+        if (t.modality == "visual") out[t.position] = t.patch >= 0 ? t.patch : t.position - first;
+    return out;
+}
 
 std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w,
                                  const std::vector<double>& q, double patchWeight) {
@@ -105,6 +116,7 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
     std::vector<int> responsePositions;
     for (const auto& t : d.tokens)
         if (t.phase == "decode") responsePositions.push_back(t.position);
+    const auto visual = patchOfPosition(d);
     int used = 0;
     std::vector<std::vector<double>> w(size_t(patches),
                                        std::vector<double>(responsePositions.size(), 0.0));
@@ -115,8 +127,9 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
             for (size_t s = 0; s < responsePositions.size(); ++s) {
                 const int q = responsePositions[s];
                 if (q >= m.rows || m.data.empty()) continue;
-                for (int p = 0; p < patches && g.firstPosition + p < m.cols; ++p)
-                    w[size_t(p)][s] += m.data[size_t(q) * m.cols + size_t(g.firstPosition + p)] /
+                for (const auto& [position, p] : visual)
+                    if (position < m.cols && p >= 0 && p < patches)
+                        w[size_t(p)][s] += m.data[size_t(q) * m.cols + size_t(position)] /
                                        double(maps.size());
             }
     }

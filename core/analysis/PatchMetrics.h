@@ -17,6 +17,9 @@ namespace mvp {
 
 struct RunData;
 
+// Sequence position of each visual token → its image patch (pruned runs skip patches).
+std::map<int, int> patchOfPosition(const RunData& data);
+
 // a_p = Σ_s W[p][s]·q_s, min-max normalised (patch level); softmax(q) attributed
 // through W (sequence level); h = patchWeight·patch + (1 − patchWeight)·sequence.
 std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w,

@@ -99,6 +99,20 @@ struct TokenRow {
     int step = 0;
     std::string modality; // "visual" or "text"
     int tokenId = -1;     // byte value + offset; -1 for visual positions
+    int patch = -1;       // visual positions: the image patch (row-major) it came from
+};
+
+// What one forward pass produced: prefill is step 0, decode steps count from 1.
+struct StepOutputRow {
+    int step = 0;
+    int token = 0;              // the greedy choice
+    std::vector<float> logits;  // over the vocabulary
+};
+
+// The projector's output for the visual tokens the decoder saw, row-major.
+struct VisionFeatureRow {
+    int rows = 0, cols = 0;
+    std::vector<float> data;
 };
 
 // Top-level ops of one name, summed (what analyses need of 1 M op rows).
@@ -172,6 +186,8 @@ struct Batch {
     std::optional<ImageRow> image;
     std::optional<PatchGridRow> patchGrid;
     std::optional<DeviceRow> device;
+    std::vector<StepOutputRow> stepOutputs;
+    std::optional<VisionFeatureRow> visionFeatures;
 
     size_t rowCount() const;
     bool empty() const { return rowCount() == 0; }

@@ -271,10 +271,10 @@ Result<int64_t> SessionReader::opCount(int64_t run) {
 
 Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
     return d->query<TokenRow>(
-        "SELECT position, phase, step, modality, token_id FROM token WHERE run=? ORDER BY position",
+        "SELECT position, phase, step, modality, token_id, patch FROM token WHERE run=? ORDER BY position",
         run, [](const sql::Stmt& s) {
             return TokenRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.text(3),
-                            int(s.int64(4))};
+                            int(s.int64(4)), int(s.int64(5))};
         });
 }
 
@@ -323,6 +323,37 @@ Result<std::optional<DeviceRow>> SessionReader::device(int64_t run) {
     if (!rows) return rows.error();
     if (rows->empty()) return std::optional<DeviceRow>();
     return std::optional<DeviceRow>(rows->front());
+}
+
+namespace {
+// A float32 blob of `count` values, or empty when the blob does not match (a damaged file).
+std::vector<float> floats(const std::vector<uint8_t>& bytes, size_t count) {
+    std::vector<float> out;
+    if (bytes.size() != count * sizeof(float)) return out;
+    out.resize(count);
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+} // namespace
+
+Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
+    return d->query<StepOutputRow>(
+        "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run, [](const sql::Stmt& s) {
+            const auto bytes = s.blob(2);
+            return StepOutputRow{int(s.int64(0)), int(s.int64(1)), floats(bytes, bytes.size() / sizeof(float))};
+        });
+}
+
+Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {
+    auto rows = d->query<VisionFeatureRow>(
+        "SELECT rows, cols, data FROM vision_feature WHERE run=?", run, [](const sql::Stmt& s) {
+            VisionFeatureRow v{int(s.int64(0)), int(s.int64(1)), {}};
+            v.data = floats(s.blob(2), size_t(v.rows) * size_t(v.cols));
+            return v;
+        });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<VisionFeatureRow>();
+    return std::optional<VisionFeatureRow>(std::move(rows->front()));
 }
 
 Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,

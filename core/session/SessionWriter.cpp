@@ -35,7 +35,7 @@ struct SessionWriter::Impl {
     std::string path;
     sql::Db db;
     sql::Stmt insModule, insPhase, insSpan, insOp, insToken, insRouting, insImage, insGrid,
-        insMetric, insAttn, insDevice;
+        insMetric, insAttn, insDevice, insStep, insVision;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -62,7 +62,9 @@ Status SessionWriter::Impl::prepareAll() {
         {&insPhase, "INSERT OR REPLACE INTO phase VALUES (?,?,?,?,?)"},
         {&insSpan, "INSERT INTO span VALUES (?,?,?,?,?,?,?,?,?,?,?)"},
         {&insOp, "INSERT INTO op VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
-        {&insToken, "INSERT INTO token VALUES (?,?,?,?,?,?)"},
+        {&insToken, "INSERT INTO token VALUES (?,?,?,?,?,?,?)"},
+        {&insStep, "INSERT OR REPLACE INTO step_output VALUES (?,?,?,?)"},
+        {&insVision, "INSERT OR REPLACE INTO vision_feature VALUES (?,?,?,?)"},
         {&insRouting, "INSERT INTO routing VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
@@ -112,7 +114,7 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     for (const auto& t : b.tokens) {
         auto& s = insToken;
         s.bind(1, run), s.bind(2, t.position), s.bind(3, t.phase), s.bind(4, t.step),
-            s.bind(5, t.modality), s.bind(6, t.tokenId);
+            s.bind(5, t.modality), s.bind(6, t.tokenId), s.bind(7, t.patch);
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& x : b.routing) {
@@ -135,6 +137,19 @@ Status SessionWriter::Impl::apply(const Batch& b) {
         const auto& g = *b.patchGrid;
         s.bind(1, run), s.bind(2, g.gridH), s.bind(3, g.gridW), s.bind(4, g.patch),
             s.bind(5, g.inputSize), s.bind(6, g.firstPosition);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& o : b.stepOutputs) {
+        auto& s = insStep;
+        s.bind(1, run), s.bind(2, o.step), s.bind(3, o.token);
+        s.bindBlob(4, o.logits.data(), o.logits.size() * sizeof(float));
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    if (b.visionFeatures) {
+        auto& s = insVision;
+        const auto& v = *b.visionFeatures;
+        s.bind(1, run), s.bind(2, v.rows), s.bind(3, v.cols);
+        s.bindBlob(4, v.data.data(), v.data.size() * sizeof(float));
         if (auto r = s.exec(); !ok(r)) return r;
     }
     if (b.device) {
