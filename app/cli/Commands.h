@@ -11,6 +11,7 @@ namespace mvp::cli {
 int captureCommand(const std::vector<std::string>& args);
 int reportCommand(const std::vector<std::string>& args);
 int exportCommand(const std::vector<std::string>& args);
+int whatIfCommand(const std::vector<std::string>& args);
 
 // Prints "mvprof-cli: <message>" on stderr and returns `code`.
 int fail(int code, const std::string& message);

@@ -13,6 +13,7 @@ Usage:
   mvprof-cli capture --image IMG --out FILE.mvprof [options]   run a model and record it
   mvprof-cli report FILE [--format text|json]                  summarise a session
   mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
+  mvprof-cli whatif FILE --prune-visual KEEP [options]         re-run with a transform and compare
   mvprof-cli --version | --help
 Run `mvprof-cli COMMAND --help` for a command's options.
 Exit status: 0 success, 2 bad input or usage, 1 internal error.
@@ -35,9 +36,10 @@ int main(int argc, char** argv) {
         if (command == "capture") return mvp::cli::captureCommand(args);
         if (command == "report") return mvp::cli::reportCommand(args);
         if (command == "export") return mvp::cli::exportCommand(args);
+        if (command == "whatif") return mvp::cli::whatIfCommand(args);
     } catch (const std::exception& e) {
         return mvp::cli::fail(1, std::string("internal error: ") + e.what());
     }
     return mvp::cli::fail(2, "unknown command '" + command +
-                                 "': use capture, report or export (see --help)");
+                                 "': use capture, report, export or whatif (see --help)");
 }

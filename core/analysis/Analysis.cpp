@@ -49,6 +49,8 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(attentionDecode, reader.patchMetrics(runId, "attention.decode"))
     MVP_LOAD(grid, reader.patchGrid(runId))
     MVP_LOAD(device, reader.device(runId))
+    MVP_LOAD(stepOutputs, reader.stepOutputs(runId))
+    MVP_LOAD(visionFeatures, reader.visionFeatures(runId))
 #undef MVP_LOAD
     auto layers = reader.attnMapLayers(runId);
     if (!layers) return layers.error();

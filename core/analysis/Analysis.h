@@ -37,6 +37,8 @@ struct RunData {
     std::map<int, std::vector<AttnMapRow>> attnMaps;               // by layer; only --attn-layers
     std::optional<PatchGridRow> grid;
     std::optional<DeviceRow> device;
+    std::vector<StepOutputRow> stepOutputs;
+    std::optional<VisionFeatureRow> visionFeatures;
     int imageWidth = 0, imageHeight = 0; // of the original file; 0 without an image
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;

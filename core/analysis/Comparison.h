@@ -1,0 +1,43 @@
+#pragma once
+// A what-if against its baseline (DIAGNOSTICS.md §9): latency total and per
+// phase, peak memory, throughput and fidelity, every figure labelled.
+
+#include "core/analysis/Analysis.h"
+
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+struct PhaseComparison {
+    std::string phase;
+    int64_t baseNs = 0, runNs = 0;  // measured
+};
+
+struct Comparison {
+    int64_t baseRun = 0, run = 0;
+    std::string transform;
+    int64_t baseWallNs = 0, runWallNs = 0;          // measured
+    std::vector<PhaseComparison> phases;            // measured
+    int64_t basePeakRss = 0, runPeakRss = 0;        // measured (process peak RSS)
+    double baseQps = 0, runQps = 0;                 // 1 / wall time at batch 1 (measured)
+    int baseVisualTokens = 0, runVisualTokens = 0;  // what the decoder saw
+    // Fidelity (measured): over the steps both runs produced.
+    bool fidelity = false;  // both runs stored their step outputs
+    int steps = 0;
+    double klMean = 0, klMax = 0;  // KL(baseline ‖ what-if) of the next-token distributions
+    double top1Agreement = 0;      // share of steps whose greedy token agrees
+    double tokenMatch = 0;         // share of the generated tokens before the first divergence
+    double visionCosine = 0;       // mean cosine of the visual features over the tokens both saw
+    std::string energy = "n/a (no energy counter on this machine)";
+};
+
+Comparison compareRuns(const RunData& baseline, const RunData& whatIf);
+
+// KL(p ‖ q) of softmax(a) and softmax(b), natural log.
+double klDivergence(const std::vector<float>& logitsA, const std::vector<float>& logitsB);
+
+std::string formatComparisonText(const Comparison& c);
+std::string formatComparisonJson(const Comparison& c);
+
+} // namespace mvp

@@ -1,0 +1,123 @@
+// What-ifs: visual-token pruning really shrinks the decoder's input, keeps the
+// most salient patches in spatial order, and keep = 1.0 reproduces the
+// baseline bit for bit; bad requests write nothing.
+#include "TestSupport.h"
+#include "core/analysis/Analysis.h"
+#include "core/analysis/PatchMetrics.h"
+#include "core/session/SessionReader.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+using namespace mvp;
+using test::runCli;
+
+class TestWhatIf : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    const QString prompt = QStringLiteral("Where is the helmet?");
+
+    QString baseline(const QString& name, QStringList extra = {}) {
+        const QString out = dir.filePath(name);
+        const auto r = runCli(QStringList{QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"), out,
+                                          QStringLiteral("--steps"), QStringLiteral("4"), QStringLiteral("--prompt"), prompt} +
+                              extra);
+        return r.exitCode == 0 ? out : QString();
+    }
+    static int runCount(const QString& path) {
+        auto r = SessionReader::open(path.toStdString());
+        return r ? int((*r)->runs()->size()) : -1;
+    }
+
+private slots:
+    void pruningKeepsTheMostSalientPatchesInOrder() {
+        const QString path = baseline(QStringLiteral("prune.mvprof"));
+        QVERIFY(!path.isEmpty());
+        const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QStringLiteral("0.4"),
+                               QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject c = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(c[QStringLiteral("visual_tokens")].toObject()[QStringLiteral("whatif")].toInt(), 102);  // round(0.4 · 256)
+
+        auto reader = SessionReader::open(path.toStdString());
+        QVERIFY(reader.ok());
+        auto runs = (*reader)->runs();
+        QCOMPARE(runs->size(), size_t(2));
+        QCOMPARE(runs->at(1).baselineRun, std::optional<int64_t>(1));
+        QVERIFY(runs->at(1).transform.find("prune-visual") != std::string::npos);
+        auto base = loadRunData(**reader, 1);
+        auto run = loadRunData(**reader, 2);
+        QVERIFY(base.ok() && run.ok());
+        // The decoder's sequence really shrank: BOS + 102 patches + prompt + decode steps.
+        QCOMPARE(int(run->tokens.size()), 1 + 102 + int(prompt.size()) + 4);
+        std::vector<int> kept;
+        for (const auto& t : run->tokens)
+            if (t.modality == "visual") kept.push_back(t.patch);
+        QVERIFY(std::is_sorted(kept.begin(), kept.end()));  // spatial order
+        QCOMPARE(std::adjacent_find(kept.begin(), kept.end()), kept.end());
+        // Exactly the top 102 by the baseline's attention.
+        const auto saliency = computePatchMetrics(*base).at("attention").values;
+        std::vector<int> order(saliency.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return saliency[size_t(a)] > saliency[size_t(b)]; });
+        std::vector<int> top(order.begin(), order.begin() + 102);
+        std::sort(top.begin(), top.end());
+        QCOMPARE(kept, top);
+        // Routing rows follow the shorter sequence.
+        const int moeLayers = 2, k = 2;
+        QCOMPARE(int(run->routing.size()), (1 + 102 + int(prompt.size()) + 4) * moeLayers * k);
+        QVERIFY(run->visionFeatures && run->visionFeatures->rows == 102);
+    }
+
+    void keepingEverythingReproducesTheBaselineBitForBit() {
+        const QString path = baseline(QStringLiteral("same.mvprof"));
+        QVERIFY(!path.isEmpty());
+        const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QStringLiteral("1.0")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto reader = SessionReader::open(path.toStdString());
+        auto base = loadRunData(**reader, 1);
+        auto run = loadRunData(**reader, 2);
+        QVERIFY(base.ok() && run.ok());
+        QCOMPARE(run->stepOutputs.size(), base->stepOutputs.size());
+        for (size_t s = 0; s < base->stepOutputs.size(); ++s) {
+            const auto& a = base->stepOutputs[s].logits;
+            const auto& b = run->stepOutputs[s].logits;
+            QCOMPARE(a.size(), b.size());
+            QVERIFY2(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0, "logits differ");
+        }
+        QCOMPARE(run->routing.size(), base->routing.size());
+        for (size_t i = 0; i < base->routing.size(); ++i) {
+            QCOMPARE(run->routing[i].expert, base->routing[i].expert);
+            QCOMPARE(run->routing[i].weight, base->routing[i].weight);
+        }
+        QVERIFY(r.out.contains("KL mean 0,"));
+    }
+
+    void badRequestsWriteNothing() {
+        const QString path = baseline(QStringLiteral("bad.mvprof"));
+        QVERIFY(!path.isEmpty());
+        for (const char* keep : {"0", "1.5", "-0.2", "abc"}) {
+            const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QString::fromLatin1(keep)});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY(r.err.contains("(0, 1]"));
+        }
+        QCOMPARE(runCli({QStringLiteral("whatif"), path}).exitCode, 2);  // no transform named
+        QCOMPARE(runCount(path), 1);
+        // A session whose only run has no probes (no attention to rank by).
+        const QString bare = baseline(QStringLiteral("bare.mvprof"), {QStringLiteral("--no-probes")});
+        const auto r = runCli({QStringLiteral("whatif"), bare, QStringLiteral("--prune-visual"), QStringLiteral("0.5")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--no-probes"));
+        QCOMPARE(runCount(bare), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWhatIf)
+#include "test_whatif.moc"
