@@ -19,22 +19,8 @@ QString severityLabel(Severity s) {
 }
 } // namespace
 
-FindingsModel::FindingsModel(QObject* parent) : QAbstractTableModel(parent) {}
+FindingsModel::FindingsModel(QObject* parent) : RowTableModel(parent) {}
 
-void FindingsModel::setFindings(std::vector<Finding> findings) {
-    beginResetModel();
-    findings_ = std::move(findings);
-    endResetModel();
-}
-
-const Finding* FindingsModel::findingAt(const QModelIndex& index) const {
-    if (!index.isValid() || index.row() >= int(findings_.size())) return nullptr;
-    return &findings_[size_t(index.row())];
-}
-
-int FindingsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(findings_.size());
-}
 int FindingsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }

@@ -5,26 +5,12 @@
 
 namespace mvp::views {
 
-LiveRunsModel::LiveRunsModel(QObject* parent) : QAbstractTableModel(parent) {}
+LiveRunsModel::LiveRunsModel(QObject* parent) : RowTableModel(parent) {}
 
 void LiveRunsModel::refresh() {
     setRuns(listLiveRuns());
 }
 
-void LiveRunsModel::setRuns(std::vector<LiveRun> runs) {
-    beginResetModel();
-    runs_ = std::move(runs);
-    endResetModel();
-}
-
-const LiveRun* LiveRunsModel::runAt(const QModelIndex& index) const {
-    return index.isValid() && index.row() < int(runs_.size()) ? &runs_[size_t(index.row())]
-                                                              : nullptr;
-}
-
-int LiveRunsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(runs_.size());
-}
 int LiveRunsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }

@@ -24,23 +24,13 @@ QString statusLabel(RunStatus s) {
 }
 } // namespace
 
-RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
+RunsModel::RunsModel(QObject* parent) : RowTableModel(parent) {}
 
 void RunsModel::setRuns(std::vector<RunInfo> runs, int64_t current) {
-    beginResetModel();
-    runs_ = std::move(runs);
     current_ = current;
-    endResetModel();
+    setRows(std::move(runs));
 }
 
-const RunInfo* RunsModel::runAt(const QModelIndex& index) const {
-    return index.isValid() && index.row() < int(runs_.size()) ? &runs_[size_t(index.row())]
-                                                              : nullptr;
-}
-
-int RunsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(runs_.size());
-}
 int RunsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }

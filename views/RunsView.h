@@ -3,8 +3,8 @@
 // device and transform. Choosing a run asks the window to show it.
 
 #include "core/session/Records.h"
+#include "views/RowTableModel.h"
 
-#include <QAbstractTableModel>
 #include <QWidget>
 
 class QSortFilterProxyModel;
@@ -12,22 +12,20 @@ class QTableView;
 
 namespace mvp::views {
 
-class RunsModel : public QAbstractTableModel {
+class RunsModel : public RowTableModel<RunInfo> {
     Q_OBJECT
 public:
     enum Column { Id, Label, Status, Model, Device, Transform, WallMs, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
     explicit RunsModel(QObject* parent = nullptr);
     void setRuns(std::vector<RunInfo> runs, int64_t current);
-    const RunInfo* runAt(const QModelIndex& index) const;
-    int rowCount(const QModelIndex& parent = {}) const override;
+    const RunInfo* runAt(const QModelIndex& index) const { return rowAt(index); }
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
 private:
-    std::vector<RunInfo> runs_;
     int64_t current_ = 0;
 };
 
