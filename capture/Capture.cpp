@@ -3,7 +3,6 @@
 #include "capture/SystemInfo.h"
 #include "core/session/SessionWriter.h"
 
-#include <filesystem>
 
 namespace mvp {
 
@@ -76,20 +75,14 @@ Result<CaptureResult> capture(const CaptureOptions& o, const ProgressFn& progres
     if (o.outPath.empty())
         return makeError(ErrorCode::BadInput, "no output given: pass --out FILE.mvprof");
 
-    auto writer = SessionWriter::open(o.outPath, o.force ? SessionWriter::Mode::Overwrite
-                                                         : SessionWriter::Mode::CreateNew);
-    if (!writer) return writer.error();
-    auto discard = [&] {
-        (void)(*writer)->close();
-        std::error_code ec;
-        std::filesystem::remove(o.outPath, ec);
-    };
-
+    // Check the output first, build the model (slow, may fail), and only then
+    // replace an existing file: a failed start never costs the user a session.
+    const auto mode = o.force ? SessionWriter::Mode::Overwrite : SessionWriter::Mode::CreateNew;
+    if (auto s = SessionWriter::checkTarget(o.outPath, mode); !s) return s.error();
     auto capturer = Capturer::create(std::move(prepared.value()));
-    if (!capturer) {
-        discard();
-        return capturer.error();
-    }
+    if (!capturer) return capturer.error();
+    auto writer = SessionWriter::open(o.outPath, mode);
+    if (!writer) return writer.error();
     auto result = (*capturer)->run(**writer, o.probes, progress);
     auto closed = (*writer)->close();
     if (!result) return result.error();

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <sqlite3.h>
 #include <thread>
+#include <unistd.h>
 
 namespace mvp {
 
@@ -233,25 +234,34 @@ SessionWriter::~SessionWriter() {
     (void)close();
 }
 
-Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& path, Mode mode) {
+Status SessionWriter::checkTarget(const std::string& path, Mode mode) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const bool exists = fs::exists(path, ec);
     if (exists && mode == Mode::CreateNew)
         return makeError(ErrorCode::BadInput,
-                         path +
-                             " already exists: choose another name or pass --force to replace it");
-    if (exists && mode == Mode::Overwrite) {
+                         path + " already exists: choose another name or pass --force to replace it");
+    if (!exists && mode == Mode::Append)
+        return makeError(ErrorCode::NotFound, path + " does not exist: check the path");
+    const fs::path parent = fs::absolute(fs::path(path), ec).parent_path();
+    if (!fs::is_directory(parent, ec))
+        return makeError(ErrorCode::Io, "cannot write " + path + ": the folder " + parent.string() +
+                                            " does not exist");
+    if (::access(parent.c_str(), W_OK) != 0)
+        return makeError(ErrorCode::Io, "cannot write " + path + ": the folder " + parent.string() +
+                                            " is not writable");
+    return Ok{};
+}
+
+Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& path, Mode mode) {
+    namespace fs = std::filesystem;
+    if (auto s = checkTarget(path, mode); !s) return s.error();
+    std::error_code ec;
+    if (mode == Mode::Overwrite && fs::exists(path, ec)) {
         for (const char* suffix : {"", "-wal", "-shm", "-journal"})
             fs::remove(path + suffix, ec);
         if (fs::exists(path))
             return makeError(ErrorCode::Io, "cannot replace " + path + ": " + ec.message());
-    }
-    if (!exists || mode != Mode::Append) {
-        const fs::path parent = fs::absolute(fs::path(path), ec).parent_path();
-        if (!fs::is_directory(parent, ec))
-            return makeError(ErrorCode::Io, "cannot write " + path + ": the folder " +
-                                                parent.string() + " does not exist");
     }
 
     auto impl = std::make_unique<Impl>();

@@ -21,6 +21,9 @@ public:
     };
 
     static Result<std::unique_ptr<SessionWriter>> open(const std::string& path, Mode mode);
+    // The checks open() makes before touching anything (file exists without
+    // --force, folder missing or read-only), so slow work can wait for them.
+    static Status checkTarget(const std::string& path, Mode mode);
     ~SessionWriter(); // closes (see close())
 
     // Inserts the run row with status 'live' and commits before returning.
