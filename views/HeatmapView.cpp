@@ -246,10 +246,10 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
         // Offer the metrics this run has data for.
         QSignalBlocker block(metric_);
         metric_->clear();
-        const auto available =
-            data_ ? computePatchMetrics(data_->data) : std::map<std::string, HeatGrid>{};
+        // The analysis (done off the GUI thread) already holds every metric over all layers.
         for (const auto& m : heatmapMetrics())
-            if (available.count(m)) metric_->addItem(metricLabel(m), QString::fromStdString(m));
+            if (data_ && data_->analysis.heatmaps.count(m))
+                metric_->addItem(metricLabel(m), QString::fromStdString(m));
     }
     display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide)
                                                : RgbImage{};
@@ -292,8 +292,14 @@ void HeatmapView::render() {
     if (key != cacheKey_) {
         // Re-derive the grid only when the metric or layers change, not on colour or opacity
         // changes.
-        allGrids_ = computePatchMetrics(data_->data, LayerRange{first_->value(), last_->value()},
-                                        phase.toStdString());
+        const bool everything =
+            phase.isEmpty() &&
+            (data_->layers.empty() ||
+             (first_->value() == data_->layers.front() && last_->value() == data_->layers.back()));
+        allGrids_ = everything ? data_->analysis.heatmaps
+                               : computePatchMetrics(data_->data,
+                                                     LayerRange{first_->value(), last_->value()},
+                                                     phase.toStdString());
         const auto it = allGrids_.find(metric);
         if (it == allGrids_.end()) {
             grid_ = {};

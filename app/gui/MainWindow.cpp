@@ -145,7 +145,7 @@ MainWindow::MainWindow(QWidget* parent)
     // A clicked patch selects its visual token everywhere.
     connect(heatmap_, &views::HeatmapView::patchSelected, this, [this](int patch) {
         if (!session_ || !session_->grid) return;
-        int position = -1;  // pruned runs have no token for some patches
+        int position = -1; // pruned runs have no token for some patches
         for (const auto& [pos, p] : patchOfPosition(session_->data))
             if (p == patch) position = pos;
         experts_->selectToken(position);
@@ -330,6 +330,7 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
 }
 
 void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
+    const bool sameFile = session_ && session_->path == data->path; // a live reload
     session_ = std::move(data);
     heatmap_->setSession(session_);
     modules_->setTree(session_->analysis.modules,
@@ -347,8 +348,10 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
             .arg(QString::fromUtf8(toString(run.status)))
             .arg(double(session_->analysis.modules.wallNs) / 1e6, 0, 'f', 1));
     setWindowTitle(tr("%1 — mvprof").arg(QFileInfo(session_->path).fileName()));
-    statusBar()->showMessage(tr("Opened %1").arg(session_->path), 4000);
-    rememberRecent(session_->path);
+    if (!sameFile) {
+        statusBar()->showMessage(tr("Opened %1").arg(session_->path), 4000);
+        rememberRecent(session_->path);
+    }
     if (run.status == RunStatus::Live && !runner_.isRunning())
         follow_->start();
     else
