@@ -1,5 +1,7 @@
 #include "capture/SystemInfo.h"
 
+#include "core/session/Records.h"
+
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -50,15 +52,11 @@ std::string blasLibrary() {
         else if (p.find("atlas") != std::string::npos)
             kind = "ATLAS";
         else if (name.rfind("libblas.so", 0) == 0)
-            kind = "reference BLAS (slow: install libopenblas0-pthread)";
+            kind = std::string(kReferenceBlas) + " (slow: install libopenblas0-pthread)";
         const std::string entry = kind + " (" + p + ")";
         if (found.find(entry) == std::string::npos) found += (found.empty() ? "" : "; ") + entry;
     }
     return found.empty() ? "none loaded (libtorch's own kernels)" : found;
-}
-
-bool isReferenceBlas(const std::string& blas) {
-    return blas.rfind("reference BLAS", 0) == 0;
 }
 
 bool resetPeakRss() {

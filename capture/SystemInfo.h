@@ -10,7 +10,6 @@ namespace mvp::sysinfo {
 // system's libblas alternative points to), e.g. "OpenBLAS (/usr/lib/…/libblas.so.3)".
 // Names the reference BLAS as such: it is ~30× slower and a common trap.
 std::string blasLibrary();
-bool isReferenceBlas(const std::string& blas);
 
 // Resets the kernel's peak-RSS counter for this process (Linux ≥ 4.0);
 // false where that is not allowed, and peak figures then cover the whole process.

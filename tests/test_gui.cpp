@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 #include "app/gui/Appearance.h"
 #include "app/gui/AttachDialog.h"
+#include "app/gui/CaptureDialog.h"
 #include "app/gui/MainWindow.h"
 #include "core/image/Colormap.h"
 #include "core/session/LiveRuns.h"
@@ -345,15 +346,26 @@ private slots:
         }
     }
 
-    void captureFromTheGuiRunsToCompletion() {
+    // A capture request as the New Capture dialog hands it over.
+    CaptureRequest fromDialog(const QString& output, const QString& prompt, int steps) {
         qputenv("MVPROF_CLI", test::cliPath().toUtf8());
-        MainWindow w;
-        w.show();
         CaptureRequest r;
         r.image = test::sampleImage();
-        r.prompt = QStringLiteral("What is this?");
-        r.steps = 3;
-        r.output = dir.filePath(QStringLiteral("from-gui.mvprof"));
+        r.prompt = prompt;
+        r.steps = steps;
+        r.output = dir.filePath(output);
+        CaptureDialog dialog;
+        dialog.setRequest(r);
+        return dialog.request();
+    }
+
+    void captureFromTheGuiRunsToCompletion() {
+        MainWindow w;
+        w.show();
+        const CaptureRequest r =
+            fromDialog(QStringLiteral("from-gui.mvprof"), QStringLiteral("What is this?"), 3);
+        QCOMPARE(r.steps, 3);
+        QCOMPARE(r.model, QStringLiteral("ref:tiny"));
         QSignalSpy finished(&w, &MainWindow::captureFinished);
         QSignalSpy progress(&w, &MainWindow::captureProgress);
         w.startCapture(r);
@@ -370,14 +382,10 @@ private slots:
     }
 
     void cancelledCaptureKeepsAnIncompleteRun() {
-        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
         MainWindow w;
         w.show();
-        CaptureRequest r;
-        r.image = test::sampleImage();
-        r.prompt = QStringLiteral("Cancel me.");
-        r.steps = 220;
-        r.output = dir.filePath(QStringLiteral("cancelled.mvprof"));
+        const CaptureRequest r =
+            fromDialog(QStringLiteral("cancelled.mvprof"), QStringLiteral("Cancel me."), 220);
         connect(w.captureRunner(), &CaptureRunner::progress, this,
                 [&](double, const QString& phase, int step, int) {
                     if (phase == QLatin1String("decode") && step >= 5) w.captureRunner()->cancel();

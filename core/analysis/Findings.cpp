@@ -188,7 +188,7 @@ void headFindings(const RunAnalysis& a, std::vector<Finding>& out) {
 }
 
 void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& out) {
-    if (d.run.blas.rfind("reference BLAS", 0) == 0) {
+    if (isReferenceBlas(d.run.blas)) {
         Finding f;
         f.id = "host.reference_blas";
         f.severity = Severity::Critical;

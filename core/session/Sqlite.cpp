@@ -154,8 +154,4 @@ Result<std::optional<std::string>> Db::queryText(std::string_view sqlText) {
     return std::optional<std::string>(st->text(0));
 }
 
-std::string Db::lastError() const {
-    return db_ ? sqlite3_errmsg(db_) : "no database";
-}
-
 } // namespace mvp::sql

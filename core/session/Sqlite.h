@@ -77,7 +77,6 @@ public:
     Result<std::optional<std::string>> queryText(std::string_view sqlText);
 
     sqlite3* handle() const { return db_; }
-    std::string lastError() const;
 
 private:
     explicit Db(sqlite3* db) : db_(db) {}
