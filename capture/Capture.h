@@ -3,6 +3,7 @@
 // Plain C++ header: the CLI and tests use it without seeing torch.
 
 #include "capture/models/Config.h"
+#include "capture/whatif/Transforms.h"
 #include "core/Result.h"
 #include "core/image/Image.h"
 #include "core/session/Records.h"
@@ -31,6 +32,9 @@ struct CaptureOptions {
     bool nestedOps = false;      // also record ops nested inside an op that owns its cost
     std::vector<int> attnLayers; // decoder layers whose per-head attention maps are stored
     int threads = 0;             // libtorch intra-op threads; 0 keeps libtorch's default
+    // Unrecorded passes of the whole pipeline before each measured run, so a
+    // baseline and a what-if are both measured warm (allocator, BLAS threads, caches).
+    int warmup = 1;
     const std::atomic<bool>* cancel = nullptr; // set to stop between phases / decode steps
     // The image file's bytes when they come from elsewhere (a session's stored
     // copy); imagePath then only names it.
@@ -61,6 +65,14 @@ struct RunTransform {
     std::string transform;  // e.g. "prune-visual keep=0.4"; empty for a baseline
     std::optional<int64_t> baselineRun;
     std::vector<int> keepPatches;  // patch indices in spatial order; empty: every patch
+    std::vector<RunMetricRow> metrics;  // stored with the run (e.g. what transformModel found)
+};
+
+// What rewriting the model found: run metrics to store with the what-if and,
+// for the latency prediction, the quantised modules' weight bytes.
+struct ModelTransformOutcome {
+    std::vector<RunMetricRow> metrics;
+    std::vector<QuantisedModule> quantised;
 };
 
 // Everything checked and loaded that can be before a model exists.
@@ -88,6 +100,12 @@ public:
                               const RunTransform& transform = {});
     const PreparedCapture& prepared() const;
     int64_t parameterCount() const;
+
+    // Rewrites the model for a what-if, in this order: vision MLP channel
+    // pruning (sensitivity by autograd on the baseline tokens), cold-expert
+    // freezing, weight quantisation (AWQ calibrated on the baseline's inputs),
+    // KV compression (applied after each prefill). Once per Capturer.
+    Result<ModelTransformOutcome> transformModel(const ModelTransforms& t);
 
 private:
     struct Impl;

@@ -1,15 +1,18 @@
 // Runs the reference model phase by phase under a Recorder and turns what the
 // hooks see (routing, attention) into session rows.
 #include "capture/Capture.h"
+#include "capture/CapturerImpl.h"
 #include "capture/HostRoofline.h"
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
+#include "capture/models/VlmLayers.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <unistd.h>
 
@@ -77,7 +80,13 @@ struct HookSink {
         rec.submit(std::move(b));
     }
 
-    void attention(int layer, const torch::Tensor& probs, int queryStart) {
+    void attention(int layer, const torch::Tensor& slotProbs, int queryStart, const KvCache& cache) {
+        // Over a compressed cache, a merged slot's attention is shared evenly by
+        // the tokens merged into it, so patches keep their own columns.
+        const torch::Tensor probs = cache.compressed()
+                                        ? slotProbs.index_select(2, cache.slotOfPosition) /
+                                              cache.logCount.index_select(0, cache.slotOfPosition).exp()
+                                        : slotProbs;
         const int64_t heads = probs.size(0), t = probs.size(1), s = probs.size(2);
         // Attention received by each patch from the text (non-visual) queries,
         // mean over heads. Only the visual columns and text rows are touched.
@@ -132,14 +141,53 @@ struct HookSink {
     }
 };
 
+// One unrecorded pass of the run's computation (same tokens kept, same steps).
+void warmUp(VlmModel& model, const PreparedCapture& prep, const std::vector<int>& seen) {
+    c10::InferenceMode inference;
+    auto visual = model.project(model.encodeImage(modelPixels(prep), {}), {});
+    if (int64_t(seen.size()) != visual.size(0)) {
+        std::vector<int64_t> keep(seen.begin(), seen.end());
+        visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
+    }
+    model.reset();
+    std::vector<int> ids{tokens::kBos};
+    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
+    auto logits = model.forward(ids, visual, 1, {});
+    for (int step = 1; step <= prep.options.steps; ++step)
+        logits = model.forward({int(logits.argmax().item<int64_t>())}, torch::Tensor(), 0, {});
+    model.reset();
+}
+
+// Weight and KV bytes of every run, plus what the what-if's transforms found.
+std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transform) {
+    std::vector<RunMetricRow> m = transform.metrics;
+    m.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
+                 "storage of every weight tensor, quantised codes and scales included"});
+    m.push_back({"kv.bytes", double(model.kvBytes()), "bytes", "measured",
+                 "storage of the KV cache's used slots, all layers, at the end of the run"});
+    const KvCompressionReport& kv = model.impl().kvReport;
+    if (kv.applied) {
+        m.push_back({"kv.positions", double(kv.positions), "count", "measured", "cached positions after the prefill, all layers"});
+        m.push_back({"kv.slots", double(kv.storedSlots), "count", "measured", "slots holding them after merging, all layers"});
+        m.push_back({"kv.visual_tokens", double(kv.visualTokens), "count", "measured", "visual tokens in the caches, all layers"});
+        m.push_back({"kv.visual_clusters", double(kv.visualClusters), "count", "measured",
+                     "clusters they merged into (key cosine above the threshold)"});
+        m.push_back({"kv.key_error", kv.keyNorm > 0 ? std::sqrt(kv.keyError / kv.keyNorm) : 0.0, "ratio", "measured",
+                     "relative reconstruction error of the prefill's keys, ‖K̂ − K‖ / ‖K‖"});
+        m.push_back({"kv.value_error", kv.valueNorm > 0 ? std::sqrt(kv.valueError / kv.valueNorm) : 0.0, "ratio",
+                     "measured", "relative reconstruction error of the prefill's values, ‖V̂ − V‖ / ‖V‖"});
+    }
+    return m;
+}
+
 } // namespace
 
-struct Capturer::Impl {
-    PreparedCapture prep;
-    std::unique_ptr<VlmModel> model;
-    ImageRow storedImage;
-    DeviceRow device;
-};
+torch::Tensor modelPixels(const PreparedCapture& prep) {
+    auto decoded = decodeImage(prep.imageBytes, prep.options.imagePath);
+    if (!decoded) throw std::runtime_error(decoded.error().message);
+    const int side = prep.config.vision.imageSize;
+    return toPixels(resize(*decoded, side, side));
+}
 
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 Capturer::~Capturer() = default;
@@ -245,11 +293,14 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
             at::RecordFunctionGuard off(false);
             sink.routing(layer, e, w);
         };
-        hooks.attention = [&](int layer, const torch::Tensor& p, int q0) {
+        hooks.attention = [&](int layer, const torch::Tensor& p, int q0, const KvCache& cache) {
             at::RecordFunctionGuard off(false);
-            sink.attention(layer, p, q0);
+            sink.attention(layer, p, q0, cache);
         };
     }
+    for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i)
+        warmUp(*d->model, d->prep, seen);
+    d->model->impl().kvReport = KvCompressionReport();
     const bool peakReset = sysinfo::resetPeakRss();
     (void)peakReset;
 
@@ -268,10 +319,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         c10::InferenceMode inference;
         rec.startOps();
         phase("preprocess");
-        auto decoded = decodeImage(d->prep.imageBytes, o.imagePath);
-        if (!decoded) throw std::runtime_error(decoded.error().message);
-        const int side = cfg.vision.imageSize;
-        auto pixels = toPixels(resize(*decoded, side, side));
+        auto pixels = modelPixels(d->prep);
 
         phase("vision");
         auto features = d->model->encodeImage(pixels, hooks);
@@ -341,6 +389,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     const int positions = int(tokenRows.size());
     Batch rows = std::move(outputs);
     rows.tokens = std::move(tokenRows);
+    rows.runMetrics = runMetrics(*d->model, transform);
     if (probes) {
         Batch metrics = sink.metricRows();
         rows.patchMetrics = std::move(metrics.patchMetrics);

@@ -2,6 +2,7 @@
 // (through capture/'s plain-C++ API).
 #include "app/cli/Args.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Progress.h"
 #include "capture/Capture.h"
 
 #include <csignal>
@@ -24,6 +25,7 @@ constexpr const char* kHelp =
   --seed N             weight seed (default 0)
   --attn-layers L      store per-head attention maps of decoder layers L (e.g. 0,1 or 0-3 or all)
   --threads N          libtorch intra-op threads (default: libtorch's choice)
+  --warmup N           unrecorded passes before the measured run (default 1; what-ifs do the same)
   --device cpu         the device (CUDA captures are not supported yet)
   --no-probes          the uninstrumented path: phases only, for overhead comparisons
   --nested-ops         also record the ops nested inside a counted op (views, the mm under a matmul)
@@ -42,7 +44,7 @@ int captureCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
                             {"--image", "--out", "--model", "--prompt", "--steps", "--layers",
                              "--routing-skew", "--seed", "--attn-layers", "--threads", "--device",
-                             "--progress"},
+                             "--progress", "--warmup"},
                             {"--no-probes", "--nested-ops", "--force", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
@@ -66,9 +68,13 @@ int captureCommand(const std::vector<std::string>& argv) {
     auto threads = a.intValue("--threads", 0);
     auto skew = a.doubleValue("--routing-skew", 1.0);
     auto seed = a.intValue("--seed", 0);
+    auto warmup = a.intValue("--warmup", 1);
     for (const Error* e : {steps ? nullptr : &steps.error(), threads ? nullptr : &threads.error(),
-                           skew ? nullptr : &skew.error(), seed ? nullptr : &seed.error()})
+                           skew ? nullptr : &skew.error(), seed ? nullptr : &seed.error(),
+                           warmup ? nullptr : &warmup.error()})
         if (e) return fail(2, e->message);
+    if (*warmup < 0) return fail(2, "--warmup must be 0 or more");
+    o.warmup = *warmup;
     o.steps = *steps;
     o.threads = *threads;
     if (a.has("--routing-skew")) o.overrides.routingSkew = *skew;

@@ -1,10 +1,13 @@
-// `mvprof-cli whatif`: a second real run of a baseline's inputs with a
-// transform applied, stored in the same session and compared with it.
+// `mvprof-cli whatif`: a second real run of a baseline's inputs with one or
+// more transforms applied, stored in the same session and compared with it.
 #include "app/cli/Args.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Progress.h"
 #include "capture/Capture.h"
+#include "capture/whatif/ColdExperts.h"
 #include "core/analysis/Comparison.h"
 #include "core/analysis/PatchMetrics.h"
+#include "core/analysis/Prediction.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -13,24 +16,36 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <numeric>
 
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp = R"(mvprof-cli whatif FILE --prune-visual KEEP [options] — run a what-if against a baseline
+constexpr const char* kHelp = R"(mvprof-cli whatif FILE TRANSFORM… [options] — run a what-if against a baseline
 
+Transforms (combine any of them; they apply in one run):
   --prune-visual KEEP  keep the round(KEEP·N) most salient visual tokens (0 < KEEP ≤ 1), in spatial order;
                        the decoder really runs on fewer tokens
-  --saliency-layer L   rank patches by the attention they received in decoder layer L of the baseline
-                       (default: summed over all layers)
+  --saliency-layer L   rank patches by the attention they received in decoder layer L (default: all layers)
+  --quant w4|w8        quantise the decoder's linears group-wise (asymmetric) with AWQ scaling searched
+                       on the baseline's activations; weights are stored packed and dequantised per call
+  --group N            values per quantisation scale (default 128)
+  --kv int4            merge visual tokens whose keys have cosine > the threshold, then hold the KV cache as INT4
+  --kv-threshold C     the merge threshold (default 0.82; 1 merges nothing)
+  --freeze-cold        freeze experts with fewer than --freeze-min activations in two consecutive windows of
+                       --freeze-window tokens of the baseline (default 3 and 128); their tokens go to the
+                       next-best active expert and their weights are released
+  --prune-channels F   remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden channels,
+                       sensitivity |W·∂L/∂W| with L the log-likelihood of the baseline's tokens
+
+Options:
   --run ID             the baseline run (default: the first complete run without a transform)
   --format F           text (default) or json for the comparison
-The what-if is stored as a new run of FILE; the comparison is printed (latency total and per phase,
-peak memory, QPS, fidelity: KL of next-token distributions, top-1 agreement, token match, vision
-feature cosine). Other transforms (quantisation, KV compression, expert freezing, channel pruning)
-are not available yet.
+  --progress jsonl     print one JSON object per phase on stdout (the comparison is then not printed)
+The what-if is stored as a new run of FILE; the comparison shows latency (total, per phase), peak memory,
+weight and KV bytes, QPS, energy where measurable, fidelity (KL of next-token distributions, top-1
+agreement, token match, vision feature cosine), what the transforms did, and a module-by-module diff.
+Figures are measured unless marked predicted (quantised latency: this CPU dequantises before the matmul).
 )";
 
 // Baseline options from what the session recorded about the run.
@@ -62,10 +77,63 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
         o.imageData = (*image)->png;
     return o;
 }
+
+Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Args& a, const std::string& path) {
+    const RunInfo* base = nullptr;
+    if (a.has("--run")) {
+        auto id = a.intValue("--run", 0);
+        if (!id) return makeError(ErrorCode::BadInput, id.error().message);
+        for (const auto& r : runs)
+            if (r.id == *id) base = &r;
+        if (!base) return makeError(ErrorCode::BadInput, "run " + std::to_string(*id) + " is not in " + path);
+    } else {
+        for (const auto& r : runs)
+            if (r.transform.empty() && r.status == RunStatus::Complete) {
+                base = &r;
+                break;
+            }
+        if (!base) return makeError(ErrorCode::BadInput, path + " has no complete baseline run: capture one first (mvprof-cli capture)");
+    }
+    if (base->status != RunStatus::Complete)
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) + " is " + toString(base->status) +
+                                                  ": a what-if needs a complete baseline");
+    if (!base->probes)
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) +
+                                                  " was captured with --no-probes: it has no attention or routing to plan a what-if from");
+    return base;
+}
+
+// The round(keep·N) patches with the most attention, in spatial order.
+Result<std::vector<int>> salientPatches(const RunData& base, double keep, std::optional<int> layer, int* total) {
+    LayerRange layers;
+    if (layer) layers = LayerRange{*layer, *layer};
+    auto grids = computePatchMetrics(base, layers);
+    if (!grids.count("attention"))
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) + " has no attention values in that layer");
+    const auto& saliency = grids["attention"].values;
+    const int n = int(saliency.size());
+    *total = n;
+    const int k = std::max(1, int(std::lround(keep * n)));
+    std::vector<int> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return saliency[size_t(x)] > saliency[size_t(y)]; });
+    std::vector<int> kept(order.begin(), order.begin() + k);
+    std::sort(kept.begin(), kept.end());
+    return kept;
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
 } // namespace
 
 int whatIfCommand(const std::vector<std::string>& argv) {
-    auto parsed = parseArgs(argv, {"--prune-visual", "--saliency-layer", "--run", "--format"}, {"--help", "-h"});
+    auto parsed = parseArgs(argv,
+                            {"--prune-visual", "--saliency-layer", "--quant", "--group", "--kv", "--kv-threshold", "--freeze-window",
+                             "--freeze-min", "--prune-channels", "--run", "--format", "--progress"},
+                            {"--help", "-h", "--freeze-cold"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
     if (a.has("--help") || a.has("-h")) {
@@ -74,83 +142,163 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     }
     if (a.positional.size() != 1) return fail(2, "whatif needs exactly one session file (see --help)");
     const std::string path = a.positional[0];
-    if (!a.has("--prune-visual")) return fail(2, "choose a transform: --prune-visual KEEP (see --help)");
-    auto keep = a.doubleValue("--prune-visual", 0);
-    if (!keep || !(*keep > 0.0 && *keep <= 1.0)) return fail(2, "--prune-visual must be a number in (0, 1], e.g. 0.4");
+    if (!a.has("--prune-visual") && !a.has("--quant") && !a.has("--kv") && !a.has("--freeze-cold") && !a.has("--prune-channels"))
+        return fail(2, "choose a transform: --prune-visual KEEP, --quant w4|w8, --kv int4, --freeze-cold or --prune-channels F (see --help)");
+
+    // Every request is checked before anything runs, so a bad one writes nothing.
+    std::optional<double> keep;
+    if (a.has("--prune-visual")) {
+        auto k = a.doubleValue("--prune-visual", 0);
+        if (!k || !(*k > 0.0 && *k <= 1.0)) return fail(2, "--prune-visual must be a number in (0, 1], e.g. 0.4");
+        keep = *k;
+    }
+    std::optional<int> saliencyLayer;
+    if (a.has("--saliency-layer")) {
+        auto l = a.intValue("--saliency-layer", 0);
+        if (!l) return fail(2, l.error().message);
+        saliencyLayer = *l;
+    }
+    ModelTransforms mt;
+    if (auto q = a.value("--quant")) {
+        if (*q != "w4" && *q != "w8") return fail(2, "--quant must be w4 or w8");
+        mt.quantBits = *q == "w4" ? 4 : 8;
+    }
+    auto group = a.intValue("--group", 128);
+    if (!group || *group <= 0 || *group % 2) return fail(2, "--group must be a positive even number, e.g. 128");
+    mt.quantGroup = *group;
+    if (auto kv = a.value("--kv")) {
+        if (*kv != "int4") return fail(2, "--kv accepts int4");
+        auto thr = a.doubleValue("--kv-threshold", 0.82);
+        if (!thr || !(*thr > -1.0 && *thr <= 1.0)) return fail(2, "--kv-threshold must be a cosine in (-1, 1]");
+        mt.kv = KvCompression{*thr, true, true};
+    }
+    auto window = a.intValue("--freeze-window", 128);
+    auto minActs = a.intValue("--freeze-min", 3);
+    if (!window || *window <= 0) return fail(2, "--freeze-window must be a positive number of tokens");
+    if (!minActs || *minActs < 0) return fail(2, "--freeze-min must be zero or more activations");
+    if (a.has("--prune-channels")) {
+        auto f = a.doubleValue("--prune-channels", 0);
+        if (!f || !(*f > 0.0 && *f < 1.0)) return fail(2, "--prune-channels must be a fraction in (0, 1), e.g. 0.3");
+        mt.pruneChannels = *f;
+    }
     const std::string format = a.value("--format").value_or("text");
     if (format != "text" && format != "json") return fail(2, "--format must be text or json");
+    const std::string progressMode = a.value("--progress").value_or("");
+    if (!progressMode.empty() && progressMode != "jsonl") return fail(2, "--progress accepts only jsonl");
 
     auto reader = SessionReader::open(path);
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
     auto runs = (*reader)->runs();
     if (!runs) return fail(runs.error().exitCode(), runs.error().message);
-    const RunInfo* base = nullptr;
-    if (a.has("--run")) {
-        auto id = a.intValue("--run", 0);
-        if (!id) return fail(2, id.error().message);
-        for (const auto& r : *runs)
-            if (r.id == *id) base = &r;
-        if (!base) return fail(2, "run " + std::to_string(*id) + " is not in " + path);
-    } else {
-        for (const auto& r : *runs)
-            if (r.transform.empty() && r.status == RunStatus::Complete) {
-                base = &r;
-                break;
-            }
-        if (!base) return fail(2, path + " has no complete baseline run: capture one first (mvprof-cli capture)");
-    }
-    if (base->status != RunStatus::Complete)
-        return fail(2, "run " + std::to_string(base->id) + " is " + toString(base->status) + ": a what-if needs a complete baseline");
-    if (!base->probes) return fail(2, "run " + std::to_string(base->id) + " was captured with --no-probes: it has no attention to rank patches by");
-
-    auto baseData = loadRunData(**reader, base->id);
+    auto chosen = chooseBaseline(*runs, a, path);
+    if (!chosen) return fail(2, chosen.error().message);
+    const RunInfo base = **chosen;
+    auto baseData = loadRunData(**reader, base.id);
     if (!baseData) return fail(baseData.error().exitCode(), baseData.error().message);
-    LayerRange layers;
-    if (auto l = a.value("--saliency-layer")) {
-        auto n = a.intValue("--saliency-layer", 0);
-        if (!n) return fail(2, n.error().message);
-        layers = LayerRange{*n, *n};
-    }
-    auto grids = computePatchMetrics(*baseData, layers);
-    if (!grids.count("attention")) return fail(2, "run " + std::to_string(base->id) + " has no attention values in that layer");
-    const auto& saliency = grids["attention"].values;
-    const int n = int(saliency.size());
-    const int k = std::max(1, int(std::lround(*keep * n)));
-    std::vector<int> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return saliency[size_t(x)] > saliency[size_t(y)]; });
-    std::vector<int> kept(order.begin(), order.begin() + k);
-    std::sort(kept.begin(), kept.end());  // the original spatial order
 
-    auto options = optionsFrom(**reader, *base);
+    RunTransform t;
+    std::vector<std::string> parts, details;
+    if (keep) {
+        int n = 0;
+        auto kept = salientPatches(*baseData, *keep, saliencyLayer, &n);
+        if (!kept) return fail(2, kept.error().message);
+        t.keepPatches = *kept;
+        parts.push_back("prune-visual " + fmt("%.2g", *keep));
+        details.push_back(std::to_string(kept->size()) + " of " + std::to_string(n) + " visual tokens, by " +
+                          (saliencyLayer ? "layer " + std::to_string(*saliencyLayer) : std::string("all layers")) + " attention");
+    }
+    auto options = optionsFrom(**reader, base);
     if (!options) return fail(options.error().exitCode(), options.error().message);
     auto prepared = prepareCapture(*options);
     if (!prepared) return fail(prepared.error().exitCode(), prepared.error().message);
-    reader->reset();
+    const VlmConfig cfg = prepared->config;
+    if (a.has("--freeze-cold")) {
+        if (cfg.llm.moeLayers.empty()) return fail(2, "run " + std::to_string(base.id) + "'s model has no MoE layers: there are no experts to freeze");
+        const auto plan = planColdExperts(baseData->routing, cfg.llm.experts, cfg.llm.topK, *window, *minActs);
+        if (plan.completeWindows < 2)
+            return fail(2, "the baseline has " + std::to_string(plan.positions) + " tokens per layer: cold-expert freezing needs two complete windows of " +
+                               std::to_string(*window) + " (use a smaller --freeze-window)");
+        mt.freezeCold = true;
+        mt.frozenExperts = plan.frozen;
+        int frozen = 0;
+        for (const auto& [layer, experts] : plan.frozen)
+            frozen += int(experts.size());
+        parts.push_back("freeze-cold");
+        details.push_back(std::to_string(frozen) + " experts frozen (< " + std::to_string(*minActs) + " activations in two windows of " +
+                          std::to_string(*window) + ")");
+    }
+    if (mt.quantBits) {
+        parts.push_back("w" + std::to_string(mt.quantBits));
+        details.push_back("group " + std::to_string(mt.quantGroup) + ", AWQ");
+    }
+    if (mt.kv) {
+        parts.push_back("kv-int4");
+        details.push_back("merge keys with cosine > " + fmt("%.3g", mt.kv->threshold));
+    }
+    if (mt.pruneChannels > 0) {
+        parts.push_back("prune-channels " + fmt("%.2g", mt.pruneChannels));
+        details.push_back("vision MLPs, by |W·∂L/∂W|");
+    }
+    for (const auto& s : baseData->stepOutputs)
+        mt.baselineTokens.push_back(s.token);
+    if ((mt.quantBits || mt.pruneChannels > 0) && mt.baselineTokens.empty())
+        return fail(2, "run " + std::to_string(base.id) + " stored no generated tokens: capture a new baseline to calibrate quantisation or channel pruning");
 
     auto capturer = Capturer::create(std::move(prepared.value()));
     if (!capturer) return fail(capturer.error().exitCode(), capturer.error().message);
+    auto outcome = (*capturer)->transformModel(mt);
+    if (!outcome) return fail(outcome.error().exitCode(), outcome.error().message);
+    reader->reset();
+
+    std::string label, description;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        label += (i ? " + " : "") + parts[i];
+        description += (i ? "; " : "") + parts[i] + " (" + details[i] + ")";
+    }
+    t.label = label;
+    t.transform = description;
+    t.baselineRun = base.id;
+    t.metrics = outcome->metrics;
+
     auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
     if (!writer) return fail(writer.error().exitCode(), writer.error().message);
-    RunTransform t;
-    char label[64];
-    std::snprintf(label, sizeof label, "prune-visual %.2g", *keep);
-    t.label = label;
-    t.transform = std::string(label) + " (" + std::to_string(k) + " of " + std::to_string(n) + " visual tokens, by " +
-                  (a.has("--saliency-layer") ? "layer " + *a.value("--saliency-layer") : std::string("all layers")) + " attention)";
-    t.baselineRun = base->id;
-    t.keepPatches = kept;
-    auto result = (*capturer)->run(**writer, true, {}, t);
-    auto closed = (*writer)->close();
-    if (!result) return fail(result.error().exitCode(), result.error().message);
-    if (!closed) return fail(closed.error().exitCode(), closed.error().message);
+    const ProgressFn progress = progressMode == "jsonl" ? jsonlProgress() : ProgressFn();
+    auto result = (*capturer)->run(**writer, true, progress, t);
+    if (!result) {
+        (void)(*writer)->close();
+        return fail(result.error().exitCode(), result.error().message);
+    }
+    // The quantised latency this machine cannot measure, predicted from the
+    // baseline's and the what-if's own profiles; stored with the what-if.
+    if (!outcome->quantised.empty()) {
+        (void)(*writer)->flush();
+        auto again = SessionReader::open(path);
+        if (again) {
+            auto w = loadRunData(**again, result->run);
+            if (w) {
+                if (auto p = predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
+                    Batch b;
+                    b.run = result->run;
+                    b.runMetrics.push_back({"latency.predicted_ns", double(p->wallNs), "ns", "predicted", p->note});
+                    (*writer)->submit(std::move(b));
+                }
+            }
+        }
+    }
+    if (auto closed = (*writer)->close(); !closed) return fail(closed.error().exitCode(), closed.error().message);
 
     auto again = SessionReader::open(path);
     if (!again) return fail(again.error().exitCode(), again.error().message);
-    auto b = loadRunData(**again, base->id);
+    auto b = loadRunData(**again, base.id);
     auto w = loadRunData(**again, result->run);
     if (!b || !w) return fail(1, "reading the runs back failed");
     const Comparison c = compareRuns(*b, *w);
+    if (progressMode == "jsonl") {
+        const nlohmann::json j{{"event", "done"}, {"run", result->run}, {"baseline_run", base.id}, {"status", toString(result->status)},
+                               {"out", path}, {"wall_ms", double(result->wallNs) / 1e6}};
+        std::printf("%s\n", j.dump().c_str());
+        return 0;
+    }
     const std::string out = format == "json" ? formatComparisonJson(c) + "\n" : formatComparisonText(c);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;

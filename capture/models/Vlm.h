@@ -10,6 +10,7 @@
 
 #include "capture/Recorder.h"
 #include "capture/models/Config.h"
+#include "capture/whatif/Transforms.h"
 #include "core/session/Records.h"
 
 #include <functional>
@@ -19,6 +20,8 @@
 
 namespace mvp {
 
+struct KvCache;
+
 // What an instrumented run wants to see besides spans and ops. Every member is
 // optional; a default-constructed Hooks is the uninstrumented path.
 struct ForwardHooks {
@@ -27,8 +30,8 @@ struct ForwardHooks {
     std::function<void(int layer, const torch::Tensor& experts, const torch::Tensor& weights)>
         routing;
     // Per decoder layer: attention probabilities [heads, T, S] of queries starting at position
-    // `queryStart`.
-    std::function<void(int layer, const torch::Tensor& probs, int queryStart)> attention;
+    // `queryStart`, over the cache's S slots (positions, unless `cache.compressed()`).
+    std::function<void(int layer, const torch::Tensor& probs, int queryStart, const KvCache& cache)> attention;
 };
 
 class VlmModel {
@@ -47,15 +50,24 @@ public:
     torch::Tensor project(const torch::Tensor& features, const ForwardHooks& hooks);
     // Runs the decoder over the token `ids`, with `visual` [N, llm dim] (if
     // defined) inserted before ids[visualAt], appending to the KV cache.
-    // Returns the logits of the last position [vocab].
+    // Returns the logits of the last position [vocab], or with `allPositions`
+    // of every position [T, vocab].
     torch::Tensor forward(const std::vector<int>& ids, const torch::Tensor& visual, size_t visualAt,
-                          const ForwardHooks& hooks);
+                          const ForwardHooks& hooks, bool allPositions = false);
     // Clears the KV cache.
     void reset();
     int cachedPositions() const;
 
-private:
+    // Storage of every weight tensor now (quantised storage included), and of
+    // the KV cache's used slots, in bytes.
+    int64_t weightBytes() const;
+    int64_t kvBytes() const;
+
+    // The layers, for the what-if transforms (capture/models/VlmLayers.h).
     struct Impl;
+    Impl& impl();
+
+private:
     std::unique_ptr<Impl> d;
 };
 

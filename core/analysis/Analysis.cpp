@@ -26,6 +26,12 @@ std::vector<std::string> heatmapMetrics() {
     return {"attention", "expert_flops", "latency", "saliency", "waste"};
 }
 
+const RunMetricRow* findMetric(const RunData& run, const std::string& name) {
+    for (const auto& m : run.runMetrics)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     RunData d;
     auto run = reader.run(runId);
@@ -51,6 +57,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(device, reader.device(runId))
     MVP_LOAD(stepOutputs, reader.stepOutputs(runId))
     MVP_LOAD(visionFeatures, reader.visionFeatures(runId))
+    MVP_LOAD(runMetrics, reader.runMetrics(runId))
 #undef MVP_LOAD
     auto layers = reader.attnMapLayers(runId);
     if (!layers) return layers.error();

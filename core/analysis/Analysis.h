@@ -39,6 +39,7 @@ struct RunData {
     std::optional<DeviceRow> device;
     std::vector<StepOutputRow> stepOutputs;
     std::optional<VisionFeatureRow> visionFeatures;
+    std::vector<RunMetricRow> runMetrics; // weight / KV bytes, what-if statistics
     int imageWidth = 0, imageHeight = 0; // of the original file; 0 without an image
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
@@ -46,6 +47,9 @@ struct RunData {
 };
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId);
+
+// The run metric called `name`, if the run has one.
+const RunMetricRow* findMetric(const RunData& run, const std::string& name);
 
 struct AnalysisOptions {
     MoeThresholds moe;

@@ -59,6 +59,21 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
     c.runQps = c.runWallNs > 0 ? 1e9 / double(c.runWallNs) : 0;
     c.baseVisualTokens = visualTokens(base);
     c.runVisualTokens = visualTokens(run);
+    auto value = [](const RunData& d, const char* name) -> std::optional<double> {
+        if (const auto* m = findMetric(d, name)) return m->value;
+        return std::nullopt;
+    };
+    c.baseWeightBytes = value(base, "weights.bytes");
+    c.runWeightBytes = value(run, "weights.bytes");
+    c.baseKvBytes = value(base, "kv.bytes");
+    c.runKvBytes = value(run, "kv.bytes");
+    if (const auto* p = findMetric(run, "latency.predicted_ns"); p && p->kind == "predicted") {
+        c.predictedWallNs = p->value;
+        c.predictionNote = p->note;
+    }
+    for (const auto& m : run.runMetrics)
+        if (m.name != "weights.bytes" && m.name != "kv.bytes" && m.name != "latency.predicted_ns") c.details.push_back(m);
+    c.modules = diffModules(base, run);
     std::map<std::string, PhaseComparison> phases;
     std::vector<std::string> order;
     auto add = [&](const std::vector<PhaseRow>& rows, bool isBase) {
@@ -120,13 +135,20 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
 std::string formatComparisonText(const Comparison& c) {
     auto ms = [](int64_t ns) { return fmt("%.2f", double(ns) / 1e6); };
     auto ratio = [](double a, double b) { return b > 0 ? fmt("%.2f×", a / b) : std::string("–"); };
+    auto mib = [](const std::optional<double>& b) { return b ? fmt("%.2f", *b / double(1 << 20)) : std::string("n/a"); };
     std::string o = "What-if run " + std::to_string(c.run) + " (" + c.transform + ") vs baseline run " + std::to_string(c.baseRun) + "\n\n";
-    o += "  setup                 latency ms   peak RSS MiB     QPS   J/inference   visual tokens\n";
-    o += "  baseline            " + fmt("%12.2f", double(c.baseWallNs) / 1e6) + fmt("%15.1f", double(c.basePeakRss) / (1 << 20)) +
-         fmt("%8.2f", c.baseQps) + "           n/a" + fmt("%16.0f", c.baseVisualTokens) + "\n";
-    o += "  what-if             " + fmt("%12.2f", double(c.runWallNs) / 1e6) + fmt("%15.1f", double(c.runPeakRss) / (1 << 20)) +
-         fmt("%8.2f", c.runQps) + "           n/a" + fmt("%16.0f", c.runVisualTokens) + "\n";
-    o += "  (all measured; speed-up " + ratio(double(c.baseWallNs), double(c.runWallNs)) + "; " + c.energy + ")\n\n";
+    o += "  setup        latency ms   peak RSS MiB     QPS   J/inference   weights MiB    KV MiB   visual tokens\n";
+    auto row = [&](const char* name, int64_t wall, int64_t rss, double qps, const std::optional<double>& w,
+                   const std::optional<double>& kv, int visual) {
+        return std::string("  ") + name + fmt("%12.2f", double(wall) / 1e6) + fmt("%15.1f", double(rss) / (1 << 20)) + fmt("%8.2f", qps) +
+               "           n/a" + padLeft(mib(w), 14) + padLeft(mib(kv), 10) + fmt("%16.0f", visual) + "\n";
+    };
+    o += row("baseline   ", c.baseWallNs, c.basePeakRss, c.baseQps, c.baseWeightBytes, c.baseKvBytes, c.baseVisualTokens);
+    o += row("what-if    ", c.runWallNs, c.runPeakRss, c.runQps, c.runWeightBytes, c.runKvBytes, c.runVisualTokens);
+    if (c.predictedWallNs)
+        o += "  what-if      " + fmt("%10.2f", *c.predictedWallNs / 1e6) + "  ← predicted latency (" +
+             fmt("%+.0f%%", 100 * c.predictionError()) + " vs measured; " + c.predictionNote + ")\n";
+    o += "  (measured unless marked predicted; speed-up " + ratio(double(c.baseWallNs), double(c.runWallNs)) + "; " + c.energy + ")\n\n";
     o += "  phase            baseline ms   what-if ms   speed-up (measured)\n";
     for (const auto& p : c.phases)
         o += "  " + p.phase + std::string(p.phase.size() < 15 ? 15 - p.phase.size() : 1, ' ') + padLeft(ms(p.baseNs), 12) +
@@ -137,6 +159,13 @@ std::string formatComparisonText(const Comparison& c) {
              fmt("%.0f%%", 100 * c.tokenMatch) + "; vision feature cosine " + fmt("%.4f", c.visionCosine) + "\n";
     else
         o += "\n  fidelity: n/a (a run has no stored step outputs)\n";
+    if (!c.details.empty()) {
+        o += "\n  what the transforms did:\n";
+        for (const auto& m : c.details)
+            o += "    " + m.name + std::string(m.name.size() < 34 ? 34 - m.name.size() : 1, ' ') + fmt("%.6g", m.value) +
+                 (m.unit.empty() || m.unit == "count" || m.unit == "ratio" ? std::string() : " " + m.unit) + "  (" + m.kind + ": " + m.note + ")\n";
+    }
+    if (!c.modules.empty()) o += "\n  modules, A = baseline, B = what-if:\n" + formatModuleDiffText(c.modules, 12);
     return o;
 }
 
@@ -161,7 +190,31 @@ std::string formatComparisonJson(const Comparison& c) {
                                                         {"token_match", c.tokenMatch},
                                                         {"vision_cosine", c.visionCosine}}
                                        : nlohmann::json("n/a")}};
-    return j.dump(2);
+    auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json("n/a"); };
+    nlohmann::json out = j;
+    out["weight_bytes_measured"] = {{"baseline", optional(c.baseWeightBytes)}, {"whatif", optional(c.runWeightBytes)}};
+    out["kv_bytes_measured"] = {{"baseline", optional(c.baseKvBytes)}, {"whatif", optional(c.runKvBytes)}};
+    if (c.predictedWallNs)
+        out["latency_ms_predicted"] = {{"whatif", *c.predictedWallNs / 1e6},
+                                       {"prediction_error", c.predictionError()},
+                                       {"note", c.predictionNote}};
+    nlohmann::json details = nlohmann::json::object();
+    for (const auto& m : c.details)
+        details[m.name] = {{"value", m.value}, {"unit", m.unit}, {"kind", m.kind}, {"note", m.note}};
+    out["transform_details"] = details;
+    nlohmann::json modules = nlohmann::json::array();
+    for (const auto& r : c.modules)
+        modules.push_back({{"path", r.path},
+                           {"kind", r.kind},
+                           {"baseline_ms", double(r.aNs) / 1e6},
+                           {"whatif_ms", double(r.bNs) / 1e6},
+                           {"delta_ms", double(r.deltaNs()) / 1e6},
+                           {"delta_self_ms", double(r.bSelfNs - r.aSelfNs) / 1e6},
+                           {"delta_flops", r.deltaFlops()},
+                           {"delta_bytes", r.deltaBytes()},
+                           {"ratio", r.ratio()}});
+    out["module_diff"] = modules;
+    return out.dump(2);
 }
 
 } // namespace mvp

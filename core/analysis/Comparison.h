@@ -3,6 +3,9 @@
 // phase, peak memory, throughput and fidelity, every figure labelled.
 
 #include "core/analysis/Analysis.h"
+#include "core/analysis/ModuleDiff.h"
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -30,6 +33,17 @@ struct Comparison {
     double tokenMatch = 0;         // share of the generated tokens before the first divergence
     double visionCosine = 0;       // mean cosine of the visual features over the tokens both saw
     std::string energy = "n/a (no energy counter on this machine)";
+    // Storage (measured, from tensor sizes); absent for runs that did not record it.
+    std::optional<double> baseWeightBytes, runWeightBytes, baseKvBytes, runKvBytes;
+    // The what-if's predicted latency, where a transform's gain cannot be
+    // measured here, and its error against the measured latency.
+    std::optional<double> predictedWallNs;
+    std::string predictionNote;
+    double predictionError() const {  // (predicted − measured) / measured
+        return predictedWallNs && runWallNs > 0 ? (*predictedWallNs - double(runWallNs)) / double(runWallNs) : 0.0;
+    }
+    std::vector<RunMetricRow> details;  // the what-if's own run metrics (what its transforms found)
+    std::vector<ModuleDiffRow> modules; // A = baseline, B = what-if
 };
 
 Comparison compareRuns(const RunData& baseline, const RunData& whatIf);

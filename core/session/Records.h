@@ -116,6 +116,16 @@ struct StepOutputRow {
     std::vector<float> logits; // over the vocabulary
 };
 
+// A run-level figure: weight bytes, KV bytes, a what-if's statistics. `kind`
+// says whether it was measured or predicted by a cost model.
+struct RunMetricRow {
+    std::string name;  // e.g. "weights.bytes", "kv.bytes", "quant.mse_awq"
+    double value = 0;
+    std::string unit;  // "bytes", "ns", "ratio", "count", ""
+    std::string kind = "measured";  // or "predicted"
+    std::string note;  // how it was obtained, for the user
+};
+
 // The projector's output for the visual tokens the decoder saw, row-major.
 struct VisionFeatureRow {
     int rows = 0, cols = 0;
@@ -195,6 +205,7 @@ struct Batch {
     std::optional<DeviceRow> device;
     std::vector<StepOutputRow> stepOutputs;
     std::optional<VisionFeatureRow> visionFeatures;
+    std::vector<RunMetricRow> runMetrics;
 
     size_t rowCount() const;
     bool empty() const { return rowCount() == 0; }

@@ -93,10 +93,20 @@ CREATE TABLE op_total(
 CREATE INDEX span_by_start ON span(run, start_ns);
 CREATE INDEX op_by_start ON op(run, start_ns);
 )sql";
+
+// v2: run-level figures (weight bytes, KV bytes, what-if statistics), each
+// labelled measured or predicted.
+constexpr const char* kTablesV2 = R"sql(
+CREATE TABLE run_metric(
+  run INTEGER NOT NULL, name TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK(kind IN ('measured','predicted')), note TEXT NOT NULL,
+  PRIMARY KEY(run, name)) WITHOUT ROWID;
+)sql";
 } // namespace
 
 Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV1); !s) return s;
+    if (auto s = db.exec(kTablesV2); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -113,11 +123,16 @@ Status create(sql::Db& db, const char* appVersion) {
 }
 
 Status migrate(sql::Db& db, int fromVersion) {
-    (void)db;
-    // v1 is the first released format: nothing older exists to migrate.
     if (fromVersion == kVersion) return Ok{};
-    return makeError(ErrorCode::NotASession,
-                     "unknown session format version " + std::to_string(fromVersion));
+    if (fromVersion != 1)
+        return makeError(ErrorCode::NotASession,
+                         "unknown session format version " + std::to_string(fromVersion));
+    // v1 → v2 only adds a table: old runs simply have no run metrics.
+    if (auto s = db.exec("BEGIN"); !s) return s;
+    if (auto s = db.exec(kTablesV2); !s) return s;
+    if (auto s = db.exec("UPDATE meta SET value='2' WHERE key='schema_version'"); !s) return s;
+    if (auto s = db.exec("PRAGMA user_version = 2"); !s) return s;
+    return db.exec("COMMIT");
 }
 
 } // namespace mvp::schema

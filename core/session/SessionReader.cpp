@@ -344,6 +344,13 @@ Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
         });
 }
 
+Result<std::vector<RunMetricRow>> SessionReader::runMetrics(int64_t run) {
+    if (d->version < 2) return std::vector<RunMetricRow>();  // v1 had no run metrics
+    return d->query<RunMetricRow>(
+        "SELECT name, value, unit, kind, note FROM run_metric WHERE run=? ORDER BY name", run,
+        [](const sql::Stmt& s) { return RunMetricRow{s.text(0), s.real(1), s.text(2), s.text(3), s.text(4)}; });
+}
+
 Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {
     auto rows = d->query<VisionFeatureRow>(
         "SELECT rows, cols, data FROM vision_feature WHERE run=?", run, [](const sql::Stmt& s) {

@@ -41,6 +41,8 @@ public:
     Result<std::optional<DeviceRow>> device(int64_t run);
     Result<std::vector<StepOutputRow>> stepOutputs(int64_t run);
     Result<std::optional<VisionFeatureRow>> visionFeatures(int64_t run);
+    // Run-level figures (empty for a v1 session, which had none).
+    Result<std::vector<RunMetricRow>> runMetrics(int64_t run);
     // All layers of one metric, ordered by layer then patch.
     Result<std::vector<PatchMetricRow>> patchMetrics(int64_t run, const std::string& metric);
     Result<std::vector<AttnMapRow>> attnMaps(int64_t run, int layer);

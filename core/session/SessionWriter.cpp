@@ -36,7 +36,7 @@ struct SessionWriter::Impl {
     std::string path;
     sql::Db db;
     sql::Stmt insModule, insPhase, insSpan, insOp, insToken, insRouting, insImage, insGrid,
-        insMetric, insAttn, insDevice, insStep, insVision;
+        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -66,6 +66,7 @@ Status SessionWriter::Impl::prepareAll() {
         {&insToken, "INSERT INTO token VALUES (?,?,?,?,?,?,?)"},
         {&insStep, "INSERT OR REPLACE INTO step_output VALUES (?,?,?,?)"},
         {&insVision, "INSERT OR REPLACE INTO vision_feature VALUES (?,?,?,?)"},
+        {&insRunMetric, "INSERT OR REPLACE INTO run_metric VALUES (?,?,?,?,?,?)"},
         {&insRouting, "INSERT INTO routing VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
@@ -144,6 +145,12 @@ Status SessionWriter::Impl::apply(const Batch& b) {
         auto& s = insStep;
         s.bind(1, run), s.bind(2, o.step), s.bind(3, o.token);
         s.bindBlob(4, o.logits.data(), o.logits.size() * sizeof(float));
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& m : b.runMetrics) {
+        auto& s = insRunMetric;
+        s.bind(1, run), s.bind(2, m.name), s.bind(3, m.value), s.bind(4, m.unit), s.bind(5, m.kind),
+            s.bind(6, m.note);
         if (auto r = s.exec(); !ok(r)) return r;
     }
     if (b.visionFeatures) {

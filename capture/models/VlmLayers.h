@@ -1,0 +1,169 @@
+#pragma once
+// The reference model's layers and VlmModel's private state, shared by the
+// model (Vlm.cpp, VlmLayers.cpp) and the what-if transforms (capture/whatif/),
+// which rewrite weights, routing and the KV cache in place.
+//
+// Internal to mvp_capture; includes torch.
+
+#include "capture/models/Vlm.h"
+#include "capture/whatif/TensorQuant.h"
+
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace mvp {
+
+// Weights stored group-wise quantised (capture/whatif/Quantise.cpp): the
+// codes of W·diag(inputScale), where inputScale is the activation-aware
+// per-input-channel scale (AWQ); the layer divides its input by it.
+struct QuantisedWeight {
+    GroupCodes codes;
+    torch::Tensor inputScale;  // float16 [cols]; undefined for plain round-to-nearest
+    int64_t bytes() const;
+};
+
+// A linear layer whose weight may be held quantised (dequantised inside each
+// call) or recorded for calibration.
+struct LinImpl : torch::nn::Module {
+    torch::Tensor weight, bias;  // weight is released once quantised
+    std::shared_ptr<QuantisedWeight> quant;
+    std::vector<torch::Tensor>* calibration = nullptr;  // when set, inputs are appended
+
+    LinImpl(int in, int out, bool hasBias);
+    torch::Tensor forward(const torch::Tensor& x);
+    int64_t weightBytes() const;  // what is stored now, quantised or not
+};
+TORCH_MODULE(Lin);
+
+struct VitBlockImpl : torch::nn::Module {
+    int heads;
+    torch::nn::LayerNorm ln1{nullptr}, ln2{nullptr};
+    Lin qkv{nullptr}, proj{nullptr}, fc1{nullptr}, fc2{nullptr};
+    int64_t id = 0, attnId = 0, mlpId = 0;
+
+    explicit VitBlockImpl(const VisionConfig& c);
+    torch::Tensor forward(torch::Tensor x, Recorder* rec);
+};
+TORCH_MODULE(VitBlock);
+
+struct RmsNormImpl : torch::nn::Module {
+    torch::Tensor weight;
+    explicit RmsNormImpl(int dim);
+    torch::Tensor forward(const torch::Tensor& x);
+};
+TORCH_MODULE(RmsNorm);
+
+struct SwiGluImpl : torch::nn::Module {
+    Lin w1{nullptr}, w2{nullptr}, w3{nullptr};
+    SwiGluImpl(int dim, int hidden);
+    torch::Tensor forward(const torch::Tensor& x);
+};
+TORCH_MODULE(SwiGlu);
+
+// Rotary position embedding (rotate-half form) for positions [0, maxSeq).
+struct Rope {
+    torch::Tensor cos, sin;  // [maxSeq, headDim]
+    Rope(int maxSeq, int headDim, double theta);
+    // x: [T, heads, headDim] at positions [pos0, pos0 + T).
+    torch::Tensor apply(const torch::Tensor& x, int pos0) const;
+};
+
+// The KV cache of one attention layer. Slots normally equal positions; after
+// KV compression (capture/whatif/KvCompress.cpp) merged visual tokens share a
+// slot, and with INT4 the slots are stored as packed codes.
+struct KvCache {
+    int maxSeq = 0, kvHeads = 0, headDim = 0;
+    int slots = 0;                 // slots in use
+    torch::Tensor k, v;            // float32 [maxSeq, kvHeads, headDim]; released under INT4
+    // Compressed state (both undefined before compression).
+    torch::Tensor logCount;        // float32 [maxSeq]: log(tokens merged into the slot)
+    torch::Tensor slotOfPosition;  // int64 [positions]: which slot holds each position
+    // INT4 storage: codes [maxSeq, kvHeads, headDim/2], a scale and minimum per slot and head.
+    bool int4 = false;
+    GroupCodes qk, qv;
+
+    void reset();
+    // Appends [T, kvHeads, headDim] keys and values; returns every slot's [S, kvHeads, headDim].
+    std::pair<torch::Tensor, torch::Tensor> append(const torch::Tensor& keys, const torch::Tensor& values);
+    bool compressed() const { return slotOfPosition.defined(); }
+    int64_t bytes() const;  // the used slots' storage
+};
+
+struct AttentionImpl : torch::nn::Module {
+    int heads, kvHeads, headDim;
+    Lin wq{nullptr}, wk{nullptr}, wv{nullptr}, wo{nullptr};
+    KvCache cache;
+
+    explicit AttentionImpl(const LlmConfig& c);
+    torch::Tensor forward(const torch::Tensor& x, int pos0, const Rope& rope, int layer, const ForwardHooks& hooks);
+};
+TORCH_MODULE(Attention);
+
+struct MoeImpl : torch::nn::Module {
+    int topK;
+    Lin gate{nullptr};
+    torch::Tensor bias;    // routing skew, fixed (not a parameter)
+    torch::Tensor frozen;  // bool [experts] once experts are frozen; undefined before
+    std::vector<SwiGlu> experts;
+    int64_t gateId = 0;
+    std::vector<int64_t> expertIds;
+
+    MoeImpl(const LlmConfig& c, const std::vector<int>& ranking, double skew);
+    torch::Tensor forward(const torch::Tensor& x, Recorder* rec, int layer, const ForwardHooks& hooks);
+};
+TORCH_MODULE(Moe);
+
+struct DecoderLayerImpl : torch::nn::Module {
+    RmsNorm norm1{nullptr}, norm2{nullptr};
+    Attention attn{nullptr};
+    SwiGlu ffn{nullptr};
+    Moe moe{nullptr};
+    int64_t id = 0, attnId = 0, ffnId = 0;
+
+    DecoderLayerImpl(const LlmConfig& c, const std::vector<int>* ranking, double skew);
+    torch::Tensor forward(torch::Tensor x, int pos0, const Rope& rope, int layer, const ForwardHooks& hooks);
+};
+TORCH_MODULE(DecoderLayer);
+
+// Assigns probe ids and the hierarchical names of DIAGNOSTICS.md §1.
+struct Registry {
+    std::vector<ModuleRow> rows;
+    int64_t add(const std::string& path, const std::string& kind, std::optional<int64_t> parent, int64_t params = 0) {
+        const int64_t id = int64_t(rows.size()) + 1;
+        rows.push_back(ModuleRow{id, path, kind, parent, params});
+        return id;
+    }
+    void setParams(int64_t id, int64_t params) { rows[size_t(id - 1)].params = params; }
+};
+
+struct VlmModel::Impl : torch::nn::Module {
+    VlmConfig cfg;
+    Registry reg;
+    // vision
+    torch::nn::Conv2d patchEmbed{nullptr};
+    torch::Tensor posEmbed;
+    std::vector<VitBlock> vit;
+    torch::nn::LayerNorm vitNorm{nullptr};
+    // projector
+    Lin proj1{nullptr}, proj2{nullptr};
+    // decoder
+    torch::nn::Embedding tokEmbed{nullptr};
+    std::vector<DecoderLayer> layers;
+    RmsNorm finalNorm{nullptr};
+    Lin lmHead{nullptr};
+    std::unique_ptr<Rope> rope;
+    int cached = 0;
+    int64_t idVision = 0, idPatch = 0, idVitNorm = 0, idProj = 0, idLlm = 0, idEmbed = 0, idNorm = 0, idHead = 0;
+    // KV compression applied after each prefill (capture/whatif/KvCompress.cpp).
+    std::optional<KvCompression> kvCompression;
+    KvCompressionReport kvReport;
+
+    explicit Impl(const VlmConfig& c);
+    void initWeights();
+};
+
+int64_t countParams(const torch::nn::Module& m);
+
+} // namespace mvp

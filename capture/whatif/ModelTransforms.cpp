@@ -1,0 +1,148 @@
+#include "capture/whatif/ModelTransforms.h"
+
+#include "capture/whatif/QuantiseTorch.h"
+
+#include <cmath>
+
+namespace mvp {
+
+namespace {
+// AWQ's search needs a sample, not every activation: rows evenly spread.
+constexpr int64_t kCalibrationRows = 256;
+
+torch::Tensor calibrationSample(std::vector<torch::Tensor>& rows) {
+    if (rows.empty()) return torch::Tensor();
+    auto x = torch::cat(rows, 0);
+    rows.clear();
+    if (x.size(0) <= kCalibrationRows) return x;
+    auto idx = torch::linspace(0, double(x.size(0) - 1), kCalibrationRows).round().to(torch::kLong);
+    return x.index_select(0, idx);
+}
+
+void release(torch::Tensor& t) {
+    torch::NoGradGuard noGrad;
+    t.set_data(torch::empty({0}));
+}
+} // namespace
+
+QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
+                             const std::function<void()>& calibrate) {
+    struct Target {
+        std::string path;
+        LinImpl* lin;
+    };
+    std::vector<Target> targets;
+    for (size_t i = 0; i < m.layers.size(); ++i) {
+        auto& layer = m.layers[i];
+        const std::string path = "llm.layer." + std::to_string(i);
+        for (auto* lin : {layer->attn->wq.get(), layer->attn->wk.get(), layer->attn->wv.get(), layer->attn->wo.get()})
+            targets.push_back({path + ".attn", lin});
+        if (layer->moe) {
+            for (size_t e = 0; e < layer->moe->experts.size(); ++e) {
+                auto& x = layer->moe->experts[e];
+                if (x->w1->weight.numel() == 0) continue;  // frozen: nothing left to quantise
+                for (auto* lin : {x->w1.get(), x->w2.get(), x->w3.get()})
+                    targets.push_back({path + ".moe.expert." + std::to_string(e), lin});
+            }
+        } else {
+            for (auto* lin : {layer->ffn->w1.get(), layer->ffn->w2.get(), layer->ffn->w3.get()})
+                targets.push_back({path + ".mlp", lin});
+        }
+    }
+    std::vector<std::vector<torch::Tensor>> inputs(targets.size());
+    for (size_t i = 0; i < targets.size(); ++i)
+        targets[i].lin->calibration = &inputs[i];
+    calibrate();
+    for (auto& t : targets)
+        t.lin->calibration = nullptr;
+
+    QuantSummary s;
+    std::map<std::string, QuantisedModule> byModule;
+    for (size_t i = 0; i < targets.size(); ++i) {
+        LinImpl& lin = *targets[i].lin;
+        auto x = calibrationSample(inputs[i]);
+        auto choice = awqQuantise(lin.weight.detach(), x, bits, group, gridPoints);
+        const int64_t fp32 = lin.weight.numel() * int64_t(lin.weight.element_size());
+        lin.quant = std::make_shared<QuantisedWeight>(std::move(choice.weight));
+        release(lin.weight);
+        s.layers += 1;
+        s.fp32Bytes += fp32;
+        s.quantBytes += lin.quant->bytes();
+        if (x.defined()) {
+            s.calibratedLayers += 1;
+            s.mseRtn += choice.mseRtn;
+            s.mseAwq += choice.mseAwq;
+            s.meanAlpha += choice.alpha;
+        }
+        auto& mod = byModule[targets[i].path];
+        mod.path = targets[i].path;
+        mod.fp32Bytes += fp32;
+        mod.quantBytes += lin.quant->bytes();
+    }
+    if (s.calibratedLayers) s.meanAlpha /= s.calibratedLayers;
+    for (auto& [path, mod] : byModule)
+        s.modules.push_back(mod);
+    return s;
+}
+
+int64_t freezeExperts(VlmModel::Impl& m, const std::map<int, std::vector<int>>& frozen) {
+    int64_t released = 0;
+    for (const auto& [layer, experts] : frozen) {
+        auto& moe = m.layers.at(size_t(layer))->moe;
+        if (!moe || experts.empty()) continue;
+        auto mask = torch::zeros({int64_t(moe->experts.size())}, torch::kBool);
+        for (int e : experts) {
+            mask[e] = true;
+            for (auto* lin : {moe->experts[size_t(e)]->w1.get(), moe->experts[size_t(e)]->w2.get(),
+                              moe->experts[size_t(e)]->w3.get()}) {
+                released += lin->weightBytes();
+                release(lin->weight);
+            }
+        }
+        moe->frozen = mask;
+    }
+    return released;
+}
+
+ChannelSummary pruneVisionChannels(VlmModel::Impl& m, double fraction,
+                                   const std::function<torch::Tensor()>& logLikelihood) {
+    std::vector<torch::Tensor> params;
+    for (auto& b : m.vit)
+        params.insert(params.end(), {b->fc1->weight, b->fc1->bias, b->fc2->weight});
+    auto loss = logLikelihood();
+    auto grads = torch::autograd::grad({loss}, params);
+    torch::NoGradGuard noGrad;
+    ChannelSummary s;
+    s.sensitivityMargin = std::numeric_limits<double>::infinity();
+    int64_t removedParams = 0;
+    for (size_t i = 0; i < m.vit.size(); ++i) {
+        auto& b = m.vit[i];
+        auto& w1 = b->fc1->weight;
+        auto& b1 = b->fc1->bias;
+        auto& w2 = b->fc2->weight;
+        const auto& g1 = grads[3 * i], &gb = grads[3 * i + 1], &g2 = grads[3 * i + 2];
+        auto sensitivity = (w1 * g1).abs().sum(1) + (b1 * gb).abs() + (w2 * g2).abs().sum(0);
+        const int64_t hidden = w1.size(0);
+        const int64_t removed = std::min<int64_t>(hidden - 1, std::llround(fraction * double(hidden)));
+        const int64_t kept = hidden - removed;
+        auto order = std::get<1>(sensitivity.sort(/*stable=*/true, 0, /*descending=*/true));
+        auto keep = std::get<0>(order.narrow(0, 0, kept).sort());  // original channel order
+        if (removed > 0)
+            s.sensitivityMargin = std::min(s.sensitivityMargin, sensitivity.index_select(0, keep).min().item<double>() -
+                                                                     sensitivity.index_select(0, order.narrow(0, kept, removed)).max().item<double>());
+        w1.set_data(w1.index_select(0, keep).clone());
+        b1.set_data(b1.index_select(0, keep).clone());
+        w2.set_data(w2.index_select(1, keep).clone());
+        const int64_t perChannel = w1.size(1) + 1 + w2.size(0);
+        removedParams += removed * perChannel;
+        auto& rows = m.reg.rows;
+        rows[size_t(b->mlpId - 1)].params -= removed * perChannel;
+        rows[size_t(b->id - 1)].params -= removed * perChannel;
+        s.removed += removed;
+        s.kept += kept;
+    }
+    m.reg.rows[size_t(m.idVision - 1)].params -= removedParams;
+    return s;
+}
+
+} // namespace mvp

@@ -1,0 +1,42 @@
+#pragma once
+// The what-if transforms that rewrite the model's weights and routing in
+// place. Internal to mvp_capture (torch).
+
+#include "capture/models/VlmLayers.h"
+
+#include <functional>
+
+namespace mvp {
+
+struct QuantSummary {
+    int layers = 0, calibratedLayers = 0;
+    int64_t fp32Bytes = 0, quantBytes = 0;  // of the quantised layers' weights
+    double mseRtn = 0, mseAwq = 0;          // summed over calibrated layers
+    double meanAlpha = 0;                   // over calibrated layers
+    std::vector<QuantisedModule> modules;   // by owning probe module
+};
+
+// Quantises every decoder linear (attention, dense FFN, experts; not the
+// router, embedding or LM head). `calibrate` runs the model on the baseline's
+// inputs while the layers record their inputs.
+QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
+                             const std::function<void()>& calibrate);
+
+// Freezes experts (decoder layer → experts): the router skips them and their
+// weights are released. Returns the weight bytes released.
+int64_t freezeExperts(VlmModel::Impl& m, const std::map<int, std::vector<int>>& frozen);
+
+struct ChannelSummary {
+    int64_t removed = 0, kept = 0;  // hidden channels over all vision MLPs
+    // Smallest, over the blocks, of (least sensitive kept − most sensitive
+    // removed) within the block: ≥ 0 when each block removed its least sensitive.
+    double sensitivityMargin = 0;
+};
+
+// Removes the least sensitive `fraction` of each vision MLP's hidden channels;
+// sensitivity of channel c = Σ |W · ∂L/∂W| over fc1's row c (and bias) and
+// fc2's column c, L = `logLikelihood()` (a scalar with autograd history).
+ChannelSummary pruneVisionChannels(VlmModel::Impl& m, double fraction,
+                                   const std::function<torch::Tensor()>& logLikelihood);
+
+} // namespace mvp
