@@ -1,6 +1,7 @@
 // The session file: round trips, live reading, and every kind of bad file.
 #include "TestSupport.h"
 #include "core/session/LiveRuns.h"
+#include "core/session/Schema.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -115,7 +116,7 @@ private slots:
         QVERIFY(!QFile::exists(path + QStringLiteral("-wal"))); // a closed session is one file
         auto r = SessionReader::open(path.toStdString());
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
-        QCOMPARE((*r)->schemaVersion(), 1);
+        QCOMPARE((*r)->schemaVersion(), schema::kVersion);
         auto runs = (*r)->runs();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -273,6 +274,36 @@ private slots:
         auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
         QVERIFY(!w.ok());
         QCOMPARE(w.error().code, ErrorCode::NewerSchema);
+    }
+
+    void version1SessionsMigrateWhenAppendedTo() {
+        // A v1 file: no run_metric table yet.
+        const QString path = file("v1.mvprof");
+        writeSession(path);
+        execSql(path, "DROP TABLE run_metric; UPDATE meta SET value='1' WHERE key='schema_version'; PRAGMA user_version = 1;");
+        {
+            auto r = SessionReader::open(path.toStdString());
+            QVERIFY(r.ok());
+            QCOMPARE((*r)->schemaVersion(), 1);
+            auto metrics = (*r)->runMetrics(1);
+            QVERIFY(metrics.ok() && metrics->empty());  // read as "no run metrics", not an error
+        }
+        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
+        QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
+        Batch b;
+        b.run = 1;
+        b.runMetrics.push_back({"kv.bytes", 42, "bytes", "measured", "test"});
+        (*w)->submit(std::move(b));
+        QVERIFY((*w)->close().ok());
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        QCOMPARE((*r)->schemaVersion(), 2);
+        auto metrics = (*r)->runMetrics(1);
+        QVERIFY(metrics.ok());
+        QCOMPARE(metrics->size(), size_t(1));
+        QCOMPARE(metrics->front().value, 42.0);
+        QCOMPARE(metrics->front().kind, std::string("measured"));
+        QCOMPARE((*r)->runs()->size(), size_t(1));  // the old run is intact
     }
 
     void liveRunsAnnounceThemselves() {

@@ -99,11 +99,22 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
             p.drawLine(QPointF(r.left(), r.y() + k * double(r.height()) / rows_),
                        QPointF(r.right(), r.y() + k * double(r.height()) / rows_));
     }
+    if (!pruned_.empty() && rows_ > 0 && cols_ > 0 && int(pruned_.size()) == rows_ * cols_) {
+        const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
+        for (int i = 0; i < rows_ * cols_; ++i)
+            if (pruned_[size_t(i)])
+                p.fillRect(QRectF(r.x() + (i % cols_) * w, r.y() + (i / cols_) * h, w, h), QColor(128, 128, 128, 215));
+    }
     if (selected_ >= 0 && rows_ > 0 && cols_ > 0) {
         const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
         p.setPen(QPen(Qt::white, 2));
         p.drawRect(QRectF(r.x() + (selected_ % cols_) * w, r.y() + (selected_ / cols_) * h, w, h));
     }
+}
+
+void HeatmapCanvas::setPrunedPatches(std::vector<bool> pruned) {
+    pruned_ = std::move(pruned);
+    update();
 }
 
 int HeatmapCanvas::patchAt(QPointF pos) const {
@@ -264,6 +275,18 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
         first_->setValue(lo);
         last_->setValue(hi);
     }
+    // A pruned run fed the decoder only some patches: grey out the others.
+    std::vector<bool> pruned;
+    if (data_ && data_->grid) {
+        const auto seen = patchOfPosition(data_->data);
+        const int patches = data_->grid->gridH * data_->grid->gridW;
+        if (!seen.empty() && int(seen.size()) < patches) {
+            pruned.assign(size_t(patches), true);
+            for (const auto& [position, patch] : seen)
+                if (patch >= 0 && patch < patches) pruned[size_t(patch)] = false;
+        }
+    }
+    canvas_->setPrunedPatches(std::move(pruned));
     render();
 }
 

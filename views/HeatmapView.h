@@ -36,6 +36,10 @@ public:
 
     // Outlines one patch (-1: none).
     void setSelectedPatch(int patch);
+    // Patches whose tokens the run never fed the decoder (visual-token
+    // pruning) are drawn greyed out; empty: none.
+    void setPrunedPatches(std::vector<bool> pruned);
+    const std::vector<bool>& prunedPatches() const { return pruned_; }
     void setGridVisible(bool on);
     // Zoom factor (1 = fit) and pan offset in widget pixels; wheel zooms at
     // the cursor, the middle or right button drags, a double-click fits again.
@@ -67,6 +71,7 @@ private:
     QImage overlay_;
     int rows_ = 0, cols_ = 0;
     std::vector<double> values_;
+    std::vector<bool> pruned_;
 };
 
 class HeatmapView : public QWidget {

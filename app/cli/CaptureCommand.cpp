@@ -1,6 +1,7 @@
 // `mvprof-cli capture`: the only CLI translation unit that reaches libtorch
 // (through capture/'s plain-C++ API).
 #include "app/cli/Args.h"
+#include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
 #include "app/cli/Progress.h"
 #include "capture/Capture.h"
@@ -34,10 +35,6 @@ constexpr const char* kHelp =
 SIGINT or SIGTERM stops the run between steps; the session keeps it, marked incomplete.
 )";
 
-std::atomic<bool> gCancel{false};
-extern "C" void onSignal(int) {
-    gCancel = true;
-}
 } // namespace
 
 int captureCommand(const std::vector<std::string>& argv) {
@@ -99,11 +96,7 @@ int captureCommand(const std::vector<std::string>& argv) {
     if (o.imagePath.empty()) return fail(2, "no image given: pass --image FILE (PNG, JPEG or BMP)");
     if (o.outPath.empty()) return fail(2, "no output given: pass --out FILE.mvprof");
 
-    struct sigaction sa {};
-    sa.sa_handler = onSignal;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    o.cancel = &gCancel;
+    o.cancel = installCancelHandlers();
 
     ProgressFn progress;
     if (progressMode == "jsonl")

@@ -1,6 +1,7 @@
 // `mvprof-cli whatif`: a second real run of a baseline's inputs with one or
 // more transforms applied, stored in the same session and compared with it.
 #include "app/cli/Args.h"
+#include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
 #include "app/cli/Progress.h"
 #include "capture/Capture.h"
@@ -209,6 +210,7 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     }
     auto options = optionsFrom(**reader, base);
     if (!options) return fail(options.error().exitCode(), options.error().message);
+    options->cancel = installCancelHandlers();
     auto prepared = prepareCapture(*options);
     if (!prepared) return fail(prepared.error().exitCode(), prepared.error().message);
     const VlmConfig cfg = prepared->config;
@@ -293,6 +295,8 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     auto w = loadRunData(**again, result->run);
     if (!b || !w) return fail(1, "reading the runs back failed");
     const Comparison c = compareRuns(*b, *w);
+    if (result->status != RunStatus::Complete)
+        return fail(1, "the what-if was stopped before it finished; " + path + " keeps it, marked incomplete");
     if (progressMode == "jsonl") {
         const nlohmann::json j{{"event", "done"}, {"run", result->run}, {"baseline_run", base.id}, {"status", toString(result->status)},
                                {"out", path}, {"wall_ms", double(result->wallNs) / 1e6}};

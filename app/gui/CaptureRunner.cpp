@@ -46,8 +46,8 @@ CaptureRunner::CaptureRunner(QObject* parent) : QObject(parent) {
         QString message = err;
         if (!ok && message.isEmpty())
             message = status == QProcess::CrashExit
-                          ? tr("The capture process crashed; the session keeps what it wrote.")
-                          : tr("The capture process exited with status %1.").arg(code);
+                          ? tr("The mvprof-cli process crashed; the session keeps what it wrote.")
+                          : tr("The mvprof-cli process exited with status %1.").arg(code);
         emit finished(ok, cancelled_, ok ? QString() : message);
     });
 }
@@ -68,9 +68,16 @@ QString CaptureRunner::cliPath() {
 
 void CaptureRunner::start(const CaptureRequest& request) {
     request_ = request;
+    startJob(request.arguments(), request.output, false);
+}
+
+void CaptureRunner::startJob(const QStringList& arguments, const QString& session, bool whatIf) {
+    session_ = session;
+    whatIf_ = whatIf;
+    finishedRun_ = 0;
     cancelled_ = false;
     pending_.clear();
-    process_.start(cliPath(), request.arguments());
+    process_.start(cliPath(), arguments);
 }
 
 void CaptureRunner::cancel() {
@@ -95,8 +102,10 @@ void CaptureRunner::readLines() {
                           j.value(QStringLiteral("phase")).toString(),
                           j.value(QStringLiteral("step")).toInt(),
                           j.value(QStringLiteral("steps")).toInt());
-        else if (j.value(QStringLiteral("event")).toString() == QLatin1String("done"))
+        else if (j.value(QStringLiteral("event")).toString() == QLatin1String("done")) {
+            finishedRun_ = j.value(QStringLiteral("run")).toInteger();
             emit progress(1.0, QStringLiteral("done"), 0, 0);
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// Runs `mvprof-cli capture … --progress jsonl` as a child process, so a model
-// run that crashes never takes the GUI with it. Reports progress from the
-// child's JSON lines; cancel() sends SIGTERM, and the child marks its run
+// Runs `mvprof-cli capture|whatif … --progress jsonl` as a child process, so
+// a model run that crashes never takes the GUI with it. Reports progress from
+// the child's JSON lines; cancel() sends SIGTERM, and the child marks its run
 // incomplete and keeps what it wrote.
 
 #include <QObject>
@@ -34,9 +34,14 @@ public:
     static QString cliPath();
 
     void start(const CaptureRequest& request);
+    // Any mvprof-cli job that writes into `session` and speaks --progress jsonl.
+    void startJob(const QStringList& arguments, const QString& session, bool whatIf);
     void cancel();
     bool isRunning() const;
     const CaptureRequest& request() const { return request_; }
+    QString session() const { return session_; }     // the file the current job writes
+    bool isWhatIf() const { return whatIf_; }
+    qint64 finishedRun() const { return finishedRun_; } // from the job's "done" line; 0 if none
 
 signals:
     void progress(double fraction, const QString& phase, int step, int steps);
@@ -48,6 +53,9 @@ private:
 
     QProcess process_;
     CaptureRequest request_;
+    QString session_;
+    bool whatIf_ = false;
+    qint64 finishedRun_ = 0;
     bool cancelled_ = false;
     QByteArray pending_;
 };

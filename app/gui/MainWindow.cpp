@@ -6,6 +6,7 @@
 #include "core/analysis/PatchMetrics.h"
 #include "core/report/Report.h"
 #include "core/session/Records.h"
+#include "views/ComparisonView.h"
 #include "views/ExpertLoadView.h"
 #include "views/Export.h"
 #include "views/FindingsView.h"
@@ -38,6 +39,7 @@
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTimer>
+#include <QToolBar>
 #include <QTreeView>
 #include <QtConcurrent>
 #include <cmath>
@@ -62,7 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
       modules_(new views::ModuleTreeView(this)), findings_(new views::FindingsView(this)),
       experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
       timeline_(new views::TimelineView(this)), roofline_(new views::RooflineView(this)),
-      runLabel_(new QLabel(this)) {
+      comparison_(new views::ComparisonView(this)), runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     setCentralWidget(heatmap_);
     setAcceptDrops(true);
@@ -90,6 +92,12 @@ MainWindow::MainWindow(QWidget* parent)
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
+    auto* whatIfMenu = menuBar()->addMenu(tr("&What-if"));
+    auto* whatIfBar = addToolBar(tr("What-if"));
+    whatIfBar->setObjectName(QStringLiteral("whatIfToolbar"));
+    whatIfBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    whatIfs_ = new WhatIfActions(whatIfMenu, whatIfBar, this);
+    connect(whatIfs_, &WhatIfActions::requested, this, &MainWindow::startWhatIf);
     viewMenu_ = menuBar()->addMenu(tr("&View"));
     auto* language = viewMenu_->addMenu(tr("&Language"));
     const std::pair<QString, QString> languages[] = {
@@ -130,6 +138,9 @@ MainWindow::MainWindow(QWidget* parent)
                             QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, timelineDock_);
     tabifyDockWidget(findingsDock_, runsDock_);
+    comparisonDock_ = addDock(comparison_, tr("What-if comparison"), QStringLiteral("comparisonDock"),
+                              Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findingsDock_, comparisonDock_);
     findingsDock_->raise();
     resizeDocks({modulesDock_}, {560}, Qt::Horizontal);
     resizeDocks({findingsDock_}, {180}, Qt::Vertical);
@@ -187,21 +198,33 @@ MainWindow::MainWindow(QWidget* parent)
                 emit captureProgress(percent);
                 // Follow the growing session, at most once a second.
                 const qint64 now = QDateTime::currentMSecsSinceEpoch();
-                if ((phase == QLatin1String("decode") || phase == QLatin1String("done")) &&
+                if (!runner_.isWhatIf() &&
+                    (phase == QLatin1String("decode") || phase == QLatin1String("done")) &&
                     now - lastLiveReload_ > 1000 && !loader_.isRunning()) {
                     lastLiveReload_ = now;
-                    openSession(runner_.request().output);
+                    openSession(runner_.session());
                 }
             });
     connect(&runner_, &CaptureRunner::finished, this,
             [this](bool ok, bool cancelled, const QString& message) {
                 progress_->hide();
                 cancel_->hide();
-                if (QFileInfo::exists(runner_.request().output))
-                    openSession(runner_.request().output);
+                whatIfs_->setEnabled(session_ != nullptr);
+                const bool whatIf = runner_.isWhatIf();
+                if (whatIf && ok) compareWhenLoaded_ = runner_.finishedRun();
+                if (QFileInfo::exists(runner_.session()))
+                    openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
                 if (!ok && !cancelled &&
                     QGuiApplication::platformName() != QLatin1String("offscreen"))
-                    QMessageBox::critical(this, tr("The capture failed"), message);
+                    QMessageBox::critical(this, whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
+                if (whatIf) {
+                    statusBar()->showMessage(ok          ? tr("What-if complete: see the comparison")
+                                             : cancelled ? tr("What-if cancelled: the run is kept, marked incomplete")
+                                                         : tr("What-if failed: %1").arg(message),
+                                             8000);
+                    emit whatIfFinished(ok, message);
+                    return;
+                }
                 statusBar()->showMessage(
                     ok          ? tr("Capture complete")
                     : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
@@ -310,9 +333,33 @@ void MainWindow::startCapture(const CaptureRequest& request) {
     progress_->setValue(0);
     progress_->show();
     cancel_->show();
+    whatIfs_->setEnabled(false);
     statusBar()->showMessage(
         tr("Capturing %1 on %2…").arg(request.model, QFileInfo(request.image).fileName()));
     runner_.start(request);
+}
+
+void MainWindow::startWhatIf(WhatIfRequest request) {
+    if (!session_) {
+        statusBar()->showMessage(tr("Open a session with a baseline run first"), 5000);
+        return;
+    }
+    if (runner_.isRunning()) {
+        statusBar()->showMessage(tr("Wait for the running job to finish, or cancel it"), 5000);
+        return;
+    }
+    // The what-if runs against the run shown if it is a baseline, else against its baseline.
+    const RunInfo& shown = session_->analysis.run;
+    request.session = session_->path;
+    request.baseline = shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
+    lastLiveReload_ = 0;
+    captureClock_.start();
+    progress_->setValue(0);
+    progress_->show();
+    cancel_->show();
+    whatIfs_->setEnabled(false);
+    statusBar()->showMessage(tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
+    runner_.startJob(request.arguments(), request.session, true);
 }
 
 void MainWindow::openSession(const QString& path, qint64 runId) {
@@ -340,6 +387,16 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     timeline_->setSession(session_);
     roofline_->setSession(session_);
     runs_->setRuns(session_->runs, session_->runId);
+    comparison_->setRuns(session_->path, session_->runs);
+    whatIfs_->setEnabled(!runner_.isRunning());
+    if (compareWhenLoaded_ && compareWhenLoaded_ == session_->runId) {
+        compareWhenLoaded_ = 0;
+        if (const auto base = session_->analysis.run.baselineRun) {
+            comparison_->compare(*base, session_->runId);
+            comparisonDock_->show();
+            comparisonDock_->raise();
+        }
+    }
     const RunInfo& run = session_->analysis.run;
     runLabel_->setText(
         tr("%1 · %2 · run %3 (%4) · %5 ms wall (measured)")
@@ -357,74 +414,6 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     else
         follow_->stop();
     emit sessionLoaded();
-}
-
-QString MainWindow::exportTo(Export kind, const QString& path) {
-    if (!session_) return tr("Open a session first.");
-    switch (kind) {
-    case Export::HeatmapPng:
-        return views::writeImageFile(path, heatmap_->fullResolutionOverlay());
-    case Export::HeatmapCsv: {
-        const QString csv = heatmap_->gridCsv();
-        return csv.isEmpty() ? tr("This run has no heatmap values.")
-                             : views::writeTextFile(path, csv);
-    }
-    case Export::ModulesCsv:
-        return views::writeTextFile(path, views::modelToCsv(*modules_->proxy()));
-    case Export::FindingsCsv:
-        return views::writeTextFile(path, views::modelToCsv(*findings_->proxy()));
-    case Export::FindingsMarkdown: {
-        SessionReport rep;
-        rep.path = session_->path.toStdString();
-        rep.runs.push_back(session_->analysis);
-        return views::writeTextFile(path, QString::fromStdString(formatMarkdown(rep)));
-    }
-    case Export::ExpertPlotPng:
-    case Export::TimelinePng: {
-        auto* plot = kind == Export::ExpertPlotPng ? experts_->barsPlot() : timeline_->plot();
-        return plot->savePng(path, 0, 0, 2.0) ? QString() : tr("Writing %1 failed").arg(path);
-    }
-    case Export::ExpertPlotPdf:
-    case Export::TimelinePdf: {
-        auto* plot = kind == Export::ExpertPlotPdf ? experts_->barsPlot() : timeline_->plot();
-        return plot->savePdf(path) ? QString() : tr("Writing %1 failed").arg(path);
-    }
-    }
-    return tr("Unknown export");
-}
-
-void MainWindow::chooseExport(Export kind) {
-    if (!session_) {
-        statusBar()->showMessage(tr("Open a session first"), 4000);
-        return;
-    }
-    const bool png =
-        kind == Export::HeatmapPng || kind == Export::ExpertPlotPng || kind == Export::TimelinePng;
-    const bool pdf = kind == Export::ExpertPlotPdf || kind == Export::TimelinePdf;
-    const bool md = kind == Export::FindingsMarkdown;
-    const QString filter = png   ? tr("PNG images (*.png)")
-                           : pdf ? tr("PDF documents (*.pdf)")
-                           : md  ? tr("Markdown (*.md)")
-                                 : tr("CSV tables (*.csv)");
-    const QString suffix = png   ? QStringLiteral(".png")
-                           : pdf ? QStringLiteral(".pdf")
-                           : md  ? QStringLiteral(".md")
-                                 : QStringLiteral(".csv");
-    QSettings settings;
-    const QString dir =
-        settings.value(QStringLiteral("exportDirectory"), QFileInfo(session_->path).absolutePath())
-            .toString();
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export"),
-        QDir(dir).filePath(QFileInfo(session_->path).completeBaseName() + suffix), filter);
-    if (path.isEmpty()) return;
-    if (!path.endsWith(suffix)) path += suffix;
-    settings.setValue(QStringLiteral("exportDirectory"), QFileInfo(path).absolutePath());
-    const QString error = exportTo(kind, path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), error);
-    else
-        statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {

@@ -4,6 +4,7 @@
 // and run. Sessions load on a worker thread.
 
 #include "app/gui/CaptureRunner.h"
+#include "app/gui/WhatIf.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -22,6 +23,7 @@ struct Finding;
 }
 namespace mvp::views {
 struct SessionData;
+class ComparisonView;
 class ExpertLoadView;
 class FindingsView;
 class HeatmapView;
@@ -46,6 +48,11 @@ public:
     // status bar; the views follow the session while it grows.
     void startCapture(const CaptureRequest& request);
     CaptureRunner* captureRunner() { return &runner_; }
+    // Runs a what-if on the open session's baseline (the run shown, or its
+    // baseline) in a child process; the comparison view shows it when done.
+    void startWhatIf(WhatIfRequest request);
+    WhatIfActions* whatIfActions() const { return whatIfs_; }
+    views::ComparisonView* comparisonView() const { return comparison_; }
     enum class Export {
         HeatmapPng,
         HeatmapCsv,
@@ -76,6 +83,7 @@ signals:
     void loadFailed(const QString& message);
     void captureProgress(int percent);
     void captureFinished(bool ok, bool cancelled, const QString& message);
+    void whatIfFinished(bool ok, const QString& message);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -101,6 +109,10 @@ private:
     views::RunsView* runs_;
     views::TimelineView* timeline_;
     views::RooflineView* roofline_;
+    views::ComparisonView* comparison_;
+    WhatIfActions* whatIfs_ = nullptr;
+    qint64 compareWhenLoaded_ = 0; // a finished what-if's run, compared once its session loads
+    QDockWidget* comparisonDock_ = nullptr;
     QDockWidget* rooflineDock_ = nullptr;
     QDockWidget* modulesDock_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;

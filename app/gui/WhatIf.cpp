@@ -1,0 +1,131 @@
+#include "app/gui/WhatIf.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QToolBar>
+
+namespace mvp {
+
+QStringList WhatIfRequest::arguments() const {
+    QStringList a{QStringLiteral("whatif"), session, QStringLiteral("--progress"), QStringLiteral("jsonl")};
+    if (baseline > 0) a << QStringLiteral("--run") << QString::number(baseline);
+    if (pruneVisual > 0) a << QStringLiteral("--prune-visual") << QString::number(pruneVisual);
+    if (quantBits) a << QStringLiteral("--quant") << QStringLiteral("w%1").arg(quantBits);
+    if (kvInt4) a << QStringLiteral("--kv") << QStringLiteral("int4");
+    if (freezeCold) a << QStringLiteral("--freeze-cold");
+    if (pruneChannels > 0) a << QStringLiteral("--prune-channels") << QString::number(pruneChannels);
+    return a;
+}
+
+QString WhatIfRequest::label() const {
+    QStringList parts;
+    if (quantBits) parts << QObject::tr("W%1").arg(quantBits);
+    if (kvInt4) parts << QObject::tr("KV INT4");
+    if (pruneVisual > 0) parts << QObject::tr("prune %1").arg(pruneVisual);
+    if (freezeCold) parts << QObject::tr("freeze cold experts");
+    if (pruneChannels > 0) parts << QObject::tr("prune channels %1").arg(pruneChannels);
+    return parts.join(QStringLiteral(" + "));
+}
+
+WhatIfDialog::WhatIfDialog(QWidget* parent)
+    : QDialog(parent), prune_(new QCheckBox(tr("Prune visual tokens, keep"), this)), keep_(new QDoubleSpinBox(this)),
+      quant_(new QComboBox(this)), kv_(new QCheckBox(tr("Compress the KV cache (merge similar visual keys, INT4)"), this)),
+      freeze_(new QCheckBox(tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
+      channels_(new QCheckBox(tr("Prune vision MLP channels, fraction"), this)), channelFraction_(new QDoubleSpinBox(this)) {
+    setWindowTitle(tr("Custom What-if"));
+    keep_->setRange(0.05, 1.0);
+    keep_->setSingleStep(0.05);
+    keep_->setValue(0.4);
+    quant_->addItem(tr("No weight quantisation"), 0);
+    quant_->addItem(tr("W8, group 128, AWQ"), 8);
+    quant_->addItem(tr("W4, group 128, AWQ"), 4);
+    channelFraction_->setRange(0.05, 0.95);
+    channelFraction_->setSingleStep(0.05);
+    channelFraction_->setValue(0.3);
+    auto* form = new QFormLayout(this);
+    form->addRow(new QLabel(tr("The transforms apply together in one real run of the baseline's inputs."), this));
+    form->addRow(prune_, keep_);
+    form->addRow(tr("Weights:"), quant_);
+    form->addRow(kv_);
+    form->addRow(freeze_);
+    form->addRow(channels_, channelFraction_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    form->addRow(buttons);
+}
+
+WhatIfRequest WhatIfDialog::request() const {
+    WhatIfRequest r;
+    if (prune_->isChecked()) r.pruneVisual = keep_->value();
+    r.quantBits = quant_->currentData().toInt();
+    r.kvInt4 = kv_->isChecked();
+    r.freezeCold = freeze_->isChecked();
+    if (channels_->isChecked()) r.pruneChannels = channelFraction_->value();
+    return r;
+}
+
+WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent) : QObject(menu) {
+    auto preset = [](auto set) {
+        WhatIfRequest r;
+        set(r);
+        return r;
+    };
+    const std::tuple<QString, QString, QString, WhatIfRequest> presets[] = {
+        {QStringLiteral("prune"), tr("Prune Visual Tokens (keep 40 %)"), tr("Prune 0.4"),
+         preset([](WhatIfRequest& r) { r.pruneVisual = 0.4; })},
+        {QStringLiteral("w4"), tr("Quantise Weights to W4 (AWQ)"), tr("W4"), preset([](WhatIfRequest& r) { r.quantBits = 4; })},
+        {QStringLiteral("w8"), tr("Quantise Weights to W8 (AWQ)"), tr("W8"), preset([](WhatIfRequest& r) { r.quantBits = 8; })},
+        {QStringLiteral("kv"), tr("Compress the KV Cache (merge + INT4)"), tr("KV INT4"),
+         preset([](WhatIfRequest& r) { r.kvInt4 = true; })},
+        {QStringLiteral("freeze"), tr("Freeze Cold Experts"), tr("Freeze"), preset([](WhatIfRequest& r) { r.freezeCold = true; })},
+        {QStringLiteral("channels"), tr("Prune Vision MLP Channels (30 %)"), tr("Channels 0.3"),
+         preset([](WhatIfRequest& r) { r.pruneChannels = 0.3; })},
+        {QStringLiteral("combined"), tr("W4 + KV INT4 + Prune 0.4 (the design note's setup)"), tr("W4+KV+Prune"),
+         preset([](WhatIfRequest& r) {
+             r.quantBits = 4;
+             r.kvInt4 = true;
+             r.pruneVisual = 0.4;
+         })},
+    };
+    for (const auto& [name, text, shortText, request] : presets) {
+        auto* a = new QAction(text, this);
+        a->setIconText(shortText);
+        a->setToolTip(tr("Run again with: %1").arg(text));
+        connect(a, &QAction::triggered, this, [this, r = request] { emit requested(r); });
+        menu->addAction(a);
+        toolbar->addAction(a);
+        actions_.emplace_back(name, a);
+    }
+    menu->addSeparator();
+    auto* custom = menu->addAction(tr("&Custom What-if…"));
+    connect(custom, &QAction::triggered, this, [this, dialogParent] {
+        WhatIfDialog dialog(dialogParent);
+        if (dialog.exec() != QDialog::Accepted) return;
+        const WhatIfRequest r = dialog.request();
+        if (r.any()) emit requested(r);
+    });
+    actions_.emplace_back(QStringLiteral("custom"), custom);
+    setEnabled(false);
+}
+
+void WhatIfActions::setEnabled(bool enabled) {
+    for (auto& [name, a] : actions_)
+        a->setEnabled(enabled);
+}
+
+QAction* WhatIfActions::action(const QString& name) const {
+    for (const auto& [n, a] : actions_)
+        if (n == name) return a;
+    return nullptr;
+}
+
+} // namespace mvp

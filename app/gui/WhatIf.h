@@ -1,0 +1,67 @@
+#pragma once
+// The GUI's what-ifs: a request that becomes `mvprof-cli whatif … --progress
+// jsonl`, the one-click presets of the What-if menu and toolbar, and a dialog
+// for custom combinations.
+
+#include <QDialog>
+#include <QObject>
+#include <QStringList>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QMenu;
+class QSpinBox;
+class QToolBar;
+class QAction;
+
+namespace mvp {
+
+struct WhatIfRequest {
+    QString session;
+    qint64 baseline = 0;        // 0: the session's first complete baseline
+    double pruneVisual = 0;     // keep ratio; 0: no token pruning
+    int quantBits = 0;          // 4, 8 or 0
+    bool kvInt4 = false;
+    bool freezeCold = false;
+    double pruneChannels = 0;   // fraction; 0: none
+    bool any() const { return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0; }
+    QStringList arguments() const;
+    QString label() const;  // e.g. "W4 + KV INT4"
+};
+
+// The custom what-if dialog: every transform with its parameter.
+class WhatIfDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit WhatIfDialog(QWidget* parent = nullptr);
+    WhatIfRequest request() const;  // session and baseline left for the caller
+
+private:
+    QCheckBox* prune_;
+    QDoubleSpinBox* keep_;
+    QComboBox* quant_;
+    QCheckBox* kv_;
+    QCheckBox* freeze_;
+    QCheckBox* channels_;
+    QDoubleSpinBox* channelFraction_;
+};
+
+// The What-if menu and toolbar: one action per transform, one for the
+// design note's combination, and Custom…; `requested` carries the choice.
+class WhatIfActions : public QObject {
+    Q_OBJECT
+public:
+    WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent);
+    void setEnabled(bool enabled);
+    // The preset action for a transform name: "prune", "w4", "w8", "kv", "freeze", "channels", "combined".
+    QAction* action(const QString& name) const;
+
+signals:
+    void requested(const WhatIfRequest& request);
+
+private:
+    std::vector<std::pair<QString, QAction*>> actions_;
+};
+
+} // namespace mvp

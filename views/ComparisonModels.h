@@ -1,0 +1,58 @@
+#pragma once
+// Table models for a what-if comparison (DIAGNOSTICS.md §9): the design
+// note's setup table plus fidelity, what the transforms did, and the module
+// A/B diff. Every figure says whether it is measured or predicted (its
+// header, or its tooltip and kind column). SortRole gives numbers to sort by.
+
+#include "core/analysis/Comparison.h"
+#include "views/RowTableModel.h"
+
+#include <optional>
+
+namespace mvp::views {
+
+inline constexpr int ComparisonSortRole = Qt::UserRole;
+
+// One line of the setup table: a run as measured, or a what-if as predicted.
+struct SetupRow {
+    QString setup;
+    bool predicted = false;
+    double latencyMs = 0, qps = 0;
+    std::optional<double> peakMiB, weightsMiB, kvMiB, predictionError;
+    int visualTokens = 0;
+    std::optional<double> klMean, top1, tokenMatch, visionCosine;
+    QString energy;
+};
+
+class ComparisonModel : public RowTableModel<SetupRow> {
+    Q_OBJECT
+public:
+    enum Column { Setup, Latency, PeakMemory, Qps, Energy, Weights, Kv, VisualTokens, Kl, Top1, TokenMatch, VisionCosine, ColumnCount };
+    explicit ComparisonModel(QObject* parent = nullptr);
+    void setComparison(const Comparison& c, const QString& baseLabel, const QString& runLabel);
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+};
+
+class RunMetricsModel : public RowTableModel<RunMetricRow> {
+    Q_OBJECT
+public:
+    enum Column { Name, Value, Unit, Kind, Note, ColumnCount };
+    explicit RunMetricsModel(QObject* parent = nullptr);
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+};
+
+class ModuleDiffModel : public RowTableModel<ModuleDiffRow> {
+    Q_OBJECT
+public:
+    enum Column { Module, Kind, ATime, BTime, DeltaTime, DeltaSelf, Ratio, DeltaFlops, DeltaBytes, ColumnCount };
+    explicit ModuleDiffModel(QObject* parent = nullptr);
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+};
+
+} // namespace mvp::views

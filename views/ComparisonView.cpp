@@ -1,0 +1,179 @@
+#include "views/ComparisonView.h"
+
+#include "core/analysis/Comparison.h"
+#include "views/ComparisonModels.h"
+#include "views/HeatmapView.h"
+#include "views/SessionData.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace mvp::views {
+
+struct ComparisonResult {
+    QString error;
+    std::shared_ptr<const SessionData> a, b;
+    Comparison comparison;
+};
+
+namespace {
+QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent) {
+    auto* t = new QTableView(parent);
+    t->setModel(proxy);
+    t->setSortingEnabled(true);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->verticalHeader()->hide();
+    t->horizontalHeader()->setStretchLastSection(true);
+    return t;
+}
+
+QString runTitle(const RunInfo& r) {
+    const QString what = r.transform.empty() ? ComparisonView::tr("baseline") : QString::fromStdString(r.label);
+    return ComparisonView::tr("run %1 · %2").arg(r.id).arg(what);
+}
+} // namespace
+
+ComparisonView::ComparisonView(QWidget* parent)
+    : QWidget(parent), pickA_(new QComboBox(this)), pickB_(new QComboBox(this)), summary_(new QLabel(this)),
+      tabs_(new QTabWidget(this)), setups_(new ComparisonModel(this)), details_(new RunMetricsModel(this)),
+      diff_(new ModuleDiffModel(this)), setupsProxy_(new QSortFilterProxyModel(this)),
+      detailsProxy_(new QSortFilterProxyModel(this)), diffProxy_(new QSortFilterProxyModel(this)),
+      diffFilter_(new QLineEdit(this)), heatA_(new HeatmapView(this)), heatB_(new HeatmapView(this)) {
+    auto* picks = new QHBoxLayout;
+    picks->addWidget(new QLabel(tr("A:"), this));
+    picks->addWidget(pickA_, 1);
+    picks->addWidget(new QLabel(tr("B:"), this));
+    picks->addWidget(pickB_, 1);
+    summary_->setWordWrap(true);
+    summary_->setText(tr("Run a what-if (What-if menu) or choose two runs to compare."));
+
+    for (auto* proxy : {setupsProxy_, detailsProxy_, diffProxy_})
+        proxy->setSortRole(ComparisonSortRole);
+    setupsProxy_->setSourceModel(setups_);
+    detailsProxy_->setSourceModel(details_);
+    diffProxy_->setSourceModel(diff_);
+    diffProxy_->setFilterKeyColumn(ModuleDiffModel::Module);
+    diffProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    auto* summaryPage = new QWidget(this);
+    auto* sl = new QVBoxLayout(summaryPage);
+    sl->setContentsMargins(0, 0, 0, 0);
+    auto* setupTable = makeTable(setupsProxy_, summaryPage);
+    setupTable->setSortingEnabled(false);  // baseline first, as in the design note's table
+    sl->addWidget(setupTable, 1);
+    sl->addWidget(new QLabel(tr("What B's transforms did:"), summaryPage));
+    sl->addWidget(makeTable(detailsProxy_, summaryPage), 2);
+    tabs_->addTab(summaryPage, tr("Comparison"));
+
+    auto* diffPage = new QWidget(this);
+    auto* dl = new QVBoxLayout(diffPage);
+    dl->setContentsMargins(0, 0, 0, 0);
+    diffFilter_->setPlaceholderText(tr("Filter modules…"));
+    diffFilter_->setClearButtonEnabled(true);
+    connect(diffFilter_, &QLineEdit::textChanged, diffProxy_, &QSortFilterProxyModel::setFilterFixedString);
+    dl->addWidget(diffFilter_);
+    auto* diffTable = makeTable(diffProxy_, diffPage);
+    diffTable->sortByColumn(ModuleDiffModel::DeltaSelf, Qt::DescendingOrder);  // by impact
+    diffTable->horizontalHeader()->setSectionResizeMode(ModuleDiffModel::Module, QHeaderView::ResizeToContents);
+    dl->addWidget(diffTable);
+    tabs_->addTab(diffPage, tr("Module diff"));
+
+    auto* heatmaps = new QSplitter(Qt::Horizontal, this);
+    heatmaps->addWidget(heatA_);
+    heatmaps->addWidget(heatB_);
+    tabs_->addTab(heatmaps, tr("Heatmaps A | B"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(picks);
+    layout->addWidget(summary_);
+    layout->addWidget(tabs_, 1);
+
+    connect(pickA_, &QComboBox::activated, this, &ComparisonView::chosen);
+    connect(pickB_, &QComboBox::activated, this, &ComparisonView::chosen);
+    connect(&loader_, &QFutureWatcher<std::shared_ptr<ComparisonResult>>::finished, this, [this] {
+        const auto r = loader_.result();
+        if (!r->error.isEmpty()) {
+            summary_->setText(tr("Could not compare: %1").arg(r->error));
+            emit compareFailed(r->error);
+            return;
+        }
+        show(*r);
+    });
+}
+
+ComparisonView::~ComparisonView() {
+    loader_.waitForFinished();
+}
+
+void ComparisonView::setRuns(const QString& path, const std::vector<RunInfo>& runs) {
+    path_ = path;
+    for (auto* pick : {pickA_, pickB_}) {
+        const qint64 keep = pick == pickA_ ? a_ : b_;
+        QSignalBlocker block(pick);
+        pick->clear();
+        for (const auto& r : runs)
+            pick->addItem(runTitle(r), qint64(r.id));
+        const int at = pick->findData(keep);
+        if (at >= 0) pick->setCurrentIndex(at);
+    }
+}
+
+void ComparisonView::chosen() {
+    const qint64 a = pickA_->currentData().toLongLong(), b = pickB_->currentData().toLongLong();
+    if (a > 0 && b > 0) compare(a, b);
+}
+
+void ComparisonView::compare(qint64 a, qint64 b) {
+    a_ = a;
+    b_ = b;
+    for (auto [pick, id] : {std::pair{pickA_, a}, std::pair{pickB_, b}}) {
+        QSignalBlocker block(pick);
+        const int at = pick->findData(id);
+        if (at >= 0) pick->setCurrentIndex(at);
+    }
+    if (loader_.isRunning()) loader_.waitForFinished();
+    summary_->setText(tr("Comparing run %1 with run %2…").arg(a).arg(b));
+    const QString path = path_;
+    loader_.setFuture(QtConcurrent::run([path, a, b] {
+        auto r = std::make_shared<ComparisonResult>();
+        auto da = loadSession(path, a);
+        auto db = da ? loadSession(path, b) : da;
+        if (!da || !db) {
+            r->error = QString::fromStdString((!da ? da : db).error().message);
+            return r;
+        }
+        r->a = *da;
+        r->b = *db;
+        r->comparison = compareRuns(r->a->data, r->b->data);
+        return r;
+    }));
+}
+
+void ComparisonView::show(const ComparisonResult& r) {
+    const QString labelA = runTitle(r.a->data.run), labelB = runTitle(r.b->data.run);
+    setups_->setComparison(r.comparison, labelA, labelB);
+    details_->setRows(r.comparison.details);
+    diff_->setRows(r.comparison.modules);
+    heatA_->setSession(r.a);
+    heatB_->setSession(r.b);
+    const auto& c = r.comparison;
+    summary_->setText(tr("A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).")
+                          .arg(labelA, labelB,
+                               c.transform.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(c.transform)))
+                          .arg(double(c.baseWallNs) / 1e6, 0, 'f', 1)
+                          .arg(double(c.runWallNs) / 1e6, 0, 'f', 1)
+                          .arg(c.runWallNs > 0 ? double(c.baseWallNs) / double(c.runWallNs) : 0.0, 0, 'f', 2));
+    emit compared();
+}
+
+} // namespace mvp::views

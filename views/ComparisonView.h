@@ -1,0 +1,77 @@
+#pragma once
+// Two runs side by side (DIAGNOSTICS.md §9): choose A and B, then the setup
+// table (latency, peak memory, QPS, J/inference, weight and KV bytes, visual
+// tokens, fidelity; measured or predicted), what B's transforms did, the
+// module-by-module diff sorted by impact, and both heatmaps with pruned
+// patches greyed out. Loading and comparing happen off the GUI thread.
+
+#include "core/session/Records.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTabWidget;
+
+namespace mvp::views {
+
+struct SessionData;
+struct ComparisonResult;
+class ComparisonModel;
+class HeatmapView;
+class ModuleDiffModel;
+class RunMetricsModel;
+
+class ComparisonView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComparisonView(QWidget* parent = nullptr);
+    ~ComparisonView() override;
+
+    // The session's runs to choose from. Keeps the chosen pair when it still exists.
+    void setRuns(const QString& path, const std::vector<RunInfo>& runs);
+    // Compares run a (A, usually the baseline) with run b in the background; compared() follows.
+    void compare(qint64 a, qint64 b);
+    qint64 runA() const { return a_; }
+    qint64 runB() const { return b_; }
+
+    ComparisonModel* setups() const { return setups_; }
+    RunMetricsModel* details() const { return details_; }
+    ModuleDiffModel* moduleDiff() const { return diff_; }
+    QSortFilterProxyModel* moduleDiffProxy() const { return diffProxy_; }
+    HeatmapView* heatmapA() const { return heatA_; }
+    HeatmapView* heatmapB() const { return heatB_; }
+    QTabWidget* tabs() const { return tabs_; }
+
+signals:
+    void compared();
+    void compareFailed(const QString& message);
+
+private:
+    void chosen();
+    void show(const ComparisonResult& r);
+
+    QString path_;
+    qint64 a_ = 0, b_ = 0;
+    QComboBox* pickA_;
+    QComboBox* pickB_;
+    QLabel* summary_;
+    QTabWidget* tabs_;
+    ComparisonModel* setups_;
+    RunMetricsModel* details_;
+    ModuleDiffModel* diff_;
+    QSortFilterProxyModel* setupsProxy_;
+    QSortFilterProxyModel* detailsProxy_;
+    QSortFilterProxyModel* diffProxy_;
+    QLineEdit* diffFilter_;
+    HeatmapView* heatA_;
+    HeatmapView* heatB_;
+    QFutureWatcher<std::shared_ptr<ComparisonResult>> loader_;
+};
+
+} // namespace mvp::views
