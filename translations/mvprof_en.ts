@@ -4,25 +4,50 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../views/Export.cpp" line="45"/>
-        <location filename="../views/Export.cpp" line="54"/>
+        <location filename="../views/Export.cpp" line="48"/>
+        <location filename="../views/Export.cpp" line="58"/>
         <source>Cannot write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/Export.cpp" line="47"/>
-        <location filename="../views/Export.cpp" line="57"/>
+        <location filename="../views/Export.cpp" line="50"/>
+        <location filename="../views/Export.cpp" line="61"/>
         <source>Writing %1 failed: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/Export.cpp" line="52"/>
+        <location filename="../views/Export.cpp" line="55"/>
         <source>There is no image to export.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/Export.cpp" line="56"/>
+        <location filename="../views/Export.cpp" line="60"/>
         <source>Encoding %1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="29"/>
+        <source>W%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="30"/>
+        <source>KV INT4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="31"/>
+        <source>prune %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="32"/>
+        <source>freeze cold experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="33"/>
+        <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -34,7 +59,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/main.cpp" line="22"/>
+        <location filename="../app/gui/main.cpp" line="23"/>
         <source>A session file (.mvprof) to open</source>
         <translation type="unfinished"></translation>
     </message>
@@ -42,27 +67,27 @@
 <context>
     <name>mvp::AttachDialog</name>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="18"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="19"/>
         <source>Attach to a Running Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="27"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="29"/>
         <source>Attach</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="28"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="30"/>
         <source>Refresh</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="29"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="31"/>
         <source>Remove Stale</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="39"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="41"/>
         <source>Captures running on this machine (mvprof-cli or any program using the capture library):</source>
         <translation type="unfinished"></translation>
     </message>
@@ -70,174 +95,174 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="36"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="135"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="38"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="144"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="37"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="39"/>
         <source>Reference, tiny (seconds)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="38"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="40"/>
         <source>Reference, small (up to a minute on CPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="39"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="41"/>
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="44"/>
         <source>all layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="42"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="45"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="45"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="46"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="49"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="47"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="58"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
         <source>Choose an Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="62"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
         <source>Prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="73"/>
         <source>Decode steps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="74"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
         <source>Attention maps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="70"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
         <source>Routing skew</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="77"/>
         <source>Session file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="77"/>
         <source>Choose…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
         <source>Session File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="73"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
         <source>mvprof sessions (*.mvprof)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="117"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="127"/>
         <source>No image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="117"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="127"/>
         <source>Cannot read this image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="121"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="138"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="128"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="129"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="142"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="135"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="149"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -245,407 +270,759 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="26"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="40"/>
         <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="34"/>
-        <source>The capture process crashed; the session keeps what it wrote.</source>
+        <location filename="../app/gui/CaptureRunner.cpp" line="49"/>
+        <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="35"/>
-        <source>The capture process exited with status %1.</source>
+        <location filename="../app/gui/CaptureRunner.cpp" line="50"/>
+        <source>The mvprof-cli process exited with status %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="64"/>
+        <location filename="../app/gui/MainWindow.cpp" line="68"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="68"/>
+        <location filename="../app/gui/MainWindow.cpp" line="72"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="69"/>
+        <location filename="../app/gui/MainWindow.cpp" line="73"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="71"/>
+        <location filename="../app/gui/MainWindow.cpp" line="75"/>
         <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="72"/>
+        <location filename="../app/gui/MainWindow.cpp" line="76"/>
         <source>&amp;Open Session…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74"/>
+        <location filename="../app/gui/MainWindow.cpp" line="78"/>
         <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="75"/>
+        <location filename="../app/gui/MainWindow.cpp" line="79"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77"/>
+        <location filename="../app/gui/MainWindow.cpp" line="81"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77"/>
+        <location filename="../app/gui/MainWindow.cpp" line="82"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="78"/>
+        <location filename="../app/gui/MainWindow.cpp" line="83"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="78"/>
+        <location filename="../app/gui/MainWindow.cpp" line="84"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="79"/>
+        <location filename="../app/gui/MainWindow.cpp" line="85"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="79"/>
+        <location filename="../app/gui/MainWindow.cpp" line="86"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="80"/>
+        <location filename="../app/gui/MainWindow.cpp" line="87"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="80"/>
+        <location filename="../app/gui/MainWindow.cpp" line="88"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="81"/>
+        <location filename="../app/gui/MainWindow.cpp" line="89"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84"/>
+        <location filename="../app/gui/MainWindow.cpp" line="93"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="86"/>
+        <location filename="../app/gui/MainWindow.cpp" line="95"/>
+        <source>&amp;What-if</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="96"/>
+        <source>What-if</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="101"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="87"/>
+        <location filename="../app/gui/MainWindow.cpp" line="102"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88"/>
-        <location filename="../app/gui/MainWindow.cpp" line="99"/>
+        <location filename="../app/gui/MainWindow.cpp" line="104"/>
+        <location filename="../app/gui/MainWindow.cpp" line="117"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="93"/>
+        <location filename="../app/gui/MainWindow.cpp" line="110"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="98"/>
+        <location filename="../app/gui/MainWindow.cpp" line="115"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99"/>
+        <location filename="../app/gui/MainWindow.cpp" line="117"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99"/>
+        <location filename="../app/gui/MainWindow.cpp" line="117"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="106"/>
+        <location filename="../app/gui/MainWindow.cpp" line="124"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="107"/>
+        <location filename="../app/gui/MainWindow.cpp" line="126"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109"/>
+        <location filename="../app/gui/MainWindow.cpp" line="130"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112"/>
+        <location filename="../app/gui/MainWindow.cpp" line="133"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="113"/>
+        <location filename="../app/gui/MainWindow.cpp" line="136"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="114"/>
+        <location filename="../app/gui/MainWindow.cpp" line="137"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148"/>
+        <location filename="../app/gui/MainWindow.cpp" line="141"/>
+        <source>What-if comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="177"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="160"/>
+        <location filename="../app/gui/MainWindow.cpp" line="191"/>
         <source> · ~%1 s left</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="162"/>
+        <location filename="../app/gui/MainWindow.cpp" line="195"/>
         <source>decode %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="163"/>
+        <location filename="../app/gui/MainWindow.cpp" line="196"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="179"/>
+        <location filename="../app/gui/MainWindow.cpp" line="219"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180"/>
-        <source>Capture complete</source>
+        <location filename="../app/gui/MainWindow.cpp" line="219"/>
+        <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180"/>
-        <source>Capture cancelled: the run is kept, marked incomplete</source>
+        <location filename="../app/gui/MainWindow.cpp" line="221"/>
+        <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="181"/>
-        <source>Capture failed: %1</source>
+        <location filename="../app/gui/MainWindow.cpp" line="222"/>
+        <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="185"/>
-        <source>No session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="192"/>
-        <location filename="../app/gui/MainWindow.cpp" line="196"/>
-        <source>Could not open the session</source>
+        <location filename="../app/gui/MainWindow.cpp" line="223"/>
+        <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="229"/>
-        <source>Open Session</source>
+        <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="230"/>
-        <source>mvprof sessions (*.mvprof);;All files (*)</source>
+        <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="253"/>
-        <source>A capture is already running</source>
+        <location filename="../app/gui/MainWindow.cpp" line="231"/>
+        <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="260"/>
-        <source>Describe the image.</source>
+        <location filename="../app/gui/MainWindow.cpp" line="235"/>
+        <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="278"/>
-        <source>Capturing %1 on %2…</source>
+        <location filename="../app/gui/MainWindow.cpp" line="242"/>
+        <location filename="../app/gui/MainWindow.cpp" line="246"/>
+        <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="284"/>
-        <source>Loading %1…</source>
+        <source>Open Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="304"/>
-        <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
+        <location filename="../app/gui/MainWindow.cpp" line="284"/>
+        <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="309"/>
-        <source>%1 — mvprof</source>
+        <location filename="../app/gui/MainWindow.cpp" line="308"/>
+        <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="310"/>
-        <source>Opened %1</source>
+        <location filename="../app/gui/MainWindow.cpp" line="316"/>
+        <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318"/>
-        <source>Open a session first.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="323"/>
-        <source>This run has no heatmap values.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="336"/>
-        <location filename="../app/gui/MainWindow.cpp" line="341"/>
-        <source>Writing %1 failed</source>
+        <location filename="../app/gui/MainWindow.cpp" line="338"/>
+        <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="344"/>
+        <source>Open a session with a baseline run first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="348"/>
+        <source>Wait for the running job to finish, or cancel it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="361"/>
+        <source>Running what-if %1 against run %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="367"/>
+        <source>Loading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="402"/>
+        <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="407"/>
+        <source>%1 — mvprof</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="409"/>
+        <source>Opened %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowExport.cpp" line="26"/>
+        <source>Open a session first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowExport.cpp" line="32"/>
+        <source>This run has no heatmap values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowExport.cpp" line="48"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="53"/>
+        <source>Writing %1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowExport.cpp" line="56"/>
         <source>Unknown export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="349"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="61"/>
         <source>Open a session first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="68"/>
         <source>PNG images (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="69"/>
         <source>PDF documents (*.pdf)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="70"/>
         <source>Markdown (*.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="71"/>
         <source>CSV tables (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="359"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="81"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="364"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="88"/>
         <source>Export failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="365"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="90"/>
         <source>Wrote %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::WhatIfActions</name>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="83"/>
+        <source>Prune Visual Tokens (keep 40 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="83"/>
+        <source>Prune 0.4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="85"/>
+        <source>Quantise Weights to W4 (AWQ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="85"/>
+        <source>W4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="86"/>
+        <source>Quantise Weights to W8 (AWQ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="86"/>
+        <source>W8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="87"/>
+        <source>Compress the KV Cache (merge + INT4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="87"/>
+        <source>KV INT4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="89"/>
+        <source>Freeze Cold Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="89"/>
+        <source>Freeze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="90"/>
+        <source>Prune Vision MLP Channels (30 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="90"/>
+        <source>Channels 0.3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <source>W4+KV+Prune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <source>Run again with: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="109"/>
+        <source>&amp;Custom What-if…</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::WhatIfDialog</name>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="38"/>
+        <source>Prune visual tokens, keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="39"/>
+        <source>Compress the KV cache (merge similar visual keys, INT4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="40"/>
+        <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="41"/>
+        <source>Prune vision MLP channels, fraction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="42"/>
+        <source>Custom What-if</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="46"/>
+        <source>No weight quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <source>W8, group 128, AWQ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <source>W4, group 128, AWQ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <source>Weights:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="60"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ComparisonModel</name>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="11"/>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="55"/>
+        <source>%1 (predicted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="81"/>
+        <source>%1 (%2 vs measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="105"/>
+        <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="106"/>
+        <source>Measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="118"/>
+        <source>Setup</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="119"/>
+        <source>Latency ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="120"/>
+        <source>Peak RSS MiB (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="121"/>
+        <source>QPS</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="122"/>
+        <source>J/inference</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="123"/>
+        <source>Weights MiB (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="124"/>
+        <source>KV cache MiB (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="125"/>
+        <source>Visual tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="126"/>
+        <source>KL mean (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="127"/>
+        <source>Top-1 agreement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="128"/>
+        <source>Token match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="129"/>
+        <source>Vision cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ComparisonView</name>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="40"/>
+        <source>baseline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="41"/>
+        <source>run %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="52"/>
+        <source>A:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="54"/>
+        <source>B:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="57"/>
+        <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="73"/>
+        <source>What B&apos;s transforms did:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="75"/>
+        <source>Comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="80"/>
+        <source>Filter modules…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="88"/>
+        <source>Module diff</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="93"/>
+        <source>Heatmaps A | B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="106"/>
+        <source>Could not compare: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="145"/>
+        <source>Comparing run %1 with run %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="170"/>
+        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="172"/>
+        <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="30"/>
+        <location filename="../views/ExpertLoadView.cpp" line="36"/>
         <source>All phases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="31"/>
+        <location filename="../views/ExpertLoadView.cpp" line="37"/>
         <source>Prefill</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="32"/>
+        <location filename="../views/ExpertLoadView.cpp" line="38"/>
         <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="36"/>
+        <location filename="../views/ExpertLoadView.cpp" line="42"/>
         <source>Layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="46"/>
-        <location filename="../views/ExpertLoadView.cpp" line="49"/>
+        <location filename="../views/ExpertLoadView.cpp" line="52"/>
+        <location filename="../views/ExpertLoadView.cpp" line="55"/>
         <source>expert</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="47"/>
+        <location filename="../views/ExpertLoadView.cpp" line="53"/>
         <source>routing slots (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="50"/>
+        <location filename="../views/ExpertLoadView.cpp" line="56"/>
         <source>layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="77"/>
+        <location filename="../views/ExpertLoadView.cpp" line="84"/>
         <source>e%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="78"/>
+        <location filename="../views/ExpertLoadView.cpp" line="85"/>
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="80"/>
+        <location filename="../views/ExpertLoadView.cpp" line="88"/>
         <source>L%1 → %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="81"/>
+        <location filename="../views/ExpertLoadView.cpp" line="89"/>
         <source>Selected token %1: %2 (measured gate weights)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="97"/>
+        <location filename="../views/ExpertLoadView.cpp" line="107"/>
         <source>This run has no MoE routing.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="122"/>
+        <location filename="../views/ExpertLoadView.cpp" line="133"/>
         <source>%1, visual</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="123"/>
+        <location filename="../views/ExpertLoadView.cpp" line="134"/>
         <source>%1, text</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="152"/>
+        <location filename="../views/ExpertLoadView.cpp" line="165"/>
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -653,37 +1030,37 @@
 <context>
     <name>mvp::views::FindingsModel</name>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="11"/>
+        <location filename="../views/FindingsModel.cpp" line="12"/>
         <source>Critical</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="12"/>
+        <location filename="../views/FindingsModel.cpp" line="14"/>
         <source>Warning</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="15"/>
+        <location filename="../views/FindingsModel.cpp" line="18"/>
         <source>Info</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="66"/>
+        <location filename="../views/FindingsModel.cpp" line="70"/>
         <source>Severity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="67"/>
+        <location filename="../views/FindingsModel.cpp" line="72"/>
         <source>Finding</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="68"/>
+        <location filename="../views/FindingsModel.cpp" line="74"/>
         <source>Suggestion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="69"/>
+        <location filename="../views/FindingsModel.cpp" line="76"/>
         <source>View</source>
         <translation type="unfinished"></translation>
     </message>
@@ -691,7 +1068,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="83"/>
+        <location filename="../views/HeatmapView.cpp" line="87"/>
         <source>No image in this run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -699,122 +1076,122 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24"/>
+        <location filename="../views/HeatmapView.cpp" line="22"/>
         <source>Attention received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25"/>
+        <location filename="../views/HeatmapView.cpp" line="23"/>
         <source>Expert FLOPs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26"/>
+        <location filename="../views/HeatmapView.cpp" line="24"/>
         <source>Expert latency share</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27"/>
+        <location filename="../views/HeatmapView.cpp" line="25"/>
         <source>Saliency (blend)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28"/>
+        <location filename="../views/HeatmapView.cpp" line="26"/>
         <source>Waste: cost without attention</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="141"/>
+        <location filename="../views/HeatmapView.cpp" line="162"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="144"/>
+        <location filename="../views/HeatmapView.cpp" line="164"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="146"/>
+        <location filename="../views/HeatmapView.cpp" line="167"/>
         <source>All phases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="147"/>
+        <location filename="../views/HeatmapView.cpp" line="168"/>
         <source>Prefill</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="148"/>
+        <location filename="../views/HeatmapView.cpp" line="169"/>
         <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="149"/>
+        <location filename="../views/HeatmapView.cpp" line="171"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="153"/>
+        <location filename="../views/HeatmapView.cpp" line="176"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="154"/>
+        <location filename="../views/HeatmapView.cpp" line="177"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="162"/>
+        <location filename="../views/HeatmapView.cpp" line="185"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="165"/>
+        <location filename="../views/HeatmapView.cpp" line="188"/>
         <source>Draw the patch grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="190"/>
+        <location filename="../views/HeatmapView.cpp" line="215"/>
         <source>%1 %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <location filename="../views/HeatmapView.cpp" line="218"/>
         <source>estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <location filename="../views/HeatmapView.cpp" line="220"/>
         <source>measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <location filename="../views/HeatmapView.cpp" line="219"/>
         <source>derived</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="195"/>
+        <location filename="../views/HeatmapView.cpp" line="222"/>
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="245"/>
+        <location filename="../views/HeatmapView.cpp" line="296"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="254"/>
+        <location filename="../views/HeatmapView.cpp" line="305"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="269"/>
+        <location filename="../views/HeatmapView.cpp" line="331"/>
         <source>No %1 values for layers %2–%3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="279"/>
+        <location filename="../views/HeatmapView.cpp" line="346"/>
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation type="unfinished"></translation>
     </message>
@@ -822,17 +1199,17 @@
 <context>
     <name>mvp::views::LiveRunsModel</name>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="34"/>
+        <location filename="../views/LiveRunsModel.cpp" line="32"/>
         <source>stale (process gone)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="34"/>
+        <location filename="../views/LiveRunsModel.cpp" line="32"/>
         <source>live</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="44"/>
+        <location filename="../views/LiveRunsModel.cpp" line="43"/>
         <source>Process</source>
         <translation type="unfinished"></translation>
     </message>
@@ -842,100 +1219,154 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="46"/>
+        <location filename="../views/LiveRunsModel.cpp" line="47"/>
         <source>Session file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="47"/>
+        <location filename="../views/LiveRunsModel.cpp" line="49"/>
         <source>Started (UTC)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="48"/>
+        <location filename="../views/LiveRunsModel.cpp" line="51"/>
         <source>State</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ModuleDiffModel</name>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="199"/>
+        <location filename="../views/ComparisonModels.cpp" line="200"/>
+        <source>not run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="219"/>
+        <source>Module</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="220"/>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="221"/>
+        <source>A ms (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="222"/>
+        <source>B ms (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="223"/>
+        <source>Δ ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="224"/>
+        <source>Δ self ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="225"/>
+        <source>B ÷ A</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="226"/>
+        <source>Δ FLOPs (estimated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="227"/>
+        <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>mvp::views::ModuleTreeModel</name>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="62"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="66"/>
         <source>memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="62"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="67"/>
         <source>compute</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="99"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="123"/>
         <source>%1 (%2 parameters)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="109"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="136"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="110"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="138"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="111"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="140"/>
         <source>Calls</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="112"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="142"/>
         <source>Total ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="113"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="144"/>
         <source>Self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="114"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="146"/>
         <source>% of run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="115"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="148"/>
         <source>GFLOP (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="116"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="150"/>
         <source>MB (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="117"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="152"/>
         <source>FLOP/B (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="118"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="154"/>
         <source>Bound</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="122"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="158"/>
         <source>Measured wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="123"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="160"/>
         <source>Memory- or compute-bound against the device&apos;s measured ridge point</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="124"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="161"/>
         <source>Estimated from the recorded op shapes</source>
         <translation type="unfinished"></translation>
     </message>
@@ -943,17 +1374,17 @@
 <context>
     <name>mvp::views::ModuleTreeView</name>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="47"/>
+        <location filename="../views/ModuleTreeView.cpp" line="46"/>
         <source>Filter modules (e.g. expert, layer.1, attn)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="59"/>
+        <location filename="../views/ModuleTreeView.cpp" line="58"/>
         <source>Show only modules of one kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="78"/>
+        <location filename="../views/ModuleTreeView.cpp" line="77"/>
         <source>All kinds</source>
         <translation type="unfinished"></translation>
     </message>
@@ -976,12 +1407,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="79"/>
+        <location filename="../views/RooflineView.cpp" line="85"/>
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="109"/>
+        <location filename="../views/RooflineView.cpp" line="120"/>
         <source>%1
 AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
@@ -989,34 +1420,72 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
     </message>
 </context>
 <context>
+    <name>mvp::views::RunMetricsModel</name>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="151"/>
+        <source>predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="151"/>
+        <source>measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="162"/>
+        <source>Figure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="163"/>
+        <source>Value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="164"/>
+        <source>Unit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="165"/>
+        <source>Measured or predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="166"/>
+        <source>How it was obtained</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::RunsModel</name>
     <message>
-        <location filename="../views/RunsView.cpp" line="14"/>
+        <location filename="../views/RunsView.cpp" line="15"/>
         <source>live</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="15"/>
+        <location filename="../views/RunsView.cpp" line="17"/>
         <source>complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="16"/>
+        <location filename="../views/RunsView.cpp" line="19"/>
         <source>incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="17"/>
+        <location filename="../views/RunsView.cpp" line="21"/>
         <source>failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="53"/>
+        <location filename="../views/RunsView.cpp" line="58"/>
         <source>(baseline)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="63"/>
+        <location filename="../views/RunsView.cpp" line="69"/>
         <source>%1
 image %2
 prompt &quot;%3&quot;
@@ -1024,37 +1493,37 @@ prompt &quot;%3&quot;
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="72"/>
+        <location filename="../views/RunsView.cpp" line="79"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="73"/>
+        <location filename="../views/RunsView.cpp" line="81"/>
         <source>Label</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="74"/>
+        <location filename="../views/RunsView.cpp" line="83"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="75"/>
+        <location filename="../views/RunsView.cpp" line="85"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="76"/>
+        <location filename="../views/RunsView.cpp" line="87"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="77"/>
+        <location filename="../views/RunsView.cpp" line="89"/>
         <source>Transform</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="78"/>
+        <location filename="../views/RunsView.cpp" line="91"/>
         <source>Wall ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1062,22 +1531,22 @@ prompt &quot;%3&quot;
 <context>
     <name>mvp::views::TimelineView</name>
     <message>
-        <location filename="../views/TimelineView.cpp" line="58"/>
+        <location filename="../views/TimelineView.cpp" line="62"/>
         <source>time since the run began (ms, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="109"/>
+        <location filename="../views/TimelineView.cpp" line="119"/>
         <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="137"/>
+        <location filename="../views/TimelineView.cpp" line="150"/>
         <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="171"/>
+        <location filename="../views/TimelineView.cpp" line="198"/>
         <source>%1: %2 span(s), %3–%4 ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>

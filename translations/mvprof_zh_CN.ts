@@ -3,26 +3,51 @@
 <context>
     <name>QObject</name>
     <message>
-        <location filename="../views/Export.cpp" line="45" />
-        <location filename="../views/Export.cpp" line="54" />
+        <location filename="../views/Export.cpp" line="48" />
+        <location filename="../views/Export.cpp" line="58" />
         <source>Cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../views/Export.cpp" line="47" />
-        <location filename="../views/Export.cpp" line="57" />
+        <location filename="../views/Export.cpp" line="50" />
+        <location filename="../views/Export.cpp" line="61" />
         <source>Writing %1 failed: %2</source>
         <translation>写入 %1 失败：%2</translation>
     </message>
     <message>
-        <location filename="../views/Export.cpp" line="52" />
+        <location filename="../views/Export.cpp" line="55" />
         <source>There is no image to export.</source>
         <translation>没有可导出的图像。</translation>
     </message>
     <message>
-        <location filename="../views/Export.cpp" line="56" />
+        <location filename="../views/Export.cpp" line="60" />
         <source>Encoding %1 failed</source>
         <translation>编码 %1 失败</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="29" />
+        <source>W%1</source>
+        <translation>W%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="30" />
+        <source>KV INT4</source>
+        <translation>KV INT4</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="31" />
+        <source>prune %1</source>
+        <translation>剪枝 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="32" />
+        <source>freeze cold experts</source>
+        <translation>冻结冷专家</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="33" />
+        <source>prune channels %1</source>
+        <translation>剪枝通道 %1</translation>
     </message>
 </context>
 <context>
@@ -33,7 +58,7 @@
         <translation>MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/main.cpp" line="22" />
+        <location filename="../app/gui/main.cpp" line="23" />
         <source>A session file (.mvprof) to open</source>
         <translation>要打开的会话文件（.mvprof）</translation>
     </message>
@@ -41,27 +66,27 @@
 <context>
     <name>mvp::AttachDialog</name>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="18" />
+        <location filename="../app/gui/AttachDialog.cpp" line="19" />
         <source>Attach to a Running Capture</source>
         <translation>附加到正在进行的采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="27" />
+        <location filename="../app/gui/AttachDialog.cpp" line="29" />
         <source>Attach</source>
         <translation>附加</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="28" />
+        <location filename="../app/gui/AttachDialog.cpp" line="30" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="29" />
+        <location filename="../app/gui/AttachDialog.cpp" line="31" />
         <source>Remove Stale</source>
         <translation>移除失效项</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="39" />
+        <location filename="../app/gui/AttachDialog.cpp" line="41" />
         <source>Captures running on this machine (mvprof-cli or any program using the capture library):</source>
         <translation>本机正在进行的采集（mvprof-cli 或任何使用采集库的程序）：</translation>
     </message>
@@ -69,174 +94,174 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="36" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="131" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="135" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="38" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="144" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="148" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="37" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="39" />
         <source>Reference, tiny (seconds)</source>
         <translation>参考模型，tiny（数秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="38" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="40" />
         <source>Reference, small (up to a minute on CPU)</source>
         <translation>参考模型，small（CPU 上最多约一分钟）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="39" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="44" />
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="42" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="45" />
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation>将模型截断为此数量的视觉层与解码层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="45" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="48" />
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="46" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="49" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="47" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="56" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="58" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="63" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="62" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="66" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="73" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="74" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="70" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="73" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="117" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="127" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="117" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="127" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="121" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="131" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="138" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="128" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="140" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="129" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="142" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="135" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="149" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>
@@ -244,407 +269,759 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="26" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="40" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="34" />
-        <source>The capture process crashed; the session keeps what it wrote.</source>
-        <translation>采集进程崩溃；会话保留了已写入的内容。</translation>
+        <location filename="../app/gui/CaptureRunner.cpp" line="49" />
+        <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
+        <translation>mvprof-cli 进程崩溃；会话保留了已写入的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="35" />
-        <source>The capture process exited with status %1.</source>
-        <translation>采集进程以状态 %1 退出。</translation>
+        <location filename="../app/gui/CaptureRunner.cpp" line="50" />
+        <source>The mvprof-cli process exited with status %1.</source>
+        <translation>mvprof-cli 进程以状态 %1 退出。</translation>
     </message>
 </context>
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="64" />
+        <location filename="../app/gui/MainWindow.cpp" line="68" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="68" />
+        <location filename="../app/gui/MainWindow.cpp" line="72" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="69" />
+        <location filename="../app/gui/MainWindow.cpp" line="73" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="71" />
+        <location filename="../app/gui/MainWindow.cpp" line="75" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="72" />
+        <location filename="../app/gui/MainWindow.cpp" line="76" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74" />
+        <location filename="../app/gui/MainWindow.cpp" line="78" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="75" />
+        <location filename="../app/gui/MainWindow.cpp" line="79" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77" />
+        <location filename="../app/gui/MainWindow.cpp" line="81" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77" />
+        <location filename="../app/gui/MainWindow.cpp" line="82" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="78" />
+        <location filename="../app/gui/MainWindow.cpp" line="83" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="78" />
+        <location filename="../app/gui/MainWindow.cpp" line="84" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="79" />
+        <location filename="../app/gui/MainWindow.cpp" line="85" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="79" />
+        <location filename="../app/gui/MainWindow.cpp" line="86" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="80" />
+        <location filename="../app/gui/MainWindow.cpp" line="87" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="80" />
+        <location filename="../app/gui/MainWindow.cpp" line="88" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="81" />
+        <location filename="../app/gui/MainWindow.cpp" line="89" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84" />
+        <location filename="../app/gui/MainWindow.cpp" line="93" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="86" />
+        <location filename="../app/gui/MainWindow.cpp" line="95" />
+        <source>&amp;What-if</source>
+        <translation>假设分析(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <source>What-if</source>
+        <translation>假设分析</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="101" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="87" />
+        <location filename="../app/gui/MainWindow.cpp" line="102" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88" />
-        <location filename="../app/gui/MainWindow.cpp" line="99" />
+        <location filename="../app/gui/MainWindow.cpp" line="104" />
+        <location filename="../app/gui/MainWindow.cpp" line="117" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="93" />
+        <location filename="../app/gui/MainWindow.cpp" line="110" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="98" />
+        <location filename="../app/gui/MainWindow.cpp" line="115" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99" />
+        <location filename="../app/gui/MainWindow.cpp" line="117" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99" />
+        <location filename="../app/gui/MainWindow.cpp" line="117" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="106" />
+        <location filename="../app/gui/MainWindow.cpp" line="124" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="107" />
+        <location filename="../app/gui/MainWindow.cpp" line="126" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109" />
+        <location filename="../app/gui/MainWindow.cpp" line="130" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112" />
+        <location filename="../app/gui/MainWindow.cpp" line="133" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="113" />
+        <location filename="../app/gui/MainWindow.cpp" line="136" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="114" />
+        <location filename="../app/gui/MainWindow.cpp" line="137" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148" />
+        <location filename="../app/gui/MainWindow.cpp" line="141" />
+        <source>What-if comparison</source>
+        <translation>假设分析对比</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="177" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="160" />
+        <location filename="../app/gui/MainWindow.cpp" line="191" />
         <source> · ~%1 s left</source>
         <translation> · 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="162" />
+        <location filename="../app/gui/MainWindow.cpp" line="195" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="163" />
+        <location filename="../app/gui/MainWindow.cpp" line="196" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="179" />
+        <location filename="../app/gui/MainWindow.cpp" line="219" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180" />
+        <location filename="../app/gui/MainWindow.cpp" line="219" />
+        <source>The what-if failed</source>
+        <translation>假设分析失败</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="221" />
+        <source>What-if complete: see the comparison</source>
+        <translation>假设分析完成：请查看对比</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="222" />
+        <source>What-if cancelled: the run is kept, marked incomplete</source>
+        <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="223" />
+        <source>What-if failed: %1</source>
+        <translation>假设分析失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="229" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180" />
+        <location filename="../app/gui/MainWindow.cpp" line="230" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="181" />
+        <location filename="../app/gui/MainWindow.cpp" line="231" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="185" />
+        <location filename="../app/gui/MainWindow.cpp" line="235" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="192" />
-        <location filename="../app/gui/MainWindow.cpp" line="196" />
+        <location filename="../app/gui/MainWindow.cpp" line="242" />
+        <location filename="../app/gui/MainWindow.cpp" line="246" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="229" />
+        <location filename="../app/gui/MainWindow.cpp" line="284" />
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="230" />
+        <location filename="../app/gui/MainWindow.cpp" line="284" />
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="253" />
+        <location filename="../app/gui/MainWindow.cpp" line="308" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="260" />
+        <location filename="../app/gui/MainWindow.cpp" line="316" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="278" />
+        <location filename="../app/gui/MainWindow.cpp" line="338" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284" />
+        <location filename="../app/gui/MainWindow.cpp" line="344" />
+        <source>Open a session with a baseline run first</source>
+        <translation>请先打开包含基线运行的会话</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="348" />
+        <source>Wait for the running job to finish, or cancel it</source>
+        <translation>请等待正在运行的任务结束，或将其取消</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="361" />
+        <source>Running what-if %1 against run %2…</source>
+        <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="367" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="304" />
+        <location filename="../app/gui/MainWindow.cpp" line="402" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="309" />
+        <location filename="../app/gui/MainWindow.cpp" line="407" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="310" />
+        <location filename="../app/gui/MainWindow.cpp" line="409" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="26" />
         <source>Open a session first.</source>
         <translation>请先打开一个会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="323" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="32" />
         <source>This run has no heatmap values.</source>
         <translation>此运行没有热力图数值。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="336" />
-        <location filename="../app/gui/MainWindow.cpp" line="341" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="48" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="53" />
         <source>Writing %1 failed</source>
         <translation>写入 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="344" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="56" />
         <source>Unknown export</source>
         <translation>未知的导出类型</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="349" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="61" />
         <source>Open a session first</source>
         <translation>请先打开一个会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="68" />
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="69" />
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="70" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="355" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="71" />
         <source>CSV tables (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="359" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="81" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="364" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="88" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="365" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="90" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
 </context>
 <context>
+    <name>mvp::WhatIfActions</name>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="83" />
+        <source>Prune Visual Tokens (keep 40 %)</source>
+        <translation>剪枝视觉令牌（保留 40%）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="83" />
+        <source>Prune 0.4</source>
+        <translation>剪枝 0.4</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="85" />
+        <source>Quantise Weights to W4 (AWQ)</source>
+        <translation>权重量化为 W4（AWQ）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="85" />
+        <source>W4</source>
+        <translation>W4</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="86" />
+        <source>Quantise Weights to W8 (AWQ)</source>
+        <translation>权重量化为 W8（AWQ）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="86" />
+        <source>W8</source>
+        <translation>W8</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="87" />
+        <source>Compress the KV Cache (merge + INT4)</source>
+        <translation>压缩 KV 缓存（合并 + INT4）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="87" />
+        <source>KV INT4</source>
+        <translation>KV INT4</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="89" />
+        <source>Freeze Cold Experts</source>
+        <translation>冻结冷专家</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="89" />
+        <source>Freeze</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="90" />
+        <source>Prune Vision MLP Channels (30 %)</source>
+        <translation>剪枝视觉 MLP 通道（30%）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="90" />
+        <source>Channels 0.3</source>
+        <translation>通道 0.3</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
+        <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <source>W4+KV+Prune</source>
+        <translation>W4+KV+剪枝</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="102" />
+        <source>Run again with: %1</source>
+        <translation>以此重新运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="109" />
+        <source>&amp;Custom What-if…</source>
+        <translation>自定义假设分析(&amp;C)…</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::WhatIfDialog</name>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="38" />
+        <source>Prune visual tokens, keep</source>
+        <translation>剪枝视觉令牌，保留比例</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="39" />
+        <source>Compress the KV cache (merge similar visual keys, INT4)</source>
+        <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="40" />
+        <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
+        <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="41" />
+        <source>Prune vision MLP channels, fraction</source>
+        <translation>剪枝视觉 MLP 通道，比例</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="42" />
+        <source>Custom What-if</source>
+        <translation>自定义假设分析</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="46" />
+        <source>No weight quantisation</source>
+        <translation>不量化权重</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="47" />
+        <source>W8, group 128, AWQ</source>
+        <translation>W8，分组 128，AWQ</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="48" />
+        <source>W4, group 128, AWQ</source>
+        <translation>W4，分组 128，AWQ</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="53" />
+        <source>The transforms apply together in one real run of the baseline's inputs.</source>
+        <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="55" />
+        <source>Weights:</source>
+        <translation>权重：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="60" />
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ComparisonModel</name>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="11" />
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="55" />
+        <source>%1 (predicted)</source>
+        <translation>%1（预测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="81" />
+        <source>%1 (%2 vs measured)</source>
+        <translation>%1（相对实测 %2）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="105" />
+        <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
+        <translation>预测值：假设 int4/int8 内核直接读取打包权重，按搬运字节数的屋顶线模型推算</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="106" />
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="118" />
+        <source>Setup</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="119" />
+        <source>Latency ms</source>
+        <translation>延迟 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="120" />
+        <source>Peak RSS MiB (measured)</source>
+        <translation>峰值 RSS MiB（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="121" />
+        <source>QPS</source>
+        <translation>QPS</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="122" />
+        <source>J/inference</source>
+        <translation>焦耳/次推理</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="123" />
+        <source>Weights MiB (measured)</source>
+        <translation>权重 MiB（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="124" />
+        <source>KV cache MiB (measured)</source>
+        <translation>KV 缓存 MiB（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="125" />
+        <source>Visual tokens</source>
+        <translation>视觉令牌</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="126" />
+        <source>KL mean (measured)</source>
+        <translation>KL 均值（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="127" />
+        <source>Top-1 agreement</source>
+        <translation>Top-1 一致率</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="128" />
+        <source>Token match</source>
+        <translation>令牌匹配率</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="129" />
+        <source>Vision cosine</source>
+        <translation>视觉特征余弦</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ComparisonView</name>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="40" />
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="41" />
+        <source>run %1 · %2</source>
+        <translation>运行 %1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="52" />
+        <source>A:</source>
+        <translation>A：</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="54" />
+        <source>B:</source>
+        <translation>B：</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="57" />
+        <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
+        <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="73" />
+        <source>What B's transforms did:</source>
+        <translation>B 的变换做了什么：</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="75" />
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="80" />
+        <source>Filter modules…</source>
+        <translation>筛选模块…</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="88" />
+        <source>Module diff</source>
+        <translation>模块差异</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="93" />
+        <source>Heatmaps A | B</source>
+        <translation>热力图 A | B</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="106" />
+        <source>Could not compare: %1</source>
+        <translation>无法对比：%1</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="145" />
+        <source>Comparing run %1 with run %2…</source>
+        <translation>正在对比运行 %1 与运行 %2…</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="170" />
+        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
+        <translation>A = %1，B = %2%3。延迟 %4 毫秒 → %5 毫秒（实测，%6×）。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="172" />
+        <source> (%1)</source>
+        <translation>（%1）</translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="30" />
+        <location filename="../views/ExpertLoadView.cpp" line="36" />
         <source>All phases</source>
         <translation>全部阶段</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="31" />
+        <location filename="../views/ExpertLoadView.cpp" line="37" />
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="32" />
+        <location filename="../views/ExpertLoadView.cpp" line="38" />
         <source>Decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="36" />
+        <location filename="../views/ExpertLoadView.cpp" line="42" />
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="46" />
-        <location filename="../views/ExpertLoadView.cpp" line="49" />
+        <location filename="../views/ExpertLoadView.cpp" line="52" />
+        <location filename="../views/ExpertLoadView.cpp" line="55" />
         <source>expert</source>
         <translation>专家</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="47" />
+        <location filename="../views/ExpertLoadView.cpp" line="53" />
         <source>routing slots (measured)</source>
         <translation>路由槽位（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="50" />
+        <location filename="../views/ExpertLoadView.cpp" line="56" />
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="77" />
+        <location filename="../views/ExpertLoadView.cpp" line="84" />
         <source>e%1 (%2)</source>
         <translation>e%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="78" />
+        <location filename="../views/ExpertLoadView.cpp" line="85" />
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation>词元 %1 未经过路由（没有对应的 MoE 记录）。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="80" />
+        <location filename="../views/ExpertLoadView.cpp" line="88" />
         <source>L%1 → %2</source>
         <translation>L%1 → %2</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="81" />
+        <location filename="../views/ExpertLoadView.cpp" line="89" />
         <source>Selected token %1: %2 (measured gate weights)</source>
         <translation>选中词元 %1：%2（实测门控权重）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="97" />
+        <location filename="../views/ExpertLoadView.cpp" line="107" />
         <source>This run has no MoE routing.</source>
         <translation>此运行没有 MoE 路由记录。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="122" />
+        <location filename="../views/ExpertLoadView.cpp" line="133" />
         <source>%1, visual</source>
         <translation>%1，视觉</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="123" />
+        <location filename="../views/ExpertLoadView.cpp" line="134" />
         <source>%1, text</source>
         <translation>%1，文本</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="152" />
+        <location filename="../views/ExpertLoadView.cpp" line="165" />
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation>第 %1 层，%2：%4 个词元共 %3 个槽位（实测）。CV %5 · 均衡度 %6 · Jain %7 · MaxVio %8 · 空闲 %9 · 归一化熵 %10 · 虚线：过载阈值（Δ = 1.8）</translation>
     </message>
@@ -652,37 +1029,37 @@
 <context>
     <name>mvp::views::FindingsModel</name>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="11" />
+        <location filename="../views/FindingsModel.cpp" line="12" />
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="12" />
+        <location filename="../views/FindingsModel.cpp" line="14" />
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="15" />
+        <location filename="../views/FindingsModel.cpp" line="18" />
         <source>Info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="66" />
+        <location filename="../views/FindingsModel.cpp" line="70" />
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="67" />
+        <location filename="../views/FindingsModel.cpp" line="72" />
         <source>Finding</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="68" />
+        <location filename="../views/FindingsModel.cpp" line="74" />
         <source>Suggestion</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="69" />
+        <location filename="../views/FindingsModel.cpp" line="76" />
         <source>View</source>
         <translation>视图</translation>
     </message>
@@ -690,7 +1067,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="83" />
+        <location filename="../views/HeatmapView.cpp" line="87" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -698,122 +1075,122 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24" />
+        <location filename="../views/HeatmapView.cpp" line="22" />
         <source>Attention received</source>
         <translation>接收的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25" />
+        <location filename="../views/HeatmapView.cpp" line="23" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26" />
+        <location filename="../views/HeatmapView.cpp" line="24" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27" />
+        <location filename="../views/HeatmapView.cpp" line="25" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28" />
+        <location filename="../views/HeatmapView.cpp" line="26" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="141" />
+        <location filename="../views/HeatmapView.cpp" line="162" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="144" />
+        <location filename="../views/HeatmapView.cpp" line="164" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="146" />
+        <location filename="../views/HeatmapView.cpp" line="167" />
         <source>All phases</source>
         <translation>全部阶段</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="147" />
+        <location filename="../views/HeatmapView.cpp" line="168" />
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="148" />
+        <location filename="../views/HeatmapView.cpp" line="169" />
         <source>Decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="149" />
+        <location filename="../views/HeatmapView.cpp" line="171" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="153" />
+        <location filename="../views/HeatmapView.cpp" line="176" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="154" />
+        <location filename="../views/HeatmapView.cpp" line="177" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="162" />
+        <location filename="../views/HeatmapView.cpp" line="185" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="165" />
+        <location filename="../views/HeatmapView.cpp" line="188" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="190" />
+        <location filename="../views/HeatmapView.cpp" line="215" />
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193" />
+        <location filename="../views/HeatmapView.cpp" line="218" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193" />
+        <location filename="../views/HeatmapView.cpp" line="220" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193" />
+        <location filename="../views/HeatmapView.cpp" line="219" />
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="195" />
+        <location filename="../views/HeatmapView.cpp" line="222" />
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="245" />
+        <location filename="../views/HeatmapView.cpp" line="296" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="254" />
+        <location filename="../views/HeatmapView.cpp" line="305" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="269" />
+        <location filename="../views/HeatmapView.cpp" line="331" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="279" />
+        <location filename="../views/HeatmapView.cpp" line="346" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>
@@ -821,17 +1198,17 @@
 <context>
     <name>mvp::views::LiveRunsModel</name>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="34" />
+        <location filename="../views/LiveRunsModel.cpp" line="32" />
         <source>stale (process gone)</source>
         <translation>失效（进程已退出）</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="34" />
+        <location filename="../views/LiveRunsModel.cpp" line="32" />
         <source>live</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="44" />
+        <location filename="../views/LiveRunsModel.cpp" line="43" />
         <source>Process</source>
         <translation>进程</translation>
     </message>
@@ -841,100 +1218,154 @@
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="46" />
+        <location filename="../views/LiveRunsModel.cpp" line="47" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="47" />
+        <location filename="../views/LiveRunsModel.cpp" line="49" />
         <source>Started (UTC)</source>
         <translation>开始时间（UTC）</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="48" />
+        <location filename="../views/LiveRunsModel.cpp" line="51" />
         <source>State</source>
         <translation>状态</translation>
     </message>
 </context>
 <context>
-    <name>mvp::views::ModuleTreeModel</name>
+    <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="62" />
-        <source>memory</source>
-        <translation>访存</translation>
+        <location filename="../views/ComparisonModels.cpp" line="199" />
+        <location filename="../views/ComparisonModels.cpp" line="200" />
+        <source>not run</source>
+        <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="62" />
-        <source>compute</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="99" />
-        <source>%1 (%2 parameters)</source>
-        <translation>%1（%2 个参数）</translation>
-    </message>
-    <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="109" />
+        <location filename="../views/ComparisonModels.cpp" line="219" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="110" />
+        <location filename="../views/ComparisonModels.cpp" line="220" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="111" />
+        <location filename="../views/ComparisonModels.cpp" line="221" />
+        <source>A ms (measured)</source>
+        <translation>A 毫秒（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="222" />
+        <source>B ms (measured)</source>
+        <translation>B 毫秒（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="223" />
+        <source>Δ ms</source>
+        <translation>Δ 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="224" />
+        <source>Δ self ms</source>
+        <translation>Δ 自身毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="225" />
+        <source>B ÷ A</source>
+        <translation>B ÷ A</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="226" />
+        <source>Δ FLOPs (estimated)</source>
+        <translation>Δ FLOPs（估算）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="227" />
+        <source>Δ bytes (estimated)</source>
+        <translation>Δ 字节（估算）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::ModuleTreeModel</name>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="66" />
+        <source>memory</source>
+        <translation>访存</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="67" />
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="123" />
+        <source>%1 (%2 parameters)</source>
+        <translation>%1（%2 个参数）</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="136" />
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="138" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="140" />
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="112" />
+        <location filename="../views/ModuleTreeModel.cpp" line="142" />
         <source>Total ms</source>
         <translation>总耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="113" />
+        <location filename="../views/ModuleTreeModel.cpp" line="144" />
         <source>Self ms</source>
         <translation>自身耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="114" />
+        <location filename="../views/ModuleTreeModel.cpp" line="146" />
         <source>% of run</source>
         <translation>占运行 %</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="115" />
+        <location filename="../views/ModuleTreeModel.cpp" line="148" />
         <source>GFLOP (est.)</source>
         <translation>GFLOP（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="116" />
+        <location filename="../views/ModuleTreeModel.cpp" line="150" />
         <source>MB (est.)</source>
         <translation>MB（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="117" />
+        <location filename="../views/ModuleTreeModel.cpp" line="152" />
         <source>FLOP/B (est.)</source>
         <translation>FLOP/B（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="118" />
+        <location filename="../views/ModuleTreeModel.cpp" line="154" />
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="122" />
+        <location filename="../views/ModuleTreeModel.cpp" line="158" />
         <source>Measured wall time</source>
         <translation>实测墙钟时间</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="123" />
+        <location filename="../views/ModuleTreeModel.cpp" line="160" />
         <source>Memory- or compute-bound against the device's measured ridge point</source>
         <translation>相对设备实测拐点判定为访存受限或计算受限</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="124" />
+        <location filename="../views/ModuleTreeModel.cpp" line="161" />
         <source>Estimated from the recorded op shapes</source>
         <translation>由记录的算子形状估算</translation>
     </message>
@@ -942,17 +1373,17 @@
 <context>
     <name>mvp::views::ModuleTreeView</name>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="47" />
+        <location filename="../views/ModuleTreeView.cpp" line="46" />
         <source>Filter modules (e.g. expert, layer.1, attn)</source>
         <translation>筛选模块（例如 expert、layer.1、attn）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="59" />
+        <location filename="../views/ModuleTreeView.cpp" line="58" />
         <source>Show only modules of one kind</source>
         <translation>只显示某一类型的模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="78" />
+        <location filename="../views/ModuleTreeView.cpp" line="77" />
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
@@ -975,12 +1406,12 @@
         <translation>此运行未记录设备性能上限：无法绘制屋顶线。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="79" />
+        <location filename="../views/RooflineView.cpp" line="85" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 耗时（实测）；FLOPs 与字节数由算子形状估算。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="109" />
+        <location filename="../views/RooflineView.cpp" line="120" />
         <source>%1
 AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
@@ -990,34 +1421,72 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
     </message>
 </context>
 <context>
+    <name>mvp::views::RunMetricsModel</name>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="151" />
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="151" />
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="162" />
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="163" />
+        <source>Value</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="164" />
+        <source>Unit</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="165" />
+        <source>Measured or predicted</source>
+        <translation>实测或预测</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="166" />
+        <source>How it was obtained</source>
+        <translation>获得方式</translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::RunsModel</name>
     <message>
-        <location filename="../views/RunsView.cpp" line="14" />
+        <location filename="../views/RunsView.cpp" line="15" />
         <source>live</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="15" />
+        <location filename="../views/RunsView.cpp" line="17" />
         <source>complete</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="16" />
+        <location filename="../views/RunsView.cpp" line="19" />
         <source>incomplete</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="17" />
+        <location filename="../views/RunsView.cpp" line="21" />
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="53" />
+        <location filename="../views/RunsView.cpp" line="58" />
         <source>(baseline)</source>
         <translation>（基线）</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="63" />
+        <location filename="../views/RunsView.cpp" line="69" />
         <source>%1
 image %2
 prompt "%3"
@@ -1028,37 +1497,37 @@ prompt "%3"
 %4</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="72" />
+        <location filename="../views/RunsView.cpp" line="79" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="73" />
+        <location filename="../views/RunsView.cpp" line="81" />
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="74" />
+        <location filename="../views/RunsView.cpp" line="83" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="75" />
+        <location filename="../views/RunsView.cpp" line="85" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="76" />
+        <location filename="../views/RunsView.cpp" line="87" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="77" />
+        <location filename="../views/RunsView.cpp" line="89" />
         <source>Transform</source>
         <translation>变换</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="78" />
+        <location filename="../views/RunsView.cpp" line="91" />
         <source>Wall ms (measured)</source>
         <translation>墙钟 毫秒（实测）</translation>
     </message>
@@ -1066,22 +1535,22 @@ prompt "%3"
 <context>
     <name>mvp::views::TimelineView</name>
     <message>
-        <location filename="../views/TimelineView.cpp" line="58" />
+        <location filename="../views/TimelineView.cpp" line="62" />
         <source>time since the run began (ms, measured)</source>
         <translation>自运行开始的时间（毫秒，实测）</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="109" />
+        <location filename="../views/TimelineView.cpp" line="119" />
         <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
         <translation>此运行没有探测到 MoE 层：时间线无内容可显示。</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="137" />
+        <location filename="../views/TimelineView.cpp" line="150" />
         <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
         <translation>%2 条泳道中共 %1 个门控与专家区间；红色：路由器，蓝色：专家，深色：多个区间折叠进同一像素；黄色：预填充，绿色：解码步。</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="171" />
+        <location filename="../views/TimelineView.cpp" line="198" />
         <source>%1: %2 span(s), %3–%4 ms (measured)</source>
         <translation>%1：%2 个区间，%3–%4 毫秒（实测）</translation>
     </message>
