@@ -367,6 +367,33 @@ private slots:
         QCOMPARE(metric(twice, "kv.bytes"), metric(once, "kv.bytes"));
     }
 
+    void refSmallDesignNoteTable() {
+        // The design note's rows on ref:small: baseline, W4 + KV INT4, and + token pruning 0.4.
+        const QString path = dir.filePath(QStringLiteral("small.mvprof"));
+        const auto cap = runCli(args({"capture", "--model", "ref:small", "--steps", "2"}) +
+                                QStringList{QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"), path});
+        QVERIFY2(cap.exitCode == 0, cap.err.constData());
+        const auto awq = runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4"}), 300000);
+        QVERIFY2(awq.exitCode == 0, awq.err.constData());
+        const auto all = runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4"}), 300000);
+        QVERIFY2(all.exitCode == 0, all.err.constData());
+        qInfo("%s\n%s", awq.out.constData(), all.out.constData());
+        for (const QByteArray& table : {awq.out, all.out}) {
+            for (const char* column : {"latency ms", "peak RSS MiB", "QPS", "J/inference", "weights MiB", "KV MiB", "fidelity over"})
+                QVERIFY2(table.contains(column), column);
+            QVERIFY(table.contains("predicted latency"));
+        }
+        const RunData base = load(path, 1), w4 = load(path, 2), pruned = load(path, 3);
+        QVERIFY2(metric(w4, "quant.bytes_ratio") <= 0.16, qPrintable(QString::number(metric(w4, "quant.bytes_ratio"))));
+        QVERIFY(metric(w4, "weights.bytes") < 0.35 * metric(base, "weights.bytes"));
+        QVERIFY(metric(w4, "kv.bytes") < 0.2 * metric(base, "kv.bytes"));
+        QVERIFY(metric(pruned, "kv.bytes") < metric(w4, "kv.bytes"));
+        int visual = 0;
+        for (const auto& t : pruned.tokens)
+            visual += t.modality == "visual";
+        QCOMPARE(visual, 230);  // round(0.4 · 576)
+    }
+
     // --- bad requests ----------------------------------------------------------------
 
     void badTransformsWriteNothing() {
