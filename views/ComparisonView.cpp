@@ -67,11 +67,14 @@ ComparisonView::ComparisonView(QWidget* parent)
     auto* summaryPage = new QWidget(this);
     auto* sl = new QVBoxLayout(summaryPage);
     sl->setContentsMargins(0, 0, 0, 0);
-    auto* setupTable = makeTable(setupsProxy_, summaryPage);
-    setupTable->setSortingEnabled(false);  // baseline first, as in the design note's table
-    sl->addWidget(setupTable, 1);
+    setupTable_ = makeTable(setupsProxy_, summaryPage);
+    setupTable_->setSortingEnabled(false);  // baseline first, as in the design note's table
+    setupsProxy_->sort(-1);
+    sl->addWidget(setupTable_, 1);
     sl->addWidget(new QLabel(tr("What B's transforms did:"), summaryPage));
-    sl->addWidget(makeTable(detailsProxy_, summaryPage), 2);
+    detailsTable_ = makeTable(detailsProxy_, summaryPage);
+    detailsTable_->sortByColumn(RunMetricsModel::Name, Qt::AscendingOrder);
+    sl->addWidget(detailsTable_, 1);
     tabs_->addTab(summaryPage, tr("Comparison"));
 
     auto* diffPage = new QWidget(this);
@@ -164,6 +167,9 @@ void ComparisonView::show(const ComparisonResult& r) {
     setups_->setComparison(r.comparison, labelA, labelB);
     details_->setRows(r.comparison.details);
     diff_->setRows(r.comparison.modules);
+    setupTable_->resizeColumnsToContents();
+    setupTable_->resizeRowsToContents();
+    detailsTable_->resizeColumnsToContents();
     heatA_->setSession(r.a);
     heatB_->setSession(r.b);
     const auto& c = r.comparison;

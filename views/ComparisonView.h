@@ -69,6 +69,8 @@ private:
     QSortFilterProxyModel* detailsProxy_;
     QSortFilterProxyModel* diffProxy_;
     QLineEdit* diffFilter_;
+    QTableView* setupTable_ = nullptr;
+    QTableView* detailsTable_ = nullptr;
     HeatmapView* heatA_;
     HeatmapView* heatB_;
     QFutureWatcher<std::shared_ptr<ComparisonResult>> loader_;
