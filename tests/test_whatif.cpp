@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 
@@ -98,6 +99,53 @@ private slots:
             QCOMPARE(run->routing[i].weight, base->routing[i].weight);
         }
         QVERIFY(r.out.contains("KL mean 0,"));
+    }
+
+    void saliencySourcesRankThePatches() {
+        const QString path = baseline(QStringLiteral("sources.mvprof"), {QStringLiteral("--attn-layers"), QStringLiteral("all")});
+        QVERIFY(!path.isEmpty());
+        for (const char* source : {"saliency", "feature-norm"})
+            QCOMPARE(runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QStringLiteral("0.25"),
+                             QStringLiteral("--saliency"), QString::fromLatin1(source)})
+                         .exitCode,
+                     0);
+        auto reader = SessionReader::open(path.toStdString());
+        auto base = loadRunData(**reader, 1);
+        QVERIFY(base.ok());
+        // The test's own ranking: the saliency map, and the visual features' norms.
+        const auto saliency = computePatchMetrics(*base).at("saliency").values;
+        std::vector<double> norms(256, 0.0);
+        const auto& f = *base->visionFeatures;
+        for (int r = 0; r < f.rows; ++r) {
+            double s = 0;
+            for (int c = 0; c < f.cols; ++c)
+                s += double(f.data[size_t(r) * f.cols + size_t(c)]) * f.data[size_t(r) * f.cols + size_t(c)];
+            norms[size_t(r)] = std::sqrt(s);  // an unpruned baseline: row r is patch r
+        }
+        auto top = [](const std::vector<double>& v, int k) {
+            std::vector<int> order(v.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return v[size_t(a)] > v[size_t(b)]; });
+            std::vector<int> t(order.begin(), order.begin() + k);
+            std::sort(t.begin(), t.end());
+            return t;
+        };
+        for (const auto& [run, expected] : {std::pair{2, top(saliency, 64)}, std::pair{3, top(norms, 64)}}) {
+            auto data = loadRunData(**reader, run);
+            QVERIFY(data.ok());
+            std::vector<int> kept;
+            for (const auto& t : data->tokens)
+                if (t.modality == "visual") kept.push_back(t.patch);
+            QCOMPARE(kept, expected);
+        }
+        QVERIFY(top(saliency, 64) != top(norms, 64));  // the sources really differ
+        // Saliency needs attention maps: a plain baseline says how to get them.
+        const QString plain = baseline(QStringLiteral("plain.mvprof"));
+        const auto r = runCli({QStringLiteral("whatif"), plain, QStringLiteral("--prune-visual"), QStringLiteral("0.5"),
+                               QStringLiteral("--saliency"), QStringLiteral("saliency")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("--attn-layers"));
+        QCOMPARE(runCount(plain), 1);
     }
 
     void badRequestsWriteNothing() {

@@ -365,6 +365,19 @@ private slots:
                      "the same what-if gave different logits");
         QCOMPARE(metric(twice, "quant.mse_awq"), metric(once, "quant.mse_awq"));
         QCOMPARE(metric(twice, "kv.bytes"), metric(once, "kv.bytes"));
+        // Any two runs diff module by module: the two identical what-ifs did the same work.
+        const auto diff = runCli(args({"diff"}) << path << QStringLiteral("2") << QStringLiteral("3") << args({"--format", "json"}));
+        QVERIFY2(diff.exitCode == 0, diff.err.constData());
+        const QJsonArray modules = QJsonDocument::fromJson(diff.out).object()[QStringLiteral("module_diff")].toArray();
+        QVERIFY(modules.size() > 10);
+        for (const auto& m : modules) {
+            QCOMPARE(m.toObject()[QStringLiteral("delta_flops")].toDouble(), 0.0);
+            QCOMPARE(m.toObject()[QStringLiteral("delta_bytes")].toDouble(), 0.0);
+        }
+        for (const QStringList& bad : {args({"diff"}) << path << QStringLiteral("2") << QStringLiteral("9"),
+                                       args({"diff"}) << path << QStringLiteral("x") << QStringLiteral("2"),
+                                       args({"diff"}) << path << QStringLiteral("2")})
+            QCOMPARE(runCli(bad).exitCode, 2);
     }
 
     void refSmallDesignNoteTable() {

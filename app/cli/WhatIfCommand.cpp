@@ -27,7 +27,9 @@ constexpr const char* kHelp = R"(mvprof-cli whatif FILE TRANSFORM… [options] �
 Transforms (combine any of them; they apply in one run):
   --prune-visual KEEP  keep the round(KEEP·N) most salient visual tokens (0 < KEEP ≤ 1), in spatial order;
                        the decoder really runs on fewer tokens
-  --saliency-layer L   rank patches by the attention they received in decoder layer L (default: all layers)
+  --saliency S         what ranks the patches: attention (received from the text, default), saliency (the
+                       blended patch/sequence map of DIAGNOSTICS.md §2) or feature-norm (‖visual feature‖)
+  --saliency-layer L   use decoder layer L's attention for attention and saliency (default: all layers)
   --quant w4|w8        quantise the decoder's linears group-wise (asymmetric) with AWQ scaling searched
                        on the baseline's activations; weights are stored packed and dequantised per call
   --group N            values per quantisation scale (default 128)
@@ -104,14 +106,44 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Ar
     return base;
 }
 
-// The round(keep·N) patches with the most attention, in spatial order.
-Result<std::vector<int>> salientPatches(const RunData& base, double keep, std::optional<int> layer, int* total) {
+// Per patch (row-major), the norm of the visual feature the baseline fed the
+// decoder; patches it did not feed rank last.
+std::vector<double> featureNorms(const RunData& base, int patches) {
+    std::vector<double> norms(static_cast<size_t>(patches), -1.0);
+    if (!base.visionFeatures) return {};
+    const auto& f = *base.visionFeatures;
+    int row = 0;
+    for (const auto& [position, patch] : patchOfPosition(base)) {
+        if (row >= f.rows) break;
+        double s = 0;
+        for (int c = 0; c < f.cols; ++c) {
+            const double v = f.data[size_t(row) * size_t(f.cols) + size_t(c)];
+            s += v * v;
+        }
+        if (patch >= 0 && patch < patches) norms[size_t(patch)] = std::sqrt(s);
+        ++row;
+    }
+    return norms;
+}
+
+// The round(keep·N) most salient patches, in spatial order.
+Result<std::vector<int>> salientPatches(const RunData& base, double keep, const std::string& source, std::optional<int> layer,
+                                        int* total) {
     LayerRange layers;
     if (layer) layers = LayerRange{*layer, *layer};
     auto grids = computePatchMetrics(base, layers);
     if (!grids.count("attention"))
         return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) + " has no attention values in that layer");
-    const auto& saliency = grids["attention"].values;
+    std::vector<double> saliency;
+    if (source == "feature-norm") {
+        saliency = featureNorms(base, int(grids["attention"].values.size()));
+        if (saliency.empty()) return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) + " stored no visual features");
+    } else {
+        if (!grids.count(source))
+            return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) + " has no saliency map in that layer range: it needs "
+                                                  "per-head attention maps and decode steps (capture with --attn-layers all)");
+        saliency = grids[source].values;
+    }
     const int n = int(saliency.size());
     *total = n;
     const int k = std::max(1, int(std::lround(keep * n)));
@@ -132,7 +164,7 @@ std::string fmt(const char* f, double v) {
 
 int whatIfCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
-                            {"--prune-visual", "--saliency-layer", "--quant", "--group", "--kv", "--kv-threshold", "--freeze-window",
+                            {"--prune-visual", "--saliency", "--saliency-layer", "--quant", "--group", "--kv", "--kv-threshold", "--freeze-window",
                              "--freeze-min", "--prune-channels", "--run", "--format", "--progress"},
                             {"--help", "-h", "--freeze-cold"});
     if (!parsed) return fail(2, parsed.error().message);
@@ -153,6 +185,9 @@ int whatIfCommand(const std::vector<std::string>& argv) {
         if (!k || !(*k > 0.0 && *k <= 1.0)) return fail(2, "--prune-visual must be a number in (0, 1], e.g. 0.4");
         keep = *k;
     }
+    const std::string saliencySource = a.value("--saliency").value_or("attention");
+    if (saliencySource != "attention" && saliencySource != "saliency" && saliencySource != "feature-norm")
+        return fail(2, "--saliency must be attention, saliency or feature-norm");
     std::optional<int> saliencyLayer;
     if (a.has("--saliency-layer")) {
         auto l = a.intValue("--saliency-layer", 0);
@@ -201,12 +236,13 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     std::vector<std::string> parts, details;
     if (keep) {
         int n = 0;
-        auto kept = salientPatches(*baseData, *keep, saliencyLayer, &n);
+        auto kept = salientPatches(*baseData, *keep, saliencySource, saliencyLayer, &n);
         if (!kept) return fail(2, kept.error().message);
         t.keepPatches = *kept;
         parts.push_back("prune-visual " + fmt("%.2g", *keep));
+        const std::string layerText = saliencyLayer ? "layer " + std::to_string(*saliencyLayer) : std::string("all layers");
         details.push_back(std::to_string(kept->size()) + " of " + std::to_string(n) + " visual tokens, by " +
-                          (saliencyLayer ? "layer " + std::to_string(*saliencyLayer) : std::string("all layers")) + " attention");
+                          (saliencySource == "feature-norm" ? std::string("visual feature norm") : layerText + " " + saliencySource));
     }
     auto options = optionsFrom(**reader, base);
     if (!options) return fail(options.error().exitCode(), options.error().message);

@@ -1,4 +1,4 @@
-// mvprof-cli: everything but the windows — capture, report, export.
+// mvprof-cli: everything but the windows — capture, report, export, what-ifs.
 #include "app/cli/Commands.h"
 #include "core/session/SessionWriter.h"
 
@@ -13,7 +13,8 @@ Usage:
   mvprof-cli capture --image IMG --out FILE.mvprof [options]   run a model and record it
   mvprof-cli report FILE [--format text|json]                  summarise a session
   mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
-  mvprof-cli whatif FILE --prune-visual KEEP [options]         re-run with a transform and compare
+  mvprof-cli whatif FILE TRANSFORM… [options]                  re-run with transforms and compare
+  mvprof-cli diff FILE A B [--format text|json]                compare two runs, module by module
   mvprof-cli --version | --help
 Run `mvprof-cli COMMAND --help` for a command's options.
 Exit status: 0 success, 2 bad input or usage, 1 internal error.
@@ -37,9 +38,10 @@ int main(int argc, char** argv) {
         if (command == "report") return mvp::cli::reportCommand(args);
         if (command == "export") return mvp::cli::exportCommand(args);
         if (command == "whatif") return mvp::cli::whatIfCommand(args);
+        if (command == "diff") return mvp::cli::diffCommand(args);
     } catch (const std::exception& e) {
         return mvp::cli::fail(1, std::string("internal error: ") + e.what());
     }
     return mvp::cli::fail(2, "unknown command '" + command +
-                                 "': use capture, report, export or whatif (see --help)");
+                                 "': use capture, report, export, whatif or diff (see --help)");
 }
