@@ -28,6 +28,7 @@ struct CaptureOptions {
     std::string outPath;
     bool force = false; // replace an existing output file
     std::string device = "cpu";
+    std::string dtype = "float32"; // or "bfloat16" (weights, activations and KV cache)
     bool probes = true;          // false: the uninstrumented model path (phases only)
     bool nestedOps = false;      // also record ops nested inside an op that owns its cost
     std::vector<int> attnLayers; // decoder layers whose per-head attention maps are stored

@@ -82,11 +82,12 @@ struct HookSink {
 
     void attention(int layer, const torch::Tensor& slotProbs, int queryStart, const KvCache& cache) {
         // Over a compressed cache, a merged slot's attention is shared evenly by
-        // the tokens merged into it, so patches keep their own columns.
+        // the tokens merged into it, so patches keep their own columns. Sums
+        // are taken in float32 whatever the model's dtype.
         const torch::Tensor probs = cache.compressed()
-                                        ? slotProbs.index_select(2, cache.slotOfPosition) /
+                                        ? slotProbs.to(torch::kFloat).index_select(2, cache.slotOfPosition) /
                                               cache.logCount.index_select(0, cache.slotOfPosition).exp()
-                                        : slotProbs;
+                                        : slotProbs.to(torch::kFloat);
         const int64_t heads = probs.size(0), t = probs.size(1), s = probs.size(2);
         // Attention received by each patch from the text (non-visual) queries,
         // mean over heads. Only the visual columns and text rows are touched.
@@ -186,7 +187,7 @@ torch::Tensor modelPixels(const PreparedCapture& prep) {
     auto decoded = decodeImage(prep.imageBytes, prep.options.imagePath);
     if (!decoded) throw std::runtime_error(decoded.error().message);
     const int side = prep.config.vision.imageSize;
-    return toPixels(resize(*decoded, side, side));
+    return toPixels(resize(*decoded, side, side)).to(prep.options.dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat);
 }
 
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
@@ -212,6 +213,7 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     auto impl = std::make_unique<Impl>();
     try {
         impl->model = std::make_unique<VlmModel>(prep.config);
+        if (prep.options.dtype == "bfloat16") impl->model->setDtype(torch::kBFloat16);
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal,
                          std::string("building the model failed: ") + e.what());
@@ -240,7 +242,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     info.imagePath = o.imagePath;
     info.steps = o.steps;
     info.device = o.device;
-    info.dtype = "float32";
+    info.dtype = o.dtype;
     info.blas = sysinfo::blasLibrary();
     info.threads = at::get_num_threads();
     info.probes = probes;

@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
@@ -250,6 +251,55 @@ private slots:
         QVERIFY(tokens.ok());
         QCOMPARE(int(tokens->size()), 1 + 256 + int(kPrompt.size()) + kSteps);
         QCOMPARE(int(result.outputTokens.size()), kSteps + 1);
+    }
+
+    void weightAndKvBytesAreRecorded() {
+        auto metrics = reader->runMetrics(run.id);
+        QVERIFY(metrics.ok());
+        std::map<std::string, RunMetricRow> m;
+        for (const auto& r : *metrics)
+            m[r.name] = r;
+        QVERIFY(m.count("weights.bytes") && m.count("kv.bytes"));
+        QCOMPARE(m["weights.bytes"].kind, std::string("measured"));
+        // float32: 4 bytes per parameter; K and V per position, layer, KV head and head dim.
+        QCOMPARE(int64_t(m["weights.bytes"].value), int64_t(4) * presetConfig("ref:tiny")->parameterCount());
+        const int positions = 1 + 256 + int(kPrompt.size()) + kSteps;
+        QCOMPARE(int64_t(m["kv.bytes"].value), int64_t(positions) * 2 /*layers*/ * 2 /*K, V*/ * 2 /*KV heads*/ * 16 * 4);
+    }
+
+    void bfloat16HalvesTheBytes() {
+        const QString bf = dir.filePath(QStringLiteral("bf16.mvprof"));
+        CaptureOptions o = options(bf);
+        o.dtype = "bfloat16";
+        auto r = capture(o);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        auto other = SessionReader::open(bf.toStdString());
+        QVERIFY(other.ok());
+        auto info = (*other)->run(1);
+        QVERIFY(info.ok());
+        QCOMPARE(info->dtype, std::string("bfloat16"));
+        auto a = reader->runMetrics(run.id);
+        auto b = (*other)->runMetrics(1);
+        QVERIFY(a.ok() && b.ok());
+        auto value = [](const std::vector<RunMetricRow>& rows, const char* name) {
+            for (const auto& r : rows)
+                if (r.name == name) return r.value;
+            return -1.0;
+        };
+        QCOMPARE(value(*b, "weights.bytes") * 2, value(*a, "weights.bytes"));
+        QCOMPARE(value(*b, "kv.bytes") * 2, value(*a, "kv.bytes"));
+        // The recorded ops ran in bfloat16, and the routing still has every token.
+        auto totals = (*other)->opTotals(1);
+        QVERIFY(totals.ok() && !totals->empty());
+        auto routing = (*other)->routing(1);
+        QVERIFY(routing.ok());
+        QCOMPARE(routing->size(), reader->routing(run.id)->size());
+        CaptureOptions half = options(dir.filePath(QStringLiteral("half.mvprof")));
+        half.dtype = "float16";
+        auto refused = capture(half);
+        QVERIFY(!refused.ok());
+        QVERIFY(refused.error().message.find("bfloat16") != std::string::npos);
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("half.mvprof"))));
     }
 
     void sameSeedSameRun() {

@@ -357,9 +357,11 @@ private slots:
     }
 
     // A capture request as the New Capture dialog hands it over.
-    CaptureRequest fromDialog(const QString& output, const QString& prompt, int steps) {
+    CaptureRequest fromDialog(const QString& output, const QString& prompt, int steps,
+                              const QString& dtype = QStringLiteral("float32")) {
         qputenv("MVPROF_CLI", test::cliPath().toUtf8());
         CaptureRequest r;
+        r.dtype = dtype;
         r.image = test::sampleImage();
         r.prompt = prompt;
         r.steps = steps;
@@ -373,9 +375,10 @@ private slots:
         MainWindow w;
         w.show();
         const CaptureRequest r =
-            fromDialog(QStringLiteral("from-gui.mvprof"), QStringLiteral("What is this?"), 3);
+            fromDialog(QStringLiteral("from-gui.mvprof"), QStringLiteral("What is this?"), 3, QStringLiteral("bfloat16"));
         QCOMPARE(r.steps, 3);
         QCOMPARE(r.model, QStringLiteral("ref:tiny"));
+        QCOMPARE(r.dtype, QStringLiteral("bfloat16"));
         QSignalSpy finished(&w, &MainWindow::captureFinished);
         QSignalSpy progress(&w, &MainWindow::captureProgress);
         w.startCapture(r);
@@ -389,6 +392,7 @@ private slots:
         if (!w.session() || w.session()->path != r.output) QVERIFY(loaded.wait(20000));
         QTRY_VERIFY_WITH_TIMEOUT(
             w.session() && w.session()->analysis.run.status == RunStatus::Complete, 20000);
+        QCOMPARE(w.session()->analysis.run.dtype, std::string("bfloat16"));  // the dialog's precision reached the capture
     }
 
     void oneClickWhatIfShowsTheComparisonAndDiff() {

@@ -303,6 +303,10 @@ ZH = {
     'The mvprof-cli process exited with status %1.': 'mvprof-cli 进程以状态 %1 退出。',
     'Run': '运行',
     'W%1': 'W%1',
+    'float32': 'float32',
+    'bfloat16 (half the weight and KV bytes)': 'bfloat16（权重与 KV 字节减半）',
+    'The precision of weights, activations and the KV cache (float16 needs a GPU)': '权重、激活与 KV 缓存的精度（float16 需要 GPU）',
+    'Precision': '精度',
 }
 
 

@@ -96,8 +96,8 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="38"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="144"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="150"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
@@ -133,136 +133,156 @@
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="49"/>
-        <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
+        <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
+        <source>bfloat16 (half the weight and KV bytes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
+        <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="70"/>
         <source>Choose an Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
         <source>Prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="73"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
         <source>Decode steps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="74"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="77"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
-        <source>Attention maps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
-        <source>Routing skew</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77"/>
-        <source>Session file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77"/>
-        <source>Choose…</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
+        <source>Precision</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
-        <source>Session File</source>
+        <source>Attention maps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
+        <source>Routing skew</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
+        <source>Session file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
+        <source>Session File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="84"/>
         <source>mvprof sessions (*.mvprof)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
         <source>No image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
         <source>Cannot read this image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="137"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="138"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="144"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="146"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="142"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="149"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -270,17 +290,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="40"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="42"/>
         <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="49"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="51"/>
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="50"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="52"/>
         <source>The mvprof-cli process exited with status %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -903,47 +923,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="73"/>
+        <location filename="../views/ComparisonView.cpp" line="74"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="75"/>
+        <location filename="../views/ComparisonView.cpp" line="78"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80"/>
+        <location filename="../views/ComparisonView.cpp" line="83"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="88"/>
+        <location filename="../views/ComparisonView.cpp" line="91"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="93"/>
+        <location filename="../views/ComparisonView.cpp" line="96"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="106"/>
+        <location filename="../views/ComparisonView.cpp" line="109"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="145"/>
+        <location filename="../views/ComparisonView.cpp" line="148"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="170"/>
+        <location filename="../views/ComparisonView.cpp" line="176"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="172"/>
+        <location filename="../views/ComparisonView.cpp" line="178"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>

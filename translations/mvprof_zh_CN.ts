@@ -95,8 +95,8 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="38" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="144" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="148" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="150" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="154" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
@@ -132,136 +132,156 @@
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="49" />
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <source>bfloat16 (half the weight and KV bytes)</source>
+        <translation>bfloat16（权重与 KV 字节减半）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
+        <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
+        <translation>权重、激活与 KV 缓存的精度（float16 需要 GPU）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="66" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="70" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="73" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="74" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="84" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="131" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="137" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="138" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="144" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="140" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="146" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="142" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="148" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="149" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="155" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>
@@ -269,17 +289,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="40" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="42" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="49" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="51" />
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation>mvprof-cli 进程崩溃；会话保留了已写入的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="50" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="52" />
         <source>The mvprof-cli process exited with status %1.</source>
         <translation>mvprof-cli 进程以状态 %1 退出。</translation>
     </message>
@@ -902,47 +922,47 @@
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="73" />
+        <location filename="../views/ComparisonView.cpp" line="74" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="75" />
+        <location filename="../views/ComparisonView.cpp" line="78" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80" />
+        <location filename="../views/ComparisonView.cpp" line="83" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="88" />
+        <location filename="../views/ComparisonView.cpp" line="91" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="93" />
+        <location filename="../views/ComparisonView.cpp" line="96" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="106" />
+        <location filename="../views/ComparisonView.cpp" line="109" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="145" />
+        <location filename="../views/ComparisonView.cpp" line="148" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="170" />
+        <location filename="../views/ComparisonView.cpp" line="176" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 毫秒 → %5 毫秒（实测，%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="172" />
+        <location filename="../views/ComparisonView.cpp" line="178" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>

@@ -28,6 +28,7 @@ constexpr const char* kHelp =
   --threads N          libtorch intra-op threads (default: libtorch's choice)
   --warmup N           unrecorded passes before the measured run (default 1; what-ifs do the same)
   --device cpu         the device (CUDA captures are not supported yet)
+  --dtype T            float32 (default) or bfloat16: weights, activations and KV cache
   --no-probes          the uninstrumented path: phases only, for overhead comparisons
   --nested-ops         also record the ops nested inside a counted op (views, the mm under a matmul)
   --progress jsonl     print one JSON object per phase / decode step on stdout
@@ -41,7 +42,7 @@ int captureCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
                             {"--image", "--out", "--model", "--prompt", "--steps", "--layers",
                              "--routing-skew", "--seed", "--attn-layers", "--threads", "--device",
-                             "--progress", "--warmup"},
+                             "--progress", "--warmup", "--dtype"},
                             {"--no-probes", "--nested-ops", "--force", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
@@ -58,6 +59,7 @@ int captureCommand(const std::vector<std::string>& argv) {
     o.model = a.value("--model").value_or(o.model);
     o.prompt = a.value("--prompt").value_or(o.prompt);
     o.device = a.value("--device").value_or(o.device);
+    o.dtype = a.value("--dtype").value_or(o.dtype);
     o.force = a.has("--force");
     o.probes = !a.has("--no-probes");
     o.nestedOps = a.has("--nested-ops");

@@ -58,6 +58,7 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     o.prompt = base.prompt;
     o.steps = base.steps;
     o.device = base.device;
+    o.dtype = base.dtype;
     o.imagePath = base.imagePath;
     const auto cfg = nlohmann::json::parse(base.configJson, nullptr, false);
     if (!cfg.is_object()) return makeError(ErrorCode::NotASession, "run " + std::to_string(base.id) + " has no readable model config");

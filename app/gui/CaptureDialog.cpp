@@ -33,7 +33,7 @@ QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label,
 CaptureDialog::CaptureDialog(QWidget* parent)
     : QDialog(parent), model_(new QComboBox(this)), layers_(new QSpinBox(this)),
       image_(new QLineEdit(this)), preview_(new QLabel(this)), prompt_(new QLineEdit(this)),
-      steps_(new QSpinBox(this)), device_(new QComboBox(this)), attn_(new QLineEdit(this)),
+      steps_(new QSpinBox(this)), device_(new QComboBox(this)), dtype_(new QComboBox(this)), attn_(new QLineEdit(this)),
       skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
     setWindowTitle(tr("New Capture"));
     model_->addItem(tr("Reference, tiny (seconds)"), QStringLiteral("ref:tiny"));
@@ -46,6 +46,9 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     steps_->setRange(0, 4096);
     steps_->setValue(8);
     device_->addItem(tr("CPU"), QStringLiteral("cpu"));
+    dtype_->addItem(tr("float32"), QStringLiteral("float32"));
+    dtype_->addItem(tr("bfloat16 (half the weight and KV bytes)"), QStringLiteral("bfloat16"));
+    dtype_->setToolTip(tr("The precision of weights, activations and the KV cache (float16 needs a GPU)"));
     attn_->setPlaceholderText(tr("e.g. all, 0-1 or 0,3 (empty: none)"));
     attn_->setToolTip(tr("Decoder layers whose per-head attention maps are stored (for head "
                          "redundancy and saliency)"));
@@ -72,6 +75,7 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     form->addRow(tr("Prompt"), prompt_);
     form->addRow(tr("Decode steps"), steps_);
     form->addRow(tr("Device"), device_);
+    form->addRow(tr("Precision"), dtype_);
     form->addRow(tr("Attention maps"), attn_);
     form->addRow(tr("Routing skew"), skew_);
     form->addRow(tr("Session file"), withButton(this, output_, tr("Choose…"), [this] {
@@ -100,6 +104,7 @@ CaptureRequest CaptureDialog::request() const {
     r.prompt = prompt_->text();
     r.steps = steps_->value();
     r.device = device_->currentData().toString();
+    r.dtype = dtype_->currentData().toString();
     r.attnLayers = attn_->text().trimmed();
     r.routingSkew = skew_->value();
     r.output = output_->text();
@@ -112,6 +117,7 @@ void CaptureDialog::setRequest(const CaptureRequest& r) {
     image_->setText(r.image);
     prompt_->setText(r.prompt);
     steps_->setValue(r.steps);
+    dtype_->setCurrentIndex(std::max(0, dtype_->findData(r.dtype)));
     attn_->setText(r.attnLayers);
     skew_->setValue(r.routingSkew);
     output_->setText(r.output);

@@ -33,6 +33,7 @@ private:
     QLineEdit* prompt_;
     QSpinBox* steps_;
     QComboBox* device_;
+    QComboBox* dtype_;
     QLineEdit* attn_;
     QDoubleSpinBox* skew_;
     QLineEdit* output_;

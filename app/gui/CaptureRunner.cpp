@@ -20,6 +20,8 @@ QStringList CaptureRequest::arguments() const {
                   QString::number(steps),
                   QStringLiteral("--device"),
                   device,
+                  QStringLiteral("--dtype"),
+                  dtype,
                   QStringLiteral("--routing-skew"),
                   QString::number(routingSkew),
                   QStringLiteral("--out"),

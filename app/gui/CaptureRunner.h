@@ -17,6 +17,7 @@ struct CaptureRequest {
     QString prompt;
     int steps = 8;
     QString device = QStringLiteral("cpu");
+    QString dtype = QStringLiteral("float32");
     QString attnLayers; // "", "all", "0-1", …
     double routingSkew = 1.0;
     QString output;

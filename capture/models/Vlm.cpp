@@ -183,6 +183,23 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
     return allPositions ? logits : logits.squeeze(0);
 }
 
+void VlmModel::setDtype(torch::ScalarType dtype) {
+    torch::NoGradGuard noGrad;
+    d->to(dtype);
+    d->dtype = dtype;
+    d->rope->cos = d->rope->cos.to(dtype);
+    d->rope->sin = d->rope->sin.to(dtype);
+    for (auto& l : d->layers) {
+        l->attn->cache.dtype = dtype;
+        if (l->moe) l->moe->bias = l->moe->bias.to(dtype);
+    }
+    reset();
+}
+
+torch::ScalarType VlmModel::dtype() const {
+    return d->dtype;
+}
+
 void VlmModel::reset() {
     for (auto& l : d->layers)
         l->attn->cache.reset();

@@ -54,6 +54,9 @@ public:
     // of every position [T, vocab].
     torch::Tensor forward(const std::vector<int>& ids, const torch::Tensor& visual, size_t visualAt,
                           const ForwardHooks& hooks, bool allPositions = false);
+    // Casts weights, position tables, routing bias and the KV cache to `dtype`.
+    void setDtype(torch::ScalarType dtype);
+    torch::ScalarType dtype() const;
     // Clears the KV cache.
     void reset();
     int cachedPositions() const;

@@ -33,8 +33,8 @@ torch::Tensor LinImpl::forward(const torch::Tensor& x) {
     if (!quant) return F::linear(x, weight, bias);
     // The matmul runs in float32 on the dequantised weights: this CPU has no
     // int4 kernel, which is why the gain in time is predicted, not measured.
-    auto w = dequantiseGroups(quant->codes);
-    auto in = quant->inputScale.defined() ? x / quant->inputScale.to(torch::kFloat) : x;
+    auto w = dequantiseGroups(quant->codes).to(x.scalar_type());
+    auto in = quant->inputScale.defined() ? x / quant->inputScale.to(x.scalar_type()) : x;
     return F::linear(in, w, bias);
 }
 
@@ -106,8 +106,8 @@ torch::Tensor Rope::apply(const torch::Tensor& x, int pos0) const {
 }
 
 void KvCache::reset() {
-    k = torch::zeros({maxSeq, kvHeads, headDim});
-    v = torch::zeros({maxSeq, kvHeads, headDim});
+    k = torch::zeros({maxSeq, kvHeads, headDim}, torch::TensorOptions().dtype(dtype));
+    v = torch::zeros({maxSeq, kvHeads, headDim}, torch::TensorOptions().dtype(dtype));
     slots = 0;
     logCount = slotOfPosition = torch::Tensor();
     int4 = false;
@@ -145,7 +145,7 @@ std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& key
     }
     writeRows(qk, first, quantiseGroups(keys, 4, headDim));
     writeRows(qv, first, quantiseGroups(values, 4, headDim));
-    return {dequantiseGroups(rowsOf(qk, 0, slots)), dequantiseGroups(rowsOf(qv, 0, slots))};
+    return {dequantiseGroups(rowsOf(qk, 0, slots)).to(dtype), dequantiseGroups(rowsOf(qv, 0, slots)).to(dtype)};
 }
 
 int64_t KvCache::bytes() const {
@@ -153,7 +153,7 @@ int64_t KvCache::bytes() const {
     if (int4)
         n = rowsOf(qk, 0, slots).bytes() + rowsOf(qv, 0, slots).bytes();
     else
-        n = 2 * int64_t(slots) * kvHeads * headDim * int64_t(sizeof(float));
+        n = 2 * int64_t(slots) * kvHeads * headDim * int64_t(c10::elementSize(dtype));
     if (logCount.defined()) n += int64_t(slots) * int64_t(sizeof(float));
     return n;
 }
@@ -187,7 +187,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
         scores = scores.masked_fill(future, -std::numeric_limits<float>::infinity());
     }
     // A merged slot stands for its tokens: proportional attention (+log count).
-    if (cache.compressed()) scores = scores + cache.logCount.narrow(0, 0, s);
+    if (cache.compressed()) scores = scores + cache.logCount.narrow(0, 0, s).to(scores.scalar_type());
     auto probs = torch::softmax(scores, -1);  // [H, T, S]
     if (hooks.attention) hooks.attention(layer, probs, pos0, cache);
     return wo(torch::matmul(probs, vals).transpose(0, 1).reshape({t, heads * headDim}));

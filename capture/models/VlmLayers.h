@@ -75,6 +75,7 @@ struct Rope {
 // slot, and with INT4 the slots are stored as packed codes.
 struct KvCache {
     int maxSeq = 0, kvHeads = 0, headDim = 0;
+    torch::ScalarType dtype = torch::kFloat;
     int slots = 0;                 // slots in use
     torch::Tensor k, v;            // float32 [maxSeq, kvHeads, headDim]; released under INT4
     // Compressed state (both undefined before compression).
@@ -159,6 +160,7 @@ struct VlmModel::Impl : torch::nn::Module {
     // KV compression applied after each prefill (capture/whatif/KvCompress.cpp).
     std::optional<KvCompression> kvCompression;
     KvCompressionReport kvReport;
+    torch::ScalarType dtype = torch::kFloat;
 
     explicit Impl(const VlmConfig& c);
     void initWeights();

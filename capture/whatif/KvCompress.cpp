@@ -46,8 +46,9 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount, c
     torch::NoGradGuard noGrad;
     const int64_t positions = cache.slots;
     visualCount = std::clamp<int64_t>(visualCount, 0, positions - visualFirst);
-    auto keys = cache.k.narrow(0, 0, positions).clone();  // the originals, for the error
-    auto values = cache.v.narrow(0, 0, positions).clone();
+    // In float32 whatever the cache holds: the originals, for the error.
+    auto keys = cache.k.narrow(0, 0, positions).to(torch::kFloat, /*non_blocking=*/false, /*copy=*/true);
+    auto values = cache.v.narrow(0, 0, positions).to(torch::kFloat, false, true);
 
     std::vector<int64_t> slotOf(static_cast<size_t>(positions));
     for (int64_t p = 0; p < positions; ++p)

@@ -18,8 +18,11 @@ double outputMse(const torch::Tensor& x, const torch::Tensor& reference, const t
 }
 } // namespace
 
-AwqChoice awqQuantise(const torch::Tensor& w, const torch::Tensor& x, int bits, int group, int gridPoints) {
+AwqChoice awqQuantise(const torch::Tensor& weights, const torch::Tensor& inputs, int bits, int group, int gridPoints) {
     torch::NoGradGuard noGrad;
+    // The search runs in float32 whatever the model's dtype.
+    const auto w = weights.to(torch::kFloat);
+    const auto x = inputs.defined() ? inputs.to(torch::kFloat) : inputs;
     AwqChoice best;
     const bool calibrated = x.defined() && x.size(0) > 0;
     if (!calibrated) {
