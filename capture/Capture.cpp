@@ -18,9 +18,27 @@ Status checkDevice(const std::string& device) {
 Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     PreparedCapture p;
     p.options = o;
-    auto cfg = presetConfig(o.model, o.overrides);
-    if (!cfg) return cfg.error();
-    p.config = std::move(cfg.value());
+    if (!o.modelFile.empty()) {
+        // A user model: the manifest gives what the config would.
+        auto manifest = loadUserModelManifest(o.modelFile);
+        if (!manifest) return manifest.error();
+        if (!o.attnLayers.empty())
+            return makeError(ErrorCode::BadInput, "--attn-layers needs the built-in model: a user model's attention is not visible to the profiler");
+        if (o.dtype != "float32") return makeError(ErrorCode::BadInput, "user models run in the dtype they were saved in: leave --dtype at float32");
+        p.config.preset = "file:" + manifest->path;
+        p.config.vision.imageSize = manifest->imageSize;
+        p.config.vision.patch = manifest->patch;
+        p.config.llm.vocab = manifest->vocab;
+        p.config.llm.maxSeq = manifest->maxSeq;
+        p.config.llm.layers = 0;
+        p.config.llm.moeLayers.clear();
+        p.options.model = "file:" + manifest->path;
+        p.userModel = std::move(manifest.value());
+    } else {
+        auto cfg = presetConfig(o.model, o.overrides);
+        if (!cfg) return cfg.error();
+        p.config = std::move(cfg.value());
+    }
     if (o.steps < 0 || o.steps > kMaxSteps)
         return makeError(ErrorCode::BadInput,
                          "--steps must lie in [0, " + std::to_string(kMaxSteps) + "]");
@@ -47,7 +65,7 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
                          "the prompt (" + std::to_string(p.promptIds.size()) + " bytes) with " +
                              std::to_string(patches) + " image tokens and " +
                              std::to_string(o.steps) + " decode steps needs " +
-                             std::to_string(p.sequenceLength) + " positions, but " + o.model +
+                             std::to_string(p.sequenceLength) + " positions, but " + p.options.model +
                              " has a context of " + std::to_string(p.config.llm.maxSeq) +
                              ": shorten the prompt or lower --steps");
 
@@ -63,6 +81,7 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     p.image = std::move(img.value());
     p.imageBytes = std::move(bytes.value());
 
+    if (p.userModel) return p;  // its size is known once loaded
     const int64_t weights = p.config.parameterCount() * 4;
     const int64_t avail = sysinfo::availableMemoryBytes();
     if (avail > 0 && weights > avail * 9 / 10)

@@ -3,6 +3,7 @@
 // Plain C++ header: the CLI and tests use it without seeing torch.
 
 #include "capture/models/Config.h"
+#include "capture/models/UserModel.h"
 #include "capture/whatif/Transforms.h"
 #include "core/Result.h"
 #include "core/image/Image.h"
@@ -21,6 +22,7 @@ class SessionWriter;
 
 struct CaptureOptions {
     std::string model = "ref:tiny";
+    std::string modelFile;  // a user model's manifest (USER_MODELS.md); replaces `model` when set
     PresetOverrides overrides;
     std::string imagePath;
     std::string prompt = "Describe the image.";
@@ -84,6 +86,7 @@ struct PreparedCapture {
     std::vector<uint8_t> imageBytes; // the file, re-decoded inside `preprocess`
     std::vector<int> promptIds;
     int sequenceLength = 0; // BOS + patches + prompt + steps
+    std::optional<UserModelManifest> userModel;  // set for a TorchScript user model
 };
 
 // Validates the options (model, steps, prompt vs context, attention layers,
@@ -111,6 +114,7 @@ public:
 private:
     struct Impl;
     explicit Capturer(std::unique_ptr<Impl> impl);
+    Result<CaptureResult> runScripted(SessionWriter& writer, bool probes, const ProgressFn& progress);
     std::unique_ptr<Impl> d;
 };
 

@@ -26,14 +26,14 @@ constexpr int kMaxStoredSide = 4096;
 constexpr float kMean[3] = {0.48145466f, 0.4578275f, 0.40821073f};
 constexpr float kStd[3] = {0.26862954f, 0.26130258f, 0.27577711f};
 
-torch::Tensor toPixels(const RgbImage& img) {
+torch::Tensor toPixels(const RgbImage& img, const float* meanRgb = kMean, const float* stdRgb = kStd) {
     auto t = torch::from_blob(const_cast<uint8_t*>(img.rgb.data()), {img.height, img.width, 3},
                               torch::kUInt8)
                  .permute({2, 0, 1})
                  .to(torch::kFloat)
                  .div(255.0);
-    auto mean = torch::tensor({kMean[0], kMean[1], kMean[2]}).view({3, 1, 1});
-    auto std = torch::tensor({kStd[0], kStd[1], kStd[2]}).view({3, 1, 1});
+    auto mean = torch::tensor({meanRgb[0], meanRgb[1], meanRgb[2]}).view({3, 1, 1});
+    auto std = torch::tensor({stdRgb[0], stdRgb[1], stdRgb[2]}).view({3, 1, 1});
     return ((t - mean) / std).unsqueeze(0).contiguous();
 }
 
@@ -187,7 +187,15 @@ torch::Tensor modelPixels(const PreparedCapture& prep) {
     auto decoded = decodeImage(prep.imageBytes, prep.options.imagePath);
     if (!decoded) throw std::runtime_error(decoded.error().message);
     const int side = prep.config.vision.imageSize;
+    if (prep.userModel) return toPixels(resize(*decoded, side, side), prep.userModel->mean.data(), prep.userModel->std.data());
     return toPixels(resize(*decoded, side, side)).to(prep.options.dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat);
+}
+
+Result<ImageRow> storedImageRow(const PreparedCapture& prep) {
+    const RgbImage stored = fitWithin(prep.image, kMaxStoredSide);
+    auto png = encodePng(stored);
+    if (!png) return png.error();
+    return ImageRow{prep.options.imagePath, stored.width, stored.height, prep.image.width, prep.image.height, std::move(png.value())};
 }
 
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
@@ -197,7 +205,7 @@ const PreparedCapture& Capturer::prepared() const {
     return d->prep;
 }
 int64_t Capturer::parameterCount() const {
-    return d->model->parameterCount();
+    return d->scripted ? d->scripted->parameterCount() : d->model->parameterCount();
 }
 
 Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
@@ -211,18 +219,21 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
                          "CUDA captures are not supported yet: use --device cpu");
     if (prep.options.threads > 0) at::set_num_threads(prep.options.threads);
     auto impl = std::make_unique<Impl>();
-    try {
-        impl->model = std::make_unique<VlmModel>(prep.config);
-        if (prep.options.dtype == "bfloat16") impl->model->setDtype(torch::kBFloat16);
-    } catch (const std::exception& e) {
-        return makeError(ErrorCode::Internal,
-                         std::string("building the model failed: ") + e.what());
+    if (prep.userModel) {
+        auto scripted = ScriptedModel::load(*prep.userModel);
+        if (!scripted) return scripted.error();
+        impl->scripted = std::move(scripted.value());
+    } else {
+        try {
+            impl->model = std::make_unique<VlmModel>(prep.config);
+            if (prep.options.dtype == "bfloat16") impl->model->setDtype(torch::kBFloat16);
+        } catch (const std::exception& e) {
+            return makeError(ErrorCode::Internal, std::string("building the model failed: ") + e.what());
+        }
     }
-    const RgbImage stored = fitWithin(prep.image, kMaxStoredSide);
-    auto png = encodePng(stored);
-    if (!png) return png.error();
-    impl->storedImage = ImageRow{prep.options.imagePath, stored.width,      stored.height,
-                                 prep.image.width,       prep.image.height, std::move(png.value())};
+    auto stored = storedImageRow(prep);
+    if (!stored) return stored.error();
+    impl->storedImage = std::move(stored.value());
     impl->device = hostDevice();
     impl->prep = std::move(prep);
     return std::unique_ptr<Capturer>(new Capturer(std::move(impl)));
@@ -230,6 +241,11 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
 
 Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const ProgressFn& progress,
                                     const RunTransform& transform) {
+    if (d->scripted) {
+        if (!transform.transform.empty() || !transform.keepPatches.empty())
+            return makeError(ErrorCode::BadInput, "what-ifs need the built-in reference model, not a user model");
+        return runScripted(writer, probes, progress);
+    }
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
     RunInfo info;

@@ -3,19 +3,25 @@
 // CaptureTransforms.cpp (what-if model rewrites). Internal; includes torch.
 
 #include "capture/Capture.h"
+#include "capture/models/ScriptedModel.h"
 #include "capture/models/Vlm.h"
 
 namespace mvp {
 
 struct Capturer::Impl {
     PreparedCapture prep;
-    std::unique_ptr<VlmModel> model;
+    std::unique_ptr<VlmModel> model;           // the built-in reference model, or
+    std::unique_ptr<ScriptedModel> scripted;   // a user's TorchScript model
     ImageRow storedImage;
     DeviceRow device;
     bool transformed = false;
 };
 
-// The prepared image as the model's input: resized, CLIP-normalised [1, 3, S, S].
+// The prepared image as the model's input: resized and normalised (CLIP's
+// mean and std, or a user model's) [1, 3, S, S].
 torch::Tensor modelPixels(const PreparedCapture& prep);
+
+// The stored copy of the input image and the device, shared by both kinds of run.
+Result<ImageRow> storedImageRow(const PreparedCapture& prep);
 
 } // namespace mvp

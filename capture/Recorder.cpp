@@ -4,6 +4,7 @@
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
+#include <torch/csrc/jit/runtime/interpreter.h>
 #include <mutex>
 
 namespace mvp {
@@ -79,6 +80,23 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
             break;
         }
     ctx->row.name = fn.name();
+    if (stack.empty() && rec->followsScriptHierarchy()) {
+        // "vision(VisionEncoder)::forward" frames; TOP and SELF are the root
+        // and calls within the same module.
+        std::vector<std::pair<std::string, std::string>> frames;
+        const auto hierarchy = torch::jit::currentModuleHierarchy();
+        for (const auto& entry : hierarchy) {
+            const auto open = entry.find('('), close = entry.find(')');
+            if (open == std::string::npos || close == std::string::npos || close < open) continue;
+            const std::string instance = entry.substr(0, open);
+            if (instance == "TOP" || instance == "SELF" || instance.rfind("CALL_FUNCTION", 0) == 0) continue;
+            std::string type = entry.substr(open + 1, close - open - 1);
+            if (const auto dot = type.rfind('.'); dot != std::string::npos) type = type.substr(dot + 1);
+            frames.emplace_back(instance, type);
+        }
+        // Ops outside any TorchScript method (preprocessing) belong to no module.
+        rec->syncHierarchy(frames, !hierarchy.empty());
+    }
     const OpCost cost = estimateOpCost(ctx->row.name, args);
     // Nested dispatcher calls (linear → matmul → mm) would count the same work
     // several times: the outermost op with a formula owns the FLOPs.
@@ -146,7 +164,56 @@ int64_t Recorder::nowNs() const {
         .count();
 }
 
+void Recorder::followScriptHierarchy(const std::string& rootKind) {
+    scriptHierarchy_ = true;
+    rootKind_ = rootKind;
+}
+
+int64_t Recorder::moduleFor(const std::string& path, const std::string& kind, std::optional<int64_t> parent) {
+    const auto it = moduleIds_.find(path);
+    if (it != moduleIds_.end()) return it->second;
+    const int64_t id = int64_t(moduleIds_.size()) + 1;
+    moduleIds_[path] = id;
+    pending_.modules.push_back(ModuleRow{id, path.empty() ? std::string("model") : path, kind, parent, 0});
+    return id;
+}
+
+void Recorder::syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames, bool inModel) {
+    // Inside the model the root is open; below it, keep the common prefix,
+    // close the rest and open what is new.
+    if (!inModel) {
+        closeHierarchy();
+        return;
+    }
+    std::vector<std::pair<std::string, std::string>> wanted{{"", rootKind_}};
+    std::string path;
+    for (const auto& [instance, type] : frames) {
+        path = path.empty() ? instance : path + "." + instance;
+        wanted.emplace_back(path, type);
+    }
+    size_t common = 0;
+    while (common < openPaths_.size() && common < wanted.size() && openPaths_[common] == wanted[common].first)
+        ++common;
+    while (openPaths_.size() > common) {
+        exit();
+        openPaths_.pop_back();
+    }
+    for (size_t i = common; i < wanted.size(); ++i) {
+        const std::optional<int64_t> parent = i == 0 ? std::nullopt : std::optional<int64_t>(moduleIds_.at(wanted[i - 1].first));
+        enter(moduleFor(wanted[i].first, wanted[i].second, parent));
+        openPaths_.push_back(wanted[i].first);
+    }
+}
+
+void Recorder::closeHierarchy() {
+    while (!openPaths_.empty()) {
+        exit();
+        openPaths_.pop_back();
+    }
+}
+
 void Recorder::beginPhase(const std::string& phase, int step) {
+    closeHierarchy();
     // The run's origin is the start of its first phase: set-up before it
     // (allocations, registering callbacks) is not part of the run.
     if (!started_) {
@@ -164,6 +231,7 @@ void Recorder::beginPhase(const std::string& phase, int step) {
 }
 
 void Recorder::endPhase() {
+    closeHierarchy();
     if (!inPhase_) return;
     lastPhaseEnd_ = nowNs();
     pending_.phases.push_back({phase_, step_, phaseStart_, lastPhaseEnd_});

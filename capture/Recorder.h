@@ -10,6 +10,7 @@
 #include "core/session/Records.h"
 
 #include <chrono>
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,6 +43,16 @@ public:
     void enter(int64_t moduleId);
     void exit();
 
+    // TorchScript models have no probes: their module spans follow the
+    // interpreter's module hierarchy at each top-level op. The root module
+    // is `rootKind`; submodules become module rows as they first appear,
+    // their paths made of instance names ("vision.block0").
+    void followScriptHierarchy(const std::string& rootKind);
+    bool followsScriptHierarchy() const { return scriptHierarchy_; }
+    // The frames below the root, outermost first: (instance name, type);
+    // `inModel` false: the op ran outside the model's methods.
+    void syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames, bool inModel);
+
     // Starts/stops recording ATen ops on the calling thread.
     void startOps();
     void stopOps();
@@ -73,6 +84,8 @@ public:
 
 private:
     void maybeFlush();
+    void closeHierarchy();
+    int64_t moduleFor(const std::string& path, const std::string& kind, std::optional<int64_t> parent);
 
     SessionWriter& writer_;
     int64_t run_;
@@ -92,6 +105,10 @@ private:
     int64_t spanCount_ = 0, opCount_ = 0;
     Batch pending_;
     int64_t lastFlushNs_ = 0;
+    bool scriptHierarchy_ = false;
+    std::string rootKind_;
+    std::map<std::string, int64_t> moduleIds_;  // path → module id ("" is the root)
+    std::vector<std::string> openPaths_;        // hierarchy spans open now, outermost first
 };
 
 // Marks one call of a module: `{ ProbeScope s(rec, id); ... }`. A null

@@ -395,6 +395,38 @@ private slots:
         QCOMPARE(w.session()->analysis.run.dtype, std::string("bfloat16"));  // the dialog's precision reached the capture
     }
 
+    void userModelCaptureFromTheDialog() {
+        const QString folder = dir.filePath(QStringLiteral("gui-user-model"));
+        QCOMPARE(test::runCli({QStringLiteral("example-model"), folder}).exitCode, 0);
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        CaptureRequest wanted;
+        wanted.modelFile = folder + QStringLiteral("/example-vlm.json");
+        wanted.image = test::sampleImage();
+        wanted.prompt = QStringLiteral("Who is this?");
+        wanted.steps = 2;
+        wanted.output = dir.filePath(QStringLiteral("user-model.mvprof"));
+        CaptureDialog dialog;
+        dialog.setRequest(wanted);
+        const CaptureRequest r = dialog.request();
+        QCOMPARE(r.modelFile, wanted.modelFile);
+        QVERIFY(r.arguments().contains(QStringLiteral("--model-file")));
+        QVERIFY(!r.arguments().contains(QStringLiteral("--model")));
+        MainWindow w;
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::captureFinished);
+        w.startCapture(r);
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->path == r.output &&
+                                     w.session()->analysis.run.status == RunStatus::Complete,
+                                 20000);
+        QVERIFY(w.session()->analysis.run.model.rfind("file:", 0) == 0);
+        bool found = false;
+        for (const auto& m : w.session()->data.modules)
+            found = found || m.path == "llm.layer1.moe.expert0";
+        QVERIFY2(found, "the module tree should hold the TorchScript hierarchy");
+    }
+
     void oneClickWhatIfShowsTheComparisonAndDiff() {
         const QString path = dir.filePath(QStringLiteral("whatif-gui.mvprof"));
         QVERIFY(QFile::copy(session, path));

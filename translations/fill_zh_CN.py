@@ -307,6 +307,12 @@ ZH = {
     'bfloat16 (half the weight and KV bytes)': 'bfloat16（权重与 KV 字节减半）',
     'The precision of weights, activations and the KV cache (float16 needs a GPU)': '权重、激活与 KV 缓存的精度（float16 需要 GPU）',
     'Precision': '精度',
+    'User model (TorchScript + manifest)…': '用户模型（TorchScript + 清单）…',
+    "the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)": '模型清单，例如 example-vlm.json（见 USER_MODELS.md）',
+    'Choose a Model Manifest': '选择模型清单',
+    'Model manifests (*.json)': '模型清单 (*.json)',
+    'Model file': '模型文件',
+    "Choose the user model's manifest (a .json file next to its TorchScript archive).": '请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。',
 }
 
 

@@ -96,8 +96,8 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="38"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="150"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="177"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="181"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
@@ -117,172 +117,203 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="44"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="46"/>
         <source>all layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="45"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="47"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="49"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
         <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="61"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="62"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="43"/>
+        <source>User model (TorchScript + manifest)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="44"/>
+        <source>the model&apos;s manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="70"/>
-        <source>Choose an Image</source>
+        <source>Choose a Model Manifest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
-        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
+        <source>Model manifests (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
-        <source>Prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
-        <source>Decode steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77"/>
-        <source>Device</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="74"/>
+        <source>Model file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
-        <source>Precision</source>
+        <source>Choose an Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
-        <source>Attention maps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
-        <source>Routing skew</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
-        <source>Session file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
-        <source>Choose…</source>
+        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
-        <source>Session File</source>
+        <source>Prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="84"/>
-        <source>mvprof sessions (*.mvprof)</source>
+        <source>Decode steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
+        <source>Attention maps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
+        <source>Routing skew</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
+        <source>Session file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
+        <source>Choose…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
+        <source>Session File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="92"/>
+        <source>mvprof sessions (*.mvprof)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="99"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="158"/>
         <source>No image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="158"/>
         <source>Cannot read this image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="137"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="162"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="144"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="169"/>
+        <source>Choose the user model&apos;s manifest (a .json file next to its TorchScript archive).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="171"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="146"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="173"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="175"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="182"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -290,17 +321,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="42"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="33"/>
         <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="51"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="42"/>
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="52"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="43"/>
         <source>The mvprof-cli process exited with status %1.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -95,8 +95,8 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="38" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="150" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="154" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="177" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="181" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
@@ -116,172 +116,203 @@
         <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="44" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="46" />
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="45" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="47" />
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation>将模型截断为此数量的视觉层与解码层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="48" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="49" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
         <source>float32</source>
         <translation>float32</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation>bfloat16（权重与 KV 字节减半）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation>权重、激活与 KV 缓存的精度（float16 需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="61" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="62" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="66" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="43" />
+        <source>User model (TorchScript + manifest)…</source>
+        <translation>用户模型（TorchScript + 清单）…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="44" />
+        <source>the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
+        <translation>模型清单，例如 example-vlm.json（见 USER_MODELS.md）</translation>
+    </message>
+    <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="70" />
+        <source>Choose a Model Manifest</source>
+        <translation>选择模型清单</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <source>Model manifests (*.json)</source>
+        <translation>模型清单 (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="74" />
+        <source>Model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="84" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="77" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="85" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="84" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="99" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="158" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="158" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="137" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="162" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="144" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="169" />
+        <source>Choose the user model's manifest (a .json file next to its TorchScript archive).</source>
+        <translation>请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="171" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="146" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="173" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="148" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="175" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="155" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="182" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>
@@ -289,17 +320,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="42" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="33" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="51" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="42" />
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation>mvprof-cli 进程崩溃；会话保留了已写入的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="52" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="43" />
         <source>The mvprof-cli process exited with status %1.</source>
         <translation>mvprof-cli 进程以状态 %1 退出。</translation>
     </message>

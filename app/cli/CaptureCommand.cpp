@@ -19,6 +19,8 @@ constexpr const char* kHelp =
   --image IMG          PNG, JPEG or BMP (grey, 16-bit and huge images are converted)   [required]
   --out FILE.mvprof    the session file to write                                        [required]
   --model NAME         ref:tiny (default), ref:small or ref:llava-moe-7b
+  --model-file JSON    a user's TorchScript model, described by a manifest (USER_MODELS.md;
+                       `mvprof-cli example-model DIR` writes an example)
   --prompt TEXT        default "Describe the image."
   --steps N            decode steps after prefill (default 8)
   --layers N           truncate the model to N vision and N decoder layers
@@ -40,7 +42,7 @@ SIGINT or SIGTERM stops the run between steps; the session keeps it, marked inco
 
 int captureCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
-                            {"--image", "--out", "--model", "--prompt", "--steps", "--layers",
+                            {"--image", "--out", "--model", "--model-file", "--prompt", "--steps", "--layers",
                              "--routing-skew", "--seed", "--attn-layers", "--threads", "--device",
                              "--progress", "--warmup", "--dtype"},
                             {"--no-probes", "--nested-ops", "--force", "--help", "-h"});
@@ -57,6 +59,8 @@ int captureCommand(const std::vector<std::string>& argv) {
     o.imagePath = a.value("--image").value_or("");
     o.outPath = a.value("--out").value_or("");
     o.model = a.value("--model").value_or(o.model);
+    o.modelFile = a.value("--model-file").value_or("");
+    if (!o.modelFile.empty() && a.has("--model")) return fail(2, "choose --model or --model-file, not both");
     o.prompt = a.value("--prompt").value_or(o.prompt);
     o.device = a.value("--device").value_or(o.device);
     o.dtype = a.value("--dtype").value_or(o.dtype);
@@ -125,7 +129,7 @@ int captureCommand(const std::vector<std::string>& argv) {
     } else {
         std::printf(
             "Captured run %lld (%s) of %s into %s: %.1f ms wall (measured), %lld ops recorded\n",
-            static_cast<long long>(r.run), toString(r.status), o.model.c_str(), o.outPath.c_str(),
+            static_cast<long long>(r.run), toString(r.status), o.modelFile.empty() ? o.model.c_str() : o.modelFile.c_str(), o.outPath.c_str(),
             double(r.wallNs) / 1e6, static_cast<long long>(r.opsRecorded));
     }
     if (r.status != RunStatus::Complete)

@@ -101,6 +101,9 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Ar
     if (base->status != RunStatus::Complete)
         return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) + " is " + toString(base->status) +
                                                   ": a what-if needs a complete baseline");
+    if (base->model.rfind("file:", 0) == 0)
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) +
+                                                  " is a user model: what-ifs rewrite the built-in reference model's layers, which a TorchScript archive does not expose");
     if (!base->probes)
         return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) +
                                                   " was captured with --no-probes: it has no attention or routing to plan a what-if from");

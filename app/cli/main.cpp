@@ -1,5 +1,6 @@
 // mvprof-cli: everything but the windows — capture, report, export, what-ifs.
 #include "app/cli/Commands.h"
+#include "capture/models/UserModel.h"
 #include "core/session/SessionWriter.h"
 
 #include <cstdio>
@@ -15,6 +16,7 @@ Usage:
   mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
   mvprof-cli whatif FILE TRANSFORM… [options]                  re-run with transforms and compare
   mvprof-cli diff FILE A B [--format text|json]                compare two runs, module by module
+  mvprof-cli example-model DIR                                 write an example TorchScript user model
   mvprof-cli --version | --help
 Run `mvprof-cli COMMAND --help` for a command's options.
 Exit status: 0 success, 2 bad input or usage, 1 internal error.
@@ -39,9 +41,18 @@ int main(int argc, char** argv) {
         if (command == "export") return mvp::cli::exportCommand(args);
         if (command == "whatif") return mvp::cli::whatIfCommand(args);
         if (command == "diff") return mvp::cli::diffCommand(args);
+        if (command == "example-model") {
+            if (args.size() != 1 || args[0].rfind("--", 0) == 0)
+                return mvp::cli::fail(2, "example-model needs one folder to write example-vlm.pt and example-vlm.json into");
+            auto path = mvp::writeExampleUserModel(args[0]);
+            if (!path) return mvp::cli::fail(path.error().exitCode(), path.error().message);
+            std::printf("Wrote %s (capture it with: mvprof-cli capture --model-file %s --image IMG --out FILE.mvprof)\n",
+                        path->c_str(), path->c_str());
+            return 0;
+        }
     } catch (const std::exception& e) {
         return mvp::cli::fail(1, std::string("internal error: ") + e.what());
     }
     return mvp::cli::fail(2, "unknown command '" + command +
-                                 "': use capture, report, export, whatif or diff (see --help)");
+                                 "': use capture, report, export, whatif, diff or example-model (see --help)");
 }

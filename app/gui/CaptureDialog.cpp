@@ -31,7 +31,7 @@ QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label,
 } // namespace
 
 CaptureDialog::CaptureDialog(QWidget* parent)
-    : QDialog(parent), model_(new QComboBox(this)), layers_(new QSpinBox(this)),
+    : QDialog(parent), model_(new QComboBox(this)), modelFile_(new QLineEdit(this)), layers_(new QSpinBox(this)),
       image_(new QLineEdit(this)), preview_(new QLabel(this)), prompt_(new QLineEdit(this)),
       steps_(new QSpinBox(this)), device_(new QComboBox(this)), dtype_(new QComboBox(this)), attn_(new QLineEdit(this)),
       skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
@@ -40,6 +40,8 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     model_->addItem(tr("Reference, small (up to a minute on CPU)"), QStringLiteral("ref:small"));
     model_->addItem(tr("Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)"),
                     QStringLiteral("ref:llava-moe-7b"));
+    model_->addItem(tr("User model (TorchScript + manifest)…"), QStringLiteral("file"));
+    modelFile_->setPlaceholderText(tr("the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)"));
     layers_->setRange(0, 64);
     layers_->setSpecialValueText(tr("all layers"));
     layers_->setToolTip(tr("Truncate the model to this many vision and decoder layers"));
@@ -64,6 +66,12 @@ CaptureDialog::CaptureDialog(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->addRow(tr("Model"), model_);
+    modelFileRow_ = withButton(this, modelFile_, tr("Browse…"), [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Choose a Model Manifest"), modelFile_->text(),
+                                                       tr("Model manifests (*.json)"));
+        if (!f.isEmpty()) modelFile_->setText(f);
+    });
+    form->addRow(tr("Model file"), modelFileRow_);
     form->addRow(tr("Depth"), layers_);
     form->addRow(tr("Image"), withButton(this, image_, tr("Browse…"), [this] {
                      const QString f =
@@ -94,11 +102,27 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     form->addRow(buttons);
     setLayout(form);
     connect(image_, &QLineEdit::textChanged, this, &CaptureDialog::updatePreview);
+    connect(model_, &QComboBox::currentIndexChanged, this, &CaptureDialog::modelChanged);
+    modelChanged();
+}
+
+void CaptureDialog::modelChanged() {
+    // A user model brings its own depth, precision and attention: those
+    // choices apply to the built-in model only.
+    const bool file = model_->currentData().toString() == QLatin1String("file");
+    modelFileRow_->setEnabled(file);
+    for (QWidget* w : {static_cast<QWidget*>(layers_), static_cast<QWidget*>(dtype_), static_cast<QWidget*>(attn_),
+                       static_cast<QWidget*>(skew_)})
+        w->setEnabled(!file);
 }
 
 CaptureRequest CaptureDialog::request() const {
     CaptureRequest r;
     r.model = model_->currentData().toString();
+    if (r.model == QLatin1String("file")) {
+        r.modelFile = modelFile_->text().trimmed();
+        r.model.clear();
+    }
     r.layers = layers_->value();
     r.image = image_->text();
     r.prompt = prompt_->text();
@@ -112,7 +136,8 @@ CaptureRequest CaptureDialog::request() const {
 }
 
 void CaptureDialog::setRequest(const CaptureRequest& r) {
-    model_->setCurrentIndex(std::max(0, model_->findData(r.model)));
+    model_->setCurrentIndex(std::max(0, model_->findData(r.modelFile.isEmpty() ? r.model : QStringLiteral("file"))));
+    modelFile_->setText(r.modelFile);
     layers_->setValue(r.layers);
     image_->setText(r.image);
     prompt_->setText(r.prompt);
@@ -140,7 +165,9 @@ void CaptureDialog::updatePreview() {
 void CaptureDialog::accept() {
     const CaptureRequest r = request();
     QString problem;
-    if (!QFileInfo(r.image).isFile())
+    if (model_->currentData().toString() == QLatin1String("file") && !QFileInfo(r.modelFile).isFile())
+        problem = tr("Choose the user model's manifest (a .json file next to its TorchScript archive).");
+    else if (!QFileInfo(r.image).isFile())
         problem = tr("Choose an image file that exists.");
     else if (r.output.isEmpty())
         problem = tr("Choose where to write the session.");

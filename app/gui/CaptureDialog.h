@@ -1,6 +1,7 @@
 #pragma once
-// New Capture…: model preset, image (with a preview), prompt, decode steps,
-// device, attention layers, routing skew and the session file to write.
+// New Capture…: model (a preset, or a user's TorchScript model by its
+// manifest), image (with a preview), prompt, decode steps, device, precision,
+// attention layers, routing skew and the session file to write.
 
 #include "app/gui/CaptureRunner.h"
 
@@ -25,8 +26,11 @@ public:
 
 private:
     void updatePreview();
+    void modelChanged();
 
     QComboBox* model_;
+    QLineEdit* modelFile_;
+    QWidget* modelFileRow_;
     QSpinBox* layers_;
     QLineEdit* image_;
     QLabel* preview_;

@@ -9,27 +9,18 @@
 namespace mvp {
 
 QStringList CaptureRequest::arguments() const {
-    QStringList a{QStringLiteral("capture"),
-                  QStringLiteral("--model"),
-                  model,
-                  QStringLiteral("--image"),
-                  image,
-                  QStringLiteral("--prompt"),
-                  prompt,
-                  QStringLiteral("--steps"),
-                  QString::number(steps),
-                  QStringLiteral("--device"),
-                  device,
-                  QStringLiteral("--dtype"),
-                  dtype,
-                  QStringLiteral("--routing-skew"),
-                  QString::number(routingSkew),
-                  QStringLiteral("--out"),
-                  output,
-                  QStringLiteral("--progress"),
-                  QStringLiteral("jsonl")};
-    if (layers > 0) a << QStringLiteral("--layers") << QString::number(layers);
-    if (!attnLayers.isEmpty()) a << QStringLiteral("--attn-layers") << attnLayers;
+    QStringList a{QStringLiteral("capture"), QStringLiteral("--image"), image,  QStringLiteral("--prompt"),   prompt,
+                  QStringLiteral("--steps"), QString::number(steps),    QStringLiteral("--device"), device,
+                  QStringLiteral("--out"),   output,                    QStringLiteral("--progress"), QStringLiteral("jsonl")};
+    if (!modelFile.isEmpty()) {
+        // A user model brings its own depth, precision and routing.
+        a << QStringLiteral("--model-file") << modelFile;
+    } else {
+        a << QStringLiteral("--model") << model << QStringLiteral("--dtype") << dtype << QStringLiteral("--routing-skew")
+          << QString::number(routingSkew);
+        if (layers > 0) a << QStringLiteral("--layers") << QString::number(layers);
+        if (!attnLayers.isEmpty()) a << QStringLiteral("--attn-layers") << attnLayers;
+    }
     if (force) a << QStringLiteral("--force");
     return a;
 }

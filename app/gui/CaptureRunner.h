@@ -12,6 +12,7 @@ namespace mvp {
 
 struct CaptureRequest {
     QString model = QStringLiteral("ref:tiny");
+    QString modelFile; // a user model's manifest; replaces `model` when set
     int layers = 0; // 0: the preset's depth
     QString image;
     QString prompt;

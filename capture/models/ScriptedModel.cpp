@@ -1,0 +1,55 @@
+#include "capture/models/ScriptedModel.h"
+
+namespace mvp {
+
+Result<std::unique_ptr<ScriptedModel>> ScriptedModel::load(const UserModelManifest& manifest) {
+    torch::jit::Module m;
+    try {
+        m = torch::jit::load(manifest.torchscript);
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        what = what.substr(0, what.find('\n'));
+        return makeError(ErrorCode::BadInput, manifest.torchscript + " is not a loadable TorchScript archive: " + what);
+    }
+    for (const char* method : {"encode_image", "project", "forward"})
+        if (!m.find_method(method))
+            return makeError(ErrorCode::BadInput, manifest.torchscript + " has no method " + method +
+                                                      "(…): a user model needs encode_image, project and forward (see USER_MODELS.md)");
+    m.eval();
+    return std::unique_ptr<ScriptedModel>(new ScriptedModel(std::move(m)));
+}
+
+torch::Tensor ScriptedModel::encodeImage(const torch::Tensor& pixels) {
+    return module_.get_method("encode_image")({pixels}).toTensor();
+}
+
+torch::Tensor ScriptedModel::project(const torch::Tensor& features) {
+    return module_.get_method("project")({features}).toTensor();
+}
+
+torch::Tensor ScriptedModel::forward(const std::vector<int>& ids, const torch::Tensor& visual, int visualAt) {
+    std::vector<int64_t> v(ids.begin(), ids.end());
+    auto out = module_.get_method("forward")({torch::tensor(v, torch::kLong), visual, int64_t(visualAt)}).toTensor();
+    return out.dim() == 2 ? out[out.size(0) - 1] : out;  // a model may return every position's logits
+}
+
+std::string ScriptedModel::rootType() const {
+    const auto name = module_.type()->name();
+    return name ? name->name() : std::string("Model");
+}
+
+int64_t ScriptedModel::parameterCount() const {
+    int64_t n = 0;
+    for (const auto& p : module_.parameters())
+        n += p.numel();
+    return n;
+}
+
+int64_t ScriptedModel::weightBytes() const {
+    int64_t n = 0;
+    for (const auto& p : module_.parameters())
+        n += p.numel() * int64_t(p.element_size());
+    return n;
+}
+
+} // namespace mvp
