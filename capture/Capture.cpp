@@ -3,7 +3,6 @@
 #include "capture/SystemInfo.h"
 #include "core/session/SessionWriter.h"
 
-
 namespace mvp {
 
 namespace {
@@ -23,8 +22,13 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
         auto manifest = loadUserModelManifest(o.modelFile);
         if (!manifest) return manifest.error();
         if (!o.attnLayers.empty())
-            return makeError(ErrorCode::BadInput, "--attn-layers needs the built-in model: a user model's attention is not visible to the profiler");
-        if (o.dtype != "float32") return makeError(ErrorCode::BadInput, "user models run in the dtype they were saved in: leave --dtype at float32");
+            return makeError(ErrorCode::BadInput,
+                             "--attn-layers needs the built-in model: a user model's attention is "
+                             "not visible to the profiler");
+        if (o.dtype != "float32")
+            return makeError(
+                ErrorCode::BadInput,
+                "user models run in the dtype they were saved in: leave --dtype at float32");
         p.config.preset = "file:" + manifest->path;
         p.config.vision.imageSize = manifest->imageSize;
         p.config.vision.patch = manifest->patch;
@@ -46,7 +50,8 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     if (o.dtype != "float32" && o.dtype != "bfloat16")
         return makeError(ErrorCode::BadInput,
                          o.dtype == "float16"
-                             ? "float16 needs a GPU: this libtorch has no CPU kernels for half-precision matmuls; use bfloat16 or float32"
+                             ? "float16 needs a GPU: this libtorch has no CPU kernels for "
+                               "half-precision matmuls; use bfloat16 or float32"
                              : "--dtype must be float32 or bfloat16");
     for (int l : o.attnLayers)
         if (l < 0 || l >= p.config.llm.layers)
@@ -61,18 +66,19 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     const int patches = p.config.vision.patches();
     p.sequenceLength = 1 + patches + int(p.promptIds.size()) + o.steps;
     if (p.sequenceLength > p.config.llm.maxSeq)
-        return makeError(ErrorCode::BadInput,
-                         "the prompt (" + std::to_string(p.promptIds.size()) + " bytes) with " +
-                             std::to_string(patches) + " image tokens and " +
-                             std::to_string(o.steps) + " decode steps needs " +
-                             std::to_string(p.sequenceLength) + " positions, but " + p.options.model +
-                             " has a context of " + std::to_string(p.config.llm.maxSeq) +
-                             ": shorten the prompt or lower --steps");
+        return makeError(
+            ErrorCode::BadInput,
+            "the prompt (" + std::to_string(p.promptIds.size()) + " bytes) with " +
+                std::to_string(patches) + " image tokens and " + std::to_string(o.steps) +
+                " decode steps needs " + std::to_string(p.sequenceLength) + " positions, but " +
+                p.options.model + " has a context of " + std::to_string(p.config.llm.maxSeq) +
+                ": shorten the prompt or lower --steps");
 
     if (o.imagePath.empty())
         return makeError(ErrorCode::BadInput,
                          "no image given: pass --image FILE (PNG, JPEG or BMP)");
-    auto bytes = o.imageData ? Result<std::vector<uint8_t>>(*o.imageData) : readImageFile(o.imagePath);
+    auto bytes =
+        o.imageData ? Result<std::vector<uint8_t>>(*o.imageData) : readImageFile(o.imagePath);
     if (!bytes) return bytes.error();
     // Decoding now gives precise errors for empty, corrupt and foreign files
     // before anything is written; `preprocess` decodes again, timed.
@@ -81,7 +87,7 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     p.image = std::move(img.value());
     p.imageBytes = std::move(bytes.value());
 
-    if (p.userModel) return p;  // its size is known once loaded
+    if (p.userModel) return p; // its size is known once loaded
     const int64_t weights = p.config.parameterCount() * 4;
     const int64_t avail = sysinfo::availableMemoryBytes();
     if (avail > 0 && weights > avail * 9 / 10)

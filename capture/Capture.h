@@ -22,7 +22,7 @@ class SessionWriter;
 
 struct CaptureOptions {
     std::string model = "ref:tiny";
-    std::string modelFile;  // a user model's manifest (USER_MODELS.md); replaces `model` when set
+    std::string modelFile; // a user model's manifest (USER_MODELS.md); replaces `model` when set
     PresetOverrides overrides;
     std::string imagePath;
     std::string prompt = "Describe the image.";
@@ -31,10 +31,10 @@ struct CaptureOptions {
     bool force = false; // replace an existing output file
     std::string device = "cpu";
     std::string dtype = "float32"; // or "bfloat16" (weights, activations and KV cache)
-    bool probes = true;          // false: the uninstrumented model path (phases only)
-    bool nestedOps = false;      // also record ops nested inside an op that owns its cost
-    std::vector<int> attnLayers; // decoder layers whose per-head attention maps are stored
-    int threads = 0;             // libtorch intra-op threads; 0 keeps libtorch's default
+    bool probes = true;            // false: the uninstrumented model path (phases only)
+    bool nestedOps = false;        // also record ops nested inside an op that owns its cost
+    std::vector<int> attnLayers;   // decoder layers whose per-head attention maps are stored
+    int threads = 0;               // libtorch intra-op threads; 0 keeps libtorch's default
     // Unrecorded passes of the whole pipeline before each measured run, so a
     // baseline and a what-if are both measured warm (allocator, BLAS threads, caches).
     int warmup = 1;
@@ -65,10 +65,10 @@ struct CaptureResult {
 // baseline, and may feed the decoder only some of the visual tokens.
 struct RunTransform {
     std::string label = "baseline";
-    std::string transform;  // e.g. "prune-visual keep=0.4"; empty for a baseline
+    std::string transform; // e.g. "prune-visual keep=0.4"; empty for a baseline
     std::optional<int64_t> baselineRun;
-    std::vector<int> keepPatches;  // patch indices in spatial order; empty: every patch
-    std::vector<RunMetricRow> metrics;  // stored with the run (e.g. what transformModel found)
+    std::vector<int> keepPatches;      // patch indices in spatial order; empty: every patch
+    std::vector<RunMetricRow> metrics; // stored with the run (e.g. what transformModel found)
 };
 
 // What rewriting the model found: run metrics to store with the what-if and,
@@ -85,8 +85,8 @@ struct PreparedCapture {
     RgbImage image;                  // decoded, full resolution
     std::vector<uint8_t> imageBytes; // the file, re-decoded inside `preprocess`
     std::vector<int> promptIds;
-    int sequenceLength = 0; // BOS + patches + prompt + steps
-    std::optional<UserModelManifest> userModel;  // set for a TorchScript user model
+    int sequenceLength = 0;                     // BOS + patches + prompt + steps
+    std::optional<UserModelManifest> userModel; // set for a TorchScript user model
 };
 
 // Validates the options (model, steps, prompt vs context, attention layers,
@@ -114,7 +114,8 @@ public:
 private:
     struct Impl;
     explicit Capturer(std::unique_ptr<Impl> impl);
-    Result<CaptureResult> runScripted(SessionWriter& writer, bool probes, const ProgressFn& progress);
+    Result<CaptureResult> runScripted(SessionWriter& writer, bool probes,
+                                      const ProgressFn& progress);
     std::unique_ptr<Impl> d;
 };
 

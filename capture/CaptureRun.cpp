@@ -26,7 +26,8 @@ constexpr int kMaxStoredSide = 4096;
 constexpr float kMean[3] = {0.48145466f, 0.4578275f, 0.40821073f};
 constexpr float kStd[3] = {0.26862954f, 0.26130258f, 0.27577711f};
 
-torch::Tensor toPixels(const RgbImage& img, const float* meanRgb = kMean, const float* stdRgb = kStd) {
+torch::Tensor toPixels(const RgbImage& img, const float* meanRgb = kMean,
+                       const float* stdRgb = kStd) {
     auto t = torch::from_blob(const_cast<uint8_t*>(img.rgb.data()), {img.height, img.width, 3},
                               torch::kUInt8)
                  .permute({2, 0, 1})
@@ -52,9 +53,9 @@ struct HookSink {
     HookSink(Recorder& r, const VlmConfig& c) : rec(r), cfg(c) {}
     Recorder& rec;
     const VlmConfig& cfg;
-    int firstPatch = 1; // sequence position of patch 0 (after BOS)
-    int patches = 0;              // visual tokens the decoder sees
-    std::vector<int> patchOf;     // visual token → image patch
+    int firstPatch = 1;       // sequence position of patch 0 (after BOS)
+    int patches = 0;          // visual tokens the decoder sees
+    std::vector<int> patchOf; // visual token → image patch
     int totalPositions = 0;
     std::vector<torch::Tensor> received; // per decoder layer [patches], float64: prefill queries
     std::vector<torch::Tensor> receivedDecode; // the same from decode-step queries
@@ -80,14 +81,15 @@ struct HookSink {
         rec.submit(std::move(b));
     }
 
-    void attention(int layer, const torch::Tensor& slotProbs, int queryStart, const KvCache& cache) {
+    void attention(int layer, const torch::Tensor& slotProbs, int queryStart,
+                   const KvCache& cache) {
         // Over a compressed cache, a merged slot's attention is shared evenly by
         // the tokens merged into it, so patches keep their own columns. Sums
         // are taken in float32 whatever the model's dtype.
-        const torch::Tensor probs = cache.compressed()
-                                        ? slotProbs.to(torch::kFloat).index_select(2, cache.slotOfPosition) /
-                                              cache.logCount.index_select(0, cache.slotOfPosition).exp()
-                                        : slotProbs.to(torch::kFloat);
+        const torch::Tensor probs =
+            cache.compressed() ? slotProbs.to(torch::kFloat).index_select(2, cache.slotOfPosition) /
+                                     cache.logCount.index_select(0, cache.slotOfPosition).exp()
+                               : slotProbs.to(torch::kFloat);
         const int64_t heads = probs.size(0), t = probs.size(1), s = probs.size(2);
         // Attention received by each patch from the text (non-visual) queries,
         // mean over heads. Only the visual columns and text rows are touched.
@@ -119,8 +121,10 @@ struct HookSink {
             auto dec = receivedDecode[l].accessor<double, 1>();
             for (int p = 0; p < patches; ++p) {
                 const int patch = patchOf[size_t(p)];
-                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention", patch, pre[p] + dec[p]});
-                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.prefill", patch, pre[p]});
+                b.patchMetrics.push_back(
+                    PatchMetricRow{int(l), "attention", patch, pre[p] + dec[p]});
+                b.patchMetrics.push_back(
+                    PatchMetricRow{int(l), "attention.prefill", patch, pre[p]});
                 b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.decode", patch, dec[p]});
             }
         }
@@ -168,15 +172,21 @@ std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transf
                  "storage of the KV cache's used slots, all layers, at the end of the run"});
     const KvCompressionReport& kv = model.impl().kvReport;
     if (kv.applied) {
-        m.push_back({"kv.positions", double(kv.positions), "count", "measured", "cached positions after the prefill, all layers"});
-        m.push_back({"kv.slots", double(kv.storedSlots), "count", "measured", "slots holding them after merging, all layers"});
-        m.push_back({"kv.visual_tokens", double(kv.visualTokens), "count", "measured", "visual tokens in the caches, all layers"});
+        m.push_back({"kv.positions", double(kv.positions), "count", "measured",
+                     "cached positions after the prefill, all layers"});
+        m.push_back({"kv.slots", double(kv.storedSlots), "count", "measured",
+                     "slots holding them after merging, all layers"});
+        m.push_back({"kv.visual_tokens", double(kv.visualTokens), "count", "measured",
+                     "visual tokens in the caches, all layers"});
         m.push_back({"kv.visual_clusters", double(kv.visualClusters), "count", "measured",
                      "clusters they merged into (key cosine above the threshold)"});
-        m.push_back({"kv.key_error", kv.keyNorm > 0 ? std::sqrt(kv.keyError / kv.keyNorm) : 0.0, "ratio", "measured",
+        m.push_back({"kv.key_error", kv.keyNorm > 0 ? std::sqrt(kv.keyError / kv.keyNorm) : 0.0,
+                     "ratio", "measured",
                      "relative reconstruction error of the prefill's keys, ‖K̂ − K‖ / ‖K‖"});
-        m.push_back({"kv.value_error", kv.valueNorm > 0 ? std::sqrt(kv.valueError / kv.valueNorm) : 0.0, "ratio",
-                     "measured", "relative reconstruction error of the prefill's values, ‖V̂ − V‖ / ‖V‖"});
+        m.push_back({"kv.value_error",
+                     kv.valueNorm > 0 ? std::sqrt(kv.valueError / kv.valueNorm) : 0.0, "ratio",
+                     "measured",
+                     "relative reconstruction error of the prefill's values, ‖V̂ − V‖ / ‖V‖"});
     }
     return m;
 }
@@ -187,15 +197,19 @@ torch::Tensor modelPixels(const PreparedCapture& prep) {
     auto decoded = decodeImage(prep.imageBytes, prep.options.imagePath);
     if (!decoded) throw std::runtime_error(decoded.error().message);
     const int side = prep.config.vision.imageSize;
-    if (prep.userModel) return toPixels(resize(*decoded, side, side), prep.userModel->mean.data(), prep.userModel->std.data());
-    return toPixels(resize(*decoded, side, side)).to(prep.options.dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat);
+    if (prep.userModel)
+        return toPixels(resize(*decoded, side, side), prep.userModel->mean.data(),
+                        prep.userModel->std.data());
+    return toPixels(resize(*decoded, side, side))
+        .to(prep.options.dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat);
 }
 
 Result<ImageRow> storedImageRow(const PreparedCapture& prep) {
     const RgbImage stored = fitWithin(prep.image, kMaxStoredSide);
     auto png = encodePng(stored);
     if (!png) return png.error();
-    return ImageRow{prep.options.imagePath, stored.width, stored.height, prep.image.width, prep.image.height, std::move(png.value())};
+    return ImageRow{prep.options.imagePath, stored.width,      stored.height,
+                    prep.image.width,       prep.image.height, std::move(png.value())};
 }
 
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
@@ -228,7 +242,8 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
             impl->model = std::make_unique<VlmModel>(prep.config);
             if (prep.options.dtype == "bfloat16") impl->model->setDtype(torch::kBFloat16);
         } catch (const std::exception& e) {
-            return makeError(ErrorCode::Internal, std::string("building the model failed: ") + e.what());
+            return makeError(ErrorCode::Internal,
+                             std::string("building the model failed: ") + e.what());
         }
     }
     auto stored = storedImageRow(prep);
@@ -243,7 +258,8 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
                                     const RunTransform& transform) {
     if (d->scripted) {
         if (!transform.transform.empty() || !transform.keepPatches.empty())
-            return makeError(ErrorCode::BadInput, "what-ifs need the built-in reference model, not a user model");
+            return makeError(ErrorCode::BadInput,
+                             "what-ifs need the built-in reference model, not a user model");
         return runScripted(writer, probes, progress);
     }
     const auto& o = d->prep.options;
@@ -273,7 +289,8 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     // The patches whose tokens reach the decoder (all, unless pruned), in spatial order.
     std::vector<int> seen = transform.keepPatches;
     if (seen.empty())
-        for (int p = 0; p < cfg.vision.patches(); ++p) seen.push_back(p);
+        for (int p = 0; p < cfg.vision.patches(); ++p)
+            seen.push_back(p);
     for (int p : seen)
         if (p < 0 || p >= cfg.vision.patches())
             return makeError(ErrorCode::BadInput, "patch " + std::to_string(p) + " does not exist");
@@ -332,7 +349,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     result.run = *runId;
     RunResult outcome;
     std::vector<TokenRow> tokenRows;
-    Batch outputs;  // per-step logits and the visual features, for what-if fidelity
+    Batch outputs; // per-step logits and the visual features, for what-if fidelity
     try {
         c10::InferenceMode inference;
         rec.startOps();
@@ -351,7 +368,8 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         {
             auto v = visual.to(torch::kCPU, torch::kFloat).contiguous();
             outputs.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
-            outputs.visionFeatures->data.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+            outputs.visionFeatures->data.assign(v.data_ptr<float>(),
+                                                v.data_ptr<float>() + v.numel());
         }
 
         phase("prefill");
@@ -367,8 +385,9 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         };
         auto keepOutput = [&](int step, const torch::Tensor& l, int token) {
             auto c = l.to(torch::kCPU, torch::kFloat).contiguous();
-            outputs.stepOutputs.push_back(
-                StepOutputRow{step, token, std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
+            outputs.stepOutputs.push_back(StepOutputRow{
+                step, token,
+                std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
         };
         addToken("prefill", 0, "text", tokens::kBos);
         for (int p = 0; p < patches; ++p)

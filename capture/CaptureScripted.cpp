@@ -14,7 +14,8 @@
 
 namespace mvp {
 
-Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes, const ProgressFn& progress) {
+Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
+                                            const ProgressFn& progress) {
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
     ScriptedModel& model = *d->scripted;
@@ -47,7 +48,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes, 
         setup.run = *runId;
         setup.image = d->storedImage;
         setup.device = d->device;
-        setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(), cfg.vision.patch, cfg.vision.imageSize, 1};
+        setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(),
+                                       cfg.vision.patch, cfg.vision.imageSize, 1};
         writer.submit(std::move(setup));
     }
     // TorchScript's profiling executor optimises during the first calls: warm up unrecorded.
@@ -60,14 +62,16 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes, 
             for (int step = 0; step <= o.steps; ++step)
                 ids.push_back(int(model.forward(ids, visual, 1).argmax().item<int64_t>()));
         } catch (const std::exception&) {
-            break;  // the measured run reports the model's error
+            break; // the measured run reports the model's error
         }
     }
     Recorder rec(writer, *runId, probes, o.nestedOps);
     if (probes) rec.followScriptHierarchy(model.rootType());
     auto phase = [&](const std::string& name, int step = 0) {
         rec.beginPhase(name, step);
-        if (progress) progress({name, step, o.steps, name == "decode" ? 0.4 + 0.6 * (step - 1) / std::max(1, o.steps) : 0.0});
+        if (progress)
+            progress({name, step, o.steps,
+                      name == "decode" ? 0.4 + 0.6 * (step - 1) / std::max(1, o.steps) : 0.0});
     };
     auto cancelled = [&] { return o.cancel && o.cancel->load(); };
     (void)sysinfo::resetPeakRss();
@@ -86,7 +90,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes, 
         auto features = model.encodeImage(pixels);
         phase("projector");
         auto visual = model.project(features);
-        if (visual.dim() != 2) throw std::runtime_error("project() must return [visual tokens, width]");
+        if (visual.dim() != 2)
+            throw std::runtime_error("project() must return [visual tokens, width]");
         {
             auto v = visual.to(torch::kFloat).contiguous();
             rows.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
@@ -97,16 +102,20 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes, 
         std::vector<int> ids{d->prep.userModel->bos};
         ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
         auto keep = [&](int step, const torch::Tensor& logits) {
-            if (logits.dim() != 1 || logits.size(0) < 2) throw std::runtime_error("forward() must return next-token logits [vocab]");
+            if (logits.dim() != 1 || logits.size(0) < 2)
+                throw std::runtime_error("forward() must return next-token logits [vocab]");
             auto c = logits.to(torch::kFloat).contiguous();
             const int next = int(c.argmax().item<int64_t>());
-            rows.stepOutputs.push_back(StepOutputRow{step, next, std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
+            rows.stepOutputs.push_back(StepOutputRow{
+                step, next,
+                std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
             result.outputTokens.push_back(next);
             return next;
         };
         rows.tokens.push_back(TokenRow{position++, "prefill", 0, "text", ids[0], -1});
         for (int p = 0; p < patches; ++p)
-            rows.tokens.push_back(TokenRow{position++, "prefill", 0, "visual", -1, p < cfg.vision.patches() ? p : -1});
+            rows.tokens.push_back(TokenRow{position++, "prefill", 0, "visual", -1,
+                                           p < cfg.vision.patches() ? p : -1});
         for (int id : d->prep.promptIds)
             rows.tokens.push_back(TokenRow{position++, "prefill", 0, "text", id, -1});
         int next = keep(0, model.forward(ids, visual, 1));
@@ -114,7 +123,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes, 
             phase("decode", step);
             rows.tokens.push_back(TokenRow{position++, "decode", step, "text", next, -1});
             ids.push_back(next);
-            next = keep(step, model.forward(ids, visual, 1));  // the whole sequence again: no visible KV cache
+            next = keep(step, model.forward(ids, visual,
+                                            1)); // the whole sequence again: no visible KV cache
         }
         rec.endPhase();
         rec.stopOps();
@@ -130,11 +140,13 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes, 
     outcome.wallNs = rec.lastPhaseEndNs();
     outcome.peakRssBytes = sysinfo::peakRssBytes();
     outcome.outputText = tokens::decode(result.outputTokens);
-    rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured", "storage of the TorchScript module's parameters"});
+    rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
+                               "storage of the TorchScript module's parameters"});
     rec.submit(std::move(rows));
     rec.flush();
     if (auto s = writer.endRun(*runId, outcome); !s) return s.error();
-    if (outcome.status == RunStatus::Failed) return makeError(ErrorCode::BadInput, "the user model failed: " + outcome.error);
+    if (outcome.status == RunStatus::Failed)
+        return makeError(ErrorCode::BadInput, "the user model failed: " + outcome.error);
     result.status = outcome.status;
     result.outputText = outcome.outputText;
     result.wallNs = outcome.wallNs;

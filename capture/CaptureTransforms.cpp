@@ -44,20 +44,24 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
     if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
     const auto& cfg = d->prep.config;
     if ((t.pruneChannels > 0 || t.quantBits) && t.baselineTokens.empty())
-        return makeError(ErrorCode::BadInput, "channel pruning and quantisation need the baseline's generated tokens");
+        return makeError(ErrorCode::BadInput,
+                         "channel pruning and quantisation need the baseline's generated tokens");
     if (t.pruneChannels < 0 || t.pruneChannels >= 1)
         return makeError(ErrorCode::BadInput, "the channel-pruning fraction must be in [0, 1)");
     if (t.quantBits != 0 && t.quantBits != 4 && t.quantBits != 8)
         return makeError(ErrorCode::BadInput, "quantisation is w4 or w8");
     if (t.quantBits && (t.quantGroup <= 0 || t.quantGroup % 2))
-        return makeError(ErrorCode::BadInput, "the quantisation group must be a positive even number");
+        return makeError(ErrorCode::BadInput,
+                         "the quantisation group must be a positive even number");
     if (t.kv && cfg.llm.headDim() % 2)
         return makeError(ErrorCode::BadInput, "INT4 KV needs an even head size");
     for (const auto& [layer, experts] : t.frozenExperts) {
         if (!cfg.llm.isMoe(layer))
-            return makeError(ErrorCode::BadInput, "decoder layer " + std::to_string(layer) + " has no experts to freeze");
+            return makeError(ErrorCode::BadInput, "decoder layer " + std::to_string(layer) +
+                                                      " has no experts to freeze");
         if (int(experts.size()) > cfg.llm.experts - cfg.llm.topK)
-            return makeError(ErrorCode::BadInput, "freezing that many experts leaves fewer than top-k active");
+            return makeError(ErrorCode::BadInput,
+                             "freezing that many experts leaves fewer than top-k active");
     }
     d->transformed = true;
     auto& m = d->model->impl();
@@ -65,42 +69,57 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
     TeacherForcing forcing{*d->model, d->prep, t.baselineTokens};
     try {
         if (t.pruneChannels > 0) {
-            const auto s = pruneVisionChannels(m, t.pruneChannels, [&] { return forcing.logLikelihood(); });
-            out.metrics.push_back(metric("channels.removed", double(s.removed), "count",
-                                         "vision MLP hidden channels removed, least sensitive first (|W·∂L/∂W|)"));
-            out.metrics.push_back(metric("channels.kept", double(s.kept), "count", "vision MLP hidden channels kept"));
+            const auto s =
+                pruneVisionChannels(m, t.pruneChannels, [&] { return forcing.logLikelihood(); });
+            out.metrics.push_back(
+                metric("channels.removed", double(s.removed), "count",
+                       "vision MLP hidden channels removed, least sensitive first (|W·∂L/∂W|)"));
+            out.metrics.push_back(metric("channels.kept", double(s.kept), "count",
+                                         "vision MLP hidden channels kept"));
             out.metrics.push_back(metric("channels.sensitivity_margin", s.sensitivityMargin, "",
-                                         "per block, least sensitive kept minus most sensitive removed (smallest over blocks)"));
+                                         "per block, least sensitive kept minus most sensitive "
+                                         "removed (smallest over blocks)"));
         }
         if (t.freezeCold) {
             int frozen = 0;
             for (const auto& [layer, experts] : t.frozenExperts)
                 frozen += int(experts.size());
             const int64_t released = freezeExperts(m, t.frozenExperts);
-            out.metrics.push_back(metric("freeze.experts", frozen, "count", "experts frozen, all layers"));
+            out.metrics.push_back(
+                metric("freeze.experts", frozen, "count", "experts frozen, all layers"));
             out.metrics.push_back(metric("freeze.released_bytes", double(released), "bytes",
                                          "weight storage released by freezing (tensor sizes)"));
         }
         if (t.quantBits) {
             torch::NoGradGuard noGrad;
-            const auto s = quantiseDecoder(m, t.quantBits, t.quantGroup, t.awqGridPoints, [&] { forcing.logLikelihood(); });
+            const auto s = quantiseDecoder(m, t.quantBits, t.quantGroup, t.awqGridPoints,
+                                           [&] { forcing.logLikelihood(); });
             out.metrics.push_back(metric("quant.bits", t.quantBits, "", "weight bits"));
-            out.metrics.push_back(metric("quant.group", t.quantGroup, "", "values per scale and minimum"));
-            out.metrics.push_back(metric("quant.layers", s.layers, "count", "decoder linears quantised"));
-            out.metrics.push_back(metric("quant.fp32_bytes", double(s.fp32Bytes), "bytes", "their float32 weights"));
+            out.metrics.push_back(
+                metric("quant.group", t.quantGroup, "", "values per scale and minimum"));
+            out.metrics.push_back(
+                metric("quant.layers", s.layers, "count", "decoder linears quantised"));
+            out.metrics.push_back(
+                metric("quant.fp32_bytes", double(s.fp32Bytes), "bytes", "their float32 weights"));
             out.metrics.push_back(metric("quant.bytes", double(s.quantBytes), "bytes",
-                                         "their quantised storage: packed codes, float16 scales and minimums, AWQ input scales"));
-            out.metrics.push_back(metric("quant.bytes_ratio", s.fp32Bytes ? double(s.quantBytes) / double(s.fp32Bytes) : 0.0,
-                                         "ratio", "quantised ÷ float32 bytes of the quantised layers"));
+                                         "their quantised storage: packed codes, float16 scales "
+                                         "and minimums, AWQ input scales"));
+            out.metrics.push_back(metric(
+                "quant.bytes_ratio", s.fp32Bytes ? double(s.quantBytes) / double(s.fp32Bytes) : 0.0,
+                "ratio", "quantised ÷ float32 bytes of the quantised layers"));
             out.metrics.push_back(metric("quant.mse_rtn", s.mseRtn, "",
-                                         "output MSE of plain round-to-nearest on the calibration activations, summed over layers"));
-            out.metrics.push_back(metric("quant.mse_awq", s.mseAwq, "",
-                                         "output MSE with the chosen AWQ scaling, same activations, summed over layers"));
-            out.metrics.push_back(metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
+                                         "output MSE of plain round-to-nearest on the calibration "
+                                         "activations, summed over layers"));
+            out.metrics.push_back(metric(
+                "quant.mse_awq", s.mseAwq, "",
+                "output MSE with the chosen AWQ scaling, same activations, summed over layers"));
+            out.metrics.push_back(
+                metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
             out.quantised = s.modules;
         }
     } catch (const std::exception& e) {
-        return makeError(ErrorCode::Internal, std::string("transforming the model failed: ") + e.what());
+        return makeError(ErrorCode::Internal,
+                         std::string("transforming the model failed: ") + e.what());
     }
     if (t.kv) m.kvCompression = *t.kv;
     return out;

@@ -10,8 +10,8 @@ namespace mvp {
 
 struct Capturer::Impl {
     PreparedCapture prep;
-    std::unique_ptr<VlmModel> model;           // the built-in reference model, or
-    std::unique_ptr<ScriptedModel> scripted;   // a user's TorchScript model
+    std::unique_ptr<VlmModel> model;         // the built-in reference model, or
+    std::unique_ptr<ScriptedModel> scripted; // a user's TorchScript model
     ImageRow storedImage;
     DeviceRow device;
     bool transformed = false;

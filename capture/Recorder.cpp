@@ -4,8 +4,8 @@
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
-#include <torch/csrc/jit/runtime/interpreter.h>
 #include <mutex>
+#include <torch/csrc/jit/runtime/interpreter.h>
 
 namespace mvp {
 
@@ -89,9 +89,11 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
             const auto open = entry.find('('), close = entry.find(')');
             if (open == std::string::npos || close == std::string::npos || close < open) continue;
             const std::string instance = entry.substr(0, open);
-            if (instance == "TOP" || instance == "SELF" || instance.rfind("CALL_FUNCTION", 0) == 0) continue;
+            if (instance == "TOP" || instance == "SELF" || instance.rfind("CALL_FUNCTION", 0) == 0)
+                continue;
             std::string type = entry.substr(open + 1, close - open - 1);
-            if (const auto dot = type.rfind('.'); dot != std::string::npos) type = type.substr(dot + 1);
+            if (const auto dot = type.rfind('.'); dot != std::string::npos)
+                type = type.substr(dot + 1);
             frames.emplace_back(instance, type);
         }
         // Ops outside any TorchScript method (preprocessing) belong to no module.
@@ -169,16 +171,19 @@ void Recorder::followScriptHierarchy(const std::string& rootKind) {
     rootKind_ = rootKind;
 }
 
-int64_t Recorder::moduleFor(const std::string& path, const std::string& kind, std::optional<int64_t> parent) {
+int64_t Recorder::moduleFor(const std::string& path, const std::string& kind,
+                            std::optional<int64_t> parent) {
     const auto it = moduleIds_.find(path);
     if (it != moduleIds_.end()) return it->second;
     const int64_t id = int64_t(moduleIds_.size()) + 1;
     moduleIds_[path] = id;
-    pending_.modules.push_back(ModuleRow{id, path.empty() ? std::string("model") : path, kind, parent, 0});
+    pending_.modules.push_back(
+        ModuleRow{id, path.empty() ? std::string("model") : path, kind, parent, 0});
     return id;
 }
 
-void Recorder::syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames, bool inModel) {
+void Recorder::syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames,
+                             bool inModel) {
     // Inside the model the root is open; below it, keep the common prefix,
     // close the rest and open what is new.
     if (!inModel) {
@@ -192,14 +197,16 @@ void Recorder::syncHierarchy(const std::vector<std::pair<std::string, std::strin
         wanted.emplace_back(path, type);
     }
     size_t common = 0;
-    while (common < openPaths_.size() && common < wanted.size() && openPaths_[common] == wanted[common].first)
+    while (common < openPaths_.size() && common < wanted.size() &&
+           openPaths_[common] == wanted[common].first)
         ++common;
     while (openPaths_.size() > common) {
         exit();
         openPaths_.pop_back();
     }
     for (size_t i = common; i < wanted.size(); ++i) {
-        const std::optional<int64_t> parent = i == 0 ? std::nullopt : std::optional<int64_t>(moduleIds_.at(wanted[i - 1].first));
+        const std::optional<int64_t> parent =
+            i == 0 ? std::nullopt : std::optional<int64_t>(moduleIds_.at(wanted[i - 1].first));
         enter(moduleFor(wanted[i].first, wanted[i].second, parent));
         openPaths_.push_back(wanted[i].first);
     }

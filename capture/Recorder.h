@@ -10,8 +10,8 @@
 #include "core/session/Records.h"
 
 #include <chrono>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,7 +51,8 @@ public:
     bool followsScriptHierarchy() const { return scriptHierarchy_; }
     // The frames below the root, outermost first: (instance name, type);
     // `inModel` false: the op ran outside the model's methods.
-    void syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames, bool inModel);
+    void syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames,
+                       bool inModel);
 
     // Starts/stops recording ATen ops on the calling thread.
     void startOps();
@@ -85,7 +86,8 @@ public:
 private:
     void maybeFlush();
     void closeHierarchy();
-    int64_t moduleFor(const std::string& path, const std::string& kind, std::optional<int64_t> parent);
+    int64_t moduleFor(const std::string& path, const std::string& kind,
+                      std::optional<int64_t> parent);
 
     SessionWriter& writer_;
     int64_t run_;
@@ -107,8 +109,8 @@ private:
     int64_t lastFlushNs_ = 0;
     bool scriptHierarchy_ = false;
     std::string rootKind_;
-    std::map<std::string, int64_t> moduleIds_;  // path → module id ("" is the root)
-    std::vector<std::string> openPaths_;        // hierarchy spans open now, outermost first
+    std::map<std::string, int64_t> moduleIds_; // path → module id ("" is the root)
+    std::vector<std::string> openPaths_;       // hierarchy spans open now, outermost first
 };
 
 // Marks one call of a module: `{ ProbeScope s(rec, id); ... }`. A null

@@ -20,8 +20,10 @@ bool near(double a, double b, double tol = 1e-4) {
     return std::abs(a - b) <= tol;
 }
 #define NEAR(a, b)                                                                                 \
-    QVERIFY2(near((a), (b)),                                                                       \
-             qPrintable(QStringLiteral("%1 vs %2").arg(double(a), 0, 'g', 10).arg(double(b), 0, 'g', 10)))
+    QVERIFY2(                                                                                      \
+        near((a), (b)),                                                                            \
+        qPrintable(                                                                                \
+            QStringLiteral("%1 vs %2").arg(double(a), 0, 'g', 10).arg(double(b), 0, 'g', 10)))
 
 // k = 1 routing rows: token t goes to experts[t], visual for the first `visual` tokens.
 std::vector<RoutingRow> rowsFor(const std::vector<int>& experts, int visual = 0, int prefill = -1) {

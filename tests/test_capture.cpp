@@ -5,11 +5,11 @@
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QDir>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
@@ -263,9 +263,11 @@ private slots:
         QVERIFY(m.count("weights.bytes") && m.count("kv.bytes"));
         QCOMPARE(m["weights.bytes"].kind, std::string("measured"));
         // float32: 4 bytes per parameter; K and V per position, layer, KV head and head dim.
-        QCOMPARE(int64_t(m["weights.bytes"].value), int64_t(4) * presetConfig("ref:tiny")->parameterCount());
+        QCOMPARE(int64_t(m["weights.bytes"].value),
+                 int64_t(4) * presetConfig("ref:tiny")->parameterCount());
         const int positions = 1 + 256 + int(kPrompt.size()) + kSteps;
-        QCOMPARE(int64_t(m["kv.bytes"].value), int64_t(positions) * 2 /*layers*/ * 2 /*K, V*/ * 2 /*KV heads*/ * 16 * 4);
+        QCOMPARE(int64_t(m["kv.bytes"].value),
+                 int64_t(positions) * 2 /*layers*/ * 2 /*K, V*/ * 2 /*KV heads*/ * 16 * 4);
     }
 
     void bfloat16HalvesTheBytes() {
@@ -309,8 +311,10 @@ private slots:
         QVERIFY2(made.exitCode == 0, made.err.constData());
         const QString manifest = folder + QStringLiteral("/example-vlm.json");
         const QString out = dir.filePath(QStringLiteral("user.mvprof"));
-        const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model-file"), manifest, QStringLiteral("--image"),
-                                     test::sampleImage(), QStringLiteral("--out"), out, QStringLiteral("--steps"), QStringLiteral("3")});
+        const auto r =
+            test::runCli({QStringLiteral("capture"), QStringLiteral("--model-file"), manifest,
+                          QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"),
+                          out, QStringLiteral("--steps"), QStringLiteral("3")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         auto session = SessionReader::open(out.toStdString());
         QVERIFY(session.ok());
@@ -324,12 +328,13 @@ private slots:
         std::map<std::string, ModuleRow> byPath;
         for (const auto& m : *modules)
             byPath[m.path] = m;
-        for (const char* path : {"model", "vision", "vision.block0", "vision.block0.attn", "projector", "llm", "llm.layer1.moe",
-                                 "llm.layer1.moe.expert0"})
+        for (const char* path : {"model", "vision", "vision.block0", "vision.block0.attn",
+                                 "projector", "llm", "llm.layer1.moe", "llm.layer1.moe.expert0"})
             QVERIFY2(byPath.count(path), path);
         QCOMPARE(byPath["model"].kind, std::string("ExampleVlm"));
         QCOMPARE(byPath["vision.block0.attn"].kind, std::string("Attention"));
-        QCOMPARE(byPath["llm.layer1.moe.expert0"].parent, std::optional<int64_t>(byPath["llm.layer1.moe"].id));
+        QCOMPARE(byPath["llm.layer1.moe.expert0"].parent,
+                 std::optional<int64_t>(byPath["llm.layer1.moe"].id));
         QCOMPARE(byPath["vision"].parent, std::optional<int64_t>(byPath["model"].id));
         // Spans nest inside their parents and the ops inside them carry their cost.
         auto spans = (*session)->spans(1);
@@ -351,11 +356,13 @@ private slots:
         QVERIFY(outputs.ok());
         QCOMPARE(int(outputs->size()), 4);
         auto tokens = (*session)->tokens(1);
-        QCOMPARE(int(tokens->size()), 1 + 256 + int(std::string("Describe the image.").size()) + 3);  // the CLI's default prompt
+        QCOMPARE(int(tokens->size()), 1 + 256 + int(std::string("Describe the image.").size()) +
+                                          3); // the CLI's default prompt
         auto metrics = (*session)->runMetrics(1);
         QVERIFY(metrics.ok() && !metrics->empty());
         // What-ifs need the built-in model: a clear refusal, nothing written.
-        const auto w = test::runCli({QStringLiteral("whatif"), out, QStringLiteral("--quant"), QStringLiteral("w8")});
+        const auto w = test::runCli(
+            {QStringLiteral("whatif"), out, QStringLiteral("--quant"), QStringLiteral("w8")});
         QCOMPARE(w.exitCode, 2);
         QVERIFY2(w.err.contains("user model"), w.err.constData());
         QCOMPARE((*SessionReader::open(out.toStdString()))->runs()->size(), size_t(1));
@@ -372,19 +379,26 @@ private slots:
         write("garbage.json", R"({"format": "mvprof-model", "torchscript": "garbage.pt"})");
         write("missing.json", R"({"format": "mvprof-model", "torchscript": "nowhere.pt"})");
         write("foreign.json", R"({"torchscript": "garbage.pt"})");
-        write("sizes.json", R"({"format": "mvprof-model", "torchscript": "garbage.pt", "image_size": 100, "patch": 14})");
+        write(
+            "sizes.json",
+            R"({"format": "mvprof-model", "torchscript": "garbage.pt", "image_size": 100, "patch": 14})");
         write("broken.json", "{ not json");
         const std::pair<const char*, const char*> cases[] = {
-            {"garbage.json", "not a loadable TorchScript archive"}, {"missing.json", "does not exist"},
-            {"foreign.json", "mvprof-model"},                       {"sizes.json", "multiple of"},
-            {"broken.json", "not a JSON model manifest"},           {"absent.json", "cannot read"}};
+            {"garbage.json", "not a loadable TorchScript archive"},
+            {"missing.json", "does not exist"},
+            {"foreign.json", "mvprof-model"},
+            {"sizes.json", "multiple of"},
+            {"broken.json", "not a JSON model manifest"},
+            {"absent.json", "cannot read"}};
         for (const auto& [name, message] : cases) {
             const QString out = dir.filePath(QStringLiteral("bad-user.mvprof"));
-            const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model-file"), folder + QLatin1Char('/') + QString::fromLatin1(name),
-                                         QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"), out});
+            const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model-file"),
+                                         folder + QLatin1Char('/') + QString::fromLatin1(name),
+                                         QStringLiteral("--image"), test::sampleImage(),
+                                         QStringLiteral("--out"), out});
             QCOMPARE(r.exitCode, 2);
             QVERIFY2(r.err.contains(message), r.err.constData());
-            QVERIFY(!QFile::exists(out));  // nothing written
+            QVERIFY(!QFile::exists(out)); // nothing written
         }
     }
 

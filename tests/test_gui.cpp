@@ -5,11 +5,11 @@
 #include "app/gui/AttachDialog.h"
 #include "app/gui/CaptureDialog.h"
 #include "app/gui/MainWindow.h"
-#include "views/ComparisonModels.h"
-#include "views/ComparisonView.h"
 #include "core/image/Colormap.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
+#include "views/ComparisonModels.h"
+#include "views/ComparisonView.h"
 #include "views/ExpertLoadView.h"
 #include "views/FindingsModel.h"
 #include "views/FindingsView.h"
@@ -41,10 +41,9 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QToolBar>
-#include <QDockWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 #include <QTreeView>
 #include <QUrl>
 #include <qcustomplot.h>
@@ -375,7 +374,8 @@ private slots:
         MainWindow w;
         w.show();
         const CaptureRequest r =
-            fromDialog(QStringLiteral("from-gui.mvprof"), QStringLiteral("What is this?"), 3, QStringLiteral("bfloat16"));
+            fromDialog(QStringLiteral("from-gui.mvprof"), QStringLiteral("What is this?"), 3,
+                       QStringLiteral("bfloat16"));
         QCOMPARE(r.steps, 3);
         QCOMPARE(r.model, QStringLiteral("ref:tiny"));
         QCOMPARE(r.dtype, QStringLiteral("bfloat16"));
@@ -392,7 +392,8 @@ private slots:
         if (!w.session() || w.session()->path != r.output) QVERIFY(loaded.wait(20000));
         QTRY_VERIFY_WITH_TIMEOUT(
             w.session() && w.session()->analysis.run.status == RunStatus::Complete, 20000);
-        QCOMPARE(w.session()->analysis.run.dtype, std::string("bfloat16"));  // the dialog's precision reached the capture
+        QCOMPARE(w.session()->analysis.run.dtype,
+                 std::string("bfloat16")); // the dialog's precision reached the capture
     }
 
     void userModelCaptureFromTheDialog() {
@@ -443,35 +444,50 @@ private slots:
         QVERIFY(button && button->isVisible());
         QSignalSpy finished(&w, &MainWindow::whatIfFinished);
         QSignalSpy compared(w.comparisonView(), &views::ComparisonView::compared);
-        QTest::mouseClick(button, Qt::LeftButton);  // one click
-        QVERIFY(!combined->isEnabled());            // no second job while one runs
+        QTest::mouseClick(button, Qt::LeftButton); // one click
+        QVERIFY(!combined->isEnabled());           // no second job while one runs
         QVERIFY(finished.wait(120000));
         QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
         QVERIFY(compared.count() > 0 || compared.wait(30000));
         auto* view = w.comparisonView();
         QCOMPARE(view->runA(), qint64(1));
         QCOMPARE(view->runB(), qint64(2));
-        QCOMPARE(w.session()->runId, qint64(2));  // the main views show the what-if run
+        QCOMPARE(w.session()->runId, qint64(2)); // the main views show the what-if run
         // The setup table: baseline, the what-if measured, and its predicted latency (W4).
         auto* setups = view->setups();
         QAbstractItemModelTester t1(setups, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(setups->rowCount(), 3);
-        QVERIFY(setups->index(1, views::ComparisonModel::Setup).data().toString().contains(QStringLiteral("run 2")));
+        QVERIFY(setups->index(1, views::ComparisonModel::Setup)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("run 2")));
         QCOMPARE(setups->index(1, views::ComparisonModel::VisualTokens).data().toInt(), 102);
-        QVERIFY(setups->index(2, views::ComparisonModel::Setup).data().toString().contains(QStringLiteral("predicted")));
-        const double weightsA = setups->index(0, views::ComparisonModel::Weights).data().toString().toDouble();
-        const double weightsB = setups->index(1, views::ComparisonModel::Weights).data().toString().toDouble();
-        QVERIFY2(weightsB > 0 && weightsB < weightsA, qPrintable(QStringLiteral("%1 %2").arg(weightsA).arg(weightsB)));
-        QVERIFY(setups->index(1, views::ComparisonModel::Kl).data().toString() != QStringLiteral("–"));
+        QVERIFY(setups->index(2, views::ComparisonModel::Setup)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("predicted")));
+        const double weightsA =
+            setups->index(0, views::ComparisonModel::Weights).data().toString().toDouble();
+        const double weightsB =
+            setups->index(1, views::ComparisonModel::Weights).data().toString().toDouble();
+        QVERIFY2(weightsB > 0 && weightsB < weightsA,
+                 qPrintable(QStringLiteral("%1 %2").arg(weightsA).arg(weightsB)));
+        QVERIFY(setups->index(1, views::ComparisonModel::Kl).data().toString() !=
+                QStringLiteral("–"));
         // What the transforms did, and the module diff sorted by impact.
-        QAbstractItemModelTester t2(view->details(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(view->details(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(view->details()->rowCount() > 5);
         auto* diff = view->moduleDiffProxy();
-        QAbstractItemModelTester t3(view->moduleDiff(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(view->moduleDiff(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(diff->rowCount() > 10);
         for (int r = 1; r < diff->rowCount(); ++r)
-            QVERIFY(diff->index(r - 1, views::ModuleDiffModel::DeltaSelf).data(views::ComparisonSortRole).toDouble() >=
-                    diff->index(r, views::ModuleDiffModel::DeltaSelf).data(views::ComparisonSortRole).toDouble());
+            QVERIFY(diff->index(r - 1, views::ModuleDiffModel::DeltaSelf)
+                        .data(views::ComparisonSortRole)
+                        .toDouble() >= diff->index(r, views::ModuleDiffModel::DeltaSelf)
+                                           .data(views::ComparisonSortRole)
+                                           .toDouble());
         // Side-by-side heatmaps: B greys out the 154 pruned patches, A none.
         QVERIFY(view->heatmapA()->canvas()->prunedPatches().empty());
         const auto& pruned = view->heatmapB()->canvas()->prunedPatches();
@@ -483,20 +499,24 @@ private slots:
         const QImage shot = canvas->grab().toImage();
         const QRect r = canvas->imageRect();
         const int patch = int(std::find(pruned.begin(), pruned.end(), true) - pruned.begin());
-        const QPoint centre(r.x() + int((patch % 16 + 0.5) * r.width() / 16.0), r.y() + int((patch / 16 + 0.5) * r.height() / 16.0));
+        const QPoint centre(r.x() + int((patch % 16 + 0.5) * r.width() / 16.0),
+                            r.y() + int((patch / 16 + 0.5) * r.height() / 16.0));
         const QColor c = shot.pixelColor(centre * shot.devicePixelRatio());
         QVERIFY2(std::abs(c.red() - c.green()) < 12 && std::abs(c.green() - c.blue()) < 12,
                  qPrintable(QStringLiteral("pruned patch is not grey: %1").arg(c.name())));
         // packaging/make-screenshots.sh sets MVP_SCREENSHOT_DIR.
-        const QString shots = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));
+        const QString shots =
+            QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));
         if (!shots.isEmpty()) {
             w.resize(1400, 900);
             w.resizeDocks({dock(w, view)}, {460}, Qt::Vertical);
-            for (const auto& [tab, name] : {std::pair{0, "whatif-comparison"}, std::pair{1, "whatif-module-diff"},
-                                            std::pair{2, "whatif-heatmaps"}}) {
+            for (const auto& [tab, name] :
+                 {std::pair{0, "whatif-comparison"}, std::pair{1, "whatif-module-diff"},
+                  std::pair{2, "whatif-heatmaps"}}) {
                 view->tabs()->setCurrentIndex(tab);
                 QApplication::processEvents();
-                QVERIFY(w.grab().save(QDir(shots).filePath(QString::fromLatin1(name) + QStringLiteral(".png"))));
+                QVERIFY(w.grab().save(
+                    QDir(shots).filePath(QString::fromLatin1(name) + QStringLiteral(".png"))));
             }
         }
     }

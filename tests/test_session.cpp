@@ -280,13 +280,14 @@ private slots:
         // A v1 file: no run_metric table yet.
         const QString path = file("v1.mvprof");
         writeSession(path);
-        execSql(path, "DROP TABLE run_metric; UPDATE meta SET value='1' WHERE key='schema_version'; PRAGMA user_version = 1;");
+        execSql(path, "DROP TABLE run_metric; UPDATE meta SET value='1' WHERE "
+                      "key='schema_version'; PRAGMA user_version = 1;");
         {
             auto r = SessionReader::open(path.toStdString());
             QVERIFY(r.ok());
             QCOMPARE((*r)->schemaVersion(), 1);
             auto metrics = (*r)->runMetrics(1);
-            QVERIFY(metrics.ok() && metrics->empty());  // read as "no run metrics", not an error
+            QVERIFY(metrics.ok() && metrics->empty()); // read as "no run metrics", not an error
         }
         auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
         QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
@@ -303,7 +304,7 @@ private slots:
         QCOMPARE(metrics->size(), size_t(1));
         QCOMPARE(metrics->front().value, 42.0);
         QCOMPARE(metrics->front().kind, std::string("measured"));
-        QCOMPARE((*r)->runs()->size(), size_t(1));  // the old run is intact
+        QCOMPARE((*r)->runs()->size(), size_t(1)); // the old run is intact
     }
 
     void liveRunsAnnounceThemselves() {

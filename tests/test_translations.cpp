@@ -84,20 +84,24 @@ private slots:
     void tsFilesAreUpToDate() {
         // CMake writes the lupdate project description at configure time; turn it
         // into lupdate's JSON the way the update_translations target does.
-        const QString build = QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_BUILD_DIR"));
-        const QString description = build + QStringLiteral("/app/gui/.lupdate/mvprof_window_project.cmake");
+        const QString build =
+            QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_BUILD_DIR"));
+        const QString description =
+            build + QStringLiteral("/app/gui/.lupdate/mvprof_window_project.cmake");
         if (!QFile::exists(description)) QSKIP("no lupdate project in the build folder (GUI off?)");
         QTemporaryDir dir;
         const QString project = dir.filePath(QStringLiteral("project.json"));
         QProcess gen;
-        gen.start(QStringLiteral("cmake"), {QStringLiteral("-DIN_FILE=") + description, QStringLiteral("-DOUT_FILE=") + project,
-                                            QStringLiteral("-P"), QStringLiteral(MVP_LUPDATE_GENERATOR)});
+        gen.start(QStringLiteral("cmake"),
+                  {QStringLiteral("-DIN_FILE=") + description,
+                   QStringLiteral("-DOUT_FILE=") + project, QStringLiteral("-P"),
+                   QStringLiteral(MVP_LUPDATE_GENERATOR)});
         QVERIFY(gen.waitForFinished(60000));
         QVERIFY2(gen.exitCode() == 0, gen.readAllStandardError().constData());
         const QString fresh = dir.filePath(QStringLiteral("fresh.ts"));
         QProcess p;
-        p.start(QStringLiteral(MVP_LUPDATE), {QStringLiteral("-silent"), QStringLiteral("-project"), project,
-                                              QStringLiteral("-ts"), fresh});
+        p.start(QStringLiteral(MVP_LUPDATE), {QStringLiteral("-silent"), QStringLiteral("-project"),
+                                              project, QStringLiteral("-ts"), fresh});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const auto now = keys(readTs(fresh));

@@ -11,7 +11,6 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -27,8 +26,10 @@ class TestWhatIf : public QObject {
 
     QString baseline(const QString& name, QStringList extra = {}) {
         const QString out = dir.filePath(name);
-        const auto r = runCli(QStringList{QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"), out,
-                                          QStringLiteral("--steps"), QStringLiteral("4"), QStringLiteral("--prompt"), prompt} +
+        const auto r = runCli(QStringList{QStringLiteral("capture"), QStringLiteral("--image"),
+                                          test::sampleImage(), QStringLiteral("--out"), out,
+                                          QStringLiteral("--steps"), QStringLiteral("4"),
+                                          QStringLiteral("--prompt"), prompt} +
                               extra);
         return r.exitCode == 0 ? out : QString();
     }
@@ -41,11 +42,13 @@ private slots:
     void pruningKeepsTheMostSalientPatchesInOrder() {
         const QString path = baseline(QStringLiteral("prune.mvprof"));
         QVERIFY(!path.isEmpty());
-        const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QStringLiteral("0.4"),
-                               QStringLiteral("--format"), QStringLiteral("json")});
+        const auto r =
+            runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
+                    QStringLiteral("0.4"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject c = QJsonDocument::fromJson(r.out).object();
-        QCOMPARE(c[QStringLiteral("visual_tokens")].toObject()[QStringLiteral("whatif")].toInt(), 102);  // round(0.4 · 256)
+        QCOMPARE(c[QStringLiteral("visual_tokens")].toObject()[QStringLiteral("whatif")].toInt(),
+                 102); // round(0.4 · 256)
 
         auto reader = SessionReader::open(path.toStdString());
         QVERIFY(reader.ok());
@@ -61,13 +64,14 @@ private slots:
         std::vector<int> kept;
         for (const auto& t : run->tokens)
             if (t.modality == "visual") kept.push_back(t.patch);
-        QVERIFY(std::is_sorted(kept.begin(), kept.end()));  // spatial order
+        QVERIFY(std::is_sorted(kept.begin(), kept.end())); // spatial order
         QCOMPARE(std::adjacent_find(kept.begin(), kept.end()), kept.end());
         // Exactly the top 102 by the baseline's attention.
         const auto saliency = computePatchMetrics(*base).at("attention").values;
         std::vector<int> order(saliency.size());
         std::iota(order.begin(), order.end(), 0);
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return saliency[size_t(a)] > saliency[size_t(b)]; });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return saliency[size_t(a)] > saliency[size_t(b)]; });
         std::vector<int> top(order.begin(), order.begin() + 102);
         std::sort(top.begin(), top.end());
         QCOMPARE(kept, top);
@@ -80,7 +84,8 @@ private slots:
     void keepingEverythingReproducesTheBaselineBitForBit() {
         const QString path = baseline(QStringLiteral("same.mvprof"));
         QVERIFY(!path.isEmpty());
-        const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QStringLiteral("1.0")});
+        const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
+                               QStringLiteral("1.0")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         auto reader = SessionReader::open(path.toStdString());
         auto base = loadRunData(**reader, 1);
@@ -91,7 +96,8 @@ private slots:
             const auto& a = base->stepOutputs[s].logits;
             const auto& b = run->stepOutputs[s].logits;
             QCOMPARE(a.size(), b.size());
-            QVERIFY2(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0, "logits differ");
+            QVERIFY2(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0,
+                     "logits differ");
         }
         QCOMPARE(run->routing.size(), base->routing.size());
         for (size_t i = 0; i < base->routing.size(); ++i) {
@@ -102,11 +108,13 @@ private slots:
     }
 
     void saliencySourcesRankThePatches() {
-        const QString path = baseline(QStringLiteral("sources.mvprof"), {QStringLiteral("--attn-layers"), QStringLiteral("all")});
+        const QString path = baseline(QStringLiteral("sources.mvprof"),
+                                      {QStringLiteral("--attn-layers"), QStringLiteral("all")});
         QVERIFY(!path.isEmpty());
         for (const char* source : {"saliency", "feature-norm"})
-            QCOMPARE(runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QStringLiteral("0.25"),
-                             QStringLiteral("--saliency"), QString::fromLatin1(source)})
+            QCOMPARE(runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
+                             QStringLiteral("0.25"), QStringLiteral("--saliency"),
+                             QString::fromLatin1(source)})
                          .exitCode,
                      0);
         auto reader = SessionReader::open(path.toStdString());
@@ -119,18 +127,21 @@ private slots:
         for (int r = 0; r < f.rows; ++r) {
             double s = 0;
             for (int c = 0; c < f.cols; ++c)
-                s += double(f.data[size_t(r) * f.cols + size_t(c)]) * f.data[size_t(r) * f.cols + size_t(c)];
-            norms[size_t(r)] = std::sqrt(s);  // an unpruned baseline: row r is patch r
+                s += double(f.data[size_t(r) * f.cols + size_t(c)]) *
+                     f.data[size_t(r) * f.cols + size_t(c)];
+            norms[size_t(r)] = std::sqrt(s); // an unpruned baseline: row r is patch r
         }
         auto top = [](const std::vector<double>& v, int k) {
             std::vector<int> order(v.size());
             std::iota(order.begin(), order.end(), 0);
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return v[size_t(a)] > v[size_t(b)]; });
+            std::stable_sort(order.begin(), order.end(),
+                             [&](int a, int b) { return v[size_t(a)] > v[size_t(b)]; });
             std::vector<int> t(order.begin(), order.begin() + k);
             std::sort(t.begin(), t.end());
             return t;
         };
-        for (const auto& [run, expected] : {std::pair{2, top(saliency, 64)}, std::pair{3, top(norms, 64)}}) {
+        for (const auto& [run, expected] :
+             {std::pair{2, top(saliency, 64)}, std::pair{3, top(norms, 64)}}) {
             auto data = loadRunData(**reader, run);
             QVERIFY(data.ok());
             std::vector<int> kept;
@@ -138,11 +149,12 @@ private slots:
                 if (t.modality == "visual") kept.push_back(t.patch);
             QCOMPARE(kept, expected);
         }
-        QVERIFY(top(saliency, 64) != top(norms, 64));  // the sources really differ
+        QVERIFY(top(saliency, 64) != top(norms, 64)); // the sources really differ
         // Saliency needs attention maps: a plain baseline says how to get them.
         const QString plain = baseline(QStringLiteral("plain.mvprof"));
-        const auto r = runCli({QStringLiteral("whatif"), plain, QStringLiteral("--prune-visual"), QStringLiteral("0.5"),
-                               QStringLiteral("--saliency"), QStringLiteral("saliency")});
+        const auto r = runCli({QStringLiteral("whatif"), plain, QStringLiteral("--prune-visual"),
+                               QStringLiteral("0.5"), QStringLiteral("--saliency"),
+                               QStringLiteral("saliency")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--attn-layers"));
         QCOMPARE(runCount(plain), 1);
@@ -152,15 +164,18 @@ private slots:
         const QString path = baseline(QStringLiteral("bad.mvprof"));
         QVERIFY(!path.isEmpty());
         for (const char* keep : {"0", "1.5", "-0.2", "abc"}) {
-            const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"), QString::fromLatin1(keep)});
+            const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
+                                   QString::fromLatin1(keep)});
             QCOMPARE(r.exitCode, 2);
             QVERIFY(r.err.contains("(0, 1]"));
         }
-        QCOMPARE(runCli({QStringLiteral("whatif"), path}).exitCode, 2);  // no transform named
+        QCOMPARE(runCli({QStringLiteral("whatif"), path}).exitCode, 2); // no transform named
         QCOMPARE(runCount(path), 1);
         // A session whose only run has no probes (no attention to rank by).
-        const QString bare = baseline(QStringLiteral("bare.mvprof"), {QStringLiteral("--no-probes")});
-        const auto r = runCli({QStringLiteral("whatif"), bare, QStringLiteral("--prune-visual"), QStringLiteral("0.5")});
+        const QString bare =
+            baseline(QStringLiteral("bare.mvprof"), {QStringLiteral("--no-probes")});
+        const auto r = runCli({QStringLiteral("whatif"), bare, QStringLiteral("--prune-visual"),
+                               QStringLiteral("0.5")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--no-probes"));
         QCOMPARE(runCount(bare), 1);

@@ -17,14 +17,12 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
 #include <set>
+#include <sqlite3.h>
 
 using namespace mvp;
 using test::runCli;
@@ -59,8 +57,11 @@ class TestWhatIfTransforms : public QObject {
     // A ref:tiny baseline with strongly skewed routing, so some experts are cold.
     QString baseline(const QString& name, QStringList extra = {}) {
         const QString out = dir.filePath(name);
-        const auto r = runCli(args({"capture", "--steps", "4", "--prompt", "Where is the helmet?", "--routing-skew", "4"}) +
-                              QStringList{QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"), out} + extra);
+        const auto r = runCli(args({"capture", "--steps", "4", "--prompt", "Where is the helmet?",
+                                    "--routing-skew", "4"}) +
+                              QStringList{QStringLiteral("--image"), test::sampleImage(),
+                                          QStringLiteral("--out"), out} +
+                              extra);
         if (r.exitCode != 0) qWarning("%s", r.err.constData());
         return r.exitCode == 0 ? out : QString();
     }
@@ -87,7 +88,7 @@ private slots:
     void quantisationMeetsTheFormatBound() {
         QFETCH(int, bits);
         QFETCH(double, maxBytesRatio);
-        const int rows = 64, cols = 704, group = 128;  // 704 is not a multiple of the group
+        const int rows = 64, cols = 704, group = 128; // 704 is not a multiple of the group
         const auto w = gaussian(size_t(rows) * cols, 7, 0.02);
         const auto q = quantiseRoundTrip(w, rows, cols, bits, group);
         QCOMPARE(q.groups, 6);
@@ -103,19 +104,20 @@ private slots:
                 for (int k = g * group; k < std::min(cols, (g + 1) * group); ++k)
                     groupMax = std::max(groupMax, std::abs(w[size_t(r) * cols + size_t(k)]));
                 const double bound = 0.5 * scale + groupMax / 1024.0;
-                worstExcess = std::max(worstExcess, std::abs(double(q.dequantised[i]) - w[i]) - bound);
+                worstExcess =
+                    std::max(worstExcess, std::abs(double(q.dequantised[i]) - w[i]) - bound);
             }
         QVERIFY2(worstExcess <= 0, qPrintable(QString::number(worstExcess)));
         const double ratio = double(q.bytes) / double(w.size() * sizeof(float));
         QVERIFY2(ratio <= maxBytesRatio, qPrintable(QString::number(ratio)));
-        QVERIFY(ratio >= bits / 32.0);  // the codes themselves cannot be smaller
+        QVERIFY(ratio >= bits / 32.0); // the codes themselves cannot be smaller
     }
 
     void awqBeatsRoundToNearestOnOutlierChannels() {
         const int rows = 96, cols = 256, n = 128;
         const auto w = gaussian(size_t(rows) * cols, 11, 0.02);
         auto x = gaussian(size_t(n) * cols, 12);
-        for (int i = 0; i < n; ++i)  // a few salient input channels, as in real LLM activations
+        for (int i = 0; i < n; ++i) // a few salient input channels, as in real LLM activations
             for (int c : {3, 77, 140, 201})
                 x[size_t(i) * cols + size_t(c)] *= 30.0f;
         const auto awq = awqSearch(w, rows, cols, x, n, 4, 128, 11);
@@ -133,8 +135,10 @@ private slots:
                 mse += (y - yq) * (y - yq);
             }
         mse /= double(n) * rows;
-        QVERIFY2(std::abs(awq.mseRtn - mse) <= 1e-3 * mse, qPrintable(QStringLiteral("%1 vs %2").arg(awq.mseRtn).arg(mse)));
-        QVERIFY2(awq.mseAwq < 0.8 * awq.mseRtn, qPrintable(QStringLiteral("%1 vs %2").arg(awq.mseAwq).arg(awq.mseRtn)));
+        QVERIFY2(std::abs(awq.mseRtn - mse) <= 1e-3 * mse,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(awq.mseRtn).arg(mse)));
+        QVERIFY2(awq.mseAwq < 0.8 * awq.mseRtn,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(awq.mseAwq).arg(awq.mseRtn)));
         QVERIFY(awq.alpha > 0);
     }
 
@@ -143,28 +147,31 @@ private slots:
     void kvMergingRespectsTheThreshold() {
         const int n = 200, dim = 16;
         auto rows = gaussian(size_t(n) * dim, 5);
-        for (int i = 1; i < n; i += 2)  // every odd row is a near-copy of the row before
+        for (int i = 1; i < n; i += 2) // every odd row is a near-copy of the row before
             for (int j = 0; j < dim; ++j)
-                rows[size_t(i) * dim + size_t(j)] = rows[size_t(i - 1) * dim + size_t(j)] + 0.05f * rows[size_t(i) * dim + size_t(j)];
+                rows[size_t(i) * dim + size_t(j)] = rows[size_t(i - 1) * dim + size_t(j)] +
+                                                    0.05f * rows[size_t(i) * dim + size_t(j)];
         auto cosine = [&](int a, int b) {
             double s = 0, na = 0, nb = 0;
             for (int j = 0; j < dim; ++j) {
-                const double x = rows[size_t(a) * dim + size_t(j)], y = rows[size_t(b) * dim + size_t(j)];
+                const double x = rows[size_t(a) * dim + size_t(j)],
+                             y = rows[size_t(b) * dim + size_t(j)];
                 s += x * y, na += x * x, nb += y * y;
             }
             return s / std::sqrt(na * nb);
         };
         for (double threshold : {0.82, 0.5, 0.95}) {
             const auto cluster = clusterByCosine(rows, n, dim, threshold);
-            std::map<int, int> leader;  // cluster → its first row
+            std::map<int, int> leader; // cluster → its first row
             for (int i = 0; i < n; ++i)
                 leader.emplace(cluster[size_t(i)], i);
             for (int i = 0; i < n; ++i)
-                QVERIFY(cosine(i, leader[cluster[size_t(i)]]) > threshold || i == leader[cluster[size_t(i)]]);
+                QVERIFY(cosine(i, leader[cluster[size_t(i)]]) > threshold ||
+                        i == leader[cluster[size_t(i)]]);
             for (const auto& [c1, l1] : leader)
                 for (const auto& [c2, l2] : leader)
                     if (c1 < c2) QVERIFY(cosine(l1, l2) <= threshold);
-            QVERIFY(int(leader.size()) <= n / 2 + 1 || threshold > 0.9);  // the near-copies merged
+            QVERIFY(int(leader.size()) <= n / 2 + 1 || threshold > 0.9); // the near-copies merged
         }
         const auto none = clusterByCosine(rows, n, dim, 1.0);
         QCOMPARE(std::set<int>(none.begin(), none.end()).size(), size_t(n));
@@ -200,14 +207,16 @@ private slots:
         // A threshold of 12 activations makes layer 0's rarely chosen expert cold
         // too, so some of its tokens must move.
         const int minimum = 12;
-        const auto r = runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "12"}));
+        const auto r =
+            runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "12"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
         QCOMPARE(run.run.baselineRun, std::optional<int64_t>(1));
-        // Independently of the planner: which experts had < 12 activations in two consecutive windows of 128
-        // (at most two per layer here, so top-2 routing stays possible without keeping any).
+        // Independently of the planner: which experts had < 12 activations in two consecutive
+        // windows of 128 (at most two per layer here, so top-2 routing stays possible without
+        // keeping any).
         std::map<int, std::set<int>> cold;
-        std::map<int, std::map<int, std::map<int, int>>> counts;  // layer → window → expert → n
+        std::map<int, std::map<int, std::map<int, int>>> counts; // layer → window → expert → n
         for (const auto& row : base.routing)
             counts[row.layer][row.token / 128][row.expert] += 1;
         const int windows = int(base.tokens.size()) / 128;
@@ -235,11 +244,13 @@ private slots:
         // first that rerouted.
         int rerouted = 0;
         for (const auto& [layer, unused] : counts) {
-            std::map<int, std::vector<int>> before, after;  // token → experts by rank
+            std::map<int, std::vector<int>> before, after; // token → experts by rank
             for (const auto& row : base.routing)
-                if (row.layer == layer && row.phase == "prefill") before[row.token].push_back(row.expert);
+                if (row.layer == layer && row.phase == "prefill")
+                    before[row.token].push_back(row.expert);
             for (const auto& row : run.routing)
-                if (row.layer == layer && row.phase == "prefill") after[row.token].push_back(row.expert);
+                if (row.layer == layer && row.phase == "prefill")
+                    after[row.token].push_back(row.expert);
             for (const auto& [token, was] : before) {
                 const auto& now = after[token];
                 QCOMPARE(now.size(), was.size());
@@ -252,9 +263,11 @@ private slots:
                 }
                 ++rerouted;
                 // The surviving choices move up in order; the new one was ranked below them.
-                QCOMPARE(std::vector<int>(now.begin(), now.begin() + long(survivors.size())), survivors);
+                QCOMPARE(std::vector<int>(now.begin(), now.begin() + long(survivors.size())),
+                         survivors);
                 for (size_t i = survivors.size(); i < now.size(); ++i)
-                    QVERIFY(!cold[layer].count(now[i]) && std::find(was.begin(), was.end(), now[i]) == was.end());
+                    QVERIFY(!cold[layer].count(now[i]) &&
+                            std::find(was.begin(), was.end(), now[i]) == was.end());
             }
             if (rerouted > 0) break;
         }
@@ -264,7 +277,8 @@ private slots:
     void noFrozenExpertReproducesTheBaselineBitForBit() {
         const QString path = baseline(QStringLiteral("nofreeze.mvprof"));
         QVERIFY(!path.isEmpty());
-        const auto r = runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "0"}));
+        const auto r =
+            runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "0"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
         QCOMPARE(metric(run, "freeze.experts"), 0.0);
@@ -279,34 +293,47 @@ private slots:
     void quantisedRunStoresPackedWeightsAndLabelsThePrediction() {
         const QString path = baseline(QStringLiteral("w4.mvprof"));
         QVERIFY(!path.isEmpty());
-        const auto r = runCli(args({"whatif"}) << path << args({"--quant", "w4", "--format", "json"}));
+        const auto r =
+            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--format", "json"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
-        QVERIFY2(metric(run, "quant.bytes_ratio") <= 0.16, qPrintable(QString::number(metric(run, "quant.bytes_ratio"))));
-        QCOMPARE(metric(run, "quant.bytes_ratio"), metric(run, "quant.bytes") / metric(run, "quant.fp32_bytes"));
+        QVERIFY2(metric(run, "quant.bytes_ratio") <= 0.16,
+                 qPrintable(QString::number(metric(run, "quant.bytes_ratio"))));
+        QCOMPARE(metric(run, "quant.bytes_ratio"),
+                 metric(run, "quant.bytes") / metric(run, "quant.fp32_bytes"));
         QVERIFY(metric(run, "quant.mse_awq") < metric(run, "quant.mse_rtn"));
-        QCOMPARE(metric(run, "weights.bytes"),
-                 metric(base, "weights.bytes") - metric(run, "quant.fp32_bytes") + metric(run, "quant.bytes"));
+        QCOMPARE(metric(run, "weights.bytes"), metric(base, "weights.bytes") -
+                                                   metric(run, "quant.fp32_bytes") +
+                                                   metric(run, "quant.bytes"));
         const auto* predicted = findMetric(run, "latency.predicted_ns");
         QVERIFY(predicted && predicted->kind == "predicted" && predicted->value > 0);
         const QJsonObject c = QJsonDocument::fromJson(r.out).object();
         QVERIFY(c.contains(QStringLiteral("latency_ms_predicted")));
-        QVERIFY(c[QStringLiteral("latency_ms_predicted")].toObject().contains(QStringLiteral("prediction_error")));
+        QVERIFY(c[QStringLiteral("latency_ms_predicted")].toObject().contains(
+            QStringLiteral("prediction_error")));
         QVERIFY(!c[QStringLiteral("module_diff")].toArray().isEmpty());
-        QVERIFY(c[QStringLiteral("weight_bytes_measured")].toObject()[QStringLiteral("whatif")].toDouble() <
-                c[QStringLiteral("weight_bytes_measured")].toObject()[QStringLiteral("baseline")].toDouble());
-        QVERIFY(c[QStringLiteral("fidelity_measured")].toObject()[QStringLiteral("kl_mean")].toDouble() > 0);  // it is lossy
+        QVERIFY(c[QStringLiteral("weight_bytes_measured")]
+                    .toObject()[QStringLiteral("whatif")]
+                    .toDouble() < c[QStringLiteral("weight_bytes_measured")]
+                                      .toObject()[QStringLiteral("baseline")]
+                                      .toDouble());
+        QVERIFY(c[QStringLiteral("fidelity_measured")]
+                    .toObject()[QStringLiteral("kl_mean")]
+                    .toDouble() > 0); // it is lossy
     }
 
     void kvCompressionShrinksTheCacheAndReportsItsError() {
         const QString path = baseline(QStringLiteral("kv.mvprof"));
         QVERIFY(!path.isEmpty());
         for (const char* threshold : {"1", "0.5"})
-            QCOMPARE(runCli(args({"whatif"}) << path << args({"--kv", "int4", "--kv-threshold"}) << QString::fromLatin1(threshold)).exitCode, 0);
+            QCOMPARE(runCli(args({"whatif"}) << path << args({"--kv", "int4", "--kv-threshold"})
+                                             << QString::fromLatin1(threshold))
+                         .exitCode,
+                     0);
         const RunData base = load(path, 1), exact = load(path, 2), merged = load(path, 3);
         // Threshold 1: nothing merges, INT4 alone shrinks the cache.
         QCOMPARE(metric(exact, "kv.visual_clusters"), metric(exact, "kv.visual_tokens"));
-        QCOMPARE(metric(exact, "kv.visual_tokens"), 2.0 * 256);  // two layers
+        QCOMPARE(metric(exact, "kv.visual_tokens"), 2.0 * 256); // two layers
         // 16-wide heads: 8 bytes of codes + 4 of scale and minimum per head and
         // slot, against 64 in float32 (wider heads do better).
         QVERIFY(metric(exact, "kv.bytes") < 0.22 * metric(base, "kv.bytes"));
@@ -325,15 +352,17 @@ private slots:
         const auto r = runCli(args({"whatif"}) << path << args({"--prune-channels", "0.3"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
-        QCOMPARE(metric(run, "channels.removed"), 2.0 * 77);  // round(0.3 · 256) in each of two blocks
+        QCOMPARE(metric(run, "channels.removed"),
+                 2.0 * 77); // round(0.3 · 256) in each of two blocks
         QCOMPARE(metric(run, "channels.kept"), 2.0 * 179);
-        QVERIFY(metric(run, "channels.sensitivity_margin") >= 0);  // each block removed its least sensitive
+        QVERIFY(metric(run, "channels.sensitivity_margin") >=
+                0); // each block removed its least sensitive
         for (const auto& d : diffModules(base, run))
             if (d.path == "vision.block.0.mlp") {
                 const double ratio = double(d.bFlops) / double(d.aFlops);
                 QVERIFY2(ratio > 0.6 && ratio < 0.8, qPrintable(QString::number(ratio)));
             } else if (d.kind == "Attention" && d.path.rfind("llm.", 0) == 0) {
-                QCOMPARE(d.bFlops, d.aFlops);  // the decoder's attention is unchanged
+                QCOMPARE(d.bFlops, d.aFlops); // the decoder's attention is unchanged
             }
         int64_t baseParams = 0, runParams = 0;
         for (const auto& m : base.modules)
@@ -346,37 +375,46 @@ private slots:
     void transformsComposeDeterministically() {
         const QString path = baseline(QStringLiteral("combined.mvprof"));
         QVERIFY(!path.isEmpty());
-        const QStringList combined = args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4", "--format", "json"});
+        const QStringList combined =
+            args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4", "--format", "json"});
         const auto r = runCli(args({"whatif"}) << path << combined);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(runCli(args({"whatif"}) << path << combined).exitCode, 0);
         const QJsonObject c = QJsonDocument::fromJson(r.out).object();
-        for (const char* key : {"latency_ms_measured", "latency_ms_predicted", "peak_rss_bytes_measured", "qps_measured",
-                                "energy_j_per_inference", "weight_bytes_measured", "kv_bytes_measured", "fidelity_measured",
-                                "module_diff", "transform_details"})
+        for (const char* key :
+             {"latency_ms_measured", "latency_ms_predicted", "peak_rss_bytes_measured",
+              "qps_measured", "energy_j_per_inference", "weight_bytes_measured",
+              "kv_bytes_measured", "fidelity_measured", "module_diff", "transform_details"})
             QVERIFY2(c.contains(QString::fromLatin1(key)), key);
-        QCOMPARE(c[QStringLiteral("visual_tokens")].toObject()[QStringLiteral("whatif")].toInt(), 102);
+        QCOMPARE(c[QStringLiteral("visual_tokens")].toObject()[QStringLiteral("whatif")].toInt(),
+                 102);
         const RunData once = load(path, 2), twice = load(path, 3);
-        QVERIFY(once.run.transform.find("w4") != std::string::npos && once.run.transform.find("kv-int4") != std::string::npos);
+        QVERIFY(once.run.transform.find("w4") != std::string::npos &&
+                once.run.transform.find("kv-int4") != std::string::npos);
         QCOMPARE(twice.stepOutputs.size(), once.stepOutputs.size());
         for (size_t s = 0; s < once.stepOutputs.size(); ++s)
-            QVERIFY2(std::memcmp(once.stepOutputs[s].logits.data(), twice.stepOutputs[s].logits.data(),
+            QVERIFY2(std::memcmp(once.stepOutputs[s].logits.data(),
+                                 twice.stepOutputs[s].logits.data(),
                                  once.stepOutputs[s].logits.size() * sizeof(float)) == 0,
                      "the same what-if gave different logits");
         QCOMPARE(metric(twice, "quant.mse_awq"), metric(once, "quant.mse_awq"));
         QCOMPARE(metric(twice, "kv.bytes"), metric(once, "kv.bytes"));
         // Any two runs diff module by module: the two identical what-ifs did the same work.
-        const auto diff = runCli(args({"diff"}) << path << QStringLiteral("2") << QStringLiteral("3") << args({"--format", "json"}));
+        const auto diff =
+            runCli(args({"diff"}) << path << QStringLiteral("2") << QStringLiteral("3")
+                                  << args({"--format", "json"}));
         QVERIFY2(diff.exitCode == 0, diff.err.constData());
-        const QJsonArray modules = QJsonDocument::fromJson(diff.out).object()[QStringLiteral("module_diff")].toArray();
+        const QJsonArray modules =
+            QJsonDocument::fromJson(diff.out).object()[QStringLiteral("module_diff")].toArray();
         QVERIFY(modules.size() > 10);
         for (const auto& m : modules) {
             QCOMPARE(m.toObject()[QStringLiteral("delta_flops")].toDouble(), 0.0);
             QCOMPARE(m.toObject()[QStringLiteral("delta_bytes")].toDouble(), 0.0);
         }
-        for (const QStringList& bad : {args({"diff"}) << path << QStringLiteral("2") << QStringLiteral("9"),
-                                       args({"diff"}) << path << QStringLiteral("x") << QStringLiteral("2"),
-                                       args({"diff"}) << path << QStringLiteral("2")})
+        for (const QStringList& bad :
+             {args({"diff"}) << path << QStringLiteral("2") << QStringLiteral("9"),
+              args({"diff"}) << path << QStringLiteral("x") << QStringLiteral("2"),
+              args({"diff"}) << path << QStringLiteral("2")})
             QCOMPARE(runCli(bad).exitCode, 2);
     }
 
@@ -384,27 +422,34 @@ private slots:
         // The design note's rows on ref:small: baseline, W4 + KV INT4, and + token pruning 0.4.
         const QString path = dir.filePath(QStringLiteral("small.mvprof"));
         const auto cap = runCli(args({"capture", "--model", "ref:small", "--steps", "2"}) +
-                                QStringList{QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"), path});
+                                QStringList{QStringLiteral("--image"), test::sampleImage(),
+                                            QStringLiteral("--out"), path});
         QVERIFY2(cap.exitCode == 0, cap.err.constData());
-        const auto awq = runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4"}), 300000);
+        const auto awq =
+            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4"}), 300000);
         QVERIFY2(awq.exitCode == 0, awq.err.constData());
-        const auto all = runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4"}), 300000);
+        const auto all =
+            runCli(args({"whatif"})
+                       << path << args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4"}),
+                   300000);
         QVERIFY2(all.exitCode == 0, all.err.constData());
         qInfo("%s\n%s", awq.out.constData(), all.out.constData());
         for (const QByteArray& table : {awq.out, all.out}) {
-            for (const char* column : {"latency ms", "peak RSS MiB", "QPS", "J/inference", "weights MiB", "KV MiB", "fidelity over"})
+            for (const char* column : {"latency ms", "peak RSS MiB", "QPS", "J/inference",
+                                       "weights MiB", "KV MiB", "fidelity over"})
                 QVERIFY2(table.contains(column), column);
             QVERIFY(table.contains("predicted latency"));
         }
         const RunData base = load(path, 1), w4 = load(path, 2), pruned = load(path, 3);
-        QVERIFY2(metric(w4, "quant.bytes_ratio") <= 0.16, qPrintable(QString::number(metric(w4, "quant.bytes_ratio"))));
+        QVERIFY2(metric(w4, "quant.bytes_ratio") <= 0.16,
+                 qPrintable(QString::number(metric(w4, "quant.bytes_ratio"))));
         QVERIFY(metric(w4, "weights.bytes") < 0.35 * metric(base, "weights.bytes"));
         QVERIFY(metric(w4, "kv.bytes") < 0.2 * metric(base, "kv.bytes"));
         QVERIFY(metric(pruned, "kv.bytes") < metric(w4, "kv.bytes"));
         int visual = 0;
         for (const auto& t : pruned.tokens)
             visual += t.modality == "visual";
-        QCOMPARE(visual, 230);  // round(0.4 · 576)
+        QCOMPARE(visual, 230); // round(0.4 · 576)
     }
 
     // --- bad requests ----------------------------------------------------------------
@@ -433,14 +478,16 @@ private slots:
         QVERIFY(QFile::copy(path, cut));
         sqlite3* db = nullptr;
         QCOMPARE(sqlite3_open(cut.toUtf8().constData(), &db), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(db, "UPDATE run SET status='incomplete'", nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "UPDATE run SET status='incomplete'", nullptr, nullptr, nullptr),
+                 SQLITE_OK);
         sqlite3_close(db);
         const auto inc = runCli(args({"whatif"}) << cut << args({"--quant", "w8", "--run", "1"}));
         QCOMPARE(inc.exitCode, 2);
         QVERIFY2(inc.err.contains("complete baseline"), inc.err.constData());
         QCOMPARE(runCount(cut), 1);
         // No MoE layers to freeze: ref:small cut to one decoder layer (layer 0 is dense).
-        const QString dense = baseline(QStringLiteral("dense.mvprof"), args({"--model", "ref:small", "--layers", "1"}));
+        const QString dense = baseline(QStringLiteral("dense.mvprof"),
+                                       args({"--model", "ref:small", "--layers", "1"}));
         QVERIFY(!dense.isEmpty());
         const auto r = runCli(args({"whatif"}) << dense << QStringLiteral("--freeze-cold"));
         QCOMPARE(r.exitCode, 2);

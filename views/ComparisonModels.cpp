@@ -19,10 +19,14 @@ QString percent(double v) {
 
 ComparisonModel::ComparisonModel(QObject* parent) : RowTableModel(parent) {}
 
-void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabel, const QString& runLabel) {
+void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabel,
+                                    const QString& runLabel) {
     const double mib = double(1 << 20);
-    auto optMiB = [&](const std::optional<double>& b) { return b ? std::optional<double>(*b / mib) : std::nullopt; };
-    const QString energy = QString::fromStdString(c.energy).section(QLatin1Char(' '), 0, 0);  // "n/a"
+    auto optMiB = [&](const std::optional<double>& b) {
+        return b ? std::optional<double>(*b / mib) : std::nullopt;
+    };
+    const QString energy =
+        QString::fromStdString(c.energy).section(QLatin1Char(' '), 0, 0); // "n/a"
     std::vector<SetupRow> rows;
     SetupRow base;
     base.setup = baseLabel;
@@ -76,33 +80,55 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         if (r->predicted && onlyMeasured) return QStringLiteral("–");
         switch (col) {
-        case Setup: return r->setup;
+        case Setup:
+            return r->setup;
         case Latency:
-            return r->predictionError ? tr("%1 (%2 vs measured)").arg(r->latencyMs, 0, 'f', 2).arg(QString::asprintf("%+.0f %%", 100.0 * *r->predictionError))
-                                      : QString::number(r->latencyMs, 'f', 2);
-        case PeakMemory: return number(r->peakMiB, 1);
-        case Qps: return QString::number(r->qps, 'f', 2);
-        case Energy: return r->energy;
-        case Weights: return number(r->weightsMiB, 2);
-        case Kv: return number(r->kvMiB, 3);
-        case VisualTokens: return r->visualTokens;
-        case Kl: return r->klMean ? QVariant(QString::number(*r->klMean, 'g', 4)) : QVariant(QStringLiteral("–"));
-        case Top1: return r->top1 ? QVariant(percent(*r->top1)) : QVariant(QStringLiteral("–"));
-        case TokenMatch: return r->tokenMatch ? QVariant(percent(*r->tokenMatch)) : QVariant(QStringLiteral("–"));
-        case VisionCosine: return r->visionCosine ? QVariant(QString::number(*r->visionCosine, 'f', 4)) : QVariant(QStringLiteral("–"));
+            return r->predictionError
+                       ? tr("%1 (%2 vs measured)")
+                             .arg(r->latencyMs, 0, 'f', 2)
+                             .arg(QString::asprintf("%+.0f %%", 100.0 * *r->predictionError))
+                       : QString::number(r->latencyMs, 'f', 2);
+        case PeakMemory:
+            return number(r->peakMiB, 1);
+        case Qps:
+            return QString::number(r->qps, 'f', 2);
+        case Energy:
+            return r->energy;
+        case Weights:
+            return number(r->weightsMiB, 2);
+        case Kv:
+            return number(r->kvMiB, 3);
+        case VisualTokens:
+            return r->visualTokens;
+        case Kl:
+            return r->klMean ? QVariant(QString::number(*r->klMean, 'g', 4))
+                             : QVariant(QStringLiteral("–"));
+        case Top1:
+            return r->top1 ? QVariant(percent(*r->top1)) : QVariant(QStringLiteral("–"));
+        case TokenMatch:
+            return r->tokenMatch ? QVariant(percent(*r->tokenMatch))
+                                 : QVariant(QStringLiteral("–"));
+        case VisionCosine:
+            return r->visionCosine ? QVariant(QString::number(*r->visionCosine, 'f', 4))
+                                   : QVariant(QStringLiteral("–"));
         }
     }
     if (role == ComparisonSortRole) {
         switch (col) {
-        case Latency: return r->latencyMs;
-        case Qps: return r->qps;
-        case VisualTokens: return r->visualTokens;
-        default: return data(index, Qt::DisplayRole);
+        case Latency:
+            return r->latencyMs;
+        case Qps:
+            return r->qps;
+        case VisualTokens:
+            return r->visualTokens;
+        default:
+            return data(index, Qt::DisplayRole);
         }
     }
     if (role == Qt::ToolTipRole && col != Setup)
         return r->predicted && (col == Latency || col == Qps)
-                   ? tr("Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved")
+                   ? tr("Predicted: an int4/int8 kernel reading the packed weights, from the "
+                        "roofline of bytes moved")
                    : tr("Measured");
     if (role == Qt::FontRole && r->predicted) {
         QFont f;
@@ -115,18 +141,30 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Setup: return tr("Setup");
-    case Latency: return tr("Latency ms");
-    case PeakMemory: return tr("Peak RSS MiB (measured)");
-    case Qps: return tr("QPS");
-    case Energy: return tr("J/inference");
-    case Weights: return tr("Weights MiB (measured)");
-    case Kv: return tr("KV cache MiB (measured)");
-    case VisualTokens: return tr("Visual tokens");
-    case Kl: return tr("KL mean (measured)");
-    case Top1: return tr("Top-1 agreement");
-    case TokenMatch: return tr("Token match");
-    case VisionCosine: return tr("Vision cosine");
+    case Setup:
+        return tr("Setup");
+    case Latency:
+        return tr("Latency ms");
+    case PeakMemory:
+        return tr("Peak RSS MiB (measured)");
+    case Qps:
+        return tr("QPS");
+    case Energy:
+        return tr("J/inference");
+    case Weights:
+        return tr("Weights MiB (measured)");
+    case Kv:
+        return tr("KV cache MiB (measured)");
+    case VisualTokens:
+        return tr("Visual tokens");
+    case Kl:
+        return tr("KL mean (measured)");
+    case Top1:
+        return tr("Top-1 agreement");
+    case TokenMatch:
+        return tr("Token match");
+    case VisionCosine:
+        return tr("Vision cosine");
     }
     return {};
 }
@@ -145,11 +183,16 @@ QVariant RunMetricsModel::data(const QModelIndex& index, int role) const {
     if (role == ComparisonSortRole && index.column() == Value) return m->value;
     if (role == Qt::DisplayRole || role == ComparisonSortRole) {
         switch (index.column()) {
-        case Name: return QString::fromStdString(m->name);
-        case Value: return QString::number(m->value, 'g', 6);
-        case Unit: return QString::fromStdString(m->unit);
-        case Kind: return m->kind == "predicted" ? tr("predicted") : tr("measured");
-        case Note: return QString::fromStdString(m->note);
+        case Name:
+            return QString::fromStdString(m->name);
+        case Value:
+            return QString::number(m->value, 'g', 6);
+        case Unit:
+            return QString::fromStdString(m->unit);
+        case Kind:
+            return m->kind == "predicted" ? tr("predicted") : tr("measured");
+        case Note:
+            return QString::fromStdString(m->note);
         }
     }
     if (role == Qt::ToolTipRole) return QString::fromStdString(m->note);
@@ -159,11 +202,16 @@ QVariant RunMetricsModel::data(const QModelIndex& index, int role) const {
 QVariant RunMetricsModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Name: return tr("Figure");
-    case Value: return tr("Value");
-    case Unit: return tr("Unit");
-    case Kind: return tr("Measured or predicted");
-    case Note: return tr("How it was obtained");
+    case Name:
+        return tr("Figure");
+    case Value:
+        return tr("Value");
+    case Unit:
+        return tr("Unit");
+    case Kind:
+        return tr("Measured or predicted");
+    case Note:
+        return tr("How it was obtained");
     }
     return {};
 }
@@ -181,31 +229,53 @@ QVariant ModuleDiffModel::data(const QModelIndex& index, int role) const {
     if (!r) return {};
     if (role == ComparisonSortRole) {
         switch (index.column()) {
-        case Module: return QString::fromStdString(r->path);
-        case Kind: return QString::fromStdString(r->kind);
-        case ATime: return double(r->aNs);
-        case BTime: return double(r->bNs);
-        case DeltaTime: return double(r->deltaNs());
-        case DeltaSelf: return std::abs(double(r->bSelfNs - r->aSelfNs));  // impact
-        case Ratio: return r->ratio();
-        case DeltaFlops: return double(r->deltaFlops());
-        case DeltaBytes: return double(r->deltaBytes());
+        case Module:
+            return QString::fromStdString(r->path);
+        case Kind:
+            return QString::fromStdString(r->kind);
+        case ATime:
+            return double(r->aNs);
+        case BTime:
+            return double(r->bNs);
+        case DeltaTime:
+            return double(r->deltaNs());
+        case DeltaSelf:
+            return std::abs(double(r->bSelfNs - r->aSelfNs)); // impact
+        case Ratio:
+            return r->ratio();
+        case DeltaFlops:
+            return double(r->deltaFlops());
+        case DeltaBytes:
+            return double(r->deltaBytes());
         }
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Module: return QString::fromStdString(r->path);
-        case Kind: return QString::fromStdString(r->kind);
-        case ATime: return r->inA ? QVariant(QString::number(double(r->aNs) / 1e6, 'f', 3)) : QVariant(tr("not run"));
-        case BTime: return r->inB ? QVariant(QString::number(double(r->bNs) / 1e6, 'f', 3)) : QVariant(tr("not run"));
-        case DeltaTime: return QString::asprintf("%+.3f", double(r->deltaNs()) / 1e6);
-        case DeltaSelf: return QString::asprintf("%+.3f", double(r->bSelfNs - r->aSelfNs) / 1e6);
-        case Ratio: return r->aNs > 0 ? QVariant(QStringLiteral("%1×").arg(r->ratio(), 0, 'f', 2)) : QVariant(QStringLiteral("–"));
-        case DeltaFlops: return QString::asprintf("%+.4g", double(r->deltaFlops()));
-        case DeltaBytes: return QString::asprintf("%+.4g", double(r->deltaBytes()));
+        case Module:
+            return QString::fromStdString(r->path);
+        case Kind:
+            return QString::fromStdString(r->kind);
+        case ATime:
+            return r->inA ? QVariant(QString::number(double(r->aNs) / 1e6, 'f', 3))
+                          : QVariant(tr("not run"));
+        case BTime:
+            return r->inB ? QVariant(QString::number(double(r->bNs) / 1e6, 'f', 3))
+                          : QVariant(tr("not run"));
+        case DeltaTime:
+            return QString::asprintf("%+.3f", double(r->deltaNs()) / 1e6);
+        case DeltaSelf:
+            return QString::asprintf("%+.3f", double(r->bSelfNs - r->aSelfNs) / 1e6);
+        case Ratio:
+            return r->aNs > 0 ? QVariant(QStringLiteral("%1×").arg(r->ratio(), 0, 'f', 2))
+                              : QVariant(QStringLiteral("–"));
+        case DeltaFlops:
+            return QString::asprintf("%+.4g", double(r->deltaFlops()));
+        case DeltaBytes:
+            return QString::asprintf("%+.4g", double(r->deltaBytes()));
         }
     }
-    if (role == Qt::ForegroundRole && (index.column() == DeltaTime || index.column() == DeltaSelf)) {
+    if (role == Qt::ForegroundRole &&
+        (index.column() == DeltaTime || index.column() == DeltaSelf)) {
         const int64_t d = index.column() == DeltaTime ? r->deltaNs() : r->bSelfNs - r->aSelfNs;
         if (d < 0) return QBrush(QColor(30, 140, 60));
         if (d > 0) return QBrush(QColor(200, 40, 40));
@@ -216,15 +286,24 @@ QVariant ModuleDiffModel::data(const QModelIndex& index, int role) const {
 QVariant ModuleDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Module: return tr("Module");
-    case Kind: return tr("Kind");
-    case ATime: return tr("A ms (measured)");
-    case BTime: return tr("B ms (measured)");
-    case DeltaTime: return tr("Δ ms");
-    case DeltaSelf: return tr("Δ self ms");
-    case Ratio: return tr("B ÷ A");
-    case DeltaFlops: return tr("Δ FLOPs (estimated)");
-    case DeltaBytes: return tr("Δ bytes (estimated)");
+    case Module:
+        return tr("Module");
+    case Kind:
+        return tr("Kind");
+    case ATime:
+        return tr("A ms (measured)");
+    case BTime:
+        return tr("B ms (measured)");
+    case DeltaTime:
+        return tr("Δ ms");
+    case DeltaSelf:
+        return tr("Δ self ms");
+    case Ratio:
+        return tr("B ÷ A");
+    case DeltaFlops:
+        return tr("Δ FLOPs (estimated)");
+    case DeltaBytes:
+        return tr("Δ bytes (estimated)");
     }
     return {};
 }

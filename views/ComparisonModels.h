@@ -27,12 +27,27 @@ struct SetupRow {
 class ComparisonModel : public RowTableModel<SetupRow> {
     Q_OBJECT
 public:
-    enum Column { Setup, Latency, PeakMemory, Qps, Energy, Weights, Kv, VisualTokens, Kl, Top1, TokenMatch, VisionCosine, ColumnCount };
+    enum Column {
+        Setup,
+        Latency,
+        PeakMemory,
+        Qps,
+        Energy,
+        Weights,
+        Kv,
+        VisualTokens,
+        Kl,
+        Top1,
+        TokenMatch,
+        VisionCosine,
+        ColumnCount
+    };
     explicit ComparisonModel(QObject* parent = nullptr);
     void setComparison(const Comparison& c, const QString& baseLabel, const QString& runLabel);
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 };
 
 class RunMetricsModel : public RowTableModel<RunMetricRow> {
@@ -42,17 +57,30 @@ public:
     explicit RunMetricsModel(QObject* parent = nullptr);
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 };
 
 class ModuleDiffModel : public RowTableModel<ModuleDiffRow> {
     Q_OBJECT
 public:
-    enum Column { Module, Kind, ATime, BTime, DeltaTime, DeltaSelf, Ratio, DeltaFlops, DeltaBytes, ColumnCount };
+    enum Column {
+        Module,
+        Kind,
+        ATime,
+        BTime,
+        DeltaTime,
+        DeltaSelf,
+        Ratio,
+        DeltaFlops,
+        DeltaBytes,
+        ColumnCount
+    };
     explicit ModuleDiffModel(QObject* parent = nullptr);
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 };
 
 } // namespace mvp::views

@@ -37,17 +37,19 @@ QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent) {
 }
 
 QString runTitle(const RunInfo& r) {
-    const QString what = r.transform.empty() ? ComparisonView::tr("baseline") : QString::fromStdString(r.label);
+    const QString what =
+        r.transform.empty() ? ComparisonView::tr("baseline") : QString::fromStdString(r.label);
     return ComparisonView::tr("run %1 · %2").arg(r.id).arg(what);
 }
 } // namespace
 
 ComparisonView::ComparisonView(QWidget* parent)
-    : QWidget(parent), pickA_(new QComboBox(this)), pickB_(new QComboBox(this)), summary_(new QLabel(this)),
-      tabs_(new QTabWidget(this)), setups_(new ComparisonModel(this)), details_(new RunMetricsModel(this)),
-      diff_(new ModuleDiffModel(this)), setupsProxy_(new QSortFilterProxyModel(this)),
-      detailsProxy_(new QSortFilterProxyModel(this)), diffProxy_(new QSortFilterProxyModel(this)),
-      diffFilter_(new QLineEdit(this)), heatA_(new HeatmapView(this)), heatB_(new HeatmapView(this)) {
+    : QWidget(parent), pickA_(new QComboBox(this)), pickB_(new QComboBox(this)),
+      summary_(new QLabel(this)), tabs_(new QTabWidget(this)), setups_(new ComparisonModel(this)),
+      details_(new RunMetricsModel(this)), diff_(new ModuleDiffModel(this)),
+      setupsProxy_(new QSortFilterProxyModel(this)), detailsProxy_(new QSortFilterProxyModel(this)),
+      diffProxy_(new QSortFilterProxyModel(this)), diffFilter_(new QLineEdit(this)),
+      heatA_(new HeatmapView(this)), heatB_(new HeatmapView(this)) {
     auto* picks = new QHBoxLayout;
     picks->addWidget(new QLabel(tr("A:"), this));
     picks->addWidget(pickA_, 1);
@@ -68,7 +70,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     auto* sl = new QVBoxLayout(summaryPage);
     sl->setContentsMargins(0, 0, 0, 0);
     setupTable_ = makeTable(setupsProxy_, summaryPage);
-    setupTable_->setSortingEnabled(false);  // baseline first, as in the design note's table
+    setupTable_->setSortingEnabled(false); // baseline first, as in the design note's table
     setupsProxy_->sort(-1);
     sl->addWidget(setupTable_, 1);
     sl->addWidget(new QLabel(tr("What B's transforms did:"), summaryPage));
@@ -82,11 +84,13 @@ ComparisonView::ComparisonView(QWidget* parent)
     dl->setContentsMargins(0, 0, 0, 0);
     diffFilter_->setPlaceholderText(tr("Filter modules…"));
     diffFilter_->setClearButtonEnabled(true);
-    connect(diffFilter_, &QLineEdit::textChanged, diffProxy_, &QSortFilterProxyModel::setFilterFixedString);
+    connect(diffFilter_, &QLineEdit::textChanged, diffProxy_,
+            &QSortFilterProxyModel::setFilterFixedString);
     dl->addWidget(diffFilter_);
     auto* diffTable = makeTable(diffProxy_, diffPage);
-    diffTable->sortByColumn(ModuleDiffModel::DeltaSelf, Qt::DescendingOrder);  // by impact
-    diffTable->horizontalHeader()->setSectionResizeMode(ModuleDiffModel::Module, QHeaderView::ResizeToContents);
+    diffTable->sortByColumn(ModuleDiffModel::DeltaSelf, Qt::DescendingOrder); // by impact
+    diffTable->horizontalHeader()->setSectionResizeMode(ModuleDiffModel::Module,
+                                                        QHeaderView::ResizeToContents);
     dl->addWidget(diffTable);
     tabs_->addTab(diffPage, tr("Module diff"));
 
@@ -173,12 +177,14 @@ void ComparisonView::show(const ComparisonResult& r) {
     heatA_->setSession(r.a);
     heatB_->setSession(r.b);
     const auto& c = r.comparison;
-    summary_->setText(tr("A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).")
-                          .arg(labelA, labelB,
-                               c.transform.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(c.transform)))
-                          .arg(double(c.baseWallNs) / 1e6, 0, 'f', 1)
-                          .arg(double(c.runWallNs) / 1e6, 0, 'f', 1)
-                          .arg(c.runWallNs > 0 ? double(c.baseWallNs) / double(c.runWallNs) : 0.0, 0, 'f', 2));
+    summary_->setText(
+        tr("A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).")
+            .arg(labelA, labelB,
+                 c.transform.empty() ? QString()
+                                     : tr(" (%1)").arg(QString::fromStdString(c.transform)))
+            .arg(double(c.baseWallNs) / 1e6, 0, 'f', 1)
+            .arg(double(c.runWallNs) / 1e6, 0, 'f', 1)
+            .arg(c.runWallNs > 0 ? double(c.baseWallNs) / double(c.runWallNs) : 0.0, 0, 'f', 2));
     emit compared();
 }
 

@@ -103,7 +103,8 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
         const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
         for (int i = 0; i < rows_ * cols_; ++i)
             if (pruned_[size_t(i)])
-                p.fillRect(QRectF(r.x() + (i % cols_) * w, r.y() + (i / cols_) * h, w, h), QColor(128, 128, 128, 215));
+                p.fillRect(QRectF(r.x() + (i % cols_) * w, r.y() + (i / cols_) * h, w, h),
+                           QColor(128, 128, 128, 215));
     }
     if (selected_ >= 0 && rows_ > 0 && cols_ > 0) {
         const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;

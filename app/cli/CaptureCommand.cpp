@@ -42,9 +42,9 @@ SIGINT or SIGTERM stops the run between steps; the session keeps it, marked inco
 
 int captureCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
-                            {"--image", "--out", "--model", "--model-file", "--prompt", "--steps", "--layers",
-                             "--routing-skew", "--seed", "--attn-layers", "--threads", "--device",
-                             "--progress", "--warmup", "--dtype"},
+                            {"--image", "--out", "--model", "--model-file", "--prompt", "--steps",
+                             "--layers", "--routing-skew", "--seed", "--attn-layers", "--threads",
+                             "--device", "--progress", "--warmup", "--dtype"},
                             {"--no-probes", "--nested-ops", "--force", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
@@ -60,7 +60,8 @@ int captureCommand(const std::vector<std::string>& argv) {
     o.outPath = a.value("--out").value_or("");
     o.model = a.value("--model").value_or(o.model);
     o.modelFile = a.value("--model-file").value_or("");
-    if (!o.modelFile.empty() && a.has("--model")) return fail(2, "choose --model or --model-file, not both");
+    if (!o.modelFile.empty() && a.has("--model"))
+        return fail(2, "choose --model or --model-file, not both");
     o.prompt = a.value("--prompt").value_or(o.prompt);
     o.device = a.value("--device").value_or(o.device);
     o.dtype = a.value("--dtype").value_or(o.dtype);
@@ -129,7 +130,8 @@ int captureCommand(const std::vector<std::string>& argv) {
     } else {
         std::printf(
             "Captured run %lld (%s) of %s into %s: %.1f ms wall (measured), %lld ops recorded\n",
-            static_cast<long long>(r.run), toString(r.status), o.modelFile.empty() ? o.model.c_str() : o.modelFile.c_str(), o.outPath.c_str(),
+            static_cast<long long>(r.run), toString(r.status),
+            o.modelFile.empty() ? o.model.c_str() : o.modelFile.c_str(), o.outPath.c_str(),
             double(r.wallNs) / 1e6, static_cast<long long>(r.opsRecorded));
     }
     if (r.status != RunStatus::Complete)

@@ -11,7 +11,8 @@
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp = R"(mvprof-cli diff FILE A B [--format text|json] — compare two runs of a session
+constexpr const char* kHelp =
+    R"(mvprof-cli diff FILE A B [--format text|json] — compare two runs of a session
 
 Prints latency (total, per phase), peak memory, weight and KV bytes, QPS and fidelity of B against A,
 then every module's Δ time (measured), Δ FLOPs and Δ bytes (estimated), sorted by |Δ self time|.
@@ -26,7 +27,8 @@ int diffCommand(const std::vector<std::string>& argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    if (a.positional.size() != 3) return fail(2, "diff needs a session file and two run ids (see --help)");
+    if (a.positional.size() != 3)
+        return fail(2, "diff needs a session file and two run ids (see --help)");
     const std::string format = a.value("--format").value_or("text");
     if (format != "text" && format != "json") return fail(2, "--format must be text or json");
     int64_t ids[2];
@@ -34,7 +36,8 @@ int diffCommand(const std::vector<std::string>& argv) {
         try {
             size_t used = 0;
             ids[i] = std::stoll(a.positional[size_t(i + 1)], &used);
-            if (used != a.positional[size_t(i + 1)].size() || ids[i] <= 0) throw std::invalid_argument("run");
+            if (used != a.positional[size_t(i + 1)].size() || ids[i] <= 0)
+                throw std::invalid_argument("run");
         } catch (const std::exception&) {
             return fail(2, "'" + a.positional[size_t(i + 1)] + "' is not a run id");
         }
@@ -54,7 +57,8 @@ int diffCommand(const std::vector<std::string>& argv) {
     auto runB = loadRunData(**reader, ids[1]);
     if (!runB) return fail(runB.error().exitCode(), runB.error().message);
     const Comparison c = compareRuns(*runA, *runB);
-    const std::string out = format == "json" ? formatComparisonJson(c) + "\n" : formatComparisonText(c);
+    const std::string out =
+        format == "json" ? formatComparisonJson(c) + "\n" : formatComparisonText(c);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
 }

@@ -4,15 +4,18 @@
 
 #include "capture/Capture.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 namespace mvp::cli {
 
 inline ProgressFn jsonlProgress() {
     return [](const CaptureProgress& p) {
-        const nlohmann::json j{{"event", "progress"}, {"phase", p.phase}, {"step", p.step}, {"steps", p.steps}, {"fraction", p.fraction}};
+        const nlohmann::json j{{"event", "progress"},
+                               {"phase", p.phase},
+                               {"step", p.step},
+                               {"steps", p.steps},
+                               {"fraction", p.fraction}};
         std::printf("%s\n", j.dump().c_str());
         std::fflush(stdout);
     };

@@ -12,17 +12,17 @@
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <numeric>
 
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp = R"(mvprof-cli whatif FILE TRANSFORM… [options] — run a what-if against a baseline
+constexpr const char* kHelp =
+    R"(mvprof-cli whatif FILE TRANSFORM… [options] — run a what-if against a baseline
 
 Transforms (combine any of them; they apply in one run):
   --prune-visual KEEP  keep the round(KEEP·N) most salient visual tokens (0 < KEEP ≤ 1), in spatial order;
@@ -61,7 +61,9 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     o.dtype = base.dtype;
     o.imagePath = base.imagePath;
     const auto cfg = nlohmann::json::parse(base.configJson, nullptr, false);
-    if (!cfg.is_object()) return makeError(ErrorCode::NotASession, "run " + std::to_string(base.id) + " has no readable model config");
+    if (!cfg.is_object())
+        return makeError(ErrorCode::NotASession,
+                         "run " + std::to_string(base.id) + " has no readable model config");
     o.overrides.seed = cfg.value("seed", uint64_t(0));
     o.overrides.routingSkew = cfg.value("routing_skew", 1.0);
     auto preset = presetConfig(o.model);
@@ -75,38 +77,51 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     // and unchanged in size, else the copy stored in the session.
     auto image = reader.image(base.id);
     if (!image) return image.error();
-    if (!*image) return makeError(ErrorCode::BadInput, "run " + std::to_string(base.id) + " has no stored image");
+    if (!*image)
+        return makeError(ErrorCode::BadInput,
+                         "run " + std::to_string(base.id) + " has no stored image");
     auto original = loadImage(base.imagePath);
-    if (!original || original->width != (*image)->origWidth || original->height != (*image)->origHeight)
+    if (!original || original->width != (*image)->origWidth ||
+        original->height != (*image)->origHeight)
         o.imageData = (*image)->png;
     return o;
 }
 
-Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Args& a, const std::string& path) {
+Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Args& a,
+                                      const std::string& path) {
     const RunInfo* base = nullptr;
     if (a.has("--run")) {
         auto id = a.intValue("--run", 0);
         if (!id) return makeError(ErrorCode::BadInput, id.error().message);
         for (const auto& r : runs)
             if (r.id == *id) base = &r;
-        if (!base) return makeError(ErrorCode::BadInput, "run " + std::to_string(*id) + " is not in " + path);
+        if (!base)
+            return makeError(ErrorCode::BadInput,
+                             "run " + std::to_string(*id) + " is not in " + path);
     } else {
         for (const auto& r : runs)
             if (r.transform.empty() && r.status == RunStatus::Complete) {
                 base = &r;
                 break;
             }
-        if (!base) return makeError(ErrorCode::BadInput, path + " has no complete baseline run: capture one first (mvprof-cli capture)");
+        if (!base)
+            return makeError(
+                ErrorCode::BadInput,
+                path + " has no complete baseline run: capture one first (mvprof-cli capture)");
     }
     if (base->status != RunStatus::Complete)
-        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) + " is " + toString(base->status) +
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) + " is " +
+                                                  toString(base->status) +
                                                   ": a what-if needs a complete baseline");
     if (base->model.rfind("file:", 0) == 0)
-        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) +
-                                                  " is a user model: what-ifs rewrite the built-in reference model's layers, which a TorchScript archive does not expose");
+        return makeError(ErrorCode::BadInput,
+                         "run " + std::to_string(base->id) +
+                             " is a user model: what-ifs rewrite the built-in reference model's "
+                             "layers, which a TorchScript archive does not expose");
     if (!base->probes)
         return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) +
-                                                  " was captured with --no-probes: it has no attention or routing to plan a what-if from");
+                                                  " was captured with --no-probes: it has no "
+                                                  "attention or routing to plan a what-if from");
     return base;
 }
 
@@ -131,21 +146,27 @@ std::vector<double> featureNorms(const RunData& base, int patches) {
 }
 
 // The round(keep·N) most salient patches, in spatial order.
-Result<std::vector<int>> salientPatches(const RunData& base, double keep, const std::string& source, std::optional<int> layer,
-                                        int* total) {
+Result<std::vector<int>> salientPatches(const RunData& base, double keep, const std::string& source,
+                                        std::optional<int> layer, int* total) {
     LayerRange layers;
     if (layer) layers = LayerRange{*layer, *layer};
     auto grids = computePatchMetrics(base, layers);
     if (!grids.count("attention"))
-        return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) + " has no attention values in that layer");
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) +
+                                                  " has no attention values in that layer");
     std::vector<double> saliency;
     if (source == "feature-norm") {
         saliency = featureNorms(base, int(grids["attention"].values.size()));
-        if (saliency.empty()) return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) + " stored no visual features");
+        if (saliency.empty())
+            return makeError(ErrorCode::BadInput,
+                             "run " + std::to_string(base.run.id) + " stored no visual features");
     } else {
         if (!grids.count(source))
-            return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) + " has no saliency map in that layer range: it needs "
-                                                  "per-head attention maps and decode steps (capture with --attn-layers all)");
+            return makeError(
+                ErrorCode::BadInput,
+                "run " + std::to_string(base.run.id) +
+                    " has no saliency map in that layer range: it needs "
+                    "per-head attention maps and decode steps (capture with --attn-layers all)");
         saliency = grids[source].values;
     }
     const int n = int(saliency.size());
@@ -153,7 +174,8 @@ Result<std::vector<int>> salientPatches(const RunData& base, double keep, const 
     const int k = std::max(1, int(std::lround(keep * n)));
     std::vector<int> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return saliency[size_t(x)] > saliency[size_t(y)]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return saliency[size_t(x)] > saliency[size_t(y)]; });
     std::vector<int> kept(order.begin(), order.begin() + k);
     std::sort(kept.begin(), kept.end());
     return kept;
@@ -168,8 +190,9 @@ std::string fmt(const char* f, double v) {
 
 int whatIfCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
-                            {"--prune-visual", "--saliency", "--saliency-layer", "--quant", "--group", "--kv", "--kv-threshold", "--freeze-window",
-                             "--freeze-min", "--prune-channels", "--run", "--format", "--progress"},
+                            {"--prune-visual", "--saliency", "--saliency-layer", "--quant",
+                             "--group", "--kv", "--kv-threshold", "--freeze-window", "--freeze-min",
+                             "--prune-channels", "--run", "--format", "--progress"},
                             {"--help", "-h", "--freeze-cold"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
@@ -177,20 +200,25 @@ int whatIfCommand(const std::vector<std::string>& argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    if (a.positional.size() != 1) return fail(2, "whatif needs exactly one session file (see --help)");
+    if (a.positional.size() != 1)
+        return fail(2, "whatif needs exactly one session file (see --help)");
     const std::string path = a.positional[0];
-    if (!a.has("--prune-visual") && !a.has("--quant") && !a.has("--kv") && !a.has("--freeze-cold") && !a.has("--prune-channels"))
-        return fail(2, "choose a transform: --prune-visual KEEP, --quant w4|w8, --kv int4, --freeze-cold or --prune-channels F (see --help)");
+    if (!a.has("--prune-visual") && !a.has("--quant") && !a.has("--kv") &&
+        !a.has("--freeze-cold") && !a.has("--prune-channels"))
+        return fail(2, "choose a transform: --prune-visual KEEP, --quant w4|w8, --kv int4, "
+                       "--freeze-cold or --prune-channels F (see --help)");
 
     // Every request is checked before anything runs, so a bad one writes nothing.
     std::optional<double> keep;
     if (a.has("--prune-visual")) {
         auto k = a.doubleValue("--prune-visual", 0);
-        if (!k || !(*k > 0.0 && *k <= 1.0)) return fail(2, "--prune-visual must be a number in (0, 1], e.g. 0.4");
+        if (!k || !(*k > 0.0 && *k <= 1.0))
+            return fail(2, "--prune-visual must be a number in (0, 1], e.g. 0.4");
         keep = *k;
     }
     const std::string saliencySource = a.value("--saliency").value_or("attention");
-    if (saliencySource != "attention" && saliencySource != "saliency" && saliencySource != "feature-norm")
+    if (saliencySource != "attention" && saliencySource != "saliency" &&
+        saliencySource != "feature-norm")
         return fail(2, "--saliency must be attention, saliency or feature-norm");
     std::optional<int> saliencyLayer;
     if (a.has("--saliency-layer")) {
@@ -204,27 +232,32 @@ int whatIfCommand(const std::vector<std::string>& argv) {
         mt.quantBits = *q == "w4" ? 4 : 8;
     }
     auto group = a.intValue("--group", 128);
-    if (!group || *group <= 0 || *group % 2) return fail(2, "--group must be a positive even number, e.g. 128");
+    if (!group || *group <= 0 || *group % 2)
+        return fail(2, "--group must be a positive even number, e.g. 128");
     mt.quantGroup = *group;
     if (auto kv = a.value("--kv")) {
         if (*kv != "int4") return fail(2, "--kv accepts int4");
         auto thr = a.doubleValue("--kv-threshold", 0.82);
-        if (!thr || !(*thr > -1.0 && *thr <= 1.0)) return fail(2, "--kv-threshold must be a cosine in (-1, 1]");
+        if (!thr || !(*thr > -1.0 && *thr <= 1.0))
+            return fail(2, "--kv-threshold must be a cosine in (-1, 1]");
         mt.kv = KvCompression{*thr, true, true};
     }
     auto window = a.intValue("--freeze-window", 128);
     auto minActs = a.intValue("--freeze-min", 3);
-    if (!window || *window <= 0) return fail(2, "--freeze-window must be a positive number of tokens");
+    if (!window || *window <= 0)
+        return fail(2, "--freeze-window must be a positive number of tokens");
     if (!minActs || *minActs < 0) return fail(2, "--freeze-min must be zero or more activations");
     if (a.has("--prune-channels")) {
         auto f = a.doubleValue("--prune-channels", 0);
-        if (!f || !(*f > 0.0 && *f < 1.0)) return fail(2, "--prune-channels must be a fraction in (0, 1), e.g. 0.3");
+        if (!f || !(*f > 0.0 && *f < 1.0))
+            return fail(2, "--prune-channels must be a fraction in (0, 1), e.g. 0.3");
         mt.pruneChannels = *f;
     }
     const std::string format = a.value("--format").value_or("text");
     if (format != "text" && format != "json") return fail(2, "--format must be text or json");
     const std::string progressMode = a.value("--progress").value_or("");
-    if (!progressMode.empty() && progressMode != "jsonl") return fail(2, "--progress accepts only jsonl");
+    if (!progressMode.empty() && progressMode != "jsonl")
+        return fail(2, "--progress accepts only jsonl");
 
     auto reader = SessionReader::open(path);
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
@@ -244,9 +277,12 @@ int whatIfCommand(const std::vector<std::string>& argv) {
         if (!kept) return fail(2, kept.error().message);
         t.keepPatches = *kept;
         parts.push_back("prune-visual " + fmt("%.2g", *keep));
-        const std::string layerText = saliencyLayer ? "layer " + std::to_string(*saliencyLayer) : std::string("all layers");
-        details.push_back(std::to_string(kept->size()) + " of " + std::to_string(n) + " visual tokens, by " +
-                          (saliencySource == "feature-norm" ? std::string("visual feature norm") : layerText + " " + saliencySource));
+        const std::string layerText =
+            saliencyLayer ? "layer " + std::to_string(*saliencyLayer) : std::string("all layers");
+        details.push_back(std::to_string(kept->size()) + " of " + std::to_string(n) +
+                          " visual tokens, by " +
+                          (saliencySource == "feature-norm" ? std::string("visual feature norm")
+                                                            : layerText + " " + saliencySource));
     }
     auto options = optionsFrom(**reader, base);
     if (!options) return fail(options.error().exitCode(), options.error().message);
@@ -255,18 +291,24 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     if (!prepared) return fail(prepared.error().exitCode(), prepared.error().message);
     const VlmConfig cfg = prepared->config;
     if (a.has("--freeze-cold")) {
-        if (cfg.llm.moeLayers.empty()) return fail(2, "run " + std::to_string(base.id) + "'s model has no MoE layers: there are no experts to freeze");
-        const auto plan = planColdExperts(baseData->routing, cfg.llm.experts, cfg.llm.topK, *window, *minActs);
+        if (cfg.llm.moeLayers.empty())
+            return fail(2, "run " + std::to_string(base.id) +
+                               "'s model has no MoE layers: there are no experts to freeze");
+        const auto plan =
+            planColdExperts(baseData->routing, cfg.llm.experts, cfg.llm.topK, *window, *minActs);
         if (plan.completeWindows < 2)
-            return fail(2, "the baseline has " + std::to_string(plan.positions) + " tokens per layer: cold-expert freezing needs two complete windows of " +
-                               std::to_string(*window) + " (use a smaller --freeze-window)");
+            return fail(
+                2, "the baseline has " + std::to_string(plan.positions) +
+                       " tokens per layer: cold-expert freezing needs two complete windows of " +
+                       std::to_string(*window) + " (use a smaller --freeze-window)");
         mt.freezeCold = true;
         mt.frozenExperts = plan.frozen;
         int frozen = 0;
         for (const auto& [layer, experts] : plan.frozen)
             frozen += int(experts.size());
         parts.push_back("freeze-cold");
-        details.push_back(std::to_string(frozen) + " experts frozen (< " + std::to_string(*minActs) + " activations in two windows of " +
+        details.push_back(std::to_string(frozen) + " experts frozen (< " +
+                          std::to_string(*minActs) + " activations in two windows of " +
                           std::to_string(*window) + ")");
     }
     if (mt.quantBits) {
@@ -284,7 +326,9 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     for (const auto& s : baseData->stepOutputs)
         mt.baselineTokens.push_back(s.token);
     if ((mt.quantBits || mt.pruneChannels > 0) && mt.baselineTokens.empty())
-        return fail(2, "run " + std::to_string(base.id) + " stored no generated tokens: capture a new baseline to calibrate quantisation or channel pruning");
+        return fail(2, "run " + std::to_string(base.id) +
+                           " stored no generated tokens: capture a new baseline to calibrate "
+                           "quantisation or channel pruning");
 
     auto capturer = Capturer::create(std::move(prepared.value()));
     if (!capturer) return fail(capturer.error().exitCode(), capturer.error().message);
@@ -321,13 +365,15 @@ int whatIfCommand(const std::vector<std::string>& argv) {
                 if (auto p = predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
                     Batch b;
                     b.run = result->run;
-                    b.runMetrics.push_back({"latency.predicted_ns", double(p->wallNs), "ns", "predicted", p->note});
+                    b.runMetrics.push_back(
+                        {"latency.predicted_ns", double(p->wallNs), "ns", "predicted", p->note});
                     (*writer)->submit(std::move(b));
                 }
             }
         }
     }
-    if (auto closed = (*writer)->close(); !closed) return fail(closed.error().exitCode(), closed.error().message);
+    if (auto closed = (*writer)->close(); !closed)
+        return fail(closed.error().exitCode(), closed.error().message);
 
     auto again = SessionReader::open(path);
     if (!again) return fail(again.error().exitCode(), again.error().message);
@@ -336,14 +382,20 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     if (!b || !w) return fail(1, "reading the runs back failed");
     const Comparison c = compareRuns(*b, *w);
     if (result->status != RunStatus::Complete)
-        return fail(1, "the what-if was stopped before it finished; " + path + " keeps it, marked incomplete");
+        return fail(1, "the what-if was stopped before it finished; " + path +
+                           " keeps it, marked incomplete");
     if (progressMode == "jsonl") {
-        const nlohmann::json j{{"event", "done"}, {"run", result->run}, {"baseline_run", base.id}, {"status", toString(result->status)},
-                               {"out", path}, {"wall_ms", double(result->wallNs) / 1e6}};
+        const nlohmann::json j{{"event", "done"},
+                               {"run", result->run},
+                               {"baseline_run", base.id},
+                               {"status", toString(result->status)},
+                               {"out", path},
+                               {"wall_ms", double(result->wallNs) / 1e6}};
         std::printf("%s\n", j.dump().c_str());
         return 0;
     }
-    const std::string out = format == "json" ? formatComparisonJson(c) + "\n" : formatComparisonText(c);
+    const std::string out =
+        format == "json" ? formatComparisonJson(c) + "\n" : formatComparisonText(c);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return 0;
 }

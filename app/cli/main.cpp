@@ -43,16 +43,19 @@ int main(int argc, char** argv) {
         if (command == "diff") return mvp::cli::diffCommand(args);
         if (command == "example-model") {
             if (args.size() != 1 || args[0].rfind("--", 0) == 0)
-                return mvp::cli::fail(2, "example-model needs one folder to write example-vlm.pt and example-vlm.json into");
+                return mvp::cli::fail(2, "example-model needs one folder to write example-vlm.pt "
+                                         "and example-vlm.json into");
             auto path = mvp::writeExampleUserModel(args[0]);
             if (!path) return mvp::cli::fail(path.error().exitCode(), path.error().message);
-            std::printf("Wrote %s (capture it with: mvprof-cli capture --model-file %s --image IMG --out FILE.mvprof)\n",
+            std::printf("Wrote %s (capture it with: mvprof-cli capture --model-file %s --image IMG "
+                        "--out FILE.mvprof)\n",
                         path->c_str(), path->c_str());
             return 0;
         }
     } catch (const std::exception& e) {
         return mvp::cli::fail(1, std::string("internal error: ") + e.what());
     }
-    return mvp::cli::fail(2, "unknown command '" + command +
-                                 "': use capture, report, export, whatif, diff or example-model (see --help)");
+    return mvp::cli::fail(
+        2, "unknown command '" + command +
+               "': use capture, report, export, whatif, diff or example-model (see --help)");
 }

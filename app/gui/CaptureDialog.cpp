@@ -31,17 +31,19 @@ QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label,
 } // namespace
 
 CaptureDialog::CaptureDialog(QWidget* parent)
-    : QDialog(parent), model_(new QComboBox(this)), modelFile_(new QLineEdit(this)), layers_(new QSpinBox(this)),
-      image_(new QLineEdit(this)), preview_(new QLabel(this)), prompt_(new QLineEdit(this)),
-      steps_(new QSpinBox(this)), device_(new QComboBox(this)), dtype_(new QComboBox(this)), attn_(new QLineEdit(this)),
-      skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
+    : QDialog(parent), model_(new QComboBox(this)), modelFile_(new QLineEdit(this)),
+      layers_(new QSpinBox(this)), image_(new QLineEdit(this)), preview_(new QLabel(this)),
+      prompt_(new QLineEdit(this)), steps_(new QSpinBox(this)), device_(new QComboBox(this)),
+      dtype_(new QComboBox(this)), attn_(new QLineEdit(this)), skew_(new QDoubleSpinBox(this)),
+      output_(new QLineEdit(this)) {
     setWindowTitle(tr("New Capture"));
     model_->addItem(tr("Reference, tiny (seconds)"), QStringLiteral("ref:tiny"));
     model_->addItem(tr("Reference, small (up to a minute on CPU)"), QStringLiteral("ref:small"));
     model_->addItem(tr("Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)"),
                     QStringLiteral("ref:llava-moe-7b"));
     model_->addItem(tr("User model (TorchScript + manifest)…"), QStringLiteral("file"));
-    modelFile_->setPlaceholderText(tr("the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)"));
+    modelFile_->setPlaceholderText(
+        tr("the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)"));
     layers_->setRange(0, 64);
     layers_->setSpecialValueText(tr("all layers"));
     layers_->setToolTip(tr("Truncate the model to this many vision and decoder layers"));
@@ -50,7 +52,8 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     device_->addItem(tr("CPU"), QStringLiteral("cpu"));
     dtype_->addItem(tr("float32"), QStringLiteral("float32"));
     dtype_->addItem(tr("bfloat16 (half the weight and KV bytes)"), QStringLiteral("bfloat16"));
-    dtype_->setToolTip(tr("The precision of weights, activations and the KV cache (float16 needs a GPU)"));
+    dtype_->setToolTip(
+        tr("The precision of weights, activations and the KV cache (float16 needs a GPU)"));
     attn_->setPlaceholderText(tr("e.g. all, 0-1 or 0,3 (empty: none)"));
     attn_->setToolTip(tr("Decoder layers whose per-head attention maps are stored (for head "
                          "redundancy and saliency)"));
@@ -67,8 +70,9 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     auto* form = new QFormLayout;
     form->addRow(tr("Model"), model_);
     modelFileRow_ = withButton(this, modelFile_, tr("Browse…"), [this] {
-        const QString f = QFileDialog::getOpenFileName(this, tr("Choose a Model Manifest"), modelFile_->text(),
-                                                       tr("Model manifests (*.json)"));
+        const QString f =
+            QFileDialog::getOpenFileName(this, tr("Choose a Model Manifest"), modelFile_->text(),
+                                         tr("Model manifests (*.json)"));
         if (!f.isEmpty()) modelFile_->setText(f);
     });
     form->addRow(tr("Model file"), modelFileRow_);
@@ -111,8 +115,8 @@ void CaptureDialog::modelChanged() {
     // choices apply to the built-in model only.
     const bool file = model_->currentData().toString() == QLatin1String("file");
     modelFileRow_->setEnabled(file);
-    for (QWidget* w : {static_cast<QWidget*>(layers_), static_cast<QWidget*>(dtype_), static_cast<QWidget*>(attn_),
-                       static_cast<QWidget*>(skew_)})
+    for (QWidget* w : {static_cast<QWidget*>(layers_), static_cast<QWidget*>(dtype_),
+                       static_cast<QWidget*>(attn_), static_cast<QWidget*>(skew_)})
         w->setEnabled(!file);
 }
 
@@ -136,7 +140,8 @@ CaptureRequest CaptureDialog::request() const {
 }
 
 void CaptureDialog::setRequest(const CaptureRequest& r) {
-    model_->setCurrentIndex(std::max(0, model_->findData(r.modelFile.isEmpty() ? r.model : QStringLiteral("file"))));
+    model_->setCurrentIndex(
+        std::max(0, model_->findData(r.modelFile.isEmpty() ? r.model : QStringLiteral("file"))));
     modelFile_->setText(r.modelFile);
     layers_->setValue(r.layers);
     image_->setText(r.image);
@@ -165,8 +170,10 @@ void CaptureDialog::updatePreview() {
 void CaptureDialog::accept() {
     const CaptureRequest r = request();
     QString problem;
-    if (model_->currentData().toString() == QLatin1String("file") && !QFileInfo(r.modelFile).isFile())
-        problem = tr("Choose the user model's manifest (a .json file next to its TorchScript archive).");
+    if (model_->currentData().toString() == QLatin1String("file") &&
+        !QFileInfo(r.modelFile).isFile())
+        problem =
+            tr("Choose the user model's manifest (a .json file next to its TorchScript archive).");
     else if (!QFileInfo(r.image).isFile())
         problem = tr("Choose an image file that exists.");
     else if (r.output.isEmpty())

@@ -9,15 +9,25 @@
 namespace mvp {
 
 QStringList CaptureRequest::arguments() const {
-    QStringList a{QStringLiteral("capture"), QStringLiteral("--image"), image,  QStringLiteral("--prompt"),   prompt,
-                  QStringLiteral("--steps"), QString::number(steps),    QStringLiteral("--device"), device,
-                  QStringLiteral("--out"),   output,                    QStringLiteral("--progress"), QStringLiteral("jsonl")};
+    QStringList a{QStringLiteral("capture"),
+                  QStringLiteral("--image"),
+                  image,
+                  QStringLiteral("--prompt"),
+                  prompt,
+                  QStringLiteral("--steps"),
+                  QString::number(steps),
+                  QStringLiteral("--device"),
+                  device,
+                  QStringLiteral("--out"),
+                  output,
+                  QStringLiteral("--progress"),
+                  QStringLiteral("jsonl")};
     if (!modelFile.isEmpty()) {
         // A user model brings its own depth, precision and routing.
         a << QStringLiteral("--model-file") << modelFile;
     } else {
-        a << QStringLiteral("--model") << model << QStringLiteral("--dtype") << dtype << QStringLiteral("--routing-skew")
-          << QString::number(routingSkew);
+        a << QStringLiteral("--model") << model << QStringLiteral("--dtype") << dtype
+          << QStringLiteral("--routing-skew") << QString::number(routingSkew);
         if (layers > 0) a << QStringLiteral("--layers") << QString::number(layers);
         if (!attnLayers.isEmpty()) a << QStringLiteral("--attn-layers") << attnLayers;
     }

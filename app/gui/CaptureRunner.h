@@ -13,7 +13,7 @@ namespace mvp {
 struct CaptureRequest {
     QString model = QStringLiteral("ref:tiny");
     QString modelFile; // a user model's manifest; replaces `model` when set
-    int layers = 0; // 0: the preset's depth
+    int layers = 0;    // 0: the preset's depth
     QString image;
     QString prompt;
     int steps = 8;
@@ -41,7 +41,7 @@ public:
     void cancel();
     bool isRunning() const;
     const CaptureRequest& request() const { return request_; }
-    QString session() const { return session_; }     // the file the current job writes
+    QString session() const { return session_; } // the file the current job writes
     bool isWhatIf() const { return whatIf_; }
     qint64 finishedRun() const { return finishedRun_; } // from the job's "done" line; 0 if none
 

@@ -138,8 +138,8 @@ MainWindow::MainWindow(QWidget* parent)
                             QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, timelineDock_);
     tabifyDockWidget(findingsDock_, runsDock_);
-    comparisonDock_ = addDock(comparison_, tr("What-if comparison"), QStringLiteral("comparisonDock"),
-                              Qt::BottomDockWidgetArea);
+    comparisonDock_ = addDock(comparison_, tr("What-if comparison"),
+                              QStringLiteral("comparisonDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, comparisonDock_);
     findingsDock_->raise();
     resizeDocks({modulesDock_}, {560}, Qt::Horizontal);
@@ -205,33 +205,35 @@ MainWindow::MainWindow(QWidget* parent)
                     openSession(runner_.session());
                 }
             });
-    connect(&runner_, &CaptureRunner::finished, this,
-            [this](bool ok, bool cancelled, const QString& message) {
-                progress_->hide();
-                cancel_->hide();
-                whatIfs_->setEnabled(session_ != nullptr);
-                const bool whatIf = runner_.isWhatIf();
-                if (whatIf && ok) compareWhenLoaded_ = runner_.finishedRun();
-                if (QFileInfo::exists(runner_.session()))
-                    openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
-                if (!ok && !cancelled &&
-                    QGuiApplication::platformName() != QLatin1String("offscreen"))
-                    QMessageBox::critical(this, whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
-                if (whatIf) {
-                    statusBar()->showMessage(ok          ? tr("What-if complete: see the comparison")
-                                             : cancelled ? tr("What-if cancelled: the run is kept, marked incomplete")
-                                                         : tr("What-if failed: %1").arg(message),
-                                             8000);
-                    emit whatIfFinished(ok, message);
-                    return;
-                }
+    connect(
+        &runner_, &CaptureRunner::finished, this,
+        [this](bool ok, bool cancelled, const QString& message) {
+            progress_->hide();
+            cancel_->hide();
+            whatIfs_->setEnabled(session_ != nullptr);
+            const bool whatIf = runner_.isWhatIf();
+            if (whatIf && ok) compareWhenLoaded_ = runner_.finishedRun();
+            if (QFileInfo::exists(runner_.session()))
+                openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
+            if (!ok && !cancelled && QGuiApplication::platformName() != QLatin1String("offscreen"))
+                QMessageBox::critical(
+                    this, whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
+            if (whatIf) {
                 statusBar()->showMessage(
-                    ok          ? tr("Capture complete")
-                    : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
-                                : tr("Capture failed: %1").arg(message),
+                    ok          ? tr("What-if complete: see the comparison")
+                    : cancelled ? tr("What-if cancelled: the run is kept, marked incomplete")
+                                : tr("What-if failed: %1").arg(message),
                     8000);
-                emit captureFinished(ok, cancelled, message);
-            });
+                emit whatIfFinished(ok, message);
+                return;
+            }
+            statusBar()->showMessage(
+                ok          ? tr("Capture complete")
+                : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
+                            : tr("Capture failed: %1").arg(message),
+                8000);
+            emit captureFinished(ok, cancelled, message);
+        });
     runLabel_->setText(tr("No session"));
     connect(heatmap_, &views::HeatmapView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 4000); });
@@ -358,7 +360,8 @@ void MainWindow::startWhatIf(WhatIfRequest request) {
     progress_->show();
     cancel_->show();
     whatIfs_->setEnabled(false);
-    statusBar()->showMessage(tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
+    statusBar()->showMessage(
+        tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
     runner_.startJob(request.arguments(), request.session, true);
 }
 

@@ -1,7 +1,6 @@
 // MainWindow's exports: what the views show, written to PNG, PDF, CSV or
 // Markdown (File → Export).
 #include "app/gui/MainWindow.h"
-
 #include "core/report/Report.h"
 #include "views/ExpertLoadView.h"
 #include "views/Export.h"

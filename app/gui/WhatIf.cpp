@@ -14,13 +14,15 @@
 namespace mvp {
 
 QStringList WhatIfRequest::arguments() const {
-    QStringList a{QStringLiteral("whatif"), session, QStringLiteral("--progress"), QStringLiteral("jsonl")};
+    QStringList a{QStringLiteral("whatif"), session, QStringLiteral("--progress"),
+                  QStringLiteral("jsonl")};
     if (baseline > 0) a << QStringLiteral("--run") << QString::number(baseline);
     if (pruneVisual > 0) a << QStringLiteral("--prune-visual") << QString::number(pruneVisual);
     if (quantBits) a << QStringLiteral("--quant") << QStringLiteral("w%1").arg(quantBits);
     if (kvInt4) a << QStringLiteral("--kv") << QStringLiteral("int4");
     if (freezeCold) a << QStringLiteral("--freeze-cold");
-    if (pruneChannels > 0) a << QStringLiteral("--prune-channels") << QString::number(pruneChannels);
+    if (pruneChannels > 0)
+        a << QStringLiteral("--prune-channels") << QString::number(pruneChannels);
     return a;
 }
 
@@ -35,10 +37,13 @@ QString WhatIfRequest::label() const {
 }
 
 WhatIfDialog::WhatIfDialog(QWidget* parent)
-    : QDialog(parent), prune_(new QCheckBox(tr("Prune visual tokens, keep"), this)), keep_(new QDoubleSpinBox(this)),
-      quant_(new QComboBox(this)), kv_(new QCheckBox(tr("Compress the KV cache (merge similar visual keys, INT4)"), this)),
-      freeze_(new QCheckBox(tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
-      channels_(new QCheckBox(tr("Prune vision MLP channels, fraction"), this)), channelFraction_(new QDoubleSpinBox(this)) {
+    : QDialog(parent), prune_(new QCheckBox(tr("Prune visual tokens, keep"), this)),
+      keep_(new QDoubleSpinBox(this)), quant_(new QComboBox(this)),
+      kv_(new QCheckBox(tr("Compress the KV cache (merge similar visual keys, INT4)"), this)),
+      freeze_(new QCheckBox(
+          tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
+      channels_(new QCheckBox(tr("Prune vision MLP channels, fraction"), this)),
+      channelFraction_(new QDoubleSpinBox(this)) {
     setWindowTitle(tr("Custom What-if"));
     keep_->setRange(0.05, 1.0);
     keep_->setSingleStep(0.05);
@@ -50,7 +55,8 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     channelFraction_->setSingleStep(0.05);
     channelFraction_->setValue(0.3);
     auto* form = new QFormLayout(this);
-    form->addRow(new QLabel(tr("The transforms apply together in one real run of the baseline's inputs."), this));
+    form->addRow(new QLabel(
+        tr("The transforms apply together in one real run of the baseline's inputs."), this));
     form->addRow(prune_, keep_);
     form->addRow(tr("Weights:"), quant_);
     form->addRow(kv_);
@@ -73,7 +79,8 @@ WhatIfRequest WhatIfDialog::request() const {
     return r;
 }
 
-WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent) : QObject(menu) {
+WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent)
+    : QObject(menu) {
     auto preset = [](auto set) {
         WhatIfRequest r;
         set(r);
@@ -82,15 +89,18 @@ WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogPare
     const std::tuple<QString, QString, QString, WhatIfRequest> presets[] = {
         {QStringLiteral("prune"), tr("Prune Visual Tokens (keep 40 %)"), tr("Prune 0.4"),
          preset([](WhatIfRequest& r) { r.pruneVisual = 0.4; })},
-        {QStringLiteral("w4"), tr("Quantise Weights to W4 (AWQ)"), tr("W4"), preset([](WhatIfRequest& r) { r.quantBits = 4; })},
-        {QStringLiteral("w8"), tr("Quantise Weights to W8 (AWQ)"), tr("W8"), preset([](WhatIfRequest& r) { r.quantBits = 8; })},
+        {QStringLiteral("w4"), tr("Quantise Weights to W4 (AWQ)"), tr("W4"),
+         preset([](WhatIfRequest& r) { r.quantBits = 4; })},
+        {QStringLiteral("w8"), tr("Quantise Weights to W8 (AWQ)"), tr("W8"),
+         preset([](WhatIfRequest& r) { r.quantBits = 8; })},
         {QStringLiteral("kv"), tr("Compress the KV Cache (merge + INT4)"), tr("KV INT4"),
          preset([](WhatIfRequest& r) { r.kvInt4 = true; })},
-        {QStringLiteral("freeze"), tr("Freeze Cold Experts"), tr("Freeze"), preset([](WhatIfRequest& r) { r.freezeCold = true; })},
+        {QStringLiteral("freeze"), tr("Freeze Cold Experts"), tr("Freeze"),
+         preset([](WhatIfRequest& r) { r.freezeCold = true; })},
         {QStringLiteral("channels"), tr("Prune Vision MLP Channels (30 %)"), tr("Channels 0.3"),
          preset([](WhatIfRequest& r) { r.pruneChannels = 0.3; })},
-        {QStringLiteral("combined"), tr("W4 + KV INT4 + Prune 0.4 (the design note's setup)"), tr("W4+KV+Prune"),
-         preset([](WhatIfRequest& r) {
+        {QStringLiteral("combined"), tr("W4 + KV INT4 + Prune 0.4 (the design note's setup)"),
+         tr("W4+KV+Prune"), preset([](WhatIfRequest& r) {
              r.quantBits = 4;
              r.kvInt4 = true;
              r.pruneVisual = 0.4;

@@ -19,15 +19,17 @@ namespace mvp {
 
 struct WhatIfRequest {
     QString session;
-    qint64 baseline = 0;        // 0: the session's first complete baseline
-    double pruneVisual = 0;     // keep ratio; 0: no token pruning
-    int quantBits = 0;          // 4, 8 or 0
+    qint64 baseline = 0;    // 0: the session's first complete baseline
+    double pruneVisual = 0; // keep ratio; 0: no token pruning
+    int quantBits = 0;      // 4, 8 or 0
     bool kvInt4 = false;
     bool freezeCold = false;
-    double pruneChannels = 0;   // fraction; 0: none
-    bool any() const { return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0; }
+    double pruneChannels = 0; // fraction; 0: none
+    bool any() const {
+        return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0;
+    }
     QStringList arguments() const;
-    QString label() const;  // e.g. "W4 + KV INT4"
+    QString label() const; // e.g. "W4 + KV INT4"
 };
 
 // The custom what-if dialog: every transform with its parameter.
@@ -35,7 +37,7 @@ class WhatIfDialog : public QDialog {
     Q_OBJECT
 public:
     explicit WhatIfDialog(QWidget* parent = nullptr);
-    WhatIfRequest request() const;  // session and baseline left for the caller
+    WhatIfRequest request() const; // session and baseline left for the caller
 
 private:
     QCheckBox* prune_;
@@ -54,7 +56,8 @@ class WhatIfActions : public QObject {
 public:
     WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent);
     void setEnabled(bool enabled);
-    // The preset action for a transform name: "prune", "w4", "w8", "kv", "freeze", "channels", "combined".
+    // The preset action for a transform name: "prune", "w4", "w8", "kv", "freeze", "channels",
+    // "combined".
     QAction* action(const QString& name) const;
 
 signals:

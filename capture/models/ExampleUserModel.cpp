@@ -4,11 +4,10 @@
 #include "capture/models/UserModel.h"
 
 #include <ATen/CPUGeneratorImpl.h>
-#include <nlohmann/json.hpp>
-#include <torch/script.h>
-
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <torch/script.h>
 
 namespace mvp {
 
@@ -17,7 +16,9 @@ constexpr int kDim = 32, kVocab = 320, kImage = 224, kPatch = 14, kExperts = 4;
 
 struct Init {
     at::Generator gen = at::detail::createCPUGenerator(20261129);
-    torch::Tensor normal(std::vector<int64_t> shape, double sd) { return torch::empty(shape).normal_(0.0, sd, gen); }
+    torch::Tensor normal(std::vector<int64_t> shape, double sd) {
+        return torch::empty(shape).normal_(0.0, sd, gen);
+    }
 };
 
 // Leaf modules hold their weights as parameters: TorchScript's alias
@@ -36,7 +37,8 @@ def forward(self, x):
 
 torch::jit::Module attention(Init& init, bool causal) {
     torch::jit::Module m("Attention");
-    m.register_parameter("wqkv", init.normal({kDim, 3 * kDim}, 1.0 / std::sqrt(double(kDim))), false);
+    m.register_parameter("wqkv", init.normal({kDim, 3 * kDim}, 1.0 / std::sqrt(double(kDim))),
+                         false);
     m.register_parameter("wo", init.normal({kDim, kDim}, 0.05), false);
     m.define(causal ? R"(
 def forward(self, x):
@@ -57,7 +59,8 @@ def forward(self, x):
 
 torch::jit::Module moe(Init& init) {
     torch::jit::Module m("MoE");
-    m.register_parameter("gate", init.normal({kDim, kExperts}, 1.0 / std::sqrt(double(kDim))), false);
+    m.register_parameter("gate", init.normal({kDim, kExperts}, 1.0 / std::sqrt(double(kDim))),
+                         false);
     for (int e = 0; e < kExperts; ++e)
         m.register_module("expert" + std::to_string(e), mlp(init, "Expert", 2 * kDim));
     // Top-2 routing; each expert runs on the tokens routed to it.
@@ -114,7 +117,8 @@ Result<std::string> writeExampleUserModel(const std::string& dir) {
         Init init;
         torch::jit::Module vision("VisionEncoder");
         vision.register_parameter("patch_w", init.normal({kDim, 3, kPatch, kPatch}, 0.02), false);
-        vision.register_parameter("pos", init.normal({(kImage / kPatch) * (kImage / kPatch), kDim}, 0.02), false);
+        vision.register_parameter(
+            "pos", init.normal({(kImage / kPatch) * (kImage / kPatch), kDim}, 0.02), false);
         vision.register_module("block0", block(init, "VitBlock", false));
         vision.register_module("block1", block(init, "VitBlock", false));
         vision.define(R"(
@@ -151,7 +155,8 @@ def forward(self, ids, visual, visual_at: int):
 )");
         model.save((fs::path(dir) / "example-vlm.pt").string());
     } catch (const std::exception& e) {
-        return makeError(ErrorCode::Internal, std::string("building the example model failed: ") + e.what());
+        return makeError(ErrorCode::Internal,
+                         std::string("building the example model failed: ") + e.what());
     }
     const nlohmann::json manifest{{"format", "mvprof-model"},
                                   {"name", "example-vlm"},

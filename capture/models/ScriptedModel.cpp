@@ -9,12 +9,15 @@ Result<std::unique_ptr<ScriptedModel>> ScriptedModel::load(const UserModelManife
     } catch (const std::exception& e) {
         std::string what = e.what();
         what = what.substr(0, what.find('\n'));
-        return makeError(ErrorCode::BadInput, manifest.torchscript + " is not a loadable TorchScript archive: " + what);
+        return makeError(ErrorCode::BadInput,
+                         manifest.torchscript + " is not a loadable TorchScript archive: " + what);
     }
     for (const char* method : {"encode_image", "project", "forward"})
         if (!m.find_method(method))
-            return makeError(ErrorCode::BadInput, manifest.torchscript + " has no method " + method +
-                                                      "(…): a user model needs encode_image, project and forward (see USER_MODELS.md)");
+            return makeError(ErrorCode::BadInput, manifest.torchscript + " has no method " +
+                                                      method +
+                                                      "(…): a user model needs encode_image, "
+                                                      "project and forward (see USER_MODELS.md)");
     m.eval();
     return std::unique_ptr<ScriptedModel>(new ScriptedModel(std::move(m)));
 }
@@ -27,10 +30,14 @@ torch::Tensor ScriptedModel::project(const torch::Tensor& features) {
     return module_.get_method("project")({features}).toTensor();
 }
 
-torch::Tensor ScriptedModel::forward(const std::vector<int>& ids, const torch::Tensor& visual, int visualAt) {
+torch::Tensor ScriptedModel::forward(const std::vector<int>& ids, const torch::Tensor& visual,
+                                     int visualAt) {
     std::vector<int64_t> v(ids.begin(), ids.end());
-    auto out = module_.get_method("forward")({torch::tensor(v, torch::kLong), visual, int64_t(visualAt)}).toTensor();
-    return out.dim() == 2 ? out[out.size(0) - 1] : out;  // a model may return every position's logits
+    auto out =
+        module_.get_method("forward")({torch::tensor(v, torch::kLong), visual, int64_t(visualAt)})
+            .toTensor();
+    return out.dim() == 2 ? out[out.size(0) - 1]
+                          : out; // a model may return every position's logits
 }
 
 std::string ScriptedModel::rootType() const {

@@ -20,7 +20,7 @@ public:
     torch::Tensor project(const torch::Tensor& features);
     torch::Tensor forward(const std::vector<int>& ids, const torch::Tensor& visual, int visualAt);
 
-    std::string rootType() const;  // the top module's type, for the module tree
+    std::string rootType() const; // the top module's type, for the module tree
     int64_t parameterCount() const;
     int64_t weightBytes() const;
 

@@ -10,14 +10,14 @@
 namespace mvp {
 
 struct UserModelManifest {
-    std::string path;         // the manifest file
-    std::string torchscript;  // the archive, resolved against the manifest's folder
-    std::string name;         // what the session calls the model
+    std::string path;        // the manifest file
+    std::string torchscript; // the archive, resolved against the manifest's folder
+    std::string name;        // what the session calls the model
     int imageSize = 224, patch = 14;
     int vocab = 320, bos = 256, maxSeq = 512;
     std::array<float, 3> mean{0.48145466f, 0.4578275f, 0.40821073f};
     std::array<float, 3> std{0.26862954f, 0.26130258f, 0.27577711f};
-    std::string json;  // the manifest as read, stored as the run's model config
+    std::string json; // the manifest as read, stored as the run's model config
 };
 
 // Reads and checks a manifest; errors say which field is wrong.

@@ -31,7 +31,8 @@ struct ForwardHooks {
         routing;
     // Per decoder layer: attention probabilities [heads, T, S] of queries starting at position
     // `queryStart`, over the cache's S slots (positions, unless `cache.compressed()`).
-    std::function<void(int layer, const torch::Tensor& probs, int queryStart, const KvCache& cache)> attention;
+    std::function<void(int layer, const torch::Tensor& probs, int queryStart, const KvCache& cache)>
+        attention;
 };
 
 class VlmModel {

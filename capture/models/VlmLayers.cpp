@@ -20,7 +20,8 @@ int64_t countParams(const torch::nn::Module& m) {
 // ---- linear ------------------------------------------------------------------
 
 int64_t QuantisedWeight::bytes() const {
-    return codes.bytes() + (inputScale.defined() ? inputScale.numel() * int64_t(inputScale.element_size()) : 0);
+    return codes.bytes() +
+           (inputScale.defined() ? inputScale.numel() * int64_t(inputScale.element_size()) : 0);
 }
 
 LinImpl::LinImpl(int in, int out, bool hasBias) {
@@ -60,9 +61,10 @@ torch::Tensor VitBlockImpl::forward(torch::Tensor x, Recorder* rec) {
     {
         ProbeScope a(rec, attnId);
         const int64_t n = x.size(0), dim = x.size(1), hd = dim / heads;
-        auto t = qkv(ln1(x)).view({n, 3, heads, hd}).permute({1, 2, 0, 3});  // [3, H, N, hd]
+        auto t = qkv(ln1(x)).view({n, 3, heads, hd}).permute({1, 2, 0, 3}); // [3, H, N, hd]
         auto q = t[0], k = t[1], v = t[2];
-        auto probs = torch::softmax(torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(hd)), -1);
+        auto probs =
+            torch::softmax(torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(hd)), -1);
         x = x + proj(torch::matmul(probs, v).transpose(0, 1).reshape({n, dim}));
     }
     {
@@ -130,12 +132,14 @@ void writeRows(GroupCodes& into, int64_t at, const GroupCodes& rows) {
 }
 } // namespace
 
-std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& keys, const torch::Tensor& values) {
+std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& keys,
+                                                        const torch::Tensor& values) {
     const int64_t t = keys.size(0), first = slots;
     if (compressed()) {
         // New positions get a slot of their own.
         logCount.narrow(0, first, t).zero_();
-        slotOfPosition = torch::cat({slotOfPosition, torch::arange(first, first + t, torch::kLong)});
+        slotOfPosition =
+            torch::cat({slotOfPosition, torch::arange(first, first + t, torch::kLong)});
     }
     slots += int(t);
     if (!int4) {
@@ -145,7 +149,8 @@ std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& key
     }
     writeRows(qk, first, quantiseGroups(keys, 4, headDim));
     writeRows(qv, first, quantiseGroups(values, 4, headDim));
-    return {dequantiseGroups(rowsOf(qk, 0, slots)).to(dtype), dequantiseGroups(rowsOf(qv, 0, slots)).to(dtype)};
+    return {dequantiseGroups(rowsOf(qk, 0, slots)).to(dtype),
+            dequantiseGroups(rowsOf(qv, 0, slots)).to(dtype)};
 }
 
 int64_t KvCache::bytes() const {
@@ -158,7 +163,8 @@ int64_t KvCache::bytes() const {
     return n;
 }
 
-AttentionImpl::AttentionImpl(const LlmConfig& c) : heads(c.heads), kvHeads(c.kvHeads), headDim(c.headDim()) {
+AttentionImpl::AttentionImpl(const LlmConfig& c)
+    : heads(c.heads), kvHeads(c.kvHeads), headDim(c.headDim()) {
     wq = register_module("wq", Lin(c.dim, c.heads * headDim, false));
     wk = register_module("wk", Lin(c.dim, c.kvHeads * headDim, false));
     wv = register_module("wv", Lin(c.dim, c.kvHeads * headDim, false));
@@ -178,17 +184,19 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
     auto [cachedK, cachedV] = cache.append(k, v);
     const int64_t s = cache.slots;
     const int group = heads / kvHeads;
-    auto keys = cachedK.repeat_interleave(group, 1).transpose(0, 1);  // [H, S, hd]
+    auto keys = cachedK.repeat_interleave(group, 1).transpose(0, 1); // [H, S, hd]
     auto vals = cachedV.repeat_interleave(group, 1).transpose(0, 1);
-    auto scores = torch::matmul(q.transpose(0, 1), keys.transpose(1, 2)) / std::sqrt(double(headDim));
+    auto scores =
+        torch::matmul(q.transpose(0, 1), keys.transpose(1, 2)) / std::sqrt(double(headDim));
     if (t > 1) {
         // Query i sits in slot slot0 + i and may see slots up to there.
         auto future = torch::ones({t, s}, torch::kBool).triu(slot0 + 1);
         scores = scores.masked_fill(future, -std::numeric_limits<float>::infinity());
     }
     // A merged slot stands for its tokens: proportional attention (+log count).
-    if (cache.compressed()) scores = scores + cache.logCount.narrow(0, 0, s).to(scores.scalar_type());
-    auto probs = torch::softmax(scores, -1);  // [H, T, S]
+    if (cache.compressed())
+        scores = scores + cache.logCount.narrow(0, 0, s).to(scores.scalar_type());
+    auto probs = torch::softmax(scores, -1); // [H, T, S]
     if (hooks.attention) hooks.attention(layer, probs, pos0, cache);
     return wo(torch::matmul(probs, vals).transpose(0, 1).reshape({t, heads * headDim}));
 }
@@ -196,20 +204,23 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
 MoeImpl::MoeImpl(const LlmConfig& c, const std::vector<int>& ranking, double skew) : topK(c.topK) {
     gate = register_module("gate", Lin(c.dim, c.experts, false));
     for (int e = 0; e < c.experts; ++e)
-        experts.push_back(register_module("expert" + std::to_string(e), SwiGlu(c.dim, c.expertFfn)));
+        experts.push_back(
+            register_module("expert" + std::to_string(e), SwiGlu(c.dim, c.expertFfn)));
     // Popularity ∝ (rank + 1)^−skew: a log-bias on the router's logits.
     bias = torch::zeros({c.experts});
     for (size_t r = 0; r < ranking.size(); ++r)
         bias[ranking[r]] = -skew * std::log(double(r) + 1.0);
 }
 
-torch::Tensor MoeImpl::forward(const torch::Tensor& x, Recorder* rec, int layer, const ForwardHooks& hooks) {
+torch::Tensor MoeImpl::forward(const torch::Tensor& x, Recorder* rec, int layer,
+                               const ForwardHooks& hooks) {
     torch::Tensor chosen, weights;
     {
         ProbeScope g(rec, gateId);
         auto logits = gate(x) + bias;
         // A frozen expert cannot be chosen: its tokens go to their next-best active expert.
-        if (frozen.defined()) logits = logits.masked_fill(frozen, -std::numeric_limits<float>::infinity());
+        if (frozen.defined())
+            logits = logits.masked_fill(frozen, -std::numeric_limits<float>::infinity());
         auto probs = torch::softmax(logits, -1);
         auto top = probs.topk(topK, -1);
         chosen = std::get<1>(top);
@@ -218,9 +229,9 @@ torch::Tensor MoeImpl::forward(const torch::Tensor& x, Recorder* rec, int layer,
     if (hooks.routing) hooks.routing(layer, chosen, weights);
     auto out = torch::zeros_like(x);
     for (size_t e = 0; e < experts.size(); ++e) {
-        auto hit = chosen.eq(int64_t(e));  // [T, k]
+        auto hit = chosen.eq(int64_t(e)); // [T, k]
         auto tokens = hit.any(1).nonzero().squeeze(1);
-        if (tokens.numel() == 0) continue;  // an idle expert does no work and gets no span
+        if (tokens.numel() == 0) continue; // an idle expert does no work and gets no span
         ProbeScope s(rec, expertIds[e]);
         auto w = (weights * hit).sum(1).index_select(0, tokens).unsqueeze(1);
         out.index_add_(0, tokens, experts[e]->forward(x.index_select(0, tokens)) * w);
@@ -228,7 +239,8 @@ torch::Tensor MoeImpl::forward(const torch::Tensor& x, Recorder* rec, int layer,
     return out;
 }
 
-DecoderLayerImpl::DecoderLayerImpl(const LlmConfig& c, const std::vector<int>* ranking, double skew) {
+DecoderLayerImpl::DecoderLayerImpl(const LlmConfig& c, const std::vector<int>* ranking,
+                                   double skew) {
     norm1 = register_module("norm1", RmsNorm(c.dim));
     norm2 = register_module("norm2", RmsNorm(c.dim));
     attn = register_module("attn", Attention(c));

@@ -20,20 +20,20 @@ namespace mvp {
 // per-input-channel scale (AWQ); the layer divides its input by it.
 struct QuantisedWeight {
     GroupCodes codes;
-    torch::Tensor inputScale;  // float16 [cols]; undefined for plain round-to-nearest
+    torch::Tensor inputScale; // float16 [cols]; undefined for plain round-to-nearest
     int64_t bytes() const;
 };
 
 // A linear layer whose weight may be held quantised (dequantised inside each
 // call) or recorded for calibration.
 struct LinImpl : torch::nn::Module {
-    torch::Tensor weight, bias;  // weight is released once quantised
+    torch::Tensor weight, bias; // weight is released once quantised
     std::shared_ptr<QuantisedWeight> quant;
-    std::vector<torch::Tensor>* calibration = nullptr;  // when set, inputs are appended
+    std::vector<torch::Tensor>* calibration = nullptr; // when set, inputs are appended
 
     LinImpl(int in, int out, bool hasBias);
     torch::Tensor forward(const torch::Tensor& x);
-    int64_t weightBytes() const;  // what is stored now, quantised or not
+    int64_t weightBytes() const; // what is stored now, quantised or not
 };
 TORCH_MODULE(Lin);
 
@@ -64,7 +64,7 @@ TORCH_MODULE(SwiGlu);
 
 // Rotary position embedding (rotate-half form) for positions [0, maxSeq).
 struct Rope {
-    torch::Tensor cos, sin;  // [maxSeq, headDim]
+    torch::Tensor cos, sin; // [maxSeq, headDim]
     Rope(int maxSeq, int headDim, double theta);
     // x: [T, heads, headDim] at positions [pos0, pos0 + T).
     torch::Tensor apply(const torch::Tensor& x, int pos0) const;
@@ -76,20 +76,21 @@ struct Rope {
 struct KvCache {
     int maxSeq = 0, kvHeads = 0, headDim = 0;
     torch::ScalarType dtype = torch::kFloat;
-    int slots = 0;                 // slots in use
-    torch::Tensor k, v;            // float32 [maxSeq, kvHeads, headDim]; released under INT4
+    int slots = 0;      // slots in use
+    torch::Tensor k, v; // float32 [maxSeq, kvHeads, headDim]; released under INT4
     // Compressed state (both undefined before compression).
-    torch::Tensor logCount;        // float32 [maxSeq]: log(tokens merged into the slot)
-    torch::Tensor slotOfPosition;  // int64 [positions]: which slot holds each position
+    torch::Tensor logCount;       // float32 [maxSeq]: log(tokens merged into the slot)
+    torch::Tensor slotOfPosition; // int64 [positions]: which slot holds each position
     // INT4 storage: codes [maxSeq, kvHeads, headDim/2], a scale and minimum per slot and head.
     bool int4 = false;
     GroupCodes qk, qv;
 
     void reset();
     // Appends [T, kvHeads, headDim] keys and values; returns every slot's [S, kvHeads, headDim].
-    std::pair<torch::Tensor, torch::Tensor> append(const torch::Tensor& keys, const torch::Tensor& values);
+    std::pair<torch::Tensor, torch::Tensor> append(const torch::Tensor& keys,
+                                                   const torch::Tensor& values);
     bool compressed() const { return slotOfPosition.defined(); }
-    int64_t bytes() const;  // the used slots' storage
+    int64_t bytes() const; // the used slots' storage
 };
 
 struct AttentionImpl : torch::nn::Module {
@@ -98,21 +99,23 @@ struct AttentionImpl : torch::nn::Module {
     KvCache cache;
 
     explicit AttentionImpl(const LlmConfig& c);
-    torch::Tensor forward(const torch::Tensor& x, int pos0, const Rope& rope, int layer, const ForwardHooks& hooks);
+    torch::Tensor forward(const torch::Tensor& x, int pos0, const Rope& rope, int layer,
+                          const ForwardHooks& hooks);
 };
 TORCH_MODULE(Attention);
 
 struct MoeImpl : torch::nn::Module {
     int topK;
     Lin gate{nullptr};
-    torch::Tensor bias;    // routing skew, fixed (not a parameter)
-    torch::Tensor frozen;  // bool [experts] once experts are frozen; undefined before
+    torch::Tensor bias;   // routing skew, fixed (not a parameter)
+    torch::Tensor frozen; // bool [experts] once experts are frozen; undefined before
     std::vector<SwiGlu> experts;
     int64_t gateId = 0;
     std::vector<int64_t> expertIds;
 
     MoeImpl(const LlmConfig& c, const std::vector<int>& ranking, double skew);
-    torch::Tensor forward(const torch::Tensor& x, Recorder* rec, int layer, const ForwardHooks& hooks);
+    torch::Tensor forward(const torch::Tensor& x, Recorder* rec, int layer,
+                          const ForwardHooks& hooks);
 };
 TORCH_MODULE(Moe);
 
@@ -124,14 +127,16 @@ struct DecoderLayerImpl : torch::nn::Module {
     int64_t id = 0, attnId = 0, ffnId = 0;
 
     DecoderLayerImpl(const LlmConfig& c, const std::vector<int>* ranking, double skew);
-    torch::Tensor forward(torch::Tensor x, int pos0, const Rope& rope, int layer, const ForwardHooks& hooks);
+    torch::Tensor forward(torch::Tensor x, int pos0, const Rope& rope, int layer,
+                          const ForwardHooks& hooks);
 };
 TORCH_MODULE(DecoderLayer);
 
 // Assigns probe ids and the hierarchical names of DIAGNOSTICS.md §1.
 struct Registry {
     std::vector<ModuleRow> rows;
-    int64_t add(const std::string& path, const std::string& kind, std::optional<int64_t> parent, int64_t params = 0) {
+    int64_t add(const std::string& path, const std::string& kind, std::optional<int64_t> parent,
+                int64_t params = 0) {
         const int64_t id = int64_t(rows.size()) + 1;
         rows.push_back(ModuleRow{id, path, kind, parent, params});
         return id;
@@ -156,7 +161,8 @@ struct VlmModel::Impl : torch::nn::Module {
     Lin lmHead{nullptr};
     std::unique_ptr<Rope> rope;
     int cached = 0;
-    int64_t idVision = 0, idPatch = 0, idVitNorm = 0, idProj = 0, idLlm = 0, idEmbed = 0, idNorm = 0, idHead = 0;
+    int64_t idVision = 0, idPatch = 0, idVitNorm = 0, idProj = 0, idLlm = 0, idEmbed = 0,
+            idNorm = 0, idHead = 0;
     // KV compression applied after each prefill (capture/whatif/KvCompress.cpp).
     std::optional<KvCompression> kvCompression;
     KvCompressionReport kvReport;

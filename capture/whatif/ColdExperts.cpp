@@ -6,8 +6,8 @@
 
 namespace mvp {
 
-ColdExpertPlan planColdExperts(const std::vector<RoutingRow>& routing, int experts, int topK, int window,
-                               int minActivations) {
+ColdExpertPlan planColdExperts(const std::vector<RoutingRow>& routing, int experts, int topK,
+                               int window, int minActivations) {
     ColdExpertPlan plan;
     plan.window = window;
     plan.minActivations = minActivations;
@@ -36,14 +36,16 @@ ColdExpertPlan planColdExperts(const std::vector<RoutingRow>& routing, int exper
         std::vector<int> cold;
         for (int e = 0; e < experts; ++e)
             for (int w = 1; w < plan.completeWindows; ++w)
-                if (counts[size_t(w - 1)][size_t(e)] < minActivations && counts[size_t(w)][size_t(e)] < minActivations) {
+                if (counts[size_t(w - 1)][size_t(e)] < minActivations &&
+                    counts[size_t(w)][size_t(e)] < minActivations) {
                     cold.push_back(e);
                     break;
                 }
         // Keep enough experts for top-k routing: the most used cold ones stay.
         const int mayFreeze = std::max(0, experts - topK);
         if (int(cold.size()) > mayFreeze) {
-            std::stable_sort(cold.begin(), cold.end(), [&](int a, int b) { return total[size_t(a)] > total[size_t(b)]; });
+            std::stable_sort(cold.begin(), cold.end(),
+                             [&](int a, int b) { return total[size_t(a)] > total[size_t(b)]; });
             auto& kept = plan.keptForTopK[layer];
             kept.assign(cold.begin(), cold.begin() + (int(cold.size()) - mayFreeze));
             std::sort(kept.begin(), kept.end());

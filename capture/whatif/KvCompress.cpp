@@ -11,7 +11,8 @@ std::vector<int> clusterByCosine(const std::vector<float>& rows, int n, int dim,
     for (int i = 0; i < n; ++i) {
         double s = 0;
         for (int j = 0; j < dim; ++j)
-            s += double(rows[size_t(i) * size_t(dim) + size_t(j)]) * rows[size_t(i) * size_t(dim) + size_t(j)];
+            s += double(rows[size_t(i) * size_t(dim) + size_t(j)]) *
+                 rows[size_t(i) * size_t(dim) + size_t(j)];
         norm[size_t(i)] = std::sqrt(s);
     }
     auto cosine = [&](int a, int b) {
@@ -41,13 +42,14 @@ std::vector<int> clusterByCosine(const std::vector<float>& rows, int n, int dim,
     return cluster;
 }
 
-void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount, const KvCompression& how,
-                     KvCompressionReport& report) {
+void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
+                     const KvCompression& how, KvCompressionReport& report) {
     torch::NoGradGuard noGrad;
     const int64_t positions = cache.slots;
     visualCount = std::clamp<int64_t>(visualCount, 0, positions - visualFirst);
     // In float32 whatever the cache holds: the originals, for the error.
-    auto keys = cache.k.narrow(0, 0, positions).to(torch::kFloat, /*non_blocking=*/false, /*copy=*/true);
+    auto keys =
+        cache.k.narrow(0, 0, positions).to(torch::kFloat, /*non_blocking=*/false, /*copy=*/true);
     auto values = cache.v.narrow(0, 0, positions).to(torch::kFloat, false, true);
 
     std::vector<int64_t> slotOf(static_cast<size_t>(positions));
@@ -59,16 +61,21 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount, c
     if (how.merge && visualCount > 1) {
         auto vis = keys.narrow(0, visualFirst, visualCount).reshape({visualCount, -1}).contiguous();
         std::vector<float> rows(vis.data_ptr<float>(), vis.data_ptr<float>() + vis.numel());
-        const auto cluster = clusterByCosine(rows, int(visualCount), int(vis.size(1)), how.threshold);
+        const auto cluster =
+            clusterByCosine(rows, int(visualCount), int(vis.size(1)), how.threshold);
         clusters = 1 + *std::max_element(cluster.begin(), cluster.end());
         std::vector<int64_t> index(cluster.begin(), cluster.end());
         auto idx = torch::tensor(index, torch::kLong);
-        auto sumK = torch::zeros({clusters, cache.kvHeads, cache.headDim}).index_add_(0, idx, keys.narrow(0, visualFirst, visualCount));
-        auto sumV = torch::zeros({clusters, cache.kvHeads, cache.headDim}).index_add_(0, idx, values.narrow(0, visualFirst, visualCount));
+        auto sumK = torch::zeros({clusters, cache.kvHeads, cache.headDim})
+                        .index_add_(0, idx, keys.narrow(0, visualFirst, visualCount));
+        auto sumV = torch::zeros({clusters, cache.kvHeads, cache.headDim})
+                        .index_add_(0, idx, values.narrow(0, visualFirst, visualCount));
         auto size = torch::zeros({clusters}).index_add_(0, idx, torch::ones({visualCount}));
         const int64_t tail = positions - visualFirst - visualCount;
-        newK = torch::cat({keys.narrow(0, 0, visualFirst), sumK / size.view({-1, 1, 1}), keys.narrow(0, visualFirst + visualCount, tail)});
-        newV = torch::cat({values.narrow(0, 0, visualFirst), sumV / size.view({-1, 1, 1}), values.narrow(0, visualFirst + visualCount, tail)});
+        newK = torch::cat({keys.narrow(0, 0, visualFirst), sumK / size.view({-1, 1, 1}),
+                           keys.narrow(0, visualFirst + visualCount, tail)});
+        newV = torch::cat({values.narrow(0, 0, visualFirst), sumV / size.view({-1, 1, 1}),
+                           values.narrow(0, visualFirst + visualCount, tail)});
         counts = torch::cat({torch::ones({visualFirst}), size, torch::ones({tail})});
         for (int64_t i = 0; i < visualCount; ++i)
             slotOf[size_t(visualFirst + i)] = visualFirst + cluster[size_t(i)];
@@ -91,7 +98,8 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount, c
             full.bits = 4;
             full.group = cache.headDim;
             full.n = cache.headDim;
-            full.packed = torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)}, torch::kUInt8);
+            full.packed =
+                torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)}, torch::kUInt8);
             full.scale = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
             full.low = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
             full.packed.narrow(0, 0, slots).copy_(codes.packed);
@@ -104,7 +112,7 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount, c
         cache.qk = qk;
         cache.qv = qv;
         cache.int4 = true;
-        cache.k = cache.v = torch::Tensor();  // the float cache is released
+        cache.k = cache.v = torch::Tensor(); // the float cache is released
         storedK = deqK;
         storedV = deqV;
     } else {

@@ -21,7 +21,7 @@ std::vector<int> clusterByCosine(const std::vector<float>& rows, int n, int dim,
 // tokens at slots [visualFirst, visualFirst + visualCount) merge into their
 // clusters' mean keys and values (proportional attention keeps their weight),
 // then every slot is re-stored as INT4. Adds to `report`. Internal: torch.
-void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount, const KvCompression& how,
-                     KvCompressionReport& report);
+void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
+                     const KvCompression& how, KvCompressionReport& report);
 
 } // namespace mvp

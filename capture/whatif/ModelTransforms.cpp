@@ -35,12 +35,13 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
     for (size_t i = 0; i < m.layers.size(); ++i) {
         auto& layer = m.layers[i];
         const std::string path = "llm.layer." + std::to_string(i);
-        for (auto* lin : {layer->attn->wq.get(), layer->attn->wk.get(), layer->attn->wv.get(), layer->attn->wo.get()})
+        for (auto* lin : {layer->attn->wq.get(), layer->attn->wk.get(), layer->attn->wv.get(),
+                          layer->attn->wo.get()})
             targets.push_back({path + ".attn", lin});
         if (layer->moe) {
             for (size_t e = 0; e < layer->moe->experts.size(); ++e) {
                 auto& x = layer->moe->experts[e];
-                if (x->w1->weight.numel() == 0) continue;  // frozen: nothing left to quantise
+                if (x->w1->weight.numel() == 0) continue; // frozen: nothing left to quantise
                 for (auto* lin : {x->w1.get(), x->w2.get(), x->w3.get()})
                     targets.push_back({path + ".moe.expert." + std::to_string(e), lin});
             }
@@ -120,16 +121,20 @@ ChannelSummary pruneVisionChannels(VlmModel::Impl& m, double fraction,
         auto& w1 = b->fc1->weight;
         auto& b1 = b->fc1->bias;
         auto& w2 = b->fc2->weight;
-        const auto& g1 = grads[3 * i], &gb = grads[3 * i + 1], &g2 = grads[3 * i + 2];
+        const auto &g1 = grads[3 * i], &gb = grads[3 * i + 1], &g2 = grads[3 * i + 2];
         auto sensitivity = (w1 * g1).abs().sum(1) + (b1 * gb).abs() + (w2 * g2).abs().sum(0);
         const int64_t hidden = w1.size(0);
-        const int64_t removed = std::min<int64_t>(hidden - 1, std::llround(fraction * double(hidden)));
+        const int64_t removed =
+            std::min<int64_t>(hidden - 1, std::llround(fraction * double(hidden)));
         const int64_t kept = hidden - removed;
         auto order = std::get<1>(sensitivity.sort(/*stable=*/true, 0, /*descending=*/true));
-        auto keep = std::get<0>(order.narrow(0, 0, kept).sort());  // original channel order
+        auto keep = std::get<0>(order.narrow(0, 0, kept).sort()); // original channel order
         if (removed > 0)
-            s.sensitivityMargin = std::min(s.sensitivityMargin, sensitivity.index_select(0, keep).min().item<double>() -
-                                                                     sensitivity.index_select(0, order.narrow(0, kept, removed)).max().item<double>());
+            s.sensitivityMargin = std::min(
+                s.sensitivityMargin, sensitivity.index_select(0, keep).min().item<double>() -
+                                         sensitivity.index_select(0, order.narrow(0, kept, removed))
+                                             .max()
+                                             .item<double>());
         w1.set_data(w1.index_select(0, keep).clone());
         b1.set_data(b1.index_select(0, keep).clone());
         w2.set_data(w2.index_select(1, keep).clone());

@@ -10,10 +10,10 @@ namespace mvp {
 
 struct QuantSummary {
     int layers = 0, calibratedLayers = 0;
-    int64_t fp32Bytes = 0, quantBytes = 0;  // of the quantised layers' weights
-    double mseRtn = 0, mseAwq = 0;          // summed over calibrated layers
-    double meanAlpha = 0;                   // over calibrated layers
-    std::vector<QuantisedModule> modules;   // by owning probe module
+    int64_t fp32Bytes = 0, quantBytes = 0; // of the quantised layers' weights
+    double mseRtn = 0, mseAwq = 0;         // summed over calibrated layers
+    double meanAlpha = 0;                  // over calibrated layers
+    std::vector<QuantisedModule> modules;  // by owning probe module
 };
 
 // Quantises every decoder linear (attention, dense FFN, experts; not the
@@ -27,7 +27,7 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
 int64_t freezeExperts(VlmModel::Impl& m, const std::map<int, std::vector<int>>& frozen);
 
 struct ChannelSummary {
-    int64_t removed = 0, kept = 0;  // hidden channels over all vision MLPs
+    int64_t removed = 0, kept = 0; // hidden channels over all vision MLPs
     // Smallest, over the blocks, of (least sensitive kept − most sensitive
     // removed) within the block: ≥ 0 when each block removed its least sensitive.
     double sensitivityMargin = 0;

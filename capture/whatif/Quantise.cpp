@@ -18,7 +18,8 @@ double outputMse(const torch::Tensor& x, const torch::Tensor& reference, const t
 }
 } // namespace
 
-AwqChoice awqQuantise(const torch::Tensor& weights, const torch::Tensor& inputs, int bits, int group, int gridPoints) {
+AwqChoice awqQuantise(const torch::Tensor& weights, const torch::Tensor& inputs, int bits,
+                      int group, int gridPoints) {
     torch::NoGradGuard noGrad;
     // The search runs in float32 whatever the model's dtype.
     const auto w = weights.to(torch::kFloat);
@@ -60,7 +61,8 @@ AwqChoice awqQuantise(const torch::Tensor& weights, const torch::Tensor& inputs,
     return best;
 }
 
-QuantRoundTrip quantiseRoundTrip(const std::vector<float>& w, int rows, int cols, int bits, int group) {
+QuantRoundTrip quantiseRoundTrip(const std::vector<float>& w, int rows, int cols, int bits,
+                                 int group) {
     auto codes = quantiseGroups(fromRows(w, rows, cols), bits, group);
     QuantRoundTrip r;
     r.dequantised = toVector(dequantiseGroups(codes));
@@ -70,9 +72,10 @@ QuantRoundTrip quantiseRoundTrip(const std::vector<float>& w, int rows, int cols
     return r;
 }
 
-AwqSearch awqSearch(const std::vector<float>& w, int rows, int cols, const std::vector<float>& x, int n, int bits,
-                    int group, int gridPoints) {
-    auto choice = awqQuantise(fromRows(w, rows, cols), fromRows(x, n, cols), bits, group, gridPoints);
+AwqSearch awqSearch(const std::vector<float>& w, int rows, int cols, const std::vector<float>& x,
+                    int n, int bits, int group, int gridPoints) {
+    auto choice =
+        awqQuantise(fromRows(w, rows, cols), fromRows(x, n, cols), bits, group, gridPoints);
     return AwqSearch{choice.alpha, choice.mseRtn, choice.mseAwq, choice.weight.bytes()};
 }
 

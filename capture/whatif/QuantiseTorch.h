@@ -7,11 +7,12 @@ namespace mvp {
 
 struct AwqChoice {
     QuantisedWeight weight;
-    double alpha = 0, mseRtn = 0, mseAwq = 0;  // MSEs are 0 without calibration rows
+    double alpha = 0, mseRtn = 0, mseAwq = 0; // MSEs are 0 without calibration rows
 };
 
 // Quantises w [out, in] choosing the AWQ exponent on x [n, in] (undefined or
 // empty: no activations, so plain round-to-nearest).
-AwqChoice awqQuantise(const torch::Tensor& w, const torch::Tensor& x, int bits, int group, int gridPoints);
+AwqChoice awqQuantise(const torch::Tensor& w, const torch::Tensor& x, int bits, int group,
+                      int gridPoints);
 
 } // namespace mvp

@@ -6,13 +6,15 @@
 namespace mvp {
 
 int64_t GroupCodes::bytes() const {
-    return packed.numel() * int64_t(packed.element_size()) + scale.numel() * int64_t(scale.element_size()) +
+    return packed.numel() * int64_t(packed.element_size()) +
+           scale.numel() * int64_t(scale.element_size()) +
            low.numel() * int64_t(low.element_size());
 }
 
 GroupCodes quantiseGroups(const torch::Tensor& x, int bits, int group) {
     if (bits != 4 && bits != 8) throw std::invalid_argument("quantisation supports 4 or 8 bits");
-    if (group <= 0 || group % 2) throw std::invalid_argument("the quantisation group must be even and positive");
+    if (group <= 0 || group % 2)
+        throw std::invalid_argument("the quantisation group must be even and positive");
     GroupCodes c;
     c.n = x.size(-1);
     // A row shorter than a group is one group (no padding to store).
@@ -32,7 +34,10 @@ GroupCodes quantiseGroups(const torch::Tensor& x, int bits, int group) {
     auto hi = std::get<0>(g.max(-1, true));
     auto scale = ((hi - lo) / levels).clamp_min(1e-4).to(torch::kHalf);
     auto low = lo.to(torch::kHalf);
-    auto codes = ((g - low.to(torch::kFloat)) / scale.to(torch::kFloat)).round().clamp(0, levels).to(torch::kUInt8);
+    auto codes = ((g - low.to(torch::kFloat)) / scale.to(torch::kFloat))
+                     .round()
+                     .clamp(0, levels)
+                     .to(torch::kUInt8);
     codes = codes.view({flat.size(0), padded});
     if (bits == 4) {
         auto pairs = codes.view({flat.size(0), padded / 2, 2});
@@ -60,7 +65,8 @@ torch::Tensor dequantiseGroups(const GroupCodes& c) {
         codes = torch::stack({lowNibble, highNibble}, 2).view({codes.size(0), padded});
     }
     auto g = codes.to(torch::kFloat).view({codes.size(0), groups, c.group});
-    auto values = g * c.scale.reshape({-1, groups, 1}).to(torch::kFloat) + c.low.reshape({-1, groups, 1}).to(torch::kFloat);
+    auto values = g * c.scale.reshape({-1, groups, 1}).to(torch::kFloat) +
+                  c.low.reshape({-1, groups, 1}).to(torch::kFloat);
     auto out = values.view({codes.size(0), padded}).narrow(1, 0, c.n);
     prefix.push_back(c.n);
     return out.reshape(prefix);

@@ -11,15 +11,15 @@ namespace mvp {
 // Each group keeps a float16 scale and minimum: x ≈ code · scale + low, with
 // codes in [0, 2^bits − 1], two 4-bit codes per byte.
 struct GroupCodes {
-    torch::Tensor packed;      // uint8 [..., padded·bits/8]
-    torch::Tensor scale, low;  // float16 [..., groups]
+    torch::Tensor packed;     // uint8 [..., padded·bits/8]
+    torch::Tensor scale, low; // float16 [..., groups]
     int bits = 8, group = 128;
-    int64_t n = 0;  // values per row before padding
+    int64_t n = 0; // values per row before padding
 
     int64_t bytes() const;
 };
 
 GroupCodes quantiseGroups(const torch::Tensor& x, int bits, int group);
-torch::Tensor dequantiseGroups(const GroupCodes& c);  // float32 [..., n]
+torch::Tensor dequantiseGroups(const GroupCodes& c); // float32 [..., n]
 
 } // namespace mvp

@@ -25,22 +25,24 @@ struct KvCompression {
 struct KvCompressionReport {
     bool applied = false;
     int layers = 0;
-    int64_t positions = 0;  // cached positions over all layers after the prefill
-    int64_t storedSlots = 0;  // slots holding them after merging ("slots" is a Qt macro)
-    int64_t visualTokens = 0, visualClusters = 0;  // over all layers
+    int64_t positions = 0;   // cached positions over all layers after the prefill
+    int64_t storedSlots = 0; // slots holding them after merging ("slots" is a Qt macro)
+    int64_t visualTokens = 0, visualClusters = 0; // over all layers
     // Squared sums over the prefill's positions, all layers: the relative
     // reconstruction error is sqrt(keyError / keyNorm).
     double keyError = 0, valueError = 0, keyNorm = 0, valueNorm = 0;
 };
 
 struct ModelTransforms {
-    int quantBits = 0;  // 0 (none), 4 or 8: decoder linears, group-wise asymmetric with AWQ scaling
+    int quantBits = 0; // 0 (none), 4 or 8: decoder linears, group-wise asymmetric with AWQ scaling
     int quantGroup = 128;
-    int awqGridPoints = 11;  // α ∈ {0, 1/(n−1), …, 1}; α = 0 is plain round-to-nearest
+    int awqGridPoints = 11; // α ∈ {0, 1/(n−1), …, 1}; α = 0 is plain round-to-nearest
     std::optional<KvCompression> kv;
-    bool freezeCold = false;  // cold-expert freezing was asked for (frozenExperts may still be empty)
-    std::map<int, std::vector<int>> frozenExperts;  // decoder layer → experts frozen (weights released)
-    double pruneChannels = 0;  // fraction of each vision MLP's hidden channels removed, [0, 1)
+    bool freezeCold =
+        false; // cold-expert freezing was asked for (frozenExperts may still be empty)
+    std::map<int, std::vector<int>>
+        frozenExperts;        // decoder layer → experts frozen (weights released)
+    double pruneChannels = 0; // fraction of each vision MLP's hidden channels removed, [0, 1)
     // The baseline's greedy tokens (prefill's, then each decode step's): the
     // sequence whose log-likelihood gives channel sensitivity and whose
     // activations calibrate AWQ.

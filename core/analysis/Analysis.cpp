@@ -83,7 +83,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
         d.parameters = cfg.value("parameters", int64_t(0));
     }
     if (cfg.is_object() && cfg.value("format", std::string()) == "mvprof-model") {
-        d.parameters = cfg.value("parameters", int64_t(0));  // a user model's manifest
+        d.parameters = cfg.value("parameters", int64_t(0)); // a user model's manifest
         d.userModel = true;
     }
     return d;
@@ -201,7 +201,8 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         a.notes.push_back(
             "captured without probes (--no-probes): phases only, no modules, ops or routing");
     if (d.run.probes && d.routing.empty())
-        a.notes.push_back(d.userModel ? "no MoE routing recorded: a user model's routing and attention stay inside its TorchScript code"
+        a.notes.push_back(d.userModel ? "no MoE routing recorded: a user model's routing and "
+                                        "attention stay inside its TorchScript code"
                                       : "no MoE routing recorded: the model has no MoE layers");
     if (!d.grid) a.notes.push_back("no image patch grid recorded: no heatmaps");
     if (d.attnMaps.empty() && !d.userModel)

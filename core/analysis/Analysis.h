@@ -40,11 +40,11 @@ struct RunData {
     std::vector<StepOutputRow> stepOutputs;
     std::optional<VisionFeatureRow> visionFeatures;
     std::vector<RunMetricRow> runMetrics; // weight / KV bytes, what-if statistics
-    int imageWidth = 0, imageHeight = 0; // of the original file; 0 without an image
+    int imageWidth = 0, imageHeight = 0;  // of the original file; 0 without an image
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
     int64_t parameters = 0;
-    bool userModel = false;  // a TorchScript user model (its config is the manifest)
+    bool userModel = false; // a TorchScript user model (its config is the manifest)
 };
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId);

@@ -6,7 +6,6 @@
 #include "core/analysis/ModuleDiff.h"
 
 #include <optional>
-
 #include <string>
 #include <vector>
 
@@ -14,24 +13,24 @@ namespace mvp {
 
 struct PhaseComparison {
     std::string phase;
-    int64_t baseNs = 0, runNs = 0;  // measured
+    int64_t baseNs = 0, runNs = 0; // measured
 };
 
 struct Comparison {
     int64_t baseRun = 0, run = 0;
     std::string transform;
-    int64_t baseWallNs = 0, runWallNs = 0;          // measured
-    std::vector<PhaseComparison> phases;            // measured
-    int64_t basePeakRss = 0, runPeakRss = 0;        // measured (process peak RSS)
-    double baseQps = 0, runQps = 0;                 // 1 / wall time at batch 1 (measured)
-    int baseVisualTokens = 0, runVisualTokens = 0;  // what the decoder saw
+    int64_t baseWallNs = 0, runWallNs = 0;         // measured
+    std::vector<PhaseComparison> phases;           // measured
+    int64_t basePeakRss = 0, runPeakRss = 0;       // measured (process peak RSS)
+    double baseQps = 0, runQps = 0;                // 1 / wall time at batch 1 (measured)
+    int baseVisualTokens = 0, runVisualTokens = 0; // what the decoder saw
     // Fidelity (measured): over the steps both runs produced.
-    bool fidelity = false;  // both runs stored their step outputs
+    bool fidelity = false; // both runs stored their step outputs
     int steps = 0;
-    double klMean = 0, klMax = 0;  // KL(baseline ‖ what-if) of the next-token distributions
-    double top1Agreement = 0;      // share of steps whose greedy token agrees
-    double tokenMatch = 0;         // share of the generated tokens before the first divergence
-    double visionCosine = 0;       // mean cosine of the visual features over the tokens both saw
+    double klMean = 0, klMax = 0; // KL(baseline ‖ what-if) of the next-token distributions
+    double top1Agreement = 0;     // share of steps whose greedy token agrees
+    double tokenMatch = 0;        // share of the generated tokens before the first divergence
+    double visionCosine = 0;      // mean cosine of the visual features over the tokens both saw
     std::string energy = "n/a (no energy counter on this machine)";
     // Storage (measured, from tensor sizes); absent for runs that did not record it.
     std::optional<double> baseWeightBytes, runWeightBytes, baseKvBytes, runKvBytes;
@@ -39,8 +38,10 @@ struct Comparison {
     // measured here, and its error against the measured latency.
     std::optional<double> predictedWallNs;
     std::string predictionNote;
-    double predictionError() const {  // (predicted − measured) / measured
-        return predictedWallNs && runWallNs > 0 ? (*predictedWallNs - double(runWallNs)) / double(runWallNs) : 0.0;
+    double predictionError() const { // (predicted − measured) / measured
+        return predictedWallNs && runWallNs > 0
+                   ? (*predictedWallNs - double(runWallNs)) / double(runWallNs)
+                   : 0.0;
     }
     std::vector<RunMetricRow> details;  // the what-if's own run metrics (what its transforms found)
     std::vector<ModuleDiffRow> modules; // A = baseline, B = what-if

@@ -39,12 +39,14 @@ std::vector<ModuleDiffRow> diffModules(const RunData& a, const RunData& b) {
 }
 
 std::string formatModuleDiffText(const std::vector<ModuleDiffRow>& rows, size_t limit) {
-    std::string o = "  module                              A ms      B ms      Δ ms   ratio      Δ GFLOP      Δ MiB\n";
+    std::string o = "  module                              A ms      B ms      Δ ms   ratio      Δ "
+                    "GFLOP      Δ MiB\n";
     char buf[256];
     for (size_t i = 0; i < rows.size() && i < limit; ++i) {
         const auto& r = rows[i];
-        std::snprintf(buf, sizeof buf, "  %-32.32s %8.2f  %8.2f  %+8.2f  %6s  %+11.4f  %+9.2f\n", r.path.c_str(), double(r.aNs) / 1e6,
-                      double(r.bNs) / 1e6, double(r.deltaNs()) / 1e6,
+        std::snprintf(buf, sizeof buf, "  %-32.32s %8.2f  %8.2f  %+8.2f  %6s  %+11.4f  %+9.2f\n",
+                      r.path.c_str(), double(r.aNs) / 1e6, double(r.bNs) / 1e6,
+                      double(r.deltaNs()) / 1e6,
                       r.aNs > 0 ? (std::to_string(r.ratio()).substr(0, 4) + "×").c_str() : "–",
                       double(r.deltaFlops()) / 1e9, double(r.deltaBytes()) / double(1 << 20));
         o += buf;

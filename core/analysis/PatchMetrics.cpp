@@ -129,8 +129,8 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
                 if (q >= m.rows || m.data.empty()) continue;
                 for (const auto& [position, p] : visual)
                     if (position < m.cols && p >= 0 && p < patches)
-                        w[size_t(p)][s] += m.data[size_t(q) * m.cols + size_t(position)] /
-                                       double(maps.size());
+                        w[size_t(p)][s] +=
+                            m.data[size_t(q) * m.cols + size_t(position)] / double(maps.size());
             }
     }
     if (used > 0 && !responsePositions.empty() && phase != "prefill") {

@@ -34,10 +34,11 @@ std::map<std::string, int> positionsByPhase(const RunData& run) {
 }
 } // namespace
 
-std::optional<LatencyPrediction> predictQuantisedLatency(const RunData& base, const RunData& whatIf,
-                                                         const std::vector<QuantisedModule>& modules) {
-    if (!base.device || base.device->peakFlops <= 0 || base.device->peakBytesPerS <= 0 || modules.empty() ||
-        whatIf.run.wallNs <= 0)
+std::optional<LatencyPrediction>
+predictQuantisedLatency(const RunData& base, const RunData& whatIf,
+                        const std::vector<QuantisedModule>& modules) {
+    if (!base.device || base.device->peakFlops <= 0 || base.device->peakBytesPerS <= 0 ||
+        modules.empty() || whatIf.run.wallNs <= 0)
         return std::nullopt;
     const double peak = base.device->peakFlops, bw = base.device->peakBytesPerS;
     const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
@@ -53,9 +54,10 @@ std::optional<LatencyPrediction> predictQuantisedLatency(const RunData& base, co
             const double after = std::max(double(b.flops) / peak, bytesAfter / bw);
             if (before <= 0) continue;
             const auto bp = basePositions.find(phase), rp = runPositions.find(phase);
-            const double scale = (bp != basePositions.end() && rp != runPositions.end() && bp->second > 0)
-                                     ? double(rp->second) / double(bp->second)
-                                     : 1.0;
+            const double scale =
+                (bp != basePositions.end() && rp != runPositions.end() && bp->second > 0)
+                    ? double(rp->second) / double(bp->second)
+                    : 1.0;
             const double predicted = double(b.ns) * (after / before) * scale;
             const auto measured = runCosts.find(key);
             wall += predicted - (measured != runCosts.end() ? double(measured->second.ns) : 0.0);
@@ -63,8 +65,10 @@ std::optional<LatencyPrediction> predictQuantisedLatency(const RunData& base, co
     }
     LatencyPrediction p;
     p.wallNs = int64_t(std::max(0.0, wall));
-    p.note = "predicted for an int4/int8 kernel that reads the packed weights: the quantised modules' measured "
-             "time (float32 dequantisation here) replaced by the baseline's, scaled by the roofline ratio of "
+    p.note = "predicted for an int4/int8 kernel that reads the packed weights: the quantised "
+             "modules' measured "
+             "time (float32 dequantisation here) replaced by the baseline's, scaled by the "
+             "roofline ratio of "
              "bytes moved";
     return p;
 }

@@ -13,13 +13,13 @@ namespace mvp {
 
 // A probe module whose linears were quantised, with their weights' bytes.
 struct QuantisedModule {
-    std::string path;  // e.g. "llm.layer.0.attn"
+    std::string path; // e.g. "llm.layer.0.attn"
     int64_t fp32Bytes = 0, quantBytes = 0;
 };
 
 struct LatencyPrediction {
-    int64_t wallNs = 0;  // predicted wall time of the what-if
-    std::string note;    // the model, in words
+    int64_t wallNs = 0; // predicted wall time of the what-if
+    std::string note;   // the model, in words
 };
 
 // Roofline model per quantised module m and phase p, from the baseline's
@@ -27,7 +27,8 @@ struct LatencyPrediction {
 // (fp32 − quantised weight bytes), scaled by the what-if's positions per
 // phase; the what-if's measured time of m in p is replaced by T'. P and BW are
 // the baseline's device ceilings. None without ceilings or quantised modules.
-std::optional<LatencyPrediction> predictQuantisedLatency(const RunData& baseline, const RunData& whatIf,
-                                                         const std::vector<QuantisedModule>& modules);
+std::optional<LatencyPrediction>
+predictQuantisedLatency(const RunData& baseline, const RunData& whatIf,
+                        const std::vector<QuantisedModule>& modules);
 
 } // namespace mvp

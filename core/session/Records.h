@@ -119,11 +119,11 @@ struct StepOutputRow {
 // A run-level figure: weight bytes, KV bytes, a what-if's statistics. `kind`
 // says whether it was measured or predicted by a cost model.
 struct RunMetricRow {
-    std::string name;  // e.g. "weights.bytes", "kv.bytes", "quant.mse_awq"
+    std::string name; // e.g. "weights.bytes", "kv.bytes", "quant.mse_awq"
     double value = 0;
-    std::string unit;  // "bytes", "ns", "ratio", "count", ""
-    std::string kind = "measured";  // or "predicted"
-    std::string note;  // how it was obtained, for the user
+    std::string unit;              // "bytes", "ns", "ratio", "count", ""
+    std::string kind = "measured"; // or "predicted"
+    std::string note;              // how it was obtained, for the user
 };
 
 // The projector's output for the visual tokens the decoder saw, row-major.

@@ -270,12 +270,13 @@ Result<int64_t> SessionReader::opCount(int64_t run) {
 }
 
 Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
-    return d->query<TokenRow>(
-        "SELECT position, phase, step, modality, token_id, patch FROM token WHERE run=? ORDER BY position",
-        run, [](const sql::Stmt& s) {
-            return TokenRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.text(3),
-                            int(s.int64(4)), int(s.int64(5))};
-        });
+    return d->query<TokenRow>("SELECT position, phase, step, modality, token_id, patch FROM token "
+                              "WHERE run=? ORDER BY position",
+                              run, [](const sql::Stmt& s) {
+                                  return TokenRow{int(s.int64(0)), s.text(1),
+                                                  int(s.int64(2)), s.text(3),
+                                                  int(s.int64(4)), int(s.int64(5))};
+                              });
 }
 
 Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
@@ -338,17 +339,21 @@ std::vector<float> floats(const std::vector<uint8_t>& bytes, size_t count) {
 
 Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
     return d->query<StepOutputRow>(
-        "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run, [](const sql::Stmt& s) {
+        "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run,
+        [](const sql::Stmt& s) {
             const auto bytes = s.blob(2);
-            return StepOutputRow{int(s.int64(0)), int(s.int64(1)), floats(bytes, bytes.size() / sizeof(float))};
+            return StepOutputRow{int(s.int64(0)), int(s.int64(1)),
+                                 floats(bytes, bytes.size() / sizeof(float))};
         });
 }
 
 Result<std::vector<RunMetricRow>> SessionReader::runMetrics(int64_t run) {
-    if (d->version < 2) return std::vector<RunMetricRow>();  // v1 had no run metrics
+    if (d->version < 2) return std::vector<RunMetricRow>(); // v1 had no run metrics
     return d->query<RunMetricRow>(
         "SELECT name, value, unit, kind, note FROM run_metric WHERE run=? ORDER BY name", run,
-        [](const sql::Stmt& s) { return RunMetricRow{s.text(0), s.real(1), s.text(2), s.text(3), s.text(4)}; });
+        [](const sql::Stmt& s) {
+            return RunMetricRow{s.text(0), s.real(1), s.text(2), s.text(3), s.text(4)};
+        });
 }
 
 Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {

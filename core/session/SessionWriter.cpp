@@ -247,7 +247,8 @@ Status SessionWriter::checkTarget(const std::string& path, Mode mode) {
     const bool exists = fs::exists(path, ec);
     if (exists && mode == Mode::CreateNew)
         return makeError(ErrorCode::BadInput,
-                         path + " already exists: choose another name or pass --force to replace it");
+                         path +
+                             " already exists: choose another name or pass --force to replace it");
     if (!exists && mode == Mode::Append)
         return makeError(ErrorCode::NotFound, path + " does not exist: check the path");
     const fs::path parent = fs::absolute(fs::path(path), ec).parent_path();

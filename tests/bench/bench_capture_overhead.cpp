@@ -23,7 +23,7 @@ double median(std::vector<double> v) {
 
 int main(int argc, char** argv) {
     CaptureOptions o;
-    o.warmup = 0;  // the benchmark warms up itself (its i = -1 pass)
+    o.warmup = 0; // the benchmark warms up itself (its i = -1 pass)
     o.imagePath = argc > 1 ? argv[1] : MVP_SAMPLE_IMAGE;
     o.model = argc > 2 ? argv[2] : "ref:tiny";
     const int reps = argc > 3 ? std::max(1, std::atoi(argv[3])) : 7;
