@@ -396,6 +396,37 @@ private slots:
                  std::string("bfloat16")); // the dialog's precision reached the capture
     }
 
+    void reloadingTheSameRunKeepsTheViewState() {
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(session);
+        QVERIFY(loaded.wait(20000));
+        auto* tree = w.moduleTreeView()->tree();
+        auto* proxy = w.moduleTreeView()->proxy();
+        // Expand a second-level row, make it current, pick a metric and a patch.
+        QModelIndex llm;
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            if (proxy->index(r, 0).data(views::ModuleTreeModel::SortRole).toString() ==
+                QStringLiteral("llm"))
+                llm = proxy->index(r, 0);
+        QVERIFY(llm.isValid() && proxy->rowCount(llm) > 0);
+        const QModelIndex layer = proxy->index(0, 0, llm);
+        tree->setExpanded(layer, true);
+        tree->setCurrentIndex(layer);
+        const QString layerPath = layer.data(views::ModuleTreeModel::SortRole).toString();
+        w.heatmapView()->metric()->setCurrentIndex(w.heatmapView()->metric()->count() - 1);
+        const QString metric = w.heatmapView()->metric()->currentText();
+        w.heatmapView()->selectPatch(37);
+        // A live reload of the same run (what the follow timer does every second).
+        w.openSession(session, w.session()->runId);
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(w.heatmapView()->metric()->currentText(), metric);
+        QCOMPARE(w.heatmapView()->selectedPatch(), 37);
+        QCOMPARE(tree->currentIndex().data(views::ModuleTreeModel::SortRole).toString(), layerPath);
+        QVERIFY(tree->isExpanded(tree->currentIndex()));
+    }
+
     void userModelCaptureFromTheDialog() {
         const QString folder = dir.filePath(QStringLiteral("gui-user-model"));
         QCOMPARE(test::runCli({QStringLiteral("example-model"), folder}).exitCode, 0);

@@ -249,7 +249,10 @@ QString HeatmapView::gridCsv() const {
     return grid_.values.empty() ? QString() : QString::fromStdString(mvp::gridCsv(grid_));
 }
 
-void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
+void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepState) {
+    const QVariant metric = metric_->currentData();
+    const int phase = phase_->currentIndex(), first = first_->value(), last = last_->value(),
+              selected = selected_;
     data_ = std::move(data);
     cacheKey_.clear();
     grid_ = {};
@@ -288,7 +291,18 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data) {
         }
     }
     canvas_->setPrunedPatches(std::move(pruned));
+    if (keepState) {
+        QSignalBlocker b1(metric_), b2(phase_), b3(first_), b4(last_);
+        if (const int i = metric_->findData(metric); i >= 0) metric_->setCurrentIndex(i);
+        phase_->setCurrentIndex(phase);
+        first_->setValue(first); // clamped to the new range
+        last_->setValue(last);
+    }
     render();
+    if (keepState && selected >= 0) {
+        selected_ = selected;
+        canvas_->setSelectedPatch(selected);
+    }
 }
 
 void HeatmapView::render() {

@@ -78,7 +78,9 @@ class HeatmapView : public QWidget {
     Q_OBJECT
 public:
     explicit HeatmapView(QWidget* parent = nullptr);
-    void setSession(std::shared_ptr<const SessionData> data);
+    // keepState: a reload of the same run keeps the metric, phase, layer
+    // range and selected patch where they still apply.
+    void setSession(std::shared_ptr<const SessionData> data, bool keepState = false);
 
     // The overlay as shown (the stored image, downscaled to at most
     // kDisplaySide pixels so that re-colouring never stalls the GUI).

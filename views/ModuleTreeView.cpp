@@ -70,7 +70,32 @@ ModuleTreeView::ModuleTreeView(QWidget* parent)
     layout->addWidget(view_);
 }
 
-void ModuleTreeView::setTree(ModuleCostTree tree, double ridge) {
+namespace {
+// Rows are identified across reloads by their full path (the first column's sort role).
+QString pathOf(const QModelIndex& index) {
+    return index.siblingAtColumn(ModuleTreeModel::Module)
+        .data(ModuleTreeModel::SortRole)
+        .toString();
+}
+
+template <typename Visit>
+void visitRows(const QAbstractItemModel& m, const QModelIndex& parent, const Visit& visit) {
+    for (int r = 0; r < m.rowCount(parent); ++r) {
+        const QModelIndex i = m.index(r, 0, parent);
+        visit(i);
+        visitRows(m, i, visit);
+    }
+}
+} // namespace
+
+void ModuleTreeView::setTree(ModuleCostTree tree, double ridge, bool keepState) {
+    std::set<QString> expanded;
+    const QString kind = kind_->currentData().toString();
+    const QString current = pathOf(view_->currentIndex());
+    if (keepState)
+        visitRows(*proxy_, {}, [&](const QModelIndex& i) {
+            if (view_->isExpanded(i)) expanded.insert(pathOf(i));
+        });
     {
         QSignalBlocker block(kind_);
         kind_->clear();
@@ -83,9 +108,18 @@ void ModuleTreeView::setTree(ModuleCostTree tree, double ridge) {
         static_cast<ModuleFilter*>(proxy_)->kind.clear();
     }
     model_->setTree(std::move(tree), ridge);
-    view_->expandToDepth(0);
-    for (int c = 1; c < ModuleTreeModel::ColumnCount; ++c)
-        view_->resizeColumnToContents(c);
+    if (!keepState) {
+        view_->expandToDepth(0);
+        for (int c = 1; c < ModuleTreeModel::ColumnCount; ++c)
+            view_->resizeColumnToContents(c);
+        return;
+    }
+    kind_->setCurrentIndex(std::max(0, kind_->findData(kind)));
+    visitRows(*proxy_, {}, [&](const QModelIndex& i) {
+        const QString path = pathOf(i);
+        if (expanded.count(path)) view_->setExpanded(i, true);
+        if (!current.isEmpty() && path == current) view_->setCurrentIndex(i);
+    });
 }
 
 } // namespace mvp::views

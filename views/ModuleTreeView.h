@@ -18,7 +18,9 @@ class ModuleTreeView : public QWidget {
     Q_OBJECT
 public:
     explicit ModuleTreeView(QWidget* parent = nullptr);
-    void setTree(ModuleCostTree tree, double ridge = 0);
+    // keepState: a reload of the same run (a live capture growing) keeps the
+    // kind filter, the expanded rows and the current row.
+    void setTree(ModuleCostTree tree, double ridge = 0, bool keepState = false);
 
     ModuleTreeModel* model() const { return model_; }
     QSortFilterProxyModel* proxy() const { return proxy_; }

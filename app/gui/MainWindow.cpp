@@ -380,11 +380,12 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
 }
 
 void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
-    const bool sameFile = session_ && session_->path == data->path; // a live reload
+    const bool sameFile = session_ && session_->path == data->path;  // a live reload
+    const bool sameRun = sameFile && session_->runId == data->runId; // keep what the user set up
     session_ = std::move(data);
-    heatmap_->setSession(session_);
+    heatmap_->setSession(session_, sameRun);
     modules_->setTree(session_->analysis.modules,
-                      session_->analysis.host ? session_->analysis.host->ridge() : 0.0);
+                      session_->analysis.host ? session_->analysis.host->ridge() : 0.0, sameRun);
     findings_->setFindings(session_->analysis.findings);
     experts_->setSession(session_);
     timeline_->setSession(session_);
