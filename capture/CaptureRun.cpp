@@ -432,17 +432,25 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         rows.patchMetrics = std::move(metrics.patchMetrics);
         rows.attnMaps = std::move(sink.mapRows(positions).attnMaps);
     }
+    return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
+                     o.steps, "the model run failed: ", ErrorCode::Internal);
+}
+
+Result<CaptureResult> finishRun(Recorder& rec, SessionWriter& writer, int64_t runId,
+                                const RunResult& outcome, Batch rows, CaptureResult result,
+                                const ProgressFn& progress, int steps,
+                                const std::string& failurePrefix, ErrorCode failureCode) {
     rec.submit(std::move(rows));
     rec.flush();
-    if (auto s = writer.endRun(*runId, outcome); !s) return s.error();
+    if (auto s = writer.endRun(runId, outcome); !s) return s.error();
     if (outcome.status == RunStatus::Failed)
-        return makeError(ErrorCode::Internal, "the model run failed: " + outcome.error);
+        return makeError(failureCode, failurePrefix + outcome.error);
     result.status = outcome.status;
     result.outputText = outcome.outputText;
     result.wallNs = outcome.wallNs;
     result.opsRecorded = rec.opsRecorded();
     result.peakRssBytes = outcome.peakRssBytes;
-    if (progress) progress({"done", o.steps, o.steps, 1.0});
+    if (progress) progress({"done", steps, steps, 1.0});
     return result;
 }
 

@@ -142,18 +142,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     outcome.outputText = tokens::decode(result.outputTokens);
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
-    rec.submit(std::move(rows));
-    rec.flush();
-    if (auto s = writer.endRun(*runId, outcome); !s) return s.error();
-    if (outcome.status == RunStatus::Failed)
-        return makeError(ErrorCode::BadInput, "the user model failed: " + outcome.error);
-    result.status = outcome.status;
-    result.outputText = outcome.outputText;
-    result.wallNs = outcome.wallNs;
-    result.opsRecorded = rec.opsRecorded();
-    result.peakRssBytes = outcome.peakRssBytes;
-    if (progress) progress({"done", o.steps, o.steps, 1.0});
-    return result;
+    return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
+                     o.steps, "the user model failed: ", ErrorCode::BadInput);
 }
 
 } // namespace mvp

@@ -21,6 +21,16 @@ struct Capturer::Impl {
 // mean and std, or a user model's) [1, 3, S, S].
 torch::Tensor modelPixels(const PreparedCapture& prep);
 
+class Recorder;
+
+// Ends a run of either kind: hands the last rows to the writer, closes the
+// run with `outcome` and fills `result` from it. A failed run is an error
+// whose message starts with `failurePrefix`.
+Result<CaptureResult> finishRun(Recorder& rec, SessionWriter& writer, int64_t runId,
+                                const RunResult& outcome, Batch rows, CaptureResult result,
+                                const ProgressFn& progress, int steps,
+                                const std::string& failurePrefix, ErrorCode failureCode);
+
 // The stored copy of the input image and the device, shared by both kinds of run.
 Result<ImageRow> storedImageRow(const PreparedCapture& prep);
 
