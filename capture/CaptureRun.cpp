@@ -264,23 +264,11 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     }
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
-    RunInfo info;
+    RunInfo info = newRunInfo(o, probes);
     info.label = transform.label;
     info.transform = transform.transform;
     info.baselineRun = transform.baselineRun;
-    info.model = o.model;
     info.configJson = cfg.toJson();
-    info.prompt = o.prompt;
-    info.imagePath = o.imagePath;
-    info.steps = o.steps;
-    info.device = o.device;
-    info.dtype = o.dtype;
-    info.blas = sysinfo::blasLibrary();
-    info.threads = at::get_num_threads();
-    info.probes = probes;
-    info.writerPid = ::getpid();
-    info.writerHost = hostName();
-    info.startedUtc = sysinfo::utcNow();
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     // While it runs, a GUI can find and attach to it (File → Attach…).
@@ -434,6 +422,24 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     }
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the model run failed: ", ErrorCode::Internal);
+}
+
+RunInfo newRunInfo(const CaptureOptions& o, bool probes) {
+    RunInfo info;
+    info.label = "baseline";
+    info.model = o.model;
+    info.prompt = o.prompt;
+    info.imagePath = o.imagePath;
+    info.steps = o.steps;
+    info.device = o.device;
+    info.dtype = o.dtype;
+    info.blas = sysinfo::blasLibrary();
+    info.threads = at::get_num_threads();
+    info.probes = probes;
+    info.writerPid = ::getpid();
+    info.writerHost = hostName();
+    info.startedUtc = sysinfo::utcNow();
+    return info;
 }
 
 Result<CaptureResult> finishRun(Recorder& rec, SessionWriter& writer, int64_t runId,

@@ -19,9 +19,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
     ScriptedModel& model = *d->scripted;
-    RunInfo info;
-    info.label = "baseline";
-    info.model = o.model;
+    RunInfo info = newRunInfo(o, probes);
+    info.dtype = "float32"; // a TorchScript archive runs in the dtype it was saved in
     {
         // The manifest as the run's config, with what loading the model told us.
         auto cfgJson = nlohmann::json::parse(d->prep.userModel->json);
@@ -29,17 +28,6 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
         cfgJson["root_type"] = model.rootType();
         info.configJson = cfgJson.dump();
     }
-    info.prompt = o.prompt;
-    info.imagePath = o.imagePath;
-    info.steps = o.steps;
-    info.device = o.device;
-    info.dtype = "float32";
-    info.blas = sysinfo::blasLibrary();
-    info.threads = at::get_num_threads();
-    info.probes = probes;
-    info.writerPid = ::getpid();
-    info.writerHost = hostName();
-    info.startedUtc = sysinfo::utcNow();
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);

@@ -23,6 +23,9 @@ torch::Tensor modelPixels(const PreparedCapture& prep);
 
 class Recorder;
 
+// What every run records about itself before it starts (host, BLAS, threads, time).
+RunInfo newRunInfo(const CaptureOptions& o, bool probes);
+
 // Ends a run of either kind: hands the last rows to the writer, closes the
 // run with `outcome` and fills `result` from it. A failed run is an error
 // whose message starts with `failurePrefix`.

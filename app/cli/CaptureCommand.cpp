@@ -106,16 +106,7 @@ int captureCommand(const std::vector<std::string>& argv) {
     o.cancel = installCancelHandlers();
 
     ProgressFn progress;
-    if (progressMode == "jsonl")
-        progress = [](const CaptureProgress& p) {
-            const nlohmann::json j{{"event", "progress"},
-                                   {"phase", p.phase},
-                                   {"step", p.step},
-                                   {"steps", p.steps},
-                                   {"fraction", p.fraction}};
-            std::printf("%s\n", j.dump().c_str());
-            std::fflush(stdout);
-        };
+    if (progressMode == "jsonl") progress = jsonlProgress();
 
     auto result = capture(o, progress);
     if (!result) return fail(result.error().exitCode(), result.error().message);

@@ -329,15 +329,20 @@ void MainWindow::newCapture() {
     startCapture(r);
 }
 
-void MainWindow::startCapture(const CaptureRequest& request) {
+void MainWindow::showJobStarted(const QString& message) {
     lastLiveReload_ = 0;
     captureClock_.start();
     progress_->setValue(0);
     progress_->show();
     cancel_->show();
     whatIfs_->setEnabled(false);
-    statusBar()->showMessage(
-        tr("Capturing %1 on %2…").arg(request.model, QFileInfo(request.image).fileName()));
+    statusBar()->showMessage(message);
+}
+
+void MainWindow::startCapture(const CaptureRequest& request) {
+    const QString model =
+        request.modelFile.isEmpty() ? request.model : QFileInfo(request.modelFile).fileName();
+    showJobStarted(tr("Capturing %1 on %2…").arg(model, QFileInfo(request.image).fileName()));
     runner_.start(request);
 }
 
@@ -354,13 +359,7 @@ void MainWindow::startWhatIf(WhatIfRequest request) {
     const RunInfo& shown = session_->analysis.run;
     request.session = session_->path;
     request.baseline = shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
-    lastLiveReload_ = 0;
-    captureClock_.start();
-    progress_->setValue(0);
-    progress_->show();
-    cancel_->show();
-    whatIfs_->setEnabled(false);
-    statusBar()->showMessage(
+    showJobStarted(
         tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
     runner_.startJob(request.arguments(), request.session, true);
 }

@@ -95,6 +95,8 @@ private:
     void newCapture();
     void attach();
     void chooseExport(Export kind);
+    // The progress bar, Cancel and a status message for a child job just started.
+    void showJobStarted(const QString& message);
     void showSession(std::shared_ptr<const views::SessionData> data);
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
