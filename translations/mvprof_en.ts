@@ -26,27 +26,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="29"/>
+        <location filename="../app/gui/WhatIf.cpp" line="31"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="30"/>
+        <location filename="../app/gui/WhatIf.cpp" line="32"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="31"/>
+        <location filename="../app/gui/WhatIf.cpp" line="33"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="32"/>
+        <location filename="../app/gui/WhatIf.cpp" line="34"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="33"/>
+        <location filename="../app/gui/WhatIf.cpp" line="35"/>
         <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -95,225 +95,225 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="38"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="177"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="181"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="39"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="184"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="188"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="39"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="40"/>
         <source>Reference, tiny (seconds)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="40"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="41"/>
         <source>Reference, small (up to a minute on CPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="42"/>
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="46"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
         <source>all layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="47"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="49"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
         <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="58"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="62"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="43"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="44"/>
         <source>User model (TorchScript + manifest)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="44"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="46"/>
         <source>the model&apos;s manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="70"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="74"/>
         <source>Choose a Model Manifest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
         <source>Model manifests (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="74"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
         <source>Model file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
         <source>Choose an Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
         <source>Prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="84"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
         <source>Decode steps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="90"/>
         <source>Precision</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
         <source>Attention maps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="92"/>
         <source>Routing skew</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
         <source>Session file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
         <source>Choose…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="95"/>
         <source>Session File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="92"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="96"/>
         <source>mvprof sessions (*.mvprof)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="99"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="103"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="158"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="163"/>
         <source>No image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="158"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="163"/>
         <source>Cannot read this image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="162"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="167"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="169"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="176"/>
         <source>Choose the user model&apos;s manifest (a .json file next to its TorchScript archive).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="171"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="178"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="173"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="180"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="175"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="182"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="182"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="189"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -321,17 +321,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="33"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="43"/>
         <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="42"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="52"/>
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="43"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="53"/>
         <source>The mvprof-cli process exited with status %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -505,194 +505,194 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="177"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="29"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="191"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="43"/>
         <source> · ~%1 s left</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="195"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="47"/>
         <source>decode %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="48"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="219"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="72"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="219"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="72"/>
         <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="221"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="75"/>
         <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="222"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="76"/>
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="223"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
         <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="229"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="83"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="230"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="84"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="231"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="85"/>
         <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="235"/>
+        <location filename="../app/gui/MainWindow.cpp" line="174"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="242"/>
-        <location filename="../app/gui/MainWindow.cpp" line="246"/>
+        <location filename="../app/gui/MainWindow.cpp" line="181"/>
+        <location filename="../app/gui/MainWindow.cpp" line="185"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284"/>
+        <location filename="../app/gui/MainWindow.cpp" line="223"/>
         <source>Open Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284"/>
+        <location filename="../app/gui/MainWindow.cpp" line="223"/>
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="308"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="93"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="316"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="101"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="338"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="128"/>
         <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="344"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="134"/>
         <source>Open a session with a baseline run first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="138"/>
         <source>Wait for the running job to finish, or cancel it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="361"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="146"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="367"/>
+        <location filename="../app/gui/MainWindow.cpp" line="247"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="402"/>
+        <location filename="../app/gui/MainWindow.cpp" line="283"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="407"/>
+        <location filename="../app/gui/MainWindow.cpp" line="288"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="409"/>
+        <location filename="../app/gui/MainWindow.cpp" line="290"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="26"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="25"/>
         <source>Open a session first.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="32"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="31"/>
         <source>This run has no heatmap values.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="48"/>
-        <location filename="../app/gui/MainWindowExport.cpp" line="53"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="47"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="52"/>
         <source>Writing %1 failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="56"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="55"/>
         <source>Unknown export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="61"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="60"/>
         <source>Open a session first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="68"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="67"/>
         <source>PNG images (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="69"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="68"/>
         <source>PDF documents (*.pdf)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="70"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="69"/>
         <source>Markdown (*.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="71"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="70"/>
         <source>CSV tables (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="81"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="80"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="88"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="87"/>
         <source>Export failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="90"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="89"/>
         <source>Wrote %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -700,82 +700,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="83"/>
+        <location filename="../app/gui/WhatIf.cpp" line="90"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="83"/>
+        <location filename="../app/gui/WhatIf.cpp" line="90"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="85"/>
+        <location filename="../app/gui/WhatIf.cpp" line="92"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="85"/>
+        <location filename="../app/gui/WhatIf.cpp" line="92"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="86"/>
+        <location filename="../app/gui/WhatIf.cpp" line="94"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="86"/>
+        <location filename="../app/gui/WhatIf.cpp" line="94"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="87"/>
+        <location filename="../app/gui/WhatIf.cpp" line="96"/>
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="87"/>
+        <location filename="../app/gui/WhatIf.cpp" line="96"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="89"/>
+        <location filename="../app/gui/WhatIf.cpp" line="98"/>
         <source>Freeze Cold Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="89"/>
+        <location filename="../app/gui/WhatIf.cpp" line="98"/>
         <source>Freeze</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90"/>
+        <location filename="../app/gui/WhatIf.cpp" line="100"/>
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90"/>
+        <location filename="../app/gui/WhatIf.cpp" line="100"/>
         <source>Channels 0.3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <location filename="../app/gui/WhatIf.cpp" line="102"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <location filename="../app/gui/WhatIf.cpp" line="103"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <location filename="../app/gui/WhatIf.cpp" line="112"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109"/>
+        <location filename="../app/gui/WhatIf.cpp" line="119"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -783,57 +783,57 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="38"/>
+        <location filename="../app/gui/WhatIf.cpp" line="40"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="39"/>
+        <location filename="../app/gui/WhatIf.cpp" line="42"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="40"/>
+        <location filename="../app/gui/WhatIf.cpp" line="44"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="41"/>
+        <location filename="../app/gui/WhatIf.cpp" line="45"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="42"/>
+        <location filename="../app/gui/WhatIf.cpp" line="47"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46"/>
+        <location filename="../app/gui/WhatIf.cpp" line="51"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <location filename="../app/gui/WhatIf.cpp" line="52"/>
         <source>W8, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <location filename="../app/gui/WhatIf.cpp" line="53"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <location filename="../app/gui/WhatIf.cpp" line="59"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <location filename="../app/gui/WhatIf.cpp" line="61"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="60"/>
+        <location filename="../app/gui/WhatIf.cpp" line="66"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -846,82 +846,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="55"/>
+        <location filename="../views/ComparisonModels.cpp" line="59"/>
         <source>%1 (predicted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="81"/>
+        <location filename="../views/ComparisonModels.cpp" line="87"/>
         <source>%1 (%2 vs measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="105"/>
+        <location filename="../views/ComparisonModels.cpp" line="130"/>
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="106"/>
+        <location filename="../views/ComparisonModels.cpp" line="132"/>
         <source>Measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="118"/>
+        <location filename="../views/ComparisonModels.cpp" line="145"/>
         <source>Setup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="119"/>
+        <location filename="../views/ComparisonModels.cpp" line="147"/>
         <source>Latency ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="120"/>
+        <location filename="../views/ComparisonModels.cpp" line="149"/>
         <source>Peak RSS MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="121"/>
+        <location filename="../views/ComparisonModels.cpp" line="151"/>
         <source>QPS</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="122"/>
+        <location filename="../views/ComparisonModels.cpp" line="153"/>
         <source>J/inference</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="123"/>
+        <location filename="../views/ComparisonModels.cpp" line="155"/>
         <source>Weights MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="124"/>
+        <location filename="../views/ComparisonModels.cpp" line="157"/>
         <source>KV cache MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="125"/>
+        <location filename="../views/ComparisonModels.cpp" line="159"/>
         <source>Visual tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="126"/>
+        <location filename="../views/ComparisonModels.cpp" line="161"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="127"/>
+        <location filename="../views/ComparisonModels.cpp" line="163"/>
         <source>Top-1 agreement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="128"/>
+        <location filename="../views/ComparisonModels.cpp" line="165"/>
         <source>Token match</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="129"/>
+        <location filename="../views/ComparisonModels.cpp" line="167"/>
         <source>Vision cosine</source>
         <translation type="unfinished"></translation>
     </message>
@@ -929,72 +929,72 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="40"/>
+        <location filename="../views/ComparisonView.cpp" line="41"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="41"/>
+        <location filename="../views/ComparisonView.cpp" line="42"/>
         <source>run %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="52"/>
+        <location filename="../views/ComparisonView.cpp" line="54"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="54"/>
+        <location filename="../views/ComparisonView.cpp" line="56"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="57"/>
+        <location filename="../views/ComparisonView.cpp" line="59"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="74"/>
+        <location filename="../views/ComparisonView.cpp" line="76"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="78"/>
+        <location filename="../views/ComparisonView.cpp" line="80"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="83"/>
+        <location filename="../views/ComparisonView.cpp" line="85"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="91"/>
+        <location filename="../views/ComparisonView.cpp" line="95"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="96"/>
+        <location filename="../views/ComparisonView.cpp" line="100"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="109"/>
+        <location filename="../views/ComparisonView.cpp" line="113"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="148"/>
+        <location filename="../views/ComparisonView.cpp" line="152"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="176"/>
+        <location filename="../views/ComparisonView.cpp" line="181"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="178"/>
+        <location filename="../views/ComparisonView.cpp" line="184"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1152,97 +1152,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="162"/>
+        <location filename="../views/HeatmapView.cpp" line="163"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="164"/>
+        <location filename="../views/HeatmapView.cpp" line="165"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="167"/>
+        <location filename="../views/HeatmapView.cpp" line="168"/>
         <source>All phases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="168"/>
+        <location filename="../views/HeatmapView.cpp" line="169"/>
         <source>Prefill</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="169"/>
+        <location filename="../views/HeatmapView.cpp" line="170"/>
         <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="171"/>
+        <location filename="../views/HeatmapView.cpp" line="172"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="176"/>
+        <location filename="../views/HeatmapView.cpp" line="177"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="177"/>
+        <location filename="../views/HeatmapView.cpp" line="178"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="185"/>
+        <location filename="../views/HeatmapView.cpp" line="186"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="188"/>
+        <location filename="../views/HeatmapView.cpp" line="189"/>
         <source>Draw the patch grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="215"/>
+        <location filename="../views/HeatmapView.cpp" line="216"/>
         <source>%1 %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="218"/>
+        <location filename="../views/HeatmapView.cpp" line="219"/>
         <source>estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="220"/>
+        <location filename="../views/HeatmapView.cpp" line="221"/>
         <source>measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="219"/>
+        <location filename="../views/HeatmapView.cpp" line="220"/>
         <source>derived</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="222"/>
+        <location filename="../views/HeatmapView.cpp" line="223"/>
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="296"/>
+        <location filename="../views/HeatmapView.cpp" line="311"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="305"/>
+        <location filename="../views/HeatmapView.cpp" line="320"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="331"/>
+        <location filename="../views/HeatmapView.cpp" line="346"/>
         <source>No %1 values for layers %2–%3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="346"/>
+        <location filename="../views/HeatmapView.cpp" line="361"/>
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1288,53 +1288,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="199"/>
-        <location filename="../views/ComparisonModels.cpp" line="200"/>
+        <location filename="../views/ComparisonModels.cpp" line="260"/>
+        <location filename="../views/ComparisonModels.cpp" line="263"/>
         <source>not run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="219"/>
+        <location filename="../views/ComparisonModels.cpp" line="290"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="220"/>
+        <location filename="../views/ComparisonModels.cpp" line="292"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="221"/>
+        <location filename="../views/ComparisonModels.cpp" line="294"/>
         <source>A ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="222"/>
+        <location filename="../views/ComparisonModels.cpp" line="296"/>
         <source>B ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="223"/>
+        <location filename="../views/ComparisonModels.cpp" line="298"/>
         <source>Δ ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="224"/>
+        <location filename="../views/ComparisonModels.cpp" line="300"/>
         <source>Δ self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="225"/>
+        <location filename="../views/ComparisonModels.cpp" line="302"/>
         <source>B ÷ A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="226"/>
+        <location filename="../views/ComparisonModels.cpp" line="304"/>
         <source>Δ FLOPs (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="227"/>
+        <location filename="../views/ComparisonModels.cpp" line="306"/>
         <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1435,7 +1435,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="77"/>
+        <location filename="../views/ModuleTreeView.cpp" line="102"/>
         <source>All kinds</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1473,37 +1473,37 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="151"/>
+        <location filename="../views/ComparisonModels.cpp" line="193"/>
         <source>predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="151"/>
+        <location filename="../views/ComparisonModels.cpp" line="193"/>
         <source>measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="162"/>
+        <location filename="../views/ComparisonModels.cpp" line="206"/>
         <source>Figure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="163"/>
+        <location filename="../views/ComparisonModels.cpp" line="208"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="164"/>
+        <location filename="../views/ComparisonModels.cpp" line="210"/>
         <source>Unit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="165"/>
+        <location filename="../views/ComparisonModels.cpp" line="212"/>
         <source>Measured or predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="166"/>
+        <location filename="../views/ComparisonModels.cpp" line="214"/>
         <source>How it was obtained</source>
         <translation type="unfinished"></translation>
     </message>

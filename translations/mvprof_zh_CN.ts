@@ -25,27 +25,27 @@
         <translation>编码 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="29" />
+        <location filename="../app/gui/WhatIf.cpp" line="31" />
         <source>W%1</source>
         <translation>W%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="30" />
+        <location filename="../app/gui/WhatIf.cpp" line="32" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="31" />
+        <location filename="../app/gui/WhatIf.cpp" line="33" />
         <source>prune %1</source>
         <translation>剪枝 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="32" />
+        <location filename="../app/gui/WhatIf.cpp" line="34" />
         <source>freeze cold experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="33" />
+        <location filename="../app/gui/WhatIf.cpp" line="35" />
         <source>prune channels %1</source>
         <translation>剪枝通道 %1</translation>
     </message>
@@ -94,225 +94,225 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="38" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="177" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="181" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="39" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="184" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="188" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="39" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="40" />
         <source>Reference, tiny (seconds)</source>
         <translation>参考模型，tiny（数秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="40" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
         <source>Reference, small (up to a minute on CPU)</source>
         <translation>参考模型，small（CPU 上最多约一分钟）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="42" />
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="46" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="48" />
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="47" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="49" />
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation>将模型截断为此数量的视觉层与解码层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
         <source>float32</source>
         <translation>float32</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation>bfloat16（权重与 KV 字节减半）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="56" />
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation>权重、激活与 KV 缓存的精度（float16 需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="58" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="62" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="43" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="44" />
         <source>User model (TorchScript + manifest)…</source>
         <translation>用户模型（TorchScript + 清单）…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="44" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="46" />
         <source>the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation>模型清单，例如 example-vlm.json（见 USER_MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="70" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="74" />
         <source>Choose a Model Manifest</source>
         <translation>选择模型清单</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
         <source>Model manifests (*.json)</source>
         <translation>模型清单 (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="74" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="84" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="85" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="90" />
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="93" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="93" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="95" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="96" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="99" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="103" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="158" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="163" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="158" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="163" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="162" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="167" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="169" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="176" />
         <source>Choose the user model's manifest (a .json file next to its TorchScript archive).</source>
         <translation>请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="171" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="178" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="173" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="180" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="175" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="182" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="182" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="189" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>
@@ -320,17 +320,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="33" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="43" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="42" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="52" />
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation>mvprof-cli 进程崩溃；会话保留了已写入的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="43" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="53" />
         <source>The mvprof-cli process exited with status %1.</source>
         <translation>mvprof-cli 进程以状态 %1 退出。</translation>
     </message>
@@ -504,194 +504,194 @@
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="177" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="29" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="191" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="43" />
         <source> · ~%1 s left</source>
         <translation> · 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="195" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="47" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="48" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="219" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="72" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="219" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="72" />
         <source>The what-if failed</source>
         <translation>假设分析失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="221" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="75" />
         <source>What-if complete: see the comparison</source>
         <translation>假设分析完成：请查看对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="222" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="76" />
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="223" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
         <source>What-if failed: %1</source>
         <translation>假设分析失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="229" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="83" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="230" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="84" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="231" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="85" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="235" />
+        <location filename="../app/gui/MainWindow.cpp" line="174" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="242" />
-        <location filename="../app/gui/MainWindow.cpp" line="246" />
+        <location filename="../app/gui/MainWindow.cpp" line="181" />
+        <location filename="../app/gui/MainWindow.cpp" line="185" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284" />
+        <location filename="../app/gui/MainWindow.cpp" line="223" />
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284" />
+        <location filename="../app/gui/MainWindow.cpp" line="223" />
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="308" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="93" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="316" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="101" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="338" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="128" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="344" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="134" />
         <source>Open a session with a baseline run first</source>
         <translation>请先打开包含基线运行的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="348" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="138" />
         <source>Wait for the running job to finish, or cancel it</source>
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="361" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="146" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="367" />
+        <location filename="../app/gui/MainWindow.cpp" line="247" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="402" />
+        <location filename="../app/gui/MainWindow.cpp" line="283" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="407" />
+        <location filename="../app/gui/MainWindow.cpp" line="288" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="409" />
+        <location filename="../app/gui/MainWindow.cpp" line="290" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="26" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="25" />
         <source>Open a session first.</source>
         <translation>请先打开一个会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="32" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="31" />
         <source>This run has no heatmap values.</source>
         <translation>此运行没有热力图数值。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="48" />
-        <location filename="../app/gui/MainWindowExport.cpp" line="53" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="47" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="52" />
         <source>Writing %1 failed</source>
         <translation>写入 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="56" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="55" />
         <source>Unknown export</source>
         <translation>未知的导出类型</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="61" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="60" />
         <source>Open a session first</source>
         <translation>请先打开一个会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="68" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="67" />
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="69" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="68" />
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="70" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="69" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="71" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="70" />
         <source>CSV tables (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="81" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="80" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="88" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="87" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="90" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="89" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -699,82 +699,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="83" />
+        <location filename="../app/gui/WhatIf.cpp" line="90" />
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation>剪枝视觉令牌（保留 40%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="83" />
+        <location filename="../app/gui/WhatIf.cpp" line="90" />
         <source>Prune 0.4</source>
         <translation>剪枝 0.4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="85" />
+        <location filename="../app/gui/WhatIf.cpp" line="92" />
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation>权重量化为 W4（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="85" />
+        <location filename="../app/gui/WhatIf.cpp" line="92" />
         <source>W4</source>
         <translation>W4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="86" />
+        <location filename="../app/gui/WhatIf.cpp" line="94" />
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation>权重量化为 W8（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="86" />
+        <location filename="../app/gui/WhatIf.cpp" line="94" />
         <source>W8</source>
         <translation>W8</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="87" />
+        <location filename="../app/gui/WhatIf.cpp" line="96" />
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation>压缩 KV 缓存（合并 + INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="87" />
+        <location filename="../app/gui/WhatIf.cpp" line="96" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="89" />
+        <location filename="../app/gui/WhatIf.cpp" line="98" />
         <source>Freeze Cold Experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="89" />
+        <location filename="../app/gui/WhatIf.cpp" line="98" />
         <source>Freeze</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90" />
+        <location filename="../app/gui/WhatIf.cpp" line="100" />
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation>剪枝视觉 MLP 通道（30%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90" />
+        <location filename="../app/gui/WhatIf.cpp" line="100" />
         <source>Channels 0.3</source>
         <translation>通道 0.3</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <location filename="../app/gui/WhatIf.cpp" line="102" />
         <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
         <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <location filename="../app/gui/WhatIf.cpp" line="103" />
         <source>W4+KV+Prune</source>
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102" />
+        <location filename="../app/gui/WhatIf.cpp" line="112" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109" />
+        <location filename="../app/gui/WhatIf.cpp" line="119" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
     </message>
@@ -782,57 +782,57 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="38" />
+        <location filename="../app/gui/WhatIf.cpp" line="40" />
         <source>Prune visual tokens, keep</source>
         <translation>剪枝视觉令牌，保留比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="39" />
+        <location filename="../app/gui/WhatIf.cpp" line="42" />
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="40" />
+        <location filename="../app/gui/WhatIf.cpp" line="44" />
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="41" />
+        <location filename="../app/gui/WhatIf.cpp" line="45" />
         <source>Prune vision MLP channels, fraction</source>
         <translation>剪枝视觉 MLP 通道，比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="42" />
+        <location filename="../app/gui/WhatIf.cpp" line="47" />
         <source>Custom What-if</source>
         <translation>自定义假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46" />
+        <location filename="../app/gui/WhatIf.cpp" line="51" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47" />
+        <location filename="../app/gui/WhatIf.cpp" line="52" />
         <source>W8, group 128, AWQ</source>
         <translation>W8，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48" />
+        <location filename="../app/gui/WhatIf.cpp" line="53" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53" />
+        <location filename="../app/gui/WhatIf.cpp" line="59" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55" />
+        <location filename="../app/gui/WhatIf.cpp" line="61" />
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="60" />
+        <location filename="../app/gui/WhatIf.cpp" line="66" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -845,82 +845,82 @@
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="55" />
+        <location filename="../views/ComparisonModels.cpp" line="59" />
         <source>%1 (predicted)</source>
         <translation>%1（预测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="81" />
+        <location filename="../views/ComparisonModels.cpp" line="87" />
         <source>%1 (%2 vs measured)</source>
         <translation>%1（相对实测 %2）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="105" />
+        <location filename="../views/ComparisonModels.cpp" line="130" />
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation>预测值：假设 int4/int8 内核直接读取打包权重，按搬运字节数的屋顶线模型推算</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="106" />
+        <location filename="../views/ComparisonModels.cpp" line="132" />
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="118" />
+        <location filename="../views/ComparisonModels.cpp" line="145" />
         <source>Setup</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="119" />
+        <location filename="../views/ComparisonModels.cpp" line="147" />
         <source>Latency ms</source>
         <translation>延迟 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="120" />
+        <location filename="../views/ComparisonModels.cpp" line="149" />
         <source>Peak RSS MiB (measured)</source>
         <translation>峰值 RSS MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="121" />
+        <location filename="../views/ComparisonModels.cpp" line="151" />
         <source>QPS</source>
         <translation>QPS</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="122" />
+        <location filename="../views/ComparisonModels.cpp" line="153" />
         <source>J/inference</source>
         <translation>焦耳/次推理</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="123" />
+        <location filename="../views/ComparisonModels.cpp" line="155" />
         <source>Weights MiB (measured)</source>
         <translation>权重 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="124" />
+        <location filename="../views/ComparisonModels.cpp" line="157" />
         <source>KV cache MiB (measured)</source>
         <translation>KV 缓存 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="125" />
+        <location filename="../views/ComparisonModels.cpp" line="159" />
         <source>Visual tokens</source>
         <translation>视觉令牌</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="126" />
+        <location filename="../views/ComparisonModels.cpp" line="161" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="127" />
+        <location filename="../views/ComparisonModels.cpp" line="163" />
         <source>Top-1 agreement</source>
         <translation>Top-1 一致率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="128" />
+        <location filename="../views/ComparisonModels.cpp" line="165" />
         <source>Token match</source>
         <translation>令牌匹配率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="129" />
+        <location filename="../views/ComparisonModels.cpp" line="167" />
         <source>Vision cosine</source>
         <translation>视觉特征余弦</translation>
     </message>
@@ -928,72 +928,72 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="40" />
+        <location filename="../views/ComparisonView.cpp" line="41" />
         <source>baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="41" />
+        <location filename="../views/ComparisonView.cpp" line="42" />
         <source>run %1 · %2</source>
         <translation>运行 %1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="52" />
+        <location filename="../views/ComparisonView.cpp" line="54" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="54" />
+        <location filename="../views/ComparisonView.cpp" line="56" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="57" />
+        <location filename="../views/ComparisonView.cpp" line="59" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="74" />
+        <location filename="../views/ComparisonView.cpp" line="76" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="78" />
+        <location filename="../views/ComparisonView.cpp" line="80" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="83" />
+        <location filename="../views/ComparisonView.cpp" line="85" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="91" />
+        <location filename="../views/ComparisonView.cpp" line="95" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="96" />
+        <location filename="../views/ComparisonView.cpp" line="100" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="109" />
+        <location filename="../views/ComparisonView.cpp" line="113" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="148" />
+        <location filename="../views/ComparisonView.cpp" line="152" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="176" />
+        <location filename="../views/ComparisonView.cpp" line="181" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 毫秒 → %5 毫秒（实测，%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="178" />
+        <location filename="../views/ComparisonView.cpp" line="184" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
@@ -1151,97 +1151,97 @@
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="162" />
+        <location filename="../views/HeatmapView.cpp" line="163" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="164" />
+        <location filename="../views/HeatmapView.cpp" line="165" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="167" />
+        <location filename="../views/HeatmapView.cpp" line="168" />
         <source>All phases</source>
         <translation>全部阶段</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="168" />
+        <location filename="../views/HeatmapView.cpp" line="169" />
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="169" />
+        <location filename="../views/HeatmapView.cpp" line="170" />
         <source>Decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="171" />
+        <location filename="../views/HeatmapView.cpp" line="172" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="176" />
+        <location filename="../views/HeatmapView.cpp" line="177" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="177" />
+        <location filename="../views/HeatmapView.cpp" line="178" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="185" />
+        <location filename="../views/HeatmapView.cpp" line="186" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="188" />
+        <location filename="../views/HeatmapView.cpp" line="189" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="215" />
+        <location filename="../views/HeatmapView.cpp" line="216" />
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="218" />
+        <location filename="../views/HeatmapView.cpp" line="219" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="220" />
+        <location filename="../views/HeatmapView.cpp" line="221" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="219" />
+        <location filename="../views/HeatmapView.cpp" line="220" />
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="222" />
+        <location filename="../views/HeatmapView.cpp" line="223" />
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="296" />
+        <location filename="../views/HeatmapView.cpp" line="311" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="305" />
+        <location filename="../views/HeatmapView.cpp" line="320" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="331" />
+        <location filename="../views/HeatmapView.cpp" line="346" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="346" />
+        <location filename="../views/HeatmapView.cpp" line="361" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>
@@ -1287,53 +1287,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="199" />
-        <location filename="../views/ComparisonModels.cpp" line="200" />
+        <location filename="../views/ComparisonModels.cpp" line="260" />
+        <location filename="../views/ComparisonModels.cpp" line="263" />
         <source>not run</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="219" />
+        <location filename="../views/ComparisonModels.cpp" line="290" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="220" />
+        <location filename="../views/ComparisonModels.cpp" line="292" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="221" />
+        <location filename="../views/ComparisonModels.cpp" line="294" />
         <source>A ms (measured)</source>
         <translation>A 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="222" />
+        <location filename="../views/ComparisonModels.cpp" line="296" />
         <source>B ms (measured)</source>
         <translation>B 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="223" />
+        <location filename="../views/ComparisonModels.cpp" line="298" />
         <source>Δ ms</source>
         <translation>Δ 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="224" />
+        <location filename="../views/ComparisonModels.cpp" line="300" />
         <source>Δ self ms</source>
         <translation>Δ 自身毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="225" />
+        <location filename="../views/ComparisonModels.cpp" line="302" />
         <source>B ÷ A</source>
         <translation>B ÷ A</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="226" />
+        <location filename="../views/ComparisonModels.cpp" line="304" />
         <source>Δ FLOPs (estimated)</source>
         <translation>Δ FLOPs（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="227" />
+        <location filename="../views/ComparisonModels.cpp" line="306" />
         <source>Δ bytes (estimated)</source>
         <translation>Δ 字节（估算）</translation>
     </message>
@@ -1434,7 +1434,7 @@
         <translation>只显示某一类型的模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="77" />
+        <location filename="../views/ModuleTreeView.cpp" line="102" />
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
@@ -1474,37 +1474,37 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="151" />
+        <location filename="../views/ComparisonModels.cpp" line="193" />
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="151" />
+        <location filename="../views/ComparisonModels.cpp" line="193" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="162" />
+        <location filename="../views/ComparisonModels.cpp" line="206" />
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="163" />
+        <location filename="../views/ComparisonModels.cpp" line="208" />
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="164" />
+        <location filename="../views/ComparisonModels.cpp" line="210" />
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="165" />
+        <location filename="../views/ComparisonModels.cpp" line="212" />
         <source>Measured or predicted</source>
         <translation>实测或预测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="166" />
+        <location filename="../views/ComparisonModels.cpp" line="214" />
         <source>How it was obtained</source>
         <translation>获得方式</translation>
     </message>

@@ -6,7 +6,6 @@
 #include "app/cli/Progress.h"
 #include "capture/Capture.h"
 
-#include <csignal>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 

@@ -170,70 +170,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (session_) openSession(session_->path, id);
     });
 
-    progress_ = new QProgressBar(this);
-    progress_->setRange(0, 100);
-    progress_->setMaximumWidth(220);
-    progress_->hide();
-    cancel_ = new QPushButton(tr("Cancel"), this);
-    cancel_->hide();
-    connect(cancel_, &QPushButton::clicked, &runner_, &CaptureRunner::cancel);
-    statusBar()->addPermanentWidget(progress_);
-    statusBar()->addPermanentWidget(cancel_);
-    statusBar()->addPermanentWidget(runLabel_);
-    connect(&runner_, &CaptureRunner::progress, this,
-            [this](double fraction, const QString& phase, int step, int steps) {
-                const int percent = int(std::lround(fraction * 100.0));
-                progress_->setValue(percent);
-                // Time left, extrapolated from the time so far (an estimate, said as such).
-                const double elapsed = double(captureClock_.elapsed()) / 1000.0;
-                const QString left =
-                    fraction > 0.05 && fraction < 1.0
-                        ? tr(" · ~%1 s left")
-                              .arg(std::max(1.0, elapsed * (1.0 - fraction) / fraction), 0, 'f', 0)
-                        : QString();
-                progress_->setFormat((phase == QLatin1String("decode")
-                                          ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
-                                          : tr("%1 · %p%").arg(phase)) +
-                                     left);
-                emit captureProgress(percent);
-                // Follow the growing session, at most once a second.
-                const qint64 now = QDateTime::currentMSecsSinceEpoch();
-                if (!runner_.isWhatIf() &&
-                    (phase == QLatin1String("decode") || phase == QLatin1String("done")) &&
-                    now - lastLiveReload_ > 1000 && !loader_.isRunning()) {
-                    lastLiveReload_ = now;
-                    openSession(runner_.session());
-                }
-            });
-    connect(
-        &runner_, &CaptureRunner::finished, this,
-        [this](bool ok, bool cancelled, const QString& message) {
-            progress_->hide();
-            cancel_->hide();
-            whatIfs_->setEnabled(session_ != nullptr);
-            const bool whatIf = runner_.isWhatIf();
-            if (whatIf && ok) compareWhenLoaded_ = runner_.finishedRun();
-            if (QFileInfo::exists(runner_.session()))
-                openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
-            if (!ok && !cancelled && QGuiApplication::platformName() != QLatin1String("offscreen"))
-                QMessageBox::critical(
-                    this, whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
-            if (whatIf) {
-                statusBar()->showMessage(
-                    ok          ? tr("What-if complete: see the comparison")
-                    : cancelled ? tr("What-if cancelled: the run is kept, marked incomplete")
-                                : tr("What-if failed: %1").arg(message),
-                    8000);
-                emit whatIfFinished(ok, message);
-                return;
-            }
-            statusBar()->showMessage(
-                ok          ? tr("Capture complete")
-                : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
-                            : tr("Capture failed: %1").arg(message),
-                8000);
-            emit captureFinished(ok, cancelled, message);
-        });
+    setUpJobs();
     runLabel_->setText(tr("No session"));
     connect(heatmap_, &views::HeatmapView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 4000); });
@@ -303,65 +240,6 @@ void MainWindow::attach() {
     AttachDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted) return;
     openSession(dialog.chosenSession(), dialog.chosenRun());
-}
-
-void MainWindow::newCapture() {
-    if (runner_.isRunning()) {
-        statusBar()->showMessage(tr("A capture is already running"), 4000);
-        return;
-    }
-    CaptureDialog dialog(this);
-    QSettings settings;
-    CaptureRequest last;
-    last.image = settings.value(QStringLiteral("capture/image")).toString();
-    last.prompt =
-        settings.value(QStringLiteral("capture/prompt"), tr("Describe the image.")).toString();
-    last.output = settings
-                      .value(QStringLiteral("capture/output"),
-                             QDir::home().filePath(QStringLiteral("capture.mvprof")))
-                      .toString();
-    dialog.setRequest(last);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const CaptureRequest r = dialog.request();
-    settings.setValue(QStringLiteral("capture/image"), r.image);
-    settings.setValue(QStringLiteral("capture/prompt"), r.prompt);
-    settings.setValue(QStringLiteral("capture/output"), r.output);
-    startCapture(r);
-}
-
-void MainWindow::showJobStarted(const QString& message) {
-    lastLiveReload_ = 0;
-    captureClock_.start();
-    progress_->setValue(0);
-    progress_->show();
-    cancel_->show();
-    whatIfs_->setEnabled(false);
-    statusBar()->showMessage(message);
-}
-
-void MainWindow::startCapture(const CaptureRequest& request) {
-    const QString model =
-        request.modelFile.isEmpty() ? request.model : QFileInfo(request.modelFile).fileName();
-    showJobStarted(tr("Capturing %1 on %2…").arg(model, QFileInfo(request.image).fileName()));
-    runner_.start(request);
-}
-
-void MainWindow::startWhatIf(WhatIfRequest request) {
-    if (!session_) {
-        statusBar()->showMessage(tr("Open a session with a baseline run first"), 5000);
-        return;
-    }
-    if (runner_.isRunning()) {
-        statusBar()->showMessage(tr("Wait for the running job to finish, or cancel it"), 5000);
-        return;
-    }
-    // The what-if runs against the run shown if it is a baseline, else against its baseline.
-    const RunInfo& shown = session_->analysis.run;
-    request.session = session_->path;
-    request.baseline = shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
-    showJobStarted(
-        tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
-    runner_.startJob(request.arguments(), request.session, true);
 }
 
 void MainWindow::openSession(const QString& path, qint64 runId) {

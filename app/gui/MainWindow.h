@@ -95,6 +95,7 @@ private:
     void newCapture();
     void attach();
     void chooseExport(Export kind);
+    void setUpJobs(); // the status bar's progress and Cancel, and the runner's signals
     // The progress bar, Cancel and a status message for a child job just started.
     void showJobStarted(const QString& message);
     void showSession(std::shared_ptr<const views::SessionData> data);

@@ -1,0 +1,187 @@
+// GUI workflows that run mvprof-cli jobs beyond a plain capture: a user's
+// TorchScript model from the New Capture dialog, and one-click what-ifs with
+// their comparison, module diff and side-by-side heatmaps. Offscreen; fails
+// on any Qt warning except the offscreen platform's size-hint notice.
+#include "TestSupport.h"
+#include "app/gui/CaptureDialog.h"
+#include "app/gui/MainWindow.h"
+#include "views/ComparisonModels.h"
+#include "views/ComparisonView.h"
+#include "views/HeatmapView.h"
+#include "views/SessionData.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+#include <algorithm>
+
+using namespace mvp;
+
+static QDockWidget* dock(QMainWindow& w, QWidget* content) {
+    for (auto* d : w.findChildren<QDockWidget*>())
+        if (d->widget() == content) return d;
+    return nullptr;
+}
+
+class TestGuiJobs : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString session;
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        session = dir.filePath(QStringLiteral("jobs.mvprof"));
+        const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"),
+                                     test::sampleImage(), QStringLiteral("--out"), session,
+                                     QStringLiteral("--steps"), QStringLiteral("3"),
+                                     QStringLiteral("--routing-skew"), QStringLiteral("8")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    void init() {
+        QTest::failOnWarning(QRegularExpression(
+            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+    }
+
+    void userModelCaptureFromTheDialog() {
+        const QString folder = dir.filePath(QStringLiteral("gui-user-model"));
+        QCOMPARE(test::runCli({QStringLiteral("example-model"), folder}).exitCode, 0);
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        CaptureRequest wanted;
+        wanted.modelFile = folder + QStringLiteral("/example-vlm.json");
+        wanted.image = test::sampleImage();
+        wanted.prompt = QStringLiteral("Who is this?");
+        wanted.steps = 2;
+        wanted.output = dir.filePath(QStringLiteral("user-model.mvprof"));
+        CaptureDialog dialog;
+        dialog.setRequest(wanted);
+        const CaptureRequest r = dialog.request();
+        QCOMPARE(r.modelFile, wanted.modelFile);
+        QVERIFY(r.arguments().contains(QStringLiteral("--model-file")));
+        QVERIFY(!r.arguments().contains(QStringLiteral("--model")));
+        MainWindow w;
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::captureFinished);
+        w.startCapture(r);
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->path == r.output &&
+                                     w.session()->analysis.run.status == RunStatus::Complete,
+                                 20000);
+        QVERIFY(w.session()->analysis.run.model.rfind("file:", 0) == 0);
+        bool found = false;
+        for (const auto& m : w.session()->data.modules)
+            found = found || m.path == "llm.layer1.moe.expert0";
+        QVERIFY2(found, "the module tree should hold the TorchScript hierarchy");
+    }
+
+    void oneClickWhatIfShowsTheComparisonAndDiff() {
+        const QString path = dir.filePath(QStringLiteral("whatif-gui.mvprof"));
+        QVERIFY(QFile::copy(session, path));
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(path);
+        QVERIFY(loaded.wait(20000));
+        QAction* combined = w.whatIfActions()->action(QStringLiteral("combined"));
+        QVERIFY(combined && combined->isEnabled());
+        auto* bar = w.findChild<QToolBar*>(QStringLiteral("whatIfToolbar"));
+        QVERIFY(bar);
+        QWidget* button = bar->widgetForAction(combined);
+        QVERIFY(button && button->isVisible());
+        QSignalSpy finished(&w, &MainWindow::whatIfFinished);
+        QSignalSpy compared(w.comparisonView(), &views::ComparisonView::compared);
+        QTest::mouseClick(button, Qt::LeftButton); // one click
+        QVERIFY(!combined->isEnabled());           // no second job while one runs
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+        QVERIFY(compared.count() > 0 || compared.wait(30000));
+        auto* view = w.comparisonView();
+        QCOMPARE(view->runA(), qint64(1));
+        QCOMPARE(view->runB(), qint64(2));
+        QCOMPARE(w.session()->runId, qint64(2)); // the main views show the what-if run
+        // The setup table: baseline, the what-if measured, and its predicted latency (W4).
+        auto* setups = view->setups();
+        QAbstractItemModelTester t1(setups, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(setups->rowCount(), 3);
+        QVERIFY(setups->index(1, views::ComparisonModel::Setup)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("run 2")));
+        QCOMPARE(setups->index(1, views::ComparisonModel::VisualTokens).data().toInt(), 102);
+        QVERIFY(setups->index(2, views::ComparisonModel::Setup)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("predicted")));
+        const double weightsA =
+            setups->index(0, views::ComparisonModel::Weights).data().toString().toDouble();
+        const double weightsB =
+            setups->index(1, views::ComparisonModel::Weights).data().toString().toDouble();
+        QVERIFY2(weightsB > 0 && weightsB < weightsA,
+                 qPrintable(QStringLiteral("%1 %2").arg(weightsA).arg(weightsB)));
+        QVERIFY(setups->index(1, views::ComparisonModel::Kl).data().toString() !=
+                QStringLiteral("–"));
+        // What the transforms did, and the module diff sorted by impact.
+        QAbstractItemModelTester t2(view->details(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(view->details()->rowCount() > 5);
+        auto* diff = view->moduleDiffProxy();
+        QAbstractItemModelTester t3(view->moduleDiff(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(diff->rowCount() > 10);
+        for (int r = 1; r < diff->rowCount(); ++r)
+            QVERIFY(diff->index(r - 1, views::ModuleDiffModel::DeltaSelf)
+                        .data(views::ComparisonSortRole)
+                        .toDouble() >= diff->index(r, views::ModuleDiffModel::DeltaSelf)
+                                           .data(views::ComparisonSortRole)
+                                           .toDouble());
+        // Side-by-side heatmaps: B greys out the 154 pruned patches, A none.
+        QVERIFY(view->heatmapA()->canvas()->prunedPatches().empty());
+        const auto& pruned = view->heatmapB()->canvas()->prunedPatches();
+        QCOMPARE(int(std::count(pruned.begin(), pruned.end(), true)), 256 - 102);
+        view->tabs()->setCurrentIndex(2);
+        dock(w, view)->raise();
+        QApplication::processEvents();
+        auto* canvas = view->heatmapB()->canvas();
+        const QImage shot = canvas->grab().toImage();
+        const QRect r = canvas->imageRect();
+        const int patch = int(std::find(pruned.begin(), pruned.end(), true) - pruned.begin());
+        const QPoint centre(r.x() + int((patch % 16 + 0.5) * r.width() / 16.0),
+                            r.y() + int((patch / 16 + 0.5) * r.height() / 16.0));
+        const QColor c = shot.pixelColor(centre * shot.devicePixelRatio());
+        QVERIFY2(std::abs(c.red() - c.green()) < 12 && std::abs(c.green() - c.blue()) < 12,
+                 qPrintable(QStringLiteral("pruned patch is not grey: %1").arg(c.name())));
+        // packaging/make-screenshots.sh sets MVP_SCREENSHOT_DIR.
+        const QString shots =
+            QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));
+        if (!shots.isEmpty()) {
+            w.resize(1400, 900);
+            w.resizeDocks({dock(w, view)}, {460}, Qt::Vertical);
+            for (const auto& [tab, name] :
+                 {std::pair{0, "whatif-comparison"}, std::pair{1, "whatif-module-diff"},
+                  std::pair{2, "whatif-heatmaps"}}) {
+                view->tabs()->setCurrentIndex(tab);
+                QApplication::processEvents();
+                QVERIFY(w.grab().save(
+                    QDir(shots).filePath(QString::fromLatin1(name) + QStringLiteral(".png"))));
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TestGuiJobs)
+#include "test_gui_jobs.moc"

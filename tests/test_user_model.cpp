@@ -1,0 +1,119 @@
+// User models (capture/models/USER_MODELS.md): a TorchScript archive and its
+// manifest are captured with module spans from the interpreter's hierarchy;
+// bad manifests and archives are refused before anything is written.
+#include "TestSupport.h"
+#include "core/session/SessionReader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <map>
+
+using namespace mvp;
+
+class TestUserModel : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+private slots:
+    void userTorchScriptModelIsCapturedWithItsHierarchy() {
+        const QString folder = dir.filePath(QStringLiteral("user-model"));
+        const auto made = test::runCli({QStringLiteral("example-model"), folder});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QString manifest = folder + QStringLiteral("/example-vlm.json");
+        const QString out = dir.filePath(QStringLiteral("user.mvprof"));
+        const auto r =
+            test::runCli({QStringLiteral("capture"), QStringLiteral("--model-file"), manifest,
+                          QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--out"),
+                          out, QStringLiteral("--steps"), QStringLiteral("3")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto session = SessionReader::open(out.toStdString());
+        QVERIFY(session.ok());
+        auto info = (*session)->run(1);
+        QVERIFY(info.ok());
+        QVERIFY(info->model.rfind("file:", 0) == 0);
+        QCOMPARE(info->status, RunStatus::Complete);
+        // Module rows come from TorchScript's instance names, parents from the nesting.
+        auto modules = (*session)->modules(1);
+        QVERIFY(modules.ok());
+        std::map<std::string, ModuleRow> byPath;
+        for (const auto& m : *modules)
+            byPath[m.path] = m;
+        for (const char* path : {"model", "vision", "vision.block0", "vision.block0.attn",
+                                 "projector", "llm", "llm.layer1.moe", "llm.layer1.moe.expert0"})
+            QVERIFY2(byPath.count(path), path);
+        QCOMPARE(byPath["model"].kind, std::string("ExampleVlm"));
+        QCOMPARE(byPath["vision.block0.attn"].kind, std::string("Attention"));
+        QCOMPARE(byPath["llm.layer1.moe.expert0"].parent,
+                 std::optional<int64_t>(byPath["llm.layer1.moe"].id));
+        QCOMPARE(byPath["vision"].parent, std::optional<int64_t>(byPath["model"].id));
+        // Spans nest inside their parents and the ops inside them carry their cost.
+        auto spans = (*session)->spans(1);
+        QVERIFY(spans.ok() && !spans->empty());
+        std::map<int64_t, SpanRow> spanById;
+        for (const auto& sp : *spans)
+            spanById[sp.id] = sp;
+        int64_t expertFlops = 0;
+        for (const auto& sp : *spans) {
+            if (sp.parent) {
+                const auto& p = spanById.at(*sp.parent);
+                QVERIFY(p.startNs <= sp.startNs && sp.endNs <= p.endNs);
+            }
+            if (sp.module == byPath["llm.layer1.moe.expert0"].id) expertFlops += sp.flops;
+        }
+        QVERIFY(expertFlops > 0);
+        // Every decode step re-runs the whole sequence through the user's forward().
+        auto outputs = (*session)->stepOutputs(1);
+        QVERIFY(outputs.ok());
+        QCOMPARE(int(outputs->size()), 4);
+        auto tokens = (*session)->tokens(1);
+        QCOMPARE(int(tokens->size()), 1 + 256 + int(std::string("Describe the image.").size()) +
+                                          3); // the CLI's default prompt
+        auto metrics = (*session)->runMetrics(1);
+        QVERIFY(metrics.ok() && !metrics->empty());
+        // What-ifs need the built-in model: a clear refusal, nothing written.
+        const auto w = test::runCli(
+            {QStringLiteral("whatif"), out, QStringLiteral("--quant"), QStringLiteral("w8")});
+        QCOMPARE(w.exitCode, 2);
+        QVERIFY2(w.err.contains("user model"), w.err.constData());
+        QCOMPARE((*SessionReader::open(out.toStdString()))->runs()->size(), size_t(1));
+    }
+
+    void badUserModelsAreRefusedClearly() {
+        const QString folder = dir.filePath(QStringLiteral("bad-models"));
+        QVERIFY(QDir().mkpath(folder));
+        auto write = [&](const char* name, const QByteArray& bytes) {
+            const QString p = folder + QLatin1Char('/') + QString::fromLatin1(name);
+            QVERIFY(test::writeFile(p, bytes));
+        };
+        write("garbage.pt", QByteArray("not a zip archive"));
+        write("garbage.json", R"({"format": "mvprof-model", "torchscript": "garbage.pt"})");
+        write("missing.json", R"({"format": "mvprof-model", "torchscript": "nowhere.pt"})");
+        write("foreign.json", R"({"torchscript": "garbage.pt"})");
+        write(
+            "sizes.json",
+            R"({"format": "mvprof-model", "torchscript": "garbage.pt", "image_size": 100, "patch": 14})");
+        write("broken.json", "{ not json");
+        const std::pair<const char*, const char*> cases[] = {
+            {"garbage.json", "not a loadable TorchScript archive"},
+            {"missing.json", "does not exist"},
+            {"foreign.json", "mvprof-model"},
+            {"sizes.json", "multiple of"},
+            {"broken.json", "not a JSON model manifest"},
+            {"absent.json", "cannot read"}};
+        for (const auto& [name, message] : cases) {
+            const QString out = dir.filePath(QStringLiteral("bad-user.mvprof"));
+            const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model-file"),
+                                         folder + QLatin1Char('/') + QString::fromLatin1(name),
+                                         QStringLiteral("--image"), test::sampleImage(),
+                                         QStringLiteral("--out"), out});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(message), r.err.constData());
+            QVERIFY(!QFile::exists(out)); // nothing written
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUserModel)
+#include "test_user_model.moc"
