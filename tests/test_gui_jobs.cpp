@@ -13,6 +13,8 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -87,6 +89,27 @@ private slots:
         for (const auto& m : w.session()->data.modules)
             found = found || m.path == "llm.layer1.moe.expert0";
         QVERIFY2(found, "the module tree should hold the TorchScript hierarchy");
+    }
+
+    void customWhatIfDialogBuildsTheCommand() {
+        WhatIfDialog dialog;
+        auto* prune = dialog.findChildren<QCheckBox*>().value(0);
+        QVERIFY(prune);
+        prune->setChecked(true);
+        auto combos = dialog.findChildren<QComboBox*>();
+        QCOMPARE(combos.size(), 2); // saliency source, weights
+        combos[0]->setCurrentIndex(2);
+        combos[1]->setCurrentIndex(2);
+        WhatIfRequest r = dialog.request();
+        r.session = QStringLiteral("s.mvprof");
+        r.baseline = 1;
+        const QStringList a = r.arguments();
+        QCOMPARE(a.mid(0, 2), (QStringList{QStringLiteral("whatif"), QStringLiteral("s.mvprof")}));
+        for (const char* expected :
+             {"--prune-visual", "--saliency", "feature-norm", "--quant", "w4", "--run"})
+            QVERIFY2(a.contains(QString::fromLatin1(expected)), expected);
+        QVERIFY(!a.contains(QStringLiteral("--kv")) &&
+                !a.contains(QStringLiteral("--freeze-cold")));
     }
 
     void oneClickWhatIfShowsTheComparisonAndDiff() {

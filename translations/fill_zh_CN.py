@@ -313,6 +313,9 @@ ZH = {
     'Model manifests (*.json)': '模型清单 (*.json)',
     'Model file': '模型文件',
     "Choose the user model's manifest (a .json file next to its TorchScript archive).": '请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。',
+    'by the attention the patches received': '按图块获得的注意力排序',
+    'by the saliency map (needs attention maps)': '按显著性图排序（需要注意力图）',
+    "by the visual features' norm": '按视觉特征的范数排序',
 }
 
 

@@ -26,27 +26,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="31"/>
+        <location filename="../app/gui/WhatIf.cpp" line="32"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="32"/>
+        <location filename="../app/gui/WhatIf.cpp" line="33"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="33"/>
+        <location filename="../app/gui/WhatIf.cpp" line="34"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="34"/>
+        <location filename="../app/gui/WhatIf.cpp" line="35"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="35"/>
+        <location filename="../app/gui/WhatIf.cpp" line="36"/>
         <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -700,82 +700,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90"/>
+        <location filename="../app/gui/WhatIf.cpp" line="98"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90"/>
+        <location filename="../app/gui/WhatIf.cpp" line="98"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <location filename="../app/gui/WhatIf.cpp" line="100"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <location filename="../app/gui/WhatIf.cpp" line="100"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="94"/>
+        <location filename="../app/gui/WhatIf.cpp" line="102"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="94"/>
+        <location filename="../app/gui/WhatIf.cpp" line="102"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96"/>
+        <location filename="../app/gui/WhatIf.cpp" line="104"/>
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96"/>
+        <location filename="../app/gui/WhatIf.cpp" line="104"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98"/>
+        <location filename="../app/gui/WhatIf.cpp" line="106"/>
         <source>Freeze Cold Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98"/>
+        <location filename="../app/gui/WhatIf.cpp" line="106"/>
         <source>Freeze</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100"/>
+        <location filename="../app/gui/WhatIf.cpp" line="108"/>
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100"/>
+        <location filename="../app/gui/WhatIf.cpp" line="108"/>
         <source>Channels 0.3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <location filename="../app/gui/WhatIf.cpp" line="110"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103"/>
+        <location filename="../app/gui/WhatIf.cpp" line="111"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="112"/>
+        <location filename="../app/gui/WhatIf.cpp" line="120"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="119"/>
+        <location filename="../app/gui/WhatIf.cpp" line="127"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -783,57 +783,72 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="40"/>
+        <location filename="../app/gui/WhatIf.cpp" line="41"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="42"/>
+        <location filename="../app/gui/WhatIf.cpp" line="43"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="44"/>
+        <location filename="../app/gui/WhatIf.cpp" line="45"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45"/>
+        <location filename="../app/gui/WhatIf.cpp" line="46"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <location filename="../app/gui/WhatIf.cpp" line="48"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51"/>
-        <source>No weight quantisation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/WhatIf.cpp" line="52"/>
-        <source>W8, group 128, AWQ</source>
+        <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <source>by the saliency map (needs attention maps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="54"/>
+        <source>by the visual features&apos; norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <source>No weight quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="56"/>
+        <source>W8, group 128, AWQ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="57"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="59"/>
+        <location filename="../app/gui/WhatIf.cpp" line="63"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="61"/>
+        <location filename="../app/gui/WhatIf.cpp" line="66"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66"/>
+        <location filename="../app/gui/WhatIf.cpp" line="71"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>

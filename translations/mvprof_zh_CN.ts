@@ -25,27 +25,27 @@
         <translation>编码 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="31" />
+        <location filename="../app/gui/WhatIf.cpp" line="32" />
         <source>W%1</source>
         <translation>W%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="32" />
+        <location filename="../app/gui/WhatIf.cpp" line="33" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="33" />
+        <location filename="../app/gui/WhatIf.cpp" line="34" />
         <source>prune %1</source>
         <translation>剪枝 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="34" />
+        <location filename="../app/gui/WhatIf.cpp" line="35" />
         <source>freeze cold experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="35" />
+        <location filename="../app/gui/WhatIf.cpp" line="36" />
         <source>prune channels %1</source>
         <translation>剪枝通道 %1</translation>
     </message>
@@ -699,82 +699,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90" />
+        <location filename="../app/gui/WhatIf.cpp" line="98" />
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation>剪枝视觉令牌（保留 40%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90" />
+        <location filename="../app/gui/WhatIf.cpp" line="98" />
         <source>Prune 0.4</source>
         <translation>剪枝 0.4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <location filename="../app/gui/WhatIf.cpp" line="100" />
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation>权重量化为 W4（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <location filename="../app/gui/WhatIf.cpp" line="100" />
         <source>W4</source>
         <translation>W4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="94" />
+        <location filename="../app/gui/WhatIf.cpp" line="102" />
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation>权重量化为 W8（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="94" />
+        <location filename="../app/gui/WhatIf.cpp" line="102" />
         <source>W8</source>
         <translation>W8</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96" />
+        <location filename="../app/gui/WhatIf.cpp" line="104" />
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation>压缩 KV 缓存（合并 + INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96" />
+        <location filename="../app/gui/WhatIf.cpp" line="104" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98" />
+        <location filename="../app/gui/WhatIf.cpp" line="106" />
         <source>Freeze Cold Experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98" />
+        <location filename="../app/gui/WhatIf.cpp" line="106" />
         <source>Freeze</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100" />
+        <location filename="../app/gui/WhatIf.cpp" line="108" />
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation>剪枝视觉 MLP 通道（30%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100" />
+        <location filename="../app/gui/WhatIf.cpp" line="108" />
         <source>Channels 0.3</source>
         <translation>通道 0.3</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102" />
+        <location filename="../app/gui/WhatIf.cpp" line="110" />
         <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
         <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103" />
+        <location filename="../app/gui/WhatIf.cpp" line="111" />
         <source>W4+KV+Prune</source>
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="112" />
+        <location filename="../app/gui/WhatIf.cpp" line="120" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="119" />
+        <location filename="../app/gui/WhatIf.cpp" line="127" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
     </message>
@@ -782,57 +782,72 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="40" />
+        <location filename="../app/gui/WhatIf.cpp" line="41" />
         <source>Prune visual tokens, keep</source>
         <translation>剪枝视觉令牌，保留比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="42" />
+        <location filename="../app/gui/WhatIf.cpp" line="43" />
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="44" />
+        <location filename="../app/gui/WhatIf.cpp" line="45" />
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45" />
+        <location filename="../app/gui/WhatIf.cpp" line="46" />
         <source>Prune vision MLP channels, fraction</source>
         <translation>剪枝视觉 MLP 通道，比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47" />
+        <location filename="../app/gui/WhatIf.cpp" line="48" />
         <source>Custom What-if</source>
         <translation>自定义假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51" />
+        <location filename="../app/gui/WhatIf.cpp" line="52" />
+        <source>by the attention the patches received</source>
+        <translation>按图块获得的注意力排序</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="53" />
+        <source>by the saliency map (needs attention maps)</source>
+        <translation>按显著性图排序（需要注意力图）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="54" />
+        <source>by the visual features' norm</source>
+        <translation>按视觉特征的范数排序</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="55" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="52" />
+        <location filename="../app/gui/WhatIf.cpp" line="56" />
         <source>W8, group 128, AWQ</source>
         <translation>W8，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53" />
+        <location filename="../app/gui/WhatIf.cpp" line="57" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="59" />
+        <location filename="../app/gui/WhatIf.cpp" line="63" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="61" />
+        <location filename="../app/gui/WhatIf.cpp" line="66" />
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66" />
+        <location filename="../app/gui/WhatIf.cpp" line="71" />
         <source>Run</source>
         <translation>运行</translation>
     </message>

@@ -18,6 +18,7 @@ QStringList WhatIfRequest::arguments() const {
                   QStringLiteral("jsonl")};
     if (baseline > 0) a << QStringLiteral("--run") << QString::number(baseline);
     if (pruneVisual > 0) a << QStringLiteral("--prune-visual") << QString::number(pruneVisual);
+    if (pruneVisual > 0 && !saliency.isEmpty()) a << QStringLiteral("--saliency") << saliency;
     if (quantBits) a << QStringLiteral("--quant") << QStringLiteral("w%1").arg(quantBits);
     if (kvInt4) a << QStringLiteral("--kv") << QStringLiteral("int4");
     if (freezeCold) a << QStringLiteral("--freeze-cold");
@@ -38,7 +39,7 @@ QString WhatIfRequest::label() const {
 
 WhatIfDialog::WhatIfDialog(QWidget* parent)
     : QDialog(parent), prune_(new QCheckBox(tr("Prune visual tokens, keep"), this)),
-      keep_(new QDoubleSpinBox(this)), quant_(new QComboBox(this)),
+      keep_(new QDoubleSpinBox(this)), saliency_(new QComboBox(this)), quant_(new QComboBox(this)),
       kv_(new QCheckBox(tr("Compress the KV cache (merge similar visual keys, INT4)"), this)),
       freeze_(new QCheckBox(
           tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
@@ -48,6 +49,10 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     keep_->setRange(0.05, 1.0);
     keep_->setSingleStep(0.05);
     keep_->setValue(0.4);
+    saliency_->addItem(tr("by the attention the patches received"), QString());
+    saliency_->addItem(tr("by the saliency map (needs attention maps)"),
+                       QStringLiteral("saliency"));
+    saliency_->addItem(tr("by the visual features' norm"), QStringLiteral("feature-norm"));
     quant_->addItem(tr("No weight quantisation"), 0);
     quant_->addItem(tr("W8, group 128, AWQ"), 8);
     quant_->addItem(tr("W4, group 128, AWQ"), 4);
@@ -58,6 +63,7 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     form->addRow(new QLabel(
         tr("The transforms apply together in one real run of the baseline's inputs."), this));
     form->addRow(prune_, keep_);
+    form->addRow(QString(), saliency_);
     form->addRow(tr("Weights:"), quant_);
     form->addRow(kv_);
     form->addRow(freeze_);
@@ -71,7 +77,10 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
 
 WhatIfRequest WhatIfDialog::request() const {
     WhatIfRequest r;
-    if (prune_->isChecked()) r.pruneVisual = keep_->value();
+    if (prune_->isChecked()) {
+        r.pruneVisual = keep_->value();
+        r.saliency = saliency_->currentData().toString();
+    }
     r.quantBits = quant_->currentData().toInt();
     r.kvInt4 = kv_->isChecked();
     r.freezeCold = freeze_->isChecked();

@@ -21,6 +21,7 @@ struct WhatIfRequest {
     QString session;
     qint64 baseline = 0;    // 0: the session's first complete baseline
     double pruneVisual = 0; // keep ratio; 0: no token pruning
+    QString saliency;       // what ranks the patches: "" (attention), "saliency" or "feature-norm"
     int quantBits = 0;      // 4, 8 or 0
     bool kvInt4 = false;
     bool freezeCold = false;
@@ -42,6 +43,7 @@ public:
 private:
     QCheckBox* prune_;
     QDoubleSpinBox* keep_;
+    QComboBox* saliency_;
     QComboBox* quant_;
     QCheckBox* kv_;
     QCheckBox* freeze_;
