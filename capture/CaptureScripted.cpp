@@ -111,8 +111,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
             phase("decode", step);
             rows.tokens.push_back(TokenRow{position++, "decode", step, "text", next, -1});
             ids.push_back(next);
-            next = keep(step, model.forward(ids, visual,
-                                            1)); // the whole sequence again: no visible KV cache
+            // The whole sequence again: the profiler sees no KV cache in a user model.
+            next = keep(step, model.forward(ids, visual, 1));
         }
         rec.endPhase();
         rec.stopOps();
