@@ -94,9 +94,6 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
             torch::NoGradGuard noGrad;
             const auto s = quantiseDecoder(m, t.quantBits, t.quantGroup, t.awqGridPoints,
                                            [&] { forcing.logLikelihood(); });
-            out.metrics.push_back(metric("quant.bits", t.quantBits, "", "weight bits"));
-            out.metrics.push_back(
-                metric("quant.group", t.quantGroup, "", "values per scale and minimum"));
             out.metrics.push_back(
                 metric("quant.layers", s.layers, "count", "decoder linears quantised"));
             out.metrics.push_back(

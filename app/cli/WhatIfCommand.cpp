@@ -356,33 +356,28 @@ int whatIfCommand(const std::vector<std::string>& argv) {
         (void)(*writer)->close();
         return fail(result.error().exitCode(), result.error().message);
     }
-    // The quantised latency this machine cannot measure, predicted from the
-    // baseline's and the what-if's own profiles; stored with the what-if.
-    if (!outcome->quantised.empty()) {
-        (void)(*writer)->flush();
-        auto again = SessionReader::open(path);
-        if (again) {
-            auto w = loadRunData(**again, result->run);
-            if (w) {
-                if (auto p = predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
-                    Batch b;
-                    b.run = result->run;
-                    b.runMetrics.push_back(
-                        {"latency.predicted_ns", double(p->wallNs), "ns", "predicted", p->note});
-                    (*writer)->submit(std::move(b));
-                }
-            }
-        }
-    }
-    if (auto closed = (*writer)->close(); !closed)
-        return fail(closed.error().exitCode(), closed.error().message);
-
+    // Read the what-if back once (the baseline is already loaded). Where it
+    // quantised, the latency this machine cannot measure is predicted from
+    // both profiles and stored with the what-if.
+    if (auto s = (*writer)->flush(); !s) return fail(s.error().exitCode(), s.error().message);
     auto again = SessionReader::open(path);
     if (!again) return fail(again.error().exitCode(), again.error().message);
-    auto b = loadRunData(**again, base.id);
     auto w = loadRunData(**again, result->run);
-    if (!b || !w) return fail(1, "reading the runs back failed");
-    const Comparison c = compareRuns(*b, *w);
+    if (!w)
+        return fail(w.error().exitCode(), "reading the what-if back failed: " + w.error().message);
+    if (!outcome->quantised.empty())
+        if (auto p = predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
+            const RunMetricRow predicted{"latency.predicted_ns", double(p->wallNs), "ns",
+                                         "predicted", p->note};
+            Batch batch;
+            batch.run = result->run;
+            batch.runMetrics.push_back(predicted);
+            (*writer)->submit(std::move(batch));
+            w->runMetrics.push_back(predicted);
+        }
+    if (auto closed = (*writer)->close(); !closed)
+        return fail(closed.error().exitCode(), closed.error().message);
+    const Comparison c = compareRuns(*baseData, *w);
     if (result->status != RunStatus::Complete)
         return fail(1, "the what-if was stopped before it finished; " + path +
                            " keeps it, marked incomplete");

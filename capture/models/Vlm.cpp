@@ -186,7 +186,6 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
 void VlmModel::setDtype(torch::ScalarType dtype) {
     torch::NoGradGuard noGrad;
     d->to(dtype);
-    d->dtype = dtype;
     d->rope->cos = d->rope->cos.to(dtype);
     d->rope->sin = d->rope->sin.to(dtype);
     for (auto& l : d->layers) {
@@ -194,10 +193,6 @@ void VlmModel::setDtype(torch::ScalarType dtype) {
         if (l->moe) l->moe->bias = l->moe->bias.to(dtype);
     }
     reset();
-}
-
-torch::ScalarType VlmModel::dtype() const {
-    return d->dtype;
 }
 
 void VlmModel::reset() {

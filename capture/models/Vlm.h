@@ -57,7 +57,6 @@ public:
                           const ForwardHooks& hooks, bool allPositions = false);
     // Casts weights, position tables, routing bias and the KV cache to `dtype`.
     void setDtype(torch::ScalarType dtype);
-    torch::ScalarType dtype() const;
     // Clears the KV cache.
     void reset();
     int cachedPositions() const;

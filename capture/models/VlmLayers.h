@@ -166,7 +166,6 @@ struct VlmModel::Impl : torch::nn::Module {
     // KV compression applied after each prefill (capture/whatif/KvCompress.cpp).
     std::optional<KvCompression> kvCompression;
     KvCompressionReport kvReport;
-    torch::ScalarType dtype = torch::kFloat;
 
     explicit Impl(const VlmConfig& c);
     void initWeights();

@@ -125,7 +125,6 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
     auto errV = (storedV.index_select(0, idx) - values).pow(2).sum().item<double>();
     // Accumulated as squared sums across layers; the report's caller takes roots.
     report.applied = true;
-    report.layers += 1;
     report.positions += positions;
     report.storedSlots += slots;
     report.visualTokens += visualCount;

@@ -24,7 +24,6 @@ struct KvCompression {
 
 struct KvCompressionReport {
     bool applied = false;
-    int layers = 0;
     int64_t positions = 0;   // cached positions over all layers after the prefill
     int64_t storedSlots = 0; // slots holding them after merging ("slots" is a Qt macro)
     int64_t visualTokens = 0, visualClusters = 0; // over all layers
