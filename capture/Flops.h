@@ -2,16 +2,35 @@
 // FLOPs and bytes of one ATen op, estimated from its argument shapes.
 // Plain C++ so that the formulas are tested without running a model.
 //
-// Counts (n = elements of the op's output):
-//   mm, matmul, bmm, addmm, baddbmm, linear   2·M·N·K per batch (exact; bias adds not counted)
-//   conv1d/2d, convolution, _convolution      2·B·Cout·Hout·Wout·(Cin/groups)·kh·kw
-//   add, sub, mul, div, neg, rsqrt, pow, exp, mean, sum, …   1 per output element
+// FLOPs (n = elements of the op's output):
+//   mm, matmul, bmm, addmm, baddbmm, addbmm, mv, addmv, dot, linear
+//                                             2·M·N·K per batch (exact; bias adds not counted)
+//   conv1d/2d/3d, convolution, _convolution   2·B·Cout·∏out·(Cin/groups)·∏kernel
+//   _native_multi_head_attention              its projections, QKᵀ and PV (2·M·N·K each)
+//   scaled_dot_product_attention and its
+//   _scaled_dot_product_* kernels             QKᵀ and PV, 4·B·H·L·S·E (no causal discount)
+//   add, sub, mul, div, neg, rsqrt, pow, exp, sqrt, mean, sum, relu, clamp … (and in-place forms)
+//                                             1 per output element (broadcast shape)
+//   sigmoid, tanh 4; silu 4; gelu 8           per element (the exp/erf polynomial and multiplies)
 //   softmax, _softmax, log_softmax            5 per element (max, subtract, exp, sum, divide)
-//   layer_norm, native_layer_norm, rms-style  5 per element (mean, centre, variance, scale, shift)
-//   gelu 8, silu 4 per element (the erf/exp polynomial and the multiplies)
-// Anything else returns nullopt: "not counted", never a guess. Bytes are the
-// tensor inputs' bytes plus the output's (shape derived for counted ops, else
-// the first input's size).
+//   layer_norm, native_layer_norm             5 per element (mean, centre, variance, scale, shift)
+//   batch_norm, native_batch_norm             2 per element (inference: scale and shift)
+//   max_pool2d, avg_pool2d                    kernel window per output element
+//   adaptive_avg_pool2d                       1 per input element
+// Anything else returns nullopt: "no formula", never a guess. The probe
+// counts FLOPs at the innermost op that has a formula (Recorder.cpp), so a
+// composite (linear → addmm, einsum → bmm) is counted once, where the
+// arithmetic happens.
+//
+// Bytes = bytes read from tensor arguments + bytes written to the output:
+//   views and metadata (view, reshape of a contiguous tensor, narrow, select,
+//   slice, transpose, permute, expand, squeeze, detach, …)   0
+//   copies (copy_, clone, contiguous/reshape of a strided tensor, cat, to)
+//                                              what they read + what they write
+//   embedding, index_select                    the rows gathered (read) + written, plus the index
+//   fills (zero_, fill_, zeros_like, …)         what they write
+//   everything else                            Σ tensor inputs + the output (its shape from the
+//                                              formula, else the first tensor input's)
 
 #include <cstdint>
 #include <optional>
@@ -22,10 +41,21 @@ namespace mvp {
 
 // One argument of an op call as seen by the probe.
 struct OpArg {
-    enum Kind { Tensor, IntList, Int, Other } kind = Other;
+    enum Kind { Tensor, IntList, Int, TensorList, Other } kind = Other;
     std::vector<int64_t> values; // the shape for Tensor, the values for IntList / Int
     int elemSize = 4;            // bytes per element for Tensor
+    bool contiguous = true;      // for Tensor: laid out densely in row-major order
+    std::vector<OpArg> items;    // the tensors of a TensorList
 };
+
+// What an op does with memory, from its name alone (the probe caches it).
+enum class OpClass {
+    Arithmetic, // has a FLOP formula
+    View,       // moves no data: views and metadata
+    Copy,       // copies or fills without arithmetic (0 FLOPs)
+    Other,      // anything else: FLOPs unknown unless nested ops count them
+};
+OpClass classifyOp(std::string_view opName);
 
 struct OpCost {
     std::optional<int64_t> flops; // nullopt: no formula for this op

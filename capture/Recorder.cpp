@@ -3,8 +3,11 @@
 #include "capture/Flops.h"
 #include "core/session/SessionWriter.h"
 
+#include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
+#include <memory>
 #include <mutex>
+#include <unordered_map>
 #include <torch/csrc/jit/runtime/interpreter.h>
 
 namespace mvp {
@@ -20,19 +23,72 @@ thread_local Recorder* tlsRecorder = nullptr;
 
 struct OpContext final : at::ObserverContext {
     OpRow row;
-    std::optional<int64_t> flops;
-    int64_t bytes = 0;
-    bool owns = false;
 };
+
+// What the probe needs to know of an op overload, found once per process.
+struct OpInfo {
+    std::string name;
+    OpClass cls = OpClass::Other;
+    int schemaArgs = -1; // arguments in its schema; -1: no schema (use every input)
+};
+
+// Dispatcher ops name themselves with their schema's string, which lives as
+// long as the process: its address identifies the overload on the fast path.
+// The text is compared too, in case a name that is no schema's reuses an address.
+std::mutex gOpInfoMutex;
+std::unordered_map<std::string, std::unique_ptr<OpInfo>> gOpInfo; // "name.overload" → info
+thread_local std::unordered_map<const char*, const OpInfo*> tlsOpByAddress;
+
+const OpInfo& opInfo(const at::RecordFunction& fn) {
+    const char* name = fn.name();
+    if (const auto it = tlsOpByAddress.find(name);
+        it != tlsOpByAddress.end() && it->second->name == name)
+        return *it->second;
+    const auto op = fn.operator_name();
+    std::string key = name;
+    if (op) key += "." + op->overload_name;
+    std::lock_guard lock(gOpInfoMutex);
+    auto& slot = gOpInfo[key];
+    if (!slot) {
+        slot = std::make_unique<OpInfo>();
+        slot->name = name;
+        slot->cls = classifyOp(name);
+        if (op)
+            if (const auto handle = c10::Dispatcher::singleton().findSchema(*op))
+                slot->schemaArgs = int(handle->schema().arguments().size());
+    }
+    if (op) tlsOpByAddress[name] = slot.get();
+    return *slot;
+}
+
+// The op's own arguments. libtorch hands the callback the interpreter's whole
+// stack, which may hold values below them (an aten::linear called from a
+// scripted submodule arrives with one extra leading tensor): the last N, N
+// from the schema, are the arguments.
+c10::ArrayRef<const c10::IValue> schemaInputs(const at::RecordFunction& fn, const OpInfo& info) {
+    const auto inputs = fn.inputs();
+    if (info.schemaArgs >= 0 && size_t(info.schemaArgs) < inputs.size())
+        return inputs.slice(inputs.size() - size_t(info.schemaArgs));
+    return inputs;
+}
+
+OpArg tensorArg(const at::Tensor& t) {
+    OpArg a;
+    if (!t.defined()) return a;
+    a.kind = OpArg::Tensor;
+    a.values = t.sizes().vec();
+    a.elemSize = int(t.element_size());
+    a.contiguous = t.is_contiguous();
+    return a;
+}
 
 OpArg toArg(const c10::IValue& v) {
     OpArg a;
-    if (v.isTensor()) {
-        const auto& t = v.toTensor();
-        if (!t.defined()) return a;
-        a.kind = OpArg::Tensor;
-        a.values = t.sizes().vec();
-        a.elemSize = int(t.element_size());
+    if (v.isTensor()) return tensorArg(v.toTensor());
+    if (v.isTensorList()) {
+        a.kind = OpArg::TensorList;
+        for (const auto& t : v.toTensorList())
+            a.items.push_back(tensorArg(t));
     } else if (v.isIntList()) {
         a.kind = OpArg::IntList;
         a.values = v.toIntVector();
@@ -46,84 +102,114 @@ OpArg toArg(const c10::IValue& v) {
     return a;
 }
 
+void appendShape(std::string& s, const OpArg& a) {
+    s += "[";
+    for (size_t i = 0; i < a.values.size(); ++i)
+        s += (i ? "," : "") + std::to_string(a.values[i]);
+    s += "]";
+}
+
+// The tensor arguments' shapes, a tensor list's members in order.
 std::string shapesText(const std::vector<OpArg>& args) {
     std::string s = "[";
-    bool firstTensor = true;
+    bool first = true;
     for (const auto& a : args) {
-        if (a.kind != OpArg::Tensor) continue;
-        s += firstTensor ? "[" : ",[";
-        firstTensor = false;
-        for (size_t i = 0; i < a.values.size(); ++i)
-            s += (i ? "," : "") + std::to_string(a.values[i]);
-        s += "]";
+        if (a.kind == OpArg::Tensor) {
+            s += first ? "" : ",";
+            appendShape(s, a);
+            first = false;
+        } else if (a.kind == OpArg::TensorList) {
+            for (const auto& t : a.items) {
+                if (t.kind != OpArg::Tensor) continue;
+                s += first ? "" : ",";
+                appendShape(s, t);
+                first = false;
+            }
+        }
     }
     return s + "]";
+}
+
+std::string dtypeOf(c10::ArrayRef<const c10::IValue> inputs) {
+    for (const auto& v : inputs)
+        if (v.isTensor() && v.toTensor().defined())
+            return std::string(c10::toString(v.toTensor().scalar_type()));
+    return {};
+}
+
+// TorchScript frames "vision(VisionEncoder)::forward" → (instance, type); TOP
+// and SELF are the root and calls within the same module.
+void syncScriptHierarchy(Recorder& rec) {
+    std::vector<std::pair<std::string, std::string>> frames;
+    const auto hierarchy = torch::jit::currentModuleHierarchy();
+    for (const auto& entry : hierarchy) {
+        const auto open = entry.find('('), close = entry.find(')');
+        if (open == std::string::npos || close == std::string::npos || close < open) continue;
+        const std::string instance = entry.substr(0, open);
+        if (instance == "TOP" || instance == "SELF" || instance.rfind("CALL_FUNCTION", 0) == 0)
+            continue;
+        std::string type = entry.substr(open + 1, close - open - 1);
+        if (const auto dot = type.rfind('.'); dot != std::string::npos) type = type.substr(dot + 1);
+        frames.emplace_back(instance, type);
+    }
+    // Ops outside any TorchScript method (preprocessing) belong to no module.
+    rec.syncHierarchy(frames, !hierarchy.empty());
 }
 
 std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     Recorder* rec = tlsRecorder;
     if (!rec) return nullptr;
-    const auto& stack = rec->opStack();
-    // The calls nested inside an op (views, the mm under a matmul) add detail
-    // but, by default, no cost: skipping them keeps the probe cheap.
-    if (!stack.empty() && !rec->recordNestedOps()) return nullptr;
-    const bool ancestorOwns = rec->ownerDepth() > 0;
-    auto ctx = std::make_unique<OpContext>();
-    const auto inputs = fn.inputs();
+    const OpInfo& info = opInfo(fn);
+    const bool top = rec->opDepth() == 0;
+    const bool record = top || rec->recordNestedOps();
+    Recorder::OpFrame frame;
+    frame.leafKey = &info;
+    // A nested call that is not recorded matters only if it does arithmetic:
+    // views and copies are known to do none, without reading their inputs.
+    if (!record && info.cls != OpClass::Arithmetic) {
+        if (info.cls != OpClass::Other) frame.ownFlops = 0;
+        rec->pushOp(frame);
+        return nullptr;
+    }
+    const auto inputs = schemaInputs(fn, info);
     std::vector<OpArg> args;
     args.reserve(inputs.size());
     for (const auto& v : inputs)
         args.push_back(toArg(v));
-    for (const auto& v : inputs)
-        if (v.isTensor() && v.toTensor().defined()) {
-            ctx->row.dtype = std::string(c10::toString(v.toTensor().scalar_type()));
-            break;
-        }
-    ctx->row.name = fn.name();
-    if (stack.empty() && rec->followsScriptHierarchy()) {
-        // "vision(VisionEncoder)::forward" frames; TOP and SELF are the root
-        // and calls within the same module.
-        std::vector<std::pair<std::string, std::string>> frames;
-        const auto hierarchy = torch::jit::currentModuleHierarchy();
-        for (const auto& entry : hierarchy) {
-            const auto open = entry.find('('), close = entry.find(')');
-            if (open == std::string::npos || close == std::string::npos || close < open) continue;
-            const std::string instance = entry.substr(0, open);
-            if (instance == "TOP" || instance == "SELF" || instance.rfind("CALL_FUNCTION", 0) == 0)
-                continue;
-            std::string type = entry.substr(open + 1, close - open - 1);
-            if (const auto dot = type.rfind('.'); dot != std::string::npos)
-                type = type.substr(dot + 1);
-            frames.emplace_back(instance, type);
-        }
-        // Ops outside any TorchScript method (preprocessing) belong to no module.
-        rec->syncHierarchy(frames, !hierarchy.empty());
+    const OpCost cost = estimateOpCost(info.name, args);
+    frame.ownFlops = cost.flops;
+    frame.arithmetic = info.cls == OpClass::Arithmetic && cost.flops.has_value();
+    if (!record) {
+        rec->pushOp(frame);
+        return nullptr;
     }
-    const OpCost cost = estimateOpCost(ctx->row.name, args);
-    // Nested dispatcher calls (linear → matmul → mm) would count the same work
-    // several times: the outermost op with a formula owns the FLOPs.
-    ctx->owns = cost.flops.has_value() && !ancestorOwns;
-    ctx->flops = ctx->owns ? cost.flops : std::nullopt;
-    ctx->bytes = stack.empty() ? cost.bytes : 0;
-    ctx->row.id = rec->nextOpId();
-    if (!stack.empty()) ctx->row.parentOp = stack.back().id;
-    ctx->row.span = rec->currentSpan();
-    ctx->row.phase = rec->phase();
-    ctx->row.step = rec->step();
-    ctx->row.shapes = shapesText(args);
-    rec->pushOp({ctx->row.id, ctx->owns});
-    ctx->row.startNs = rec->nowNs();
+    if (top && rec->followsScriptHierarchy()) syncScriptHierarchy(*rec);
+    auto ctx = std::make_unique<OpContext>();
+    OpRow& row = ctx->row;
+    row.name = info.name;
+    row.dtype = dtypeOf(inputs);
+    row.bytes = cost.bytes;
+    row.id = frame.id = rec->nextOpId();
+    row.parentOp = rec->recordedParent();
+    row.span = rec->currentSpan();
+    row.phase = rec->phase();
+    row.step = rec->step();
+    row.shapes = shapesText(args);
+    rec->pushOp(frame);
+    row.startNs = rec->nowNs();
     return ctx;
 }
 
 void onOpEnd(const at::RecordFunction&, at::ObserverContext* base) {
     Recorder* rec = tlsRecorder;
+    if (!rec || rec->opDepth() == 0) return;
+    const int64_t end = rec->nowNs();
+    const Recorder::OpOutcome outcome = rec->popOp();
     auto* ctx = static_cast<OpContext*>(base);
-    if (!rec || !ctx) return;
-    ctx->row.endNs = rec->nowNs();
-    rec->popOp();
-    ctx->row.flops = ctx->flops.value_or(0);
-    ctx->row.bytes = ctx->bytes;
+    if (!ctx) return;
+    ctx->row.endNs = end;
+    ctx->row.flops = outcome.flops;
+    ctx->row.flopsKnown = outcome.known;
     rec->addOp(std::move(ctx->row));
 }
 
@@ -232,6 +318,7 @@ void Recorder::beginPhase(const std::string& phase, int step) {
     lastPhaseEnd_ = now;
     phase_ = phase;
     step_ = step;
+    leaves_ = &leavesByPhase_[phase_];
     phaseStart_ = now;
     inPhase_ = true;
     maybeFlush();
@@ -259,23 +346,57 @@ void Recorder::exit() {
     spanStack_.pop_back();
     // Span costs are inclusive: a parent adds its children's.
     if (!spanStack_.empty()) {
-        spanStack_.back().flops += f.flops;
-        spanStack_.back().bytes += f.bytes;
+        SpanFrame& parent = spanStack_.back();
+        parent.flops += f.flops;
+        parent.bytes += f.bytes;
+        parent.ops += f.ops;
+        parent.knownOps += f.knownOps;
     }
-    pending_.spans.push_back(SpanRow{f.id, f.module, f.parent, phase_, step_, f.start, end,
-                                     std::nullopt, f.flops, f.bytes});
+    SpanRow row{f.id, f.module, f.parent, phase_, step_, f.start, end, std::nullopt, f.flops, f.bytes};
+    row.flopsKnown = f.ops == 0 || f.knownOps > 0;
+    pending_.spans.push_back(std::move(row));
     maybeFlush();
 }
 
-void Recorder::pushOp(OpFrame f) {
-    opStack_.push_back(f);
-    if (f.ownsCost) ++ownerDepth_;
+std::optional<int64_t> Recorder::recordedParent() const {
+    for (auto it = opStack_.rbegin(); it != opStack_.rend(); ++it)
+        if (it->id != 0) return it->id;
+    return std::nullopt;
 }
 
-void Recorder::popOp() {
-    if (opStack_.empty()) return;
-    if (opStack_.back().ownsCost) --ownerDepth_;
+Recorder::OpOutcome Recorder::popOp() {
+    const OpFrame f = opStack_.back();
     opStack_.pop_back();
+    // Innermost wins: an op whose nested calls did arithmetic is their sum (a
+    // linear is its addmm); an op with a formula and no such calls is a leaf.
+    OpOutcome out;
+    if (f.arithmeticBelow) {
+        out = {f.childFlops, true};
+    } else if (f.ownFlops) {
+        out = {*f.ownFlops, true};
+        if (f.arithmetic) countLeaf(f.leafKey, *f.ownFlops);
+    } else if (f.children > 0 && f.unknownChildren == 0) {
+        out = {f.childFlops, true}; // made only of views and copies
+    }
+    if (!opStack_.empty()) {
+        OpFrame& parent = opStack_.back();
+        parent.children += 1;
+        if (out.known)
+            parent.childFlops += out.flops;
+        else
+            parent.unknownChildren += 1;
+        parent.arithmeticBelow = parent.arithmeticBelow || f.arithmetic || f.arithmeticBelow;
+    }
+    return out;
+}
+
+void Recorder::countLeaf(const void* key, int64_t flops) {
+    if (!leaves_) leaves_ = &leavesByPhase_[phase_];
+    LeafCount& c = (*leaves_)[key];
+    if (c.calls == 0) c.name = static_cast<const OpInfo*>(key)->name;
+    c.calls += 1;
+    c.flops += flops;
+    leavesChanged_ = true;
 }
 
 std::optional<int64_t> Recorder::currentSpan() const {
@@ -284,9 +405,13 @@ std::optional<int64_t> Recorder::currentSpan() const {
 }
 
 void Recorder::addOp(OpRow&& row) {
-    if (!spanStack_.empty()) {
-        spanStack_.back().flops += row.flops;
-        spanStack_.back().bytes += row.bytes;
+    // Only top-level ops add to their span: a nested row's cost is in its parent's.
+    if (!spanStack_.empty() && !row.parentOp) {
+        SpanFrame& span = spanStack_.back();
+        span.flops += row.flops;
+        span.bytes += row.bytes;
+        span.ops += 1;
+        span.knownOps += row.flopsKnown ? 1 : 0;
     }
     pending_.ops.push_back(std::move(row));
     if (pending_.ops.size() >= kFlushRows) maybeFlush();
@@ -318,6 +443,22 @@ void Recorder::maybeFlush() {
 
 void Recorder::flush() {
     lastFlushNs_ = nowNs();
+    if (leavesChanged_) {
+        // Cumulative counts, which the writer replaces; overloads of one op
+        // (aten::bmm and its out= form) are one row.
+        std::map<std::pair<std::string, std::string>, LeafFlopsRow> rows;
+        for (const auto& [phase, counts] : leavesByPhase_)
+            for (const auto& [key, c] : counts) {
+                LeafFlopsRow& r = rows[{phase, c.name}];
+                r.phase = phase;
+                r.name = c.name;
+                r.calls += c.calls;
+                r.flops += c.flops;
+            }
+        for (auto& [key, r] : rows)
+            pending_.leafFlops.push_back(std::move(r));
+        leavesChanged_ = false;
+    }
     if (pending_.empty()) return;
     Batch out;
     std::swap(out, pending_);

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mvp {
@@ -65,26 +66,43 @@ public:
 
     int64_t opsRecorded() const { return opCount_; }
 
-    // Called by the RecordFunction callbacks in Recorder.cpp.
+    // Called by the RecordFunction callbacks in Recorder.cpp. Every op call
+    // on the recording thread gets a frame, recorded or not, so that FLOPs
+    // are counted at the innermost op with a formula (where the arithmetic
+    // happens) and handed up to the outermost recorded op.
     struct OpFrame {
-        int64_t id;
-        bool ownsCost;
+        int64_t id = 0;                        // the op row's id; 0 when the call is not recorded
+        std::optional<int64_t> ownFlops;       // this op's formula, if it has one
+        bool arithmetic = false;               // the formula counts real arithmetic (not a view)
+        int64_t childFlops = 0;                // Σ FLOPs of the nested calls
+        bool arithmeticBelow = false;          // a nested call counted arithmetic
+        int children = 0, unknownChildren = 0; // nested calls, and those with unknown FLOPs
+        const void* leafKey = nullptr;         // the op's identity for the leaf table
     };
+    // What a finished call hands to its row and its parent.
+    struct OpOutcome {
+        int64_t flops = 0;
+        bool known = false;
+    };
+    int64_t nextOpId() { return ++opCount_; }
+    size_t opDepth() const { return opStack_.size(); }
+    // The innermost recorded op on the stack (parent of a nested row), if any.
+    std::optional<int64_t> recordedParent() const;
+    void pushOp(const OpFrame& f) { opStack_.push_back(f); }
+    // Pops the innermost frame, counts it and hands its FLOPs to its parent.
+    OpOutcome popOp();
+    bool recordNestedOps() const { return recordNested_; }
+    std::optional<int64_t> currentSpan() const;
+    void addOp(OpRow&& row); // a top-level op also adds its cost to the enclosing span
+
+private:
     struct SpanFrame {
         int64_t id, module, start, flops, bytes;
         std::optional<int64_t> parent;
+        int64_t ops = 0, knownOps = 0; // top-level ops inside, children included
     };
-    int64_t nextOpId() { return ++opCount_; }
-    const std::vector<OpFrame>& opStack() const { return opStack_; }
-    void pushOp(OpFrame f);
-    void popOp();
-    int ownerDepth() const { return ownerDepth_; }
-    bool recordNestedOps() const { return recordNested_; }
-    std::optional<int64_t> currentSpan() const;
-    void addOp(OpRow&& row); // also adds its cost to the enclosing span
-
-private:
     void maybeFlush();
+    void countLeaf(const void* key, int64_t flops);
     void closeHierarchy();
     int64_t moduleFor(const std::string& path, const std::string& kind,
                       std::optional<int64_t> parent);
@@ -93,7 +111,6 @@ private:
     int64_t run_;
     bool recordOps_;
     bool recordNested_;
-    int ownerDepth_ = 0;
     bool opsActive_ = false;
     std::chrono::steady_clock::time_point origin_;
     std::string phase_;
@@ -104,6 +121,16 @@ private:
     int64_t lastPhaseEnd_ = 0;
     std::vector<SpanFrame> spanStack_;
     std::vector<OpFrame> opStack_;
+    // FLOPs by the innermost op that computed them, per phase (the leaf_flops
+    // table), keyed by the op's identity; `leaves_` points into the current phase's.
+    struct LeafCount {
+        std::string name;
+        int64_t calls = 0, flops = 0;
+    };
+    using LeafCounts = std::unordered_map<const void*, LeafCount>;
+    std::map<std::string, LeafCounts> leavesByPhase_;
+    LeafCounts* leaves_ = nullptr;
+    bool leavesChanged_ = false;
     int64_t spanCount_ = 0, opCount_ = 0;
     Batch pending_;
     int64_t lastFlushNs_ = 0;

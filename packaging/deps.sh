@@ -14,6 +14,9 @@ packages=(
   libsqlite3-dev sqlite3
   libstb-dev nlohmann-json3-dev
   xvfb xauth
+  # The tests check mvprof's numbers against torch.profiler on torchvision
+  # models, with the same libtorch 1.13 (run with /usr/bin/python3).
+  python3-torch python3-torchvision
 )
 
 missing=()

@@ -1,6 +1,7 @@
 // The diagnostics engine against hand-computed values, properties that must
 // hold for any input, and inputs with parts missing.
 #include "TestSupport.h"
+#include "core/session/ModuleRoles.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/analysis/Timeline.h"
@@ -258,10 +259,18 @@ private slots:
     }
 
     void gateAndExpertTimes() {
-        const std::vector<ModuleRow> modules{{1, "llm.layer.2.moe", "MoE", std::nullopt, 0},
-                                             {2, "llm.layer.2.moe.gate", "Router", 1, 0},
-                                             {3, "llm.layer.2.moe.expert.0", "Expert", 1, 0},
-                                             {4, "llm.layer.2.moe.expert.5", "Expert", 1, 0}};
+        // Names no convention would guess: the roles say what each module is.
+        auto module = [](int64_t id, const char* path, ModuleRole role,
+                         std::optional<int64_t> parent) {
+            ModuleRow m{id, path, "Whatever", parent, 0, role};
+            assignIndices(m);
+            return m;
+        };
+        const std::vector<ModuleRow> modules{
+            module(1, "dec.blocks.2.sparse", ModuleRole::Moe, std::nullopt),
+            module(2, "dec.blocks.2.sparse.pick", ModuleRole::Router, 1),
+            module(3, "dec.blocks.2.sparse.ffn0", ModuleRole::Expert, 1),
+            module(4, "dec.blocks.2.sparse.ffn5", ModuleRole::Expert, 1)};
         const std::vector<SpanRow> spans{{1, 1, std::nullopt, "decode", 3, 0, 100, {}, 0, 0},
                                          {2, 2, 1, "decode", 3, 0, 10, {}, 0, 0},
                                          {3, 3, 1, "decode", 3, 20, 50, {}, 0, 0},
@@ -273,9 +282,26 @@ private slots:
         QCOMPARE(g[0].expertNs, int64_t(60));
         QCOMPARE(g[0].layerNs, int64_t(100));
         QCOMPARE(g[0].activeExperts, 2);
-        QCOMPARE(parseMoePath("llm.layer.12.moe.expert.3"),
-                 (std::optional<std::pair<int, int>>{{12, 3}}));
-        QVERIFY(!parseMoePath("vision.block.1.attn"));
+        QCOMPARE(moeLane(modules[3]), (std::optional<std::pair<int, int>>{{2, 5}}));
+        QVERIFY(!moeLane(module(9, "vision.block.1.attn", ModuleRole::Attention, std::nullopt)));
+    }
+
+    void modulePathsOfAnyShape() {
+        QCOMPARE(pathNumbers("model.layers.3.block_sparse_moe.experts.1"), (std::vector<int>{3, 1}));
+        QCOMPARE(pathNumbers("llm.layer0.moe.expert12"), (std::vector<int>{0, 12}));
+        QCOMPARE(pathNumbers("llm.layer.attn"), std::vector<int>{});
+        QCOMPARE(pathNumbers("x.99999999999999999999.y"), std::vector<int>{}); // no index is that long
+        QCOMPARE(pathNumbers(""), std::vector<int>{});
+        QCOMPARE(pathNumbers("..."), std::vector<int>{});
+        ModuleRow m{1, "llm.layer.attn", "Attention", std::nullopt, 0};
+        inferLegacyRole(m);
+        QCOMPARE(m.role, ModuleRole::Attention);
+        QVERIFY(!m.layer); // reported without a layer, never an exception
+        ModuleRow e{2, "experts.7", "Expert", std::nullopt, 0};
+        inferLegacyRole(e);
+        QCOMPARE(e.expert, std::optional<int>(7));
+        QVERIFY(!e.layer); // its only number is the expert's
+        QVERIFY(!moeLane(e));
     }
 
     void timelineLevelOfDetail() {
@@ -299,9 +325,10 @@ private slots:
         QVERIFY(
             std::all_of(zoomed.begin(), zoomed.end(), [](const auto& b) { return b.count == 1; }));
         // Lanes from modules: a gate lane then the experts, per layer.
-        const std::vector<ModuleRow> modules{{1, "llm.layer.0.moe.expert.1", "Expert", {}, 0},
-                                             {2, "llm.layer.0.moe.gate", "Router", {}, 0},
-                                             {3, "vision", "VisionEncoder", {}, 0}};
+        const std::vector<ModuleRow> modules{
+            {1, "llm.layer.0.moe.expert.1", "Expert", {}, 0, ModuleRole::Expert, 0, 1},
+            {2, "llm.layer.0.moe.gate", "Router", {}, 0, ModuleRole::Router, 0},
+            {3, "vision", "VisionEncoder", {}, 0, ModuleRole::Vision}};
         const auto t = buildTimeline(
             modules,
             {{1, 1, {}, "prefill", 0, 5, 9, {}, 0, 0}, {2, 2, {}, "prefill", 0, 1, 4, {}, 0, 0}},

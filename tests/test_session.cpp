@@ -276,35 +276,76 @@ private slots:
         QCOMPARE(w.error().code, ErrorCode::NewerSchema);
     }
 
-    void version1SessionsMigrateWhenAppendedTo() {
-        // A v1 file: no run_metric table yet.
-        const QString path = file("v1.mvprof");
-        writeSession(path);
-        execSql(path, "DROP TABLE run_metric; UPDATE meta SET value='1' WHERE "
-                      "key='schema_version'; PRAGMA user_version = 1;");
-        {
+    // Turns a current session into what an older mvprof wrote: v2 had no
+    // module roles, no flops_known, op_total without phases and no leaf_flops;
+    // v1 also had no run_metric.
+    static void downgrade(const QString& path, int version) {
+        execSql(path, "ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
+                      " ALTER TABLE module DROP COLUMN expert;"
+                      " ALTER TABLE op DROP COLUMN flops_known;"
+                      " ALTER TABLE span DROP COLUMN flops_known; DROP TABLE leaf_flops;"
+                      " DROP TABLE op_total; CREATE TABLE op_total(run INTEGER NOT NULL, name TEXT"
+                      " NOT NULL, calls INTEGER NOT NULL, flops INTEGER NOT NULL, bytes INTEGER"
+                      " NOT NULL, ns INTEGER NOT NULL, PRIMARY KEY(run, name)) WITHOUT ROWID;"
+                      " INSERT INTO op_total SELECT run, name, COUNT(*), SUM(flops), SUM(bytes),"
+                      " SUM(end_ns - start_ns) FROM op GROUP BY run, name;");
+        if (version < 2) execSql(path, "DROP TABLE run_metric;");
+        const std::string v = std::to_string(version);
+        execSql(path, ("UPDATE meta SET value='" + v +
+                       "' WHERE key='schema_version'; PRAGMA user_version = " + v + ";")
+                          .c_str());
+    }
+
+    void olderSessionsReadAndMigrateWhenAppendedTo() {
+        for (int version : {1, 2}) {
+            const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
+            writeSession(path);
+            downgrade(path, version);
+            {
+                auto r = SessionReader::open(path.toStdString());
+                QVERIFY(r.ok());
+                QCOMPARE((*r)->schemaVersion(), version);
+                auto metrics = (*r)->runMetrics(1);
+                if (version == 1)
+                    QVERIFY(metrics.ok() && metrics->empty()); // "no run metrics", not an error
+                // Read directly, an old file's totals are summed by phase, its
+                // roles inferred from the built-in model's kinds.
+                auto totals = (*r)->opTotals(1);
+                QVERIFY(totals.ok() && !totals->empty());
+                QVERIFY(!totals->front().phase.empty());
+                auto modules = (*r)->modules(1);
+                QVERIFY(modules.ok() && !modules->empty());
+            }
+            auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
+            QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
+            Batch b;
+            b.run = 1;
+            b.runMetrics.push_back({"kv.bytes", 42, "bytes", "measured", "test"});
+            (*w)->submit(std::move(b));
+            QVERIFY((*w)->close().ok());
             auto r = SessionReader::open(path.toStdString());
             QVERIFY(r.ok());
-            QCOMPARE((*r)->schemaVersion(), 1);
+            QCOMPARE((*r)->schemaVersion(), schema::kVersion);
             auto metrics = (*r)->runMetrics(1);
-            QVERIFY(metrics.ok() && metrics->empty()); // read as "no run metrics", not an error
+            QVERIFY(metrics.ok());
+            QVERIFY(std::any_of(metrics->begin(), metrics->end(),
+                                [](const auto& m) { return m.name == "kv.bytes" && m.value == 42; }));
+            QCOMPARE((*r)->runs()->size(), size_t(1)); // the old run is intact
+            // Migrated: per-phase totals rebuilt, old zero-FLOP ops read as unknown.
+            auto totals = (*r)->opTotals(1);
+            auto ops = (*r)->ops(1);
+            QVERIFY(totals.ok() && ops.ok());
+            int64_t opFlops = 0, totalFlops = 0;
+            for (const auto& o : *ops) {
+                if (!o.parentOp) opFlops += o.flops;
+                if (o.flops == 0) QVERIFY(!o.flopsKnown);
+            }
+            for (const auto& t : *totals)
+                totalFlops += t.flops;
+            QCOMPARE(totalFlops, opFlops);
+            auto leaves = (*r)->leafFlops(1);
+            QVERIFY(leaves.ok() && leaves->empty()); // not recorded by the old writer
         }
-        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
-        QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
-        Batch b;
-        b.run = 1;
-        b.runMetrics.push_back({"kv.bytes", 42, "bytes", "measured", "test"});
-        (*w)->submit(std::move(b));
-        QVERIFY((*w)->close().ok());
-        auto r = SessionReader::open(path.toStdString());
-        QVERIFY(r.ok());
-        QCOMPARE((*r)->schemaVersion(), 2);
-        auto metrics = (*r)->runMetrics(1);
-        QVERIFY(metrics.ok());
-        QCOMPARE(metrics->size(), size_t(1));
-        QCOMPARE(metrics->front().value, 42.0);
-        QCOMPARE(metrics->front().kind, std::string("measured"));
-        QCOMPARE((*r)->runs()->size(), size_t(1)); // the old run is intact
     }
 
     void liveRunsAnnounceThemselves() {

@@ -62,7 +62,9 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     const double totalMs = double(n->totalNs) / 1e6, selfMs = double(n->selfNs) / 1e6;
     const double gflops = double(n->flops) / 1e9, mbytes = double(n->bytes) / 1e6;
     const double ai = n->bytes > 0 ? double(n->flops) / double(n->bytes) : 0.0;
-    const QString bound = n->bytes == 0 || ridge_ <= 0 ? QString()
+    // No op of the module has a FLOP formula: "–", never a misleading 0.
+    const bool known = n->flopsKnown;
+    const QString bound = !known || n->bytes == 0 || ridge_ <= 0 ? QString()
                           : ai < ridge_                ? tr("memory")
                                                        : tr("compute");
     if (role == SortRole) {
@@ -80,11 +82,11 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
         case Share:
             return n->share;
         case GFlops:
-            return gflops;
+            return known ? gflops : -1.0;
         case MBytes:
             return mbytes;
         case Intensity:
-            return ai;
+            return known ? ai : -1.0;
         case BoundColumn:
             return bound;
         }
@@ -110,11 +112,11 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
         case Share:
             return QString(QString::number(n->share * 100.0, 'f', 1) + QLatin1Char('%'));
         case GFlops:
-            return QString::number(gflops, 'f', 4);
+            return known ? QString::number(gflops, 'f', 4) : QStringLiteral("–");
         case MBytes:
             return QString::number(mbytes, 'f', 2);
         case Intensity:
-            return n->bytes > 0 ? QString::number(ai, 'f', 2) : QString();
+            return known && n->bytes > 0 ? QString::number(ai, 'f', 2) : QString();
         case BoundColumn:
             return bound;
         }

@@ -136,9 +136,10 @@ TORCH_MODULE(DecoderLayer);
 struct Registry {
     std::vector<ModuleRow> rows;
     int64_t add(const std::string& path, const std::string& kind, std::optional<int64_t> parent,
-                int64_t params = 0) {
+                int64_t params = 0, ModuleRole role = ModuleRole::None,
+                std::optional<int> layer = std::nullopt, std::optional<int> expert = std::nullopt) {
         const int64_t id = int64_t(rows.size()) + 1;
-        rows.push_back(ModuleRow{id, path, kind, parent, params});
+        rows.push_back(ModuleRow{id, path, kind, parent, params, role, layer, expert});
         return id;
     }
     void setParams(int64_t id, int64_t params) { rows[size_t(id - 1)].params = params; }

@@ -2,11 +2,13 @@
 
 #include "core/analysis/Findings.h"
 #include "core/analysis/PatchMetrics.h"
+#include "core/session/ModuleRoles.h"
 #include "core/session/SessionReader.h"
 
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 namespace mvp {
 
@@ -47,6 +49,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(phases, reader.phases(runId))
     MVP_LOAD(spans, reader.spans(runId))
     MVP_LOAD(opTotals, reader.opTotals(runId))
+    MVP_LOAD(leafFlops, reader.leafFlops(runId))
     MVP_LOAD(opCount, reader.opCount(runId))
     MVP_LOAD(tokens, reader.tokens(runId))
     MVP_LOAD(routing, reader.routing(runId))
@@ -95,7 +98,7 @@ namespace {
 std::vector<RooflinePoint> moduleRoofline(const ModuleCostTree& tree, const DeviceCeiling& host) {
     std::vector<RooflinePoint> out;
     auto add = [&](const ModuleCost& n) {
-        if (n.calls > 0 && n.bytes > 0)
+        if (n.calls > 0 && n.bytes > 0 && n.flopsKnown)
             out.push_back(rooflinePoint(n.module.path, n.flops, n.bytes, n.totalNs, host));
     };
     for (size_t r : tree.roots) {
@@ -108,9 +111,19 @@ std::vector<RooflinePoint> moduleRoofline(const ModuleCostTree& tree, const Devi
 
 std::vector<RooflinePoint> opRoofline(const std::vector<OpTotal>& totals,
                                       const DeviceCeiling& host) {
+    std::map<std::string, OpTotal> byName; // over every phase
+    for (const auto& t : totals) {
+        OpTotal& n = byName[t.name];
+        n.flops += t.flops;
+        n.bytes += t.bytes;
+        n.ns += t.ns;
+        n.knownNs += t.knownNs;
+    }
     std::vector<RooflinePoint> out;
-    for (const auto& t : totals)
-        if (t.bytes > 0) out.push_back(rooflinePoint(t.name, t.flops, t.bytes, t.ns, host));
+    for (const auto& [name, t] : byName)
+        // An op whose FLOPs are unknown has no place on a roofline.
+        if (t.bytes > 0 && t.knownNs > 0)
+            out.push_back(rooflinePoint(name, t.flops, t.bytes, t.ns, host));
     std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
     return out;
 }
@@ -121,6 +134,8 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     RunAnalysis a;
     a.run = d.run;
     a.phases = summarisePhases(d.phases);
+    addPhaseCosts(a.phases, d.opTotals);
+    a.leafFlops = d.leafFlops;
     const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
     a.modules = buildModuleCosts(d.modules, d.spans, wall);
     a.ops = d.opCount;
@@ -148,19 +163,24 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     int visual = 0, text = 0;
     for (const auto& t : d.tokens)
         if (t.phase == "prefill") (t.modality == "visual" ? visual : text) += 1;
-    if (visual > 0 && d.llmDim > 0)
+    if (visual > 0 && d.llmDim > 0) {
+        std::unordered_map<int64_t, const ModuleRow*> byId;
+        for (const auto& m : d.modules)
+            byId[m.id] = &m;
         for (const auto& n : a.modules.nodes) {
-            const auto& path = n.module.path;
-            if (n.module.kind != "Attention" || path.rfind("llm.layer.", 0) != 0) continue;
+            const ModuleRow& m = n.module;
+            // Decoder attention with a layer, whatever the model calls it.
+            if (m.role != ModuleRole::Attention || !m.layer || !withinRole(m, ModuleRole::Llm, byId))
+                continue;
             int64_t ns = 0;
             for (const auto& s : d.spans)
-                if (s.module == n.module.id && s.phase == "prefill") ns += s.endNs - s.startNs;
+                if (s.module == m.id && s.phase == "prefill") ns += s.endNs - s.startNs;
             if (ns <= 0) continue;
-            const int layer = std::stoi(path.substr(10));
             a.crossModal.push_back(
-                {layer, ns,
+                {*m.layer, ns,
                  crossModalBandwidth(visual, d.llmDim, text, d.llmDim, 4, double(ns) * 1e-9)});
         }
+    }
 
     a.heatmaps = computePatchMetrics(d);
     if (auto it = a.heatmaps.find("attention"); it != a.heatmaps.end()) {

@@ -28,7 +28,8 @@ struct RunData {
     std::vector<ModuleRow> modules;
     std::vector<PhaseRow> phases;
     std::vector<SpanRow> spans;
-    std::vector<OpTotal> opTotals; // top-level ops by name
+    std::vector<OpTotal> opTotals;       // top-level ops by phase and name
+    std::vector<LeafFlopsRow> leafFlops; // FLOPs by the innermost op that computed them
     int64_t opCount = 0;
     std::vector<TokenRow> tokens;
     std::vector<RoutingRow> routing;
@@ -102,6 +103,7 @@ struct RunAnalysis {
     std::vector<DeviceCeiling> references;     // datasheet GPUs
     std::vector<RooflinePoint> moduleRoofline; // top-level modules and layers, on the host
     std::vector<RooflinePoint> opRoofline;     // aggregated by op name, on the host
+    std::vector<LeafFlopsRow> leafFlops;       // where the arithmetic happened, by phase
     std::vector<CrossModalBandwidth> crossModal;
     KvSummary kv;
     BatchAdvice batch;

@@ -51,6 +51,7 @@ ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules,
         n.selfNs += dur - (c == childNs.end() ? 0 : c->second);
         n.flops += s.flops;
         n.bytes += s.bytes;
+        n.flopsKnown = n.flopsKnown || s.flopsKnown;
     }
     for (auto& n : tree.nodes)
         n.share = wallNs > 0 ? double(n.totalNs) / double(wallNs) : 0.0;
@@ -82,6 +83,18 @@ PhaseSummary summarisePhases(const std::vector<PhaseRow>& rows) {
     for (auto& p : s.phases)
         p.share = s.wallNs > 0 ? double(p.totalNs) / double(s.wallNs) : 0.0;
     return s;
+}
+
+void addPhaseCosts(PhaseSummary& summary, const std::vector<OpTotal>& totals) {
+    for (const auto& t : totals)
+        for (auto& p : summary.phases)
+            if (p.phase == t.phase) {
+                p.flops += t.flops;
+                p.bytes += t.bytes;
+                p.opNs += t.ns;
+                p.knownNs += t.knownNs;
+                break;
+            }
 }
 
 } // namespace mvp

@@ -18,6 +18,7 @@ struct ModuleCost {
     int64_t selfNs = 0;           // total minus the direct child spans (measured)
     int64_t flops = 0;            // Σ span FLOPs, inclusive (estimated from shapes)
     int64_t bytes = 0;            // Σ span bytes, inclusive (estimated from shapes)
+    bool flopsKnown = false;      // some span of it ran ops with known FLOPs (else "–")
     double share = 0;             // totalNs / run wall time
     std::vector<size_t> children; // indices into ModuleCostTree::nodes
 };
@@ -38,6 +39,10 @@ struct PhaseTotal {
     int count = 0; // spans of this phase (decode: one per step)
     int64_t totalNs = 0;
     double share = 0; // of the run's wall time
+    // From the phase's top-level ops (estimated):
+    int64_t flops = 0, bytes = 0;
+    int64_t opNs = 0, knownNs = 0; // op time, and the part of it whose FLOPs are known
+    double flopsCoverage() const { return opNs > 0 ? double(knownNs) / double(opNs) : 0.0; }
 };
 
 struct PhaseSummary {
@@ -48,5 +53,9 @@ struct PhaseSummary {
 };
 
 PhaseSummary summarisePhases(const std::vector<PhaseRow>& phases);
+
+// Adds each phase's FLOPs, bytes and FLOP coverage from the per-op totals.
+// Ops of a phase with no phase row (a damaged file) are left out.
+void addPhaseCosts(PhaseSummary& summary, const std::vector<OpTotal>& totals);
 
 } // namespace mvp

@@ -196,30 +196,19 @@ std::vector<LayerMoeReport> analyseMoe(const std::vector<RoutingRow>& rows, int 
     return out;
 }
 
-std::optional<std::pair<int, int>> parseMoePath(const std::string& path) {
-    constexpr std::string_view prefix = "llm.layer.";
-    if (path.rfind(prefix, 0) != 0) return std::nullopt;
-    size_t pos = prefix.size();
-    const size_t dot = path.find('.', pos);
-    if (dot == std::string::npos) return std::nullopt;
-    int layer = 0;
-    try {
-        layer = std::stoi(path.substr(pos, dot - pos));
-    } catch (...) {
+std::optional<std::pair<int, int>> moeLane(const ModuleRow& m) {
+    if (!m.layer) return std::nullopt; // a module without a layer has no lane
+    switch (m.role) {
+    case ModuleRole::Moe:
+        return std::pair{*m.layer, -2};
+    case ModuleRole::Router:
+        return std::pair{*m.layer, -1};
+    case ModuleRole::Expert:
+        if (m.expert) return std::pair{*m.layer, *m.expert};
+        return std::nullopt;
+    default:
         return std::nullopt;
     }
-    const std::string rest = path.substr(dot);
-    if (rest == ".moe.gate") return std::pair{layer, -1};
-    constexpr std::string_view expert = ".moe.expert.";
-    if (rest.rfind(expert, 0) == 0) {
-        try {
-            return std::pair{layer, std::stoi(rest.substr(expert.size()))};
-        } catch (...) {
-            return std::nullopt;
-        }
-    }
-    if (rest == ".moe") return std::pair{layer, -2};
-    return std::nullopt;
 }
 
 std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& modules,
@@ -227,7 +216,7 @@ std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& module
     std::map<int64_t, std::pair<int, int>>
         roleOf; // module id → (layer, -2 block | -1 gate | expert)
     for (const auto& m : modules)
-        if (auto p = parseMoePath(m.path)) roleOf[m.id] = *p;
+        if (auto p = moeLane(m)) roleOf[m.id] = *p;
     std::map<std::tuple<int, std::string, int>, GateExpertTime> acc;
     for (const auto& s : spans) {
         auto it = roleOf.find(s.module);

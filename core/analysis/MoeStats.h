@@ -93,7 +93,9 @@ struct GateExpertTime {
 std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& modules,
                                             const std::vector<SpanRow>& spans);
 
-// Parses "llm.layer.12.moe.expert.3" → (12, 3); "…moe.gate" → (12, -1).
-std::optional<std::pair<int, int>> parseMoePath(const std::string& path);
+// A module's place in the MoE views from its role, never its name:
+// (layer, expert) for an expert, (layer, -1) for a router, (layer, -2) for
+// an MoE block; nullopt for anything else or a module without a layer.
+std::optional<std::pair<int, int>> moeLane(const ModuleRow& module);
 
 } // namespace mvp

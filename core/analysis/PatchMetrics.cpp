@@ -31,7 +31,7 @@ std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime,
     std::vector<double> out(size_t(patches), 0.0);
     std::map<int64_t, std::pair<int, int>> expertOf; // module → (layer, expert)
     for (const auto& m : d.modules)
-        if (auto p = parseMoePath(m.path); p && p->second >= 0) expertOf[m.id] = *p;
+        if (auto p = moeLane(m); p && p->second >= 0) expertOf[m.id] = *p;
     using Key = std::tuple<int, std::string, int, int>; // layer, phase, step, expert
     std::map<Key, double> cost;
     for (const auto& s : d.spans)

@@ -23,7 +23,7 @@ Timeline buildTimeline(const std::vector<ModuleRow>& modules, const std::vector<
     std::map<int64_t, size_t> laneOfModule;
     std::vector<std::pair<int, int>> keys;
     for (const auto& m : modules)
-        if (auto p = parseMoePath(m.path); p && p->second >= -1) keys.push_back(*p);
+        if (auto p = moeLane(m); p && p->second >= -1) keys.push_back(*p);
     std::sort(keys.begin(), keys.end());
     for (const auto& k : keys) {
         TimelineLane lane;
@@ -35,7 +35,7 @@ Timeline buildTimeline(const std::vector<ModuleRow>& modules, const std::vector<
         t.lanes.push_back(std::move(lane));
     }
     for (const auto& m : modules)
-        if (auto p = parseMoePath(m.path); p && p->second >= -1) laneOfModule[m.id] = laneOf[*p];
+        if (auto p = moeLane(m); p && p->second >= -1) laneOfModule[m.id] = laneOf[*p];
     for (const auto& s : spans) {
         t.endNs = std::max(t.endNs, s.endNs);
         auto it = laneOfModule.find(s.module);

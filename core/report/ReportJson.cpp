@@ -98,8 +98,17 @@ json runJson(const RunAnalysis& a) {
         run["phases"].push_back({{"phase", p.phase},
                                  {"count", p.count},
                                  {"ms_measured", double(p.totalNs) / 1e6},
-                                 {"share", p.share}});
+                                 {"share", p.share},
+                                 {"flops_estimated", p.flops},
+                                 {"bytes_estimated", p.bytes},
+                                 {"flops_coverage", p.flopsCoverage()}});
     run["phase_coverage"] = a.phases.coverage;
+    run["flops_by_op"] = json::array();
+    for (const auto& l : a.leafFlops)
+        run["flops_by_op"].push_back({{"phase", l.phase},
+                                      {"op", l.name},
+                                      {"calls", l.calls},
+                                      {"flops_estimated", l.flops}});
     run["modules"] = json::array();
     for (const auto& n : a.modules.nodes)
         run["modules"].push_back({{"path", n.module.path},
@@ -109,7 +118,7 @@ json runJson(const RunAnalysis& a) {
                                   {"total_ms_measured", double(n.totalNs) / 1e6},
                                   {"self_ms_measured", double(n.selfNs) / 1e6},
                                   {"share", n.share},
-                                  {"flops_estimated", n.flops},
+                                  {"flops_estimated", n.flopsKnown ? json(n.flops) : json()},
                                   {"bytes_estimated", n.bytes}});
     json moe{{"layers", json::array()}, {"gate_vs_expert", json::array()}};
     for (const auto& l : a.moe)

@@ -20,12 +20,20 @@ std::string ms(int64_t ns) {
 std::string pct(double share) {
     return fmt("%.1f%%", share * 100.0);
 }
+// Columns a UTF-8 string takes ("–" is three bytes, one column).
+size_t columns(const std::string& s) {
+    return size_t(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
 std::string padRight(std::string s, size_t n) {
-    if (s.size() < n) s.append(n - s.size(), ' ');
+    if (columns(s) < n) s.append(n - columns(s), ' ');
     return s;
 }
 std::string padLeft(const std::string& s, size_t n) {
-    return s.size() < n ? std::string(n - s.size(), ' ') + s : s;
+    return columns(s) < n ? std::string(n - columns(s), ' ') + s : s;
+}
+// A module's GFLOP, or "–" when none of its ops has a FLOP formula.
+std::string gflop(const ModuleCost& n) {
+    return n.flopsKnown ? fmt("%.3f", double(n.flops) / 1e9) : std::string("–");
 }
 std::string quoted(const std::string& s) {
     return nlohmann::json(s).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
@@ -58,12 +66,16 @@ std::string textRun(const RunAnalysis& a) {
     for (const auto& n : a.notes)
         o += "  note: " + n + "\n";
 
-    o += "\n  Phases (measured)          count        ms   share\n";
+    o += "\n  Phases (measured)          count        ms   share   GFLOP*  FLOPs known\n";
     for (const auto& p : a.phases.phases)
         o += "    " + padRight(p.phase, 22) + padLeft(std::to_string(p.count), 6) +
-             padLeft(ms(p.totalNs), 10) + padLeft(pct(p.share), 8) + "\n";
+             padLeft(ms(p.totalNs), 10) + padLeft(pct(p.share), 8) +
+             padLeft(fmt("%.3f", double(p.flops) / 1e9), 9) +
+             padLeft(p.opNs > 0 ? pct(p.flopsCoverage()) : std::string("–"), 13) + "\n";
     if (!a.phases.phases.empty())
-        o += "    phases cover " + pct(a.phases.coverage) + " of the wall time\n";
+        o += "    phases cover " + pct(a.phases.coverage) +
+             " of the wall time; FLOPs known: share of the phase's op time whose ops have a "
+             "FLOP formula (derived)\n";
 
     const auto top = topModules(a.modules, 12);
     if (!top.empty()) {
@@ -72,7 +84,7 @@ std::string textRun(const RunAnalysis& a) {
         for (const auto* n : top)
             o += "    " + padRight(n->module.path, 26) + padLeft(std::to_string(n->calls), 6) +
                  padLeft(ms(n->totalNs), 11) + padLeft(ms(n->selfNs), 11) +
-                 padLeft(pct(n->share), 8) + padLeft(fmt("%.3f", double(n->flops) / 1e9), 9) +
+                 padLeft(pct(n->share), 8) + padLeft(gflop(*n), 9) +
                  padLeft(fmt("%.2f", double(n->bytes) / 1e6), 9) + "\n";
         o += "    (times measured; * estimated from op shapes; " + std::to_string(a.ops) +
              " ops recorded)\n";
@@ -181,8 +193,7 @@ std::string markdownRun(const RunAnalysis& a) {
              "|\n| --- | ---: | ---: | ---: | ---: |\n";
         for (const auto* n : top)
             o += "| `" + n->module.path + "` | " + std::to_string(n->calls) + " | " +
-                 ms(n->totalNs) + " | " + ms(n->selfNs) + " | " +
-                 fmt("%.3f", double(n->flops) / 1e9) + " |\n";
+                 ms(n->totalNs) + " | " + ms(n->selfNs) + " | " + gflop(*n) + " |\n";
     }
     if (!a.moe.empty()) {
         o += "\n### Expert balance (measured)\n\n| layer | tokens | CV | balancedness | Jain | "

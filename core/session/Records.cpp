@@ -26,7 +26,7 @@ size_t Batch::rowCount() const {
     return modules.size() + phases.size() + spans.size() + ops.size() + tokens.size() +
            routing.size() + patchMetrics.size() + attnMaps.size() + (image ? 1 : 0) +
            (patchGrid ? 1 : 0) + (device ? 1 : 0) + stepOutputs.size() + (visionFeatures ? 1 : 0) +
-           runMetrics.size();
+           runMetrics.size() + leafFlops.size();
 }
 
 } // namespace mvp

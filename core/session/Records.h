@@ -57,12 +57,18 @@ struct RunResult {
     std::string outputText;
 };
 
+// What a module is to the analyses, whatever it is called (ModuleRoles.h).
+enum class ModuleRole { None, Vision, Projector, Llm, Attention, Moe, Router, Expert };
+
 struct ModuleRow {
     int64_t id = 0;
-    std::string path; // "llm.layer.1.moe.expert.3"
-    std::string kind; // "Attention", "Expert", "Router", ...
+    std::string path; // "llm.layer.1.moe.expert.3", or whatever a user model calls it
+    std::string kind; // its type: "Attention", "Expert", "MixtralSparseMoeBlock", ...
     std::optional<int64_t> parent;
     int64_t params = 0;
+    ModuleRole role = ModuleRole::None;
+    std::optional<int> layer;  // decoder layer of an attention, MoE, router or expert module
+    std::optional<int> expert; // expert index of an expert module
 };
 
 struct PhaseRow {
@@ -82,6 +88,7 @@ struct SpanRow {
     std::optional<int64_t> deviceNs; // GPU time where measured
     int64_t flops = 0;               // sum of the top-level ops inside (estimated from shapes)
     int64_t bytes = 0;
+    bool flopsKnown = true; // false: ops ran inside, none of them with known FLOPs
 };
 
 // One ATen operator call.
@@ -95,8 +102,11 @@ struct OpRow {
     int64_t startNs = 0, endNs = 0;
     std::string shapes; // "[[16,64],[64,32]]"
     std::string dtype;  // of the first tensor input
-    int64_t flops = 0;  // 0 for nested ops: their parent counts them
-    int64_t bytes = 0;
+    // The arithmetic done inside this call, counted at the innermost ops with
+    // a formula; inclusive for nested rows too (totals sum top-level rows only).
+    int64_t flops = 0;
+    int64_t bytes = 0;      // bytes read + written (views 0; see FORMAT.md)
+    bool flopsKnown = true; // false: no formula for it or anything it ran ("–", not 0)
 };
 
 // One position of the LLM's token sequence.
@@ -132,10 +142,20 @@ struct VisionFeatureRow {
     std::vector<float> data;
 };
 
-// Top-level ops of one name, summed (what analyses need of 1 M op rows).
+// Top-level ops of one name in one phase, summed (what analyses need of 1 M op rows).
 struct OpTotal {
+    std::string phase;
     std::string name;
     int64_t calls = 0, flops = 0, bytes = 0, ns = 0;
+    int64_t knownNs = 0; // time of the calls whose FLOPs are known (the coverage's numerator)
+};
+
+// FLOPs by the innermost op that computed them (where the arithmetic
+// happened), whether or not that call was stored as an op row.
+struct LeafFlopsRow {
+    std::string phase;
+    std::string name; // "aten::addmm"
+    int64_t calls = 0, flops = 0;
 };
 
 // One top-k slot of the router for one token in one MoE layer.
@@ -206,6 +226,7 @@ struct Batch {
     std::vector<StepOutputRow> stepOutputs;
     std::optional<VisionFeatureRow> visionFeatures;
     std::vector<RunMetricRow> runMetrics;
+    std::vector<LeafFlopsRow> leafFlops; // cumulative: replaces the run's earlier counts
 
     size_t rowCount() const;
     bool empty() const { return rowCount() == 0; }

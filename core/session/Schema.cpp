@@ -1,5 +1,6 @@
 #include "core/session/Schema.h"
 
+#include "core/session/ModuleRoles.h"
 #include "core/session/Sqlite.h"
 
 #include <string>
@@ -102,11 +103,68 @@ CREATE TABLE run_metric(
   kind TEXT NOT NULL CHECK(kind IN ('measured','predicted')), note TEXT NOT NULL,
   PRIMARY KEY(run, name)) WITHOUT ROWID;
 )sql";
+
+// v3: modules carry a role, layer and expert index, so analyses never parse
+// module paths; FLOPs counted where the arithmetic happens. "No formula" is kept apart
+// from 0 (flops_known), per-op totals are split by phase and carry the time
+// whose FLOPs are known (the coverage figure), and leaf_flops holds the FLOPs
+// by the innermost op that computed them. Creating a session runs the same
+// statements as migrating one, so the two cannot drift apart.
+constexpr const char* kTablesV3 = R"sql(
+ALTER TABLE module ADD COLUMN role TEXT NOT NULL DEFAULT '';
+ALTER TABLE module ADD COLUMN layer INTEGER;
+ALTER TABLE module ADD COLUMN expert INTEGER;
+ALTER TABLE op ADD COLUMN flops_known INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE span ADD COLUMN flops_known INTEGER NOT NULL DEFAULT 1;
+DROP TABLE op_total;
+CREATE TABLE op_total(
+  run INTEGER NOT NULL, phase TEXT NOT NULL, name TEXT NOT NULL, calls INTEGER NOT NULL,
+  flops INTEGER NOT NULL, bytes INTEGER NOT NULL, ns INTEGER NOT NULL, known_ns INTEGER NOT NULL,
+  PRIMARY KEY(run, phase, name)) WITHOUT ROWID;
+CREATE TABLE leaf_flops(
+  run INTEGER NOT NULL, phase TEXT NOT NULL, name TEXT NOT NULL, calls INTEGER NOT NULL,
+  flops INTEGER NOT NULL,
+  PRIMARY KEY(run, phase, name)) WITHOUT ROWID;
+)sql";
+
+// Runs written before v3 counted no FLOPs for an op without a formula: their
+// zeros become "unknown", and their per-op totals are summed again by phase.
+constexpr const char* kMigrateV2Rows = R"sql(
+UPDATE op SET flops_known = 0 WHERE flops = 0;
+INSERT INTO op_total
+  SELECT run, phase, name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns),
+         SUM(CASE WHEN flops_known THEN end_ns - start_ns ELSE 0 END)
+  FROM op WHERE parent_op IS NULL GROUP BY run, phase, name;
+)sql";
+// Old runs came from the built-in model, whose kinds imply the roles.
+Status migrateModuleRoles(sql::Db& db) {
+    auto read = db.prepare("SELECT run, id, path, kind FROM module");
+    auto write = db.prepare("UPDATE module SET role=?, layer=?, expert=? WHERE run=? AND id=?");
+    if (!read) return read.error();
+    if (!write) return write.error();
+    for (;;) {
+        auto has = read->step();
+        if (!has) return has.error();
+        if (!*has) return Ok{};
+        ModuleRow m;
+        m.id = read->int64(1);
+        m.path = read->text(2);
+        m.kind = read->text(3);
+        inferLegacyRole(m);
+        write->bind(1, toString(m.role));
+        write->bind(2, m.layer);
+        write->bind(3, m.expert);
+        write->bind(4, read->int64(0));
+        write->bind(5, m.id);
+        if (auto s = write->exec(); !s) return s;
+    }
+}
 } // namespace
 
 Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV1); !s) return s;
     if (auto s = db.exec(kTablesV2); !s) return s;
+    if (auto s = db.exec(kTablesV3); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -124,14 +182,27 @@ Status create(sql::Db& db, const char* appVersion) {
 
 Status migrate(sql::Db& db, int fromVersion) {
     if (fromVersion == kVersion) return Ok{};
-    if (fromVersion != 1)
+    if (fromVersion < 1 || fromVersion > kVersion)
         return makeError(ErrorCode::NotASession,
                          "unknown session format version " + std::to_string(fromVersion));
-    // v1 → v2 only adds a table: old runs simply have no run metrics.
+    // One transaction: a failure leaves the file as it was.
     if (auto s = db.exec("BEGIN"); !s) return s;
-    if (auto s = db.exec(kTablesV2); !s) return s;
-    if (auto s = db.exec("UPDATE meta SET value='2' WHERE key='schema_version'"); !s) return s;
-    if (auto s = db.exec("PRAGMA user_version = 2"); !s) return s;
+    auto step = [&]() -> Status {
+        // v1 → v2 only adds a table: old runs simply have no run metrics.
+        if (fromVersion < 2)
+            if (auto s = db.exec(kTablesV2); !s) return s;
+        if (auto s = db.exec(kTablesV3); !s) return s;
+        if (auto s = db.exec(kMigrateV2Rows); !s) return s;
+        if (auto s = migrateModuleRoles(db); !s) return s;
+        const std::string v = std::to_string(kVersion);
+        if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
+            return s;
+        return db.exec("PRAGMA user_version = " + v);
+    }();
+    if (!step) {
+        (void)db.exec("ROLLBACK");
+        return step;
+    }
     return db.exec("COMMIT");
 }
 

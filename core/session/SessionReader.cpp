@@ -1,5 +1,6 @@
 #include "core/session/SessionReader.h"
 
+#include "core/session/ModuleRoles.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
@@ -109,6 +110,13 @@ std::optional<int64_t> optInt(const sql::Stmt& s, int col) {
     return s.isNull(col) ? std::nullopt : std::optional<int64_t>(s.int64(col));
 }
 
+// A layer or expert index: NULL, or a value outside 0..2^20 (a damaged file), is none.
+std::optional<int> smallInt(const sql::Stmt& s, int col) {
+    const auto v = optInt(s, col);
+    if (!v || *v < 0 || *v > (1 << 20)) return std::nullopt;
+    return int(*v);
+}
+
 } // namespace
 
 struct SessionReader::Impl {
@@ -203,10 +211,24 @@ Result<RunInfo> SessionReader::run(int64_t id) {
 }
 
 Result<std::vector<ModuleRow>> SessionReader::modules(int64_t run) {
+    if (d->version < 3)
+        return d->query<ModuleRow>(
+            "SELECT id, path, kind, parent, params FROM module WHERE run=? ORDER BY id", run,
+            [](const sql::Stmt& s) {
+                ModuleRow m{s.int64(0), s.text(1), s.text(2), optInt(s, 3), s.int64(4)};
+                inferLegacyRole(m);
+                return m;
+            });
     return d->query<ModuleRow>(
-        "SELECT id, path, kind, parent, params FROM module WHERE run=? ORDER BY id", run,
-        [](const sql::Stmt& s) {
-            return ModuleRow{s.int64(0), s.text(1), s.text(2), optInt(s, 3), s.int64(4)};
+        "SELECT id, path, kind, parent, params, role, layer, expert FROM module WHERE run=?"
+        " ORDER BY id",
+        run, [](const sql::Stmt& s) {
+            ModuleRow m{s.int64(0), s.text(1), s.text(2), optInt(s, 3), s.int64(4)};
+            // An unknown role (a damaged or newer file) is no role.
+            m.role = moduleRoleFromString(s.text(5)).value_or(ModuleRole::None);
+            m.layer = smallInt(s, 6);
+            m.expert = smallInt(s, 7);
+            return m;
         });
 }
 
@@ -223,42 +245,71 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
     auto count = d->query<int64_t>("SELECT COUNT(*) FROM span WHERE run=?", run,
                                    [](const sql::Stmt& s) { return s.int64(0); });
     if (!count) return count.error();
+    // Before v3 every span's FLOPs counted as known.
+    const std::string sqlText =
+        std::string("SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, "
+                    "bytes, ") +
+        (d->version >= 3 ? "flops_known" : "1") + " FROM span WHERE run=? ORDER BY id";
     return d->query<SpanRow>(
-        "SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, bytes"
-        " FROM span WHERE run=? ORDER BY id",
-        run,
+        sqlText.c_str(), run,
         [](const sql::Stmt& s) {
-            return SpanRow{s.int64(0), s.int64(1), optInt(s, 2), s.text(3),  int(s.int64(4)),
-                           s.int64(5), s.int64(6), optInt(s, 7), s.int64(8), s.int64(9)};
+            SpanRow r{s.int64(0), s.int64(1), optInt(s, 2), s.text(3),  int(s.int64(4)),
+                      s.int64(5), s.int64(6), optInt(s, 7), s.int64(8), s.int64(9)};
+            r.flopsKnown = s.int64(10) != 0;
+            return r;
         },
         nullptr, count->empty() ? 0 : size_t(count->front()));
 }
 
+namespace {
+// Before v3 an op without a formula was stored with 0 FLOPs: read those as unknown.
+const char* opFlopsKnown(int version) {
+    return version >= 3 ? "flops_known" : "(flops != 0)";
+}
+} // namespace
+
 Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
-    return d->query<OpRow>(
-        "SELECT id, span, parent_op, name, phase, step, start_ns, end_ns, shapes, dtype, flops,"
-        " bytes FROM op WHERE run=? ORDER BY id",
-        run, [](const sql::Stmt& s) {
-            return OpRow{s.int64(0), optInt(s, 1),    optInt(s, 2), s.text(3),
-                         s.text(4),  int(s.int64(5)), s.int64(6),   s.int64(7),
-                         s.text(8),  s.text(9),       s.int64(10),  s.int64(11)};
-        });
+    const std::string sqlText =
+        std::string("SELECT id, span, parent_op, name, phase, step, start_ns, end_ns, shapes, "
+                    "dtype, flops, bytes, ") +
+        opFlopsKnown(d->version) + " FROM op WHERE run=? ORDER BY id";
+    return d->query<OpRow>(sqlText.c_str(), run, [](const sql::Stmt& s) {
+        OpRow r{s.int64(0), optInt(s, 1),    optInt(s, 2), s.text(3),  s.text(4),  int(s.int64(5)),
+                s.int64(6), s.int64(7),      s.text(8),    s.text(9),  s.int64(10), s.int64(11)};
+        r.flopsKnown = s.int64(12) != 0;
+        return r;
+    });
 }
 
 Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
-    // A completed run has its totals stored; a live or killed one is summed here.
-    auto stored = d->query<OpTotal>(
-        "SELECT name, calls, flops, bytes, ns FROM op_total WHERE run=? ORDER BY name", run,
+    auto row = [](const sql::Stmt& s) {
+        return OpTotal{s.text(0),  s.text(1),  s.int64(2), s.int64(3),
+                       s.int64(4), s.int64(5), s.int64(6)};
+    };
+    // A completed v3 run has its totals stored; a live or killed one, or an
+    // older file (whose totals have no phase), is summed here.
+    if (d->version >= 3) {
+        auto stored = d->query<OpTotal>("SELECT phase, name, calls, flops, bytes, ns, known_ns"
+                                        " FROM op_total WHERE run=? ORDER BY phase, name",
+                                        run, row);
+        if (!stored) return stored.error();
+        if (!stored->empty()) return stored;
+    }
+    const std::string sqlText =
+        std::string("SELECT phase, name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns),"
+                    " SUM(CASE WHEN ") +
+        opFlopsKnown(d->version) +
+        " THEN end_ns - start_ns ELSE 0 END) FROM op WHERE run=? AND parent_op IS NULL"
+        " GROUP BY phase, name ORDER BY phase, name";
+    return d->query<OpTotal>(sqlText.c_str(), run, row);
+}
+
+Result<std::vector<LeafFlopsRow>> SessionReader::leafFlops(int64_t run) {
+    if (d->version < 3) return std::vector<LeafFlopsRow>(); // not recorded before v3
+    return d->query<LeafFlopsRow>(
+        "SELECT phase, name, calls, flops FROM leaf_flops WHERE run=? ORDER BY phase, name", run,
         [](const sql::Stmt& s) {
-            return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)};
-        });
-    if (!stored) return stored.error();
-    if (!stored->empty()) return stored;
-    return d->query<OpTotal>(
-        "SELECT name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns) FROM op"
-        " WHERE run=? AND parent_op IS NULL GROUP BY name ORDER BY name",
-        run, [](const sql::Stmt& s) {
-            return OpTotal{s.text(0), s.int64(1), s.int64(2), s.int64(3), s.int64(4)};
+            return LeafFlopsRow{s.text(0), s.text(1), s.int64(2), s.int64(3)};
         });
 }
 

@@ -30,8 +30,11 @@ public:
     Result<std::vector<PhaseRow>> phases(int64_t run);
     Result<std::vector<SpanRow>> spans(int64_t run);
     Result<std::vector<OpRow>> ops(int64_t run);
-    // Top-level ops (not nested in another recorded op) grouped by name, and the count of all ops.
+    // Top-level ops (not nested in another recorded op) grouped by phase and
+    // name, and the count of all ops.
     Result<std::vector<OpTotal>> opTotals(int64_t run);
+    // FLOPs by the innermost op that computed them, per phase (empty before v3).
+    Result<std::vector<LeafFlopsRow>> leafFlops(int64_t run);
     Result<int64_t> opCount(int64_t run);
     Result<std::vector<TokenRow>> tokens(int64_t run);
     Result<std::vector<RoutingRow>> routing(int64_t run);

@@ -1,5 +1,6 @@
 #include "core/session/SessionWriter.h"
 
+#include "core/session/ModuleRoles.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
@@ -35,7 +36,7 @@ struct Job {
 struct SessionWriter::Impl {
     std::string path;
     sql::Db db;
-    sql::Stmt insModule, insPhase, insSpan, insOp, insToken, insRouting, insImage, insGrid,
+    sql::Stmt insModule, insPhase, insSpan, insOp, insLeaf, insToken, insRouting, insImage, insGrid,
         insMetric, insAttn, insDevice, insStep, insVision, insRunMetric;
 
     std::mutex mutex;
@@ -59,10 +60,11 @@ Status SessionWriter::Impl::prepareAll() {
         const char* text;
     };
     const P all[] = {
-        {&insModule, "INSERT INTO module VALUES (?,?,?,?,?,?)"},
+        {&insModule, "INSERT INTO module VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insPhase, "INSERT OR REPLACE INTO phase VALUES (?,?,?,?,?)"},
-        {&insSpan, "INSERT INTO span VALUES (?,?,?,?,?,?,?,?,?,?,?)"},
-        {&insOp, "INSERT INTO op VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+        {&insSpan, "INSERT INTO span VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"},
+        {&insOp, "INSERT INTO op VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+        {&insLeaf, "INSERT OR REPLACE INTO leaf_flops VALUES (?,?,?,?,?)"},
         {&insToken, "INSERT INTO token VALUES (?,?,?,?,?,?,?)"},
         {&insStep, "INSERT OR REPLACE INTO step_output VALUES (?,?,?,?)"},
         {&insVision, "INSERT OR REPLACE INTO vision_feature VALUES (?,?,?,?)"},
@@ -89,7 +91,8 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     for (const auto& m : b.modules) {
         auto& s = insModule;
         s.bind(1, run), s.bind(2, m.id), s.bind(3, m.path), s.bind(4, m.kind), s.bind(5, m.parent),
-            s.bind(6, m.params);
+            s.bind(6, m.params), s.bind(7, toString(m.role)), s.bind(8, m.layer),
+            s.bind(9, m.expert);
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& p : b.phases) {
@@ -102,7 +105,8 @@ Status SessionWriter::Impl::apply(const Batch& b) {
         auto& s = insSpan;
         s.bind(1, run), s.bind(2, x.id), s.bind(3, x.module), s.bind(4, x.parent),
             s.bind(5, x.phase), s.bind(6, x.step), s.bind(7, x.startNs), s.bind(8, x.endNs),
-            s.bind(9, x.deviceNs), s.bind(10, x.flops), s.bind(11, x.bytes);
+            s.bind(9, x.deviceNs), s.bind(10, x.flops), s.bind(11, x.bytes),
+            s.bind(12, int64_t(x.flopsKnown));
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& o : b.ops) {
@@ -110,7 +114,13 @@ Status SessionWriter::Impl::apply(const Batch& b) {
         s.bind(1, run), s.bind(2, o.id), s.bind(3, o.span), s.bind(4, o.parentOp),
             s.bind(5, o.name), s.bind(6, o.phase), s.bind(7, o.step), s.bind(8, o.startNs),
             s.bind(9, o.endNs), s.bind(10, o.shapes), s.bind(11, o.dtype), s.bind(12, o.flops),
-            s.bind(13, o.bytes);
+            s.bind(13, o.bytes), s.bind(14, int64_t(o.flopsKnown));
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& l : b.leafFlops) {
+        auto& s = insLeaf;
+        s.bind(1, run), s.bind(2, l.phase), s.bind(3, l.name), s.bind(4, l.calls),
+            s.bind(5, l.flops);
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& t : b.tokens) {
@@ -356,9 +366,11 @@ Status SessionWriter::endRun(int64_t run, const RunResult& r) {
             s.bind(4, r.peakRssBytes), s.bind(5, r.outputText), s.bind(6, run);
         if (auto e = s.exec(); !e) return e;
         // Readers get the per-op totals without scanning a million op rows.
-        auto totals = d->db.prepare("INSERT OR REPLACE INTO op_total SELECT run, name, COUNT(*), "
-                                    "SUM(flops), SUM(bytes), SUM(end_ns - start_ns)"
-                                    " FROM op WHERE run=? AND parent_op IS NULL GROUP BY name");
+        auto totals = d->db.prepare(
+            "INSERT OR REPLACE INTO op_total SELECT run, phase, name, COUNT(*), SUM(flops),"
+            " SUM(bytes), SUM(end_ns - start_ns),"
+            " SUM(CASE WHEN flops_known THEN end_ns - start_ns ELSE 0 END)"
+            " FROM op WHERE run=? AND parent_op IS NULL GROUP BY phase, name");
         if (!totals) return totals.error();
         totals->bind(1, run);
         return totals->exec();

@@ -26,11 +26,12 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
         setup.modules.push_back(
             {layer, "llm.layer." + std::to_string(l), "DecoderLayer", std::nullopt, 0});
         setup.modules.push_back(
-            {++id, "llm.layer." + std::to_string(l) + ".moe.gate", "Router", layer, 0});
+            {++id, "llm.layer." + std::to_string(l) + ".moe.gate", "Router", layer, 0,
+             ModuleRole::Router, l});
         for (int e = 0; e < kExperts; ++e)
             setup.modules.push_back(
                 {++id, "llm.layer." + std::to_string(l) + ".moe.expert." + std::to_string(e),
-                 "Expert", layer, 0});
+                 "Expert", layer, 0, ModuleRole::Expert, l, e});
     }
     setup.phases.push_back({"prefill", 0, 0, std::max(nOps, nSpans) * 100});
     setup.device = DeviceRow{"bench", 1e11, 1e10, "datasheet", 1 << 30, 1 << 30};
