@@ -19,6 +19,17 @@ OpArg one(int64_t v) {
 OpArg none() {
     return OpArg{};
 }
+OpArg strided(std::vector<int64_t> shape) {
+    OpArg a = t(std::move(shape));
+    a.contiguous = false;
+    return a;
+}
+OpArg list(std::vector<OpArg> items) {
+    OpArg a;
+    a.kind = OpArg::TensorList;
+    a.items = std::move(items);
+    return a;
+}
 } // namespace
 
 class TestFlops : public QObject {
@@ -69,6 +80,63 @@ private slots:
                  int64_t(5 * 400));
         QCOMPARE(*estimateOpCost("aten::silu", {t({7, 9})}).flops, int64_t(4 * 63));
         QCOMPARE(*estimateOpCost("aten::gelu", {t({7, 9})}).flops, int64_t(8 * 63));
+    }
+
+    void viewsMoveNothingAndCopiesReadAndWrite() {
+        // A chain of views of a 64×128 float tensor: no data moves.
+        for (const char* view : {"aten::view", "aten::narrow", "aten::select", "aten::slice",
+                                 "aten::transpose", "aten::permute", "aten::unsqueeze",
+                                 "aten::expand", "aten::reshape", "aten::t", "aten::detach"}) {
+            const OpCost c = estimateOpCost(view, {t({64, 128}), ints({128, 64})});
+            QCOMPARE(c.bytes, int64_t(0));
+            QCOMPARE(c.flops, std::optional<int64_t>(0)); // known: no arithmetic
+            QCOMPARE(classifyOp(view), OpClass::View);
+        }
+        // A copy of 8192 floats reads 32 KiB and writes 32 KiB.
+        const int64_t size = 64 * 128 * 4;
+        QCOMPARE(estimateOpCost("aten::copy_", {t({64, 128}), t({64, 128}), one(0)}).bytes,
+                 2 * size);
+        QCOMPARE(estimateOpCost("aten::clone", {t({64, 128}), none()}).bytes, 2 * size);
+        // reshape and contiguous copy only a strided input.
+        QCOMPARE(estimateOpCost("aten::reshape", {strided({64, 128}), ints({8192})}).bytes,
+                 2 * size);
+        QCOMPARE(estimateOpCost("aten::contiguous", {t({64, 128}), one(0)}).bytes, int64_t(0));
+        // cat reads its list and writes as much.
+        QCOMPARE(estimateOpCost("aten::cat", {list({t({2, 8}), t({3, 8})}), one(0)}).bytes,
+                 int64_t(2 * 5 * 8 * 4));
+        // An embedding reads the rows it gathers, not the whole table.
+        QCOMPARE(estimateOpCost("aten::embedding", {t({32000, 64}), t({5}, 8)}).bytes,
+                 int64_t(5 * 8 + 2 * 5 * 64 * 4));
+        QCOMPARE(estimateOpCost("aten::zero_", {t({10, 10})}).bytes, int64_t(400));
+        QCOMPARE(classifyOp("aten::frobnicate"), OpClass::Other);
+    }
+
+    void attentionKernelsAndPooling() {
+        // SDPA [B=2, H=4, L=10, E=16] over S=12 keys: QKᵀ and PV.
+        QCOMPARE(*estimateOpCost("aten::scaled_dot_product_attention",
+                                 {t({2, 4, 10, 16}), t({2, 4, 12, 16}), t({2, 4, 12, 16}), none()})
+                      .flops,
+                 int64_t(2 * (2 * 8 * 10 * 12 * 16)));
+        // Native MHA, B=1, L=S=197, E=768: 4 projections + QKᵀ + PV.
+        const int64_t b = 1, l = 197, e = 768;
+        QCOMPARE(*estimateOpCost("aten::_native_multi_head_attention",
+                                 {t({1, 197, 768}), t({1, 197, 768}), t({1, 197, 768}), one(768),
+                                  one(12), t({2304, 768}), t({2304}), t({768, 768}), t({768})})
+                      .flops,
+                 int64_t(4 * 2 * b * l * e * e + 2 * 2 * b * l * l * e));
+        // 3×3 max pool, stride 2, padding 1 on 112² → 56²: 9 compares per output.
+        QCOMPARE(*estimateOpCost("aten::max_pool2d", {t({1, 64, 112, 112}), ints({3, 3}),
+                                                      ints({2, 2}), ints({1, 1}), ints({1, 1})})
+                      .flops,
+                 int64_t(64 * 56 * 56 * 9));
+        QCOMPARE(*estimateOpCost("aten::adaptive_avg_pool2d", {t({1, 512, 7, 7}), ints({1, 1})})
+                      .flops,
+                 int64_t(512 * 49));
+        // conv2d(padding="same") passes a string: its inner convolution counts.
+        OpArg same;
+        QVERIFY(!estimateOpCost("aten::conv2d", {t({1, 3, 8, 8}), t({4, 3, 3, 3}), none(),
+                                                 ints({1, 1}), same, ints({1, 1}), one(1)})
+                     .flops);
     }
 
     void bytesCountInputsAndOutput() {

@@ -23,6 +23,7 @@ constexpr const char* kHelp =
   --prompt TEXT        default "Describe the image."
   --steps N            decode steps after prefill (default 8)
   --layers N           truncate the model to N vision and N decoder layers
+  --max-seq N          the KV cache's capacity in positions (default: the preset's)
   --routing-skew S     expert popularity ∝ (rank+1)^-S (default 1; 0 = router only)
   --seed N             weight seed (default 0)
   --attn-layers L      store per-head attention maps of decoder layers L (e.g. 0,1 or 0-3 or all)
@@ -42,7 +43,7 @@ SIGINT or SIGTERM stops the run between steps; the session keeps it, marked inco
 int captureCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
                             {"--image", "--out", "--model", "--model-file", "--prompt", "--steps",
-                             "--layers", "--routing-skew", "--seed", "--attn-layers", "--threads",
+                             "--layers", "--max-seq", "--routing-skew", "--seed", "--attn-layers", "--threads",
                              "--device", "--progress", "--warmup", "--dtype"},
                             {"--no-probes", "--nested-ops", "--force", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
@@ -87,6 +88,11 @@ int captureCommand(const std::vector<std::string>& argv) {
         auto n = a.intValue("--layers", 0);
         if (!n) return fail(2, n.error().message);
         o.overrides.layers = *n;
+    }
+    if (a.value("--max-seq")) {
+        auto n = a.intValue("--max-seq", 0);
+        if (!n) return fail(2, n.error().message);
+        o.overrides.maxSeq = *n;
     }
     if (auto spec = a.value("--attn-layers")) {
         // "all" needs the layer count: resolve it from the preset first.

@@ -70,6 +70,8 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     if (!preset) return preset.error();
     const int layers = cfg.contains("llm") ? cfg["llm"].value("layers", 0) : 0;
     if (layers > 0 && layers < preset->llm.layers) o.overrides.layers = layers;
+    const int maxSeq = cfg.contains("llm") ? cfg["llm"].value("max_seq", 0) : 0;
+    if (maxSeq > 0 && maxSeq != preset->llm.maxSeq) o.overrides.maxSeq = maxSeq;
     auto attn = reader.attnMapLayers(base.id);
     if (!attn) return attn.error();
     o.attnLayers = *attn;

@@ -152,6 +152,11 @@ Result<VlmConfig> presetConfig(const std::string& name, const PresetOverrides& o
         c.routingSkew = *o.routingSkew;
     }
     if (o.seed) c.seed = *o.seed;
+    if (o.maxSeq) {
+        if (*o.maxSeq < 16 || *o.maxSeq > (1 << 16))
+            return makeError(ErrorCode::BadInput, "--max-seq must lie in [16, 65536]");
+        c.llm.maxSeq = *o.maxSeq;
+    }
     for (size_t i = 0; i < c.llm.moeLayers.size(); ++i)
         c.expertRanking.push_back(seededPermutation(c.llm.experts, c.seed * 1000003 + i + 1));
     return c;

@@ -50,6 +50,7 @@ struct PresetOverrides {
     std::optional<int> layers; // truncates vision and decoder depth
     std::optional<double> routingSkew;
     std::optional<uint64_t> seed;
+    std::optional<int> maxSeq; // the KV cache's capacity in positions
 };
 
 // "ref:tiny", "ref:small", "ref:llava-moe-7b". Unknown names list the known ones.
