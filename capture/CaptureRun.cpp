@@ -2,6 +2,7 @@
 // hooks see (routing, attention) into session rows.
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
+#include "capture/ScriptRoles.h"
 #include "capture/HostRoofline.h"
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
@@ -236,6 +237,8 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     if (prep.userModel) {
         auto scripted = ScriptedModel::load(*prep.userModel);
         if (!scripted) return scripted.error();
+        if (auto s = checkRolePatterns(*prep.userModel, (*scripted)->modulePaths()); !s)
+            return s.error();
         impl->scripted = std::move(scripted.value());
     } else {
         try {

@@ -1,8 +1,11 @@
 // Capturing a user's TorchScript model (USER_MODELS.md): the same phases,
 // ops, tokens and outputs as the built-in model, with module spans taken from
-// the TorchScript interpreter's module hierarchy. Routing and attention stay
-// inside the user's code, so the expert and heatmap views have no data.
+// the TorchScript interpreter's module hierarchy. With a role manifest, the
+// router and attention modules it names give routing rows and the attention
+// heatmap (ScriptRoles.h).
 #include "capture/CapturerImpl.h"
+#include "capture/ScriptRoles.h"
+#include "core/session/ModuleRoles.h"
 #include "capture/SystemInfo.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
@@ -10,15 +13,57 @@
 
 #include <ATen/record_function.h>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <unistd.h>
 
 namespace mvp {
+
+namespace {
+
+// Experts per token: the manifest's, else the first router's attribute, else
+// 0 (a top-k inside the router tells).
+int routerTopK(const UserModelManifest& m, const ScriptedModel& model) {
+    if (m.topK) return *m.topK;
+    for (const auto& r : m.roles) {
+        if (r.role != ModuleRole::Router) continue;
+        const std::regex re(r.pattern);
+        for (const auto& path : model.modulePaths())
+            if (std::regex_search(path, re))
+                if (auto k = model.intAttribute(path, {"top_k", "num_experts_per_tok",
+                                                       "num_activated_experts", "k"}))
+                    return *k;
+    }
+    return 0;
+}
+
+// The sequence as the model sees it: ids[0, first) · visual tokens · ids[first, …).
+std::vector<TokenRow> prefillTokens(const std::vector<int>& ids, int first, int patches,
+                                    int gridPatches) {
+    std::vector<TokenRow> rows;
+    int position = 0;
+    for (int i = 0; i < first; ++i)
+        rows.push_back(TokenRow{position++, "prefill", 0, "text", ids[size_t(i)], -1});
+    for (int p = 0; p < patches; ++p)
+        rows.push_back(TokenRow{position++, "prefill", 0, "visual", -1, p < gridPatches ? p : -1});
+    for (size_t i = size_t(first); i < ids.size(); ++i)
+        rows.push_back(TokenRow{position++, "prefill", 0, "text", ids[i], -1});
+    return rows;
+}
+
+} // namespace
 
 Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                                             const ProgressFn& progress) {
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
     ScriptedModel& model = *d->scripted;
+    const UserModelManifest& manifest = *d->prep.userModel;
+    const int visualAt = manifest.visualFirst;
+    if (visualAt > 1 + int(d->prep.promptIds.size()))
+        return makeError(ErrorCode::BadInput,
+                         "\"visual_tokens.first\" is " + std::to_string(visualAt) +
+                             ", beyond BOS and the prompt's " +
+                             std::to_string(d->prep.promptIds.size()) + " bytes");
     RunInfo info = newRunInfo(o, probes);
     info.dtype = "float32"; // a TorchScript archive runs in the dtype it was saved in
     {
@@ -26,6 +71,18 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
         auto cfgJson = nlohmann::json::parse(d->prep.userModel->json);
         cfgJson["parameters"] = model.parameterCount();
         cfgJson["root_type"] = model.rootType();
+        // Experts per MoE layer (the expert modules the roles name) and top-k,
+        // for the expert views; the routing rows say the rest.
+        int experts = 0;
+        for (const auto& path : model.modulePaths())
+            for (const auto& r : manifest.roles)
+                if (r.role == ModuleRole::Expert && std::regex_search(path, std::regex(r.pattern))) {
+                    ModuleRow m{0, path, "", std::nullopt, 0, ModuleRole::Expert};
+                    assignIndices(m);
+                    if (m.expert) experts = std::max(experts, *m.expert + 1);
+                }
+        if (!manifest.roles.empty())
+            cfgJson["llm"] = {{"experts", experts}, {"top_k", routerTopK(manifest, model)}};
         info.configJson = cfgJson.dump();
     }
     auto runId = writer.beginRun(info);
@@ -36,8 +93,9 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
         setup.run = *runId;
         setup.image = d->storedImage;
         setup.device = d->device;
-        setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(),
-                                       cfg.vision.patch, cfg.vision.imageSize, 1};
+        setup.patchGrid = PatchGridRow{manifest.gridH.value_or(cfg.vision.gridSide()),
+                                       manifest.gridW.value_or(cfg.vision.gridSide()),
+                                       cfg.vision.patch, cfg.vision.imageSize, visualAt};
         writer.submit(std::move(setup));
     }
     // TorchScript's profiling executor optimises during the first calls: warm up unrecorded.
@@ -48,13 +106,28 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
             std::vector<int> ids{d->prep.userModel->bos};
             ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
             for (int step = 0; step <= o.steps; ++step)
-                ids.push_back(int(model.forward(ids, visual, 1).argmax().item<int64_t>()));
+                ids.push_back(
+                    int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
         } catch (const std::exception&) {
             break; // the measured run reports the model's error
         }
     }
     Recorder rec(writer, *runId, probes, o.nestedOps);
-    if (probes) rec.followScriptHierarchy(model.rootType());
+    const int gridPatches = manifest.gridH && manifest.gridW ? *manifest.gridH * *manifest.gridW
+                                                             : cfg.vision.patches();
+    std::optional<ScriptRoleObserver> roles;
+    if (probes) {
+        rec.followScriptHierarchy(model.rootType());
+        if (!manifest.roles.empty()) {
+            roles.emplace(manifest, routerTopK(manifest, model), visualAt, gridPatches);
+            rec.setModuleRoles([&](ModuleRow& m) { roles->assign(m); });
+            rec.setObserver(&*roles);
+        }
+    }
+    // Before each forward pass: which positions are new (the model recomputes all).
+    auto pass = [&](int firstNew, int sequence) {
+        if (roles) roles->beginPass(rec.phase(), rec.step(), firstNew, sequence);
+    };
     auto phase = [&](const std::string& name, int step = 0) {
         rec.beginPhase(name, step);
         if (progress)
@@ -100,19 +173,17 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
             result.outputTokens.push_back(next);
             return next;
         };
-        rows.tokens.push_back(TokenRow{position++, "prefill", 0, "text", ids[0], -1});
-        for (int p = 0; p < patches; ++p)
-            rows.tokens.push_back(TokenRow{position++, "prefill", 0, "visual", -1,
-                                           p < cfg.vision.patches() ? p : -1});
-        for (int id : d->prep.promptIds)
-            rows.tokens.push_back(TokenRow{position++, "prefill", 0, "text", id, -1});
-        int next = keep(0, model.forward(ids, visual, 1));
+        rows.tokens = prefillTokens(ids, visualAt, patches, gridPatches);
+        position = int(rows.tokens.size());
+        pass(0, position);
+        int next = keep(0, model.forward(ids, visual, visualAt));
         for (int step = 1; step <= o.steps && !cancelled(); ++step) {
             phase("decode", step);
             rows.tokens.push_back(TokenRow{position++, "decode", step, "text", next, -1});
             ids.push_back(next);
             // The whole sequence again: the profiler sees no KV cache in a user model.
-            next = keep(step, model.forward(ids, visual, 1));
+            pass(position - 1, position);
+            next = keep(step, model.forward(ids, visual, visualAt));
         }
         rec.endPhase();
         rec.stopOps();
@@ -130,6 +201,23 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     outcome.outputText = tokens::decode(result.outputTokens);
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
+    if (roles) {
+        rows.routing = roles->takeRouting();
+        rows.patchMetrics = roles->attentionMetrics();
+        // What the roles let the capture observe, for the report's notes.
+        rows.runMetrics.push_back({"roles.routing_observed", roles->sawRouting() ? 1.0 : 0.0, "",
+                                   "measured",
+                                   roles->sawRouting() ? "routing read from the router modules"
+                                   : roles->routingProblem().empty()
+                                       ? "no module with the router role ran"
+                                       : roles->routingProblem()});
+        rows.runMetrics.push_back(
+            {"roles.attention_observed", roles->sawAttention() ? 1.0 : 0.0, "", "measured",
+             roles->sawAttention()
+                 ? "attention probabilities read from softmax calls in attention modules"
+                 : "no softmax over the sequence ran inside an attention module (fused "
+                   "attention kernels hide the probabilities)"});
+    }
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the user model failed: ", ErrorCode::BadInput);
 }

@@ -45,7 +45,7 @@ struct OpArg {
     std::vector<int64_t> values; // the shape for Tensor, the values for IntList / Int
     int elemSize = 4;            // bytes per element for Tensor
     bool contiguous = true;      // for Tensor: laid out densely in row-major order
-    std::vector<OpArg> items;    // the tensors of a TensorList
+    std::vector<OpArg> items = {}; // the tensors of a TensorList
 };
 
 // What an op does with memory, from its name alone (the probe caches it).

@@ -1,6 +1,7 @@
 #include "capture/Recorder.h"
 
 #include "capture/Flops.h"
+#include "capture/OpObserver.h"
 #include "core/session/SessionWriter.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -29,7 +30,8 @@ struct OpContext final : at::ObserverContext {
 struct OpInfo {
     std::string name;
     OpClass cls = OpClass::Other;
-    int schemaArgs = -1; // arguments in its schema; -1: no schema (use every input)
+    int schemaArgs = -1;    // arguments in its schema; -1: no schema (use every input)
+    int schemaReturns = -1; // values it returns; -1: no schema (use every output)
 };
 
 // Dispatcher ops name themselves with their schema's string, which lives as
@@ -54,8 +56,10 @@ const OpInfo& opInfo(const at::RecordFunction& fn) {
         slot->name = name;
         slot->cls = classifyOp(name);
         if (op)
-            if (const auto handle = c10::Dispatcher::singleton().findSchema(*op))
+            if (const auto handle = c10::Dispatcher::singleton().findSchema(*op)) {
                 slot->schemaArgs = int(handle->schema().arguments().size());
+                slot->schemaReturns = int(handle->schema().returns().size());
+            }
     }
     if (op) tlsOpByAddress[name] = slot.get();
     return *slot;
@@ -200,11 +204,21 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     return ctx;
 }
 
-void onOpEnd(const at::RecordFunction&, at::ObserverContext* base) {
+void onOpEnd(const at::RecordFunction& fn, at::ObserverContext* base) {
     Recorder* rec = tlsRecorder;
     if (!rec || rec->opDepth() == 0) return;
     const int64_t end = rec->nowNs();
     const Recorder::OpOutcome outcome = rec->popOp();
+    if (rec->opDepth() == 0 && rec->observer()) {
+        // Like the inputs, the outputs may sit on top of the interpreter's
+        // whole stack: the last N, N from the schema, are the op's.
+        const OpInfo& info = opInfo(fn);
+        std::vector<c10::IValue> outputs = fn.outputs();
+        if (info.schemaReturns >= 0 && size_t(info.schemaReturns) < outputs.size())
+            outputs.erase(outputs.begin(), outputs.end() - info.schemaReturns);
+        at::RecordFunctionGuard off(false);
+        rec->observer()->opEnded(rec->openModules(), info.name, outputs);
+    }
     auto* ctx = static_cast<OpContext*>(base);
     if (!ctx) return;
     ctx->row.endNs = end;
@@ -216,21 +230,24 @@ void onOpEnd(const at::RecordFunction&, at::ObserverContext* base) {
 // libtorch wants global callbacks registered once; they are switched on only
 // while a Recorder is recording, so an uninstrumented run pays nothing.
 std::mutex gCallbackMutex;
-std::optional<at::CallbackHandle> gCallback;
+std::optional<at::CallbackHandle> gCallback, gCallbackOutputs;
 
-void enableOpCallbacks(bool on) {
+// Two registrations: outputs cost a copy per op, so only an observed run asks for them.
+void enableOpCallbacks(bool on, bool outputs) {
     std::lock_guard lock(gCallbackMutex);
-    if (!gCallback) {
+    auto& handle = outputs ? gCallbackOutputs : gCallback;
+    if (!handle) {
         if (!on) return;
-        gCallback = at::addGlobalCallback(at::RecordFunctionCallback(&onOpStart, &onOpEnd)
-                                              .needsInputs(true)
-                                              .scopes({at::RecordScope::FUNCTION}));
+        handle = at::addGlobalCallback(at::RecordFunctionCallback(&onOpStart, &onOpEnd)
+                                           .needsInputs(true)
+                                           .needsOutputs(outputs)
+                                           .scopes({at::RecordScope::FUNCTION}));
         return;
     }
     if (on)
-        at::reenableCallback(*gCallback);
+        at::reenableCallback(*handle);
     else
-        at::disableCallback(*gCallback);
+        at::disableCallback(*handle);
 }
 
 } // namespace
@@ -263,8 +280,9 @@ int64_t Recorder::moduleFor(const std::string& path, const std::string& kind,
     if (it != moduleIds_.end()) return it->second;
     const int64_t id = int64_t(moduleIds_.size()) + 1;
     moduleIds_[path] = id;
-    pending_.modules.push_back(
-        ModuleRow{id, path.empty() ? std::string("model") : path, kind, parent, 0});
+    ModuleRow row{id, path.empty() ? std::string("model") : path, kind, parent, 0};
+    if (assignRoles_) assignRoles_(row);
+    pending_.modules.push_back(std::move(row));
     return id;
 }
 
@@ -355,7 +373,19 @@ void Recorder::exit() {
     SpanRow row{f.id, f.module, f.parent, phase_, step_, f.start, end, std::nullopt, f.flops, f.bytes};
     row.flopsKnown = f.ops == 0 || f.knownOps > 0;
     pending_.spans.push_back(std::move(row));
+    if (observer_) {
+        at::RecordFunctionGuard off(false);
+        observer_->moduleClosed(f.module);
+    }
     maybeFlush();
+}
+
+std::vector<int64_t> Recorder::openModules() const {
+    std::vector<int64_t> out;
+    out.reserve(spanStack_.size());
+    for (const auto& f : spanStack_)
+        out.push_back(f.module);
+    return out;
 }
 
 std::optional<int64_t> Recorder::recordedParent() const {
@@ -421,12 +451,12 @@ void Recorder::startOps() {
     if (!recordOps_ || opsActive_) return;
     tlsRecorder = this;
     opsActive_ = true;
-    enableOpCallbacks(true);
+    enableOpCallbacks(true, observer_ != nullptr);
 }
 
 void Recorder::stopOps() {
     if (!opsActive_) return;
-    enableOpCallbacks(false);
+    enableOpCallbacks(false, observer_ != nullptr);
     tlsRecorder = nullptr;
     opsActive_ = false;
 }

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@
 namespace mvp {
 
 class SessionWriter;
+class OpObserver; // capture/OpObserver.h
 
 class Recorder {
 public:
@@ -50,6 +52,15 @@ public:
     // their paths made of instance names ("vision.block0").
     void followScriptHierarchy(const std::string& rootKind);
     bool followsScriptHierarchy() const { return scriptHierarchy_; }
+    // Gives every module row created from the hierarchy its role, layer and
+    // expert index (a user model's role manifest).
+    void setModuleRoles(std::function<void(ModuleRow&)> assign) { assignRoles_ = std::move(assign); }
+    // Sees the outputs of top-level ops and the closing of module spans
+    // (routing and attention of user models); set before startOps().
+    void setObserver(OpObserver* observer) { observer_ = observer; }
+    OpObserver* observer() const { return observer_; }
+    // Module ids of the open spans, outermost first.
+    std::vector<int64_t> openModules() const;
     // The frames below the root, outermost first: (instance name, type);
     // `inModel` false: the op ran outside the model's methods.
     void syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames,
@@ -138,6 +149,8 @@ private:
     std::string rootKind_;
     std::map<std::string, int64_t> moduleIds_; // path → module id ("" is the root)
     std::vector<std::string> openPaths_;       // hierarchy spans open now, outermost first
+    std::function<void(ModuleRow&)> assignRoles_;
+    OpObserver* observer_ = nullptr;
 };
 
 // Marks one call of a module: `{ ProbeScope s(rec, id); ... }`. A null

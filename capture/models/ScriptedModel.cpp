@@ -45,6 +45,27 @@ std::string ScriptedModel::rootType() const {
     return name ? name->name() : std::string("Model");
 }
 
+std::vector<std::string> ScriptedModel::modulePaths() const {
+    std::vector<std::string> out;
+    for (const auto& m : module_.named_modules())
+        if (!m.name.empty()) out.push_back(m.name);
+    return out;
+}
+
+std::optional<int> ScriptedModel::intAttribute(const std::string& path,
+                                               const std::vector<std::string>& names) const {
+    const std::string parent = path.substr(0, std::min(path.size(), path.rfind('.')));
+    for (const auto& m : module_.named_modules()) {
+        if (m.name != path && !(m.name == parent && parent != path)) continue;
+        for (const auto& n : names)
+            if (m.value.hasattr(n)) {
+                const auto v = m.value.attr(n);
+                if (v.isInt() && v.toInt() > 0 && v.toInt() <= 1024) return int(v.toInt());
+            }
+    }
+    return std::nullopt;
+}
+
 int64_t ScriptedModel::parameterCount() const {
     int64_t n = 0;
     for (const auto& p : module_.parameters())

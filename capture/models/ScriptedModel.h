@@ -7,6 +7,7 @@
 
 #include "capture/models/UserModel.h"
 
+#include <optional>
 #include <torch/script.h>
 
 namespace mvp {
@@ -21,6 +22,12 @@ public:
     torch::Tensor forward(const std::vector<int>& ids, const torch::Tensor& visual, int visualAt);
 
     std::string rootType() const; // the top module's type, for the module tree
+    // Every submodule's path ("llm.layer0.moe.gate"), as the hierarchy names them.
+    std::vector<std::string> modulePaths() const;
+    // The first of `names` that the module at `path` or its parent has as an
+    // integer attribute (a router's top_k or num_experts_per_tok).
+    std::optional<int> intAttribute(const std::string& path,
+                                    const std::vector<std::string>& names) const;
     int64_t parameterCount() const;
     int64_t weightBytes() const;
 

@@ -1,13 +1,68 @@
 #include "capture/models/UserModel.h"
 
+#include "core/session/ModuleRoles.h"
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 namespace mvp {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// "roles", "top_k" and "visual_tokens" (USER_MODELS.md, user-model.schema.json).
+Status readRoles(const nlohmann::json& j, UserModelManifest& m) {
+    auto bad = [](const std::string& why) { return makeError(ErrorCode::BadInput, why); };
+    if (j.contains("roles")) {
+        if (!j["roles"].is_object()) return bad("\"roles\" must map role names to patterns");
+        for (const auto& [key, value] : j["roles"].items()) {
+            const auto role = moduleRoleFromString(key);
+            if (!role || *role == ModuleRole::None)
+                return bad("\"roles\": unknown role \"" + key +
+                           "\" (use vision, projector, llm, attention, moe, router, expert)");
+            if (!value.is_string() || value.get<std::string>().empty())
+                return bad("\"roles." + key + "\" must be a regular expression");
+            try {
+                (void)std::regex(value.get<std::string>());
+            } catch (const std::regex_error& e) {
+                return bad("\"roles." + key + "\" is not a valid regular expression: " + e.what());
+            }
+            m.roles.push_back({*role, key, value.get<std::string>()});
+        }
+    }
+    if (j.contains("top_k")) {
+        if (!j["top_k"].is_number_integer() || j["top_k"].get<int>() < 1 ||
+            j["top_k"].get<int>() > 1024)
+            return bad("\"top_k\" must be an integer in [1, 1024]");
+        m.topK = j["top_k"].get<int>();
+    }
+    if (j.contains("visual_tokens")) {
+        const auto& v = j["visual_tokens"];
+        if (!v.is_object()) return bad("\"visual_tokens\" must be {\"first\": N, \"grid\": [H, W]}");
+        if (v.contains("first")) {
+            if (!v["first"].is_number_integer() || v["first"].get<int>() < 0 ||
+                v["first"].get<int>() > m.maxSeq)
+                return bad("\"visual_tokens.first\" must be a position in [0, max_seq]");
+            m.visualFirst = v["first"].get<int>();
+        }
+        if (v.contains("grid")) {
+            const auto& g = v["grid"];
+            if (!g.is_array() || g.size() != 2 || !g[0].is_number_integer() ||
+                !g[1].is_number_integer() || g[0].get<int>() < 1 || g[1].get<int>() < 1 ||
+                g[0].get<int>() > 1024 || g[1].get<int>() > 1024)
+                return bad("\"visual_tokens.grid\" must be [rows, columns], each in [1, 1024]");
+            m.gridH = g[0].get<int>();
+            m.gridW = g[1].get<int>();
+        }
+    }
+    return Ok{};
+}
+
+} // namespace
 
 Result<UserModelManifest> loadUserModelManifest(const std::string& path) {
     auto bad = [&](const std::string& why) {
@@ -60,6 +115,7 @@ Result<UserModelManifest> loadUserModelManifest(const std::string& path) {
     }
     for (float s : m.std)
         if (!(s > 0)) return bad("\"std\" must be positive");
+    if (auto s = readRoles(j, m); !s) return bad(s.error().message);
     return m;
 }
 

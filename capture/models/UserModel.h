@@ -3,9 +3,12 @@
 // input size, normalisation and tokenizer (models/USER_MODELS.md). Plain C++.
 
 #include "core/Result.h"
+#include "core/session/Records.h"
 
 #include <array>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace mvp {
 
@@ -18,6 +21,16 @@ struct UserModelManifest {
     std::array<float, 3> mean{0.48145466f, 0.4578275f, 0.40821073f};
     std::array<float, 3> std{0.26862954f, 0.26130258f, 0.27577711f};
     std::string json; // the manifest as read, stored as the run's model config
+    // "roles": regular expressions over module paths (ECMAScript, searched),
+    // in the manifest's order; the first that matches a module gives its role.
+    struct RolePattern {
+        ModuleRole role = ModuleRole::None;
+        std::string key, pattern; // "router", "\\.gate$"
+    };
+    std::vector<RolePattern> roles;
+    std::optional<int> topK;      // experts per token; else read from the router module
+    int visualFirst = 1;          // sequence position of the first patch token
+    std::optional<int> gridH, gridW; // the patch grid; else image_size / patch squared
 };
 
 // Reads and checks a manifest; errors say which field is wrong.

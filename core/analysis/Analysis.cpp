@@ -220,10 +220,17 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     if (!d.run.probes)
         a.notes.push_back(
             "captured without probes (--no-probes): phases only, no modules, ops or routing");
-    if (d.run.probes && d.routing.empty())
-        a.notes.push_back(d.userModel ? "no MoE routing recorded: a user model's routing and "
-                                        "attention stay inside its TorchScript code"
-                                      : "no MoE routing recorded: the model has no MoE layers");
+    if (d.run.probes && d.routing.empty()) {
+        const RunMetricRow* observed = findMetric(d, "roles.routing_observed");
+        a.notes.push_back(!d.userModel ? "no MoE routing recorded: the model has no MoE layers"
+                          : observed   ? "no MoE routing recorded: " + observed->note
+                                       : "no MoE routing recorded: name the model's router and "
+                                         "expert modules in its manifest's \"roles\" "
+                                         "(USER_MODELS.md)");
+    }
+    if (const RunMetricRow* attn = findMetric(d, "roles.attention_observed");
+        attn && attn->value == 0)
+        a.notes.push_back("no attention heatmap: " + attn->note);
     if (!d.grid) a.notes.push_back("no image patch grid recorded: no heatmaps");
     if (d.attnMaps.empty() && !d.userModel)
         a.notes.push_back("no per-head attention maps (capture with --attn-layers): no head "

@@ -131,6 +131,7 @@ CREATE TABLE leaf_flops(
 // zeros become "unknown", and their per-op totals are summed again by phase.
 constexpr const char* kMigrateV2Rows = R"sql(
 UPDATE op SET flops_known = 0 WHERE flops = 0;
+UPDATE span SET flops_known = 0 WHERE flops = 0;
 INSERT INTO op_total
   SELECT run, phase, name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns),
          SUM(CASE WHEN flops_known THEN end_ns - start_ns ELSE 0 END)

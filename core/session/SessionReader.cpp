@@ -245,11 +245,11 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
     auto count = d->query<int64_t>("SELECT COUNT(*) FROM span WHERE run=?", run,
                                    [](const sql::Stmt& s) { return s.int64(0); });
     if (!count) return count.error();
-    // Before v3 every span's FLOPs counted as known.
+    // Before v3 FLOPs without a formula were stored as 0: read those as unknown.
     const std::string sqlText =
         std::string("SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, "
                     "bytes, ") +
-        (d->version >= 3 ? "flops_known" : "1") + " FROM span WHERE run=? ORDER BY id";
+        (d->version >= 3 ? "flops_known" : "(flops != 0)") + " FROM span WHERE run=? ORDER BY id";
     return d->query<SpanRow>(
         sqlText.c_str(), run,
         [](const sql::Stmt& s) {

@@ -123,7 +123,12 @@ def save_user_model(name: str, folder: str) -> str:
 
 
 def profiler_flops(archive: str) -> Dict[str, int]:
-    """torch.profiler's FLOPs per op name for one encode_image call."""
+    """torch.profiler's FLOPs per op name for one encode_image call.
+
+    One intra-op thread: with two, torch.profiler's aten::mul count for
+    Swin-T changed between processes (+37 632 or +75 264 in about one run of
+    three, seen here), while FLOPs do not depend on threads."""
+    torch.set_num_threads(1)
     model = torch.jit.load(archive).eval()
     pixels = torch.rand(1, 3, 224, 224)
     with torch.inference_mode():
@@ -178,7 +183,6 @@ def main() -> int:
     ap.add_argument("--image", default=os.environ.get("MVP_SAMPLE_IMAGE"))
     ap.add_argument("--models", default=",".join(MODELS))
     args = ap.parse_args()
-    torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
     failures: List[str] = []
     with tempfile.TemporaryDirectory() as folder:
         for name in args.models.split(","):

@@ -1,0 +1,24 @@
+#pragma once
+// What a Recorder shows an observer that reads a model's values as it runs
+// (a user model's router outputs and attention probabilities). Internal to
+// mvp_capture; includes torch. The observer runs with RecordFunction off, so
+// its own tensor work is never recorded as the model's.
+
+#include <ATen/core/ivalue.h>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace mvp {
+
+class OpObserver {
+public:
+    virtual ~OpObserver() = default;
+    // A top-level op ended; `open` are the module spans it ran in, outermost first.
+    virtual void opEnded(const std::vector<int64_t>& open, std::string_view op,
+                         const std::vector<c10::IValue>& outputs) = 0;
+    // A module span closed.
+    virtual void moduleClosed(int64_t module) = 0;
+};
+
+} // namespace mvp

@@ -1,0 +1,311 @@
+#!/usr/bin/python3
+"""A user's TorchScript VLM-MoE with a role manifest: routing, modality and
+attention as PyTorch computes them.
+
+The model is written here the way people write them (experts and router
+are ordinary modules, attention is an explicit softmax) and scripted. After
+mvprof-cli captures it through --model-file with a manifest naming its
+roles, the test re-runs the same weights eagerly on the inputs the session
+stored (token ids and the projector's output) and checks that:
+- every routing row equals PyTorch's softmax → top-k of the router's logits
+  (expert ids exactly, weights renormalised over k within 1e-5), for the
+  prefill and for each decode step's new token;
+- visual positions carry modality "visual" and their patch, text "text";
+- the stored attention heatmap equals each text query's mean-over-heads
+  probability on each visual position, summed (prefill and decode);
+- the JSON report's MoE section has the built-in model's layout, and the
+  attention heatmap exports;
+- a manifest whose pattern matches no module is refused, naming the pattern
+  and the closest module paths.
+Run by CTest with Debian's /usr/bin/python3.
+"""
+
+import argparse
+import json
+import math
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from typing import Dict, List, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+DIM, HEADS, EXPERTS, TOP_K, LAYERS, VOCAB = 64, 4, 4, 2, 2, 320
+PATCH, IMAGE = 32, 224
+PROMPT = "What is this?"
+STEPS = 3
+
+
+class Attention(nn.Module):
+    heads: int
+    dim: int
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.heads, self.dim = HEADS, DIM
+        self.qkv = nn.Linear(DIM, 3 * DIM)
+        self.out = nn.Linear(DIM, DIM)
+
+    def split(self, x: torch.Tensor) -> torch.Tensor:
+        # [3, H, T, head dim]
+        return self.qkv(x).view(x.shape[0], 3, self.heads, self.dim // self.heads).permute(1, 2, 0, 3)
+
+    @torch.jit.export
+    def probs(self, x: torch.Tensor) -> torch.Tensor:
+        t = x.shape[0]
+        qkv = self.split(x)
+        scores = qkv[0] @ qkv[1].transpose(1, 2) / math.sqrt(self.dim // self.heads)
+        mask = torch.ones(t, t, dtype=torch.bool).triu(1)
+        return torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)  # [H, T, T]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        v = self.split(x)[2]
+        return self.out((self.probs(x) @ v).transpose(0, 1).reshape(x.shape[0], self.dim))
+
+
+class Expert(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.w1 = nn.Linear(DIM, DIM, bias=False)
+        self.w2 = nn.Linear(DIM, DIM, bias=False)
+        self.w3 = nn.Linear(DIM, DIM, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+class SparseMoe(nn.Module):
+    top_k: int  # read by mvprof from the router's parent: the manifest has no "top_k"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.top_k = TOP_K
+        self.gate = nn.Linear(DIM, EXPERTS, bias=False)
+        self.experts = nn.ModuleList([Expert() for _ in range(EXPERTS)])
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        probs = torch.softmax(self.gate(x), dim=-1)
+        weights, chosen = probs.topk(self.top_k, dim=-1)
+        weights = weights / weights.sum(-1, keepdim=True)
+        out = torch.zeros_like(x)
+        for e, expert in enumerate(self.experts):
+            hit = chosen == e
+            tokens = hit.any(-1).nonzero().squeeze(-1)
+            if tokens.numel() > 0:
+                w = (weights * hit).sum(-1)[tokens].unsqueeze(-1)
+                out.index_add_(0, tokens, expert(x[tokens]) * w)
+        return out
+
+
+class Block(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm1 = nn.LayerNorm(DIM)
+        self.attn = Attention()
+        self.norm2 = nn.LayerNorm(DIM)
+        self.moe = SparseMoe()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x + self.attn(self.norm1(x))
+        return x + self.moe(self.norm2(x))
+
+
+class Decoder(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(VOCAB, DIM)
+        self.blocks = nn.ModuleList([Block() for _ in range(LAYERS)])
+        self.head = nn.Linear(DIM, VOCAB)
+
+    def forward(self, ids: torch.Tensor, visual: torch.Tensor, at: int) -> torch.Tensor:
+        e = self.embed(ids)
+        x = torch.cat([e[:at], visual, e[at:]], dim=0)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x[-1])
+
+
+class Vision(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.patch = nn.Conv2d(3, 48, PATCH, stride=PATCH)
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        return self.patch(pixels).flatten(2).transpose(1, 2)[0]  # [49, 48]
+
+
+class Vlm(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.vision = Vision()
+        self.projector = nn.Linear(48, DIM)
+        self.llm = Decoder()
+
+    @torch.jit.export
+    def encode_image(self, pixels: torch.Tensor) -> torch.Tensor:
+        return self.vision(pixels)
+
+    @torch.jit.export
+    def project(self, features: torch.Tensor) -> torch.Tensor:
+        return self.projector(features)
+
+    def forward(self, ids: torch.Tensor, visual: torch.Tensor, visual_at: int) -> torch.Tensor:
+        return self.llm(ids, visual, visual_at)
+
+
+ROLES = {"vision": "^vision$", "projector": "^projector$", "llm": "^llm$",
+         "attention": r"\.attn$", "moe": r"\.moe$", "router": r"\.moe\.gate$",
+         "expert": r"\.experts\.\d+$"}
+
+
+def write_model(folder: str, roles: Dict[str, str]) -> Tuple[Vlm, str]:
+    torch.manual_seed(0)
+    model = Vlm().eval()
+    torch.jit.script(model).save(os.path.join(folder, "moe-vlm.pt"))
+    manifest = os.path.join(folder, "moe-vlm.json")
+    with open(manifest, "w") as f:
+        json.dump({"format": "mvprof-model", "torchscript": "moe-vlm.pt", "image_size": IMAGE,
+                   "patch": PATCH, "roles": roles}, f)
+    return model, manifest
+
+
+def cli(args: argparse.Namespace, *argv: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run([args.cli, *argv], capture_output=True, text=True, check=check)
+
+
+def session_rows(path: str):
+    with sqlite3.connect(path) as db:
+        tokens = db.execute("SELECT position, phase, step, modality, token_id, patch FROM token"
+                            " ORDER BY position").fetchall()
+        routing = db.execute("SELECT layer, phase, step, token, modality, rank, expert, weight"
+                             " FROM routing ORDER BY layer, token, rank").fetchall()
+        rows, cols, blob = db.execute("SELECT rows, cols, data FROM vision_feature").fetchone()
+        metrics = db.execute("SELECT layer, patch, value FROM patch_metric"
+                             " WHERE metric='attention' ORDER BY layer, patch").fetchall()
+    visual = torch.frombuffer(bytearray(blob), dtype=torch.float32).view(rows, cols)
+    return tokens, routing, visual, metrics
+
+
+def expected_rows(model: Vlm, tokens, visual: torch.Tensor):
+    """PyTorch's own routing and attention for the stored inputs, pass by pass."""
+    patches = visual.shape[0]
+    first = 1  # visual tokens follow BOS
+    text = [t for t in tokens if t[3] == "text"]
+    prefill_ids = [t[4] for t in text if t[1] == "prefill"]
+    decode_ids = [t[4] for t in text if t[1] == "decode"]
+    routing: Dict[Tuple[int, int], Tuple[List[int], List[float]]] = {}
+    attention = torch.zeros(LAYERS, patches, dtype=torch.float64)
+    captured: Dict[int, torch.Tensor] = {}
+    attn_in: Dict[int, torch.Tensor] = {}
+    hooks = []
+    for l, block in enumerate(model.llm.blocks):
+        hooks.append(block.moe.gate.register_forward_hook(
+            lambda m, i, o, l=l: captured.__setitem__(l, o.detach())))
+        hooks.append(block.attn.register_forward_pre_hook(
+            lambda m, i, l=l: attn_in.__setitem__(l, i[0].detach())))
+    with torch.inference_mode():
+        for step in range(len(decode_ids) + 1):
+            ids = prefill_ids + decode_ids[:step]
+            model(torch.tensor(ids), visual, first)
+            seq = len(ids) + patches
+            new = range(seq) if step == 0 else [seq - 1]
+            for l in range(LAYERS):
+                probs = torch.softmax(captured[l], dim=-1)
+                w, e = probs.topk(TOP_K, dim=-1)
+                w = w / w.sum(-1, keepdim=True)
+                for pos in new:
+                    routing[(l, pos)] = (e[pos].tolist(), w[pos].tolist())
+                p = model.llm.blocks[l].attn.probs(attn_in[l]).double().mean(0)  # [T, T]
+                for q in new:
+                    if not first <= q < first + patches:
+                        attention[l] += p[q, first:first + patches]
+    for h in hooks:
+        h.remove()
+    return routing, attention
+
+
+def check(args: argparse.Namespace, folder: str) -> List[str]:
+    failures: List[str] = []
+    model, manifest = write_model(folder, ROLES)
+    session = os.path.join(folder, "run.mvprof")
+    cli(args, "capture", "--model-file", manifest, "--image", args.image, "--prompt", PROMPT,
+        "--steps", str(STEPS), "--out", session)
+    tokens, routing, visual, metrics = session_rows(session)
+    patches = visual.shape[0]
+    if patches != (IMAGE // PATCH) ** 2:
+        failures.append(f"{patches} visual tokens stored")
+    for pos, phase, step, modality, token_id, patch in tokens:
+        is_visual = 1 <= pos <= patches
+        if modality != ("visual" if is_visual else "text") or (is_visual and patch != pos - 1):
+            failures.append(f"token {pos}: {modality}, patch {patch}")
+
+    expected, attention = expected_rows(model, tokens, visual)
+    seen = {}
+    for layer, phase, step, token, modality, rank, expert, weight in routing:
+        seen.setdefault((layer, token), ([], []))
+        seen[(layer, token)][0].append(expert)
+        seen[(layer, token)][1].append(weight)
+        if modality != ("visual" if 1 <= token <= patches else "text"):
+            failures.append(f"routing row layer {layer} token {token}: modality {modality}")
+    if set(seen) != set(expected):
+        failures.append(f"routing rows for {len(seen)} (layer, token) pairs, PyTorch routed "
+                        f"{len(expected)}")
+    for key, (experts, weights) in expected.items():
+        got = seen.get(key)
+        if not got or got[0] != experts or any(abs(a - b) > 1e-5 for a, b in zip(got[1], weights)):
+            failures.append(f"layer {key[0]} token {key[1]}: mvprof {got}, PyTorch "
+                            f"{(experts, weights)}")
+    print(f"  routing: {len(routing)} rows, {len(expected)} tokens × layers checked")
+
+    stored = torch.zeros(LAYERS, patches, dtype=torch.float64)
+    for layer, patch, value in metrics:
+        stored[layer, patch] = value
+    err = (stored - attention).abs().max().item()
+    print(f"  attention: max |mvprof − PyTorch| = {err:.2e} over {LAYERS}×{patches} patches")
+    if not metrics or err > 1e-5:
+        failures.append(f"attention heatmap differs from PyTorch's by {err}")
+
+    report = json.loads(cli(args, "report", session, "--format", "json").stdout)
+    layers = report["runs"][0]["moe"]["layers"]
+    ref = os.path.join(folder, "ref.mvprof")
+    cli(args, "capture", "--model", "ref:tiny", "--image", args.image, "--steps", "1",
+        "--out", ref)
+    ref_layers = json.loads(cli(args, "report", ref, "--format", "json").stdout)["runs"][0][
+        "moe"]["layers"]
+    if len(layers) != LAYERS or set(layers[0]) != set(ref_layers[0]):
+        failures.append(f"MoE section: {len(layers)} layers, keys {sorted(layers[0]) if layers else []}")
+    heat = os.path.join(folder, "heat.png")
+    r = cli(args, "export", session, "--heatmap", heat, "--metric", "attention", check=False)
+    if r.returncode != 0 or not os.path.getsize(heat):
+        failures.append("attention heatmap export: " + r.stderr.strip())
+
+    # A pattern that matches nothing is refused before anything is written.
+    _, bad = write_model(folder, dict(ROLES, router=r"\.moe\.router$"))
+    out = os.path.join(folder, "bad.mvprof")
+    r = cli(args, "capture", "--model-file", bad, "--image", args.image, "--out", out,
+            check=False)
+    if r.returncode != 2 or "roles.router" not in r.stderr or "moe.gate" not in r.stderr \
+            or os.path.exists(out):
+        failures.append(f"unmatched pattern: exit {r.returncode}, {r.stderr.strip()}")
+    print("  unmatched pattern:", r.stderr.strip())
+    return failures
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=os.environ.get("MVP_CLI"))
+    ap.add_argument("--image", default=os.environ.get("MVP_SAMPLE_IMAGE"))
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        failures = check(args, folder)
+    for f in failures[:20]:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

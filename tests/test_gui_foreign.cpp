@@ -1,0 +1,197 @@
+// The GUI on sessions whose modules follow no naming convention: hand-built
+// rows (a v3 session with roles, and a v2-style one whose roles are inferred
+// from kinds), opened offscreen and shown in every view without a crash or a
+// Qt warning.
+#include "TestSupport.h"
+#include "app/gui/MainWindow.h"
+#include "core/session/ModuleRoles.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+#include "views/ExpertLoadView.h"
+#include "views/ModuleTreeModel.h"
+#include "views/ModuleTreeView.h"
+#include "views/SessionData.h"
+#include "views/TimelineView.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <sqlite3.h>
+
+using namespace mvp;
+
+namespace {
+
+RunInfo foreignRun() {
+    RunInfo r;
+    r.label = "baseline";
+    r.model = "someone-elses-model";
+    r.configJson = R"({"format": "mvprof-model", "llm": {"experts": 3, "top_k": 1}})";
+    r.prompt = "?";
+    r.imagePath = "none.png";
+    r.steps = 1;
+    r.device = "cpu";
+    r.dtype = "float32";
+    r.blas = "OpenBLAS";
+    r.threads = 1;
+    r.writerPid = 1;
+    r.writerHost = "elsewhere";
+    r.startedUtc = "2026-12-01T00:00:00Z";
+    return r;
+}
+
+// Paths that break every convention: no numbers, numbers too long to be an
+// index, empty components, unicode, the same number twice, a role on a
+// module whose path says something else.
+Batch foreignRows(int64_t run) {
+    Batch b;
+    b.run = run;
+    auto m = [](int64_t id, std::string path, std::string kind, std::optional<int64_t> parent,
+                ModuleRole role) {
+        ModuleRow row{id, std::move(path), std::move(kind), parent, 10, role};
+        assignIndices(row);
+        return row;
+    };
+    b.modules = {
+        m(1, "", "", std::nullopt, ModuleRole::Llm),
+        m(2, "llm.layer.attn", "Attention", 1, ModuleRole::Attention),
+        m(3, "llm..moe", "MoE", 1, ModuleRole::Moe),
+        m(4, "llm..moe.gate", "Router", 3, ModuleRole::Router),
+        m(5, "blocks.99999999999.expert", "Expert", 3, ModuleRole::Expert),
+        m(6, "解码器.层7.专家2", "Expert", 3, ModuleRole::Expert),
+        m(7, "a.3.b.3.c.3", "Router", 1, ModuleRole::Router),
+        m(8, "vision tower / patch-embed (conv)", "Conv2d", std::nullopt, ModuleRole::Vision),
+        m(9, "x", "Expert", 8, ModuleRole::None),
+    };
+    b.phases = {{"vision", 0, 0, 100}, {"prefill", 0, 100, 300}, {"decode", 1, 300, 400}};
+    b.spans = {{1, 8, std::nullopt, "vision", 0, 0, 90, std::nullopt, 0, 0},
+               {2, 1, std::nullopt, "prefill", 0, 100, 290, std::nullopt, 500, 80},
+               {3, 2, 2, "prefill", 0, 110, 150, std::nullopt, 200, 40},
+               {4, 3, 2, "prefill", 0, 150, 280, std::nullopt, 300, 40},
+               {5, 4, 4, "prefill", 0, 150, 160, std::nullopt, 10, 8},
+               {6, 6, 4, "prefill", 0, 160, 200, std::nullopt, 100, 8},
+               {7, 7, 2, "decode", 1, 300, 390, std::nullopt, 0, 0}};
+    b.spans[0].flopsKnown = false;
+    b.ops = {{1, 1, std::nullopt, "custom::fused_patch", "vision", 0, 0, 80, "[]", "", 0, 0},
+             {2, 3, std::nullopt, "aten::mm", "prefill", 0, 120, 140, "[[2,3],[3,4]]", "Float",
+              48, 80}};
+    b.ops[0].flopsKnown = false;
+    b.tokens = {{0, "prefill", 0, "text", 256, -1}, {1, "prefill", 0, "visual", -1, 0},
+                {2, "decode", 1, "text", 65, -1}};
+    b.routing = {{7, "prefill", 0, 1, "visual", 0, 2, 1.0}, {7, "decode", 1, 2, "text", 0, 0, 1.0}};
+    b.patchGrid = PatchGridRow{1, 1, 14, 14, 1};
+    b.patchMetrics = {{7, "attention", 0, 0.5}};
+    b.device = DeviceRow{"test", 1e11, 1e10, "datasheet", 1 << 30, 1 << 29};
+    return b;
+}
+
+bool writeForeign(const QString& path) {
+    auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
+    if (!w) return false;
+    auto run = (*w)->beginRun(foreignRun());
+    if (!run) return false;
+    (*w)->submit(foreignRows(*run));
+    RunResult done;
+    done.wallNs = 400;
+    return (*w)->endRun(*run, done) && (*w)->close();
+}
+
+void execSql(const QString& path, const char* sqlText) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, sqlText, nullptr, nullptr, &err);
+    const QByteArray message = err ? QByteArray(err) : QByteArray();
+    sqlite3_free(err);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, message.constData());
+}
+
+} // namespace
+
+class TestGuiForeign : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+    void showEveryView(const QString& path) {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        w.openSession(path);
+        QVERIFY2(loaded.wait(20000), failed.isEmpty()
+                                         ? "no signal"
+                                         : qPrintable(failed.first().first().toString()));
+        const auto data = w.session();
+        QVERIFY(data);
+        QCOMPARE(data->analysis.modules.nodes.size(), size_t(9));
+        // Every module is in the tree, the one without known FLOPs shown as "–".
+        auto* tree = w.moduleTreeView()->tree();
+        tree->expandAll();
+        QVERIFY(w.moduleTreeView()->proxy()->rowCount() >= 2);
+        QTest::keyClicks(w.moduleTreeView()->filter(), QStringLiteral("patch-embed"));
+        const QModelIndex vision = w.moduleTreeView()->proxy()->index(0, 0);
+        QVERIFY(vision.isValid());
+        QCOMPARE(vision.siblingAtColumn(views::ModuleTreeModel::GFlops).data().toString(),
+                 QStringLiteral("–"));
+        w.moduleTreeView()->filter()->clear();
+        // The expert and timeline views draw what has a layer, and skip the rest.
+        w.expertLoadView()->show();
+        w.timelineView()->show();
+        w.grab();
+        QApplication::processEvents();
+    }
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
+        QStandardPaths::setTestModeEnabled(true);
+    }
+    void init() {
+        QTest::failOnWarning(QRegularExpression(
+            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+    }
+
+    void rolesGiveLayersWhereThePathHasNone() {
+        const QString path = dir.filePath(QStringLiteral("foreign.mvprof"));
+        QVERIFY(writeForeign(path));
+        auto reader = SessionReader::open(path.toStdString());
+        QVERIFY(reader.ok());
+        const auto modules = (*reader)->modules(1);
+        QVERIFY(modules.ok());
+        QVERIFY(!(*modules)[1].layer);                         // llm.layer.attn: no layer
+        QVERIFY(!(*modules)[4].layer && !(*modules)[4].expert); // an 11-digit "index"
+        QCOMPARE((*modules)[5].layer, std::optional<int>(7));   // 层7
+        QCOMPARE((*modules)[5].expert, std::optional<int>(2));  // 专家2
+        QCOMPARE((*modules)[6].layer, std::optional<int>(3));
+    }
+
+    void opensASessionOfForeignNames() {
+        const QString path = dir.filePath(QStringLiteral("foreign-gui.mvprof"));
+        QVERIFY(writeForeign(path));
+        showEveryView(path);
+    }
+
+    void opensAnOlderSessionWhoseRolesComeFromKinds() {
+        // The same rows as an older mvprof stored them: no roles, layers or
+        // flops_known; the reader infers roles from the kinds.
+        const QString path = dir.filePath(QStringLiteral("foreign-v2.mvprof"));
+        QVERIFY(writeForeign(path));
+        execSql(path, "ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
+                      " ALTER TABLE module DROP COLUMN expert; ALTER TABLE op DROP COLUMN"
+                      " flops_known; ALTER TABLE span DROP COLUMN flops_known;"
+                      " DROP TABLE leaf_flops; UPDATE meta SET value='2' WHERE"
+                      " key='schema_version'; PRAGMA user_version = 2;");
+        showEveryView(path);
+    }
+};
+
+QTEST_MAIN(TestGuiForeign)
+#include "test_gui_foreign.moc"
