@@ -108,14 +108,16 @@ public:
     // Rewrites the model for a what-if, in this order: vision MLP channel
     // pruning (sensitivity by autograd on the baseline tokens), cold-expert
     // freezing, weight quantisation (AWQ calibrated on the baseline's inputs),
-    // KV compression (applied after each prefill). Once per Capturer.
+    // KV compression (applied after each prefill). Once per Capturer. On a
+    // user model only weight quantisation of its LLM's linears (ScriptedQuant.h).
     Result<ModelTransformOutcome> transformModel(const ModelTransforms& t);
 
 private:
     struct Impl;
     explicit Capturer(std::unique_ptr<Impl> impl);
     Result<CaptureResult> runScripted(SessionWriter& writer, bool probes,
-                                      const ProgressFn& progress);
+                                      const ProgressFn& progress, const RunTransform& transform);
+    Result<ModelTransformOutcome> transformScripted(const ModelTransforms& t);
     std::unique_ptr<Impl> d;
 };
 

@@ -2,8 +2,8 @@
 // hooks see (routing, attention) into session rows.
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
-#include "capture/ScriptRoles.h"
 #include "capture/HostRoofline.h"
+#include "capture/ScriptRoles.h"
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
@@ -260,10 +260,11 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
 Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const ProgressFn& progress,
                                     const RunTransform& transform) {
     if (d->scripted) {
-        if (!transform.transform.empty() || !transform.keepPatches.empty())
+        if (!transform.keepPatches.empty())
             return makeError(ErrorCode::BadInput,
-                             "what-ifs need the built-in reference model, not a user model");
-        return runScripted(writer, probes, progress);
+                             "visual-token pruning needs the built-in reference model: a user "
+                             "model's forward takes every visual token");
+        return runScripted(writer, probes, progress, transform);
     }
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;

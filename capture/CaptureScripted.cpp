@@ -5,9 +5,9 @@
 // heatmap (ScriptRoles.h).
 #include "capture/CapturerImpl.h"
 #include "capture/ScriptRoles.h"
-#include "core/session/ModuleRoles.h"
 #include "capture/SystemInfo.h"
 #include "core/session/LiveRuns.h"
+#include "core/session/ModuleRoles.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -29,8 +29,8 @@ int routerTopK(const UserModelManifest& m, const ScriptedModel& model) {
         const std::regex re(r.pattern);
         for (const auto& path : model.modulePaths())
             if (std::regex_search(path, re))
-                if (auto k = model.intAttribute(path, {"top_k", "num_experts_per_tok",
-                                                       "num_activated_experts", "k"}))
+                if (auto k = model.intAttribute(
+                        path, {"top_k", "num_experts_per_tok", "num_activated_experts", "k"}))
                     return *k;
     }
     return 0;
@@ -53,7 +53,8 @@ std::vector<TokenRow> prefillTokens(const std::vector<int>& ids, int first, int 
 } // namespace
 
 Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
-                                            const ProgressFn& progress) {
+                                            const ProgressFn& progress,
+                                            const RunTransform& transform) {
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
     ScriptedModel& model = *d->scripted;
@@ -65,6 +66,9 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                              ", beyond BOS and the prompt's " +
                              std::to_string(d->prep.promptIds.size()) + " bytes");
     RunInfo info = newRunInfo(o, probes);
+    info.label = transform.label;
+    info.transform = transform.transform;
+    info.baselineRun = transform.baselineRun;
     info.dtype = "float32"; // a TorchScript archive runs in the dtype it was saved in
     {
         // The manifest as the run's config, with what loading the model told us.
@@ -76,7 +80,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
         int experts = 0;
         for (const auto& path : model.modulePaths())
             for (const auto& r : manifest.roles)
-                if (r.role == ModuleRole::Expert && std::regex_search(path, std::regex(r.pattern))) {
+                if (r.role == ModuleRole::Expert &&
+                    std::regex_search(path, std::regex(r.pattern))) {
                     ModuleRow m{0, path, "", std::nullopt, 0, ModuleRole::Expert};
                     assignIndices(m);
                     if (m.expert) experts = std::max(experts, *m.expert + 1);
@@ -106,18 +111,20 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
             std::vector<int> ids{d->prep.userModel->bos};
             ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
             for (int step = 0; step <= o.steps; ++step)
-                ids.push_back(
-                    int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
+                ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
         } catch (const std::exception&) {
             break; // the measured run reports the model's error
         }
     }
     Recorder rec(writer, *runId, probes, o.nestedOps);
-    const int gridPatches = manifest.gridH && manifest.gridW ? *manifest.gridH * *manifest.gridW
-                                                             : cfg.vision.patches();
+    const int gridPatches =
+        manifest.gridH && manifest.gridW ? *manifest.gridH * *manifest.gridW : cfg.vision.patches();
     std::optional<ScriptRoleObserver> roles;
     if (probes) {
         rec.followScriptHierarchy(model.rootType());
+        rec.setChildResolver([&](const std::string& parent, const std::string& instance) {
+            return model.childPath(parent, instance);
+        });
         if (!manifest.roles.empty()) {
             roles.emplace(manifest, routerTopK(manifest, model), visualAt, gridPatches);
             rec.setModuleRoles([&](ModuleRow& m) { roles->assign(m); });
@@ -199,18 +206,18 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     outcome.wallNs = rec.lastPhaseEndNs();
     outcome.peakRssBytes = sysinfo::peakRssBytes();
     outcome.outputText = tokens::decode(result.outputTokens);
+    rows.runMetrics = transform.metrics;
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
     if (roles) {
         rows.routing = roles->takeRouting();
         rows.patchMetrics = roles->attentionMetrics();
         // What the roles let the capture observe, for the report's notes.
-        rows.runMetrics.push_back({"roles.routing_observed", roles->sawRouting() ? 1.0 : 0.0, "",
-                                   "measured",
-                                   roles->sawRouting() ? "routing read from the router modules"
-                                   : roles->routingProblem().empty()
-                                       ? "no module with the router role ran"
-                                       : roles->routingProblem()});
+        rows.runMetrics.push_back(
+            {"roles.routing_observed", roles->sawRouting() ? 1.0 : 0.0, "", "measured",
+             roles->sawRouting()               ? "routing read from the router modules"
+             : roles->routingProblem().empty() ? "no module with the router role ran"
+                                               : roles->routingProblem()});
         rows.runMetrics.push_back(
             {"roles.attention_observed", roles->sawAttention() ? 1.0 : 0.0, "", "measured",
              roles->sawAttention()

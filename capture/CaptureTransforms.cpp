@@ -4,6 +4,7 @@
 #include "capture/CapturerImpl.h"
 #include "capture/models/VlmLayers.h"
 #include "capture/whatif/ModelTransforms.h"
+#include "capture/whatif/ScriptedQuant.h"
 
 #include <cmath>
 
@@ -40,8 +41,49 @@ RunMetricRow metric(std::string name, double value, std::string unit, std::strin
 }
 } // namespace
 
+// A user model: weight quantisation of its LLM's linears is all a what-if
+// can do without rewriting its code.
+Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms& t) {
+    if (t.kv || t.freezeCold || t.pruneChannels > 0)
+        return makeError(ErrorCode::BadInput,
+                         std::string(t.kv           ? "--kv"
+                                     : t.freezeCold ? "--freeze-cold"
+                                                    : "--prune-channels") +
+                             " rewrites the built-in model's layers: on a user model only --quant "
+                             "(its LLM's linear weights) runs");
+    if (t.quantBits != 4 && t.quantBits != 8)
+        return makeError(ErrorCode::BadInput, "quantisation is w4 or w8");
+    if (t.quantGroup <= 0 || t.quantGroup % 2)
+        return makeError(ErrorCode::BadInput,
+                         "the quantisation group must be a positive even number");
+    d->transformed = true;
+    Result<QuantSummary> s = makeError(ErrorCode::Internal, "not run");
+    try {
+        s = quantiseScriptedLlm(*d->scripted, *d->prep.userModel, t.quantBits, t.quantGroup);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal,
+                         std::string("quantising the user model failed: ") + e.what());
+    }
+    if (!s) return s.error();
+    ModelTransformOutcome out;
+    out.metrics = {
+        metric("quant.layers", s->layers, "count",
+               "Linear modules inside the \"llm\" role, routers excepted"),
+        metric("quant.fp32_bytes", double(s->fp32Bytes), "bytes", "their float32 weights"),
+        metric("quant.bytes", double(s->quantBytes), "bytes",
+               "their quantised size: packed codes, float16 scales and minimums (the run holds "
+               "the dequantised values in float32)"),
+        metric("quant.bytes_ratio",
+               s->fp32Bytes ? double(s->quantBytes) / double(s->fp32Bytes) : 0.0, "ratio",
+               "quantised ÷ float32 bytes of the quantised layers"),
+    };
+    out.quantised = s->modules;
+    return out;
+}
+
 Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t) {
     if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
+    if (d->scripted) return transformScripted(t);
     const auto& cfg = d->prep.config;
     if ((t.pruneChannels > 0 || t.quantBits) && t.baselineTokens.empty())
         return makeError(ErrorCode::BadInput,

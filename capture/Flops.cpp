@@ -152,8 +152,8 @@ ShapeFlops matmulFamily(std::string_view name, const std::vector<OpArg>& args) {
     const Shape* a0 = shapeAt(args, 0);
     const Shape* a1 = shapeAt(args, 1);
     const Shape* a2 = shapeAt(args, 2);
-    if (name == "aten::mm" || name == "aten::matmul" || name == "aten::bmm" ||
-        name == "aten::mv" || name == "aten::dot")
+    if (name == "aten::mm" || name == "aten::matmul" || name == "aten::bmm" || name == "aten::mv" ||
+        name == "aten::dot")
         return a0 && a1 ? matmulFlops(*a0, *a1) : std::nullopt;
     if (name == "aten::addmm" || name == "aten::baddbmm" || name == "aten::addmv")
         return a1 && a2 ? matmulFlops(*a1, *a2) : std::nullopt;
@@ -176,11 +176,11 @@ constexpr std::array kConvOps{std::string_view("aten::conv1d"), std::string_view
                               std::string_view("aten::convolution"),
                               std::string_view("aten::_convolution")};
 constexpr std::array kMatmulOps{
-    std::string_view("aten::mm"),     std::string_view("aten::matmul"),
-    std::string_view("aten::bmm"),    std::string_view("aten::addmm"),
+    std::string_view("aten::mm"),      std::string_view("aten::matmul"),
+    std::string_view("aten::bmm"),     std::string_view("aten::addmm"),
     std::string_view("aten::baddbmm"), std::string_view("aten::addbmm"),
-    std::string_view("aten::mv"),     std::string_view("aten::addmv"),
-    std::string_view("aten::dot"),    std::string_view("aten::linear")};
+    std::string_view("aten::mv"),      std::string_view("aten::addmv"),
+    std::string_view("aten::dot"),     std::string_view("aten::linear")};
 constexpr std::array kSdpaOps{std::string_view("aten::scaled_dot_product_attention"),
                               std::string_view("aten::_scaled_dot_product_attention_math"),
                               std::string_view("aten::_scaled_dot_product_flash_attention"),
@@ -196,70 +196,124 @@ struct PerElement {
     int flops;
 };
 constexpr std::array kPerElement{
-    PerElement{"aten::add", 1},           PerElement{"aten::add_", 1},
-    PerElement{"aten::sub", 1},           PerElement{"aten::sub_", 1},
-    PerElement{"aten::rsub", 1},          PerElement{"aten::mul", 1},
-    PerElement{"aten::mul_", 1},          PerElement{"aten::div", 1},
-    PerElement{"aten::div_", 1},          PerElement{"aten::neg", 1},
-    PerElement{"aten::rsqrt", 1},         PerElement{"aten::pow", 1},
-    PerElement{"aten::exp", 1},           PerElement{"aten::sqrt", 1},
-    PerElement{"aten::mean", 1},          PerElement{"aten::sum", 1},
-    PerElement{"aten::index_add_", 1},    PerElement{"aten::relu", 1},
-    PerElement{"aten::relu_", 1},         PerElement{"aten::clamp", 1},
-    PerElement{"aten::clamp_", 1},        PerElement{"aten::hardtanh", 1},
-    PerElement{"aten::hardtanh_", 1},     PerElement{"aten::sigmoid", 4},
-    PerElement{"aten::tanh", 4},          PerElement{"aten::silu", 4},
-    PerElement{"aten::silu_", 4},         PerElement{"aten::gelu", 8},
-    PerElement{"aten::softmax", 5},       PerElement{"aten::_softmax", 5},
-    PerElement{"aten::log_softmax", 5},   PerElement{"aten::_log_softmax", 5},
-    PerElement{"aten::layer_norm", 5},    PerElement{"aten::native_layer_norm", 5},
-    PerElement{"aten::batch_norm", 2},    PerElement{"aten::_batch_norm_impl_index", 2},
+    PerElement{"aten::add", 1},
+    PerElement{"aten::add_", 1},
+    PerElement{"aten::sub", 1},
+    PerElement{"aten::sub_", 1},
+    PerElement{"aten::rsub", 1},
+    PerElement{"aten::mul", 1},
+    PerElement{"aten::mul_", 1},
+    PerElement{"aten::div", 1},
+    PerElement{"aten::div_", 1},
+    PerElement{"aten::neg", 1},
+    PerElement{"aten::rsqrt", 1},
+    PerElement{"aten::pow", 1},
+    PerElement{"aten::exp", 1},
+    PerElement{"aten::sqrt", 1},
+    PerElement{"aten::mean", 1},
+    PerElement{"aten::sum", 1},
+    PerElement{"aten::index_add_", 1},
+    PerElement{"aten::relu", 1},
+    PerElement{"aten::relu_", 1},
+    PerElement{"aten::clamp", 1},
+    PerElement{"aten::clamp_", 1},
+    PerElement{"aten::hardtanh", 1},
+    PerElement{"aten::hardtanh_", 1},
+    PerElement{"aten::sigmoid", 4},
+    PerElement{"aten::tanh", 4},
+    PerElement{"aten::silu", 4},
+    PerElement{"aten::silu_", 4},
+    PerElement{"aten::gelu", 8},
+    PerElement{"aten::softmax", 5},
+    PerElement{"aten::_softmax", 5},
+    PerElement{"aten::log_softmax", 5},
+    PerElement{"aten::_log_softmax", 5},
+    PerElement{"aten::layer_norm", 5},
+    PerElement{"aten::native_layer_norm", 5},
+    PerElement{"aten::batch_norm", 2},
+    PerElement{"aten::_batch_norm_impl_index", 2},
     PerElement{"aten::native_batch_norm", 2},
     PerElement{"aten::_native_batch_norm_legit_no_training", 2},
-    PerElement{"aten::adaptive_avg_pool2d", 1}, PerElement{"aten::_adaptive_avg_pool2d", 1},
+    PerElement{"aten::adaptive_avg_pool2d", 1},
+    PerElement{"aten::_adaptive_avg_pool2d", 1},
 };
 
 // Views and metadata: no data moves (reshape, flatten and contiguous only when
 // their input is already contiguous; the probe checks).
 constexpr std::array kViewOps{
-    std::string_view("aten::view"),       std::string_view("aten::_unsafe_view"),
-    std::string_view("aten::view_as"),    std::string_view("aten::reshape"),
-    std::string_view("aten::reshape_as"), std::string_view("aten::_reshape_alias"),
-    std::string_view("aten::flatten"),    std::string_view("aten::unflatten"),
-    std::string_view("aten::contiguous"), std::string_view("aten::narrow"),
-    std::string_view("aten::select"),     std::string_view("aten::slice"),
-    std::string_view("aten::transpose"),  std::string_view("aten::transpose_"),
-    std::string_view("aten::t"),          std::string_view("aten::t_"),
-    std::string_view("aten::permute"),    std::string_view("aten::movedim"),
-    std::string_view("aten::swapaxes"),   std::string_view("aten::numpy_T"),
-    std::string_view("aten::unsqueeze"),  std::string_view("aten::unsqueeze_"),
-    std::string_view("aten::squeeze"),    std::string_view("aten::squeeze_"),
-    std::string_view("aten::expand"),     std::string_view("aten::expand_as"),
-    std::string_view("aten::as_strided"), std::string_view("aten::alias"),
-    std::string_view("aten::detach"),     std::string_view("aten::detach_"),
-    std::string_view("aten::split"),      std::string_view("aten::split_with_sizes"),
-    std::string_view("aten::chunk"),      std::string_view("aten::unbind"),
-    std::string_view("aten::diagonal"),   std::string_view("aten::unfold"),
-    std::string_view("aten::empty"),      std::string_view("aten::empty_like"),
-    std::string_view("aten::empty_strided"), std::string_view("aten::lift_fresh"),
-    std::string_view("aten::resolve_conj"), std::string_view("aten::resolve_neg"),
-    std::string_view("aten::dropout"),    std::string_view("aten::feature_dropout"),
-    std::string_view("aten::size"),       std::string_view("aten::stride"),
-    std::string_view("aten::dim"),        std::string_view("aten::numel"),
-    std::string_view("aten::item"),       std::string_view("aten::_local_scalar_dense"),
-    std::string_view("aten::is_nonzero"), std::string_view("aten::set_"),
+    std::string_view("aten::view"),
+    std::string_view("aten::_unsafe_view"),
+    std::string_view("aten::view_as"),
+    std::string_view("aten::reshape"),
+    std::string_view("aten::reshape_as"),
+    std::string_view("aten::_reshape_alias"),
+    std::string_view("aten::flatten"),
+    std::string_view("aten::unflatten"),
+    std::string_view("aten::contiguous"),
+    std::string_view("aten::narrow"),
+    std::string_view("aten::select"),
+    std::string_view("aten::slice"),
+    std::string_view("aten::transpose"),
+    std::string_view("aten::transpose_"),
+    std::string_view("aten::t"),
+    std::string_view("aten::t_"),
+    std::string_view("aten::permute"),
+    std::string_view("aten::movedim"),
+    std::string_view("aten::swapaxes"),
+    std::string_view("aten::numpy_T"),
+    std::string_view("aten::unsqueeze"),
+    std::string_view("aten::unsqueeze_"),
+    std::string_view("aten::squeeze"),
+    std::string_view("aten::squeeze_"),
+    std::string_view("aten::expand"),
+    std::string_view("aten::expand_as"),
+    std::string_view("aten::as_strided"),
+    std::string_view("aten::alias"),
+    std::string_view("aten::detach"),
+    std::string_view("aten::detach_"),
+    std::string_view("aten::split"),
+    std::string_view("aten::split_with_sizes"),
+    std::string_view("aten::chunk"),
+    std::string_view("aten::unbind"),
+    std::string_view("aten::diagonal"),
+    std::string_view("aten::unfold"),
+    std::string_view("aten::empty"),
+    std::string_view("aten::empty_like"),
+    std::string_view("aten::empty_strided"),
+    std::string_view("aten::lift_fresh"),
+    std::string_view("aten::resolve_conj"),
+    std::string_view("aten::resolve_neg"),
+    std::string_view("aten::dropout"),
+    std::string_view("aten::feature_dropout"),
+    std::string_view("aten::size"),
+    std::string_view("aten::stride"),
+    std::string_view("aten::dim"),
+    std::string_view("aten::numel"),
+    std::string_view("aten::item"),
+    std::string_view("aten::_local_scalar_dense"),
+    std::string_view("aten::is_nonzero"),
+    std::string_view("aten::set_"),
 };
 // Copies and fills: data moves, no arithmetic.
 constexpr std::array kCopyOps{
-    std::string_view("aten::copy_"),       std::string_view("aten::clone"),
-    std::string_view("aten::to"),          std::string_view("aten::_to_copy"),
-    std::string_view("aten::type_as"),     std::string_view("aten::cat"),
-    std::string_view("aten::concat"),      std::string_view("aten::stack"),
-    std::string_view("aten::zero_"),       std::string_view("aten::fill_"),
-    std::string_view("aten::zeros_like"),  std::string_view("aten::ones_like"),
-    std::string_view("aten::full_like"),   std::string_view("aten::embedding"),
-    std::string_view("aten::index_select"), std::string_view("aten::masked_fill"),
-    std::string_view("aten::masked_fill_"), std::string_view("aten::repeat"),
+    std::string_view("aten::copy_"),
+    std::string_view("aten::clone"),
+    std::string_view("aten::to"),
+    std::string_view("aten::_to_copy"),
+    std::string_view("aten::type_as"),
+    std::string_view("aten::cat"),
+    std::string_view("aten::concat"),
+    std::string_view("aten::stack"),
+    std::string_view("aten::zero_"),
+    std::string_view("aten::fill_"),
+    std::string_view("aten::zeros_like"),
+    std::string_view("aten::ones_like"),
+    std::string_view("aten::full_like"),
+    std::string_view("aten::embedding"),
+    std::string_view("aten::index_select"),
+    std::string_view("aten::masked_fill"),
+    std::string_view("aten::masked_fill_"),
+    std::string_view("aten::repeat"),
     std::string_view("aten::repeat_interleave"),
 };
 constexpr std::array kFillOps{std::string_view("aten::zero_"), std::string_view("aten::fill_"),
@@ -321,14 +375,13 @@ int64_t copyBytes(std::string_view name, const std::vector<OpArg>& args) {
         const OpArg* index = nth(args, emb ? 1 : 2, OpArg::Tensor);
         const OpArg* dim = nth(args, 1, OpArg::Int);
         if (!table || table->empty() || !index) return 0;
-        const size_t d = emb ? 0 : size_t(std::clamp<int64_t>(
-                                       dim ? (dim->values[0] + int64_t(table->size())) %
-                                                 int64_t(table->size())
-                                           : 0,
-                                       0, int64_t(table->size()) - 1));
+        const size_t d =
+            emb ? 0
+                : size_t(std::clamp<int64_t>(
+                      dim ? (dim->values[0] + int64_t(table->size())) % int64_t(table->size()) : 0,
+                      0, int64_t(table->size()) - 1));
         const int64_t rowElems = elements(*table) / std::max<int64_t>((*table)[d], 1);
-        return tensorBytes(*index) +
-               2 * elements(index->values) * rowElems * args[0].elemSize;
+        return tensorBytes(*index) + 2 * elements(index->values) * rowElems * args[0].elemSize;
     }
     // clone, to, cat, stack, contiguous or reshape of a strided tensor, masked_fill,
     // repeat: read every input, write as much.

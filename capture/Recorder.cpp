@@ -8,8 +8,8 @@
 #include <ATen/record_function.h>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <torch/csrc/jit/runtime/interpreter.h>
+#include <unordered_map>
 
 namespace mvp {
 
@@ -286,6 +286,13 @@ int64_t Recorder::moduleFor(const std::string& path, const std::string& kind,
     return id;
 }
 
+std::string Recorder::childOf(const std::string& parent, const std::string& instance) {
+    if (!resolveChild_) return parent.empty() ? instance : parent + "." + instance;
+    auto [it, fresh] = childPaths_.try_emplace({parent, instance});
+    if (fresh) it->second = resolveChild_(parent, instance);
+    return it->second.value_or("");
+}
+
 void Recorder::syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames,
                              bool inModel) {
     // Inside the model the root is open; below it, keep the common prefix,
@@ -294,32 +301,65 @@ void Recorder::syncHierarchy(const std::vector<std::pair<std::string, std::strin
         closeHierarchy();
         return;
     }
+    // TorchScript reports the ops of an unrolled loop over a ModuleList (a
+    // Mixtral layer's experts) without the frames around them: no frame at
+    // all for the loop's own ops, only the callee's for a call. Such ops stay
+    // with the module that was running (the MoE block); a callee that is not
+    // a child of its reported parent is placed under the deepest open module
+    // that has it as a child.
+    if (frames.empty() && open_.size() > 1 && resolveChild_) {
+        if (!lostAnchor_.empty())
+            while (open_.size() > 1 && open_.back().first != lostAnchor_) {
+                exit();
+                open_.pop_back();
+            }
+        return;
+    }
     std::vector<std::pair<std::string, std::string>> wanted{{"", rootKind_}};
-    std::string path;
+    bool anchored = false;
     for (const auto& [instance, type] : frames) {
-        path = path.empty() ? instance : path + "." + instance;
+        std::string path = childOf(wanted.back().first, instance);
+        if (path.empty()) {
+            const size_t depth = wanted.size();
+            for (size_t j = open_.size(); j-- > depth;) {
+                const bool below = open_[j].first.rfind(wanted.back().first, 0) == 0;
+                if (std::string p = childOf(open_[j].first, instance); below && !p.empty()) {
+                    lostAnchor_ = open_[j].first;
+                    wanted.insert(wanted.end(), open_.begin() + ptrdiff_t(depth),
+                                  open_.begin() + ptrdiff_t(j) + 1);
+                    path = p;
+                    anchored = true;
+                    break;
+                }
+            }
+            if (path.empty()) // not in the model: named as the hierarchy names it
+                path =
+                    wanted.back().first.empty() ? instance : wanted.back().first + "." + instance;
+        }
         wanted.emplace_back(path, type);
     }
+    if (!anchored) lostAnchor_.clear();
     size_t common = 0;
-    while (common < openPaths_.size() && common < wanted.size() &&
-           openPaths_[common] == wanted[common].first)
+    while (common < open_.size() && common < wanted.size() &&
+           open_[common].first == wanted[common].first)
         ++common;
-    while (openPaths_.size() > common) {
+    while (open_.size() > common) {
         exit();
-        openPaths_.pop_back();
+        open_.pop_back();
     }
     for (size_t i = common; i < wanted.size(); ++i) {
         const std::optional<int64_t> parent =
             i == 0 ? std::nullopt : std::optional<int64_t>(moduleIds_.at(wanted[i - 1].first));
         enter(moduleFor(wanted[i].first, wanted[i].second, parent));
-        openPaths_.push_back(wanted[i].first);
+        open_.push_back(wanted[i]);
     }
 }
 
 void Recorder::closeHierarchy() {
-    while (!openPaths_.empty()) {
+    lostAnchor_.clear();
+    while (!open_.empty()) {
         exit();
-        openPaths_.pop_back();
+        open_.pop_back();
     }
 }
 
@@ -370,7 +410,8 @@ void Recorder::exit() {
         parent.ops += f.ops;
         parent.knownOps += f.knownOps;
     }
-    SpanRow row{f.id, f.module, f.parent, phase_, step_, f.start, end, std::nullopt, f.flops, f.bytes};
+    SpanRow row{f.id,    f.module, f.parent,     phase_,  step_,
+                f.start, end,      std::nullopt, f.flops, f.bytes};
     row.flopsKnown = f.ops == 0 || f.knownOps > 0;
     pending_.spans.push_back(std::move(row));
     if (observer_) {

@@ -52,9 +52,20 @@ public:
     // their paths made of instance names ("vision.block0").
     void followScriptHierarchy(const std::string& rootKind);
     bool followsScriptHierarchy() const { return scriptHierarchy_; }
+    // Names a submodule from its parent's path and its instance name. The
+    // hierarchy skips containers without a forward (a ModuleList's "blocks"
+    // in "llm.blocks.3"); the resolver puts them back so paths match the
+    // model's own names. Without one, paths join instance names.
+    // The resolver returns nullopt for a child the model does not have.
+    void setChildResolver(
+        std::function<std::optional<std::string>(const std::string&, const std::string&)> f) {
+        resolveChild_ = std::move(f);
+    }
     // Gives every module row created from the hierarchy its role, layer and
     // expert index (a user model's role manifest).
-    void setModuleRoles(std::function<void(ModuleRow&)> assign) { assignRoles_ = std::move(assign); }
+    void setModuleRoles(std::function<void(ModuleRow&)> assign) {
+        assignRoles_ = std::move(assign);
+    }
     // Sees the outputs of top-level ops and the closing of module spans
     // (routing and attention of user models); set before startOps().
     void setObserver(OpObserver* observer) { observer_ = observer; }
@@ -115,6 +126,8 @@ private:
     void maybeFlush();
     void countLeaf(const void* key, int64_t flops);
     void closeHierarchy();
+    // `parent`'s child `instance` by the resolver; "" when the model has none.
+    std::string childOf(const std::string& parent, const std::string& instance);
     int64_t moduleFor(const std::string& path, const std::string& kind,
                       std::optional<int64_t> parent);
 
@@ -147,9 +160,13 @@ private:
     int64_t lastFlushNs_ = 0;
     bool scriptHierarchy_ = false;
     std::string rootKind_;
-    std::map<std::string, int64_t> moduleIds_; // path → module id ("" is the root)
-    std::vector<std::string> openPaths_;       // hierarchy spans open now, outermost first
+    std::map<std::string, int64_t> moduleIds_;              // path → module id ("" is the root)
+    std::vector<std::pair<std::string, std::string>> open_; // hierarchy spans open now (path,
+                                                            // kind), outermost first
     std::function<void(ModuleRow&)> assignRoles_;
+    std::function<std::optional<std::string>(const std::string&, const std::string&)> resolveChild_;
+    std::map<std::pair<std::string, std::string>, std::optional<std::string>> childPaths_; // cached
+    std::string lostAnchor_; // the module a frameless loop's callees were placed under
     OpObserver* observer_ = nullptr;
 };
 

@@ -6,8 +6,8 @@
 
 namespace mvp {
 
-ScriptRoleObserver::ScriptRoleObserver(const UserModelManifest& manifest, int topK,
-                                       int visualFirst, int patches)
+ScriptRoleObserver::ScriptRoleObserver(const UserModelManifest& manifest, int topK, int visualFirst,
+                                       int patches)
     : topK_(topK), visualFirst_(visualFirst), patches_(patches) {
     for (const auto& r : manifest.roles)
         patterns_.emplace_back(r.role, std::regex(r.pattern));
@@ -24,8 +24,7 @@ void ScriptRoleObserver::assign(ModuleRow& row) {
     modules_[row.id] = row;
 }
 
-void ScriptRoleObserver::beginPass(const std::string& phase, int step, int firstNew,
-                                   int sequence) {
+void ScriptRoleObserver::beginPass(const std::string& phase, int step, int firstNew, int sequence) {
     phase_ = phase;
     step_ = step;
     firstNew_ = firstNew;
@@ -91,13 +90,13 @@ void ScriptRoleObserver::routerClosed(const ModuleRow& router, RouterState& stat
         return;
     }
     // Probabilities already (non-negative rows summing to 1), else logits.
-    const bool probs = scores.min().item<float>() >= 0 &&
-                       (scores.sum(1) - 1).abs().max().item<float>() < 1e-3f;
+    const bool probs =
+        scores.min().item<float>() >= 0 && (scores.sum(1) - 1).abs().max().item<float>() < 1e-3f;
     const auto p = probs ? scores : torch::softmax(scores, -1);
     const int64_t k = topK_ > 0 ? topK_ : (state.chosen.defined() ? state.chosen.size(-1) : 0);
     if (k < 1 || k > experts) {
-        routingProblem_ = "router " + router.path +
-                          ": how many experts a token takes is unknown (set \"top_k\")";
+        routingProblem_ =
+            "router " + router.path + ": how many experts a token takes is unknown (set \"top_k\")";
         return;
     }
     auto chosen = state.chosen.defined() && state.chosen.dim() == 2 && state.chosen.size(0) == t &&
@@ -112,10 +111,9 @@ void ScriptRoleObserver::routerClosed(const ModuleRow& router, RouterState& stat
     for (int64_t pos = std::max<int64_t>(firstNew_, 0); pos < t; ++pos) {
         const bool visual = pos >= visualFirst_ && pos < visualFirst_ + patches_;
         for (int64_t r = 0; r < k; ++r)
-            routing_.push_back(RoutingRow{layer, phase_, step_, int(pos),
-                                          visual ? "visual" : "text", int(r),
-                                          int(c[pos][r].item<int64_t>()),
-                                          double(w[pos][r].item<float>())});
+            routing_.push_back(
+                RoutingRow{layer, phase_, step_, int(pos), visual ? "visual" : "text", int(r),
+                           int(c[pos][r].item<int64_t>()), double(w[pos][r].item<float>())});
     }
     sawRouting_ = true;
 }
@@ -194,7 +192,8 @@ Status checkRolePatterns(const UserModelManifest& manifest, const std::vector<st
         // Compared with each path's end, where a role's name usually sits.
         std::vector<std::pair<size_t, std::string>> ranked;
         for (const auto& p : paths) {
-            const std::string tail = p.size() > plain.size() ? p.substr(p.size() - plain.size()) : p;
+            const std::string tail =
+                p.size() > plain.size() ? p.substr(p.size() - plain.size()) : p;
             ranked.emplace_back(editDistance(plain, tail), p);
         }
         std::sort(ranked.begin(), ranked.end());

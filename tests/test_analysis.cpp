@@ -1,11 +1,11 @@
 // The diagnostics engine against hand-computed values, properties that must
 // hold for any input, and inputs with parts missing.
 #include "TestSupport.h"
-#include "core/session/ModuleRoles.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/analysis/Timeline.h"
 #include "core/report/Report.h"
+#include "core/session/ModuleRoles.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -287,10 +287,12 @@ private slots:
     }
 
     void modulePathsOfAnyShape() {
-        QCOMPARE(pathNumbers("model.layers.3.block_sparse_moe.experts.1"), (std::vector<int>{3, 1}));
+        QCOMPARE(pathNumbers("model.layers.3.block_sparse_moe.experts.1"),
+                 (std::vector<int>{3, 1}));
         QCOMPARE(pathNumbers("llm.layer0.moe.expert12"), (std::vector<int>{0, 12}));
         QCOMPARE(pathNumbers("llm.layer.attn"), std::vector<int>{});
-        QCOMPARE(pathNumbers("x.99999999999999999999.y"), std::vector<int>{}); // no index is that long
+        QCOMPARE(pathNumbers("x.99999999999999999999.y"),
+                 std::vector<int>{}); // no index is that long
         QCOMPARE(pathNumbers(""), std::vector<int>{});
         QCOMPARE(pathNumbers("..."), std::vector<int>{});
         ModuleRow m{1, "llm.layer.attn", "Attention", std::nullopt, 0};

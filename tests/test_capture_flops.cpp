@@ -21,8 +21,8 @@ constexpr int kSteps = 3;
 const std::string kPrompt = "What is in the picture?";
 
 // The ops that do ref:tiny's matrix products (convolution counted at its innermost call).
-const std::set<std::string> kMatmulKinds{"aten::mm", "aten::addmm", "aten::bmm",
-                                         "aten::baddbmm", "aten::_convolution"};
+const std::set<std::string> kMatmulKinds{"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm",
+                                         "aten::_convolution"};
 
 struct Captured {
     std::vector<LeafFlopsRow> leaves;
@@ -77,8 +77,8 @@ Analytic analyticCount(const QJsonObject& cfg, int promptBytes, int steps) {
     Analytic a;
     a.vision = 2 * n * dv * 3 * p * p; // patch embedding
     for (int64_t b = 0; b < i(v, "layers"); ++b)
-        a.vision += 2 * n * dv * 3 * dv + 2 * (2 * n * n * dv) + 2 * n * dv * dv +
-                    2 * (2 * n * dv * mlp);
+        a.vision +=
+            2 * n * dv * 3 * dv + 2 * (2 * n * n * dv) + 2 * n * dv * dv + 2 * (2 * n * dv * mlp);
     const int64_t d = i(l, "dim"), ph = cfg[QStringLiteral("projector_hidden")].toInteger();
     a.projector = 2 * n * dv * ph + 2 * n * ph * d;
     const int64_t h = i(l, "heads"), kv = i(l, "kv_heads"), hd = d / h, vocab = i(l, "vocab");

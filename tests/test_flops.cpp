@@ -129,9 +129,9 @@ private slots:
                                                       ints({2, 2}), ints({1, 1}), ints({1, 1})})
                       .flops,
                  int64_t(64 * 56 * 56 * 9));
-        QCOMPARE(*estimateOpCost("aten::adaptive_avg_pool2d", {t({1, 512, 7, 7}), ints({1, 1})})
-                      .flops,
-                 int64_t(512 * 49));
+        QCOMPARE(
+            *estimateOpCost("aten::adaptive_avg_pool2d", {t({1, 512, 7, 7}), ints({1, 1})}).flops,
+            int64_t(512 * 49));
         // conv2d(padding="same") passes a string: its inner convolution counts.
         OpArg same;
         QVERIFY(!estimateOpCost("aten::conv2d", {t({1, 3, 8, 8}), t({4, 3, 3, 3}), none(),

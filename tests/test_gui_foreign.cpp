@@ -78,11 +78,12 @@ Batch foreignRows(int64_t run) {
                {6, 6, 4, "prefill", 0, 160, 200, std::nullopt, 100, 8},
                {7, 7, 2, "decode", 1, 300, 390, std::nullopt, 0, 0}};
     b.spans[0].flopsKnown = false;
-    b.ops = {{1, 1, std::nullopt, "custom::fused_patch", "vision", 0, 0, 80, "[]", "", 0, 0},
-             {2, 3, std::nullopt, "aten::mm", "prefill", 0, 120, 140, "[[2,3],[3,4]]", "Float",
-              48, 80}};
+    b.ops = {
+        {1, 1, std::nullopt, "custom::fused_patch", "vision", 0, 0, 80, "[]", "", 0, 0},
+        {2, 3, std::nullopt, "aten::mm", "prefill", 0, 120, 140, "[[2,3],[3,4]]", "Float", 48, 80}};
     b.ops[0].flopsKnown = false;
-    b.tokens = {{0, "prefill", 0, "text", 256, -1}, {1, "prefill", 0, "visual", -1, 0},
+    b.tokens = {{0, "prefill", 0, "text", 256, -1},
+                {1, "prefill", 0, "visual", -1, 0},
                 {2, "decode", 1, "text", 65, -1}};
     b.routing = {{7, "prefill", 0, 1, "visual", 0, 2, 1.0}, {7, "decode", 1, 2, "text", 0, 0, 1.0}};
     b.patchGrid = PatchGridRow{1, 1, 14, 14, 1};
@@ -126,9 +127,8 @@ class TestGuiForeign : public QObject {
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         QSignalSpy failed(&w, &MainWindow::loadFailed);
         w.openSession(path);
-        QVERIFY2(loaded.wait(20000), failed.isEmpty()
-                                         ? "no signal"
-                                         : qPrintable(failed.first().first().toString()));
+        QVERIFY2(loaded.wait(20000),
+                 failed.isEmpty() ? "no signal" : qPrintable(failed.first().first().toString()));
         const auto data = w.session();
         QVERIFY(data);
         QCOMPARE(data->analysis.modules.nodes.size(), size_t(9));
@@ -166,7 +166,7 @@ private slots:
         QVERIFY(reader.ok());
         const auto modules = (*reader)->modules(1);
         QVERIFY(modules.ok());
-        QVERIFY(!(*modules)[1].layer);                         // llm.layer.attn: no layer
+        QVERIFY(!(*modules)[1].layer);                          // llm.layer.attn: no layer
         QVERIFY(!(*modules)[4].layer && !(*modules)[4].expert); // an 11-digit "index"
         QCOMPARE((*modules)[5].layer, std::optional<int>(7));   // 层7
         QCOMPARE((*modules)[5].expert, std::optional<int>(2));  // 专家2

@@ -328,8 +328,9 @@ private slots:
             QCOMPARE((*r)->schemaVersion(), schema::kVersion);
             auto metrics = (*r)->runMetrics(1);
             QVERIFY(metrics.ok());
-            QVERIFY(std::any_of(metrics->begin(), metrics->end(),
-                                [](const auto& m) { return m.name == "kv.bytes" && m.value == 42; }));
+            QVERIFY(std::any_of(metrics->begin(), metrics->end(), [](const auto& m) {
+                return m.name == "kv.bytes" && m.value == 42;
+            }));
             QCOMPARE((*r)->runs()->size(), size_t(1)); // the old run is intact
             // Migrated: per-phase totals rebuilt, old zero-FLOP ops read as unknown.
             auto totals = (*r)->opTotals(1);

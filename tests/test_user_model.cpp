@@ -72,7 +72,7 @@ private slots:
                                           3); // the CLI's default prompt
         auto metrics = (*session)->runMetrics(1);
         QVERIFY(metrics.ok() && !metrics->empty());
-        // What-ifs need the built-in model: a clear refusal, nothing written.
+        // Without "roles" there is no LLM to quantise: a clear refusal, nothing written.
         const auto w = test::runCli(
             {QStringLiteral("whatif"), out, QStringLiteral("--quant"), QStringLiteral("w8")});
         QCOMPARE(w.exitCode, 2);
@@ -95,12 +95,19 @@ private slots:
             "sizes.json",
             R"({"format": "mvprof-model", "torchscript": "garbage.pt", "image_size": 100, "patch": 14})");
         write("broken.json", "{ not json");
+        const QByteArray head = "{\"format\": \"mvprof-model\", \"torchscript\": \"garbage.pt\", ";
+        write("role.json", head + "\"roles\": {\"brain\": \"x\"}}");
+        write("regex.json", head + "\"roles\": {\"router\": \"[a-\"}}");
+        write("topk.json", head + "\"top_k\": 0}");
         const std::pair<const char*, const char*> cases[] = {
             {"garbage.json", "not a loadable TorchScript archive"},
             {"missing.json", "does not exist"},
             {"foreign.json", "mvprof-model"},
             {"sizes.json", "multiple of"},
             {"broken.json", "not a JSON model manifest"},
+            {"role.json", "unknown role \"brain\""},
+            {"regex.json", "\"roles.router\" is not a valid regular expression"},
+            {"topk.json", "\"top_k\" must be"},
             {"absent.json", "cannot read"}};
         for (const auto& [name, message] : cases) {
             const QString out = dir.filePath(QStringLiteral("bad-user.mvprof"));

@@ -65,8 +65,8 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
     // No op of the module has a FLOP formula: "–", never a misleading 0.
     const bool known = n->flopsKnown;
     const QString bound = !known || n->bytes == 0 || ridge_ <= 0 ? QString()
-                          : ai < ridge_                ? tr("memory")
-                                                       : tr("compute");
+                          : ai < ridge_                          ? tr("memory")
+                                                                 : tr("compute");
     if (role == SortRole) {
         switch (index.column()) {
         case Module:

@@ -43,8 +43,8 @@ SIGINT or SIGTERM stops the run between steps; the session keeps it, marked inco
 int captureCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
                             {"--image", "--out", "--model", "--model-file", "--prompt", "--steps",
-                             "--layers", "--max-seq", "--routing-skew", "--seed", "--attn-layers", "--threads",
-                             "--device", "--progress", "--warmup", "--dtype"},
+                             "--layers", "--max-seq", "--routing-skew", "--seed", "--attn-layers",
+                             "--threads", "--device", "--progress", "--warmup", "--dtype"},
                             {"--no-probes", "--nested-ops", "--force", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;

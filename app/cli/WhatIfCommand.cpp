@@ -51,6 +51,12 @@ agreement, token match, vision feature cosine), what the transforms did, and a m
 Figures are measured unless marked predicted (quantised latency: this CPU dequantises before the matmul).
 )";
 
+bool isUserModel(const RunInfo& run) {
+    return run.model.rfind("file:", 0) == 0;
+}
+
+Result<CaptureOptions> withImage(SessionReader& reader, const RunInfo& base, CaptureOptions o);
+
 // Baseline options from what the session recorded about the run.
 Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     CaptureOptions o;
@@ -60,6 +66,11 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     o.device = base.device;
     o.dtype = base.dtype;
     o.imagePath = base.imagePath;
+    if (isUserModel(base)) {
+        // The same manifest and archive; a user model has no preset to override.
+        o.modelFile = base.model.substr(std::string_view("file:").size());
+        return withImage(reader, base, std::move(o));
+    }
     const auto cfg = nlohmann::json::parse(base.configJson, nullptr, false);
     if (!cfg.is_object())
         return makeError(ErrorCode::NotASession,
@@ -75,8 +86,12 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     auto attn = reader.attnMapLayers(base.id);
     if (!attn) return attn.error();
     o.attnLayers = *attn;
-    // The same pixels as the baseline: the original file if it is still there
-    // and unchanged in size, else the copy stored in the session.
+    return withImage(reader, base, std::move(o));
+}
+
+// The same pixels as the baseline: the original file if it is still there
+// and unchanged in size, else the copy stored in the session.
+Result<CaptureOptions> withImage(SessionReader& reader, const RunInfo& base, CaptureOptions o) {
     auto image = reader.image(base.id);
     if (!image) return image.error();
     if (!*image)
@@ -115,11 +130,14 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Ar
         return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) + " is " +
                                                   toString(base->status) +
                                                   ": a what-if needs a complete baseline");
-    if (base->model.rfind("file:", 0) == 0)
-        return makeError(ErrorCode::BadInput,
-                         "run " + std::to_string(base->id) +
-                             " is a user model: what-ifs rewrite the built-in reference model's "
-                             "layers, which a TorchScript archive does not expose");
+    if (isUserModel(*base))
+        for (const char* flag : {"--prune-visual", "--kv", "--freeze-cold", "--prune-channels"})
+            if (a.has(flag))
+                return makeError(ErrorCode::BadInput,
+                                 "run " + std::to_string(base->id) + " is a user model: " + flag +
+                                     " rewrites the built-in reference model's layers; on a "
+                                     "TorchScript model only --quant (its LLM's linear weights, "
+                                     "named by the manifest's roles) runs");
     if (!base->probes)
         return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) +
                                                   " was captured with --no-probes: it has no "
@@ -315,7 +333,8 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     }
     if (mt.quantBits) {
         parts.push_back("w" + std::to_string(mt.quantBits));
-        details.push_back("group " + std::to_string(mt.quantGroup) + ", AWQ");
+        details.push_back("group " + std::to_string(mt.quantGroup) +
+                          (isUserModel(base) ? ", round-to-nearest" : ", AWQ"));
     }
     if (mt.kv) {
         parts.push_back("kv-int4");

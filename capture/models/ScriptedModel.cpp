@@ -45,11 +45,28 @@ std::string ScriptedModel::rootType() const {
     return name ? name->name() : std::string("Model");
 }
 
+ScriptedModel::ScriptedModel(torch::jit::Module m) : module_(std::move(m)) {
+    for (const auto& item : module_.named_modules())
+        if (!item.name.empty()) paths_.insert(item.name);
+}
+
 std::vector<std::string> ScriptedModel::modulePaths() const {
-    std::vector<std::string> out;
-    for (const auto& m : module_.named_modules())
-        if (!m.name.empty()) out.push_back(m.name);
-    return out;
+    return {paths_.begin(), paths_.end()};
+}
+
+std::optional<std::string> ScriptedModel::childPath(const std::string& parent,
+                                                    const std::string& instance) const {
+    const std::string direct = parent.empty() ? instance : parent + "." + instance;
+    if (paths_.count(direct)) return direct;
+    // parent.<container>.instance: the one container level the hierarchy skips.
+    const std::string prefix = parent.empty() ? "" : parent + ".";
+    for (auto it = paths_.lower_bound(prefix); it != paths_.end() && it->rfind(prefix, 0) == 0;
+         ++it) {
+        const std::string rest = it->substr(prefix.size());
+        if (rest.find('.') != std::string::npos) continue; // a direct child only
+        if (paths_.count(*it + "." + instance)) return *it + "." + instance;
+    }
+    return std::nullopt;
 }
 
 std::optional<int> ScriptedModel::intAttribute(const std::string& path,

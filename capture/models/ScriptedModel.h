@@ -8,6 +8,7 @@
 #include "capture/models/UserModel.h"
 
 #include <optional>
+#include <set>
 #include <torch/script.h>
 
 namespace mvp {
@@ -22,18 +23,27 @@ public:
     torch::Tensor forward(const std::vector<int>& ids, const torch::Tensor& visual, int visualAt);
 
     std::string rootType() const; // the top module's type, for the module tree
-    // Every submodule's path ("llm.layer0.moe.gate"), as the hierarchy names them.
+    // Every submodule's path ("llm.blocks.0.moe.gate").
     std::vector<std::string> modulePaths() const;
+    // The path of `parent`'s submodule `instance`, looking through containers
+    // that have no forward of their own (ModuleList, ModuleDict); nullopt
+    // when it has none. Two containers with a child of the same name: the
+    // first in name order.
+    std::optional<std::string> childPath(const std::string& parent,
+                                         const std::string& instance) const;
     // The first of `names` that the module at `path` or its parent has as an
     // integer attribute (a router's top_k or num_experts_per_tok).
     std::optional<int> intAttribute(const std::string& path,
                                     const std::vector<std::string>& names) const;
     int64_t parameterCount() const;
     int64_t weightBytes() const;
+    // The archive's module tree, for what-ifs that replace parameters.
+    torch::jit::Module& module() { return module_; }
 
 private:
-    explicit ScriptedModel(torch::jit::Module m) : module_(std::move(m)) {}
+    explicit ScriptedModel(torch::jit::Module m);
     torch::jit::Module module_;
+    std::set<std::string> paths_;
 };
 
 } // namespace mvp

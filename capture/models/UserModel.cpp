@@ -42,7 +42,8 @@ Status readRoles(const nlohmann::json& j, UserModelManifest& m) {
     }
     if (j.contains("visual_tokens")) {
         const auto& v = j["visual_tokens"];
-        if (!v.is_object()) return bad("\"visual_tokens\" must be {\"first\": N, \"grid\": [H, W]}");
+        if (!v.is_object())
+            return bad("\"visual_tokens\" must be {\"first\": N, \"grid\": [H, W]}");
         if (v.contains("first")) {
             if (!v["first"].is_number_integer() || v["first"].get<int>() < 0 ||
                 v["first"].get<int>() > m.maxSeq)

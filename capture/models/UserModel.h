@@ -28,8 +28,8 @@ struct UserModelManifest {
         std::string key, pattern; // "router", "\\.gate$"
     };
     std::vector<RolePattern> roles;
-    std::optional<int> topK;      // experts per token; else read from the router module
-    int visualFirst = 1;          // sequence position of the first patch token
+    std::optional<int> topK;         // experts per token; else read from the router module
+    int visualFirst = 1;             // sequence position of the first patch token
     std::optional<int> gridH, gridW; // the patch grid; else image_size / patch squared
 };
 

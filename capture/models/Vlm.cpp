@@ -15,7 +15,8 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
         "patch_embed",
         torch::nn::Conv2d(torch::nn::Conv2dOptions(3, v.dim, v.patch).stride(v.patch)));
     posEmbed = register_parameter("pos_embed", torch::zeros({v.patches(), v.dim}));
-    const int64_t visionId = idVision = reg.add("vision", "VisionEncoder", std::nullopt, 0, ModuleRole::Vision);
+    const int64_t visionId = idVision =
+        reg.add("vision", "VisionEncoder", std::nullopt, 0, ModuleRole::Vision);
     idPatch = reg.add("vision.patch_embed", "PatchEmbed", visionId,
                       countParams(*patchEmbed) + posEmbed.numel());
     for (int i = 0; i < v.layers; ++i) {
@@ -42,9 +43,8 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
 
     proj1 = register_module("proj1", Lin(v.dim, c.projectorHidden, true));
     proj2 = register_module("proj2", Lin(c.projectorHidden, l.dim, true));
-    idProj =
-        reg.add("projector", "Projector", std::nullopt, countParams(*proj1) + countParams(*proj2),
-                ModuleRole::Projector);
+    idProj = reg.add("projector", "Projector", std::nullopt,
+                     countParams(*proj1) + countParams(*proj2), ModuleRole::Projector);
 
     const int64_t llmId = idLlm = reg.add("llm", "Decoder", std::nullopt, 0, ModuleRole::Llm);
     tokEmbed = register_module("tok_embed", torch::nn::Embedding(l.vocab, l.dim));
@@ -61,16 +61,15 @@ VlmModel::Impl::Impl(const VlmConfig& c) : cfg(c) {
                                 countParams(*layer->attn) + countParams(*layer->norm1),
                                 ModuleRole::Attention, i);
         if (layer->moe) {
-            layer->ffnId = reg.add(path + ".moe", "MoE", layer->id,
-                                   countParams(*layer->moe) + countParams(*layer->norm2),
-                                   ModuleRole::Moe, i);
+            layer->ffnId =
+                reg.add(path + ".moe", "MoE", layer->id,
+                        countParams(*layer->moe) + countParams(*layer->norm2), ModuleRole::Moe, i);
             layer->moe->gateId = reg.add(path + ".moe.gate", "Router", layer->ffnId,
                                          countParams(*layer->moe->gate), ModuleRole::Router, i);
             for (int e = 0; e < l.experts; ++e)
-                layer->moe->expertIds.push_back(
-                    reg.add(path + ".moe.expert." + std::to_string(e), "Expert", layer->ffnId,
-                            countParams(*layer->moe->experts[size_t(e)]), ModuleRole::Expert, i,
-                            e));
+                layer->moe->expertIds.push_back(reg.add(
+                    path + ".moe.expert." + std::to_string(e), "Expert", layer->ffnId,
+                    countParams(*layer->moe->experts[size_t(e)]), ModuleRole::Expert, i, e));
         } else {
             layer->ffnId = reg.add(path + ".mlp", "Mlp", layer->id,
                                    countParams(*layer->ffn) + countParams(*layer->norm2));

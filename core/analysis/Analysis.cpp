@@ -170,7 +170,8 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         for (const auto& n : a.modules.nodes) {
             const ModuleRow& m = n.module;
             // Decoder attention with a layer, whatever the model calls it.
-            if (m.role != ModuleRole::Attention || !m.layer || !withinRole(m, ModuleRole::Llm, byId))
+            if (m.role != ModuleRole::Attention || !m.layer ||
+                !withinRole(m, ModuleRole::Llm, byId))
                 continue;
             int64_t ns = 0;
             for (const auto& s : d.spans)

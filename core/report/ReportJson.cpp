@@ -105,10 +105,8 @@ json runJson(const RunAnalysis& a) {
     run["phase_coverage"] = a.phases.coverage;
     run["flops_by_op"] = json::array();
     for (const auto& l : a.leafFlops)
-        run["flops_by_op"].push_back({{"phase", l.phase},
-                                      {"op", l.name},
-                                      {"calls", l.calls},
-                                      {"flops_estimated", l.flops}});
+        run["flops_by_op"].push_back(
+            {{"phase", l.phase}, {"op", l.name}, {"calls", l.calls}, {"flops_estimated", l.flops}});
     run["modules"] = json::array();
     for (const auto& n : a.modules.nodes)
         run["modules"].push_back({{"path", n.module.path},

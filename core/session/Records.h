@@ -67,7 +67,8 @@ struct ModuleRow {
     std::optional<int64_t> parent;
     int64_t params = 0;
     ModuleRole role = ModuleRole::None;
-    std::optional<int> layer = std::nullopt;  // decoder layer of an attention, MoE, router or expert module
+    std::optional<int> layer =
+        std::nullopt; // decoder layer of an attention, MoE, router or expert module
     std::optional<int> expert = std::nullopt; // expert index of an expert module
 };
 

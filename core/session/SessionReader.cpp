@@ -274,8 +274,8 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
                     "dtype, flops, bytes, ") +
         opFlopsKnown(d->version) + " FROM op WHERE run=? ORDER BY id";
     return d->query<OpRow>(sqlText.c_str(), run, [](const sql::Stmt& s) {
-        OpRow r{s.int64(0), optInt(s, 1),    optInt(s, 2), s.text(3),  s.text(4),  int(s.int64(5)),
-                s.int64(6), s.int64(7),      s.text(8),    s.text(9),  s.int64(10), s.int64(11)};
+        OpRow r{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3), s.text(4),   int(s.int64(5)),
+                s.int64(6), s.int64(7),   s.text(8),    s.text(9), s.int64(10), s.int64(11)};
         r.flopsKnown = s.int64(12) != 0;
         return r;
     });

@@ -25,9 +25,8 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
         const int64_t layer = ++id;
         setup.modules.push_back(
             {layer, "llm.layer." + std::to_string(l), "DecoderLayer", std::nullopt, 0});
-        setup.modules.push_back(
-            {++id, "llm.layer." + std::to_string(l) + ".moe.gate", "Router", layer, 0,
-             ModuleRole::Router, l});
+        setup.modules.push_back({++id, "llm.layer." + std::to_string(l) + ".moe.gate", "Router",
+                                 layer, 0, ModuleRole::Router, l});
         for (int e = 0; e < kExperts; ++e)
             setup.modules.push_back(
                 {++id, "llm.layer." + std::to_string(l) + ".moe.expert." + std::to_string(e),

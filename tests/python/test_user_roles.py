@@ -283,6 +283,19 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
     if r.returncode != 0 or not os.path.getsize(heat):
         failures.append("attention heatmap export: " + r.stderr.strip())
 
+    # Expert modules found under their MoE block although TorchScript reports
+    # a ModuleList loop's callees without their outer frames.
+    with sqlite3.connect(session) as db:
+        experts = db.execute("SELECT path, layer, expert FROM module WHERE run=1 AND"
+                             " role='expert' ORDER BY layer, expert").fetchall()
+    want = [(f"llm.blocks.{l}.moe.experts.{e}", l, e) for l in range(LAYERS) for e in range(EXPERTS)]
+    if experts != want:
+        failures.append(f"expert modules {experts}")
+    if not report["runs"][0]["moe"]["gate_vs_expert"]:
+        failures.append("no gate-vs-expert times")
+
+    failures += check_quantisation(args, session, model)
+
     # A pattern that matches nothing is refused before anything is written.
     _, bad = write_model(folder, dict(ROLES, router=r"\.moe\.router$"))
     out = os.path.join(folder, "bad.mvprof")
@@ -292,6 +305,42 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
             or os.path.exists(out):
         failures.append(f"unmatched pattern: exit {r.returncode}, {r.stderr.strip()}")
     print("  unmatched pattern:", r.stderr.strip())
+    return failures
+
+
+def check_quantisation(args: argparse.Namespace, session: str, model: Vlm) -> List[str]:
+    """W8 of the LLM's linears: stored as a what-if with measured fidelity and
+    the format's exact size; other what-ifs are refused, writing nothing."""
+    failures: List[str] = []
+    r = cli(args, "whatif", session, "--quant", "w8", "--group", "32", "--format", "json")
+    c = json.loads(r.stdout)
+    # Every Linear of the LLM but the routers, which stay in float32.
+    routers = {id(b.moe.gate) for b in model.llm.blocks}
+    linears = [m for m in model.llm.modules() if isinstance(m, nn.Linear) and id(m) not in routers]
+    # Per row: one byte per value (padded to the group) and a float16 scale
+    # and minimum per group of 32.
+    size = sum(m.out_features * (-(-m.in_features // 32) * (32 + 4)) for m in linears)
+    details = c["transform_details"]
+    if details["quant.layers"]["value"] != len(linears):
+        failures.append(f"quantised {details['quant.layers']['value']} of {len(linears)} linears")
+    if details["quant.bytes"]["value"] != size:
+        failures.append(f"W8 size {details['quant.bytes']['value']}, the format's is {size}")
+    fid = c["fidelity_measured"]
+    if not (0 <= fid["kl_mean"] < 0.1 and fid["steps"] == STEPS + 1 and fid["top1_agreement"] > 0.5):
+        failures.append(f"W8 fidelity {fid}")
+    if "whatif" not in c["latency_ms_predicted"] or c["latency_ms_measured"]["whatif"] <= 0:
+        failures.append(f"W8 latency {c['latency_ms_measured']}, {c['latency_ms_predicted']}")
+    print(f"  W8: {len(linears)} linears, {size} bytes, KL {fid['kl_mean']:.2e}, "
+          f"top-1 {fid['top1_agreement']:.2f}")
+    with sqlite3.connect(session) as db:
+        before = db.execute("SELECT COUNT(*) FROM run").fetchone()[0]
+    for flag in (["--kv", "int4"], ["--freeze-cold"], ["--prune-visual", "0.5"]):
+        r = cli(args, "whatif", session, *flag, check=False)
+        if r.returncode != 2 or "user model" not in r.stderr or "\n" in r.stderr.strip():
+            failures.append(f"whatif {flag[0]} on a user model: exit {r.returncode}, {r.stderr}")
+    with sqlite3.connect(session) as db:
+        if db.execute("SELECT COUNT(*) FROM run").fetchone()[0] != before:
+            failures.append("a refused what-if wrote a run")
     return failures
 
 
