@@ -48,6 +48,18 @@ private slots:
         QCOMPARE(byPath["llm.layer1.moe.expert0"].parent,
                  std::optional<int64_t>(byPath["llm.layer1.moe"].id));
         QCOMPARE(byPath["vision"].parent, std::optional<int64_t>(byPath["model"].id));
+        // The manifest's roles: experts with their layer and index, decoder attention.
+        QCOMPARE(byPath["llm.layer1.moe.expert2"].role, ModuleRole::Expert);
+        QCOMPARE(byPath["llm.layer1.moe.expert2"].layer, std::optional<int>(1));
+        QCOMPARE(byPath["llm.layer1.moe.expert2"].expert, std::optional<int>(2));
+        QCOMPARE(byPath["llm.layer0.attn"].role, ModuleRole::Attention);
+        QCOMPARE(byPath["vision.block0.attn"].role, ModuleRole::None);
+        // Its softmax over the sequence gives the attention heatmap; its router,
+        // a parameter rather than a module, gives no routing, and the run says so.
+        auto attention = (*session)->patchMetrics(1, "attention");
+        QVERIFY(attention.ok());
+        QCOMPARE(int(attention->size()), 2 * 256);
+        QVERIFY((*session)->routing(1)->empty());
         // Spans nest inside their parents and the ops inside them carry their cost.
         auto spans = (*session)->spans(1);
         QVERIFY(spans.ok() && !spans->empty());
@@ -72,11 +84,16 @@ private slots:
                                           3); // the CLI's default prompt
         auto metrics = (*session)->runMetrics(1);
         QVERIFY(metrics.ok() && !metrics->empty());
-        // Without "roles" there is no LLM to quantise: a clear refusal, nothing written.
+        // Its LLM multiplies parameters, with no Linear module to quantise: a
+        // clear refusal, nothing written; other what-ifs need the built-in model.
         const auto w = test::runCli(
             {QStringLiteral("whatif"), out, QStringLiteral("--quant"), QStringLiteral("w8")});
         QCOMPARE(w.exitCode, 2);
-        QVERIFY2(w.err.contains("user model"), w.err.constData());
+        QVERIFY2(w.err.contains("nothing to quantise"), w.err.constData());
+        const auto kv = test::runCli(
+            {QStringLiteral("whatif"), out, QStringLiteral("--kv"), QStringLiteral("int4")});
+        QCOMPARE(kv.exitCode, 2);
+        QVERIFY2(kv.err.contains("user model"), kv.err.constData());
         QCOMPARE((*SessionReader::open(out.toStdString()))->runs()->size(), size_t(1));
     }
 

@@ -166,7 +166,16 @@ def forward(self, ids, visual, visual_at: int):
                                   {"tokenizer", "bytes"},
                                   {"vocab", kVocab},
                                   {"bos", 256},
-                                  {"max_seq", 512}};
+                                  {"max_seq", 512},
+                                  // Its router is a parameter of the MoE block, not a module:
+                                  // expert spans and attention are observable, routing is not.
+                                  {"roles",
+                                   {{"vision", "^vision$"},
+                                    {"projector", "^projector$"},
+                                    {"llm", "^llm$"},
+                                    {"attention", "^llm\\.layer\\d+\\.attn$"},
+                                    {"moe", "\\.moe$"},
+                                    {"expert", "\\.moe\\.expert\\d+$"}}}};
     const std::string path = (fs::path(dir) / "example-vlm.json").string();
     std::ofstream out(path);
     out << manifest.dump(2) << "\n";

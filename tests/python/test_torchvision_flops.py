@@ -2,7 +2,8 @@
 """mvprof's FLOPs on models it has never seen, against torch.profiler.
 
 torchvision models (random weights, fixed seed) become the vision tower of
-a small scripted VLM saved as a TorchScript user model. mvprof-cli captures
+the example VLM (capture/models/examples/torchvision_vlm.py), scripted and
+saved as a TorchScript user model. mvprof-cli captures
 each through --model-file; the same archive then runs its encode_image under
 torch.profiler(with_flops=True) on an input of the same shape. For every op
 kind torch.profiler counts, and for their total, the two must agree within
@@ -22,104 +23,26 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-from typing import Callable, Dict, List, Tuple
+from typing import Dict, List
 
 import torch
-import torch.nn as nn
-import torchvision
+
+sys.path.insert(0, os.path.join(os.environ.get("MVP_SOURCE_DIR", os.path.join(
+    os.path.dirname(__file__), "..", "..")), "capture", "models", "examples"))
+import torchvision_vlm as example  # noqa: E402  the towers and the VLM around them
 
 CONV_KINDS = ["aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
               "aten::_convolution"]
 TOLERANCE = 0.01
 
 
-class VitTower(nn.Module):
-    """torchvision's ViT without its head: one feature row per patch (CLS dropped)."""
-
-    def __init__(self, vit: torchvision.models.VisionTransformer) -> None:
-        super().__init__()
-        self.vit = vit
-
-    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
-        x = self.vit._process_input(pixels)
-        cls = self.vit.class_token.expand(x.shape[0], -1, -1)
-        x = self.vit.encoder(torch.cat([cls, x], dim=1))
-        return x[0, 1:]
-
-
-class ResNetTower(nn.Module):
-    """A ResNet's last feature map, one row per 32-px patch."""
-
-    def __init__(self, net: torchvision.models.ResNet) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
-        r = self.net
-        x = r.maxpool(r.relu(r.bn1(r.conv1(pixels))))
-        x = r.layer4(r.layer3(r.layer2(r.layer1(x))))
-        return x.flatten(2).transpose(1, 2)[0]
-
-
-class SwinTower(nn.Module):
-    """Swin's last stage, one row per 32-px patch."""
-
-    def __init__(self, net: torchvision.models.SwinTransformer) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
-        x = self.net.norm(self.net.features(pixels))
-        return x.reshape(-1, x.shape[-1])
-
-
-class TinyVlm(nn.Module):
-    """The USER_MODELS.md contract around a vision tower: a linear projector
-    and a one-layer decoder over byte tokens."""
-
-    def __init__(self, tower: nn.Module, feature_dim: int, dim: int = 64, vocab: int = 320):
-        super().__init__()
-        self.vision = tower
-        self.projector = nn.Linear(feature_dim, dim)
-        self.embed = nn.Embedding(vocab, dim)
-        self.mix = nn.Linear(dim, dim)
-        self.head = nn.Linear(dim, vocab)
-
-    @torch.jit.export
-    def encode_image(self, pixels: torch.Tensor) -> torch.Tensor:
-        return self.vision(pixels)
-
-    @torch.jit.export
-    def project(self, features: torch.Tensor) -> torch.Tensor:
-        return self.projector(features)
-
-    def forward(self, ids: torch.Tensor, visual: torch.Tensor, visual_at: int) -> torch.Tensor:
-        e = self.embed(ids)
-        x = torch.cat([e[:visual_at], visual, e[visual_at:]], dim=0)
-        return self.head(torch.relu(self.mix(x)))[-1]
-
-
-MODELS: Dict[str, Tuple[Callable[[], nn.Module], int, int]] = {
-    # name: (tower builder, feature width, patch side in pixels)
-    "vit_b_16": (lambda: VitTower(torchvision.models.vit_b_16(weights=None)), 768, 16),
-    "resnet18": (lambda: ResNetTower(torchvision.models.resnet18(weights=None)), 512, 32),
-    "swin_t": (lambda: SwinTower(torchvision.models.swin_t(weights=None)), 768, 32),
-}
-
-
 def save_user_model(name: str, folder: str) -> str:
-    """Scripts the model, saves it with its manifest; returns the manifest's path."""
-    build, width, patch = MODELS[name]
+    """The example VLM with this tower, scripted and saved; returns the manifest's path."""
+    build, width, patch = example.TOWERS[name]
     torch.manual_seed(0)
-    model = TinyVlm(build(), width).eval()
-    archive = os.path.join(folder, name + ".pt")
-    torch.jit.script(model).save(archive)
-    manifest = os.path.join(folder, name + ".json")
-    with open(manifest, "w") as f:
-        json.dump({"format": "mvprof-model", "name": name, "torchscript": name + ".pt",
-                   "image_size": 224, "patch": patch,
-                   "mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225]}, f)
-    return manifest
+    model = example.Vlm(build(), width).eval()
+    return example.save(model, folder, name, patch,
+                        extra={"mean": [0.485, 0.456, 0.406], "std": [0.229, 0.224, 0.225]})
 
 
 def profiler_flops(archive: str) -> Dict[str, int]:
@@ -181,7 +104,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.environ.get("MVP_CLI"))
     ap.add_argument("--image", default=os.environ.get("MVP_SAMPLE_IMAGE"))
-    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--models", default=",".join(example.TOWERS))
     args = ap.parse_args()
     failures: List[str] = []
     with tempfile.TemporaryDirectory() as folder:

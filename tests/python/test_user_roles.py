@@ -2,8 +2,10 @@
 """A user's TorchScript VLM-MoE with a role manifest: routing, modality and
 attention as PyTorch computes them.
 
-The model is written here the way people write them (experts and router
-are ordinary modules, attention is an explicit softmax) and scripted. After
+The model is the example's Mixtral-layout decoder
+(capture/models/examples/torchvision_vlm.py: experts and router are ordinary
+modules, attention is an explicit softmax) behind a small conv vision tower,
+scripted. After
 mvprof-cli captures it through --model-file with a manifest naming its
 roles, the test re-runs the same weights eagerly on the inputs the session
 stored (token ids and the projector's output) and checks that:
@@ -22,7 +24,6 @@ Run by CTest with Debian's /usr/bin/python3.
 
 import argparse
 import json
-import math
 import os
 import sqlite3
 import subprocess
@@ -32,101 +33,14 @@ from typing import Dict, List, Tuple
 
 import torch
 import torch.nn as nn
-import torch.nn.functional as F
 
-DIM, HEADS, EXPERTS, TOP_K, LAYERS, VOCAB = 64, 4, 4, 2, 2, 320
+sys.path.insert(0, os.path.join(os.environ.get("MVP_SOURCE_DIR", os.path.join(
+    os.path.dirname(__file__), "..", "..")), "capture", "models", "examples"))
+from torchvision_vlm import EXPERTS, LAYERS, ROLES, TOP_K, Vlm, save  # noqa: E402
+
 PATCH, IMAGE = 32, 224
 PROMPT = "What is this?"
 STEPS = 3
-
-
-class Attention(nn.Module):
-    heads: int
-    dim: int
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.heads, self.dim = HEADS, DIM
-        self.qkv = nn.Linear(DIM, 3 * DIM)
-        self.out = nn.Linear(DIM, DIM)
-
-    def split(self, x: torch.Tensor) -> torch.Tensor:
-        # [3, H, T, head dim]
-        return self.qkv(x).view(x.shape[0], 3, self.heads, self.dim // self.heads).permute(1, 2, 0, 3)
-
-    @torch.jit.export
-    def probs(self, x: torch.Tensor) -> torch.Tensor:
-        t = x.shape[0]
-        qkv = self.split(x)
-        scores = qkv[0] @ qkv[1].transpose(1, 2) / math.sqrt(self.dim // self.heads)
-        mask = torch.ones(t, t, dtype=torch.bool).triu(1)
-        return torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)  # [H, T, T]
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        v = self.split(x)[2]
-        return self.out((self.probs(x) @ v).transpose(0, 1).reshape(x.shape[0], self.dim))
-
-
-class Expert(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.w1 = nn.Linear(DIM, DIM, bias=False)
-        self.w2 = nn.Linear(DIM, DIM, bias=False)
-        self.w3 = nn.Linear(DIM, DIM, bias=False)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.w2(F.silu(self.w1(x)) * self.w3(x))
-
-
-class SparseMoe(nn.Module):
-    top_k: int  # read by mvprof from the router's parent: the manifest has no "top_k"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.top_k = TOP_K
-        self.gate = nn.Linear(DIM, EXPERTS, bias=False)
-        self.experts = nn.ModuleList([Expert() for _ in range(EXPERTS)])
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        probs = torch.softmax(self.gate(x), dim=-1)
-        weights, chosen = probs.topk(self.top_k, dim=-1)
-        weights = weights / weights.sum(-1, keepdim=True)
-        out = torch.zeros_like(x)
-        for e, expert in enumerate(self.experts):
-            hit = chosen == e
-            tokens = hit.any(-1).nonzero().squeeze(-1)
-            if tokens.numel() > 0:
-                w = (weights * hit).sum(-1)[tokens].unsqueeze(-1)
-                out.index_add_(0, tokens, expert(x[tokens]) * w)
-        return out
-
-
-class Block(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.norm1 = nn.LayerNorm(DIM)
-        self.attn = Attention()
-        self.norm2 = nn.LayerNorm(DIM)
-        self.moe = SparseMoe()
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = x + self.attn(self.norm1(x))
-        return x + self.moe(self.norm2(x))
-
-
-class Decoder(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.embed = nn.Embedding(VOCAB, DIM)
-        self.blocks = nn.ModuleList([Block() for _ in range(LAYERS)])
-        self.head = nn.Linear(DIM, VOCAB)
-
-    def forward(self, ids: torch.Tensor, visual: torch.Tensor, at: int) -> torch.Tensor:
-        e = self.embed(ids)
-        x = torch.cat([e[:at], visual, e[at:]], dim=0)
-        for block in self.blocks:
-            x = block(x)
-        return self.head(x[-1])
 
 
 class Vision(nn.Module):
@@ -138,39 +52,10 @@ class Vision(nn.Module):
         return self.patch(pixels).flatten(2).transpose(1, 2)[0]  # [49, 48]
 
 
-class Vlm(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.vision = Vision()
-        self.projector = nn.Linear(48, DIM)
-        self.llm = Decoder()
-
-    @torch.jit.export
-    def encode_image(self, pixels: torch.Tensor) -> torch.Tensor:
-        return self.vision(pixels)
-
-    @torch.jit.export
-    def project(self, features: torch.Tensor) -> torch.Tensor:
-        return self.projector(features)
-
-    def forward(self, ids: torch.Tensor, visual: torch.Tensor, visual_at: int) -> torch.Tensor:
-        return self.llm(ids, visual, visual_at)
-
-
-ROLES = {"vision": "^vision$", "projector": "^projector$", "llm": "^llm$",
-         "attention": r"\.attn$", "moe": r"\.moe$", "router": r"\.moe\.gate$",
-         "expert": r"\.experts\.\d+$"}
-
-
 def write_model(folder: str, roles: Dict[str, str]) -> Tuple[Vlm, str]:
     torch.manual_seed(0)
-    model = Vlm().eval()
-    torch.jit.script(model).save(os.path.join(folder, "moe-vlm.pt"))
-    manifest = os.path.join(folder, "moe-vlm.json")
-    with open(manifest, "w") as f:
-        json.dump({"format": "mvprof-model", "torchscript": "moe-vlm.pt", "image_size": IMAGE,
-                   "patch": PATCH, "roles": roles}, f)
-    return model, manifest
+    model = Vlm(Vision(), 48).eval()
+    return model, save(model, folder, "moe-vlm", PATCH, roles)
 
 
 def cli(args: argparse.Namespace, *argv: str, check: bool = True) -> subprocess.CompletedProcess:
