@@ -50,6 +50,129 @@ std::vector<TokenRow> prefillTokens(const std::vector<int>& ids, int first, int 
     return rows;
 }
 
+// The manifest as the run's config, with what loading the model told us:
+// parameters, the root type, and for the expert views the experts per MoE
+// layer (the expert modules the roles name) and top-k.
+std::string configJson(const UserModelManifest& manifest, const ScriptedModel& model) {
+    auto cfg = nlohmann::json::parse(manifest.json);
+    cfg["parameters"] = model.parameterCount();
+    cfg["root_type"] = model.rootType();
+    if (manifest.roles.empty()) return cfg.dump();
+    int experts = 0;
+    for (const auto& r : manifest.roles) {
+        if (r.role != ModuleRole::Expert) continue;
+        const std::regex re(r.pattern);
+        for (const auto& path : model.modulePaths())
+            if (std::regex_search(path, re)) {
+                ModuleRow m{0, path, "", std::nullopt, 0, ModuleRole::Expert};
+                assignIndices(m);
+                if (m.expert) experts = std::max(experts, *m.expert + 1);
+            }
+    }
+    cfg["llm"] = {{"experts", experts}, {"top_k", routerTopK(manifest, model)}};
+    return cfg.dump();
+}
+
+std::vector<int> promptSequence(const PreparedCapture& prep) {
+    std::vector<int> ids{prep.userModel->bos};
+    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
+    return ids;
+}
+
+// TorchScript's profiling executor optimises during the first calls: warm up unrecorded.
+void warmUp(ScriptedModel& model, const PreparedCapture& prep, int visualAt) {
+    const auto& o = prep.options;
+    for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i) {
+        try {
+            c10::InferenceMode inference;
+            auto visual = model.project(model.encodeImage(modelPixels(prep)));
+            std::vector<int> ids = promptSequence(prep);
+            for (int step = 0; step <= o.steps; ++step)
+                ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
+        } catch (const std::exception&) {
+            return; // the measured run reports the model's error
+        }
+    }
+}
+
+// What the roles let the capture observe, for the report's notes.
+std::vector<RunMetricRow> observedMetrics(const ScriptRoleObserver& roles) {
+    return {{"roles.routing_observed", roles.sawRouting() ? 1.0 : 0.0, "", "measured",
+             roles.sawRouting()               ? "routing read from the router modules"
+             : roles.routingProblem().empty() ? "no module with the router role ran"
+                                              : roles.routingProblem()},
+            {"roles.attention_observed", roles.sawAttention() ? 1.0 : 0.0, "", "measured",
+             roles.sawAttention()
+                 ? "attention probabilities read from softmax calls in attention modules"
+                 : "no softmax over the sequence ran inside an attention module (fused "
+                   "attention kernels hide the probabilities)"}};
+}
+
+// One recorded run of the phases: preprocess, vision, projector, prefill and
+// the decode steps, each forward pass over the whole sequence.
+struct ScriptedPasses {
+    ScriptedModel& model;
+    const PreparedCapture& prep;
+    Recorder& rec;
+    ScriptRoleObserver* roles; // nullptr without a role manifest
+    const ProgressFn& progress;
+    int visualAt = 1, gridPatches = 0;
+    Batch rows;
+    std::vector<int> outputTokens;
+
+    bool cancelled() const { return prep.options.cancel && prep.options.cancel->load(); }
+
+    void phase(const std::string& name, int step = 0) {
+        rec.beginPhase(name, step);
+        const int steps = prep.options.steps;
+        if (progress)
+            progress({name, step, steps,
+                      name == "decode" ? 0.4 + 0.6 * (step - 1) / std::max(1, steps) : 0.0});
+    }
+
+    // One forward pass; positions from `firstNew` on are new in it.
+    int forward(int step, const std::vector<int>& ids, const torch::Tensor& visual, int firstNew,
+                int sequence) {
+        if (roles) roles->beginPass(rec.phase(), rec.step(), firstNew, sequence);
+        const auto logits = model.forward(ids, visual, visualAt);
+        if (logits.dim() != 1 || logits.size(0) < 2)
+            throw std::runtime_error("forward() must return next-token logits [vocab]");
+        auto c = logits.to(torch::kFloat).contiguous();
+        const int next = int(c.argmax().item<int64_t>());
+        rows.stepOutputs.push_back(StepOutputRow{
+            step, next, std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
+        outputTokens.push_back(next);
+        return next;
+    }
+
+    void run() {
+        c10::InferenceMode inference;
+        phase("preprocess");
+        auto pixels = modelPixels(prep);
+        phase("vision");
+        auto features = model.encodeImage(pixels);
+        phase("projector");
+        auto visual = model.project(features);
+        if (visual.dim() != 2)
+            throw std::runtime_error("project() must return [visual tokens, width]");
+        auto v = visual.to(torch::kFloat).contiguous();
+        rows.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
+        rows.visionFeatures->data.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+        phase("prefill");
+        std::vector<int> ids = promptSequence(prep);
+        rows.tokens = prefillTokens(ids, visualAt, int(visual.size(0)), gridPatches);
+        int position = int(rows.tokens.size());
+        int next = forward(0, ids, visual, 0, position);
+        for (int step = 1; step <= prep.options.steps && !cancelled(); ++step) {
+            phase("decode", step);
+            rows.tokens.push_back(TokenRow{position++, "decode", step, "text", next, -1});
+            ids.push_back(next);
+            // The whole sequence again: the profiler sees no KV cache in a user model.
+            next = forward(step, ids, visual, position - 1, position);
+        }
+    }
+};
+
 } // namespace
 
 Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
@@ -70,26 +193,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     info.transform = transform.transform;
     info.baselineRun = transform.baselineRun;
     info.dtype = "float32"; // a TorchScript archive runs in the dtype it was saved in
-    {
-        // The manifest as the run's config, with what loading the model told us.
-        auto cfgJson = nlohmann::json::parse(d->prep.userModel->json);
-        cfgJson["parameters"] = model.parameterCount();
-        cfgJson["root_type"] = model.rootType();
-        // Experts per MoE layer (the expert modules the roles name) and top-k,
-        // for the expert views; the routing rows say the rest.
-        int experts = 0;
-        for (const auto& path : model.modulePaths())
-            for (const auto& r : manifest.roles)
-                if (r.role == ModuleRole::Expert &&
-                    std::regex_search(path, std::regex(r.pattern))) {
-                    ModuleRow m{0, path, "", std::nullopt, 0, ModuleRole::Expert};
-                    assignIndices(m);
-                    if (m.expert) experts = std::max(experts, *m.expert + 1);
-                }
-        if (!manifest.roles.empty())
-            cfgJson["llm"] = {{"experts", experts}, {"top_k", routerTopK(manifest, model)}};
-        info.configJson = cfgJson.dump();
-    }
+    info.configJson = configJson(manifest, model);
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);
@@ -103,19 +207,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                                        cfg.vision.patch, cfg.vision.imageSize, visualAt};
         writer.submit(std::move(setup));
     }
-    // TorchScript's profiling executor optimises during the first calls: warm up unrecorded.
-    for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i) {
-        try {
-            c10::InferenceMode inference;
-            auto visual = model.project(model.encodeImage(modelPixels(d->prep)));
-            std::vector<int> ids{d->prep.userModel->bos};
-            ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
-            for (int step = 0; step <= o.steps; ++step)
-                ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
-        } catch (const std::exception&) {
-            break; // the measured run reports the model's error
-        }
-    }
+    warmUp(model, d->prep, visualAt);
+
     Recorder rec(writer, *runId, probes, o.nestedOps);
     const int gridPatches =
         manifest.gridH && manifest.gridW ? *manifest.gridH * *manifest.gridW : cfg.vision.patches();
@@ -131,100 +224,38 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
             rec.setObserver(&*roles);
         }
     }
-    // Before each forward pass: which positions are new (the model recomputes all).
-    auto pass = [&](int firstNew, int sequence) {
-        if (roles) roles->beginPass(rec.phase(), rec.step(), firstNew, sequence);
-    };
-    auto phase = [&](const std::string& name, int step = 0) {
-        rec.beginPhase(name, step);
-        if (progress)
-            progress({name, step, o.steps,
-                      name == "decode" ? 0.4 + 0.6 * (step - 1) / std::max(1, o.steps) : 0.0});
-    };
-    auto cancelled = [&] { return o.cancel && o.cancel->load(); };
     (void)sysinfo::resetPeakRss();
-
-    CaptureResult result;
-    result.run = *runId;
+    ScriptedPasses passes{model,       d->prep, rec, roles ? &*roles : nullptr, progress, visualAt,
+                          gridPatches, {},      {}};
     RunResult outcome;
-    Batch rows;
-    int position = 0;
     try {
-        c10::InferenceMode inference;
         rec.startOps();
-        phase("preprocess");
-        auto pixels = modelPixels(d->prep);
-        phase("vision");
-        auto features = model.encodeImage(pixels);
-        phase("projector");
-        auto visual = model.project(features);
-        if (visual.dim() != 2)
-            throw std::runtime_error("project() must return [visual tokens, width]");
-        {
-            auto v = visual.to(torch::kFloat).contiguous();
-            rows.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
-            rows.visionFeatures->data.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
-        }
-        const int patches = int(visual.size(0));
-        phase("prefill");
-        std::vector<int> ids{d->prep.userModel->bos};
-        ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
-        auto keep = [&](int step, const torch::Tensor& logits) {
-            if (logits.dim() != 1 || logits.size(0) < 2)
-                throw std::runtime_error("forward() must return next-token logits [vocab]");
-            auto c = logits.to(torch::kFloat).contiguous();
-            const int next = int(c.argmax().item<int64_t>());
-            rows.stepOutputs.push_back(StepOutputRow{
-                step, next,
-                std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
-            result.outputTokens.push_back(next);
-            return next;
-        };
-        rows.tokens = prefillTokens(ids, visualAt, patches, gridPatches);
-        position = int(rows.tokens.size());
-        pass(0, position);
-        int next = keep(0, model.forward(ids, visual, visualAt));
-        for (int step = 1; step <= o.steps && !cancelled(); ++step) {
-            phase("decode", step);
-            rows.tokens.push_back(TokenRow{position++, "decode", step, "text", next, -1});
-            ids.push_back(next);
-            // The whole sequence again: the profiler sees no KV cache in a user model.
-            pass(position - 1, position);
-            next = keep(step, model.forward(ids, visual, visualAt));
-        }
-        rec.endPhase();
-        rec.stopOps();
-        outcome.status = cancelled() ? RunStatus::Incomplete : RunStatus::Complete;
-        if (cancelled()) outcome.error = "cancelled by the user";
+        passes.run();
+        outcome.status = passes.cancelled() ? RunStatus::Incomplete : RunStatus::Complete;
+        if (passes.cancelled()) outcome.error = "cancelled by the user";
     } catch (const std::exception& e) {
-        rec.endPhase();
-        rec.stopOps();
         outcome.status = RunStatus::Failed;
         std::string what = e.what();
         outcome.error = what.substr(0, what.find('\n'));
     }
+    rec.endPhase();
+    rec.stopOps();
     outcome.wallNs = rec.lastPhaseEndNs();
     outcome.peakRssBytes = sysinfo::peakRssBytes();
-    outcome.outputText = tokens::decode(result.outputTokens);
+    outcome.outputText = tokens::decode(passes.outputTokens);
+    Batch rows = std::move(passes.rows);
     rows.runMetrics = transform.metrics;
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
     if (roles) {
         rows.routing = roles->takeRouting();
         rows.patchMetrics = roles->attentionMetrics();
-        // What the roles let the capture observe, for the report's notes.
-        rows.runMetrics.push_back(
-            {"roles.routing_observed", roles->sawRouting() ? 1.0 : 0.0, "", "measured",
-             roles->sawRouting()               ? "routing read from the router modules"
-             : roles->routingProblem().empty() ? "no module with the router role ran"
-                                               : roles->routingProblem()});
-        rows.runMetrics.push_back(
-            {"roles.attention_observed", roles->sawAttention() ? 1.0 : 0.0, "", "measured",
-             roles->sawAttention()
-                 ? "attention probabilities read from softmax calls in attention modules"
-                 : "no softmax over the sequence ran inside an attention module (fused "
-                   "attention kernels hide the probabilities)"});
+        for (auto& m : observedMetrics(*roles))
+            rows.runMetrics.push_back(std::move(m));
     }
+    CaptureResult result;
+    result.run = *runId;
+    result.outputTokens = std::move(passes.outputTokens);
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the user model failed: ", ErrorCode::BadInput);
 }

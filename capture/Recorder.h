@@ -99,7 +99,7 @@ public:
         int64_t childFlops = 0;                // Σ FLOPs of the nested calls
         bool arithmeticBelow = false;          // a nested call counted arithmetic
         int children = 0, unknownChildren = 0; // nested calls, and those with unknown FLOPs
-        const void* leafKey = nullptr;         // the op's identity for the leaf table
+        const std::string* leafName = nullptr; // the op's name, interned (the leaf table's key)
     };
     // What a finished call hands to its row and its parent.
     struct OpOutcome {
@@ -124,7 +124,7 @@ private:
         int64_t ops = 0, knownOps = 0; // top-level ops inside, children included
     };
     void maybeFlush();
-    void countLeaf(const void* key, int64_t flops);
+    void countLeaf(const std::string* name, int64_t flops);
     void closeHierarchy();
     // `parent`'s child `instance` by the resolver; "" when the model has none.
     std::string childOf(const std::string& parent, const std::string& instance);
@@ -151,7 +151,7 @@ private:
         std::string name;
         int64_t calls = 0, flops = 0;
     };
-    using LeafCounts = std::unordered_map<const void*, LeafCount>;
+    using LeafCounts = std::unordered_map<const std::string*, LeafCount>;
     std::map<std::string, LeafCounts> leavesByPhase_;
     LeafCounts* leaves_ = nullptr;
     bool leavesChanged_ = false;
