@@ -66,10 +66,8 @@ predictQuantisedLatency(const RunData& base, const RunData& whatIf,
     LatencyPrediction p;
     p.wallNs = int64_t(std::max(0.0, wall));
     p.note = "predicted for an int4/int8 kernel that reads the packed weights: the quantised "
-             "modules' measured "
-             "time (float32 dequantisation here) replaced by the baseline's, scaled by the "
-             "roofline ratio of "
-             "bytes moved";
+             "modules' measured time (float32 kernels here) replaced by the baseline's, scaled "
+             "by the roofline ratio of bytes moved";
     return p;
 }
 
