@@ -354,6 +354,21 @@ ShapeFlops arithmetic(std::string_view name, const std::vector<OpArg>& args) {
     return std::pair{int64_t(p->flops) * elements(s), s};
 }
 
+// embedding(weight, indices) · index_select(self, dim, index): the rows
+// gathered, read and written, plus the index.
+int64_t gatheredBytes(const std::vector<OpArg>& args, bool embedding) {
+    const Shape* table = shapeAt(args, 0);
+    const OpArg* index = nth(args, embedding ? 1 : 2, OpArg::Tensor);
+    if (!table || table->empty() || !index) return 0;
+    const auto rank = int64_t(table->size());
+    int64_t d = 0;
+    if (const OpArg* dim = nth(args, 1, OpArg::Int); !embedding && dim)
+        d = std::clamp<int64_t>(dim->values[0] < 0 ? dim->values[0] + rank : dim->values[0], 0,
+                                rank - 1);
+    const int64_t rowElems = elements(*table) / std::max<int64_t>((*table)[size_t(d)], 1);
+    return tensorBytes(*index) + 2 * elements(index->values) * rowElems * args[0].elemSize;
+}
+
 // Bytes of the ops that move data without arithmetic.
 int64_t copyBytes(std::string_view name, const std::vector<OpArg>& args) {
     const OpArg* first = args.empty() ? nullptr : &args[0];
@@ -368,21 +383,8 @@ int64_t copyBytes(std::string_view name, const std::vector<OpArg>& args) {
         const OpArg* src = nth(args, 1, OpArg::Tensor);
         return tensorBytes(*first) + (src ? tensorBytes(*src) : 0);
     }
-    if (name == "aten::embedding" || name == "aten::index_select") {
-        // embedding(weight, indices) · index_select(self, dim, index): the rows gathered.
-        const bool emb = name == "aten::embedding";
-        const Shape* table = shapeAt(args, 0);
-        const OpArg* index = nth(args, emb ? 1 : 2, OpArg::Tensor);
-        const OpArg* dim = nth(args, 1, OpArg::Int);
-        if (!table || table->empty() || !index) return 0;
-        const size_t d =
-            emb ? 0
-                : size_t(std::clamp<int64_t>(
-                      dim ? (dim->values[0] + int64_t(table->size())) % int64_t(table->size()) : 0,
-                      0, int64_t(table->size()) - 1));
-        const int64_t rowElems = elements(*table) / std::max<int64_t>((*table)[d], 1);
-        return tensorBytes(*index) + 2 * elements(index->values) * rowElems * args[0].elemSize;
-    }
+    if (name == "aten::embedding" || name == "aten::index_select")
+        return gatheredBytes(args, name == "aten::embedding");
     // clone, to, cat, stack, contiguous or reshape of a strided tensor, masked_fill,
     // repeat: read every input, write as much.
     int64_t in = 0;

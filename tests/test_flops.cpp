@@ -107,6 +107,11 @@ private slots:
         // An embedding reads the rows it gathers, not the whole table.
         QCOMPARE(estimateOpCost("aten::embedding", {t({32000, 64}), t({5}, 8)}).bytes,
                  int64_t(5 * 8 + 2 * 5 * 64 * 4));
+        // index_select(self [4, 10, 6], dim 1 (or −2), 3 indices): 4·3·6 values gathered.
+        for (int64_t dim : {1, -2})
+            QCOMPARE(
+                estimateOpCost("aten::index_select", {t({4, 10, 6}), one(dim), t({3}, 8)}).bytes,
+                int64_t(3 * 8 + 2 * 4 * 3 * 6 * 4));
         QCOMPARE(estimateOpCost("aten::zero_", {t({10, 10})}).bytes, int64_t(400));
         QCOMPARE(classifyOp("aten::frobnicate"), OpClass::Other);
     }
