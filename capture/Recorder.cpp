@@ -2,6 +2,7 @@
 
 #include "capture/OpObserver.h"
 #include "capture/OpProbe.h"
+#include "core/session/ModuleRoles.h"
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
@@ -160,6 +161,22 @@ void Recorder::enter(int64_t moduleId) {
     SpanFrame f{++spanCount_, moduleId, 0, 0, 0, currentSpan()};
     spanStack_.push_back(f);
     spanStack_.back().start = nowNs();
+}
+
+void Recorder::enterModule(const std::string& path, const std::string& kind, ModuleRole role) {
+    const auto known = moduleIds_.find(path);
+    if (known != moduleIds_.end()) {
+        enter(known->second);
+        return;
+    }
+    const std::optional<int64_t> parent =
+        spanStack_.empty() ? std::nullopt : std::optional<int64_t>(spanStack_.back().module);
+    const int64_t id = int64_t(moduleIds_.size()) + 1;
+    moduleIds_[path] = id;
+    ModuleRow row{id, path, kind, parent, 0, role};
+    assignIndices(row);
+    pending_.modules.push_back(std::move(row));
+    enter(id);
 }
 
 void Recorder::exit() {

@@ -45,6 +45,9 @@ public:
     // Module spans (ProbeScope calls these).
     void enter(int64_t moduleId);
     void exit();
+    // Opens a span of the module `path`, created on first use as a child of
+    // the innermost open span's module (hooks of an eager model).
+    void enterModule(const std::string& path, const std::string& kind, ModuleRole role);
 
     // TorchScript models have no probes: their module spans follow the
     // interpreter's module hierarchy at each top-level op. The root module

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""The mvprof Python package on an eager model: torchvision's ViT-B/16 in
+front of the example's Mixtral-layout decoder (experts and router are
+modules), profiled with mvprof.profile in this process.
+
+Checks, against PyTorch itself:
+- routing rows equal the top-k of the router logits PyTorch computed in the
+  same run (seen by the test's own forward hooks), with modality by position;
+- module spans nest inside their parents and inside the phases;
+- the vision phase's FLOPs equal torch.profiler's with_flops count per op kind;
+- the report's MoE section splits by modality;
+- an exception in the user's forward propagates unchanged and the run is
+  stored as failed with its last line; a session path that cannot be written
+  is a clear MvprofError.
+Run by CTest with Debian's /usr/bin/python3; the package comes from
+$MVP_PYTHON_DIR (<build>/python).
+"""
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from typing import Dict, List, Tuple
+
+import torch
+
+sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
+sys.path.insert(0, os.path.join(os.environ["MVP_SOURCE_DIR"], "capture", "models", "examples"))
+import mvprof  # noqa: E402
+import torchvision_vlm as example  # noqa: E402
+
+STEPS = 2
+PROMPT = [256] + list(b"What is this?")
+
+
+def build() -> torch.nn.Module:
+    torch.manual_seed(0)
+    tower, width, _ = example.TOWERS["vit_b_16"]
+    return example.Vlm(tower(), width).eval()
+
+
+def run(prof, model, pixels) -> None:
+    with prof.phase("vision"):
+        feats = model.encode_image(pixels)
+    with prof.phase("projector"):
+        visual = model.project(feats)
+    prof.visual_tokens(start=1, grid=(14, 14), patch=16, input_size=224)
+    ids = list(PROMPT)
+    with prof.phase("prefill"):
+        nxt = int(model(torch.tensor(ids), visual, 1).argmax())
+    for step in range(1, STEPS + 1):
+        ids.append(nxt)
+        with prof.phase("decode", step):  # the whole sequence again: no KV cache
+            nxt = int(model(torch.tensor(ids), visual, 1).argmax())
+
+
+def expected_routing(outputs: List[Tuple[int, torch.Tensor]]) -> Dict[Tuple[int, int], List[int]]:
+    """PyTorch's top-k per (layer, position), new positions of each pass only."""
+    routed: Dict[Tuple[int, int], List[int]] = {}
+    for layer, logits in outputs:
+        chosen = torch.softmax(logits, -1).topk(example.TOP_K, -1).indices
+        for pos in range(chosen.shape[0]):
+            routed.setdefault((layer, pos), chosen[pos].tolist())
+    return routed
+
+
+def main() -> int:
+    failures: List[str] = []
+    torch.set_num_threads(1)
+    model = build()
+    pixels = torch.rand(1, 3, 224, 224)
+    seen: List[Tuple[int, torch.Tensor]] = []
+    for layer, block in enumerate(model.llm.blocks):
+        block.moe.gate.register_forward_hook(
+            lambda m, i, o, l=layer: seen.append((l, o.detach().clone())))
+    with tempfile.TemporaryDirectory() as folder:
+        session = os.path.join(folder, "eager.mvprof")
+        with torch.inference_mode():
+            with mvprof.profile(session, model, prompt="What is this?", force=True) as prof:
+                run(prof, model, pixels)
+        db = sqlite3.connect(session)
+        rows = db.execute("SELECT layer, token, rank, expert, modality FROM routing"
+                          " ORDER BY layer, token, rank").fetchall()
+        got: Dict[Tuple[int, int], List[int]] = {}
+        for layer, token, rank, expert, modality in rows:
+            got.setdefault((layer, token), []).append(expert)
+            if modality != ("visual" if 1 <= token <= 196 else "text"):
+                failures.append(f"routing layer {layer} token {token}: {modality}")
+        want = expected_routing(seen)
+        if got != want:
+            bad = [k for k in want if got.get(k) != want[k]][:5]
+            failures.append(f"routing: {len(got)} (layer, token) pairs vs PyTorch's {len(want)};"
+                            f" first differences {bad}")
+        print(f"  routing: {len(rows)} rows, {len(want)} (layer, token) pairs checked")
+
+        spans = {i: (p, s, e, ph) for i, p, s, e, ph in db.execute(
+            "SELECT id, parent, start_ns, end_ns, phase FROM span WHERE run=1")}
+        phases = {(p, st): (s, e) for p, st, s, e in db.execute(
+            "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=1")}
+        for i, (parent, start, end, phase) in spans.items():
+            if parent is not None and not (spans[parent][1] <= start and end <= spans[parent][2]):
+                failures.append(f"span {i} is not inside its parent {parent}")
+        if not spans or len(phases) != 3 + STEPS:
+            failures.append(f"{len(spans)} spans, {len(phases)} phases")
+        experts = db.execute("SELECT COUNT(*) FROM module WHERE run=1 AND role='expert'"
+                             " AND layer IS NOT NULL AND expert IS NOT NULL").fetchone()[0]
+        if experts != example.LAYERS * example.EXPERTS:
+            failures.append(f"{experts} expert modules with layer and index")
+
+        ours = dict(db.execute("SELECT name, flops FROM leaf_flops WHERE run=1 AND "
+                               "phase='vision'").fetchall())
+        with torch.inference_mode(), torch.profiler.profile(with_flops=True) as p:
+            model.encode_image(pixels)
+        theirs = {e.key: int(e.flops) for e in p.key_averages() if e.flops}
+        for kind, flops in theirs.items():
+            mine = sum(ours.get(k, 0) for k in ("aten::_convolution", "aten::convolution",
+                                                  "aten::conv2d")) \
+                if kind == "aten::conv2d" else ours.get(kind, 0)
+            print(f"  vision {kind:14} torch.profiler {flops:>15,}  mvprof {mine:>15,}")
+            if abs(mine - flops) > 0.01 * flops:
+                failures.append(f"vision {kind}: mvprof {mine}, torch.profiler {flops}")
+
+        report = json.loads(subprocess.run([os.environ["MVP_CLI"], "report", session,
+                                            "--format", "json"], capture_output=True,
+                                           text=True, check=True).stdout)
+        layers = report["runs"][0]["moe"]["layers"]
+        if len(layers) != example.LAYERS or "by_modality" not in json.dumps(layers[0]) \
+                and "visual" not in json.dumps(layers[0]):
+            failures.append(f"MoE section: {json.dumps(layers)[:200]}")
+
+        # The user's exception propagates; the run is stored as failed.
+        bad = os.path.join(folder, "failed.mvprof")
+        try:
+            with mvprof.profile(bad, model, force=True) as prof:
+                with prof.phase("vision"):
+                    model.encode_image(torch.rand(1, 3, 100, 100))
+            failures.append("a wrong input size did not raise")
+        except Exception as e:  # noqa: BLE001 - whatever the model raised
+            status, error = sqlite3.connect(bad).execute(
+                "SELECT status, error FROM run").fetchone()
+            if status != "failed" or not error or type(e).__name__ not in error:
+                failures.append(f"failed run stored as {status}: {error!r}")
+            print(f"  failing forward: {type(e).__name__} propagated, run {status}: {error[:70]}")
+        try:
+            mvprof.profile("/proc/no/such/dir/x.mvprof", model).__enter__()
+            failures.append("an unwritable path was accepted")
+        except mvprof.MvprofError as e:
+            print(f"  unwritable path: {e}")
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
