@@ -22,6 +22,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import warnings
 from typing import Dict, List, Tuple
 
 import torch
@@ -143,6 +144,23 @@ def main() -> int:
             if status != "failed" or not error or type(e).__name__ not in error:
                 failures.append(f"failed run stored as {status}: {error!r}")
             print(f"  failing forward: {type(e).__name__} propagated, run {status}: {error[:70]}")
+        # No router by the given roles: a warning naming the candidates, and
+        # ops and modules still recorded.
+        plain = os.path.join(folder, "norouter.mvprof")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with torch.inference_mode(), mvprof.profile(plain, model, force=True,
+                                                        roles={"llm": "^llm$"}) as prof:
+                with prof.phase("prefill"):
+                    model(torch.tensor(PROMPT), torch.zeros(4, 64), 1)
+        message = " ".join(str(w.message) for w in caught)
+        ndb = sqlite3.connect(plain)
+        counts = ndb.execute("SELECT (SELECT COUNT(*) FROM op), (SELECT COUNT(*) FROM module),"
+                             " (SELECT COUNT(*) FROM routing)").fetchone()
+        if "llm.blocks.0.moe.gate" not in message or counts[0] == 0 or counts[1] == 0 \
+                or counts[2] != 0:
+            failures.append(f"no router: warning {message!r}, ops/modules/routing {counts}")
+        print(f"  no router: {message[:110]}…")
         try:
             mvprof.profile("/proc/no/such/dir/x.mvprof", model).__enter__()
             failures.append("an unwritable path was accepted")

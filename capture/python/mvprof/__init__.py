@@ -25,6 +25,7 @@ import json
 import os
 import re
 import traceback
+import warnings
 from typing import Dict, Iterator, List, Optional, Tuple
 
 import torch
@@ -117,11 +118,18 @@ class Profile:
         self._call("mvprof_begin_run", _b("python:" + type(self.model).__name__),
                    _b(self.prompt or ""), _b(self.image), _b(config), int(self.ops))
         self._install_hooks()
+        if not self.routers:
+            warnings.warn("mvprof: " + self.no_router_message() +
+                          "; ops and modules are still recorded", stacklevel=2)
         return self
 
     def __exit__(self, kind, value, tb) -> bool:
         for h in self._hooks:
             h.remove()
+        self._call("mvprof_add_metric", b"roles.routing_observed",
+                   ctypes.c_double(1.0 if self.routers else 0.0), b"",
+                   _b(f"routing read from {len(self.routers)} router modules" if self.routers
+                      else self.no_router_message()))
         if value is None:
             self._call("mvprof_end_run", 0, None)
         else:
@@ -148,6 +156,14 @@ class Profile:
         rows, cols = grid
         self._visual = (start, rows * cols)
         self._call("mvprof_set_patch_grid", rows, cols, patch, input_size or patch * cols, start)
+
+    def no_router_message(self) -> str:
+        """Why no routing was recorded, naming the modules that look like routers."""
+        candidates = [p for p, m in self.model.named_modules()
+                      if re.search(r"gate|router|moe|expert", p.rsplit(".", 1)[-1])][:6]
+        return ("no module matched the router role" +
+                (f"; candidates: {', '.join(candidates)} (pass roles={{'router': ...}})"
+                 if candidates else ": the model has no MoE layers by its names"))
 
     # -- hooks --------------------------------------------------------------
     def _role(self, path: str) -> str:
