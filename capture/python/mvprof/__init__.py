@@ -126,17 +126,20 @@ class Profile:
     def __exit__(self, kind, value, tb) -> bool:
         for h in self._hooks:
             h.remove()
-        self._call("mvprof_add_metric", b"roles.routing_observed",
-                   ctypes.c_double(1.0 if self.routers else 0.0), b"",
-                   _b(f"routing read from {len(self.routers)} router modules" if self.routers
-                      else self.no_router_message()))
-        if value is None:
-            self._call("mvprof_end_run", 0, None)
-        else:
-            last = traceback.format_exception_only(kind, value)[-1].strip()
-            self._call("mvprof_end_run", 2, _b(last))
         lib = _library()
-        rc = lib.mvprof_close(self._session)
+        try:
+            self._call("mvprof_add_metric", b"roles.routing_observed",
+                       ctypes.c_double(1.0 if self.routers else 0.0), b"",
+                       _b(f"routing read from {len(self.routers)} router modules"
+                          if self.routers else self.no_router_message()))
+            if value is None:
+                self._call("mvprof_end_run", 0, None)
+            else:
+                last = traceback.format_exception_only(kind, value)[-1].strip()
+                self._call("mvprof_end_run", 2, _b(last))
+        finally:
+            # Always written and freed; a run still open is closed as failed.
+            rc = lib.mvprof_close(self._session)
         if rc != 0 and value is None:
             raise MvprofError(lib.mvprof_last_error().decode(errors="replace"))
         return False  # the user's exception propagates unchanged
