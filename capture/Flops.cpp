@@ -406,8 +406,11 @@ OpClass classifyOp(std::string_view name) {
 }
 
 OpCost estimateOpCost(std::string_view name, const std::vector<OpArg>& args) {
+    return estimateOpCost(name, classifyOp(name), args);
+}
+
+OpCost estimateOpCost(std::string_view name, OpClass cls, const std::vector<OpArg>& args) {
     OpCost cost;
-    const OpClass cls = classifyOp(name);
     const OpArg* firstTensor = nullptr;
     for (const auto& a : args)
         if (a.kind == OpArg::Tensor) {

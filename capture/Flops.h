@@ -63,5 +63,7 @@ struct OpCost {
 };
 
 OpCost estimateOpCost(std::string_view opName, const std::vector<OpArg>& args);
+// The same with the op's class already known (the probe caches it per op).
+OpCost estimateOpCost(std::string_view opName, OpClass cls, const std::vector<OpArg>& args);
 
 } // namespace mvp

@@ -179,7 +179,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     args.reserve(inputs.size());
     for (const auto& v : inputs)
         args.push_back(toArg(v));
-    const OpCost cost = estimateOpCost(info.name, args);
+    const OpCost cost = estimateOpCost(info.name, info.cls, args);
     frame.ownFlops = cost.flops;
     frame.arithmetic = info.cls == OpClass::Arithmetic && cost.flops.has_value();
     if (!record) {

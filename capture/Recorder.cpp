@@ -175,8 +175,15 @@ void Recorder::enterModule(const std::string& path, const std::string& kind, Mod
     moduleIds_[path] = id;
     ModuleRow row{id, path, kind, parent, 0, role};
     assignIndices(row);
+    layerOf_[id] = row.layer;
     pending_.modules.push_back(std::move(row));
     enter(id);
+}
+
+std::optional<int> Recorder::innermostLayer() const {
+    if (spanStack_.empty()) return std::nullopt;
+    const auto it = layerOf_.find(spanStack_.back().module);
+    return it == layerOf_.end() ? std::nullopt : it->second;
 }
 
 void Recorder::exit() {

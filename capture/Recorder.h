@@ -48,6 +48,8 @@ public:
     // Opens a span of the module `path`, created on first use as a child of
     // the innermost open span's module (hooks of an eager model).
     void enterModule(const std::string& path, const std::string& kind, ModuleRole role);
+    // The layer of the innermost open span's module (ModuleRoles.h), if it has one.
+    std::optional<int> innermostLayer() const;
 
     // TorchScript models have no probes: their module spans follow the
     // interpreter's module hierarchy at each top-level op. The root module
@@ -169,7 +171,10 @@ private:
     std::function<void(ModuleRow&)> assignRoles_;
     std::function<std::optional<std::string>(const std::string&, const std::string&)> resolveChild_;
     std::map<std::pair<std::string, std::string>, std::optional<std::string>> childPaths_; // cached
-    std::string lostAnchor_; // the module a frameless loop's callees were placed under
+    std::string lostAnchor_;
+    std::map<int64_t, std::optional<int>>
+        layerOf_; // module id → layer (enterModule's modules) // the module a frameless loop's
+                  // callees were placed under
     OpObserver* observer_ = nullptr;
 };
 

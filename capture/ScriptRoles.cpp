@@ -106,14 +106,17 @@ void ScriptRoleObserver::routerClosed(const ModuleRow& router, RouterState& stat
     auto weights = p.gather(1, chosen);
     weights = weights / weights.sum(1, true).clamp_min(1e-30);
     const int layer = layerOf(router);
-    auto c = chosen.contiguous();
-    auto w = weights.contiguous();
+    // Read from memory: an item() per element would make a tensor each.
+    const auto c = chosen.contiguous();
+    const auto w = weights.contiguous();
+    const int64_t* picked = c.data_ptr<int64_t>();
+    const float* share = w.data_ptr<float>();
     for (int64_t pos = std::max<int64_t>(firstNew_, 0); pos < t; ++pos) {
         const bool visual = pos >= visualFirst_ && pos < visualFirst_ + patches_;
         for (int64_t r = 0; r < k; ++r)
-            routing_.push_back(
-                RoutingRow{layer, phase_, step_, int(pos), visual ? "visual" : "text", int(r),
-                           int(c[pos][r].item<int64_t>()), double(w[pos][r].item<float>())});
+            routing_.push_back(RoutingRow{layer, phase_, step_, int(pos),
+                                          visual ? "visual" : "text", int(r),
+                                          int(picked[pos * k + r]), double(share[pos * k + r])});
     }
     sawRouting_ = true;
 }

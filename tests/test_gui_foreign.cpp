@@ -2,6 +2,7 @@
 // rows (a v3 session with roles, and a v2-style one whose roles are inferred
 // from kinds), opened offscreen and shown in every view without a crash or a
 // Qt warning.
+#include "TestSql.h"
 #include "TestSupport.h"
 #include "app/gui/MainWindow.h"
 #include "core/session/ModuleRoles.h"
@@ -103,16 +104,7 @@ bool writeForeign(const QString& path) {
     return (*w)->endRun(*run, done) && (*w)->close();
 }
 
-void execSql(const QString& path, const char* sqlText) {
-    sqlite3* db = nullptr;
-    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
-    char* err = nullptr;
-    const int rc = sqlite3_exec(db, sqlText, nullptr, nullptr, &err);
-    const QByteArray message = err ? QByteArray(err) : QByteArray();
-    sqlite3_free(err);
-    sqlite3_close(db);
-    QVERIFY2(rc == SQLITE_OK, message.constData());
-}
+using test::execSql;
 
 } // namespace
 

@@ -1,4 +1,5 @@
 // The session file: round trips, live reading, and every kind of bad file.
+#include "TestSql.h"
 #include "TestSupport.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/Schema.h"
@@ -68,16 +69,7 @@ void writeSession(const QString& path) {
     QVERIFY((*w)->close().ok());
 }
 
-void execSql(const QString& path, const char* sqlText) {
-    sqlite3* db = nullptr;
-    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
-    char* err = nullptr;
-    const int rc = sqlite3_exec(db, sqlText, nullptr, nullptr, &err);
-    const QByteArray message = err ? QByteArray(err) : QByteArray();
-    sqlite3_free(err);
-    sqlite3_close(db);
-    QVERIFY2(rc == SQLITE_OK, message.constData());
-}
+using test::execSql;
 
 ErrorCode openError(const QString& path, std::string* message = nullptr) {
     auto r = SessionReader::open(path.toStdString());

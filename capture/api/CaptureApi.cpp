@@ -196,10 +196,10 @@ int mvprof_pause_ops(mvprof_session* s, int pause) {
 int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int expert, double weight,
                        const char* modality) {
     return guarded(s, true, [&]() -> int {
-        if (layer < 0 || token < 0 || rank < 0 || expert < 0)
-            return fail(MVPROF_BAD_INPUT, "routing rows need non-negative layer, token, rank "
-                                          "and expert");
+        if (token < 0 || rank < 0 || expert < 0)
+            return fail(MVPROF_BAD_INPUT, "routing rows need non-negative token, rank and expert");
         const mvp::Recorder& r = *s->recorder;
+        if (layer < 0) layer = r.innermostLayer().value_or(0);
         s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
                                                   text(modality).empty() ? "text" : text(modality),
                                                   rank, expert, weight});

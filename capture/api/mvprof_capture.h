@@ -53,6 +53,9 @@ MVPROF_API int mvprof_end_module(mvprof_session* s);
 /* Hides the calling thread's ops from the run while pause != 0 (a hook's own
  * tensor work); call between ops, never inside one. */
 MVPROF_API int mvprof_pause_ops(mvprof_session* s, int pause);
+/* One top-k slot of a token. layer < 0: the layer of the innermost open
+ * module (the router whose hook calls this), from its path's first number,
+ * or 0 when its path has none. */
 MVPROF_API int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int expert,
                                   double weight, const char* modality);
 MVPROF_API int mvprof_add_token(mvprof_session* s, int position, const char* modality, int token_id,

@@ -99,7 +99,6 @@ class Profile:
         self._positions = 0   # sequence positions recorded by earlier passes
         self._pass_end = 0    # positions the current phase's routers have covered
         self._visual: Tuple[int, int] = (0, 0)  # first position, count
-        self._layers: Dict[str, int] = {}
         self.routers: List[str] = []
 
     # -- the C ABI -----------------------------------------------------------
@@ -219,7 +218,6 @@ class Profile:
                 chosen, weights = chosen.tolist(), weights.tolist()
         finally:
             self._call("mvprof_pause_ops", 0)
-        layer = self._layers.setdefault(path, _layer_of(path, len(self._layers)))
         first, count = self._visual
         # A pass over new positions only (a KV cache) or over the whole sequence.
         base = self._positions if len(chosen) <= self._positions else 0
@@ -229,14 +227,10 @@ class Profile:
                 continue  # recorded by an earlier pass
             modality = "visual" if first <= pos < first + count else "text"
             for rank, (expert, weight) in enumerate(zip(chosen[row], weights[row])):
-                self._call("mvprof_add_routing", layer, pos, rank, expert,
+                # Layer -1: mvprof takes the router module's, as for its module row.
+                self._call("mvprof_add_routing", -1, pos, rank, expert,
                            ctypes.c_double(weight), _b(modality))
         self._pass_end = max(self._pass_end, base + len(chosen))
-
-
-def _layer_of(path: str, fallback: int) -> int:
-    numbers = re.findall(r"(?:^|\.)[A-Za-z_]*?(\d+)(?=\.|$)", path)
-    return int(numbers[0]) if numbers else fallback
 
 
 def profile(path: Optional[str], model: torch.nn.Module, image: Optional[str] = None,
