@@ -130,6 +130,11 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Ar
         return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) + " is " +
                                                   toString(base->status) +
                                                   ": a what-if needs a complete baseline");
+    if (base->model.rfind("python:", 0) == 0)
+        return makeError(ErrorCode::BadInput,
+                         "run " + std::to_string(base->id) +
+                             " was profiled from Python (mvprof.profile): its what-ifs run in "
+                             "the script, with mvprof.whatif (capture/python/mvprof/README.md)");
     if (isUserModel(*base))
         for (const char* flag : {"--prune-visual", "--kv", "--freeze-cold", "--prune-channels"})
             if (a.has(flag))

@@ -3,9 +3,8 @@
 // becomes an error code and a message.
 #include "capture/HostRoofline.h"
 #include "capture/OpProbe.h"
-#include "capture/Recorder.h"
 #include "capture/SystemInfo.h"
-#include "capture/api/mvprof_capture.h"
+#include "capture/api/ApiSession.h"
 #include "core/image/Image.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/SessionReader.h"
@@ -19,48 +18,41 @@
 #include <string>
 #include <unistd.h>
 
-struct mvprof_session {
-    std::unique_ptr<mvp::SessionWriter> writer;
-    std::optional<int64_t> run;
-    std::unique_ptr<mvp::Recorder> recorder;
-    mvp::Batch rows; // routing, tokens and metrics until the run ends
-};
+namespace mvp::api {
 
 namespace {
-
 thread_local std::string tlsError;
+}
 
 int fail(int code, std::string message) {
     tlsError = std::move(message);
     return code;
 }
 
-int fail(const mvp::Error& e) {
-    return fail(e.code == mvp::ErrorCode::Io ? MVPROF_IO : MVPROF_BAD_INPUT, e.message);
+const char* lastError() {
+    return tlsError.c_str();
 }
 
-std::string text(const char* s) {
-    return s ? std::string(s) : std::string();
+int fail(const Error& e) {
+    return fail(e.code == ErrorCode::Io ? MVPROF_IO : MVPROF_BAD_INPUT, e.message);
 }
 
-// Runs `f` with the session checked, turning exceptions into error codes.
-template <typename F> int guarded(mvprof_session* s, bool needsRun, F f) {
-    if (!s) return fail(MVPROF_BAD_INPUT, "no session (mvprof_open failed or was not called)");
-    if (needsRun && !s->recorder)
-        return fail(MVPROF_BAD_INPUT, "no run is open: call mvprof_begin_run first");
-    try {
-        return f();
-    } catch (const std::exception& e) {
-        return fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());
-    }
-}
+} // namespace mvp::api
 
-std::optional<mvp::ImageRow> imageRow(const std::string& path) {
+using mvp::api::fail;
+using mvp::api::guarded;
+using mvp::api::text;
+
+namespace {
+
+// The image as the session stores it; a file that cannot be read is refused
+// before the run begins, never silently dropped.
+mvp::Result<mvp::ImageRow> imageRow(const std::string& path) {
     auto img = mvp::loadImage(path);
-    if (!img) return std::nullopt;
+    if (!img) return img.error();
     const auto stored = mvp::fitWithin(*img, 4096);
     auto png = mvp::encodePng(stored);
-    if (!png) return std::nullopt;
+    if (!png) return png.error();
     return mvp::ImageRow{path,       stored.width, stored.height,
                          img->width, img->height,  std::move(png.value())};
 }
@@ -79,9 +71,35 @@ int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     r.wallNs = rec.lastPhaseEndNs();
     r.peakRssBytes = mvp::sysinfo::peakRssBytes();
     s->recorder.reset();
-    const auto done = s->writer->endRun(*s->run, r);
+    s->announcement.reset();
+    const int64_t run = *s->run;
     s->run.reset();
-    return done ? MVPROF_OK : fail(done.error());
+    if (const auto done = s->writer->endRun(run, r); !done) return fail(done.error());
+    if (s->quantised.empty() || !s->baselineRun || status != mvp::RunStatus::Complete)
+        return MVPROF_OK;
+    const auto predicted = mvp::api::storeLatencyPrediction(*s, run);
+    s->quantised.clear();
+    return predicted ? MVPROF_OK : fail(predicted.error());
+}
+
+mvp::RunInfo runInfo(const mvprof_run_info& in) {
+    mvp::RunInfo info;
+    info.model = text(in.model).empty() ? std::string("python") : text(in.model);
+    info.label = text(in.transform).empty() ? "baseline" : text(in.transform);
+    info.transform = text(in.transform);
+    if (in.baseline_run > 0) info.baselineRun = in.baseline_run;
+    info.configJson = text(in.config_json).empty() ? std::string("{}") : text(in.config_json);
+    info.prompt = text(in.prompt);
+    info.imagePath = text(in.image_path);
+    info.device = text(in.device).empty() ? std::string("cpu") : text(in.device);
+    info.dtype = text(in.dtype).empty() ? std::string("float32") : text(in.dtype);
+    info.blas = mvp::sysinfo::blasLibrary();
+    info.threads = at::get_num_threads();
+    info.probes = true;
+    info.writerPid = ::getpid();
+    info.writerHost = mvp::hostName();
+    info.startedUtc = mvp::sysinfo::utcNow();
+    return info;
 }
 
 } // namespace
@@ -93,7 +111,7 @@ int mvprof_abi_version(void) {
 }
 
 const char* mvprof_last_error(void) {
-    return tlsError.c_str();
+    return mvp::api::lastError();
 }
 
 int mvprof_open(const char* path, int force, mvprof_session** out) {
@@ -115,42 +133,33 @@ int mvprof_open(const char* path, int force, mvprof_session** out) {
     }
 }
 
-int mvprof_begin_run(mvprof_session* s, const char* model, const char* prompt,
-                     const char* image_path, const char* config_json, int record_ops) {
+int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* run_id) {
     return guarded(s, false, [&]() -> int {
+        if (!in) return fail(MVPROF_BAD_INPUT, "mvprof_begin_run needs the run's description");
         if (s->run) return fail(MVPROF_BAD_INPUT, "a run is already open: end it first");
-        mvp::RunInfo info;
-        info.model = text(model).empty() ? std::string("python") : text(model);
-        info.configJson = text(config_json).empty() ? std::string("{}") : text(config_json);
-        info.prompt = text(prompt);
-        info.imagePath = text(image_path);
-        info.device = "cpu";
-        info.dtype = "float32";
-        info.blas = mvp::sysinfo::blasLibrary();
-        info.threads = at::get_num_threads();
-        info.probes = true;
-        info.writerPid = ::getpid();
-        info.writerHost = mvp::hostName();
-        info.startedUtc = mvp::sysinfo::utcNow();
+        mvp::RunInfo info = runInfo(*in);
+        mvp::Batch rows;
+        if (!info.imagePath.empty()) {
+            auto img = imageRow(info.imagePath);
+            if (!img)
+                return fail(MVPROF_BAD_INPUT, "image " + info.imagePath + ": " +
+                                                  img.error().message +
+                                                  " (give a PNG, JPEG or BMP, or no image)");
+            rows.image = std::move(img.value());
+        }
         auto id = s->writer->beginRun(info);
         if (!id) return fail(id.error());
         s->run = *id;
-        s->recorder = std::make_unique<mvp::Recorder>(*s->writer, *id, record_ops != 0);
-        if (!info.imagePath.empty())
-            if (auto img = imageRow(info.imagePath)) s->rows.image = std::move(img);
+        s->baselineRun = info.baselineRun;
+        s->quantised.clear();
+        s->recorder = std::make_unique<mvp::Recorder>(*s->writer, *id, in->record_ops != 0);
+        s->announcement = std::make_unique<mvp::LiveRunAnnouncement>(s->writer->path(), info.model,
+                                                                     *id, info.startedUtc);
+        s->rows = std::move(rows);
         s->rows.device = mvp::hostDevice(); // the roofline's ceilings, measured once per machine
         (void)mvp::sysinfo::resetPeakRss();
         s->recorder->startOps();
-        return MVPROF_OK;
-    });
-}
-
-int mvprof_set_patch_grid(mvprof_session* s, int grid_h, int grid_w, int patch, int input_size,
-                          int first_position) {
-    return guarded(s, true, [&]() -> int {
-        if (grid_h < 1 || grid_w < 1 || grid_h > 1024 || grid_w > 1024 || first_position < 0)
-            return fail(MVPROF_BAD_INPUT, "the patch grid must be 1..1024 on each side");
-        s->rows.patchGrid = mvp::PatchGridRow{grid_h, grid_w, patch, input_size, first_position};
+        if (run_id) *run_id = *id;
         return MVPROF_OK;
     });
 }
@@ -185,42 +194,18 @@ int mvprof_end_module(mvprof_session* s) {
     });
 }
 
+int mvprof_current_layer(mvprof_session* s, int* layer) {
+    return guarded(s, true, [&]() -> int {
+        if (!layer) return fail(MVPROF_BAD_INPUT, "mvprof_current_layer needs an out pointer");
+        *layer = s->recorder->innermostLayer().value_or(0);
+        return MVPROF_OK;
+    });
+}
+
 int mvprof_pause_ops(mvprof_session* s, int pause) {
     return guarded(s, true, [&]() -> int {
         // The probe's callbacks see no recorder, at start and end alike.
         mvp::probe::setThreadRecorder(pause ? nullptr : s->recorder.get());
-        return MVPROF_OK;
-    });
-}
-
-int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int expert, double weight,
-                       const char* modality) {
-    return guarded(s, true, [&]() -> int {
-        if (token < 0 || rank < 0 || expert < 0)
-            return fail(MVPROF_BAD_INPUT, "routing rows need non-negative token, rank and expert");
-        const mvp::Recorder& r = *s->recorder;
-        if (layer < 0) layer = r.innermostLayer().value_or(0);
-        s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
-                                                  text(modality).empty() ? "text" : text(modality),
-                                                  rank, expert, weight});
-        return MVPROF_OK;
-    });
-}
-
-int mvprof_add_token(mvprof_session* s, int position, const char* modality, int token_id,
-                     int patch) {
-    return guarded(s, true, [&]() -> int {
-        const mvp::Recorder& r = *s->recorder;
-        s->rows.tokens.push_back(
-            mvp::TokenRow{position, r.phase(), r.step(), text(modality), token_id, patch});
-        return MVPROF_OK;
-    });
-}
-
-int mvprof_add_metric(mvprof_session* s, const char* name, double value, const char* unit,
-                      const char* note) {
-    return guarded(s, true, [&]() -> int {
-        s->rows.runMetrics.push_back({text(name), value, text(unit), "measured", text(note)});
         return MVPROF_OK;
     });
 }

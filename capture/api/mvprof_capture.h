@@ -19,12 +19,12 @@ extern "C" {
 #define MVPROF_API
 #endif
 
-#define MVPROF_ABI_VERSION 1
+#define MVPROF_ABI_VERSION 2
 
 enum mvprof_error {
     MVPROF_OK = 0,
     MVPROF_BAD_INPUT = -2, /* a wrong argument or call order */
-    MVPROF_IO = -3,        /* the session file could not be written */
+    MVPROF_IO = -3,        /* the session file could not be written or read */
     MVPROF_INTERNAL = -1,
 };
 
@@ -32,17 +32,40 @@ enum mvprof_status { MVPROF_COMPLETE = 0, MVPROF_INCOMPLETE = 1, MVPROF_FAILED =
 
 typedef struct mvprof_session mvprof_session;
 
+/* What a run is. Strings may be NULL (empty); config_json NULL is "{}". A
+ * what-if names its transform and the run it compares with (baseline_run >
+ * 0); a baseline leaves both empty. */
+typedef struct mvprof_run_info {
+    const char* model;
+    const char* prompt;
+    const char* image_path;
+    const char* config_json;
+    const char* device; /* "cpu" when NULL */
+    const char* dtype;  /* "float32" when NULL */
+    const char* transform;
+    long long baseline_run;
+    int record_ops;
+} mvprof_run_info;
+
 MVPROF_API int mvprof_abi_version(void);
 MVPROF_API const char* mvprof_last_error(void);
 
 /* Creates the session file; force != 0 replaces an existing one, else it is
  * appended to. */
 MVPROF_API int mvprof_open(const char* path, int force, mvprof_session** out);
-/* Starts a run; image_path may be NULL, config_json may be NULL ("{}"). */
-MVPROF_API int mvprof_begin_run(mvprof_session* s, const char* model, const char* prompt,
-                                const char* image_path, const char* config_json, int record_ops);
+/* Starts a run (announced for Attach… while it writes); its id in *run_id. */
+MVPROF_API int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* info,
+                                long long* run_id);
 MVPROF_API int mvprof_set_patch_grid(mvprof_session* s, int grid_h, int grid_w, int patch,
                                      int input_size, int first_position);
+/* The visual tokens the decoder sees: positions first .. first + count − 1
+ * came from image patches patches[0 .. count − 1] (row-major; NULL: 0 ..
+ * count − 1). Stored as the prefill's visual token rows. */
+MVPROF_API int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count,
+                                        const int* patches);
+/* The projector's output for those tokens, rows × cols float32 row-major. */
+MVPROF_API int mvprof_set_vision_features(mvprof_session* s, int rows, int cols,
+                                          const float* data);
 /* Phases tile the run: a new phase ends the previous one. */
 MVPROF_API int mvprof_begin_phase(mvprof_session* s, const char* phase, int step);
 /* A module call: path, kind (its class) and role ("" or vision, projector,
@@ -50,22 +73,50 @@ MVPROF_API int mvprof_begin_phase(mvprof_session* s, const char* phase, int step
 MVPROF_API int mvprof_begin_module(mvprof_session* s, const char* path, const char* kind,
                                    const char* role);
 MVPROF_API int mvprof_end_module(mvprof_session* s);
+/* The decoder layer of the innermost open module, by mvprof's own rule (its
+ * path's first number; 0 when it has none). */
+MVPROF_API int mvprof_current_layer(mvprof_session* s, int* layer);
 /* Hides the calling thread's ops from the run while pause != 0 (a hook's own
  * tensor work); call between ops, never inside one. */
 MVPROF_API int mvprof_pause_ops(mvprof_session* s, int pause);
-/* One top-k slot of a token. layer < 0: the layer of the innermost open
- * module (the router whose hook calls this), from its path's first number,
- * or 0 when its path has none. */
+/* One top-k slot of a token. layer < 0: mvprof_current_layer's. */
 MVPROF_API int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int expert,
                                   double weight, const char* modality);
 MVPROF_API int mvprof_add_token(mvprof_session* s, int position, const char* modality, int token_id,
                                 int patch);
+/* What the current pass produced: its next-token logits (n floats) and the
+ * token chosen. Prefill is step 0, decode steps their own number. */
+MVPROF_API int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, int n);
+/* kind: "measured", "estimated", "predicted", "derived" or "apportioned". */
 MVPROF_API int mvprof_add_metric(mvprof_session* s, const char* name, double value,
-                                 const char* unit, const char* note);
+                                 const char* unit, const char* kind, const char* note);
+/* A module whose Linear weights a what-if quantised without a faster kernel
+ * here: when the run ends, its latency is predicted from the bytes the
+ * low-bit kernel would move (stored as latency.predicted_ns, "predicted"). */
+MVPROF_API int mvprof_add_quantised_module(mvprof_session* s, const char* path,
+                                           long long fp32_bytes, long long quant_bytes);
 /* Ends the run with a status and, for incomplete or failed runs, why. */
 MVPROF_API int mvprof_end_run(mvprof_session* s, int status, const char* error);
 /* Ends a run still open as failed, writes everything and frees the session. */
 MVPROF_API int mvprof_close(mvprof_session* s);
+
+/* The experts a cold-expert freeze takes offline, from the routing of
+ * baseline_run in this session (DIAGNOSTICS.md §9: fewer than
+ * min_activations in two consecutive windows of `window` tokens; top-k
+ * stays possible). Pairs (layers[i], experts[i]) for i < *count; at most
+ * capacity are written, *count says how many there are. Call between runs. */
+MVPROF_API int mvprof_plan_cold_experts(mvprof_session* s, long long baseline_run, int window,
+                                        int min_activations, int* layers, int* experts,
+                                        int capacity, int* count);
+
+/* Group-wise asymmetric round-to-nearest quantisation of a float32 weight
+ * [rows, cols] in place: each row in groups of `group` values (even), each
+ * group with a float16 scale and minimum; the data is replaced by its
+ * dequantised value (what a low-bit model computes with) and *stored_bytes
+ * is what the low-bit format holds (codes + scales + minima). bits: 4 or 8.
+ * The same format as the built-in model's and TorchScript models' --quant. */
+MVPROF_API int mvprof_quantise_weights(float* data, long long rows, long long cols, int bits,
+                                       int group, long long* stored_bytes);
 
 #ifdef __cplusplus
 }

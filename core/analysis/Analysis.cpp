@@ -85,8 +85,10 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
         d.llmHeads = l.value("heads", 0);
         d.parameters = cfg.value("parameters", int64_t(0));
     }
-    if (cfg.is_object() && cfg.value("format", std::string()) == "mvprof-model") {
-        d.parameters = cfg.value("parameters", int64_t(0)); // a user model's manifest
+    if (const std::string format = cfg.is_object() ? cfg.value("format", std::string()) : "";
+        format == "mvprof-model" || format == "mvprof-python") {
+        // A user model: a TorchScript manifest, or what the Python package saw of an eager one.
+        d.parameters = cfg.value("parameters", int64_t(0));
         d.userModel = true;
     }
     return d;

@@ -45,7 +45,7 @@ struct RunData {
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
     int64_t parameters = 0;
-    bool userModel = false; // a TorchScript user model (its config is the manifest)
+    bool userModel = false; // a TorchScript or Python user model (not a built-in preset)
 };
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId);

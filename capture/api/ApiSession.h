@@ -1,0 +1,56 @@
+#pragma once
+// What the C ABI's opaque session holds, and the error plumbing its two
+// translation units share (CaptureApi.cpp: runs and rows; CaptureApiWhatIf.cpp:
+// what-if planning and prediction).
+
+#include "capture/Recorder.h"
+#include "capture/api/mvprof_capture.h"
+#include "core/Result.h"
+#include "core/analysis/Prediction.h"
+#include "core/session/LiveRuns.h"
+#include "core/session/SessionWriter.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct mvprof_session {
+    std::unique_ptr<mvp::SessionWriter> writer;
+    std::optional<int64_t> run;
+    std::optional<int64_t> baselineRun; // of the open run, when it is a what-if
+    std::unique_ptr<mvp::Recorder> recorder;
+    std::unique_ptr<mvp::LiveRunAnnouncement> announcement;
+    mvp::Batch rows;                           // routing, tokens and metrics until the run ends
+    std::vector<mvp::QuantisedModule> quantised; // for the latency prediction at the end
+};
+
+namespace mvp::api {
+
+// Sets the calling thread's last error; returns `code`.
+int fail(int code, std::string message);
+int fail(const Error& e);
+const char* lastError();
+inline std::string text(const char* s) {
+    return s ? std::string(s) : std::string();
+}
+
+// Runs `f` with the session checked, turning exceptions into error codes.
+template <typename F> int guarded(mvprof_session* s, bool needsRun, F f) {
+    if (!s) return fail(MVPROF_BAD_INPUT, "no session (mvprof_open failed or was not called)");
+    if (needsRun && !s->recorder)
+        return fail(MVPROF_BAD_INPUT, "no run is open: call mvprof_begin_run first");
+    try {
+        return f();
+    } catch (const std::exception& e) {
+        return fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());
+    }
+}
+
+// After a what-if run with quantised modules has ended: predicts its latency
+// from the baseline's profile and stores it with the run.
+Status storeLatencyPrediction(mvprof_session& s, int64_t run);
+// The routing rows of a run already in the session (written so far).
+Result<std::vector<RoutingRow>> readRouting(mvprof_session& s, int64_t run);
+
+} // namespace mvp::api

@@ -1,0 +1,119 @@
+// The C ABI's row calls: what the host knows and the probe cannot see
+// (routing, tokens, features, step outputs, metrics). Rows wait in the
+// session's batch until the run ends.
+#include "capture/api/ApiSession.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+using mvp::api::fail;
+using mvp::api::guarded;
+using mvp::api::text;
+
+namespace {
+constexpr std::array kKinds{"measured", "estimated", "predicted", "derived", "apportioned"};
+} // namespace
+
+extern "C" {
+
+int mvprof_set_patch_grid(mvprof_session* s, int grid_h, int grid_w, int patch, int input_size,
+                          int first_position) {
+    return guarded(s, true, [&]() -> int {
+        if (grid_h < 1 || grid_w < 1 || grid_h > 1024 || grid_w > 1024 || first_position < 0)
+            return fail(MVPROF_BAD_INPUT, "the patch grid must be 1..1024 on each side");
+        s->rows.patchGrid = mvp::PatchGridRow{grid_h, grid_w, patch, input_size, first_position};
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, const int* patches) {
+    return guarded(s, true, [&]() -> int {
+        if (first_position < 0 || count < 1 || count > 1 << 20)
+            return fail(MVPROF_BAD_INPUT, "visual tokens need a first position >= 0 and a count "
+                                          "of 1 .. 2^20");
+        std::erase_if(s->rows.tokens, [](const mvp::TokenRow& t) { return t.modality == "visual"; });
+        for (int i = 0; i < count; ++i) {
+            const int patch = patches ? patches[i] : i;
+            if (patch < 0) return fail(MVPROF_BAD_INPUT, "a visual token's patch is negative");
+            s->rows.tokens.push_back(
+                mvp::TokenRow{first_position + i, "prefill", 0, "visual", -1, patch});
+        }
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_set_vision_features(mvprof_session* s, int rows, int cols, const float* data) {
+    return guarded(s, true, [&]() -> int {
+        if (rows < 1 || cols < 1 || !data || int64_t(rows) * cols > int64_t(1) << 28)
+            return fail(MVPROF_BAD_INPUT, "vision features need rows, cols >= 1 and data");
+        s->rows.visionFeatures =
+            mvp::VisionFeatureRow{rows, cols, std::vector<float>(data, data + int64_t(rows) * cols)};
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int expert, double weight,
+                       const char* modality) {
+    return guarded(s, true, [&]() -> int {
+        if (token < 0 || rank < 0 || expert < 0)
+            return fail(MVPROF_BAD_INPUT, "routing rows need non-negative token, rank and expert");
+        const mvp::Recorder& r = *s->recorder;
+        if (layer < 0) layer = r.innermostLayer().value_or(0);
+        s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
+                                                  text(modality).empty() ? "text" : text(modality),
+                                                  rank, expert, weight});
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_add_token(mvprof_session* s, int position, const char* modality, int token_id,
+                     int patch) {
+    return guarded(s, true, [&]() -> int {
+        const mvp::Recorder& r = *s->recorder;
+        s->rows.tokens.push_back(
+            mvp::TokenRow{position, r.phase(), r.step(), text(modality), token_id, patch});
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, int n) {
+    return guarded(s, true, [&]() -> int {
+        if (!logits || n < 1 || token < 0 || token >= n)
+            return fail(MVPROF_BAD_INPUT, "a step output needs n >= 1 logits and a token in 0 .. n-1");
+        if (!std::all_of(logits, logits + n, [](float v) { return !std::isnan(v); }))
+            return fail(MVPROF_BAD_INPUT, "the step's logits hold NaN: the model's output is "
+                                          "broken, nothing was stored");
+        const int step = s->recorder->phase() == "decode" ? s->recorder->step() : 0;
+        s->rows.stepOutputs.push_back(
+            mvp::StepOutputRow{step, token, std::vector<float>(logits, logits + n)});
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_add_metric(mvprof_session* s, const char* name, double value, const char* unit,
+                      const char* kind, const char* note) {
+    return guarded(s, true, [&]() -> int {
+        const std::string k = text(kind).empty() ? std::string("measured") : text(kind);
+        if (std::find(kKinds.begin(), kKinds.end(), k) == kKinds.end())
+            return fail(MVPROF_BAD_INPUT, "metric kind '" + k +
+                                              "': use measured, estimated, predicted, derived "
+                                              "or apportioned");
+        if (text(name).empty() || !std::isfinite(value))
+            return fail(MVPROF_BAD_INPUT, "a metric needs a name and a finite value");
+        s->rows.runMetrics.push_back({text(name), value, text(unit), k, text(note)});
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_add_quantised_module(mvprof_session* s, const char* path, long long fp32_bytes,
+                                long long quant_bytes) {
+    return guarded(s, true, [&]() -> int {
+        if (text(path).empty() || fp32_bytes < 0 || quant_bytes < 0)
+            return fail(MVPROF_BAD_INPUT, "a quantised module needs a path and byte counts >= 0");
+        s->quantised.push_back(mvp::QuantisedModule{text(path), fp32_bytes, quant_bytes});
+        return MVPROF_OK;
+    });
+}
+
+} // extern "C"

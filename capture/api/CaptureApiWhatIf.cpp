@@ -1,0 +1,111 @@
+// The C ABI's what-if support: which experts a freeze takes offline (from a
+// baseline's routing in the session) and the latency a quantised what-if
+// would have with a low-bit kernel (from both runs' profiles).
+#include "capture/api/ApiSession.h"
+#include "capture/whatif/ColdExperts.h"
+#include "capture/whatif/TensorQuant.h"
+#include "core/analysis/Analysis.h"
+#include "core/session/SessionReader.h"
+
+#include <algorithm>
+
+using mvp::api::fail;
+using mvp::api::guarded;
+
+namespace mvp::api {
+
+namespace {
+Result<RunData> readRun(mvprof_session& s, int64_t run) {
+    if (auto f = s.writer->flush(); !f) return f.error();
+    auto reader = SessionReader::open(s.writer->path());
+    if (!reader) return reader.error();
+    return loadRunData(**reader, run);
+}
+} // namespace
+
+Result<std::vector<RoutingRow>> readRouting(mvprof_session& s, int64_t run) {
+    if (auto f = s.writer->flush(); !f) return f.error();
+    auto reader = SessionReader::open(s.writer->path());
+    if (!reader) return reader.error();
+    if (auto r = (*reader)->run(run); !r) return r.error();
+    return (*reader)->routing(run);
+}
+
+Status storeLatencyPrediction(mvprof_session& s, int64_t run) {
+    auto base = readRun(s, *s.baselineRun);
+    if (!base) return base.error();
+    auto whatIf = readRun(s, run);
+    if (!whatIf) return whatIf.error();
+    const auto p = predictQuantisedLatency(*base, *whatIf, s.quantised);
+    if (!p) return Ok{}; // no ceilings or no quantised module in the profile: nothing to predict
+    Batch batch;
+    batch.run = run;
+    batch.runMetrics.push_back(
+        RunMetricRow{"latency.predicted_ns", double(p->wallNs), "ns", "predicted", p->note});
+    s.writer->submit(std::move(batch));
+    return s.writer->flush();
+}
+
+} // namespace mvp::api
+
+extern "C" {
+
+int mvprof_plan_cold_experts(mvprof_session* s, long long baseline_run, int window,
+                             int min_activations, int* layers, int* experts, int capacity,
+                             int* count) {
+    return guarded(s, false, [&]() -> int {
+        if (s->run) return fail(MVPROF_BAD_INPUT, "plan a freeze between runs, not inside one");
+        if (window < 1 || min_activations < 1 || capacity < 0 || !count ||
+            (capacity > 0 && (!layers || !experts)))
+            return fail(MVPROF_BAD_INPUT, "a freeze plan needs window >= 1, min_activations >= 1 "
+                                          "and room for its answer");
+        const auto routing = mvp::api::readRouting(*s, baseline_run);
+        if (!routing) return fail(routing.error());
+        int expertCount = 0, topK = 0;
+        for (const auto& r : *routing) {
+            expertCount = std::max(expertCount, r.expert + 1);
+            topK = std::max(topK, r.rank + 1);
+        }
+        if (routing->empty())
+            return fail(MVPROF_BAD_INPUT, "run " + std::to_string(baseline_run) +
+                                              " recorded no routing: there are no experts to freeze");
+        const auto plan =
+            mvp::planColdExperts(*routing, expertCount, topK, window, min_activations);
+        if (plan.completeWindows < 2)
+            return fail(MVPROF_BAD_INPUT,
+                        "the baseline has " + std::to_string(plan.positions) +
+                            " tokens per layer: cold-expert freezing needs two complete windows "
+                            "of " + std::to_string(window) + " (use a smaller window)");
+        int n = 0;
+        for (const auto& [layer, frozen] : plan.frozen)
+            for (int e : frozen) {
+                if (n < capacity) {
+                    layers[n] = layer;
+                    experts[n] = e;
+                }
+                ++n;
+            }
+        *count = n;
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_quantise_weights(float* data, long long rows, long long cols, int bits, int group,
+                            long long* stored_bytes) {
+    if (!data || rows < 1 || cols < 1 || (bits != 4 && bits != 8) || group < 2 || group % 2 ||
+        !stored_bytes)
+        return fail(MVPROF_BAD_INPUT, "quantising weights needs data, rows and cols >= 1, 4 or 8 "
+                                      "bits and an even group >= 2");
+    try {
+        torch::NoGradGuard noGrad;
+        auto w = torch::from_blob(data, {rows, cols}, torch::kFloat);
+        const auto codes = mvp::quantiseGroups(w, bits, group);
+        w.copy_(mvp::dequantiseGroups(codes));
+        *stored_bytes = codes.bytes();
+        return MVPROF_OK;
+    } catch (const std::exception& e) {
+        return fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());
+    }
+}
+
+} // extern "C"

@@ -1,0 +1,329 @@
+"""mvprof.profile: one run of an eager model recorded into a session.
+
+Python runs only per module call (a forward pre/post hook opens and closes
+its span) and for routers (softmax → top-k of their logits); ATen ops with
+shapes, FLOPs and bytes are seen by the C++ capture's RecordFunction
+callbacks, with no Python per op."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import json
+import os
+import re
+import traceback
+import warnings
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+import torch
+
+from . import _abi
+from ._abi import MvprofError, b
+
+if TYPE_CHECKING:
+    from .whatif import Transform
+
+# Module paths of the common layouts (Hugging Face LLaVA, Qwen-VL, Mixtral,
+# Qwen-MoE, DeepSeek-MoE); a `roles` argument replaces them.
+DEFAULT_ROLES: Dict[str, str] = {
+    "vision": r"(^|\.)(vision_tower|visual|vision_model|vision)$",
+    "projector": r"(^|\.)(multi_modal_projector|merger|mm_projector|projector)$",
+    "llm": r"(^|\.)(language_model|llm)$",
+    "router": r"\.(block_sparse_moe|mlp|moe)\.(gate|router)$",
+    "expert": r"\.experts\.\d+$|\.shared_expert$",
+    "moe": r"\.(block_sparse_moe|moe)$",
+    "attention": r"\.(self_attn|attn|attention)$",
+}
+TOP_K_ATTRIBUTES = ("top_k", "num_experts_per_tok", "num_activated_experts", "k")
+STATUS = {"complete": 0, "incomplete": 1, "failed": 2}
+
+
+def weight_bytes(model: torch.nn.Module) -> int:
+    """Bytes of the model's parameters and buffers as stored (quantised packed
+    weights at their element size), each storage once."""
+    seen, total = set(), 0
+
+    def add(v: object) -> None:
+        nonlocal total
+        if torch.is_tensor(v):
+            key = (v.data_ptr(), v.numel(), v.dtype)
+            if key not in seen:
+                seen.add(key)
+                total += v.numel() * v.element_size()
+        elif isinstance(v, (tuple, list)):
+            for x in v:
+                add(x)
+
+    for value in model.state_dict().values():
+        add(value)
+    return total
+
+
+class Profile:
+    """One profiled run; made by `profile()` or `whatif()`, used as a context
+    manager. `model` is what to run inside the block: the model given, or the
+    transformed copy a what-if made of it."""
+
+    def __init__(self, path: Optional[str], model: torch.nn.Module, image: Optional[str] = None,
+                 prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
+                 ops: bool = True, force: bool = False, transform: Optional["Transform"] = None,
+                 baseline_run: int = 0) -> None:
+        self.path = path or os.environ.get("MVPROF_OUT")
+        if not self.path:
+            raise MvprofError("no session path: pass one, or run the script under "
+                              "`mvprof-cli launch --out FILE.mvprof -- python3 SCRIPT`")
+        self.model, self.image, self.prompt, self.ops, self.force = model, image, prompt, ops, force
+        self.roles = dict(roles or DEFAULT_ROLES)
+        self.patterns = [(k, re.compile(v)) for k, v in self.roles.items()]
+        self.transform, self.baseline_run = transform, baseline_run
+        self.run_id = 0
+        self.routers: List[str] = []
+        self._session = ctypes.c_void_p()
+        self._hooks: List[torch.utils.hooks.RemovableHandle] = []
+        self._positions = 0   # sequence positions recorded by earlier passes
+        self._pass_end = 0    # positions the current phase's routers have covered
+        self._visual: Tuple[int, int] = (0, 0)  # first position, count
+        self._features: Optional[torch.Tensor] = None  # the projector's last output
+        self.kept_patches: Optional[List[int]] = None  # set by a visual-token pruning
+        self._progress = _progress_stream()
+
+    # -- the C ABI -----------------------------------------------------------
+    def call(self, name: str, *args: object) -> None:
+        """Calls mvprof_<name>(session, args…), raising its error."""
+        _abi.check(getattr(_abi.library(), name)(self._session, *args))
+
+    def metric(self, name: str, value: float, unit: str = "", kind: str = "measured",
+               note: str = "") -> None:
+        """Attaches a run metric, labelled measured, estimated, predicted, derived or apportioned."""
+        self.call("mvprof_add_metric", b(name), float(value), b(unit), b(kind), b(note))
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The profiler's own tensor work, hidden from the run."""
+        self.call("mvprof_pause_ops", 1)
+        try:
+            yield
+        finally:
+            self.call("mvprof_pause_ops", 0)
+
+    def __enter__(self) -> "Profile":
+        lib = _abi.library()
+        _abi.check(lib.mvprof_open(b(self.path), int(self.force), ctypes.byref(self._session)))
+        try:
+            if self.transform is not None:
+                self.model = self.transform.prepare(self)
+            self._begin_run()
+            self.metric("weights.bytes", weight_bytes(self.model), "bytes",
+                        note="the model's parameters and buffers as stored")
+            if self.transform is not None:
+                self.transform.started(self)
+            self._install_hooks()
+        except BaseException:
+            self._remove_hooks()
+            lib.mvprof_close(self._session)  # a run already open is stored as failed
+            raise
+        if not self.routers:
+            warnings.warn("mvprof: " + self.no_router_message() +
+                          "; ops and modules are still recorded", stacklevel=2)
+        return self
+
+    def _begin_run(self) -> None:
+        config = {"format": "mvprof-python", "class": type(self.model).__name__,
+                  "parameters": sum(p.numel() for p in self.model.parameters()),
+                  "roles": self.roles}
+        param = next(self.model.parameters(), None)
+        info = _abi.RunInfo(
+            model=b("python:" + type(self.model).__name__), prompt=b(self.prompt or ""),
+            image_path=b(self.image), config_json=b(json.dumps(config)),
+            device=b(str(param.device) if param is not None else "cpu"),
+            dtype=b(str(param.dtype).replace("torch.", "") if param is not None else "float32"),
+            transform=b(self.transform.name if self.transform else None),
+            baseline_run=int(self.baseline_run), record_ops=int(self.ops))
+        run = ctypes.c_longlong()
+        self.call("mvprof_begin_run", ctypes.byref(info), ctypes.byref(run))
+        self.run_id = run.value
+
+    def __exit__(self, kind, value, tb) -> bool:
+        self._remove_hooks()
+        lib = _abi.library()
+        try:
+            self.metric("roles.routing_observed", 1.0 if self.routers else 0.0,
+                        note=f"routing read from {len(self.routers)} router modules"
+                        if self.routers else self.no_router_message())
+            if value is None:
+                self.call("mvprof_end_run", STATUS["complete"], None)
+            elif isinstance(value, KeyboardInterrupt):
+                self.call("mvprof_end_run", STATUS["incomplete"], b("stopped by the user"))
+            else:
+                last = traceback.format_exception_only(kind, value)[-1].strip()
+                self.call("mvprof_end_run", STATUS["failed"], b(last))
+        finally:
+            # Always written and freed; a run still open is closed as failed.
+            rc = lib.mvprof_close(self._session)
+        if rc != 0 and value is None:
+            _abi.check(rc)
+        return False  # the user's exception propagates unchanged
+
+    # -- the user's markers -------------------------------------------------
+    @contextlib.contextmanager
+    def phase(self, name: str, step: int = 0) -> Iterator[None]:
+        """Marks a phase: preprocess, h2d, vision, projector, prefill or decode (with its step)."""
+        self.call("mvprof_begin_phase", b(name), int(step))
+        if self._progress:
+            self._progress.write(json.dumps({"event": "progress", "phase": name, "step": step,
+                                             "steps": 0, "fraction": -1}) + "\n")
+            self._progress.flush()
+        self._pass_end = self._positions
+        yield
+        self._positions = max(self._positions, self._pass_end)
+
+    def visual_tokens(self, start: int, grid: Tuple[int, int], patch: int = 14,
+                      input_size: int = 0) -> None:
+        """Where the image's patch tokens sit in the LLM's sequence: from
+        position `start`, one per patch of the rows × cols grid (row-major),
+        or one per kept patch after a visual-token pruning."""
+        rows, cols = grid
+        patches = self.kept_patches if self.kept_patches is not None else range(rows * cols)
+        self._visual = (start, len(patches))
+        self.call("mvprof_set_patch_grid", rows, cols, patch, input_size or patch * cols, start)
+        self.call("mvprof_add_visual_tokens", start, len(patches), _abi.ints(list(patches)))
+        f = self._features
+        if f is not None and f.shape[0] == len(patches):
+            self.call("mvprof_set_vision_features", f.shape[0], f.shape[1], _abi.floats(f))
+
+    def output(self, logits: torch.Tensor, token: Optional[int] = None) -> int:
+        """Records what this pass produced — the next-token logits (the last
+        row of `logits`) and the token chosen (greedy when not given) — for
+        the fidelity of what-ifs; returns the token."""
+        with self.paused(), torch.no_grad():
+            row = logits.detach().reshape(-1, logits.shape[-1])[-1].float().contiguous().cpu()
+            chosen = int(row.argmax()) if token is None else int(token)
+            self.call("mvprof_add_step_output", chosen, _abi.floats(row), row.numel())
+        return chosen
+
+    def no_router_message(self) -> str:
+        """Why no routing was recorded, naming the modules that look like routers."""
+        candidates = [p for p, m in self.model.named_modules()
+                      if re.search(r"gate|router|moe|expert", p.rsplit(".", 1)[-1])][:6]
+        return ("no module matched the router role" +
+                (f"; candidates: {', '.join(candidates)} (pass roles={{'router': ...}})"
+                 if candidates else ": the model has no MoE layers by its names"))
+
+    # -- hooks --------------------------------------------------------------
+    def role(self, path: str) -> str:
+        """The role of the module at `path` by the roles' patterns, or ''."""
+        for role, pattern in self.patterns:
+            if pattern.search(path):
+                return role
+        return ""
+
+    def _install_hooks(self) -> None:
+        for path, module in self.model.named_modules():
+            if not path:
+                continue
+            role = self.role(path)
+            kind = type(module).__name__
+            self._hooks.append(module.register_forward_pre_hook(
+                lambda m, i, p=path, k=kind, r=role: self.call(
+                    "mvprof_begin_module", b(p), b(k), b(r))))
+            self._hooks.append(module.register_forward_hook(
+                lambda m, i, o, p=path, r=role: self._module_done(m, p, r, o)))
+            if role == "router":
+                self.routers.append(path)
+
+    def _remove_hooks(self) -> None:
+        for h in self._hooks:
+            h.remove()
+        self._hooks.clear()
+
+    def _module_done(self, module: torch.nn.Module, path: str, role: str, output):
+        replaced = None
+        if role == "router":
+            if self.transform is not None:
+                replaced = self.transform.on_router(self, path, output)
+            self._route(module, path, output if replaced is None else replaced)
+        elif role == "projector":
+            if self.transform is not None:
+                replaced = self.transform.on_projector(self, path, output)
+            self._keep_features(output if replaced is None else replaced)
+        self.call("mvprof_end_module")
+        return replaced
+
+    def _keep_features(self, output) -> None:
+        if torch.is_tensor(output) and output.dim() >= 2:
+            with self.paused(), torch.no_grad():
+                self._features = output.detach().reshape(-1, output.shape[-1]).float() \
+                    .contiguous().cpu()
+
+    def top_k(self, module: torch.nn.Module, path: str) -> int:
+        """How many experts a token takes: the router's or its parent's attribute."""
+        parent = self.model.get_submodule(path.rsplit(".", 1)[0]) if "." in path else self.model
+        for m in (module, parent):
+            for name in TOP_K_ATTRIBUTES:
+                k = getattr(m, name, None)
+                if isinstance(k, int) and k > 0:
+                    return k
+        raise MvprofError(f"router {path}: how many experts a token takes is unknown "
+                          f"(give it or its parent a top_k attribute)")
+
+    def _route(self, module: torch.nn.Module, path: str, output) -> None:
+        chosen_weights = self._routed(module, path, output)
+        if chosen_weights is None:
+            return
+        chosen, weights = chosen_weights
+        first, count = self._visual
+        # A pass over new positions only (a KV cache) or over the whole sequence.
+        base = self._positions if len(chosen) <= self._positions else 0
+        for row in range(len(chosen)):
+            pos = base + row
+            if pos < self._positions:
+                continue  # recorded by an earlier pass
+            modality = "visual" if first <= pos < first + count else "text"
+            for rank, (expert, weight) in enumerate(zip(chosen[row], weights[row])):
+                # Layer -1: mvprof takes the router module's, as for its module row.
+                self.call("mvprof_add_routing", -1, pos, rank, int(expert), float(weight),
+                          b(modality))
+        self._pass_end = max(self._pass_end, base + len(chosen))
+
+    def _routed(self, module, path, output) -> Optional[Tuple[list, list]]:
+        """(experts, weights) per token from a router's output: its logits
+        (softmax → top-k), or a (top-k indices, top-k weights, …) tuple."""
+        with self.paused(), torch.no_grad():
+            if isinstance(output, (tuple, list)) and len(output) >= 2 and \
+                    torch.is_tensor(output[0]) and not output[0].is_floating_point():
+                chosen = output[0].reshape(-1, output[0].shape[-1])
+                return chosen.tolist(), output[1].reshape(chosen.shape).float().tolist()
+            logits = output[0] if isinstance(output, (tuple, list)) else output
+            if not torch.is_tensor(logits) or logits.dim() < 2:
+                return None
+            scores = logits.detach().reshape(-1, logits.shape[-1]).float()
+            weights, chosen = torch.softmax(scores, dim=-1).topk(self.top_k(module, path), dim=-1)
+            weights = weights / weights.sum(-1, keepdim=True)
+            return chosen.tolist(), weights.tolist()
+
+    def current_layer(self) -> int:
+        """The decoder layer of the innermost open module, by mvprof's own rule."""
+        layer = ctypes.c_int()
+        self.call("mvprof_current_layer", ctypes.byref(layer))
+        return layer.value
+
+
+def _progress_stream():
+    """Progress lines for `mvprof-cli launch --progress jsonl` (its pipe)."""
+    fd = os.environ.get("MVPROF_PROGRESS_FD")
+    if not fd:
+        return None
+    try:
+        return os.fdopen(int(fd), "w", closefd=False)
+    except (OSError, ValueError):
+        return None
+
+
+def profile(path: Optional[str], model: torch.nn.Module, image: Optional[str] = None,
+            prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
+            ops: bool = True, force: bool = False) -> Profile:
+    """Profiles what runs inside the `with` block into the session at `path`
+    (or $MVPROF_OUT): ATen ops, module spans named by their qualified names,
+    routing of the modules the roles call routers."""
+    return Profile(path, model, image, prompt, roles, ops, force)
