@@ -244,7 +244,7 @@ QVariant ModuleDiffModel::data(const QModelIndex& index, int role) const {
         case Ratio:
             return r->ratio();
         case DeltaFlops:
-            return double(r->deltaFlops());
+            return r->flopsComparable() ? double(r->deltaFlops()) : 0.0;
         case DeltaBytes:
             return double(r->deltaBytes());
         }
@@ -268,8 +268,9 @@ QVariant ModuleDiffModel::data(const QModelIndex& index, int role) const {
         case Ratio:
             return r->aNs > 0 ? QVariant(QStringLiteral("%1×").arg(r->ratio(), 0, 'f', 2))
                               : QVariant(QStringLiteral("–"));
-        case DeltaFlops:
-            return QString::asprintf("%+.4g", double(r->deltaFlops()));
+        case DeltaFlops: // "–" where a side's ops have no FLOP formula
+            return r->flopsComparable() ? QString::asprintf("%+.4g", double(r->deltaFlops()))
+                                        : QStringLiteral("–");
         case DeltaBytes:
             return QString::asprintf("%+.4g", double(r->deltaBytes()));
         }

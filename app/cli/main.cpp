@@ -16,6 +16,7 @@ Usage:
   mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
   mvprof-cli whatif FILE TRANSFORM… [options]                  re-run with transforms and compare
   mvprof-cli diff FILE A B [--format text|json]                compare two runs, module by module
+  mvprof-cli launch --out FILE -- python3 SCRIPT [ARGS…]       run a script that uses the mvprof package
   mvprof-cli example-model DIR                                 write an example TorchScript user model
   mvprof-cli --version | --help
 Run `mvprof-cli COMMAND --help` for a command's options.
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
         if (command == "export") return mvp::cli::exportCommand(args);
         if (command == "whatif") return mvp::cli::whatIfCommand(args);
         if (command == "diff") return mvp::cli::diffCommand(args);
+        if (command == "launch") return mvp::cli::launchCommand(args);
         if (command == "example-model") {
             if (args.size() != 1 || args[0].rfind("--", 0) == 0)
                 return mvp::cli::fail(2, "example-model needs one folder to write example-vlm.pt "
@@ -57,5 +59,5 @@ int main(int argc, char** argv) {
     }
     return mvp::cli::fail(
         2, "unknown command '" + command +
-               "': use capture, report, export, whatif, diff or example-model (see --help)");
+               "': use capture, report, export, whatif, diff, launch or example-model (see --help)");
 }

@@ -23,6 +23,7 @@ struct mvprof_session {
     std::unique_ptr<mvp::LiveRunAnnouncement> announcement;
     mvp::Batch rows;                           // routing, tokens and metrics until the run ends
     std::vector<mvp::QuantisedModule> quantised; // for the latency prediction at the end
+    int decodeSteps = 0;                          // the highest decode step begun
 };
 
 namespace mvp::api {

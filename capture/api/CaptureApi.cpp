@@ -70,6 +70,7 @@ int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     r.error = error;
     r.wallNs = rec.lastPhaseEndNs();
     r.peakRssBytes = mvp::sysinfo::peakRssBytes();
+    r.steps = s->decodeSteps;
     s->recorder.reset();
     s->announcement.reset();
     const int64_t run = *s->run;
@@ -152,6 +153,7 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         s->run = *id;
         s->baselineRun = info.baselineRun;
         s->quantised.clear();
+        s->decodeSteps = 0;
         s->recorder = std::make_unique<mvp::Recorder>(*s->writer, *id, in->record_ops != 0);
         s->announcement = std::make_unique<mvp::LiveRunAnnouncement>(s->writer->path(), info.model,
                                                                      *id, info.startedUtc);
@@ -174,6 +176,7 @@ int mvprof_begin_phase(mvprof_session* s, const char* phase, int step) {
                                               "': use preprocess, h2d, vision, projector, "
                                               "prefill or decode");
         s->recorder->beginPhase(p, p == "decode" ? std::max(step, 1) : 0);
+        if (p == "decode") s->decodeSteps = std::max(s->decodeSteps, std::max(step, 1));
         return MVPROF_OK;
     });
 }

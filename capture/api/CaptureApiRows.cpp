@@ -12,7 +12,8 @@ using mvp::api::guarded;
 using mvp::api::text;
 
 namespace {
-constexpr std::array kKinds{"measured", "estimated", "predicted", "derived", "apportioned"};
+// The session stores run metrics as measured or predicted (FORMAT.md).
+constexpr std::array kKinds{"measured", "predicted"};
 } // namespace
 
 extern "C" {
@@ -97,8 +98,7 @@ int mvprof_add_metric(mvprof_session* s, const char* name, double value, const c
         const std::string k = text(kind).empty() ? std::string("measured") : text(kind);
         if (std::find(kKinds.begin(), kKinds.end(), k) == kKinds.end())
             return fail(MVPROF_BAD_INPUT, "metric kind '" + k +
-                                              "': use measured, estimated, predicted, derived "
-                                              "or apportioned");
+                                              "': a run metric is measured or predicted");
         if (text(name).empty() || !std::isfinite(value))
             return fail(MVPROF_BAD_INPUT, "a metric needs a name and a finite value");
         s->rows.runMetrics.push_back({text(name), value, text(unit), k, text(note)});

@@ -87,7 +87,8 @@ MVPROF_API int mvprof_add_token(mvprof_session* s, int position, const char* mod
 /* What the current pass produced: its next-token logits (n floats) and the
  * token chosen. Prefill is step 0, decode steps their own number. */
 MVPROF_API int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, int n);
-/* kind: "measured", "estimated", "predicted", "derived" or "apportioned". */
+/* kind: "measured" (what the run or its transform did) or "predicted" (a
+ * cost model's figure). */
 MVPROF_API int mvprof_add_metric(mvprof_session* s, const char* name, double value,
                                  const char* unit, const char* kind, const char* note);
 /* A module whose Linear weights a what-if quantised without a faster kernel

@@ -248,7 +248,8 @@ std::string formatComparisonJson(const Comparison& c) {
                            {"whatif_ms", double(r.bNs) / 1e6},
                            {"delta_ms", double(r.deltaNs()) / 1e6},
                            {"delta_self_ms", double(r.bSelfNs - r.aSelfNs) / 1e6},
-                           {"delta_flops", r.deltaFlops()},
+                           {"delta_flops", r.flopsComparable() ? nlohmann::json(r.deltaFlops())
+                                                               : nlohmann::json(nullptr)},
                            {"delta_bytes", r.deltaBytes()},
                            {"ratio", r.ratio()}});
     out["module_diff"] = modules;

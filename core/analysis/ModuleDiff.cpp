@@ -20,9 +20,11 @@ std::vector<ModuleDiffRow> diffModules(const RunData& a, const RunData& b) {
             if (isA) {
                 r.inA = true;
                 r.aNs = n.totalNs, r.aSelfNs = n.selfNs, r.aFlops = n.flops, r.aBytes = n.bytes;
+                r.aFlopsKnown = n.flopsKnown;
             } else {
                 r.inB = true;
                 r.bNs = n.totalNs, r.bSelfNs = n.selfNs, r.bFlops = n.flops, r.bBytes = n.bytes;
+                r.bFlopsKnown = n.flopsKnown;
             }
         }
     };
@@ -44,11 +46,14 @@ std::string formatModuleDiffText(const std::vector<ModuleDiffRow>& rows, size_t 
     char buf[256];
     for (size_t i = 0; i < rows.size() && i < limit; ++i) {
         const auto& r = rows[i];
-        std::snprintf(buf, sizeof buf, "  %-32.32s %8.2f  %8.2f  %+8.2f  %6s  %+11.4f  %+9.2f\n",
+        char flops[32] = "–";
+        if (r.flopsComparable())
+            std::snprintf(flops, sizeof flops, "%+.4f", double(r.deltaFlops()) / 1e9);
+        std::snprintf(buf, sizeof buf, "  %-32.32s %8.2f  %8.2f  %+8.2f  %6s  %11s  %+9.2f\n",
                       r.path.c_str(), double(r.aNs) / 1e6, double(r.bNs) / 1e6,
                       double(r.deltaNs()) / 1e6,
                       r.aNs > 0 ? (std::to_string(r.ratio()).substr(0, 4) + "×").c_str() : "–",
-                      double(r.deltaFlops()) / 1e9, double(r.deltaBytes()) / double(1 << 20));
+                      flops, double(r.deltaBytes()) / double(1 << 20));
         o += buf;
     }
     if (rows.size() > limit) o += "  … " + std::to_string(rows.size() - limit) + " more modules\n";

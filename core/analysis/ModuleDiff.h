@@ -15,6 +15,8 @@ struct ModuleDiffRow {
     int64_t aNs = 0, bNs = 0;         // total (inclusive) time, measured
     int64_t aSelfNs = 0, bSelfNs = 0; // self time, measured
     int64_t aFlops = 0, bFlops = 0;   // estimated from shapes
+    bool aFlopsKnown = false, bFlopsKnown = false; // a side whose ops have no formula is "–"
+    bool flopsComparable() const { return aFlopsKnown && bFlopsKnown; }
     int64_t aBytes = 0, bBytes = 0;   // estimated from shapes
     int64_t deltaNs() const { return bNs - aNs; }
     int64_t deltaFlops() const { return bFlops - aFlops; }

@@ -55,6 +55,7 @@ struct RunResult {
     int64_t wallNs = 0;
     int64_t peakRssBytes = 0;
     std::string outputText;
+    std::optional<int> steps; // decode steps, where only the end knows them (a host's run)
 };
 
 // What a module is to the analyses, whatever it is called (ModuleRoles.h).

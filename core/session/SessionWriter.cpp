@@ -359,11 +359,12 @@ Status SessionWriter::endRun(int64_t run, const RunResult& r) {
     Job job;
     job.fn = [this, run, &r]() -> Status {
         auto st = d->db.prepare("UPDATE run SET status=?, error=?, wall_ns=?, peak_rss_bytes=?,"
-                                " output_text=? WHERE id=?");
+                                " output_text=?, steps=COALESCE(?, steps) WHERE id=?");
         if (!st) return st.error();
         auto& s = st.value();
         s.bind(1, toString(r.status)), s.bind(2, r.error), s.bind(3, r.wallNs),
-            s.bind(4, r.peakRssBytes), s.bind(5, r.outputText), s.bind(6, run);
+            s.bind(4, r.peakRssBytes), s.bind(5, r.outputText);
+        s.bind(6, r.steps), s.bind(7, run);
         if (auto e = s.exec(); !e) return e;
         // Readers get the per-op totals without scanning a million op rows.
         auto totals = d->db.prepare(

@@ -14,7 +14,7 @@ import os
 import re
 import traceback
 import warnings
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Tuple
 
 import torch
 
@@ -60,6 +60,34 @@ def weight_bytes(model: torch.nn.Module) -> int:
     return total
 
 
+class NullProfile:
+    """A Profile's markers that record nothing: the same script code runs a
+    warm-up pass (or an unprofiled one) through it."""
+
+    def __init__(self, model: torch.nn.Module) -> None:
+        self.model = model
+        self.run_id = 0
+
+    @contextlib.contextmanager
+    def phase(self, name: str, step: int = 0) -> Iterator[None]:
+        yield
+
+    def visual_tokens(self, start: int, grid: Tuple[int, int], patch: int = 14,
+                      input_size: int = 0) -> None:
+        pass
+
+    def output(self, logits: torch.Tensor, token: Optional[int] = None) -> int:
+        if token is not None:
+            return int(token)
+        return int(logits.detach().reshape(-1, logits.shape[-1])[-1].argmax())
+
+    def metric(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+Warmup = Optional[Callable[[NullProfile], object]]
+
+
 class Profile:
     """One profiled run; made by `profile()` or `whatif()`, used as a context
     manager. `model` is what to run inside the block: the model given, or the
@@ -68,7 +96,7 @@ class Profile:
     def __init__(self, path: Optional[str], model: torch.nn.Module, image: Optional[str] = None,
                  prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
                  ops: bool = True, force: bool = False, transform: Optional["Transform"] = None,
-                 baseline_run: int = 0) -> None:
+                 baseline_run: int = 0, warmup: Warmup = None) -> None:
         self.path = path or os.environ.get("MVPROF_OUT")
         if not self.path:
             raise MvprofError("no session path: pass one, or run the script under "
@@ -76,7 +104,7 @@ class Profile:
         self.model, self.image, self.prompt, self.ops, self.force = model, image, prompt, ops, force
         self.roles = dict(roles or DEFAULT_ROLES)
         self.patterns = [(k, re.compile(v)) for k, v in self.roles.items()]
-        self.transform, self.baseline_run = transform, baseline_run
+        self.transform, self.baseline_run, self.warmup = transform, baseline_run, warmup
         self.run_id = 0
         self.routers: List[str] = []
         self._session = ctypes.c_void_p()
@@ -95,7 +123,7 @@ class Profile:
 
     def metric(self, name: str, value: float, unit: str = "", kind: str = "measured",
                note: str = "") -> None:
-        """Attaches a run metric, labelled measured, estimated, predicted, derived or apportioned."""
+        """Attaches a run metric, labelled measured or predicted (a cost model's figure)."""
         self.call("mvprof_add_metric", b(name), float(value), b(unit), b(kind), b(note))
 
     @contextlib.contextmanager
@@ -113,6 +141,9 @@ class Profile:
         try:
             if self.transform is not None:
                 self.model = self.transform.prepare(self)
+            if self.warmup is not None:
+                # One unrecorded pass: first-call costs (allocation, kernel set-up) stay out.
+                self.warmup(NullProfile(self.model))
             self._begin_run()
             self.metric("weights.bytes", weight_bytes(self.model), "bytes",
                         note="the model's parameters and buffers as stored")
@@ -322,8 +353,9 @@ def _progress_stream():
 
 def profile(path: Optional[str], model: torch.nn.Module, image: Optional[str] = None,
             prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
-            ops: bool = True, force: bool = False) -> Profile:
+            ops: bool = True, force: bool = False, warmup: Warmup = None) -> Profile:
     """Profiles what runs inside the `with` block into the session at `path`
     (or $MVPROF_OUT): ATen ops, module spans named by their qualified names,
-    routing of the modules the roles call routers."""
-    return Profile(path, model, image, prompt, roles, ops, force)
+    routing of the modules the roles call routers. `warmup(p)`, if given,
+    runs first through a NullProfile `p` (p.model is the model), unrecorded."""
+    return Profile(path, model, image, prompt, roles, ops, force, warmup=warmup)

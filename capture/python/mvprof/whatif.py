@@ -31,7 +31,7 @@ import torch
 
 from . import _abi
 from ._abi import MvprofError
-from ._profile import Profile
+from ._profile import Profile, Warmup
 
 
 class Transform:
@@ -79,9 +79,9 @@ class W8(Transform):
             prof.model, {p: qconfig for p in paths}, dtype=torch.qint8, inplace=False)
 
     def started(self, prof: Profile) -> None:
-        prof.metric("quant.layers", self.layers, "count", "derived",
-                    f"Linear layers of the LLM run by torch's dynamic int8 kernels "
-                    f"({torch.backends.quantized.engine}); routers stay float32")
+        prof.metric("quant.layers", self.layers, "count",
+                    note=f"Linear layers of the LLM run by torch's dynamic int8 kernels "
+                    f"({torch.backends.quantized.engine} engine); routers stay float32")
 
 
 class W4(Transform):
@@ -112,12 +112,15 @@ class W4(Transform):
         stored = sum(m[2] for m in self.modules)
         for path, a, q in self.modules:
             prof.call("mvprof_add_quantised_module", _abi.b(path), a, q)
-        prof.metric("quant.layers", len(self.modules), "count", "derived",
-                    f"Linear layers of the LLM at 4 bits, group {self.group}, round-to-nearest; "
-                    "routers stay float32")
-        prof.metric("quant.weight_bytes_low_bit", stored, "bytes", "derived",
-                    f"the quantised layers' codes, scales and minima (float32: {fp32} bytes); "
-                    "weights.bytes is what this run holds (dequantised float32)")
+        prof.metric("quant.layers", len(self.modules), "count",
+                    note=f"Linear layers of the LLM at 4 bits, group {self.group}, "
+                    "round-to-nearest; routers stay float32")
+        prof.metric("quant.fp32_bytes", fp32, "bytes", note="their float32 weights")
+        prof.metric("quant.bytes", stored, "bytes",
+                    note="their quantised size: packed codes, float16 scales and minimums (the "
+                    "run holds the dequantised values in float32)")
+        prof.metric("quant.bytes_ratio", stored / fp32 if fp32 else 0.0, "ratio",
+                    note="quantised ÷ float32 bytes of the quantised layers")
 
 
 class FreezeCold(Transform):
@@ -153,7 +156,7 @@ class FreezeCold(Transform):
                 else "as given")
         listed = "; ".join(f"layer {l}: {', '.join(map(str, e))}" for l, e in
                            sorted(self.frozen.items()))
-        prof.metric("cold.frozen_experts", count, "count", "derived",
+        prof.metric("cold.frozen_experts", count, "count", note=
                     f"experts frozen ({rule}){': ' + listed if listed else ''}; their router "
                     "logits are masked to -inf")
 
@@ -200,17 +203,21 @@ class PruneVisual(Transform):
         return output.index_select(-2, torch.tensor(keep, device=output.device))
 
     def started(self, prof: Profile) -> None:
-        prof.metric("prune.keep", self.keep if self.patches is None else 0, "ratio", "derived",
-                    "visual tokens kept: " + ("the round(keep·N) of largest projector-output "
-                                              "norm" if self.patches is None else "as given"))
+        prof.metric("prune.keep", self.keep if self.patches is None else 0, "ratio",
+                    note="visual tokens kept: " + ("the round(keep·N) of largest "
+                                                   "projector-output norm" if self.patches is None
+                                                   else "as given"))
 
 
 def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Transform,
            path: Optional[str] = None, image: Optional[str] = None, prompt: Optional[str] = None,
-           roles: Optional[Dict[str, str]] = None, ops: bool = True) -> Profile:
+           roles: Optional[Dict[str, str]] = None, ops: bool = True,
+           warmup: Warmup = None) -> Profile:
     """A what-if run of `model` with `transform`, compared with `baseline`
     (a finished Profile, or a run id in the session at `path`). The session,
-    image, prompt and roles default to the baseline's; run `.model` inside."""
+    image, prompt and roles default to the baseline's; run `.model` inside.
+    `warmup(p)` runs the transformed model once first, unrecorded (a new
+    model's first call pays set-up costs the baseline's warm-up did not)."""
     if isinstance(baseline, Profile):
         if not baseline.run_id:
             raise MvprofError("the baseline has not run yet: profile it first")
@@ -226,4 +233,4 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
         run = int(baseline)
     if not isinstance(transform, Transform):
         raise MvprofError("transform must be mvprof.W8(), W4(), FreezeCold() or PruneVisual()")
-    return Profile(path, model, image, prompt, roles, ops, False, transform, run)
+    return Profile(path, model, image, prompt, roles, ops, False, transform, run, warmup)
