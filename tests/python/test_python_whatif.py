@@ -1,0 +1,331 @@
+#!/usr/bin/python3
+"""What-ifs of the mvprof Python package on the runnable example
+(capture/python/examples/llava_moe.py: torchvision's VisionTransformer, a
+Mixtral-layout MoE decoder with a KV cache), each checked against PyTorch:
+
+- W8 (quantize_dynamic): the what-if ran torch's int8 kernels (one
+  quantized::linear_dynamic op per quantised Linear call, counted by the
+  test's hooks); the comparison's KL and top-1 agreement equal the ones the
+  test computes from the logits both runs returned; the weight bytes equal
+  the float32 model's parameter bytes with each quantised weight at one byte
+  (plus its scale and zero point);
+- W4: the stored quantised size equals the format's (4-bit codes, float16
+  scale and minimum per group of 128), the latency is predicted and the
+  fidelity equals the test's;
+- FreezeCold: the experts frozen follow the windows rule over the baseline's
+  routing (recomputed here), and the what-if's routing equals PyTorch's
+  top-k of the router logits with those experts masked: no token reaches a
+  frozen expert;
+- PruneVisual: the visual tokens kept are the round(0.4·N) projector rows of
+  largest L2 norm (torch.norm here), and their features are the baseline's;
+- refusals: no llm role for W8, a what-if into another session, the CLI's
+  whatif on a Python run;
+- mvprof-cli launch: progress lines and a done event, a failing script
+  (exit 1, what it wrote kept), a script that writes nothing (exit 2), and
+  SIGTERM mid-run (the run kept as incomplete).
+Run by CTest with Debian's /usr/bin/python3.
+"""
+
+import json
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from typing import Dict, List, Set, Tuple
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
+sys.path.insert(0, os.path.join(os.environ["MVP_SOURCE_DIR"], "capture", "python", "examples"))
+import mvprof  # noqa: E402
+import llava_moe as example  # noqa: E402
+
+STEPS = 3
+PROMPT = "What is this?"
+IMAGE = os.environ["MVP_SAMPLE_IMAGE"]
+CLI = os.environ["MVP_CLI"]
+failures: List[str] = []
+
+
+def check(ok: bool, what: str) -> None:
+    if not ok:
+        failures.append(what)
+
+
+class Spy:
+    """A Profile that also keeps the logits each pass returned."""
+
+    def __init__(self, prof) -> None:
+        self.prof, self.logits = prof, []
+
+    def __getattr__(self, name):
+        return getattr(self.prof, name)
+
+    def output(self, logits, token=None):
+        self.logits.append(logits.detach().reshape(-1)[-example.VOCAB:].double().clone())
+        return self.prof.output(logits, token)
+
+
+def run(prof) -> Spy:
+    spy = Spy(prof)
+    example.generate(spy, prof.model, IMAGE, PROMPT, STEPS)
+    return spy
+
+
+def warmup(p) -> None:
+    example.generate(p, p.model, IMAGE, PROMPT, STEPS)
+
+
+def diff(session: str, run: int) -> dict:
+    out = subprocess.run([CLI, "diff", session, "1", str(run), "--format", "json"],
+                         capture_output=True, text=True)
+    check(out.returncode == 0, f"diff 1 {run}: {out.stderr}")
+    return json.loads(out.stdout) if out.returncode == 0 else {}
+
+
+def check_fidelity(name: str, c: dict, base: List[torch.Tensor], other: List[torch.Tensor]) -> None:
+    """mvprof's KL(baseline ‖ what-if) and top-1 agreement against torch's."""
+    kls = [float(F.kl_div(F.log_softmax(b2, -1), F.log_softmax(b1, -1), log_target=True,
+                          reduction="sum")) for b1, b2 in zip(base, other)]
+    agree = sum(int(b1.argmax()) == int(b2.argmax()) for b1, b2 in zip(base, other)) / len(base)
+    f = c.get("fidelity_measured", {})
+    if not isinstance(f, dict):
+        failures.append(f"{name}: no fidelity ({f})")
+        return
+    mean = sum(kls) / len(kls)
+    print(f"  {name}: KL mean mvprof {f['kl_mean']:.6g}, torch {mean:.6g}; top-1 "
+          f"{f['top1_agreement']:.2f} vs {agree:.2f}")
+    check(f["steps"] == STEPS + 1, f"{name}: {f['steps']} fidelity steps")
+    check(abs(f["kl_mean"] - mean) <= 1e-4 * mean + 1e-7, f"{name}: KL {f['kl_mean']} vs {mean}")
+    check(abs(f["top1_agreement"] - agree) < 1e-9, f"{name}: top-1 {f['top1_agreement']}")
+
+
+def check_w8(session: str, model, base: Spy) -> None:
+    calls = [0]
+    with mvprof.whatif(base.prof, model, mvprof.W8(), warmup=warmup) as w:
+        quantised = [m for m in w.model.modules()
+                     if isinstance(m, torch.ao.nn.quantized.dynamic.Linear)]
+        hooks = [m.register_forward_hook(lambda *a: calls.__setitem__(0, calls[0] + 1))
+                 for m in quantised]
+        spy = run(w)
+    for h in hooks:
+        h.remove()
+    ops = sqlite3.connect(session).execute(
+        "SELECT COUNT(*) FROM op WHERE run=? AND name='quantized::linear_dynamic'",
+        (w.run_id,)).fetchone()[0]
+    print(f"  w8: {len(quantised)} int8 Linear layers, {calls[0]} calls, {ops} int8 op rows")
+    check(len(quantised) > 0 and ops == calls[0], f"w8: {ops} int8 ops for {calls[0]} calls")
+    c = diff(session, w.run_id)
+    fp32 = sum(p.numel() * 4 for p in model.parameters())
+    want = fp32 - sum(m.in_features * m.out_features * 3 - 12 for m in quantised)
+    got = c.get("weight_bytes_measured", {})
+    print(f"  w8: weight bytes {got}, expected what-if {want}")
+    check(got.get("baseline") == fp32 and got.get("whatif") == want, f"w8 weight bytes {got}")
+    check(c.get("latency_ms_measured", {}).get("whatif", 0) > 0, "w8: no measured latency")
+    check("latency_ms_predicted" not in c, "w8 runs int8 kernels: nothing to predict")
+    check_fidelity("w8", c, base.logits, spy.logits)
+
+
+def check_w4(session: str, model, base: Spy) -> None:
+    with mvprof.whatif(base.prof, model, mvprof.W4(group=128), warmup=warmup) as w:
+        spy = run(w)
+    c = diff(session, w.run_id)
+    want = 0
+    for path, m in model.named_modules():
+        if isinstance(m, torch.nn.Linear) and path.startswith("language_model.") \
+                and not path.endswith(".gate"):
+            n = m.in_features
+            group = min(128, n + n % 2)
+            groups = math.ceil(n / group)
+            want += m.out_features * (groups * group // 2 + groups * 4)
+    got = c.get("transform_details", {}).get("quant.bytes", {}).get("value")
+    print(f"  w4: quantised bytes {got}, format's {want}; predicted "
+          f"{c.get('latency_ms_predicted', {}).get('whatif')} ms")
+    check(got == want, f"w4: quant.bytes {got}, expected {want}")
+    check("latency_ms_predicted" in c, "w4: no predicted latency")
+    check_fidelity("w4", c, base.logits, spy.logits)
+
+
+def cold_candidates(rows: List[Tuple[int, int, int]], window: int, minimum: int,
+                    experts: int) -> Dict[int, Set[int]]:
+    """The windows rule over (layer, token, expert) rows."""
+    out: Dict[int, Set[int]] = {}
+    for layer in sorted({r[0] for r in rows}):
+        tokens = sorted({r[1] for r in rows if r[0] == layer})
+        index = {t: i for i, t in enumerate(tokens)}
+        windows = len(tokens) // window
+        counts = [[0] * experts for _ in range(windows)]
+        for l, t, e in rows:
+            if l == layer and index[t] // window < windows:
+                counts[index[t] // window][e] += 1
+        out[layer] = {e for e in range(experts) for w in range(windows - 1)
+                      if counts[w][e] < minimum and counts[w + 1][e] < minimum}
+    return out
+
+
+def check_freeze(session: str, model, base: Spy) -> None:
+    db = sqlite3.connect(session)
+    rows = db.execute("SELECT layer, token, expert FROM routing WHERE run=?",
+                      (base.run_id,)).fetchall()
+    candidates = cold_candidates(rows, 32, 3, example.EXPERTS)
+    seen: List[Tuple[int, torch.Tensor]] = []
+    hooks = [layer.block_sparse_moe.gate.register_forward_hook(
+        lambda m, i, o, l=n: seen.append((l, o.detach().clone())))
+        for n, layer in enumerate(model.language_model.layers)]
+    transform = mvprof.FreezeCold(window=32, min_activations=3)
+    with mvprof.whatif(base.prof, model, transform) as w:
+        run(w)
+    for h in hooks:
+        h.remove()
+    frozen = transform.frozen
+    print(f"  freeze-cold: frozen {frozen}, rule's candidates {candidates}")
+    check(sum(map(len, frozen.values())) > 0, "freeze-cold froze nothing")
+    for layer, experts in frozen.items():
+        check(set(experts) <= candidates.get(layer, set()) and
+              len(experts) == min(len(candidates[layer]), example.EXPERTS - example.TOP_K),
+              f"freeze-cold layer {layer}: {experts} vs candidates {candidates.get(layer)}")
+    got: Dict[Tuple[int, int], List[int]] = {}
+    for layer, token, expert in db.execute(
+            "SELECT layer, token, expert FROM routing WHERE run=? ORDER BY layer, token, rank",
+            (w.run_id,)):
+        got.setdefault((layer, token), []).append(expert)
+        check(expert not in frozen.get(layer, []), f"token {token} sent to frozen expert "
+                                                   f"{expert} of layer {layer}")
+    want: Dict[Tuple[int, int], List[int]] = {}
+    offsets: Dict[int, int] = {}
+    for layer, logits in seen:
+        masked = logits.clone()
+        masked[..., frozen.get(layer, [])] = float("-inf")
+        chosen = torch.softmax(masked, -1).topk(example.TOP_K, -1).indices
+        start = offsets.get(layer, 0)
+        for row in range(chosen.shape[0]):
+            want[(layer, start + row)] = chosen[row].tolist()
+        offsets[layer] = start + chosen.shape[0]
+    check(got == want, f"freeze-cold routing: {len(got)} vs PyTorch's {len(want)} "
+                       f"(first differences {[k for k in want if got.get(k) != want[k]][:4]})")
+
+
+def check_prune(session: str, model, base: Spy, features: torch.Tensor) -> None:
+    with mvprof.whatif(base.prof, model, mvprof.PruneVisual(keep=0.4)) as w:
+        run(w)
+    k = round(0.4 * features.shape[0])
+    want = sorted(features.norm(dim=-1).topk(k).indices.tolist())
+    got = [p for (p,) in sqlite3.connect(session).execute(
+        "SELECT patch FROM token WHERE run=? AND modality='visual' ORDER BY position",
+        (w.run_id,))]
+    c = diff(session, w.run_id)
+    cosine = c.get("fidelity_measured", {}).get("vision_cosine")
+    print(f"  prune-visual: {len(got)} of {features.shape[0]} tokens kept; cosine {cosine}")
+    check(got == want, f"prune-visual kept {got[:8]}…, torch's top-{k} {want[:8]}…")
+    check(c.get("visual_tokens") == {"baseline": features.shape[0], "whatif": k},
+          f"visual tokens {c.get('visual_tokens')}")
+    check(cosine is not None and abs(cosine - 1.0) < 1e-5, f"vision cosine {cosine}")
+
+
+def check_refusals(session: str, model, base: Spy, folder: str) -> None:
+    for what, call in [
+        ("no llm role", lambda: mvprof.whatif(base.prof, model, mvprof.W8(),
+                                              roles={"vision": "^vision_tower$"}).__enter__()),
+        ("another session", lambda: mvprof.whatif(base.prof, model, mvprof.W8(),
+                                                  path=os.path.join(folder, "other.mvprof"))),
+    ]:
+        try:
+            call()
+            failures.append(f"refusal '{what}' accepted")
+        except mvprof.MvprofError as e:
+            print(f"  refused ({what}): {e}")
+    out = subprocess.run([CLI, "whatif", session, "--quant", "w8"], capture_output=True, text=True)
+    check(out.returncode == 2 and "mvprof.whatif" in out.stderr, f"CLI whatif: {out.stderr}")
+
+
+def launch(folder: str, script: str, *args: str) -> subprocess.CompletedProcess:
+    out = os.path.join(folder, "launched.mvprof")
+    return subprocess.run([CLI, "launch", "--out", out, "--force", "--progress", "jsonl",
+                           "--", sys.executable, script, *args], capture_output=True,
+                          text=True, timeout=240)
+
+
+def check_launch(folder: str) -> None:
+    session = os.path.join(folder, "launched.mvprof")
+    example_py = example.__file__
+    r = launch(folder, example_py, "--steps", "2")
+    events = [json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")]
+    phases = [(e["phase"], e["step"]) for e in events if e["event"] == "progress"]
+    done = [e for e in events if e["event"] == "done"]
+    check(r.returncode == 0, f"launch: exit {r.returncode}: {r.stderr[-300:]}")
+    check(phases == [("preprocess", 0), ("vision", 0), ("projector", 0), ("prefill", 0),
+                     ("decode", 1), ("decode", 2)], f"launch progress {phases}")
+    check(len(done) == 1 and done[0]["run"] == 1 and done[0]["status"] == "complete",
+          f"launch done {done}")
+    print(f"  launch: {len(phases)} progress lines, done {done}")
+    failing = os.path.join(folder, "failing.py")
+    with open(failing, "w") as f:
+        f.write("import sys, mvprof, torch\n"
+                "m = torch.nn.Linear(2, 2)\n"
+                "with mvprof.profile(None, m) as p:\n"
+                "    with p.phase('prefill'):\n        m(torch.ones(1, 2))\n"
+                "sys.exit(3)\n")
+    r = launch(folder, failing)
+    runs = sqlite3.connect(session).execute("SELECT status FROM run").fetchall()
+    check(r.returncode == 1 and "status 3" in r.stderr and runs == [("complete",)],
+          f"failing script: exit {r.returncode}, {r.stderr!r}, runs {runs}")
+    nothing = os.path.join(folder, "nothing.py")
+    with open(nothing, "w") as f:
+        f.write("print('no profile here')\n")
+    r = launch(folder, nothing)
+    check(r.returncode == 2 and "MVPROF_OUT" in r.stderr, f"script writing nothing: {r.stderr}")
+    check_launch_stop(folder, session)
+
+
+def check_launch_stop(folder: str, session: str) -> None:
+    slow = os.path.join(folder, "slow.py")
+    with open(slow, "w") as f:
+        f.write("import time, mvprof, torch\n"
+                "m = torch.nn.Linear(2, 2)\n"
+                "with mvprof.profile(None, m) as p:\n"
+                "    for step in range(1, 1000):\n"
+                "        with p.phase('decode', step):\n"
+                "            m(torch.ones(1, 2)); time.sleep(0.05)\n")
+    proc = subprocess.Popen([CLI, "launch", "--out", session, "--force", "--progress", "jsonl",
+                             "--", sys.executable, slow], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.readline()  # the first phase began
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    status, error = sqlite3.connect(session).execute("SELECT status, error FROM run").fetchone()
+    print(f"  launch stopped: exit {proc.returncode}, run {status} ({error})")
+    check(proc.returncode == 1 and "stopped" in err and status == "incomplete",
+          f"stopped launch: exit {proc.returncode}, {err!r}, run {status}")
+
+
+def main() -> int:
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    model = example.LlavaMoe("small").eval()
+    features: List[torch.Tensor] = []
+    with tempfile.TemporaryDirectory() as folder:
+        session = os.path.join(folder, "whatif.mvprof")
+        with torch.inference_mode():
+            hook = model.multi_modal_projector.register_forward_hook(
+                lambda m, i, o: features.append(o.detach().clone()))
+            with mvprof.profile(session, model, image=IMAGE, prompt=PROMPT, force=True,
+                                warmup=warmup) as prof:
+                base = run(prof)
+            hook.remove()
+            check_w8(session, model, base)
+            check_w4(session, model, base)
+            check_freeze(session, model, base)
+            check_prune(session, model, base, features[-1])
+            check_refusals(session, model, base, folder)
+        check_launch(folder)
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
