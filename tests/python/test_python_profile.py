@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""The mvprof Python package on an eager model: torchvision's ViT-B/16 in
+"""The mvprof Python package on eager models: torchvision's ViT-B/16 in
 front of the example's Mixtral-layout decoder (experts and router are
-modules), profiled with mvprof.profile in this process.
+modules), and the same decoder with batched einsum experts (one module
+holding every expert's weights), profiled with mvprof.profile in this process.
 
 Checks, against PyTorch itself:
 - routing rows equal the top-k of the router logits PyTorch computed in the
@@ -9,6 +10,8 @@ Checks, against PyTorch itself:
 - module spans nest inside their parents and inside the phases;
 - the vision phase's FLOPs equal torch.profiler's with_flops count per op kind;
 - the report's MoE section splits by modality;
+- with einsum experts: routing = PyTorch's top-k, and the bmm/mm FLOPs the
+  einsums ran = torch.profiler's;
 - an exception in the user's forward propagates unchanged and the run is
   stored as failed with its last line; a session path that cannot be written
   is a clear MvprofError.
@@ -65,6 +68,69 @@ def expected_routing(outputs: List[Tuple[int, torch.Tensor]]) -> Dict[Tuple[int,
         for pos in range(chosen.shape[0]):
             routed.setdefault((layer, pos), chosen[pos].tolist())
     return routed
+
+
+class EinsumExperts(torch.nn.Module):
+    """All experts in two batched weights, applied by einsum to the chosen ones
+    (no module per expert: the layout of fused-MoE implementations)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        d, h = example.DIM, 2 * example.DIM
+        self.w1 = torch.nn.Parameter(torch.randn(example.EXPERTS, d, h) / d ** 0.5)
+        self.w2 = torch.nn.Parameter(torch.randn(example.EXPERTS, h, d) / h ** 0.5)
+
+    def forward(self, x: torch.Tensor, chosen: torch.Tensor, weights: torch.Tensor):
+        h = torch.nn.functional.silu(torch.einsum("td,tkdh->tkh", x, self.w1[chosen]))
+        out = torch.einsum("tkh,tkhd->tkd", h, self.w2[chosen])
+        return (out * weights.unsqueeze(-1)).sum(1)
+
+
+class EinsumMoe(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.num_experts_per_tok = example.TOP_K
+        self.gate = torch.nn.Linear(example.DIM, example.EXPERTS, bias=False)
+        self.experts = EinsumExperts()
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        weights, chosen = torch.softmax(self.gate(x), -1).topk(self.num_experts_per_tok, -1)
+        return self.experts(x, chosen, weights / weights.sum(-1, keepdim=True))
+
+
+def check_einsum_experts(folder: str, failures: List[str]) -> None:
+    """(b) batched einsum experts: routing = PyTorch's top-k, the prefill's
+    matmul FLOPs = torch.profiler's."""
+    torch.manual_seed(1)
+    model = build()
+    for block in model.llm.blocks:
+        block.moe = EinsumMoe()
+    seen: List[Tuple[int, torch.Tensor]] = []
+    for layer, block in enumerate(model.llm.blocks):
+        block.moe.gate.register_forward_hook(
+            lambda m, i, o, l=layer: seen.append((l, o.detach().clone())))
+    visual = torch.randn(12, example.DIM)
+    session = os.path.join(folder, "einsum.mvprof")
+    with torch.inference_mode(), mvprof.profile(session, model, force=True) as prof:
+        with prof.phase("prefill"):
+            model(torch.tensor(PROMPT), visual, 1)
+    db = sqlite3.connect(session)
+    got: Dict[Tuple[int, int], List[int]] = {}
+    for layer, token, expert in db.execute("SELECT layer, token, expert FROM routing"
+                                           " ORDER BY layer, token, rank"):
+        got.setdefault((layer, token), []).append(expert)
+    want = expected_routing(seen)
+    if got != want or not want:
+        failures.append(f"einsum experts routing: {len(got)} vs PyTorch's {len(want)}")
+    ours = dict(db.execute("SELECT name, flops FROM leaf_flops WHERE phase='prefill'"))
+    with torch.inference_mode(), torch.profiler.profile(with_flops=True) as p:
+        model(torch.tensor(PROMPT), visual, 1)
+    theirs = {e.key: int(e.flops) for e in p.key_averages() if e.flops}
+    for kind in ("aten::bmm", "aten::mm", "aten::addmm"):
+        mine, ref = ours.get(kind, 0), theirs.get(kind, 0)
+        print(f"  einsum experts {kind:11} torch.profiler {ref:>12,}  mvprof {mine:>12,}")
+        if abs(mine - ref) > 0.01 * max(ref, 1) or (kind == "aten::bmm" and ref == 0):
+            failures.append(f"einsum experts {kind}: mvprof {mine}, torch.profiler {ref}")
 
 
 def main() -> int:
@@ -161,6 +227,7 @@ def main() -> int:
                 or counts[2] != 0:
             failures.append(f"no router: warning {message!r}, ops/modules/routing {counts}")
         print(f"  no router: {message[:110]}…")
+        check_einsum_experts(folder, failures)
         try:
             mvprof.profile("/proc/no/such/dir/x.mvprof", model).__enter__()
             failures.append("an unwritable path was accepted")
