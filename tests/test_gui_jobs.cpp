@@ -1,5 +1,6 @@
 // GUI workflows that run mvprof-cli jobs beyond a plain capture: a user's
-// TorchScript model from the New Capture dialog, and one-click what-ifs with
+// TorchScript model and a Python script (mvprof-cli launch) from the New
+// Capture dialog, and one-click what-ifs with
 // their comparison, module diff and side-by-side heatmaps. Offscreen; fails
 // on any Qt warning except the offscreen platform's size-hint notice.
 #include "TestSupport.h"
@@ -7,6 +8,7 @@
 #include "app/gui/MainWindow.h"
 #include "views/ComparisonModels.h"
 #include "views/ComparisonView.h"
+#include "views/ExpertLoadView.h"
 #include "views/HeatmapView.h"
 #include "views/SessionData.h"
 
@@ -18,6 +20,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -28,6 +31,7 @@
 #include <QTest>
 #include <QToolBar>
 #include <algorithm>
+#include <qcustomplot.h>
 
 using namespace mvp;
 
@@ -89,6 +93,50 @@ private slots:
         for (const auto& m : w.session()->data.modules)
             found = found || m.path == "llm.layer1.moe.expert0";
         QVERIFY2(found, "the module tree should hold the TorchScript hierarchy");
+    }
+
+    void pythonScriptCaptureFromTheDialog() {
+        // The runnable example, launched as the dialog's "Python script": its
+        // session opens with the expert load of its MoE layers.
+        QProcess probe;
+        probe.start(QStringLiteral("/usr/bin/python3"),
+                    {QStringLiteral("-c"), QStringLiteral("import torch, torchvision")});
+        if (!probe.waitForFinished(60000) || probe.exitCode() != 0)
+            QSKIP("Debian's python3-torch and python3-torchvision are not installed");
+        CaptureRequest wanted;
+        wanted.script = test::sourceDir() + QStringLiteral("/capture/python/examples/llava_moe.py");
+        wanted.scriptArguments = QStringLiteral("--steps 2 --prompt \"What is it?\"");
+        wanted.output = dir.filePath(QStringLiteral("python-script.mvprof"));
+        CaptureDialog dialog;
+        dialog.setRequest(wanted);
+        const CaptureRequest r = dialog.request();
+        QCOMPARE(r.script, wanted.script);
+        const QStringList a = r.arguments();
+        QCOMPARE(a.first(), QStringLiteral("launch"));
+        QCOMPARE(a.mid(a.indexOf(QStringLiteral("--")) + 1),
+                 (QStringList{QStringLiteral("/usr/bin/python3"), wanted.script,
+                              QStringLiteral("--steps"), QStringLiteral("2"),
+                              QStringLiteral("--prompt"), QStringLiteral("What is it?")}));
+        MainWindow w;
+        w.show();
+        QSignalSpy progress(&w, &MainWindow::captureProgress);
+        QSignalSpy finished(&w, &MainWindow::captureFinished);
+        w.startCapture(r);
+        QVERIFY(finished.wait(180000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+        QVERIFY(progress.count() >= 6); // one per phase the script began, and done
+        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->path == r.output &&
+                                     w.session()->analysis.run.status == RunStatus::Complete,
+                                 20000);
+        QVERIFY(w.session()->analysis.run.model.rfind("python:", 0) == 0);
+        auto* experts = w.expertLoadView();
+        QCOMPARE(experts->layerBox()->count(), 4); // the example's MoE layers
+        int64_t slotCount = 0;
+        for (const auto& row : w.session()->data.routing)
+            slotCount += row.layer == experts->layerBox()->currentData().toInt();
+        QVERIFY(slotCount > 0);
+        QCOMPARE(experts->shown().total.tokens, slotCount);
+        QVERIFY(experts->barsPlot()->plottableCount() >= 2);
     }
 
     void customWhatIfDialogBuildsTheCommand() {

@@ -32,7 +32,8 @@ QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label,
 
 CaptureDialog::CaptureDialog(QWidget* parent)
     : QDialog(parent), model_(new QComboBox(this)), modelFile_(new QLineEdit(this)),
-      layers_(new QSpinBox(this)), image_(new QLineEdit(this)), preview_(new QLabel(this)),
+      script_(new QLineEdit(this)), scriptArgs_(new QLineEdit(this)),
+      workingFolder_(new QLineEdit(this)), layers_(new QSpinBox(this)), image_(new QLineEdit(this)), preview_(new QLabel(this)),
       prompt_(new QLineEdit(this)), steps_(new QSpinBox(this)), device_(new QComboBox(this)),
       dtype_(new QComboBox(this)), attn_(new QLineEdit(this)), skew_(new QDoubleSpinBox(this)),
       output_(new QLineEdit(this)) {
@@ -42,6 +43,12 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     model_->addItem(tr("Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)"),
                     QStringLiteral("ref:llava-moe-7b"));
     model_->addItem(tr("User model (TorchScript + manifest)…"), QStringLiteral("file"));
+    model_->addItem(tr("Python script (profiles its model with the mvprof package)…"),
+                    QStringLiteral("python"));
+    script_->setPlaceholderText(tr("a script calling mvprof.profile(None, model, …), e.g. "
+                                   "llava_moe.py"));
+    scriptArgs_->setPlaceholderText(tr("its arguments, e.g. --steps 8 --image photo.jpg"));
+    workingFolder_->setPlaceholderText(tr("empty: the script's folder"));
     modelFile_->setPlaceholderText(
         tr("the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)"));
     layers_->setRange(0, 64);
@@ -76,6 +83,19 @@ CaptureDialog::CaptureDialog(QWidget* parent)
         if (!f.isEmpty()) modelFile_->setText(f);
     });
     form->addRow(tr("Model file"), modelFileRow_);
+    scriptRow_ = withButton(this, script_, tr("Browse…"), [this] {
+        const QString f = QFileDialog::getOpenFileName(this, tr("Choose a Python Script"),
+                                                       script_->text(), tr("Python (*.py)"));
+        if (!f.isEmpty()) script_->setText(f);
+    });
+    form->addRow(tr("Script"), scriptRow_);
+    form->addRow(tr("Arguments"), scriptArgs_);
+    workingFolderRow_ = withButton(this, workingFolder_, tr("Browse…"), [this] {
+        const QString d = QFileDialog::getExistingDirectory(this, tr("Working Folder"),
+                                                            workingFolder_->text());
+        if (!d.isEmpty()) workingFolder_->setText(d);
+    });
+    form->addRow(tr("Working folder"), workingFolderRow_);
     form->addRow(tr("Depth"), layers_);
     form->addRow(tr("Image"), withButton(this, image_, tr("Browse…"), [this] {
                      const QString f =
@@ -112,12 +132,19 @@ CaptureDialog::CaptureDialog(QWidget* parent)
 
 void CaptureDialog::modelChanged() {
     // A user model brings its own depth, precision and attention: those
-    // choices apply to the built-in model only.
-    const bool file = model_->currentData().toString() == QLatin1String("file");
+    // choices apply to the built-in model only. A script also brings its own
+    // image, prompt and steps.
+    const QString kind = model_->currentData().toString();
+    const bool file = kind == QLatin1String("file"), script = kind == QLatin1String("python");
     modelFileRow_->setEnabled(file);
+    for (QWidget* w : {scriptRow_, static_cast<QWidget*>(scriptArgs_), workingFolderRow_})
+        w->setEnabled(script);
     for (QWidget* w : {static_cast<QWidget*>(layers_), static_cast<QWidget*>(dtype_),
                        static_cast<QWidget*>(attn_), static_cast<QWidget*>(skew_)})
-        w->setEnabled(!file);
+        w->setEnabled(!file && !script);
+    for (QWidget* w : {static_cast<QWidget*>(image_), static_cast<QWidget*>(prompt_),
+                       static_cast<QWidget*>(steps_), static_cast<QWidget*>(device_)})
+        w->setEnabled(!script);
 }
 
 CaptureRequest CaptureDialog::request() const {
@@ -125,6 +152,11 @@ CaptureRequest CaptureDialog::request() const {
     r.model = model_->currentData().toString();
     if (r.model == QLatin1String("file")) {
         r.modelFile = modelFile_->text().trimmed();
+        r.model.clear();
+    } else if (r.model == QLatin1String("python")) {
+        r.script = script_->text().trimmed();
+        r.scriptArguments = scriptArgs_->text();
+        r.workingFolder = workingFolder_->text().trimmed();
         r.model.clear();
     }
     r.layers = layers_->value();
@@ -140,9 +172,14 @@ CaptureRequest CaptureDialog::request() const {
 }
 
 void CaptureDialog::setRequest(const CaptureRequest& r) {
-    model_->setCurrentIndex(
-        std::max(0, model_->findData(r.modelFile.isEmpty() ? r.model : QStringLiteral("file"))));
+    const QString kind = !r.script.isEmpty()      ? QStringLiteral("python")
+                         : !r.modelFile.isEmpty() ? QStringLiteral("file")
+                                                  : r.model;
+    model_->setCurrentIndex(std::max(0, model_->findData(kind)));
     modelFile_->setText(r.modelFile);
+    script_->setText(r.script);
+    scriptArgs_->setText(r.scriptArguments);
+    workingFolder_->setText(r.workingFolder);
     layers_->setValue(r.layers);
     image_->setText(r.image);
     prompt_->setText(r.prompt);
@@ -170,11 +207,16 @@ void CaptureDialog::updatePreview() {
 void CaptureDialog::accept() {
     const CaptureRequest r = request();
     QString problem;
+    const bool script = model_->currentData().toString() == QLatin1String("python");
     if (model_->currentData().toString() == QLatin1String("file") &&
         !QFileInfo(r.modelFile).isFile())
         problem =
             tr("Choose the user model's manifest (a .json file next to its TorchScript archive).");
-    else if (!QFileInfo(r.image).isFile())
+    else if (script && !QFileInfo(r.script).isFile())
+        problem = tr("Choose the Python script to run.");
+    else if (script && !r.workingFolder.isEmpty() && !QFileInfo(r.workingFolder).isDir())
+        problem = tr("The working folder does not exist.");
+    else if (!script && !QFileInfo(r.image).isFile())
         problem = tr("Choose an image file that exists.");
     else if (r.output.isEmpty())
         problem = tr("Choose where to write the session.");

@@ -1,7 +1,8 @@
 #pragma once
-// New Capture…: model (a preset, or a user's TorchScript model by its
-// manifest), image (with a preview), prompt, decode steps, device, precision,
-// attention layers, routing skew and the session file to write.
+// New Capture…: model (a preset, a user's TorchScript model by its manifest,
+// or a Python script that profiles its own model with the mvprof package),
+// image (with a preview), prompt, decode steps, device, precision, attention
+// layers, routing skew and the session file to write.
 
 #include "app/gui/CaptureRunner.h"
 
@@ -31,6 +32,11 @@ private:
     QComboBox* model_;
     QLineEdit* modelFile_;
     QWidget* modelFileRow_;
+    QLineEdit* script_;
+    QWidget* scriptRow_;
+    QLineEdit* scriptArgs_;
+    QLineEdit* workingFolder_;
+    QWidget* workingFolderRow_;
     QSpinBox* layers_;
     QLineEdit* image_;
     QLabel* preview_;

@@ -9,6 +9,17 @@
 namespace mvp {
 
 QStringList CaptureRequest::arguments() const {
+    if (!script.isEmpty()) {
+        const QString folder =
+            workingFolder.isEmpty() ? QFileInfo(script).absolutePath() : workingFolder;
+        QStringList a{QStringLiteral("launch"), QStringLiteral("--out"),      output,
+                      QStringLiteral("--cwd"),  folder,                        QStringLiteral("--progress"),
+                      QStringLiteral("jsonl")};
+        if (force) a << QStringLiteral("--force");
+        a << QStringLiteral("--") << python << QFileInfo(script).absoluteFilePath()
+          << QProcess::splitCommand(scriptArguments);
+        return a;
+    }
     QStringList a{QStringLiteral("capture"),
                   QStringLiteral("--image"),
                   image,

@@ -13,6 +13,12 @@ namespace mvp {
 struct CaptureRequest {
     QString model = QStringLiteral("ref:tiny");
     QString modelFile; // a user model's manifest; replaces `model` when set
+    // A Python script that profiles its own model with the mvprof package
+    // (`mvprof-cli launch`); replaces the model, image, prompt and steps when set.
+    QString script;
+    QString scriptArguments; // one line, split at spaces; "double quotes" group
+    QString workingFolder;   // where the script runs; empty: the script's folder
+    QString python = QStringLiteral("/usr/bin/python3");
     int layers = 0;    // 0: the preset's depth
     QString image;
     QString prompt;
@@ -46,6 +52,7 @@ public:
     qint64 finishedRun() const { return finishedRun_; } // from the job's "done" line; 0 if none
 
 signals:
+    // fraction < 0: unknown (a script's length is its own); steps 0: unknown.
     void progress(double fraction, const QString& phase, int step, int steps);
     // ok: the run completed. cancelled: stopped by cancel(). message: the child's error, if any.
     void finished(bool ok, bool cancelled, const QString& message);

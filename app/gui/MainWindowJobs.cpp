@@ -34,7 +34,9 @@ void MainWindow::setUpJobs() {
     statusBar()->addPermanentWidget(runLabel_);
     connect(&runner_, &CaptureRunner::progress, this,
             [this](double fraction, const QString& phase, int step, int steps) {
-                const int percent = int(std::lround(fraction * 100.0));
+                // A script's length is unknown: a busy bar naming the phase.
+                progress_->setRange(0, fraction < 0 ? 0 : 100);
+                const int percent = fraction < 0 ? 0 : int(std::lround(fraction * 100.0));
                 progress_->setValue(percent);
                 // Time left, extrapolated from the time so far (an estimate, said as such).
                 const double elapsed = double(captureClock_.elapsed()) / 1000.0;
@@ -43,10 +45,13 @@ void MainWindow::setUpJobs() {
                         ? tr(" · ~%1 s left")
                               .arg(std::max(1.0, elapsed * (1.0 - fraction) / fraction), 0, 'f', 0)
                         : QString();
-                progress_->setFormat((phase == QLatin1String("decode")
-                                          ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
-                                          : tr("%1 · %p%").arg(phase)) +
-                                     left);
+                progress_->setFormat(
+                    fraction < 0
+                        ? (phase == QLatin1String("decode") ? tr("decode %1").arg(step) : phase)
+                        : (phase == QLatin1String("decode")
+                               ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
+                               : tr("%1 · %p%").arg(phase)) +
+                              left);
                 emit captureProgress(percent);
                 // Follow the growing session, at most once a second.
                 const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -103,18 +108,25 @@ void MainWindow::newCapture() {
                       .value(QStringLiteral("capture/output"),
                              QDir::home().filePath(QStringLiteral("capture.mvprof")))
                       .toString();
+    last.script = settings.value(QStringLiteral("capture/script")).toString();
+    last.scriptArguments = settings.value(QStringLiteral("capture/scriptArguments")).toString();
+    last.workingFolder = settings.value(QStringLiteral("capture/workingFolder")).toString();
     dialog.setRequest(last);
     if (dialog.exec() != QDialog::Accepted) return;
     const CaptureRequest r = dialog.request();
     settings.setValue(QStringLiteral("capture/image"), r.image);
     settings.setValue(QStringLiteral("capture/prompt"), r.prompt);
     settings.setValue(QStringLiteral("capture/output"), r.output);
+    settings.setValue(QStringLiteral("capture/script"), r.script);
+    settings.setValue(QStringLiteral("capture/scriptArguments"), r.scriptArguments);
+    settings.setValue(QStringLiteral("capture/workingFolder"), r.workingFolder);
     startCapture(r);
 }
 
 void MainWindow::showJobStarted(const QString& message) {
     lastLiveReload_ = 0;
     captureClock_.start();
+    progress_->setRange(0, 100);
     progress_->setValue(0);
     progress_->show();
     cancel_->show();
@@ -123,6 +135,12 @@ void MainWindow::showJobStarted(const QString& message) {
 }
 
 void MainWindow::startCapture(const CaptureRequest& request) {
+    if (!request.script.isEmpty()) {
+        showJobStarted(tr("Running %1 with the mvprof package…")
+                           .arg(QFileInfo(request.script).fileName()));
+        runner_.start(request);
+        return;
+    }
     const QString model =
         request.modelFile.isEmpty() ? request.model : QFileInfo(request.modelFile).fileName();
     showJobStarted(tr("Capturing %1 on %2…").arg(model, QFileInfo(request.image).fileName()));

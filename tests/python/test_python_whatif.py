@@ -294,6 +294,18 @@ def check_launch_stop(folder: str, session: str) -> None:
                              "--", sys.executable, slow], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     proc.stdout.readline()  # the first phase began
+    # Attach… lists it: the run announces itself while it writes (LiveRuns.h).
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    live = os.path.join(xdg, "mvprof") if xdg and os.path.isdir(xdg) else \
+        f"/tmp/mvprof-{os.getuid()}"
+    announced = []
+    for name in os.listdir(live) if os.path.isdir(live) else []:
+        try:
+            with open(os.path.join(live, name)) as f:
+                announced.append(json.load(f).get("session"))
+        except (OSError, ValueError):
+            pass
+    check(session in announced, f"the running script's run is not announced in {live}")
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     status, error = sqlite3.connect(session).execute("SELECT status, error FROM run").fetchone()
