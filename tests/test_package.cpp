@@ -58,7 +58,11 @@ private slots:
               "/usr/share/mime/packages/mvprof.xml",
               "/usr/share/icons/hicolor/scalable/apps/mvprof.svg",
               "/usr/share/metainfo/io.github.mvprof.metainfo.xml",
-              "/usr/share/mvprof/samples/astronaut.png"})
+              "/usr/share/mvprof/samples/astronaut.png",
+              "/usr/share/mvprof/examples/llava_moe.py",
+              "/usr/lib/python3/dist-packages/mvprof/__init__.py",
+              "/usr/lib/python3/dist-packages/mvprof/README.md",
+              "/usr/lib/python3/dist-packages/mvprof/libmvprof_capture.so"})
             QVERIFY2(QFile::exists(root + QString::fromLatin1(f)), f);
         const QByteArray cli = run(root + QStringLiteral("/usr/bin/mvprof-cli"),
                                    {QStringLiteral("--version")}, dir.path(), &code);
@@ -77,6 +81,24 @@ private slots:
                  dir.filePath(QStringLiteral("p.mvprof"))},
                 dir.path(), &code);
         QVERIFY2(code == 0, cap.constData());
+        // The packaged launch finds the packaged Python package beside it.
+        const QString script = dir.filePath(QStringLiteral("tiny.py"));
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("import mvprof, torch\n"
+                "m = torch.nn.Linear(4, 4)\n"
+                "with mvprof.profile(None, m) as p:\n"
+                "    with p.phase('prefill'):\n"
+                "        m(torch.ones(2, 4))\n");
+        f.close();
+        const QByteArray launched =
+            run(root + QStringLiteral("/usr/bin/mvprof-cli"),
+                {QStringLiteral("launch"), QStringLiteral("--out"),
+                 dir.filePath(QStringLiteral("py.mvprof")), QStringLiteral("--"),
+                 QStringLiteral("/usr/bin/python3"), script},
+                dir.path(), &code);
+        QVERIFY2(code == 0, launched.constData());
+        QVERIFY2(launched.contains("python:Linear"), launched.constData());
     }
 };
 

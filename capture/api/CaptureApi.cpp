@@ -47,8 +47,10 @@ namespace {
 
 // The image as the session stores it; a file that cannot be read is refused
 // before the run begins, never silently dropped.
-mvp::Result<mvp::ImageRow> imageRow(const std::string& path) {
-    auto img = mvp::loadImage(path);
+mvp::Result<mvp::ImageRow> imageRow(const std::string& path, const unsigned char* data,
+                                    long long size) {
+    auto img = data ? mvp::decodeImage(std::vector<uint8_t>(data, data + size), path)
+                    : mvp::loadImage(path);
     if (!img) return img.error();
     const auto stored = mvp::fitWithin(*img, 4096);
     auto png = mvp::encodePng(stored);
@@ -139,13 +141,13 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         if (!in) return fail(MVPROF_BAD_INPUT, "mvprof_begin_run needs the run's description");
         if (s->run) return fail(MVPROF_BAD_INPUT, "a run is already open: end it first");
         mvp::RunInfo info = runInfo(*in);
+        if (in->image_data && (in->image_size < 1 || in->image_size > int64_t(1) << 30))
+            return fail(MVPROF_BAD_INPUT, "the image's bytes must be 1 byte .. 1 GiB");
+        if (in->image_data && info.imagePath.empty()) info.imagePath = "(image bytes)";
         mvp::Batch rows;
         if (!info.imagePath.empty()) {
-            auto img = imageRow(info.imagePath);
-            if (!img)
-                return fail(MVPROF_BAD_INPUT, "image " + info.imagePath + ": " +
-                                                  img.error().message +
-                                                  " (give a PNG, JPEG or BMP, or no image)");
+            auto img = imageRow(info.imagePath, in->image_data, in->image_size);
+            if (!img) return fail(MVPROF_BAD_INPUT, img.error().message); // names file and fix
             rows.image = std::move(img.value());
         }
         auto id = s->writer->beginRun(info);

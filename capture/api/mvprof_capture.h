@@ -32,13 +32,17 @@ enum mvprof_status { MVPROF_COMPLETE = 0, MVPROF_INCOMPLETE = 1, MVPROF_FAILED =
 
 typedef struct mvprof_session mvprof_session;
 
-/* What a run is. Strings may be NULL (empty); config_json NULL is "{}". A
- * what-if names its transform and the run it compares with (baseline_run >
- * 0); a baseline leaves both empty. */
+/* What a run is. Strings may be NULL (empty); config_json NULL is "{}". The
+ * image is a file (image_path) or its bytes (image_data, image_size; PNG,
+ * JPEG or BMP; image_path then only names it). A what-if names its
+ * transform and the run it compares with (baseline_run > 0); a baseline
+ * leaves both empty. */
 typedef struct mvprof_run_info {
     const char* model;
     const char* prompt;
     const char* image_path;
+    const unsigned char* image_data;
+    long long image_size;
     const char* config_json;
     const char* device; /* "cpu" when NULL */
     const char* dtype;  /* "float32" when NULL */

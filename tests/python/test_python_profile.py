@@ -9,7 +9,7 @@ Checks, against PyTorch itself:
   same run (seen by the test's own forward hooks), with modality by position;
 - module spans nest inside their parents and inside the phases;
 - the vision phase's FLOPs equal torch.profiler's with_flops count per op kind;
-- the report's MoE section splits by modality;
+- the report's MoE section splits by modality and by phase;
 - with einsum experts: routing = PyTorch's top-k, and the bmm/mm FLOPs the
   einsums ran = torch.profiler's;
 - an exception in the user's forward propagates unchanged and the run is
@@ -133,6 +133,44 @@ def check_einsum_experts(folder: str, failures: List[str]) -> None:
             failures.append(f"einsum experts {kind}: mvprof {mine}, torch.profiler {ref}")
 
 
+def check_inputs(folder: str, failures: List[str]) -> None:
+    """An image given as bytes is stored; bad images and a missing library are
+    clear MvprofErrors, and nothing is left half-written."""
+    linear = torch.nn.Linear(4, 4)
+    session = os.path.join(folder, "inputs.mvprof")
+    with open(os.environ["MVP_SAMPLE_IMAGE"], "rb") as f:
+        data = f.read()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no router: not this check's business
+        with mvprof.profile(session, linear, image=data, force=True) as prof:
+            with prof.phase("prefill"):
+                linear(torch.ones(1, 4))
+        size = sqlite3.connect(session).execute("SELECT orig_width, orig_height FROM image"
+                                                ).fetchone()
+        if not size or size[0] <= 0:
+            failures.append(f"image bytes: stored {size}")
+        for bad in (b"not an image", "/no/such/photo.png"):
+            try:
+                with mvprof.profile(session, linear, image=bad):
+                    pass
+                failures.append(f"image {bad!r} accepted")
+            except mvprof.MvprofError as e:
+                print(f"  bad image {bad!r}: {e}")
+    runs = sqlite3.connect(session).execute("SELECT COUNT(*), MIN(status) FROM run").fetchone()
+    if runs != (1, "complete"):
+        failures.append(f"refused images left runs behind: {runs}")
+    # The package imported where its library is not: a message naming the fix.
+    code = ("import mvprof, torch\n"
+            "try:\n    mvprof.profile('x.mvprof', torch.nn.Linear(1, 1)).__enter__()\n"
+            "except mvprof.MvprofError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=folder, env={**os.environ, "MVPROF_LIBRARY": "/no/libmvprof.so",
+                                          "PYTHONPATH": os.environ["MVP_PYTHON_DIR"]})
+    if "MVPROF_LIBRARY" not in out.stdout or "install" not in out.stdout:
+        failures.append(f"missing library: {out.stdout!r} {out.stderr[-200:]!r}")
+    print(f"  missing library: {out.stdout.strip()[:100]}…")
+
+
 def main() -> int:
     failures: List[str] = []
     torch.set_num_threads(1)
@@ -193,8 +231,9 @@ def main() -> int:
                                             "--format", "json"], capture_output=True,
                                            text=True, check=True).stdout)
         layers = report["runs"][0]["moe"]["layers"]
-        if len(layers) != example.LAYERS or any("visual" not in l["by_modality"]
-                                                 for l in layers):
+        if len(layers) != example.LAYERS or any(
+                set(l["by_modality"]) != {"visual", "text"} or
+                set(l["by_phase"]) != {"prefill", "decode"} for l in layers):
             failures.append(f"MoE section: {json.dumps(layers)[:200]}")
 
         # The user's exception propagates; the run is stored as failed.
@@ -228,6 +267,7 @@ def main() -> int:
             failures.append(f"no router: warning {message!r}, ops/modules/routing {counts}")
         print(f"  no router: {message[:110]}…")
         check_einsum_experts(folder, failures)
+        check_inputs(folder, failures)
         try:
             mvprof.profile("/proc/no/such/dir/x.mvprof", model).__enter__()
             failures.append("an unwritable path was accepted")

@@ -17,7 +17,9 @@ class MvprofError(RuntimeError):
 class RunInfo(ctypes.Structure):
     """mvprof_run_info."""
     _fields_ = [("model", ctypes.c_char_p), ("prompt", ctypes.c_char_p),
-                ("image_path", ctypes.c_char_p), ("config_json", ctypes.c_char_p),
+                ("image_path", ctypes.c_char_p),
+                ("image_data", ctypes.POINTER(ctypes.c_ubyte)), ("image_size", ctypes.c_longlong),
+                ("config_json", ctypes.c_char_p),
                 ("device", ctypes.c_char_p), ("dtype", ctypes.c_char_p),
                 ("transform", ctypes.c_char_p), ("baseline_run", ctypes.c_longlong),
                 ("record_ops", ctypes.c_int)]

@@ -14,7 +14,7 @@ import os
 import re
 import traceback
 import warnings
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import torch
 
@@ -93,8 +93,8 @@ class Profile:
     manager. `model` is what to run inside the block: the model given, or the
     transformed copy a what-if made of it."""
 
-    def __init__(self, path: Optional[str], model: torch.nn.Module, image: Optional[str] = None,
-                 prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
+    def __init__(self, path: Optional[str], model: torch.nn.Module,
+                 image: Union[str, bytes, None] = None, prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
                  ops: bool = True, force: bool = False, transform: Optional["Transform"] = None,
                  baseline_run: int = 0, warmup: Warmup = None) -> None:
         self.path = path or os.environ.get("MVPROF_OUT")
@@ -164,9 +164,13 @@ class Profile:
                   "parameters": sum(p.numel() for p in self.model.parameters()),
                   "roles": self.roles}
         param = next(self.model.parameters(), None)
+        data = bytes(self.image) if isinstance(self.image, (bytes, bytearray)) else None
+        buf = (ctypes.c_ubyte * len(data)).from_buffer_copy(data) if data else None
         info = _abi.RunInfo(
             model=b("python:" + type(self.model).__name__), prompt=b(self.prompt or ""),
-            image_path=b(self.image), config_json=b(json.dumps(config)),
+            image_path=None if data is not None else b(self.image),
+            image_data=ctypes.cast(buf, ctypes.POINTER(ctypes.c_ubyte)) if buf else None,
+            image_size=len(data) if data else 0, config_json=b(json.dumps(config)),
             device=b(str(param.device) if param is not None else "cpu"),
             dtype=b(str(param.dtype).replace("torch.", "") if param is not None else "float32"),
             transform=b(self.transform.name if self.transform else None),
@@ -351,11 +355,12 @@ def _progress_stream():
         return None
 
 
-def profile(path: Optional[str], model: torch.nn.Module, image: Optional[str] = None,
+def profile(path: Optional[str], model: torch.nn.Module, image: Union[str, bytes, None] = None,
             prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
             ops: bool = True, force: bool = False, warmup: Warmup = None) -> Profile:
     """Profiles what runs inside the `with` block into the session at `path`
     (or $MVPROF_OUT): ATen ops, module spans named by their qualified names,
-    routing of the modules the roles call routers. `warmup(p)`, if given,
+    routing of the modules the roles call routers. `image` is a file's path
+    or its bytes (PNG, JPEG or BMP), stored with the run. `warmup(p)`, if given,
     runs first through a NullProfile `p` (p.model is the model), unrecorded."""
     return Profile(path, model, image, prompt, roles, ops, force, warmup=warmup)

@@ -210,7 +210,8 @@ class PruneVisual(Transform):
 
 
 def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Transform,
-           path: Optional[str] = None, image: Optional[str] = None, prompt: Optional[str] = None,
+           path: Optional[str] = None, image: Union[str, bytes, None] = None,
+           prompt: Optional[str] = None,
            roles: Optional[Dict[str, str]] = None, ops: bool = True,
            warmup: Warmup = None) -> Profile:
     """A what-if run of `model` with `transform`, compared with `baseline`
