@@ -316,6 +316,20 @@ ZH = {
     'by the attention the patches received': '按图块获得的注意力排序',
     'by the saliency map (needs attention maps)': '按显著性图排序（需要注意力图）',
     "by the visual features' norm": '按视觉特征的范数排序',
+    'Python script (profiles its model with the mvprof package)…': 'Python 脚本（用 mvprof 包剖析其模型）…',
+    'a script calling mvprof.profile(None, model, …), e.g. llava_moe.py': '调用 mvprof.profile(None, model, …) 的脚本，例如 llava_moe.py',
+    'its arguments, e.g. --steps 8 --image photo.jpg': '脚本参数，例如 --steps 8 --image photo.jpg',
+    "empty: the script's folder": '留空：脚本所在文件夹',
+    'Choose a Python Script': '选择 Python 脚本',
+    'Python (*.py)': 'Python (*.py)',
+    'Script': '脚本',
+    'Arguments': '参数',
+    'Working Folder': '工作文件夹',
+    'Working folder': '工作文件夹',
+    'Choose the Python script to run.': '请选择要运行的 Python 脚本。',
+    'The working folder does not exist.': '工作文件夹不存在。',
+    'Running %1 with the mvprof package…': '正在用 mvprof 包运行 %1…',
+    'decode %1': '解码 %1',
 }
 
 

@@ -95,225 +95,287 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="39"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="184"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="188"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="40"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="226"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="230"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="40"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="41"/>
         <source>Reference, tiny (seconds)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="42"/>
         <source>Reference, small (up to a minute on CPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="42"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="43"/>
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
         <source>all layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="49"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
         <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="61"/>
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="58"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="99"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="100"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="100"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="44"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="45"/>
         <source>User model (TorchScript + manifest)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="46"/>
+        <source>Python script (profiles its model with the mvprof package)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
+        <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
+        <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
+        <source>empty: the script&apos;s folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
         <source>the model&apos;s manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="74"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
         <source>Choose a Model Manifest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
         <source>Model manifests (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
         <source>Model file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
-        <source>Choose an Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
-        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
-        <source>Prompt</source>
+        <source>Choose a Python Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
-        <source>Decode steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="90"/>
-        <source>Precision</source>
+        <source>Python (*.py)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
-        <source>Attention maps</source>
+        <source>Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="92"/>
-        <source>Routing skew</source>
+        <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
-        <source>Session file</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="94"/>
+        <source>Working Folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
-        <source>Choose…</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
+        <source>Working folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="95"/>
-        <source>Session File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="96"/>
-        <source>mvprof sessions (*.mvprof)</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="102"/>
+        <source>Choose an Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="103"/>
+        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="107"/>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="108"/>
+        <source>Decode steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="109"/>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="110"/>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="111"/>
+        <source>Attention maps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
+        <source>Routing skew</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
+        <source>Session file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="115"/>
+        <source>Session File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="116"/>
+        <source>mvprof sessions (*.mvprof)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="123"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="163"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="200"/>
         <source>No image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="163"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="200"/>
         <source>Cannot read this image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="167"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="204"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="176"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="214"/>
         <source>Choose the user model&apos;s manifest (a .json file next to its TorchScript archive).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="178"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="216"/>
+        <source>Choose the Python script to run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="218"/>
+        <source>The working folder does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="220"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="180"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="222"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="182"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="224"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="189"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="231"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -321,17 +383,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="43"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="54"/>
         <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="52"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="63"/>
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="53"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="64"/>
         <source>The mvprof-cli process exited with status %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -510,57 +572,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="43"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="45"/>
         <source> · ~%1 s left</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="47"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="50"/>
+        <source>decode %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="52"/>
         <source>decode %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="48"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="53"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="72"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="72"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
         <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="75"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="80"/>
         <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="76"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="81"/>
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="82"/>
         <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="83"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="88"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="84"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="89"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="85"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="90"/>
         <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -586,32 +653,37 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="93"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="98"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="101"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="106"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="128"/>
-        <source>Capturing %1 on %2…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="134"/>
-        <source>Open a session with a baseline run first</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="138"/>
-        <source>Wait for the running job to finish, or cancel it</source>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="139"/>
+        <source>Running %1 with the mvprof package…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindowJobs.cpp" line="146"/>
+        <source>Capturing %1 on %2…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="152"/>
+        <source>Open a session with a baseline run first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="156"/>
+        <source>Wait for the running job to finish, or cancel it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="164"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -700,82 +772,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98"/>
+        <location filename="../app/gui/WhatIf.cpp" line="99"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98"/>
+        <location filename="../app/gui/WhatIf.cpp" line="99"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100"/>
+        <location filename="../app/gui/WhatIf.cpp" line="101"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100"/>
+        <location filename="../app/gui/WhatIf.cpp" line="101"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <location filename="../app/gui/WhatIf.cpp" line="103"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <location filename="../app/gui/WhatIf.cpp" line="103"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="104"/>
+        <location filename="../app/gui/WhatIf.cpp" line="105"/>
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="104"/>
+        <location filename="../app/gui/WhatIf.cpp" line="105"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="106"/>
+        <location filename="../app/gui/WhatIf.cpp" line="107"/>
         <source>Freeze Cold Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="106"/>
+        <location filename="../app/gui/WhatIf.cpp" line="107"/>
         <source>Freeze</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="108"/>
+        <location filename="../app/gui/WhatIf.cpp" line="109"/>
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="108"/>
+        <location filename="../app/gui/WhatIf.cpp" line="109"/>
         <source>Channels 0.3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="110"/>
+        <location filename="../app/gui/WhatIf.cpp" line="111"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111"/>
+        <location filename="../app/gui/WhatIf.cpp" line="112"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="120"/>
+        <location filename="../app/gui/WhatIf.cpp" line="121"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="127"/>
+        <location filename="../app/gui/WhatIf.cpp" line="128"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -818,37 +890,37 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="54"/>
+        <location filename="../app/gui/WhatIf.cpp" line="55"/>
         <source>by the visual features&apos; norm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <location filename="../app/gui/WhatIf.cpp" line="56"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="56"/>
+        <location filename="../app/gui/WhatIf.cpp" line="57"/>
         <source>W8, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57"/>
+        <location filename="../app/gui/WhatIf.cpp" line="58"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="63"/>
+        <location filename="../app/gui/WhatIf.cpp" line="64"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66"/>
+        <location filename="../app/gui/WhatIf.cpp" line="67"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="71"/>
+        <location filename="../app/gui/WhatIf.cpp" line="72"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1309,47 +1381,47 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="290"/>
+        <location filename="../views/ComparisonModels.cpp" line="291"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="292"/>
+        <location filename="../views/ComparisonModels.cpp" line="293"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="294"/>
+        <location filename="../views/ComparisonModels.cpp" line="295"/>
         <source>A ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="296"/>
+        <location filename="../views/ComparisonModels.cpp" line="297"/>
         <source>B ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="298"/>
+        <location filename="../views/ComparisonModels.cpp" line="299"/>
         <source>Δ ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="300"/>
+        <location filename="../views/ComparisonModels.cpp" line="301"/>
         <source>Δ self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="302"/>
+        <location filename="../views/ComparisonModels.cpp" line="303"/>
         <source>B ÷ A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="304"/>
+        <location filename="../views/ComparisonModels.cpp" line="305"/>
         <source>Δ FLOPs (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="306"/>
+        <location filename="../views/ComparisonModels.cpp" line="307"/>
         <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1357,82 +1429,82 @@
 <context>
     <name>mvp::views::ModuleTreeModel</name>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="66"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="68"/>
         <source>memory</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="67"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="69"/>
         <source>compute</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="123"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="125"/>
         <source>%1 (%2 parameters)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="136"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="138"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="138"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="140"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="140"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="142"/>
         <source>Calls</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="142"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="144"/>
         <source>Total ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="144"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="146"/>
         <source>Self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="146"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="148"/>
         <source>% of run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="148"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="150"/>
         <source>GFLOP (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="150"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="152"/>
         <source>MB (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="152"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="154"/>
         <source>FLOP/B (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="154"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="156"/>
         <source>Bound</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="158"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="160"/>
         <source>Measured wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="160"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="162"/>
         <source>Memory- or compute-bound against the device&apos;s measured ridge point</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="161"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="163"/>
         <source>Estimated from the recorded op shapes</source>
         <translation type="unfinished"></translation>
     </message>

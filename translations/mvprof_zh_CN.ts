@@ -94,225 +94,287 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="39" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="184" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="188" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="40" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="226" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="230" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="40" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
         <source>Reference, tiny (seconds)</source>
         <translation>参考模型，tiny（数秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="42" />
         <source>Reference, small (up to a minute on CPU)</source>
         <translation>参考模型，small（CPU 上最多约一分钟）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="42" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="43" />
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="48" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="49" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="56" />
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation>将模型截断为此数量的视觉层与解码层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
         <source>float32</source>
         <translation>float32</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="61" />
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation>bfloat16（权重与 KV 字节减半）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="63" />
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation>权重、激活与 KV 缓存的精度（float16 需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="58" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="99" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="100" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="93" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="100" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="44" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="45" />
         <source>User model (TorchScript + manifest)…</source>
         <translation>用户模型（TorchScript + 清单）…</translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="46" />
+        <source>Python script (profiles its model with the mvprof package)…</source>
+        <translation>Python 脚本（用 mvprof 包剖析其模型）…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="48" />
+        <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
+        <translation>调用 mvprof.profile(None, model, …) 的脚本，例如 llava_moe.py</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
+        <translation>脚本参数，例如 --steps 8 --image photo.jpg</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
+        <source>empty: the script's folder</source>
+        <translation>留空：脚本所在文件夹</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
         <source>the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation>模型清单，例如 example-vlm.json（见 USER_MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="74" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
         <source>Choose a Model Manifest</source>
         <translation>选择模型清单</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
         <source>Model manifests (*.json)</source>
         <translation>模型清单 (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="85" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
+        <source>Choose a Python Script</source>
+        <translation>选择 Python 脚本</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
+        <source>Python (*.py)</source>
+        <translation>Python (*.py)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
+        <source>Script</source>
+        <translation>脚本</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="94" />
+        <source>Working Folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="98" />
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="102" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="103" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="107" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="108" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="109" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="90" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="110" />
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="111" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="112" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="93" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="93" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="95" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="115" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="96" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="116" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="103" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="123" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="163" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="200" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="163" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="200" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="167" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="204" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="176" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="214" />
         <source>Choose the user model's manifest (a .json file next to its TorchScript archive).</source>
         <translation>请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="178" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="216" />
+        <source>Choose the Python script to run.</source>
+        <translation>请选择要运行的 Python 脚本。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="218" />
+        <source>The working folder does not exist.</source>
+        <translation>工作文件夹不存在。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="220" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="180" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="222" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="182" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="224" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="189" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="231" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>
@@ -320,17 +382,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="43" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="54" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="52" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="63" />
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation>mvprof-cli 进程崩溃；会话保留了已写入的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="53" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="64" />
         <source>The mvprof-cli process exited with status %1.</source>
         <translation>mvprof-cli 进程以状态 %1 退出。</translation>
     </message>
@@ -509,57 +571,62 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="43" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="45" />
         <source> · ~%1 s left</source>
         <translation> · 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="47" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="50" />
+        <source>decode %1</source>
+        <translation>解码 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="52" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="48" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="53" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="72" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="72" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
         <source>The what-if failed</source>
         <translation>假设分析失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="75" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="80" />
         <source>What-if complete: see the comparison</source>
         <translation>假设分析完成：请查看对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="76" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="81" />
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="82" />
         <source>What-if failed: %1</source>
         <translation>假设分析失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="83" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="88" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="84" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="89" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="85" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="90" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
@@ -585,32 +652,37 @@
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="93" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="98" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="101" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="106" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="128" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="139" />
+        <source>Running %1 with the mvprof package…</source>
+        <translation>正在用 mvprof 包运行 %1…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="146" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="134" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="152" />
         <source>Open a session with a baseline run first</source>
         <translation>请先打开包含基线运行的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="138" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="156" />
         <source>Wait for the running job to finish, or cancel it</source>
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="146" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="164" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
@@ -699,82 +771,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98" />
+        <location filename="../app/gui/WhatIf.cpp" line="99" />
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation>剪枝视觉令牌（保留 40%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98" />
+        <location filename="../app/gui/WhatIf.cpp" line="99" />
         <source>Prune 0.4</source>
         <translation>剪枝 0.4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100" />
+        <location filename="../app/gui/WhatIf.cpp" line="101" />
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation>权重量化为 W4（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100" />
+        <location filename="../app/gui/WhatIf.cpp" line="101" />
         <source>W4</source>
         <translation>W4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102" />
+        <location filename="../app/gui/WhatIf.cpp" line="103" />
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation>权重量化为 W8（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102" />
+        <location filename="../app/gui/WhatIf.cpp" line="103" />
         <source>W8</source>
         <translation>W8</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="104" />
+        <location filename="../app/gui/WhatIf.cpp" line="105" />
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation>压缩 KV 缓存（合并 + INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="104" />
+        <location filename="../app/gui/WhatIf.cpp" line="105" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="106" />
+        <location filename="../app/gui/WhatIf.cpp" line="107" />
         <source>Freeze Cold Experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="106" />
+        <location filename="../app/gui/WhatIf.cpp" line="107" />
         <source>Freeze</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="108" />
+        <location filename="../app/gui/WhatIf.cpp" line="109" />
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation>剪枝视觉 MLP 通道（30%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="108" />
+        <location filename="../app/gui/WhatIf.cpp" line="109" />
         <source>Channels 0.3</source>
         <translation>通道 0.3</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="110" />
+        <location filename="../app/gui/WhatIf.cpp" line="111" />
         <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
         <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111" />
+        <location filename="../app/gui/WhatIf.cpp" line="112" />
         <source>W4+KV+Prune</source>
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="120" />
+        <location filename="../app/gui/WhatIf.cpp" line="121" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="127" />
+        <location filename="../app/gui/WhatIf.cpp" line="128" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
     </message>
@@ -817,37 +889,37 @@
         <translation>按显著性图排序（需要注意力图）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="54" />
+        <location filename="../app/gui/WhatIf.cpp" line="55" />
         <source>by the visual features' norm</source>
         <translation>按视觉特征的范数排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55" />
+        <location filename="../app/gui/WhatIf.cpp" line="56" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="56" />
+        <location filename="../app/gui/WhatIf.cpp" line="57" />
         <source>W8, group 128, AWQ</source>
         <translation>W8，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57" />
+        <location filename="../app/gui/WhatIf.cpp" line="58" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="63" />
+        <location filename="../app/gui/WhatIf.cpp" line="64" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66" />
+        <location filename="../app/gui/WhatIf.cpp" line="67" />
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="71" />
+        <location filename="../app/gui/WhatIf.cpp" line="72" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -1308,47 +1380,47 @@
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="290" />
+        <location filename="../views/ComparisonModels.cpp" line="291" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="292" />
+        <location filename="../views/ComparisonModels.cpp" line="293" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="294" />
+        <location filename="../views/ComparisonModels.cpp" line="295" />
         <source>A ms (measured)</source>
         <translation>A 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="296" />
+        <location filename="../views/ComparisonModels.cpp" line="297" />
         <source>B ms (measured)</source>
         <translation>B 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="298" />
+        <location filename="../views/ComparisonModels.cpp" line="299" />
         <source>Δ ms</source>
         <translation>Δ 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="300" />
+        <location filename="../views/ComparisonModels.cpp" line="301" />
         <source>Δ self ms</source>
         <translation>Δ 自身毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="302" />
+        <location filename="../views/ComparisonModels.cpp" line="303" />
         <source>B ÷ A</source>
         <translation>B ÷ A</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="304" />
+        <location filename="../views/ComparisonModels.cpp" line="305" />
         <source>Δ FLOPs (estimated)</source>
         <translation>Δ FLOPs（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="306" />
+        <location filename="../views/ComparisonModels.cpp" line="307" />
         <source>Δ bytes (estimated)</source>
         <translation>Δ 字节（估算）</translation>
     </message>
@@ -1356,82 +1428,82 @@
 <context>
     <name>mvp::views::ModuleTreeModel</name>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="66" />
+        <location filename="../views/ModuleTreeModel.cpp" line="68" />
         <source>memory</source>
         <translation>访存</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="67" />
+        <location filename="../views/ModuleTreeModel.cpp" line="69" />
         <source>compute</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="123" />
+        <location filename="../views/ModuleTreeModel.cpp" line="125" />
         <source>%1 (%2 parameters)</source>
         <translation>%1（%2 个参数）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="136" />
+        <location filename="../views/ModuleTreeModel.cpp" line="138" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="138" />
+        <location filename="../views/ModuleTreeModel.cpp" line="140" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="140" />
+        <location filename="../views/ModuleTreeModel.cpp" line="142" />
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="142" />
+        <location filename="../views/ModuleTreeModel.cpp" line="144" />
         <source>Total ms</source>
         <translation>总耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="144" />
+        <location filename="../views/ModuleTreeModel.cpp" line="146" />
         <source>Self ms</source>
         <translation>自身耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="146" />
+        <location filename="../views/ModuleTreeModel.cpp" line="148" />
         <source>% of run</source>
         <translation>占运行 %</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="148" />
+        <location filename="../views/ModuleTreeModel.cpp" line="150" />
         <source>GFLOP (est.)</source>
         <translation>GFLOP（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="150" />
+        <location filename="../views/ModuleTreeModel.cpp" line="152" />
         <source>MB (est.)</source>
         <translation>MB（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="152" />
+        <location filename="../views/ModuleTreeModel.cpp" line="154" />
         <source>FLOP/B (est.)</source>
         <translation>FLOP/B（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="154" />
+        <location filename="../views/ModuleTreeModel.cpp" line="156" />
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="158" />
+        <location filename="../views/ModuleTreeModel.cpp" line="160" />
         <source>Measured wall time</source>
         <translation>实测墙钟时间</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="160" />
+        <location filename="../views/ModuleTreeModel.cpp" line="162" />
         <source>Memory- or compute-bound against the device's measured ridge point</source>
         <translation>相对设备实测拐点判定为访存受限或计算受限</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="161" />
+        <location filename="../views/ModuleTreeModel.cpp" line="163" />
         <source>Estimated from the recorded op shapes</source>
         <translation>由记录的算子形状估算</translation>
     </message>
