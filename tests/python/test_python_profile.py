@@ -11,7 +11,8 @@ Checks, against PyTorch itself:
 - the vision phase's FLOPs equal torch.profiler's with_flops count per op kind;
 - the report's MoE section splits by modality and by phase;
 - with einsum experts: routing = PyTorch's top-k, and the bmm/mm FLOPs the
-  einsums ran = torch.profiler's;
+  einsums ran = torch.profiler's; a router returning its top-k (DeepSeek's
+  gate) is recorded as those choices;
 - an exception in the user's forward propagates unchanged and the run is
   stored as failed with its last line; a session path that cannot be written
   is a clear MvprofError.
@@ -131,6 +132,39 @@ def check_einsum_experts(folder: str, failures: List[str]) -> None:
         print(f"  einsum experts {kind:11} torch.profiler {ref:>12,}  mvprof {mine:>12,}")
         if abs(mine - ref) > 0.01 * max(ref, 1) or (kind == "aten::bmm" and ref == 0):
             failures.append(f"einsum experts {kind}: mvprof {mine}, torch.profiler {ref}")
+
+
+class TupleGate(torch.nn.Module):
+    """DeepSeek's layout: the gate returns (top-k indices, top-k weights, aux loss)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(example.EXPERTS, example.DIM))
+
+    def forward(self, x: torch.Tensor):
+        weights, chosen = torch.softmax(x @ self.weight.t(), -1).topk(example.TOP_K, -1)
+        return chosen, weights / weights.sum(-1, keepdim=True), None
+
+
+def check_tuple_router(folder: str, failures: List[str]) -> None:
+    """A router returning its top-k choices: the rows are those choices."""
+    torch.manual_seed(2)
+    model = torch.nn.Module()
+    model.moe = torch.nn.Module()
+    model.moe.gate = TupleGate()
+    x = torch.randn(9, example.DIM)
+    session = os.path.join(folder, "tuple.mvprof")
+    with torch.inference_mode(), mvprof.profile(session, model, force=True,
+                                                roles={"router": r"^moe\.gate$"}) as prof:
+        with prof.phase("prefill"):
+            chosen, weights, _ = model.moe.gate(x)
+    rows = sqlite3.connect(session).execute(
+        "SELECT token, rank, expert, weight FROM routing ORDER BY token, rank").fetchall()
+    want = [(t, r, int(chosen[t, r]), float(weights[t, r])) for t in range(9)
+            for r in range(example.TOP_K)]
+    if [r[:3] for r in rows] != [w[:3] for w in want] or \
+            any(abs(a[3] - b[3]) > 1e-6 for a, b in zip(rows, want)):
+        failures.append(f"tuple router: {rows[:4]} vs {want[:4]}")
 
 
 def check_inputs(folder: str, failures: List[str]) -> None:
@@ -268,6 +302,7 @@ def main() -> int:
         print(f"  no router: {message[:110]}…")
         check_einsum_experts(folder, failures)
         check_inputs(folder, failures)
+        check_tuple_router(folder, failures)
         try:
             mvprof.profile("/proc/no/such/dir/x.mvprof", model).__enter__()
             failures.append("an unwritable path was accepted")

@@ -219,6 +219,10 @@ class Profile:
         position `start`, one per patch of the rows × cols grid (row-major),
         or one per kept patch after a visual-token pruning."""
         rows, cols = grid
+        if self.transform is not None and self.transform.prunes_visual and \
+                self.kept_patches is None:
+            raise MvprofError("visual-token pruning decides the tokens when the projector "
+                              "runs: call visual_tokens after it")
         patches = self.kept_patches if self.kept_patches is not None else range(rows * cols)
         self._visual = (start, len(patches))
         self.call("mvprof_set_patch_grid", rows, cols, patch, input_size or patch * cols, start)

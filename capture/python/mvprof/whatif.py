@@ -39,6 +39,7 @@ class Transform:
     (it may return a transformed copy), `started` once it has begun; the
     hooks may replace a router's or the projector's output."""
     name = "transform"
+    prunes_visual = False  # decides the visual tokens when the projector runs
 
     def prepare(self, prof: Profile) -> torch.nn.Module:
         return prof.model
@@ -178,6 +179,8 @@ class FreezeCold(Transform):
 class PruneVisual(Transform):
     """Keeps round(keep·N) visual tokens of the projector's output [.., N, D]
     (those of largest L2 norm, in spatial order), or the patches given."""
+
+    prunes_visual = True
 
     def __init__(self, keep: float = 0.5, patches: Optional[Sequence[int]] = None) -> None:
         if patches is None and not 0 < keep <= 1:
