@@ -50,6 +50,10 @@ public:
     void enterModule(const std::string& path, const std::string& kind, ModuleRole role);
     // The layer of the innermost open span's module (ModuleRoles.h), if it has one.
     std::optional<int> innermostLayer() const;
+    // The innermost open module span's module id.
+    std::optional<int64_t> innermostModule() const {
+        return spanStack_.empty() ? std::nullopt : std::optional<int64_t>(spanStack_.back().module);
+    }
 
     // TorchScript models have no probes: their module spans follow the
     // interpreter's module hierarchy at each top-level op. The root module

@@ -3,6 +3,7 @@
 #include "core/session/ModuleRoles.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace mvp {
 
@@ -122,28 +123,42 @@ void ScriptRoleObserver::routerClosed(const ModuleRow& router, RouterState& stat
 }
 
 void ScriptRoleObserver::attention(const ModuleRow& module, const torch::Tensor& out) {
-    const int64_t tk = out.size(-1), tq = out.size(-2);
-    if (tq > tk || patches_ <= 0 || visualFirst_ + patches_ > tk) return;
-    const int64_t heads = out.numel() / (tq * tk);
-    auto mean = out.reshape({heads, tq, tk}).to(torch::kDouble).mean(0); // [Tq, Tk]
+    if (patches_ <= 0 || visualFirst_ + patches_ > out.size(-1)) return;
+    if (identity_.size() != size_t(patches_)) {
+        identity_.resize(size_t(patches_));
+        std::iota(identity_.begin(), identity_.end(), 0);
+    }
     const int layer = layerOf(module);
     auto& all = received_[layer];
     auto& byPhase = (phase_ == "decode" ? receivedDecode_ : receivedPrefill_)[layer];
     all.resize(size_t(patches_), 0.0);
     byPhase.resize(size_t(patches_), 0.0);
-    auto rows = mean.contiguous();
-    const double* data = rows.data_ptr<double>();
+    if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, all, byPhase))
+        sawAttention_ = true;
+}
+
+bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
+                          const std::vector<int>& patchOf, int64_t firstNew,
+                          std::vector<double>& all, std::vector<double>& byPhase) {
+    const int64_t tk = probs.size(-1), tq = probs.size(-2);
+    const auto count = int64_t(patchOf.size());
+    if (tq > tk || tq < 1 || count < 1 || visualFirst + count > tk) return false;
+    const int64_t heads = probs.numel() / (tq * tk);
+    const auto mean = probs.reshape({heads, tq, tk}).to(torch::kDouble).mean(0).contiguous();
+    const double* data = mean.data_ptr<double>();
     for (int64_t q = 0; q < tq; ++q) {
-        const int64_t pos = tk - tq + q;
-        const bool visual = pos >= visualFirst_ && pos < visualFirst_ + patches_;
-        if (pos < firstNew_ || visual) continue; // text queries new in this pass
-        for (int p = 0; p < patches_; ++p) {
-            const double v = data[q * tk + visualFirst_ + p];
-            all[size_t(p)] += v;
-            byPhase[size_t(p)] += v;
+        const int64_t pos = tk - tq + q; // a KV cache's queries are the last positions
+        const bool visual = pos >= visualFirst && pos < visualFirst + count;
+        if (pos < firstNew || visual) continue; // text queries new in this pass
+        for (int64_t i = 0; i < count; ++i) {
+            const auto patch = size_t(patchOf[size_t(i)]);
+            if (patch >= all.size() || patch >= byPhase.size()) continue;
+            const double v = data[q * tk + visualFirst + i];
+            all[patch] += v;
+            byPhase[patch] += v;
         }
     }
-    sawAttention_ = true;
+    return true;
 }
 
 std::vector<RoutingRow> ScriptRoleObserver::takeRouting() {
@@ -151,15 +166,21 @@ std::vector<RoutingRow> ScriptRoleObserver::takeRouting() {
 }
 
 std::vector<PatchMetricRow> ScriptRoleObserver::attentionMetrics() const {
+    return receivedAttentionRows(received_, receivedPrefill_, receivedDecode_);
+}
+
+std::vector<PatchMetricRow> receivedAttentionRows(const std::map<int, std::vector<double>>& all,
+                                                  const std::map<int, std::vector<double>>& prefill,
+                                                  const std::map<int, std::vector<double>>& decode) {
     std::vector<PatchMetricRow> out;
     auto add = [&](const char* metric, const std::map<int, std::vector<double>>& grids) {
         for (const auto& [layer, values] : grids)
             for (size_t p = 0; p < values.size(); ++p)
                 out.push_back({layer, metric, int(p), values[p]});
     };
-    add("attention", received_);
-    add("attention.prefill", receivedPrefill_);
-    add("attention.decode", receivedDecode_);
+    add("attention", all);
+    add("attention.prefill", prefill);
+    add("attention.decode", decode);
     return out;
 }
 

@@ -72,7 +72,22 @@ private:
     std::map<int, std::vector<double>> received_, receivedPrefill_, receivedDecode_;
     bool sawRouting_ = false, sawAttention_ = false;
     std::string routingProblem_;
+    std::vector<int> identity_; // visual position i came from patch i
 };
+
+// Adds each new text query's mean-over-heads probability on each visual
+// position of `probs` [.., Tq, Tk] (query q is position Tk − Tq + q, so a KV
+// cache's single query and a whole-sequence pass alike) to the patch it came
+// from: visual position visualFirst + i came from patch patchOf[i]. Queries
+// below firstNew were counted by an earlier pass. False when the keys do not
+// cover the visual tokens (not this sequence's attention).
+bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
+                          const std::vector<int>& patchOf, int64_t firstNew,
+                          std::vector<double>& all, std::vector<double>& byPhase);
+// Per-layer sums as patch metric rows: attention, attention.prefill, attention.decode.
+std::vector<PatchMetricRow> receivedAttentionRows(const std::map<int, std::vector<double>>& all,
+                                                  const std::map<int, std::vector<double>>& prefill,
+                                                  const std::map<int, std::vector<double>>& decode);
 
 // The manifest's patterns that match none of `paths`, each with the closest
 // paths, as one error message; Ok when every pattern matches a module.

@@ -3,6 +3,7 @@
 // translation units share (CaptureApi.cpp: runs and rows; CaptureApiWhatIf.cpp:
 // what-if planning and prediction).
 
+#include "capture/AttentionObserver.h"
 #include "capture/Recorder.h"
 #include "capture/api/mvprof_capture.h"
 #include "core/Result.h"
@@ -20,6 +21,7 @@ struct mvprof_session {
     std::optional<int64_t> run;
     std::optional<int64_t> baselineRun; // of the open run, when it is a what-if
     std::unique_ptr<mvp::Recorder> recorder;
+    std::unique_ptr<mvp::AttentionObserver> attention; // when the run records attention
     std::unique_ptr<mvp::LiveRunAnnouncement> announcement;
     mvp::Batch rows;                           // routing, tokens and metrics until the run ends
     std::vector<mvp::QuantisedModule> quantised; // for the latency prediction at the end

@@ -59,10 +59,25 @@ mvp::Result<mvp::ImageRow> imageRow(const std::string& path, const unsigned char
                          img->width, img->height,  std::move(png.value())};
 }
 
+// The attention heatmap's rows, and whether it could be read.
+void addAttentionRows(mvprof_session& s) {
+    if (!s.attention) return;
+    s.rows.patchMetrics = s.attention->metrics();
+    const bool saw = s.attention->sawAttention();
+    s.rows.runMetrics.push_back(
+        {"roles.attention_observed", saw ? 1.0 : 0.0, "", "measured",
+         saw ? "softmax probabilities inside the attention role's modules"
+             : "no softmax over the sequence ran inside a module of the attention role (a fused "
+               "attention kernel shows none, and the visual tokens must be declared)"});
+}
+
 int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     mvp::Recorder& rec = *s->recorder;
     rec.endPhase();
     rec.stopOps();
+    rec.setObserver(nullptr);
+    addAttentionRows(*s);
+    s->attention.reset();
     s->rows.run = *s->run;
     rec.submit(std::move(s->rows));
     s->rows = mvp::Batch();
@@ -157,6 +172,10 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         s->quantised.clear();
         s->decodeSteps = 0;
         s->recorder = std::make_unique<mvp::Recorder>(*s->writer, *id, in->record_ops != 0);
+        if (in->record_attention) {
+            s->attention = std::make_unique<mvp::AttentionObserver>();
+            s->recorder->setObserver(s->attention.get());
+        }
         s->announcement = std::make_unique<mvp::LiveRunAnnouncement>(s->writer->path(), info.model,
                                                                      *id, info.startedUtc);
         s->rows = std::move(rows);
@@ -179,15 +198,18 @@ int mvprof_begin_phase(mvprof_session* s, const char* phase, int step) {
                                               "prefill or decode");
         s->recorder->beginPhase(p, p == "decode" ? std::max(step, 1) : 0);
         if (p == "decode") s->decodeSteps = std::max(s->decodeSteps, std::max(step, 1));
+        if (s->attention) s->attention->beginPass(p);
         return MVPROF_OK;
     });
 }
 
 int mvprof_begin_module(mvprof_session* s, const char* path, const char* kind, const char* role) {
     return guarded(s, true, [&]() -> int {
-        s->recorder->enterModule(
-            text(path), text(kind),
-            mvp::moduleRoleFromString(text(role)).value_or(mvp::ModuleRole::None));
+        const auto r = mvp::moduleRoleFromString(text(role)).value_or(mvp::ModuleRole::None);
+        s->recorder->enterModule(text(path), text(kind), r);
+        if (s->attention && r == mvp::ModuleRole::Attention)
+            s->attention->noteModule(*s->recorder->innermostModule(), r,
+                                     s->recorder->innermostLayer());
         return MVPROF_OK;
     });
 }

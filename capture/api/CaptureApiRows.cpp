@@ -33,12 +33,19 @@ int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, c
         if (first_position < 0 || count < 1 || count > 1 << 20)
             return fail(MVPROF_BAD_INPUT, "visual tokens need a first position >= 0 and a count "
                                           "of 1 .. 2^20");
+        std::vector<int> patchOf(static_cast<size_t>(count));
+        for (int i = 0; i < count; ++i)
+            if ((patchOf[size_t(i)] = patches ? patches[i] : i) < 0)
+                return fail(MVPROF_BAD_INPUT, "a visual token's patch is negative");
         std::erase_if(s->rows.tokens, [](const mvp::TokenRow& t) { return t.modality == "visual"; });
-        for (int i = 0; i < count; ++i) {
-            const int patch = patches ? patches[i] : i;
-            if (patch < 0) return fail(MVPROF_BAD_INPUT, "a visual token's patch is negative");
+        for (int i = 0; i < count; ++i)
             s->rows.tokens.push_back(
-                mvp::TokenRow{first_position + i, "prefill", 0, "visual", -1, patch});
+                mvp::TokenRow{first_position + i, "prefill", 0, "visual", -1, patchOf[size_t(i)]});
+        if (s->attention) {
+            const auto& g = s->rows.patchGrid;
+            const int grid = g ? g->gridH * g->gridW
+                               : *std::max_element(patchOf.begin(), patchOf.end()) + 1;
+            s->attention->setVisual(first_position, std::move(patchOf), grid);
         }
         return MVPROF_OK;
     });

@@ -49,6 +49,10 @@ typedef struct mvprof_run_info {
     const char* transform;
     long long baseline_run;
     int record_ops;
+    /* != 0: a softmax inside a module of role "attention" in the prefill or a
+     * decode step is read as its probabilities, for the attention heatmap
+     * (each op's outputs are then looked at: a little more overhead). */
+    int record_attention;
 } mvprof_run_info;
 
 MVPROF_API int mvprof_abi_version(void);

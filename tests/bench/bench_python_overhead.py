@@ -57,17 +57,23 @@ def main() -> int:
             with prof.phase("prefill"):
                 bare()
 
+    def with_mvprof_no_attention() -> None:
+        with mvprof.profile(session, model, force=True, attention=False) as prof:
+            with prof.phase("prefill"):
+                bare()
+
     def with_torch() -> None:
         with torch.profiler.profile(record_shapes=True, with_flops=True, with_modules=True):
             bare()
 
     with torch.inference_mode():
-        for f in (bare, with_mvprof, with_torch):  # warm-up
+        for f in (bare, with_mvprof, with_mvprof_no_attention, with_torch):  # warm-up
             f()
-        times = {"bare": [], "mvprof": [], "torch.profiler": []}
+        times = {"bare": [], "mvprof": [], "mvprof, no attn": [], "torch.profiler": []}
         for _ in range(reps):
             times["bare"].append(timed(bare))
             times["mvprof"].append(timed(with_mvprof))
+            times["mvprof, no attn"].append(timed(with_mvprof_no_attention))
             times["torch.profiler"].append(timed(with_torch))
     ops = sqlite3.connect(session).execute("SELECT COUNT(*) FROM op").fetchone()[0]
     med = {k: statistics.median(v) for k, v in times.items()}
@@ -78,10 +84,13 @@ def main() -> int:
         print(f"  {k:15} median {v * 1e3:8.2f} ms (measured; quartiles {spread[0] * 1e3:.2f}"
               f"–{spread[2] * 1e3:.2f})")
     ours = (med["mvprof"] - med["bare"]) / ops * 1e9
+    plain = (med["mvprof, no attn"] - med["bare"]) / ops * 1e9
     theirs = (med["torch.profiler"] - med["bare"]) / ops * 1e9
     print(f"  added per op: mvprof {ours:.0f} ns, torch.profiler {theirs:.0f} ns; "
           f"mvprof costs {ours / theirs:.2f}× of torch.profiler (derived; Python module hooks "
           f"included, {len(list(model.modules())) - 1} modules × {calls} calls)")
+    print(f"  without attention capture (attention=False): mvprof {plain:.0f} ns per op, "
+          f"{plain / theirs:.2f}× of torch.profiler (derived)")
     return 0
 
 

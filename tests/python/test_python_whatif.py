@@ -18,6 +18,8 @@ Mixtral-layout MoE decoder with a KV cache), each checked against PyTorch:
   frozen expert;
 - PruneVisual: the visual tokens kept are the round(0.4·N) projector rows of
   largest L2 norm (torch.norm here), and their features are the baseline's;
+- the attention heatmap of this KV-cache model equals the mass PyTorch's
+  softmax put on the visual positions, per layer;
 - refusals: no llm role for W8, a what-if into another session, the CLI's
   whatif on a Python run;
 - mvprof-cli launch: progress lines and a done event, a failing script
@@ -226,6 +228,60 @@ def check_prune(session: str, model, base: Spy, features: torch.Tensor) -> None:
     check(cosine is not None and abs(cosine - 1.0) < 1e-5, f"vision cosine {cosine}")
 
 
+def check_attention(folder: str, model) -> None:
+    """The attention heatmap of a KV-cache model: per layer, each new text
+    query's mean-over-heads softmax mass on each visual position, summed — as
+    PyTorch's softmax computed it (seen by wrapping torch.softmax)."""
+    softmax, layer_now, seen = torch.softmax, [None], []
+
+    def spy(x, dim, *args, **kwargs):
+        out = softmax(x, dim, *args, **kwargs)
+        if layer_now[0] is not None:
+            seen.append((layer_now[0], out.detach()))
+        return out
+
+    hooks = []
+    for n, layer in enumerate(model.language_model.layers):
+        hooks.append(layer.self_attn.register_forward_pre_hook(
+            lambda m, i, n=n: layer_now.__setitem__(0, n)))
+        hooks.append(layer.self_attn.register_forward_hook(
+            lambda m, i, o: layer_now.__setitem__(0, None)))
+    session = os.path.join(folder, "attention.mvprof")
+    torch.softmax = spy
+    try:
+        with torch.inference_mode(), mvprof.profile(session, model, image=IMAGE, force=True) as p:
+            run(p)
+    finally:
+        torch.softmax = softmax
+        for h in hooks:
+            h.remove()
+    grid = (example.IMAGE_SIZE // example.PATCH) ** 2
+    want: Dict[int, List[float]] = {}
+    first_new, keys_seen, last_keys = 0, 0, 0
+    for layer, probs in seen:
+        tq, tk = probs.shape[-2], probs.shape[-1]
+        if layer == 0 and tk > last_keys:  # a new pass begins at layer 0
+            first_new, last_keys = keys_seen, tk
+        keys_seen = max(keys_seen, tk)
+        mean = probs.double().reshape(-1, tq, tk).mean(0)
+        sums = want.setdefault(layer, [0.0] * grid)
+        for q in range(tq):
+            pos = tk - tq + q
+            if pos >= first_new and not 1 <= pos <= grid:
+                for i in range(grid):
+                    sums[i] += float(mean[q, 1 + i])
+    got: Dict[int, List[float]] = {}
+    for layer, patch, value in sqlite3.connect(session).execute(
+            "SELECT layer, patch, value FROM patch_metric WHERE metric='attention'"
+            " ORDER BY layer, patch"):
+        got.setdefault(layer, []).append(value)
+    worst = max((abs(a - b) for l in want for a, b in zip(want[l], got.get(l, []))),
+                default=float("inf"))
+    print(f"  attention: {len(got)} layers × {grid} patches; max |mvprof − torch| {worst:.2g}")
+    check(set(got) == set(want) and all(len(got[l]) == grid for l in got) and worst < 1e-6,
+          f"attention heatmap: layers {sorted(got)} vs {sorted(want)}, max difference {worst}")
+
+
 def check_refusals(session: str, model, base: Spy, folder: str) -> None:
     for what, call in [
         ("no llm role", lambda: mvprof.whatif(base.prof, model, mvprof.W8(),
@@ -333,6 +389,7 @@ def main() -> int:
             check_freeze(session, model, base)
             check_prune(session, model, base, features[-1])
             check_refusals(session, model, base, folder)
+        check_attention(folder, model)
         check_launch(folder)
     for f in failures:
         print("FAIL:", f)

@@ -82,6 +82,13 @@ def profiler_flops(archive: str) -> Dict[str, int]:
     return {e.key: int(e.flops) for e in prof.key_averages() if e.flops}
 
 
+def reference_in_fresh_process(archive: str) -> Dict[str, int]:
+    """profiler_flops in a new interpreter (this script with --reference)."""
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--reference", archive],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out.splitlines()[-1])
+
+
 def mvprof_flops(cli: str, manifest: str, image: str, session: str) -> Dict[str, int]:
     """mvprof's FLOPs per innermost op for the vision phase of a capture."""
     subprocess.run([cli, "capture", "--model-file", manifest, "--image", image, "--steps", "1",
@@ -125,7 +132,11 @@ def main() -> int:
     ap.add_argument("--cli", default=os.environ.get("MVP_CLI"))
     ap.add_argument("--image", default=os.environ.get("MVP_SAMPLE_IMAGE"))
     ap.add_argument("--models", default=",".join(TOWERS))
+    ap.add_argument("--reference", help="print torch.profiler's FLOPs of this archive as JSON")
     args = ap.parse_args()
+    if args.reference:
+        print(json.dumps(profiler_flops(args.reference)))
+        return 0
     failures: List[str] = []
     with tempfile.TemporaryDirectory() as folder:
         for name in args.models.split(","):
@@ -133,7 +144,18 @@ def main() -> int:
             theirs = profiler_flops(manifest[:-5] + ".pt")
             session = os.path.join(folder, name + ".mvprof")
             ours = mvprof_flops(args.cli, manifest, args.image, session)
-            failures += compare(name, ours, theirs)
+            problems = compare(name, ours, theirs)
+            # torch.profiler's own count of Swin-T's aten::mul differs between
+            # processes now and then (+37 632 seen in CI, never in the same
+            # process twice); a disagreement is re-checked against up to two
+            # fresh processes' counts, and fails only if mvprof matches none.
+            for retry in range(2):
+                if not problems:
+                    break
+                print(f"  {name}: torch.profiler again in a fresh process ({problems[0]})")
+                theirs = reference_in_fresh_process(manifest[:-5] + ".pt")
+                problems = compare(name, ours, theirs)
+            failures += problems
             phase = report_phase(args.cli, session, "vision")
             # The report's phase total counts every kind mvprof has a formula
             # for (softmax, norms, activations too): at least torch's kinds.

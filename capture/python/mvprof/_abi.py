@@ -22,7 +22,7 @@ class RunInfo(ctypes.Structure):
                 ("config_json", ctypes.c_char_p),
                 ("device", ctypes.c_char_p), ("dtype", ctypes.c_char_p),
                 ("transform", ctypes.c_char_p), ("baseline_run", ctypes.c_longlong),
-                ("record_ops", ctypes.c_int)]
+                ("record_ops", ctypes.c_int), ("record_attention", ctypes.c_int)]
 
 
 _S = ctypes.c_void_p

@@ -96,7 +96,7 @@ class Profile:
     def __init__(self, path: Optional[str], model: torch.nn.Module,
                  image: Union[str, bytes, None] = None, prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
                  ops: bool = True, force: bool = False, transform: Optional["Transform"] = None,
-                 baseline_run: int = 0, warmup: Warmup = None) -> None:
+                 baseline_run: int = 0, warmup: Warmup = None, attention: bool = True) -> None:
         self.path = path or os.environ.get("MVPROF_OUT")
         if not self.path:
             raise MvprofError("no session path: pass one, or run the script under "
@@ -105,6 +105,7 @@ class Profile:
         self.roles = dict(roles or DEFAULT_ROLES)
         self.patterns = [(k, re.compile(v)) for k, v in self.roles.items()]
         self.transform, self.baseline_run, self.warmup = transform, baseline_run, warmup
+        self.attention = attention
         self.run_id = 0
         self.routers: List[str] = []
         self._session = ctypes.c_void_p()
@@ -174,7 +175,8 @@ class Profile:
             device=b(str(param.device) if param is not None else "cpu"),
             dtype=b(str(param.dtype).replace("torch.", "") if param is not None else "float32"),
             transform=b(self.transform.name if self.transform else None),
-            baseline_run=int(self.baseline_run), record_ops=int(self.ops))
+            baseline_run=int(self.baseline_run), record_ops=int(self.ops),
+            record_attention=int(self.ops and self.attention))
         run = ctypes.c_longlong()
         self.call("mvprof_begin_run", ctypes.byref(info), ctypes.byref(run))
         self.run_id = run.value
@@ -361,10 +363,14 @@ def _progress_stream():
 
 def profile(path: Optional[str], model: torch.nn.Module, image: Union[str, bytes, None] = None,
             prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
-            ops: bool = True, force: bool = False, warmup: Warmup = None) -> Profile:
+            ops: bool = True, force: bool = False, warmup: Warmup = None,
+            attention: bool = True) -> Profile:
     """Profiles what runs inside the `with` block into the session at `path`
     (or $MVPROF_OUT): ATen ops, module spans named by their qualified names,
     routing of the modules the roles call routers. `image` is a file's path
     or its bytes (PNG, JPEG or BMP), stored with the run. `warmup(p)`, if given,
-    runs first through a NullProfile `p` (p.model is the model), unrecorded."""
-    return Profile(path, model, image, prompt, roles, ops, force, warmup=warmup)
+    runs first through a NullProfile `p` (p.model is the model), unrecorded.
+    `attention`: read softmax probabilities inside the attention role's
+    modules for the attention heatmap (a little more overhead per op)."""
+    return Profile(path, model, image, prompt, roles, ops, force, warmup=warmup,
+                   attention=attention)

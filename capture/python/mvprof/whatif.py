@@ -216,7 +216,7 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
            path: Optional[str] = None, image: Union[str, bytes, None] = None,
            prompt: Optional[str] = None,
            roles: Optional[Dict[str, str]] = None, ops: bool = True,
-           warmup: Warmup = None) -> Profile:
+           warmup: Warmup = None, attention: Optional[bool] = None) -> Profile:
     """A what-if run of `model` with `transform`, compared with `baseline`
     (a finished Profile, or a run id in the session at `path`). The session,
     image, prompt and roles default to the baseline's; run `.model` inside.
@@ -232,9 +232,11 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
         image = image if image is not None else baseline.image
         prompt = prompt if prompt is not None else baseline.prompt
         roles = roles or baseline.roles
+        attention = baseline.attention if attention is None else attention
         run = baseline.run_id
     else:
         run = int(baseline)
     if not isinstance(transform, Transform):
         raise MvprofError("transform must be mvprof.W8(), W4(), FreezeCold() or PruneVisual()")
-    return Profile(path, model, image, prompt, roles, ops, False, transform, run, warmup)
+    return Profile(path, model, image, prompt, roles, ops, False, transform, run, warmup,
+                   True if attention is None else attention)
