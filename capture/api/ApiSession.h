@@ -53,6 +53,8 @@ template <typename F> int guarded(mvprof_session* s, bool needsRun, F f) {
 // After a what-if run with quantised modules has ended: predicts its latency
 // from the baseline's profile and stores it with the run.
 Status storeLatencyPrediction(mvprof_session& s, int64_t run);
+// Refuses a baseline that is not a complete run of this session.
+Status checkBaseline(mvprof_session& s, int64_t run);
 // The routing rows of a run already in the session (written so far).
 Result<std::vector<RoutingRow>> readRouting(mvprof_session& s, int64_t run);
 

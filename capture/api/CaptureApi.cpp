@@ -156,6 +156,9 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         if (!in) return fail(MVPROF_BAD_INPUT, "mvprof_begin_run needs the run's description");
         if (s->run) return fail(MVPROF_BAD_INPUT, "a run is already open: end it first");
         mvp::RunInfo info = runInfo(*in);
+        if (info.baselineRun)
+            if (auto ok = mvp::api::checkBaseline(*s, *info.baselineRun); !ok)
+                return fail(ok.error());
         if (in->image_data && (in->image_size < 1 || in->image_size > int64_t(1) << 30))
             return fail(MVPROF_BAD_INPUT, "the image's bytes must be 1 byte .. 1 GiB");
         if (in->image_data && info.imagePath.empty()) info.imagePath = "(image bytes)";

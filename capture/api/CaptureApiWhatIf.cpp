@@ -23,6 +23,22 @@ Result<RunData> readRun(mvprof_session& s, int64_t run) {
 }
 } // namespace
 
+Status checkBaseline(mvprof_session& s, int64_t run) {
+    if (auto f = s.writer->flush(); !f) return f.error();
+    auto reader = SessionReader::open(s.writer->path());
+    if (!reader) return reader.error();
+    auto info = (*reader)->run(run);
+    if (!info)
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(run) + " is not in " +
+                                                  s.writer->path() +
+                                                  ": a what-if is stored beside its baseline");
+    if (info->status != RunStatus::Complete)
+        return makeError(ErrorCode::BadInput, "run " + std::to_string(run) + " is " +
+                                                  toString(info->status) +
+                                                  ": a what-if needs a complete baseline");
+    return Ok{};
+}
+
 Result<std::vector<RoutingRow>> readRouting(mvprof_session& s, int64_t run) {
     if (auto f = s.writer->flush(); !f) return f.error();
     auto reader = SessionReader::open(s.writer->path());

@@ -288,6 +288,8 @@ def check_refusals(session: str, model, base: Spy, folder: str) -> None:
                                               roles={"vision": "^vision_tower$"}).__enter__()),
         ("another session", lambda: mvprof.whatif(base.prof, model, mvprof.W8(),
                                                   path=os.path.join(folder, "other.mvprof"))),
+        ("no such baseline", lambda: mvprof.whatif(99, model, mvprof.W8(),
+                                                   path=session).__enter__()),
     ]:
         try:
             call()
