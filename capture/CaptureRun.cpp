@@ -419,6 +419,8 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     Batch rows = std::move(outputs);
     rows.tokens = std::move(tokenRows);
     rows.runMetrics = runMetrics(*d->model, transform);
+    for (auto& m : rec.energyMetrics())
+        rows.runMetrics.push_back(std::move(m));
     if (probes) {
         Batch metrics = sink.metricRows();
         rows.patchMetrics = std::move(metrics.patchMetrics);

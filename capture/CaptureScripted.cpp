@@ -247,6 +247,8 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     rows.runMetrics = transform.metrics;
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
+    for (auto& m : rec.energyMetrics())
+        rows.runMetrics.push_back(std::move(m));
     if (roles) {
         rows.routing = roles->takeRouting();
         rows.patchMetrics = roles->attentionMetrics();

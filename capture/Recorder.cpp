@@ -140,10 +140,11 @@ void Recorder::beginPhase(const std::string& phase, int step) {
     const int64_t now = nowNs();
     if (inPhase_) pending_.phases.push_back({phase_, step_, phaseStart_, now});
     lastPhaseEnd_ = now;
+    energy_.phaseBoundary(phase); // between the phases: its reads are in neither
     phase_ = phase;
     step_ = step;
     leaves_ = &leavesByPhase_[phase_];
-    phaseStart_ = now;
+    phaseStart_ = nowNs();
     inPhase_ = true;
     maybeFlush();
 }
@@ -154,7 +155,15 @@ void Recorder::endPhase() {
     lastPhaseEnd_ = nowNs();
     pending_.phases.push_back({phase_, step_, phaseStart_, lastPhaseEnd_});
     inPhase_ = false;
+    energy_.phaseBoundary("");
     maybeFlush();
+}
+
+std::vector<RunMetricRow> Recorder::energyMetrics() const {
+    std::vector<RunMetricRow> out;
+    for (const auto& m : energy_.metrics())
+        out.push_back({m.name, m.value, m.unit, "measured", m.note});
+    return out;
 }
 
 void Recorder::enter(int64_t moduleId) {

@@ -7,6 +7,7 @@
 // One Recorder records one run on one thread (the thread that calls
 // startOps()); ops that libtorch runs on its worker threads are not recorded.
 
+#include "capture/Energy.h"
 #include "core/session/Records.h"
 
 #include <chrono>
@@ -38,6 +39,9 @@ public:
     // Phase spans tile the run: beginPhase ends the previous phase first.
     void beginPhase(const std::string& phase, int step = 0);
     void endPhase();
+    // Energy per inference and per phase (measured by RAPL where readable, else
+    // energy.available = 0 with the reason), for the run's metrics.
+    std::vector<RunMetricRow> energyMetrics() const;
     const std::string& phase() const { return phase_; }
     int64_t lastPhaseEndNs() const { return lastPhaseEnd_; }
     int step() const { return step_; }
@@ -152,6 +156,8 @@ private:
     bool inPhase_ = false;
     bool started_ = false;
     int64_t lastPhaseEnd_ = 0;
+    EnergyMeter energyMeter_;
+    PhaseEnergy energy_{&energyMeter_}; // sampled between phases, outside their spans
     std::vector<SpanFrame> spanStack_;
     std::vector<OpFrame> opStack_;
     // FLOPs by the innermost op that computed them, per phase (the leaf_flops

@@ -2,6 +2,7 @@
 // hold for any input, and inputs with parts missing.
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
+#include "core/analysis/Comparison.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/analysis/Timeline.h"
 #include "core/report/Report.h"
@@ -341,6 +342,30 @@ private slots:
     }
 
     // Runs with parts missing give a report that says what is missing: no error, no NaN.
+    void energyInComparisonAndReport() {
+        RunData a, b;
+        a.run.id = 1;
+        b.run.id = 2;
+        b.run.transform = "w8";
+        for (RunData* d : {&a, &b})
+            d->phases = {{"vision", 0, 0, 10}, {"prefill", 0, 10, 50}};
+        a.runMetrics = {{"energy.package_j", 3.0, "J", "measured", "RAPL"},
+                        {"energy.vision.package_j", 1.0, "J", "measured", "RAPL"}};
+        b.runMetrics = {{"energy.package_j", 1.5, "J", "measured", "RAPL"}};
+        const Comparison c = compareRuns(a, b);
+        QCOMPARE(c.baseEnergyJ, std::optional<double>(3.0));
+        QCOMPARE(c.runEnergyJ, std::optional<double>(1.5));
+        QVERIFY(c.details.empty()); // energy is not something the transform did
+        QVERIFY(formatComparisonText(c).find("3 J vs 1.5 J") != std::string::npos);
+        const auto report = analyseRun(a);
+        QCOMPARE(report.energyJ, std::optional<double>(3.0));
+        QCOMPARE(report.energyByPhase.at("vision"), 1.0);
+        // Without counters the comparison says why, from the run's own note.
+        b.runMetrics = {{"energy.available", 0, "", "measured", "n/a (no counters here)"}};
+        QCOMPARE(compareRuns(a, b).energy, std::string("n/a (no counters here)"));
+        QVERIFY(!compareRuns(a, b).runEnergyJ);
+    }
+
     void missingPartsAreNamedNotFatal() {
         RunData d;
         d.run.id = 1;

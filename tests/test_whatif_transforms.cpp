@@ -383,7 +383,7 @@ private slots:
         const QJsonObject c = QJsonDocument::fromJson(r.out).object();
         for (const char* key :
              {"latency_ms_measured", "latency_ms_predicted", "peak_rss_bytes_measured",
-              "qps_measured", "energy_j_per_inference", "weight_bytes_measured",
+              "qps_derived", "energy_j_per_inference_measured", "weight_bytes_measured",
               "kv_bytes_measured", "fidelity_measured", "module_diff", "transform_details"})
             QVERIFY2(c.contains(QString::fromLatin1(key)), key);
         QCOMPARE(c[QStringLiteral("visual_tokens")].toObject()[QStringLiteral("whatif")].toInt(),

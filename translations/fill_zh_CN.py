@@ -330,6 +330,8 @@ ZH = {
     'The working folder does not exist.': '工作文件夹不存在。',
     'Running %1 with the mvprof package…': '正在用 mvprof 包运行 %1…',
     'decode %1': '解码 %1',
+    'QPS (derived, 1/latency)': 'QPS（推导值，1/延迟）',
+    'J/inference (measured)': '焦耳/次推理（实测）',
 }
 
 

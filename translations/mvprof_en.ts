@@ -933,82 +933,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="59"/>
+        <location filename="../views/ComparisonModels.cpp" line="62"/>
         <source>%1 (predicted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="87"/>
+        <location filename="../views/ComparisonModels.cpp" line="90"/>
         <source>%1 (%2 vs measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="130"/>
+        <location filename="../views/ComparisonModels.cpp" line="133"/>
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="132"/>
+        <location filename="../views/ComparisonModels.cpp" line="135"/>
         <source>Measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="145"/>
+        <location filename="../views/ComparisonModels.cpp" line="148"/>
         <source>Setup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="147"/>
+        <location filename="../views/ComparisonModels.cpp" line="150"/>
         <source>Latency ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="149"/>
+        <location filename="../views/ComparisonModels.cpp" line="152"/>
         <source>Peak RSS MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="151"/>
-        <source>QPS</source>
+        <location filename="../views/ComparisonModels.cpp" line="154"/>
+        <source>QPS (derived, 1/latency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="153"/>
-        <source>J/inference</source>
+        <location filename="../views/ComparisonModels.cpp" line="156"/>
+        <source>J/inference (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="155"/>
+        <location filename="../views/ComparisonModels.cpp" line="158"/>
         <source>Weights MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="157"/>
+        <location filename="../views/ComparisonModels.cpp" line="160"/>
         <source>KV cache MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="159"/>
+        <location filename="../views/ComparisonModels.cpp" line="162"/>
         <source>Visual tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="161"/>
+        <location filename="../views/ComparisonModels.cpp" line="164"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="163"/>
+        <location filename="../views/ComparisonModels.cpp" line="166"/>
         <source>Top-1 agreement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="165"/>
+        <location filename="../views/ComparisonModels.cpp" line="168"/>
         <source>Token match</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="167"/>
+        <location filename="../views/ComparisonModels.cpp" line="170"/>
         <source>Vision cosine</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1375,53 +1375,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="260"/>
         <location filename="../views/ComparisonModels.cpp" line="263"/>
+        <location filename="../views/ComparisonModels.cpp" line="266"/>
         <source>not run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="291"/>
+        <location filename="../views/ComparisonModels.cpp" line="294"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="293"/>
+        <location filename="../views/ComparisonModels.cpp" line="296"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="295"/>
+        <location filename="../views/ComparisonModels.cpp" line="298"/>
         <source>A ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="297"/>
+        <location filename="../views/ComparisonModels.cpp" line="300"/>
         <source>B ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="299"/>
+        <location filename="../views/ComparisonModels.cpp" line="302"/>
         <source>Δ ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="301"/>
+        <location filename="../views/ComparisonModels.cpp" line="304"/>
         <source>Δ self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="303"/>
+        <location filename="../views/ComparisonModels.cpp" line="306"/>
         <source>B ÷ A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="305"/>
+        <location filename="../views/ComparisonModels.cpp" line="308"/>
         <source>Δ FLOPs (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="307"/>
+        <location filename="../views/ComparisonModels.cpp" line="310"/>
         <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1560,37 +1560,37 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="193"/>
+        <location filename="../views/ComparisonModels.cpp" line="196"/>
         <source>predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="193"/>
+        <location filename="../views/ComparisonModels.cpp" line="196"/>
         <source>measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="206"/>
+        <location filename="../views/ComparisonModels.cpp" line="209"/>
         <source>Figure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="208"/>
+        <location filename="../views/ComparisonModels.cpp" line="211"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="210"/>
+        <location filename="../views/ComparisonModels.cpp" line="213"/>
         <source>Unit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="212"/>
+        <location filename="../views/ComparisonModels.cpp" line="215"/>
         <source>Measured or predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="214"/>
+        <location filename="../views/ComparisonModels.cpp" line="217"/>
         <source>How it was obtained</source>
         <translation type="unfinished"></translation>
     </message>

@@ -25,8 +25,11 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
     auto optMiB = [&](const std::optional<double>& b) {
         return b ? std::optional<double>(*b / mib) : std::nullopt;
     };
-    const QString energy =
-        QString::fromStdString(c.energy).section(QLatin1Char(' '), 0, 0); // "n/a"
+    // Joules where both runs read RAPL, else "n/a" (the reason is in the tooltip's text).
+    const QString na = QString::fromStdString(c.energy).section(QLatin1Char(' '), 0, 0);
+    auto joules = [&](const std::optional<double>& j) {
+        return j ? QString::number(*j, 'g', 3) : na;
+    };
     std::vector<SetupRow> rows;
     SetupRow base;
     base.setup = baseLabel;
@@ -36,7 +39,7 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
     base.weightsMiB = optMiB(c.baseWeightBytes);
     base.kvMiB = optMiB(c.baseKvBytes);
     base.visualTokens = c.baseVisualTokens;
-    base.energy = energy;
+    base.energy = joules(c.baseEnergyJ);
     rows.push_back(base);
     SetupRow run;
     run.setup = runLabel;
@@ -46,7 +49,7 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
     run.weightsMiB = optMiB(c.runWeightBytes);
     run.kvMiB = optMiB(c.runKvBytes);
     run.visualTokens = c.runVisualTokens;
-    run.energy = energy;
+    run.energy = joules(c.runEnergyJ);
     if (c.fidelity) {
         run.klMean = c.klMean;
         run.top1 = c.top1Agreement;
@@ -62,7 +65,7 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
         p.qps = *c.predictedWallNs > 0 ? 1e9 / *c.predictedWallNs : 0;
         p.predictionError = c.predictionError();
         p.visualTokens = c.runVisualTokens;
-        p.energy = energy;
+        p.energy = QStringLiteral("–"); // no energy is predicted
         rows.push_back(p);
     }
     setRows(std::move(rows));
@@ -148,9 +151,9 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     case PeakMemory:
         return tr("Peak RSS MiB (measured)");
     case Qps:
-        return tr("QPS");
+        return tr("QPS (derived, 1/latency)");
     case Energy:
-        return tr("J/inference");
+        return tr("J/inference (measured)");
     case Weights:
         return tr("Weights MiB (measured)");
     case Kv:

@@ -77,6 +77,8 @@ int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     rec.stopOps();
     rec.setObserver(nullptr);
     addAttentionRows(*s);
+    for (auto& m : rec.energyMetrics())
+        s->rows.runMetrics.push_back(std::move(m));
     s->attention.reset();
     s->rows.run = *s->run;
     rec.submit(std::move(s->rows));

@@ -142,6 +142,17 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     a.modules = buildModuleCosts(d.modules, d.spans, wall);
     a.ops = d.opCount;
     a.parameters = d.parameters;
+    if (const auto* e = findMetric(d, "energy.package_j")) {
+        a.energyJ = e->value;
+        a.energyNote = e->note;
+        for (const auto& p : a.phases.phases)
+            if (const auto* j = findMetric(d, "energy." + p.phase + ".package_j"))
+                a.energyByPhase[p.phase] = j->value;
+    } else if (const auto* why = findMetric(d, "energy.available")) {
+        a.energyNote = why->note;
+    } else {
+        a.energyNote = "n/a (recorded before mvprof read energy counters)";
+    }
     if (a.parameters == 0)
         for (const auto& n : a.modules.nodes)
             if (!n.module.parent) a.parameters += n.module.params;

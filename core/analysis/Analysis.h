@@ -93,6 +93,9 @@ struct KvSummary {
 struct RunAnalysis {
     RunInfo run;
     int64_t parameters = 0;
+    std::optional<double> energyJ; // package energy per inference (measured, RAPL), if read
+    std::string energyNote;        // how it was measured, or why there is none
+    std::map<std::string, double> energyByPhase; // package J per phase (measured), if read
     PhaseSummary phases;
     ModuleCostTree modules;
     int64_t ops = 0;

@@ -39,6 +39,24 @@ std::string fmt(const char* f, double v) {
 std::string padLeft(const std::string& s, size_t n) {
     return s.size() < n ? std::string(n - s.size(), ' ') + s : s;
 }
+// Energy per inference from both runs' RAPL metrics, or why there is none.
+void setEnergy(Comparison& c, const RunData& base, const RunData& run) {
+    const auto* a = findMetric(base, "energy.package_j");
+    const auto* b = findMetric(run, "energy.package_j");
+    if (a && b) {
+        c.baseEnergyJ = a->value;
+        c.runEnergyJ = b->value;
+        c.energy = "energy " + fmt("%.3g", a->value) + " J vs " + fmt("%.3g", b->value) +
+                   " J per inference (measured, RAPL package counter)";
+        return;
+    }
+    for (const RunData* d : {&run, &base})
+        if (const auto* why = findMetric(*d, "energy.available"); why && !why->note.empty()) {
+            c.energy = why->note;
+            return;
+        }
+}
+
 } // namespace
 
 double klDivergence(const std::vector<float>& a, const std::vector<float>& b) {
@@ -75,8 +93,10 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
         c.predictedWallNs = p->value;
         c.predictionNote = p->note;
     }
+    setEnergy(c, base, run);
     for (const auto& m : run.runMetrics)
-        if (m.name != "weights.bytes" && m.name != "kv.bytes" && m.name != "latency.predicted_ns")
+        if (m.name != "weights.bytes" && m.name != "kv.bytes" && m.name != "latency.predicted_ns" &&
+            m.name.rfind("energy.", 0) != 0)
             c.details.push_back(m);
     c.modules = diffModules(base, run);
     std::map<std::string, PhaseComparison> phases;
@@ -156,21 +176,24 @@ std::string formatComparisonText(const Comparison& c) {
                     ") vs baseline run " + std::to_string(c.baseRun) + "\n\n";
     o += "  setup        latency ms   peak RSS MiB     QPS   J/inference   weights MiB    KV MiB   "
          "visual tokens\n";
+    std::string energyText;
     auto row = [&](const char* name, int64_t wall, int64_t rss, double qps,
                    const std::optional<double>& w, const std::optional<double>& kv, int visual) {
         return std::string("  ") + name + fmt("%12.2f", double(wall) / 1e6) +
-               fmt("%15.1f", double(rss) / (1 << 20)) + fmt("%8.2f", qps) + "           n/a" +
+               fmt("%15.1f", double(rss) / (1 << 20)) + fmt("%8.2f", qps) + energyText +
                padLeft(mib(w), 14) + padLeft(mib(kv), 10) + fmt("%16.0f", visual) + "\n";
     };
+    energyText = c.baseEnergyJ ? fmt("%14.3g", *c.baseEnergyJ) : "           n/a";
     o += row("baseline   ", c.baseWallNs, c.basePeakRss, c.baseQps, c.baseWeightBytes,
              c.baseKvBytes, c.baseVisualTokens);
+    energyText = c.runEnergyJ ? fmt("%14.3g", *c.runEnergyJ) : "           n/a";
     o += row("what-if    ", c.runWallNs, c.runPeakRss, c.runQps, c.runWeightBytes, c.runKvBytes,
              c.runVisualTokens);
     if (c.predictedWallNs)
         o += "  what-if      " + fmt("%10.2f", *c.predictedWallNs / 1e6) +
              "  ← predicted latency (" + fmt("%+.0f%%", 100 * c.predictionError()) +
              " vs measured; " + c.predictionNote + ")\n";
-    o += "  (measured unless marked predicted; speed-up " +
+    o += "  (measured unless marked predicted; QPS derived, 1/latency; speed-up " +
          ratio(double(c.baseWallNs), double(c.runWallNs)) + "; " + c.energy + ")\n\n";
     o += "  phase            baseline ms   what-if ms   speed-up (measured)\n";
     for (const auto& p : c.phases)
@@ -212,8 +235,11 @@ std::string formatComparisonJson(const Comparison& c) {
         {"latency_ms_measured",
          {{"baseline", double(c.baseWallNs) / 1e6}, {"whatif", double(c.runWallNs) / 1e6}}},
         {"peak_rss_bytes_measured", {{"baseline", c.basePeakRss}, {"whatif", c.runPeakRss}}},
-        {"qps_measured", {{"baseline", c.baseQps}, {"whatif", c.runQps}}},
-        {"energy_j_per_inference", c.energy},
+        {"qps_derived", {{"baseline", c.baseQps}, {"whatif", c.runQps}}},
+        {"energy_j_per_inference_measured",
+         c.baseEnergyJ && c.runEnergyJ
+             ? nlohmann::json{{"baseline", *c.baseEnergyJ}, {"whatif", *c.runEnergyJ}}
+             : nlohmann::json(c.energy)},
         {"visual_tokens", {{"baseline", c.baseVisualTokens}, {"whatif", c.runVisualTokens}}},
         {"phases", phases},
         {"fidelity_measured", c.fidelity ? nlohmann::json{{"steps", c.steps},

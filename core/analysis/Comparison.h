@@ -22,7 +22,7 @@ struct Comparison {
     int64_t baseWallNs = 0, runWallNs = 0;         // measured
     std::vector<PhaseComparison> phases;           // measured
     int64_t basePeakRss = 0, runPeakRss = 0;       // measured (process peak RSS)
-    double baseQps = 0, runQps = 0;                // 1 / wall time at batch 1 (measured)
+    double baseQps = 0, runQps = 0;                // 1 / wall time at batch 1 (derived)
     int baseVisualTokens = 0, runVisualTokens = 0; // what the decoder saw
     // Fidelity (measured): over the steps both runs produced.
     bool fidelity = false; // both runs stored their step outputs
@@ -31,6 +31,9 @@ struct Comparison {
     double top1Agreement = 0;     // share of steps whose greedy token agrees
     double tokenMatch = 0;        // share of the generated tokens before the first divergence
     double visionCosine = 0;      // mean cosine of the visual features over the tokens both saw
+    // Package energy per inference (measured, RAPL) where both runs have it;
+    // else `energy` says why not.
+    std::optional<double> baseEnergyJ, runEnergyJ;
     std::string energy = "n/a (no energy counter on this machine)";
     // Storage (measured, from tensor sizes); absent for runs that did not record it.
     std::optional<double> baseWeightBytes, runWeightBytes, baseKvBytes, runKvBytes;

@@ -91,17 +91,25 @@ json runJson(const RunAnalysis& a) {
              {"parameters", a.parameters},
              {"wall_ms_measured", double(a.modules.wallNs) / 1e6},
              {"peak_rss_bytes_measured", i.peakRssBytes},
+             {"energy_j_per_inference_measured",
+              a.energyJ ? nlohmann::json(*a.energyJ) : nlohmann::json(nullptr)},
+             {"energy_note", a.energyNote},
              {"ops_recorded", a.ops},
              {"notes", a.notes}};
     run["phases"] = json::array();
-    for (const auto& p : a.phases.phases)
+    for (const auto& p : a.phases.phases) {
+        const auto energy = a.energyByPhase.find(p.phase);
         run["phases"].push_back({{"phase", p.phase},
                                  {"count", p.count},
                                  {"ms_measured", double(p.totalNs) / 1e6},
                                  {"share", p.share},
                                  {"flops_estimated", p.flops},
                                  {"bytes_estimated", p.bytes},
-                                 {"flops_coverage", p.flopsCoverage()}});
+                                 {"flops_coverage", p.flopsCoverage()},
+                                 {"energy_j_measured", energy == a.energyByPhase.end()
+                                                           ? json(nullptr)
+                                                           : json(energy->second)}});
+    }
     run["phase_coverage"] = a.phases.coverage;
     run["flops_by_op"] = json::array();
     for (const auto& l : a.leafFlops)

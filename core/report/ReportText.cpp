@@ -63,6 +63,10 @@ std::string textRun(const RunAnalysis& a) {
     o += "  wall time  " + ms(a.modules.wallNs) + " ms (measured)\n";
     o += "  peak RSS   " + fmt("%.1f", double(i.peakRssBytes) / (1 << 20)) +
          " MiB (measured, whole process)\n";
+    o += "  energy     " +
+         (a.energyJ ? fmt("%.3g", *a.energyJ) + " J per inference (measured; " + a.energyNote + ")"
+                    : a.energyNote) +
+         "\n";
     for (const auto& n : a.notes)
         o += "  note: " + n + "\n";
 

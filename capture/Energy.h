@@ -1,0 +1,66 @@
+#pragma once
+// CPU energy from the kernel's powercap/RAPL counters (DIAGNOSTICS.md §9:
+// energy per inference). Plain C++: reads <root>/intel-rapl:N/energy_uj
+// (packages) and their "dram" subdomains, each a microjoule counter that
+// wraps at max_energy_range_uj. The counters cover the whole package, not
+// this process: other work on the machine is in them (said in the notes).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+class EnergyMeter {
+public:
+    // Finds the counters under `root`; unavailable() says why there are none.
+    explicit EnergyMeter(const std::string& root = "/sys/class/powercap");
+
+    bool available() const { return !domains_.empty(); }
+    // "n/a (…)" with the reason when no counter can be read.
+    const std::string& unavailableReason() const { return reason_; }
+
+    // Joules of the package and DRAM domains since construction (summed over
+    // sockets), wrap-around handled: sample at least once per wrap period
+    // (minutes at full load on current parts).
+    struct Joules {
+        double package = 0, dram = 0;
+        bool hasDram = false;
+    };
+    Joules sample();
+
+private:
+    struct Domain {
+        std::string file; // energy_uj
+        bool dram = false;
+        uint64_t range = 0, last = 0;
+        double joules = 0;
+    };
+    std::vector<Domain> domains_;
+    std::string reason_;
+};
+
+// Energy per phase of one run: the meter sampled at phase boundaries.
+class PhaseEnergy {
+public:
+    explicit PhaseEnergy(EnergyMeter* meter) : meter_(meter) {}
+    void phaseBoundary(const std::string& nextPhase); // "" ends the last phase
+    // energy.package_j, energy.dram_j (per inference) and energy.<phase>.package_j,
+    // measured; or energy.available = 0 with the reason.
+    struct Metric {
+        std::string name;
+        double value;
+        std::string unit, note;
+    };
+    std::vector<Metric> metrics() const;
+
+private:
+    EnergyMeter* meter_;
+    std::string phase_;
+    EnergyMeter::Joules at_;
+    std::map<std::string, EnergyMeter::Joules> byPhase_;
+    bool started_ = false;
+};
+
+} // namespace mvp

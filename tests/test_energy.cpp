@@ -1,0 +1,109 @@
+// The RAPL energy reader on a fake powercap folder: packages and their DRAM
+// subdomains summed, a counter that wraps at its range, unreadable or missing
+// counters said as such, and joules per phase from samples at boundaries.
+#include "TestSupport.h"
+#include "capture/Energy.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <unistd.h>
+
+using namespace mvp;
+
+class TestEnergy : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+    static void put(const QString& file, const QByteArray& text) {
+        QVERIFY(test::writeFile(file, text + "\n"));
+    }
+    static QString at(const QString& root, const char* relative) {
+        return root + QLatin1Char('/') + QString::fromLatin1(relative);
+    }
+    // <root>/intel-rapl:N (package-N) with an intel-rapl:N:0 "dram" subdomain.
+    QString makeRoot(const QString& name, int sockets) {
+        const QString root = dir.filePath(name);
+        for (int s = 0; s < sockets; ++s) {
+            const QString pkg = root + QStringLiteral("/intel-rapl:%1").arg(s);
+            const QString dram = pkg + QStringLiteral("/intel-rapl:%1:0").arg(s);
+            QDir().mkpath(dram);
+            put(at(pkg, "name"), "package-" + QByteArray::number(s));
+            put(at(pkg, "max_energy_range_uj"), "10000000");
+            put(at(pkg, "energy_uj"), "1000000");
+            put(at(dram, "name"), "dram");
+            put(at(dram, "max_energy_range_uj"), "10000000");
+            put(at(dram, "energy_uj"), "500000");
+        }
+        QDir().mkpath(at(root, "intel-rapl")); // the control type folder, not a domain
+        return root;
+    }
+
+private slots:
+    void missingCountersSayWhy() {
+        EnergyMeter m(dir.filePath(QStringLiteral("nothing-here")).toStdString());
+        QVERIFY(!m.available());
+        QVERIFY(QString::fromStdString(m.unavailableReason()).startsWith(QStringLiteral("n/a")));
+        PhaseEnergy e(&m);
+        e.phaseBoundary("vision");
+        e.phaseBoundary("");
+        const auto metrics = e.metrics();
+        QCOMPARE(metrics.size(), size_t(1));
+        QCOMPARE(metrics[0].name, std::string("energy.available"));
+    }
+
+    void sumsSocketsAndHandlesWrapAround() {
+        const QString root = makeRoot(QStringLiteral("two-sockets"), 2);
+        EnergyMeter m(root.toStdString());
+        QVERIFY(m.available());
+        auto j = m.sample();
+        QCOMPARE(j.package, 0.0);
+        put(at(root, "intel-rapl:0/energy_uj"), "3500000"); // +2.5 J
+        put(at(root, "intel-rapl:1/energy_uj"), "2000000"); // +1.0 J
+        put(at(root, "intel-rapl:0/intel-rapl:0:0/energy_uj"), "1500000"); // +1.0 J
+        j = m.sample();
+        QVERIFY(qFuzzyCompare(j.package, 3.5));
+        QVERIFY(j.hasDram && qFuzzyCompare(j.dram, 1.0));
+        // Socket 0 wraps: 3.5 J → range (10 J) → 1.0 J is +7.5 J, not −2.5 J.
+        put(at(root, "intel-rapl:0/energy_uj"), "1000000");
+        j = m.sample();
+        QVERIFY2(qFuzzyCompare(j.package, 11.0), qPrintable(QString::number(j.package)));
+    }
+
+    void unreadableCountersSayPermission() {
+        if (::geteuid() == 0) QSKIP("root reads every file");
+        const QString root = makeRoot(QStringLiteral("locked"), 1);
+        for (const QString& f : {at(root, "intel-rapl:0/energy_uj"),
+                                 at(root, "intel-rapl:0/intel-rapl:0:0/energy_uj")})
+            QVERIFY(QFile::setPermissions(f, QFileDevice::WriteOwner));
+        EnergyMeter m(root.toStdString());
+        QVERIFY(!m.available());
+        QVERIFY2(m.unavailableReason().find("not readable") != std::string::npos,
+                 m.unavailableReason().c_str());
+    }
+
+    void joulesPerPhaseFromBoundaries() {
+        const QString root = makeRoot(QStringLiteral("phases"), 1);
+        EnergyMeter m(root.toStdString());
+        PhaseEnergy e(&m);
+        e.phaseBoundary("vision");
+        put(at(root, "intel-rapl:0/energy_uj"), "3000000"); // vision: 2 J
+        e.phaseBoundary("decode");
+        put(at(root, "intel-rapl:0/energy_uj"), "3500000"); // decode step 1: 0.5 J
+        e.phaseBoundary("decode");
+        put(at(root, "intel-rapl:0/energy_uj"), "4000000"); // decode step 2: 0.5 J
+        e.phaseBoundary("");
+        put(at(root, "intel-rapl:0/energy_uj"), "9000000"); // after the run: not counted
+        std::map<std::string, double> got;
+        for (const auto& metric : e.metrics())
+            got[metric.name] = metric.value;
+        QVERIFY(qFuzzyCompare(got["energy.vision.package_j"], 2.0));
+        QVERIFY(qFuzzyCompare(got["energy.decode.package_j"], 1.0));
+        QVERIFY(qFuzzyCompare(got["energy.package_j"], 3.0));
+        QVERIFY(got.count("energy.dram_j"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEnergy)
+#include "test_energy.moc"
