@@ -332,6 +332,7 @@ ZH = {
     'decode %1': '解码 %1',
     'QPS (derived, 1/latency)': 'QPS（推导值，1/延迟）',
     'J/inference (measured)': '焦耳/次推理（实测）',
+    'Expert latency share (apportioned)': '专家延迟份额（分摊）',
 }
 
 

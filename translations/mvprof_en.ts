@@ -1224,11 +1224,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24"/>
-        <source>Expert latency share</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../views/HeatmapView.cpp" line="25"/>
         <source>Saliency (blend)</source>
         <translation type="unfinished"></translation>
@@ -1306,6 +1301,11 @@
     <message>
         <location filename="../views/HeatmapView.cpp" line="220"/>
         <source>derived</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="24"/>
+        <source>Expert latency share (apportioned)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

@@ -1223,11 +1223,6 @@
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24" />
-        <source>Expert latency share</source>
-        <translation>专家延迟占比</translation>
-    </message>
-    <message>
         <location filename="../views/HeatmapView.cpp" line="25" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
@@ -1306,6 +1301,11 @@
         <location filename="../views/HeatmapView.cpp" line="220" />
         <source>derived</source>
         <translation>推导</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="24" />
+        <source>Expert latency share (apportioned)</source>
+        <translation>专家延迟份额（分摊）</translation>
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="223" />

@@ -21,7 +21,7 @@ namespace mvp::views {
 QString metricLabel(const std::string& metric) {
     if (metric == "attention") return HeatmapView::tr("Attention received");
     if (metric == "expert_flops") return HeatmapView::tr("Expert FLOPs");
-    if (metric == "latency") return HeatmapView::tr("Expert latency share");
+    if (metric == "latency") return HeatmapView::tr("Expert latency share (apportioned)");
     if (metric == "saliency") return HeatmapView::tr("Saliency (blend)");
     if (metric == "waste") return HeatmapView::tr("Waste: cost without attention");
     return QString::fromStdString(metric);

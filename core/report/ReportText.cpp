@@ -95,14 +95,15 @@ std::string textRun(const RunAnalysis& a) {
     }
     if (!a.moe.empty()) {
         o += "\n  Expert load (routing slots, measured)  tokens    CV  balanced  Jain  MaxVio  "
-             "dead  H/E\n";
+             "dead  H bits  H/E\n";
         for (const auto& l : a.moe) {
             const auto& s = l.total;
             o += "    layer " + padLeft(std::to_string(l.layer), 3) +
                  padLeft(std::to_string(l.tokenCount), 32) + padLeft(fmt("%.2f", s.cv), 6) +
                  padLeft(fmt("%.2f", s.balancedness), 10) + padLeft(fmt("%.2f", s.jain), 6) +
                  padLeft(fmt("%.2f", s.maxvio), 8) + padLeft(fmt("%.2f", s.deadFraction), 6) +
-                 padLeft(fmt("%.2f", s.entropyNorm), 5) + "\n";
+                 padLeft(fmt("%.2f", s.entropyBits), 8) + padLeft(fmt("%.2f", s.entropyNorm), 5) +
+                 "\n";
             o += "      experts:";
             for (const auto& e : l.experts)
                 o += " " + std::to_string(e.id) + "=" + std::to_string(e.tokens) +
@@ -201,8 +202,8 @@ std::string markdownRun(const RunAnalysis& a) {
     }
     if (!a.moe.empty()) {
         o += "\n### Expert balance (measured)\n\n| layer | tokens | CV | balancedness | Jain | "
-             "MaxVio | dead | H/E | hot experts |\n"
-             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
+             "MaxVio | dead | H bits | H/E | hot experts |\n"
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n";
         for (const auto& l : a.moe) {
             std::string hot;
             for (const auto& e : l.experts)
@@ -213,7 +214,8 @@ std::string markdownRun(const RunAnalysis& a) {
             o += "| " + std::to_string(l.layer) + " | " + std::to_string(l.tokenCount) + " | " +
                  fmt("%.3f", s.cv) + " | " + fmt("%.3f", s.balancedness) + " | " +
                  fmt("%.3f", s.jain) + " | " + fmt("%.3f", s.maxvio) + " | " +
-                 fmt("%.2f", s.deadFraction) + " | " + fmt("%.3f", s.entropyNorm) + " | " + hot +
+                 fmt("%.2f", s.deadFraction) + " | " + fmt("%.2f", s.entropyBits) + " | " +
+                 fmt("%.3f", s.entropyNorm) + " | " + hot +
                  " |\n";
         }
     }
