@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <poll.h>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -75,6 +76,7 @@ Result<Child> spawn(const std::vector<std::string>& command, const std::string& 
     if (pid < 0) return makeError(ErrorCode::Internal, std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
         ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGINT); // this process killed: the script stops as on Ctrl-C
         if (progress) {
             ::close(pipeFds[0]);
             ::setenv("MVPROF_PROGRESS_FD", std::to_string(pipeFds[1]).c_str(), 1);
