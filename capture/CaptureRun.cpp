@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 namespace mvp {
@@ -272,7 +273,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     info.label = transform.label;
     info.transform = transform.transform;
     info.baselineRun = transform.baselineRun;
-    info.configJson = cfg.toJson();
+    info.configJson = withCaptureSettings(cfg.toJson(), o);
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     // While it runs, a GUI can find and attach to it (File → Attach…).
@@ -428,6 +429,13 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     }
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the model run failed: ", ErrorCode::Internal);
+}
+
+std::string withCaptureSettings(const std::string& configJson, const CaptureOptions& o) {
+    auto cfg = nlohmann::json::parse(configJson, nullptr, false);
+    if (!cfg.is_object()) return configJson;
+    cfg["capture"] = {{"warmup", o.warmup}, {"nested_ops", o.nestedOps}, {"threads", o.threads}};
+    return cfg.dump();
 }
 
 RunInfo newRunInfo(const CaptureOptions& o, bool probes) {

@@ -193,7 +193,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     info.transform = transform.transform;
     info.baselineRun = transform.baselineRun;
     info.dtype = "float32"; // a TorchScript archive runs in the dtype it was saved in
-    info.configJson = configJson(manifest, model);
+    info.configJson = withCaptureSettings(configJson(manifest, model), o);
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);

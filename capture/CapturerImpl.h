@@ -25,6 +25,10 @@ class Recorder;
 
 // What every run records about itself before it starts (host, BLAS, threads, time).
 RunInfo newRunInfo(const CaptureOptions& o, bool probes);
+// The model config with the capture settings that affect timing (warm-up
+// passes, nested ops, requested threads) under "capture", so that a what-if
+// re-runs with its baseline's.
+std::string withCaptureSettings(const std::string& configJson, const CaptureOptions& o);
 
 // Ends a run of either kind: hands the last rows to the writer, closes the
 // run with `outcome` and fills `result` from it. A failed run is an error

@@ -107,6 +107,37 @@ private slots:
         QVERIFY(r.out.contains("KL mean 0,"));
     }
 
+    void whatIfRunsWithTheBaselinesCaptureSettings() {
+        // Threads, warm-up and nested ops change timings: the what-if takes the baseline's.
+        const QString path =
+            baseline(QStringLiteral("settings.mvprof"),
+                     {QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--warmup"),
+                      QStringLiteral("2"), QStringLiteral("--nested-ops")});
+        QVERIFY(!path.isEmpty());
+        const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
+                               QStringLiteral("0.5")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto reader = SessionReader::open(path.toStdString());
+        QVERIFY(reader.ok());
+        const auto runs = (*reader)->runs();
+        QVERIFY(runs.ok() && runs->size() == 2);
+        for (const RunInfo& run : *runs) {
+            QCOMPARE(run.threads, 1);
+            const auto cfg = QJsonDocument::fromJson(QByteArray::fromStdString(run.configJson))
+                                 .object()[QStringLiteral("capture")]
+                                 .toObject();
+            QCOMPARE(cfg[QStringLiteral("warmup")].toInt(), 2);
+            QVERIFY(cfg[QStringLiteral("nested_ops")].toBool());
+            auto data = loadRunData(**reader, run.id);
+            QVERIFY(data.ok());
+            // Nested ops were recorded: more op rows than top-level ones.
+            int64_t topLevel = 0;
+            for (const auto& t : data->opTotals)
+                topLevel += t.calls;
+            QVERIFY2(data->opCount > topLevel, qPrintable(QString::number(data->opCount)));
+        }
+    }
+
     void saliencySourcesRankThePatches() {
         const QString path = baseline(QStringLiteral("sources.mvprof"),
                                       {QStringLiteral("--attn-layers"), QStringLiteral("all")});

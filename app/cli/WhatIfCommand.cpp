@@ -57,6 +57,16 @@ bool isUserModel(const RunInfo& run) {
 
 Result<CaptureOptions> withImage(SessionReader& reader, const RunInfo& base, CaptureOptions o);
 
+// The baseline's capture settings that affect timing (absent in sessions
+// written before they were stored: the defaults then).
+void copyCaptureSettings(const nlohmann::json& cfg, CaptureOptions& o) {
+    if (!cfg.is_object() || !cfg.contains("capture") || !cfg["capture"].is_object()) return;
+    const auto& c = cfg["capture"];
+    o.warmup = std::max(0, c.value("warmup", o.warmup));
+    o.nestedOps = c.value("nested_ops", o.nestedOps);
+    o.threads = std::max(0, c.value("threads", o.threads));
+}
+
 // Baseline options from what the session recorded about the run.
 Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     CaptureOptions o;
@@ -66,12 +76,13 @@ Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
     o.device = base.device;
     o.dtype = base.dtype;
     o.imagePath = base.imagePath;
+    const auto cfg = nlohmann::json::parse(base.configJson, nullptr, false);
+    copyCaptureSettings(cfg, o);
     if (isUserModel(base)) {
         // The same manifest and archive; a user model has no preset to override.
         o.modelFile = base.model.substr(std::string_view("file:").size());
         return withImage(reader, base, std::move(o));
     }
-    const auto cfg = nlohmann::json::parse(base.configJson, nullptr, false);
     if (!cfg.is_object())
         return makeError(ErrorCode::NotASession,
                          "run " + std::to_string(base.id) + " has no readable model config");
