@@ -26,6 +26,7 @@ struct mvprof_session {
     mvp::Batch rows;                           // routing, tokens and metrics until the run ends
     std::vector<mvp::QuantisedModule> quantised; // for the latency prediction at the end
     int decodeSteps = 0;                          // the highest decode step begun
+    int visualFirst = 0, visualCount = 0;         // the declared visual positions
 };
 
 namespace mvp::api {

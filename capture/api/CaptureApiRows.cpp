@@ -41,6 +41,8 @@ int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, c
         for (int i = 0; i < count; ++i)
             s->rows.tokens.push_back(
                 mvp::TokenRow{first_position + i, "prefill", 0, "visual", -1, patchOf[size_t(i)]});
+        s->visualFirst = first_position;
+        s->visualCount = count;
         if (s->attention) {
             const auto& g = s->rows.patchGrid;
             const int grid = g ? g->gridH * g->gridW
@@ -71,6 +73,30 @@ int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int ex
         s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
                                                   text(modality).empty() ? "text" : text(modality),
                                                   rank, expert, weight});
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_add_routing_rows(mvprof_session* s, int layer, int first_token, int n, int k,
+                            const long long* experts, const float* weights) {
+    return guarded(s, true, [&]() -> int {
+        if (first_token < 0 || n < 0 || k < 1 || (n > 0 && (!experts || !weights)))
+            return fail(MVPROF_BAD_INPUT, "routing rows need a first token >= 0, k >= 1 and "
+                                          "n × k experts and weights");
+        const mvp::Recorder& r = *s->recorder;
+        if (layer < 0) layer = r.innermostLayer().value_or(0);
+        for (int i = 0; i < n; ++i) {
+            const int token = first_token + i;
+            const bool visual = token >= s->visualFirst && token < s->visualFirst + s->visualCount;
+            for (int j = 0; j < k; ++j) {
+                const long long e = experts[int64_t(i) * k + j];
+                if (e < 0 || e > 1 << 20)
+                    return fail(MVPROF_BAD_INPUT, "an expert index is negative or absurd");
+                s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
+                                                          visual ? "visual" : "text", j, int(e),
+                                                          double(weights[int64_t(i) * k + j])});
+            }
+        }
         return MVPROF_OK;
     });
 }

@@ -15,17 +15,15 @@ using mvp::api::guarded;
 namespace mvp::api {
 
 namespace {
-Result<RunData> readRun(mvprof_session& s, int64_t run) {
+// What the session holds so far: the writer's queue flushed, then read.
+Result<std::unique_ptr<SessionReader>> readSoFar(mvprof_session& s) {
     if (auto f = s.writer->flush(); !f) return f.error();
-    auto reader = SessionReader::open(s.writer->path());
-    if (!reader) return reader.error();
-    return loadRunData(**reader, run);
+    return SessionReader::open(s.writer->path());
 }
 } // namespace
 
 Status checkBaseline(mvprof_session& s, int64_t run) {
-    if (auto f = s.writer->flush(); !f) return f.error();
-    auto reader = SessionReader::open(s.writer->path());
+    auto reader = readSoFar(s);
     if (!reader) return reader.error();
     auto info = (*reader)->run(run);
     if (!info)
@@ -40,18 +38,20 @@ Status checkBaseline(mvprof_session& s, int64_t run) {
 }
 
 Result<std::vector<RoutingRow>> readRouting(mvprof_session& s, int64_t run) {
-    if (auto f = s.writer->flush(); !f) return f.error();
-    auto reader = SessionReader::open(s.writer->path());
+    auto reader = readSoFar(s);
     if (!reader) return reader.error();
     if (auto r = (*reader)->run(run); !r) return r.error();
     return (*reader)->routing(run);
 }
 
 Status storeLatencyPrediction(mvprof_session& s, int64_t run) {
-    auto base = readRun(s, *s.baselineRun);
+    auto reader = readSoFar(s);
+    if (!reader) return reader.error();
+    auto base = loadRunData(**reader, *s.baselineRun);
     if (!base) return base.error();
-    auto whatIf = readRun(s, run);
+    auto whatIf = loadRunData(**reader, run);
     if (!whatIf) return whatIf.error();
+    reader->reset(); // read done before the writer writes again
     const auto p = predictQuantisedLatency(*base, *whatIf, s.quantised);
     if (!p) return Ok{}; // no ceilings or no quantised module in the profile: nothing to predict
     Batch batch;

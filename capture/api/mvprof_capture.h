@@ -90,6 +90,11 @@ MVPROF_API int mvprof_pause_ops(mvprof_session* s, int pause);
 /* One top-k slot of a token. layer < 0: mvprof_current_layer's. */
 MVPROF_API int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int expert,
                                   double weight, const char* modality);
+/* The top-k of n consecutive positions first_token … first_token + n − 1 in
+ * one call (a router's whole output): experts and weights are n × k,
+ * row-major; modality from the declared visual tokens. layer < 0 as above. */
+MVPROF_API int mvprof_add_routing_rows(mvprof_session* s, int layer, int first_token, int n, int k,
+                                       const long long* experts, const float* weights);
 MVPROF_API int mvprof_add_token(mvprof_session* s, int position, const char* modality, int token_id,
                                 int patch);
 /* What the current pass produced: its next-token logits (n floats) and the

@@ -300,11 +300,25 @@ def check_refusals(session: str, model, base: Spy, folder: str) -> None:
     check(out.returncode == 2 and "mvprof.whatif" in out.stderr, f"CLI whatif: {out.stderr}")
 
 
-def launch(folder: str, script: str, *args: str) -> subprocess.CompletedProcess:
+def launch_argv(folder: str, script: str, *args: str) -> List[str]:
     out = os.path.join(folder, "launched.mvprof")
-    return subprocess.run([CLI, "launch", "--out", out, "--force", "--progress", "jsonl",
-                           "--", sys.executable, script, *args], capture_output=True,
-                          text=True, timeout=240)
+    return [CLI, "launch", "--out", out, "--force", "--progress", "jsonl", "--",
+            sys.executable, script, *args]
+
+
+def launch(folder: str, script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(launch_argv(folder, script, *args), capture_output=True, text=True,
+                          timeout=240)
+
+
+def script(folder: str, name: str, loop: str) -> str:
+    """A script profiling a Linear under mvprof.profile(None, …), `loop` in its block."""
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write("import sys, time, mvprof, torch\n"
+                "m = torch.nn.Linear(2, 2)\n"
+                "with mvprof.profile(None, m) as p:\n" + loop)
+    return path
 
 
 def check_launch(folder: str) -> None:
@@ -320,13 +334,9 @@ def check_launch(folder: str) -> None:
     check(len(done) == 1 and done[0]["run"] == 1 and done[0]["status"] == "complete",
           f"launch done {done}")
     print(f"  launch: {len(phases)} progress lines, done {done}")
-    failing = os.path.join(folder, "failing.py")
-    with open(failing, "w") as f:
-        f.write("import sys, mvprof, torch\n"
-                "m = torch.nn.Linear(2, 2)\n"
-                "with mvprof.profile(None, m) as p:\n"
-                "    with p.phase('prefill'):\n        m(torch.ones(1, 2))\n"
-                "sys.exit(3)\n")
+    failing = script(folder, "failing.py", "    with p.phase('prefill'):\n"
+                                           "        m(torch.ones(1, 2))\n"
+                                           "sys.exit(3)\n")
     r = launch(folder, failing)
     runs = sqlite3.connect(session).execute("SELECT status FROM run").fetchall()
     check(r.returncode == 1 and "status 3" in r.stderr and runs == [("complete",)],
@@ -340,16 +350,10 @@ def check_launch(folder: str) -> None:
 
 
 def check_launch_stop(folder: str, session: str) -> None:
-    slow = os.path.join(folder, "slow.py")
-    with open(slow, "w") as f:
-        f.write("import time, mvprof, torch\n"
-                "m = torch.nn.Linear(2, 2)\n"
-                "with mvprof.profile(None, m) as p:\n"
-                "    for step in range(1, 1000):\n"
-                "        with p.phase('decode', step):\n"
-                "            m(torch.ones(1, 2)); time.sleep(0.05)\n")
-    proc = subprocess.Popen([CLI, "launch", "--out", session, "--force", "--progress", "jsonl",
-                             "--", sys.executable, slow], stdout=subprocess.PIPE,
+    slow = script(folder, "slow.py", "    for step in range(1, 1000):\n"
+                                     "        with p.phase('decode', step):\n"
+                                     "            m(torch.ones(1, 2)); time.sleep(0.05)\n")
+    proc = subprocess.Popen(launch_argv(folder, slow), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     proc.stdout.readline()  # the first phase began
     # Attach… lists it: the run announces itself while it writes (LiveRuns.h).

@@ -44,6 +44,7 @@ _SIGNATURES = {
     "mvprof_current_layer": [_S, _INTP],
     "mvprof_pause_ops": [_S, _INT],
     "mvprof_add_routing": [_S, _INT, _INT, _INT, _INT, _DBL, _STR],
+    "mvprof_add_routing_rows": [_S, _INT, _INT, _INT, _INT, ctypes.POINTER(_LL), _FLTP],
     "mvprof_add_token": [_S, _INT, _STR, _INT, _INT],
     "mvprof_add_step_output": [_S, _INT, _FLTP, _INT],
     "mvprof_add_metric": [_S, _STR, _DBL, _STR, _STR, _STR],

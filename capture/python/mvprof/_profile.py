@@ -112,7 +112,6 @@ class Profile:
         self._hooks: List[torch.utils.hooks.RemovableHandle] = []
         self._positions = 0   # sequence positions recorded by earlier passes
         self._pass_end = 0    # positions the current phase's routers have covered
-        self._visual: Tuple[int, int] = (0, 0)  # first position, count
         self._features: Optional[torch.Tensor] = None  # the projector's last output
         self.kept_patches: Optional[List[int]] = None  # set by a visual-token pruning
         self._progress = _progress_stream()
@@ -226,7 +225,6 @@ class Profile:
             raise MvprofError("visual-token pruning decides the tokens when the projector "
                               "runs: call visual_tokens after it")
         patches = self.kept_patches if self.kept_patches is not None else range(rows * cols)
-        self._visual = (start, len(patches))
         self.call("mvprof_set_patch_grid", rows, cols, patch, input_size or patch * cols, start)
         self.call("mvprof_add_visual_tokens", start, len(patches), _abi.ints(list(patches)))
         f = self._features
@@ -309,39 +307,39 @@ class Profile:
                           f"(give it or its parent a top_k attribute)")
 
     def _route(self, module: torch.nn.Module, path: str, output) -> None:
-        chosen_weights = self._routed(module, path, output)
-        if chosen_weights is None:
-            return
-        chosen, weights = chosen_weights
-        first, count = self._visual
-        # A pass over new positions only (a KV cache) or over the whole sequence.
-        base = self._positions if len(chosen) <= self._positions else 0
-        for row in range(len(chosen)):
-            pos = base + row
-            if pos < self._positions:
-                continue  # recorded by an earlier pass
-            modality = "visual" if first <= pos < first + count else "text"
-            for rank, (expert, weight) in enumerate(zip(chosen[row], weights[row])):
-                # Layer -1: mvprof takes the router module's, as for its module row.
-                self.call("mvprof_add_routing", -1, pos, rank, int(expert), float(weight),
-                          b(modality))
-        self._pass_end = max(self._pass_end, base + len(chosen))
-
-    def _routed(self, module, path, output) -> Optional[Tuple[list, list]]:
-        """(experts, weights) per token from a router's output: its logits
-        (softmax → top-k), or a (top-k indices, top-k weights, …) tuple."""
+        # The profiler's own tensor work, hidden from the run; one call into
+        # the library per router call, not one per routing row.
         with self.paused(), torch.no_grad():
-            if isinstance(output, (tuple, list)) and len(output) >= 2 and \
-                    torch.is_tensor(output[0]) and not output[0].is_floating_point():
-                chosen = output[0].reshape(-1, output[0].shape[-1])
-                return chosen.tolist(), output[1].reshape(chosen.shape).float().tolist()
-            logits = output[0] if isinstance(output, (tuple, list)) else output
-            if not torch.is_tensor(logits) or logits.dim() < 2:
-                return None
-            scores = logits.detach().reshape(-1, logits.shape[-1]).float()
-            weights, chosen = torch.softmax(scores, dim=-1).topk(self.top_k(module, path), dim=-1)
-            weights = weights / weights.sum(-1, keepdim=True)
-            return chosen.tolist(), weights.tolist()
+            routed = self._routed(module, path, output)
+            if routed is None:
+                return
+            chosen, weights = routed
+            rows = chosen.shape[0]
+            # A pass over new positions only (a KV cache) or over the whole sequence.
+            base = self._positions if rows <= self._positions else 0
+            start = max(self._positions - base, 0)  # rows an earlier pass recorded
+            if rows > start:
+                c = chosen[start:].to(torch.long).contiguous().cpu()
+                w = weights[start:].to(torch.float32).contiguous().cpu()
+                # Layer -1: mvprof takes the router module's, as for its module row.
+                self.call("mvprof_add_routing_rows", -1, base + start, rows - start,
+                          c.shape[1], ctypes.cast(c.data_ptr(), ctypes.POINTER(ctypes.c_longlong)),
+                          _abi.floats(w))
+            self._pass_end = max(self._pass_end, base + rows)
+
+    def _routed(self, module, path, output) -> Optional[Tuple[torch.Tensor, torch.Tensor]]:
+        """(experts, weights), [tokens, k] each, from a router's output: its
+        logits (softmax → top-k), or a (top-k indices, top-k weights, …) tuple."""
+        if isinstance(output, (tuple, list)) and len(output) >= 2 and \
+                torch.is_tensor(output[0]) and not output[0].is_floating_point():
+            chosen = output[0].reshape(-1, output[0].shape[-1])
+            return chosen, output[1].reshape(chosen.shape)
+        logits = output[0] if isinstance(output, (tuple, list)) else output
+        if not torch.is_tensor(logits) or logits.dim() < 2:
+            return None
+        scores = logits.detach().reshape(-1, logits.shape[-1]).float()
+        weights, chosen = torch.softmax(scores, dim=-1).topk(self.top_k(module, path), dim=-1)
+        return chosen, weights / weights.sum(-1, keepdim=True)
 
     def current_layer(self) -> int:
         """The decoder layer of the innermost open module, by mvprof's own rule."""
