@@ -76,6 +76,7 @@ struct RunTransform {
 struct ModelTransformOutcome {
     std::vector<RunMetricRow> metrics;
     std::vector<QuantisedModule> quantised;
+    bool int8Kernels = false; // W8 runs libtorch's int8 engine: its latency is measured
 };
 
 // Everything checked and loaded that can be before a model exists.
@@ -93,6 +94,12 @@ struct PreparedCapture {
 // device, image) without touching the output path. Cheap: no model is built.
 Result<PreparedCapture> prepareCapture(const CaptureOptions& options);
 
+// One phase's wall time in an unrecorded pass (decode's steps summed).
+struct PhaseTime {
+    std::string phase;
+    int64_t ns = 0;
+};
+
 // A built model ready to run a prepared capture, possibly several times
 // (the overhead benchmark interleaves probed and unprobed runs).
 class Capturer {
@@ -102,6 +109,10 @@ public:
 
     Result<CaptureResult> run(SessionWriter& writer, bool probes, const ProgressFn& progress = {},
                               const RunTransform& transform = {});
+    // One unrecorded pass of the whole pipeline — the same phases, visual
+    // tokens and decode steps as run() — timed by phase on a steady clock with
+    // no probes and no rows: the unit of a what-if's A/B repetitions.
+    Result<std::vector<PhaseTime>> timedPass(const RunTransform& transform = {});
     const PreparedCapture& prepared() const;
     int64_t parameterCount() const;
 

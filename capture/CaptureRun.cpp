@@ -148,23 +148,6 @@ struct HookSink {
     }
 };
 
-// One unrecorded pass of the run's computation (same tokens kept, same steps).
-void warmUp(VlmModel& model, const PreparedCapture& prep, const std::vector<int>& seen) {
-    c10::InferenceMode inference;
-    auto visual = model.project(model.encodeImage(modelPixels(prep), {}), {});
-    if (int64_t(seen.size()) != visual.size(0)) {
-        std::vector<int64_t> keep(seen.begin(), seen.end());
-        visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
-    }
-    model.reset();
-    std::vector<int> ids{tokens::kBos};
-    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
-    auto logits = model.forward(ids, visual, 1, {});
-    for (int step = 1; step <= prep.options.steps; ++step)
-        logits = model.forward({int(logits.argmax().item<int64_t>())}, torch::Tensor(), 0, {});
-    model.reset();
-}
-
 // Weight and KV bytes of every run, plus what the what-if's transforms found.
 std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transform) {
     std::vector<RunMetricRow> m = transform.metrics;
@@ -280,10 +263,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);
 
     // The patches whose tokens reach the decoder (all, unless pruned), in spatial order.
-    std::vector<int> seen = transform.keepPatches;
-    if (seen.empty())
-        for (int p = 0; p < cfg.vision.patches(); ++p)
-            seen.push_back(p);
+    const std::vector<int> seen = visiblePatches(cfg, transform.keepPatches);
     for (int p : seen)
         if (p < 0 || p >= cfg.vision.patches())
             return makeError(ErrorCode::BadInput, "patch " + std::to_string(p) + " does not exist");
@@ -327,7 +307,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         };
     }
     for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i)
-        warmUp(*d->model, d->prep, seen);
+        (void)timedReferencePass(*d->model, d->prep, seen);
     d->model->impl().kvReport = KvCompressionReport();
     const bool peakReset = sysinfo::resetPeakRss();
     (void)peakReset;

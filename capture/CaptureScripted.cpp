@@ -84,11 +84,7 @@ void warmUp(ScriptedModel& model, const PreparedCapture& prep, int visualAt) {
     const auto& o = prep.options;
     for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i) {
         try {
-            c10::InferenceMode inference;
-            auto visual = model.project(model.encodeImage(modelPixels(prep)));
-            std::vector<int> ids = promptSequence(prep);
-            for (int step = 0; step <= o.steps; ++step)
-                ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
+            (void)timedScriptedPass(model, prep, visualAt);
         } catch (const std::exception&) {
             return; // the measured run reports the model's error
         }

@@ -140,9 +140,22 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
                 metric("quant.layers", s.layers, "count", "decoder linears quantised"));
             out.metrics.push_back(
                 metric("quant.fp32_bytes", double(s.fp32Bytes), "bytes", "their float32 weights"));
-            out.metrics.push_back(metric("quant.bytes", double(s.quantBytes), "bytes",
-                                         "their quantised storage: packed codes, float16 scales "
-                                         "and minimums, AWQ input scales"));
+            out.metrics.push_back(metric(
+                "quant.bytes", double(s.quantBytes), "bytes",
+                s.engine.empty() ? "their quantised storage: packed codes, float16 scales and "
+                                   "minimums, AWQ input scales"
+                                 : "their quantised storage: int8 codes, per-channel scales and "
+                                   "zero points, AWQ input scales"));
+            out.metrics.push_back(metric(
+                "quant.int8_kernels", s.engine.empty() ? 0.0 : 1.0, "",
+                s.engine.empty()
+                    ? (t.quantBits == 8 ? "no quantized engine in this libtorch: the weights are "
+                                          "dequantised per call, the latency gain predicted"
+                                        : "no int4 kernel in this libtorch: the weights are "
+                                          "dequantised per call, the latency gain predicted")
+                    : "quantized::linear_dynamic on libtorch's " + s.engine +
+                          " engine (per-channel symmetric int8, AWQ scaling folded in): the "
+                          "latency is measured"));
             out.metrics.push_back(metric(
                 "quant.bytes_ratio", s.fp32Bytes ? double(s.quantBytes) / double(s.fp32Bytes) : 0.0,
                 "ratio", "quantised ÷ float32 bytes of the quantised layers"));
@@ -155,6 +168,7 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
             out.metrics.push_back(
                 metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
             out.quantised = s.modules;
+            out.int8Kernels = !s.engine.empty();
         }
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal,

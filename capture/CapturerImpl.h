@@ -23,6 +23,15 @@ torch::Tensor modelPixels(const PreparedCapture& prep);
 
 class Recorder;
 
+// Every patch when `keep` is empty, else `keep` (spatial order).
+std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& keep);
+// One unprobed pass of the whole pipeline, timed by phase (CaptureTimed.cpp):
+// warm-ups and A/B repetitions run these.
+std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture& prep,
+                                          const std::vector<int>& seen);
+std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
+                                         int visualAt);
+
 // What every run records about itself before it starts (host, BLAS, threads, time).
 RunInfo newRunInfo(const CaptureOptions& o, bool probes);
 // The model config with the capture settings that affect timing (warm-up

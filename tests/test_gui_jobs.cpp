@@ -6,6 +6,7 @@
 #include "TestSupport.h"
 #include "app/gui/CaptureDialog.h"
 #include "app/gui/MainWindow.h"
+#include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
 #include "views/ComparisonView.h"
 #include "views/ExpertLoadView.h"
@@ -206,6 +207,30 @@ private slots:
                  qPrintable(QStringLiteral("%1 %2").arg(weightsA).arg(weightsB)));
         QVERIFY(setups->index(1, views::ComparisonModel::Kl).data().toString() !=
                 QStringLiteral("–"));
+        // The A/B repetitions: every phase and the total with an interval, drawn as
+        // A's and B's bars with error bars.
+        auto* ab = view->abTimings();
+        QAbstractItemModelTester t4(ab, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(ab->rowCount() >= 5);
+        QCOMPARE(ab->index(ab->rowCount() - 1, views::AbTimingsModel::Phase).data().toString(),
+                 QStringLiteral("total"));
+        QVERIFY(ab->index(0, views::AbTimingsModel::Speedup)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("[")));
+        QVERIFY(view->abChart()->timings().has_value());
+        view->tabs()->setCurrentIndex(3);
+        dock(w, view)->raise();
+        QApplication::processEvents();
+        const QImage chart = view->abChart()->grab().toImage();
+        int blue = 0, orange = 0;
+        for (int y = 0; y < chart.height(); ++y)
+            for (int x = 0; x < chart.width(); ++x) {
+                const QColor px = chart.pixelColor(x, y);
+                blue += px == QColor(0x4c, 0x78, 0xa8);
+                orange += px == QColor(0xf5, 0x85, 0x18);
+            }
+        QVERIFY2(blue > 50 && orange > 50, qPrintable(QStringLiteral("%1 %2").arg(blue).arg(orange)));
         // What the transforms did, and the module diff sorted by impact.
         QAbstractItemModelTester t2(view->details(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -244,7 +269,7 @@ private slots:
             w.resizeDocks({dock(w, view)}, {460}, Qt::Vertical);
             for (const auto& [tab, name] :
                  {std::pair{0, "whatif-comparison"}, std::pair{1, "whatif-module-diff"},
-                  std::pair{2, "whatif-heatmaps"}}) {
+                  std::pair{2, "whatif-heatmaps"}, std::pair{3, "whatif-ab"}}) {
                 view->tabs()->setCurrentIndex(tab);
                 QApplication::processEvents();
                 QVERIFY(w.grab().save(

@@ -268,11 +268,13 @@ private slots:
         QCOMPARE(w.error().code, ErrorCode::NewerSchema);
     }
 
-    // Turns a current session into what an older mvprof wrote: v2 had no
-    // module roles, no flops_known, op_total without phases and no leaf_flops;
-    // v1 also had no run_metric.
+    // Turns a current session into what an older mvprof wrote: v3 had no
+    // repetition table; v2 no module roles, no flops_known, op_total without
+    // phases and no leaf_flops; v1 also had no run_metric.
     static void downgrade(const QString& path, int version) {
-        execSql(path, "ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
+        execSql(path, "DROP TABLE repetition;");
+        if (version < 3)
+            execSql(path, "ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
                       " ALTER TABLE module DROP COLUMN expert;"
                       " ALTER TABLE op DROP COLUMN flops_known;"
                       " ALTER TABLE span DROP COLUMN flops_known; DROP TABLE leaf_flops;"
@@ -289,7 +291,7 @@ private slots:
     }
 
     void olderSessionsReadAndMigrateWhenAppendedTo() {
-        for (int version : {1, 2}) {
+        for (int version : {1, 2, 3}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             writeSession(path);
             downgrade(path, version);
@@ -307,12 +309,15 @@ private slots:
                 QVERIFY(!totals->front().phase.empty());
                 auto modules = (*r)->modules(1);
                 QVERIFY(modules.ok() && !modules->empty());
+                auto reps = (*r)->repetitions(1);
+                QVERIFY(reps.ok() && reps->empty()); // none before v4, not an error
             }
             auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
             QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
             Batch b;
             b.run = 1;
             b.runMetrics.push_back({"kv.bytes", 42, "bytes", "measured", "test"});
+            b.repetitions.push_back({Arm::WhatIf, 0, "decode", 1234, false});
             (*w)->submit(std::move(b));
             QVERIFY((*w)->close().ok());
             auto r = SessionReader::open(path.toStdString());
@@ -324,6 +329,10 @@ private slots:
                 return m.name == "kv.bytes" && m.value == 42;
             }));
             QCOMPARE((*r)->runs()->size(), size_t(1)); // the old run is intact
+            auto reps = (*r)->repetitions(1);
+            QVERIFY(reps.ok() && reps->size() == 1);
+            QCOMPARE(reps->front().arm, Arm::WhatIf);
+            QCOMPARE(reps->front().ns, int64_t(1234));
             // Migrated: per-phase totals rebuilt, old zero-FLOP ops read as unknown.
             auto totals = (*r)->opTotals(1);
             auto ops = (*r)->ops(1);
@@ -337,7 +346,8 @@ private slots:
                 totalFlops += t.flops;
             QCOMPARE(totalFlops, opFlops);
             auto leaves = (*r)->leafFlops(1);
-            QVERIFY(leaves.ok() && leaves->empty()); // not recorded by the old writer
+            QVERIFY(leaves.ok());
+            if (version < 3) QVERIFY(leaves->empty()); // not recorded by the old writer
         }
     }
 

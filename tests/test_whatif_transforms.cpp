@@ -8,6 +8,7 @@
 #include "capture/whatif/KvCompress.h"
 #include "capture/whatif/Quantise.h"
 #include "core/analysis/Analysis.h"
+#include "core/analysis/Comparison.h"
 #include "core/analysis/ModuleDiff.h"
 #include "core/session/SessionReader.h"
 
@@ -322,6 +323,60 @@ private slots:
                     .toDouble() > 0); // it is lossy
     }
 
+    void w8RunsOnTheInt8EngineWithAbRepetitions() {
+        const QString path = baseline(QStringLiteral("w8.mvprof"));
+        QVERIFY(!path.isEmpty());
+        const auto w4 = runCli(args({"whatif"}) << path << args({"--quant", "w4", "--reps", "0"}));
+        QVERIFY2(w4.exitCode == 0, w4.err.constData());
+        const auto r = runCli(args({"whatif"})
+                              << path << args({"--quant", "w8", "--reps", "3", "--format", "json"}));
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const RunData base = load(path, 1), q4 = load(path, 2), q8 = load(path, 3);
+        // Debian's libtorch has a quantized engine (onednn/qnnpack on x86): W8 runs its kernels.
+        QCOMPARE(metric(q8, "quant.int8_kernels"), 1.0);
+        auto calls = [](const RunData& d, const char* name) {
+            int64_t n = 0;
+            for (const auto& t : d.opTotals)
+                if (t.name == name) n += t.calls;
+            return n;
+        };
+        QVERIFY(calls(q8, "quantized::linear_dynamic") > 0);
+        QCOMPARE(calls(base, "quantized::linear_dynamic"), int64_t(0));
+        QCOMPARE(calls(q4, "quantized::linear_dynamic"), int64_t(0)); // W4 dequantises
+        // Fidelity: int8 per channel is closer to float32 than 4-bit groups.
+        const Comparison c4 = compareRuns(base, q4), c8 = compareRuns(base, q8);
+        QVERIFY2(c8.klMean < c4.klMean && c8.klMean > 0,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(c8.klMean).arg(c4.klMean)));
+        QVERIFY(c8.visionCosine > 0.9999); // the vision side is untouched
+        // A byte per weight, 16 per output row (float64 scale, int64 zero point), 2 per input
+        // channel (AWQ's float16 scale): on ref:tiny's ≥ 64-wide layers at most
+        // 1/4 + 16/(4·64) + 2/(4·64) of float32.
+        const double ratio = metric(q8, "quant.bytes_ratio");
+        QVERIFY2(ratio > 0.25 && ratio <= 0.25 + 18.0 / 256.0, qPrintable(QString::number(ratio)));
+        // Three pairs stored for every phase, the medians in the JSON being theirs.
+        QCOMPARE(q8.repetitions.size(), size_t(3 * 2 * 5));
+        std::vector<int64_t> vision;
+        for (const auto& row : q8.repetitions)
+            if (row.arm == Arm::Baseline && row.phase == "vision") vision.push_back(row.ns);
+        std::sort(vision.begin(), vision.end());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray phases = j[QStringLiteral("phases")].toArray();
+        QCOMPARE(phases.size(), 5);
+        const QJsonObject v = phases[1].toObject();
+        QCOMPARE(v[QStringLiteral("phase")].toString(), QStringLiteral("vision"));
+        QCOMPARE(v[QStringLiteral("baseline")].toObject()[QStringLiteral("median")].toDouble(),
+                 double(vision[1]) / 1e6);
+        QCOMPARE(v[QStringLiteral("baseline")].toObject()[QStringLiteral("reps")].toInt(), 3);
+        QVERIFY(v[QStringLiteral("noise_control")].toBool());
+        QVERIFY(!phases[3].toObject()[QStringLiteral("noise_control")].toBool()); // prefill
+        QVERIFY(j[QStringLiteral("total")].toObject()[QStringLiteral("within_noise")].isBool());
+        QVERIFY(j[QStringLiteral("latency_ms_predicted")].toObject()[QStringLiteral("note")]
+                    .toString()
+                    .contains(QStringLiteral("check")));
+        const auto none = runCli(args({"whatif"}) << path << args({"--quant", "w8", "--reps", "-1"}));
+        QCOMPARE(none.exitCode, 2);
+    }
+
     void kvCompressionShrinksTheCacheAndReportsItsError() {
         const QString path = baseline(QStringLiteral("kv.mvprof"));
         QVERIFY(!path.isEmpty());
@@ -426,11 +481,14 @@ private slots:
                                             QStringLiteral("--out"), path});
         QVERIFY2(cap.exitCode == 0, cap.err.constData());
         const auto awq =
-            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4"}), 300000);
+            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4", "--reps", "2"}),
+                   300000);
         QVERIFY2(awq.exitCode == 0, awq.err.constData());
         const auto all =
             runCli(args({"whatif"})
-                       << path << args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4"}),
+                       << path
+                       << args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4", "--reps",
+                                "2"}),
                    300000);
         QVERIFY2(all.exitCode == 0, all.err.constData());
         qInfo("%s\n%s", awq.out.constData(), all.out.constData());

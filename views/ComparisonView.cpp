@@ -1,6 +1,7 @@
 #include "views/ComparisonView.h"
 
 #include "core/analysis/Comparison.h"
+#include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
 #include "views/HeatmapView.h"
 #include "views/SessionData.h"
@@ -49,7 +50,8 @@ ComparisonView::ComparisonView(QWidget* parent)
       details_(new RunMetricsModel(this)), diff_(new ModuleDiffModel(this)),
       setupsProxy_(new QSortFilterProxyModel(this)), detailsProxy_(new QSortFilterProxyModel(this)),
       diffProxy_(new QSortFilterProxyModel(this)), diffFilter_(new QLineEdit(this)),
-      heatA_(new HeatmapView(this)), heatB_(new HeatmapView(this)) {
+      ab_(new AbTimingsModel(this)), abProxy_(new QSortFilterProxyModel(this)),
+      abChart_(new AbChart(this)), heatA_(new HeatmapView(this)), heatB_(new HeatmapView(this)) {
     auto* picks = new QHBoxLayout;
     picks->addWidget(new QLabel(tr("A:"), this));
     picks->addWidget(pickA_, 1);
@@ -58,8 +60,9 @@ ComparisonView::ComparisonView(QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setText(tr("Run a what-if (What-if menu) or choose two runs to compare."));
 
-    for (auto* proxy : {setupsProxy_, detailsProxy_, diffProxy_})
+    for (auto* proxy : {setupsProxy_, detailsProxy_, diffProxy_, abProxy_})
         proxy->setSortRole(ComparisonSortRole);
+    abProxy_->setSourceModel(ab_);
     setupsProxy_->setSourceModel(setups_);
     detailsProxy_->setSourceModel(details_);
     diffProxy_->setSourceModel(diff_);
@@ -94,10 +97,19 @@ ComparisonView::ComparisonView(QWidget* parent)
     dl->addWidget(diffTable);
     tabs_->addTab(diffPage, tr("Module diff"));
 
+    // The A/B repetitions: the table over its chart, in pipeline order, the total last.
+    auto* abPage = new QSplitter(Qt::Vertical, this);
+    abTable_ = makeTable(abProxy_, abPage);
+    abTable_->setSortingEnabled(false);
+    abProxy_->sort(-1);
+    abPage->addWidget(abTable_);
+    abPage->addWidget(abChart_);
+
     auto* heatmaps = new QSplitter(Qt::Horizontal, this);
     heatmaps->addWidget(heatA_);
     heatmaps->addWidget(heatB_);
     tabs_->addTab(heatmaps, tr("Heatmaps A | B"));
+    tabs_->addTab(abPage, tr("A/B repetitions"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -174,17 +186,41 @@ void ComparisonView::show(const ComparisonResult& r) {
     setupTable_->resizeColumnsToContents();
     setupTable_->resizeRowsToContents();
     detailsTable_->resizeColumnsToContents();
+    ab_->setTimings(r.comparison.ab);
+    abTable_->resizeColumnsToContents();
+    abChart_->setTimings(r.comparison.ab);
     heatA_->setSession(r.a);
     heatB_->setSession(r.b);
     const auto& c = r.comparison;
-    summary_->setText(
-        tr("A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).")
-            .arg(labelA, labelB,
-                 c.transform.empty() ? QString()
-                                     : tr(" (%1)").arg(QString::fromStdString(c.transform)))
-            .arg(double(c.baseWallNs) / 1e6, 0, 'f', 1)
-            .arg(double(c.runWallNs) / 1e6, 0, 'f', 1)
-            .arg(c.runWallNs > 0 ? double(c.baseWallNs) / double(c.runWallNs) : 0.0, 0, 'f', 2));
+    const QString what =
+        c.transform.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(c.transform));
+    if (c.ab) {
+        const AbPhase& t = c.ab->total;
+        summary_->setText(
+            tr("A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), "
+               "speed-up %7× [%8, %9]%10.")
+                .arg(labelA, labelB, what)
+                .arg(c.ab->reps)
+                .arg(t.baseline.median / 1e6, 0, 'f', 1)
+                .arg(t.whatIf.median / 1e6, 0, 'f', 1)
+                .arg(t.speedup.median, 0, 'f', 2)
+                .arg(t.speedup.low, 0, 'f', 2)
+                .arg(t.speedup.high, 0, 'f', 2)
+                .arg((t.withinNoise() ? tr(", within noise") : QString()) +
+                     (c.ab->unsteady.empty()
+                          ? QString()
+                          : tr(". Warning: a phase the transforms cannot change moved too, so "
+                               "the machine was unsteady"))));
+    } else {
+        summary_->setText(
+            tr("A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: "
+               "%6×).")
+                .arg(labelA, labelB, what)
+                .arg(double(c.baseWallNs) / 1e6, 0, 'f', 1)
+                .arg(double(c.runWallNs) / 1e6, 0, 'f', 1)
+                .arg(c.runWallNs > 0 ? double(c.baseWallNs) / double(c.runWallNs) : 0.0, 0, 'f',
+                     2));
+    }
     emit compared();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // Two runs side by side (DIAGNOSTICS.md §9): choose A and B, then the setup
 // table (latency, peak memory, QPS, J/inference, weight and KV bytes, visual
-// tokens, fidelity; measured or predicted), what B's transforms did, the
+// tokens, fidelity; measured or predicted), the A/B repetitions as a table
+// and as bars with error bars, what B's transforms did, the
 // module-by-module diff sorted by impact, and both heatmaps with pruned
 // patches greyed out. Loading and comparing happen off the GUI thread.
 
@@ -22,6 +23,8 @@ namespace mvp::views {
 
 struct SessionData;
 struct ComparisonResult;
+class AbChart;
+class AbTimingsModel;
 class ComparisonModel;
 class HeatmapView;
 class ModuleDiffModel;
@@ -43,6 +46,8 @@ public:
     ComparisonModel* setups() const { return setups_; }
     RunMetricsModel* details() const { return details_; }
     ModuleDiffModel* moduleDiff() const { return diff_; }
+    AbTimingsModel* abTimings() const { return ab_; }
+    AbChart* abChart() const { return abChart_; }
     QSortFilterProxyModel* moduleDiffProxy() const { return diffProxy_; }
     HeatmapView* heatmapA() const { return heatA_; }
     HeatmapView* heatmapB() const { return heatB_; }
@@ -71,6 +76,10 @@ private:
     QLineEdit* diffFilter_;
     QTableView* setupTable_ = nullptr;
     QTableView* detailsTable_ = nullptr;
+    AbTimingsModel* ab_;
+    QSortFilterProxyModel* abProxy_;
+    QTableView* abTable_ = nullptr;
+    AbChart* abChart_;
     HeatmapView* heatA_;
     HeatmapView* heatB_;
     QFutureWatcher<std::shared_ptr<ComparisonResult>> loader_;

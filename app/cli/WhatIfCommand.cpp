@@ -6,6 +6,7 @@
 #include "app/cli/Progress.h"
 #include "capture/Capture.h"
 #include "capture/whatif/ColdExperts.h"
+#include "capture/whatif/Repetitions.h"
 #include "core/analysis/Comparison.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/analysis/Prediction.h"
@@ -30,9 +31,11 @@ Transforms (combine any of them; they apply in one run):
   --saliency S         what ranks the patches: attention (received from the text, default), saliency (the
                        blended patch/sequence map of DIAGNOSTICS.md §2) or feature-norm (‖visual feature‖)
   --saliency-layer L   use decoder layer L's attention for attention and saliency (default: all layers)
-  --quant w4|w8        quantise the decoder's linears group-wise (asymmetric) with AWQ scaling searched
-                       on the baseline's activations; weights are stored packed and dequantised per call
-  --group N            values per quantisation scale (default 128)
+  --quant w4|w8        quantise the decoder's linears with AWQ scaling searched on the baseline's
+                       activations. W8 runs libtorch's int8 kernels (quantized::linear_dynamic, weights
+                       per output channel) where it has a quantized engine; W4, and W8 without one, are
+                       group-wise (asymmetric) codes dequantised per call, their latency gain predicted
+  --group N            values per quantisation scale of the group-wise codes (default 128)
   --kv int4            merge visual tokens whose keys have cosine > the threshold, then hold the KV cache as INT4
   --kv-threshold C     the merge threshold (default 0.82; 1 merges nothing)
   --freeze-cold        freeze experts with fewer than --freeze-min activations in two consecutive windows of
@@ -43,12 +46,19 @@ Transforms (combine any of them; they apply in one run):
 
 Options:
   --run ID             the baseline run (default: the first complete run without a transform)
+  --reps N             A/B repetitions (default 5): the baseline's configuration and the what-if's run
+                       in this process, warmed up, then interleaved A B A B … N times each without
+                       probes; latency is reported as medians with intervals and the speed-up as a
+                       paired ratio, "within noise" when its interval holds 1.0 (0: no repetitions)
   --format F           text (default) or json for the comparison
   --progress jsonl     print one JSON object per phase on stdout (the comparison is then not printed)
 The what-if is stored as a new run of FILE; the comparison shows latency (total, per phase), peak memory,
 weight and KV bytes, QPS, energy where measurable, fidelity (KL of next-token distributions, top-1
 agreement, token match, vision feature cosine), what the transforms did, and a module-by-module diff.
-Figures are measured unless marked predicted (quantised latency: this CPU dequantises before the matmul).
+Figures are measured unless marked predicted (W4 latency: libtorch 1.13 has no int4 kernel). Where W8 ran
+int8 kernels, the cost model's prediction is shown beside the measurement as a check.
+Phases the transforms cannot change (vision, for a decoder-side transform) are the noise control: when
+their speed-up interval excludes 1.0 the comparison warns that the machine was unsteady.
 )";
 
 bool isUserModel(const RunInfo& run) {
@@ -222,13 +232,41 @@ std::string fmt(const char* f, double v) {
     std::snprintf(buf, sizeof buf, f, v);
     return buf;
 }
+
+// The A/B repetitions: the baseline's configuration (a second, untransformed
+// model when the transforms rewrite it) against the what-if's, interleaved.
+// The baseline's model is released before the recorded what-if runs, so its
+// memory does not count in the what-if's peak.
+Result<std::vector<RepetitionRow>> repeatAb(const PreparedCapture& baselinePrep, Capturer& whatIf,
+                                            const RunTransform& t, const ModelTransforms& mt,
+                                            int reps, const ProgressFn& progress) {
+    std::unique_ptr<Capturer> separate;
+    if (mt.touchesModel()) {
+        auto c = Capturer::create(baselinePrep);
+        if (!c) return c.error();
+        separate = std::move(c.value());
+    }
+    AbPlan plan;
+    plan.baseline = separate ? separate.get() : &whatIf;
+    plan.whatIf = &whatIf;
+    plan.whatIfPass.keepPatches = t.keepPatches;
+    plan.reps = reps;
+    plan.warmup = baselinePrep.options.warmup;
+    plan.controlPhases = controlPhases(mt, !t.keepPatches.empty());
+    plan.cancel = baselinePrep.options.cancel;
+    if (progress)
+        plan.progress = [&](int pass, int passes) {
+            progress({"repetitions", pass, passes, 0.8 * pass / std::max(1, passes)});
+        };
+    return runAbRepetitions(plan);
+}
 } // namespace
 
 int whatIfCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(argv,
                             {"--prune-visual", "--saliency", "--saliency-layer", "--quant",
                              "--group", "--kv", "--kv-threshold", "--freeze-window", "--freeze-min",
-                             "--prune-channels", "--run", "--format", "--progress"},
+                             "--prune-channels", "--run", "--format", "--progress", "--reps"},
                             {"--help", "-h", "--freeze-cold"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
@@ -289,6 +327,9 @@ int whatIfCommand(const std::vector<std::string>& argv) {
             return fail(2, "--prune-channels must be a fraction in (0, 1), e.g. 0.3");
         mt.pruneChannels = *f;
     }
+    auto reps = a.intValue("--reps", 5);
+    if (!reps || *reps < 0 || *reps > 1000)
+        return fail(2, "--reps must be a number of repetitions from 0 to 1000, e.g. 5");
     const std::string format = a.value("--format").value_or("text");
     if (format != "text" && format != "json") return fail(2, "--format must be text or json");
     const std::string progressMode = a.value("--progress").value_or("");
@@ -325,6 +366,7 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     options->cancel = installCancelHandlers();
     auto prepared = prepareCapture(*options);
     if (!prepared) return fail(prepared.error().exitCode(), prepared.error().message);
+    const PreparedCapture baselinePrep = *prepared; // the A arm's model is built from the same
     const VlmConfig cfg = prepared->config;
     if (a.has("--freeze-cold")) {
         if (cfg.llm.moeLayers.empty())
@@ -349,8 +391,10 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     }
     if (mt.quantBits) {
         parts.push_back("w" + std::to_string(mt.quantBits));
-        details.push_back("group " + std::to_string(mt.quantGroup) +
-                          (isUserModel(base) ? ", round-to-nearest" : ", AWQ"));
+        details.push_back(isUserModel(base) ? "group " + std::to_string(mt.quantGroup) +
+                                                  ", round-to-nearest"
+                          : mt.quantBits == 8 ? std::string("AWQ; int8 kernels where libtorch has them")
+                                              : "group " + std::to_string(mt.quantGroup) + ", AWQ");
     }
     if (mt.kv) {
         parts.push_back("kv-int4");
@@ -385,10 +429,24 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     t.baselineRun = base.id;
     t.metrics = outcome->metrics;
 
+    const ProgressFn progress = progressMode == "jsonl" ? jsonlProgress() : ProgressFn();
+    std::vector<RepetitionRow> repetitions;
+    if (*reps > 0) {
+        auto ab = repeatAb(baselinePrep, **capturer, t, mt, *reps, progress);
+        if (!ab) return fail(ab.error().exitCode(), ab.error().message);
+        repetitions = std::move(ab.value());
+    }
+
     auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
     if (!writer) return fail(writer.error().exitCode(), writer.error().message);
-    const ProgressFn progress = progressMode == "jsonl" ? jsonlProgress() : ProgressFn();
-    auto result = (*capturer)->run(**writer, true, progress, t);
+    // After the repetitions, the recorded run fills the progress bar's last fifth.
+    const ProgressFn runProgress =
+        progress && *reps > 0 ? ProgressFn([&](CaptureProgress p) {
+            p.fraction = 0.8 + 0.2 * p.fraction;
+            progress(p);
+        })
+                              : progress;
+    auto result = (*capturer)->run(**writer, true, runProgress, t);
     if (!result) {
         (void)(*writer)->close();
         return fail(result.error().exitCode(), result.error().message);
@@ -402,10 +460,20 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     auto w = loadRunData(**again, result->run);
     if (!w)
         return fail(w.error().exitCode(), "reading the what-if back failed: " + w.error().message);
+    if (!repetitions.empty()) {
+        Batch batch;
+        batch.run = result->run;
+        batch.repetitions = repetitions;
+        (*writer)->submit(std::move(batch));
+        w->repetitions = std::move(repetitions);
+    }
     if (!outcome->quantised.empty())
         if (auto p = predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
-            const RunMetricRow predicted{"latency.predicted_ns", double(p->wallNs), "ns",
-                                         "predicted", p->note};
+            const RunMetricRow predicted{
+                "latency.predicted_ns", double(p->wallNs), "ns", "predicted",
+                (outcome->int8Kernels ? "a check of the cost model, the int8 kernels having run: "
+                                      : "") +
+                    p->note};
             Batch batch;
             batch.run = result->run;
             batch.runMetrics.push_back(predicted);

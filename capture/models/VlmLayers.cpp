@@ -3,6 +3,7 @@
 // compressed KV cache) is set by capture/whatif/ and is inert until then, so
 // a baseline runs exactly the plain computation.
 #include "capture/models/VlmLayers.h"
+#include "capture/whatif/Int8Engine.h"
 
 #include <cmath>
 
@@ -20,7 +21,7 @@ int64_t countParams(const torch::nn::Module& m) {
 // ---- linear ------------------------------------------------------------------
 
 int64_t QuantisedWeight::bytes() const {
-    return codes.bytes() +
+    return (onEngine() ? packedBytes : codes.bytes()) +
            (inputScale.defined() ? inputScale.numel() * int64_t(inputScale.element_size()) : 0);
 }
 
@@ -32,10 +33,12 @@ LinImpl::LinImpl(int in, int out, bool hasBias) {
 torch::Tensor LinImpl::forward(const torch::Tensor& x) {
     if (calibration) calibration->push_back(x.detach().reshape({-1, x.size(-1)}).clone());
     if (!quant) return F::linear(x, weight, bias);
-    // The matmul runs in float32 on the dequantised weights: this CPU has no
-    // int4 kernel, which is why the gain in time is predicted, not measured.
-    auto w = dequantiseGroups(quant->codes).to(x.scalar_type());
     auto in = quant->inputScale.defined() ? x / quant->inputScale.to(x.scalar_type()) : x;
+    if (quant->onEngine()) return linearDynamicInt8(in, quant->packed); // bias packed with it
+    // W4 (and W8 without an engine): the matmul runs in float32 on the
+    // dequantised weights, as libtorch 1.13 has no int4 kernel; that is why
+    // this gain in time is predicted, not measured.
+    auto w = dequantiseGroups(quant->codes).to(x.scalar_type());
     return F::linear(in, w, bias);
 }
 

@@ -18,14 +18,21 @@ namespace mvp {
 // Weights stored group-wise quantised (capture/whatif/Quantise.cpp): the
 // codes of W·diag(inputScale), where inputScale is the activation-aware
 // per-input-channel scale (AWQ); the layer divides its input by it.
+// Or, for W8 where libtorch has a quantized engine, the weight per output
+// channel as symmetric int8 (`int8`, during the search) packed for the
+// engine's quantized::linear_dynamic (`packed`); `codes` then stay empty.
 struct QuantisedWeight {
     GroupCodes codes;
     torch::Tensor inputScale; // float16 [cols]; undefined for plain round-to-nearest
+    torch::Tensor int8;       // qint8 per channel, released once packed
+    c10::IValue packed;       // the engine's packed weight (and bias)
+    int64_t packedBytes = 0;  // int8 codes + per-channel float64 scale and int64 zero point
+    bool onEngine() const { return !packed.isNone(); }
     int64_t bytes() const;
 };
 
 // A linear layer whose weight may be held quantised (dequantised inside each
-// call) or recorded for calibration.
+// call, or run by the int8 engine) or recorded for calibration.
 struct LinImpl : torch::nn::Module {
     torch::Tensor weight, bias; // weight is released once quantised
     std::shared_ptr<QuantisedWeight> quant;

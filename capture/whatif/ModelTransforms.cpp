@@ -1,5 +1,6 @@
 #include "capture/whatif/ModelTransforms.h"
 
+#include "capture/whatif/Int8Engine.h"
 #include "capture/whatif/QuantiseTorch.h"
 
 #include <cmath>
@@ -23,10 +24,19 @@ void release(torch::Tensor& t) {
     torch::NoGradGuard noGrad;
     t.set_data(torch::empty({0}));
 }
+
+// Hands a searched int8 weight to the engine: packed with the layer's bias,
+// the qint8 copy released.
+void packForEngine(QuantisedWeight& q, const torch::Tensor& bias) {
+    const int64_t rows = q.int8.size(0);
+    q.packedBytes = q.int8.numel() + rows * int64_t(sizeof(double) + sizeof(int64_t));
+    q.packed = prepackInt8(q.int8, bias);
+    q.int8 = torch::Tensor();
+}
 } // namespace
 
 QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
-                             const std::function<void()>& calibrate) {
+                             const std::function<void()>& calibrate, bool int8Engine) {
     struct Target {
         std::string path;
         LinImpl* lin;
@@ -58,13 +68,17 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         t.lin->calibration = nullptr;
 
     QuantSummary s;
+    if (bits == 8 && int8Engine) s.engine = selectInt8Engine().value_or("");
+    const QuantFormat format =
+        s.engine.empty() ? QuantFormat::Groups : QuantFormat::Int8PerChannel;
     std::map<std::string, QuantisedModule> byModule;
     for (size_t i = 0; i < targets.size(); ++i) {
         LinImpl& lin = *targets[i].lin;
         auto x = calibrationSample(inputs[i]);
-        auto choice = awqQuantise(lin.weight.detach(), x, bits, group, gridPoints);
+        auto choice = awqQuantise(lin.weight.detach(), x, bits, group, gridPoints, format);
         const int64_t fp32 = lin.weight.numel() * int64_t(lin.weight.element_size());
         lin.quant = std::make_shared<QuantisedWeight>(std::move(choice.weight));
+        if (format == QuantFormat::Int8PerChannel) packForEngine(*lin.quant, lin.bias);
         release(lin.weight);
         s.layers += 1;
         s.fp32Bytes += fp32;

@@ -14,13 +14,16 @@ struct QuantSummary {
     double mseRtn = 0, mseAwq = 0;         // summed over calibrated layers
     double meanAlpha = 0;                  // over calibrated layers
     std::vector<QuantisedModule> modules;  // by owning probe module
+    std::string engine; // libtorch's quantized engine that runs W8 ("onednn", …); empty: dequantised
 };
 
 // Quantises every decoder linear (attention, dense FFN, experts; not the
 // router, embedding or LM head). `calibrate` runs the model on the baseline's
-// inputs while the layers record their inputs.
+// inputs while the layers record their inputs. W8 with `int8Engine` runs on
+// libtorch's quantized engine where it has one (per-channel int8, AWQ scaling
+// folded in before quantisation); else, and for W4, the group-wise codes.
 QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
-                             const std::function<void()>& calibrate);
+                             const std::function<void()>& calibrate, bool int8Engine = true);
 
 // Freezes experts (decoder layer → experts): the router skips them and their
 // weights are released. Returns the weight bytes released.

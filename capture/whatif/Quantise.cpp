@@ -1,5 +1,6 @@
 #include "capture/whatif/Quantise.h"
 
+#include "capture/whatif/Int8Engine.h"
 #include "capture/whatif/QuantiseTorch.h"
 
 namespace mvp {
@@ -13,13 +14,24 @@ std::vector<float> toVector(const torch::Tensor& t) {
     return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
 }
 
+// Quantises `scaled` into q in `format`; returns the dequantised weights.
+torch::Tensor quantiseInto(QuantisedWeight& q, const torch::Tensor& scaled, int bits, int group,
+                           QuantFormat format) {
+    if (format == QuantFormat::Int8PerChannel) {
+        q.int8 = quantisePerChannelInt8(scaled);
+        return q.int8.dequantize();
+    }
+    q.codes = quantiseGroups(scaled, bits, group);
+    return dequantiseGroups(q.codes);
+}
+
 double outputMse(const torch::Tensor& x, const torch::Tensor& reference, const torch::Tensor& w) {
     return (torch::matmul(x, w.t()) - reference).pow(2).mean().item<double>();
 }
 } // namespace
 
 AwqChoice awqQuantise(const torch::Tensor& weights, const torch::Tensor& inputs, int bits,
-                      int group, int gridPoints) {
+                      int group, int gridPoints, QuantFormat format) {
     torch::NoGradGuard noGrad;
     // The search runs in float32 whatever the model's dtype.
     const auto w = weights.to(torch::kFloat);
@@ -27,7 +39,7 @@ AwqChoice awqQuantise(const torch::Tensor& weights, const torch::Tensor& inputs,
     AwqChoice best;
     const bool calibrated = x.defined() && x.size(0) > 0;
     if (!calibrated) {
-        best.weight.codes = quantiseGroups(w, bits, group);
+        (void)quantiseInto(best.weight, w, bits, group, format);
         return best;
     }
     auto reference = torch::matmul(x, w.t());
@@ -45,8 +57,7 @@ AwqChoice awqQuantise(const torch::Tensor& weights, const torch::Tensor& inputs,
             q.inputScale = s;
             scaled = w * s.to(torch::kFloat);
         }
-        q.codes = quantiseGroups(scaled, bits, group);
-        auto deq = dequantiseGroups(q.codes);
+        auto deq = quantiseInto(q, scaled, bits, group, format);
         if (q.inputScale.defined()) deq = deq / q.inputScale.to(torch::kFloat);
         const double mse = outputMse(x, reference, deq);
         if (i == 0) {

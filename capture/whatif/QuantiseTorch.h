@@ -10,9 +10,14 @@ struct AwqChoice {
     double alpha = 0, mseRtn = 0, mseAwq = 0; // MSEs are 0 without calibration rows
 };
 
+// The codes the search quantises to: mvp's group-wise format (dequantised
+// per call), or per-channel symmetric int8 for libtorch's quantized engine.
+enum class QuantFormat { Groups, Int8PerChannel };
+
 // Quantises w [out, in] choosing the AWQ exponent on x [n, in] (undefined or
-// empty: no activations, so plain round-to-nearest).
+// empty: no activations, so plain round-to-nearest). Int8PerChannel ignores
+// bits and group and leaves the choice in weight.int8.
 AwqChoice awqQuantise(const torch::Tensor& w, const torch::Tensor& x, int bits, int group,
-                      int gridPoints);
+                      int gridPoints, QuantFormat format = QuantFormat::Groups);
 
 } // namespace mvp

@@ -61,6 +61,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(stepOutputs, reader.stepOutputs(runId))
     MVP_LOAD(visionFeatures, reader.visionFeatures(runId))
     MVP_LOAD(runMetrics, reader.runMetrics(runId))
+    MVP_LOAD(repetitions, reader.repetitions(runId))
 #undef MVP_LOAD
     auto layers = reader.attnMapLayers(runId);
     if (!layers) return layers.error();

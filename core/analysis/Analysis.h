@@ -41,6 +41,7 @@ struct RunData {
     std::vector<StepOutputRow> stepOutputs;
     std::optional<VisionFeatureRow> visionFeatures;
     std::vector<RunMetricRow> runMetrics; // weight / KV bytes, what-if statistics
+    std::vector<RepetitionRow> repetitions; // a what-if's A/B timings (Records.h)
     int imageWidth = 0, imageHeight = 0;  // of the original file; 0 without an image
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;

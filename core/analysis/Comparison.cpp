@@ -36,9 +36,6 @@ std::string fmt(const char* f, double v) {
     std::snprintf(buf, sizeof buf, f, v);
     return buf;
 }
-std::string padLeft(const std::string& s, size_t n) {
-    return s.size() < n ? std::string(n - s.size(), ' ') + s : s;
-}
 // Energy per inference from both runs' RAPL metrics, or why there is none.
 void setEnergy(Comparison& c, const RunData& base, const RunData& run) {
     const auto* a = findMetric(base, "energy.package_j");
@@ -99,6 +96,7 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
             m.name.rfind("energy.", 0) != 0)
             c.details.push_back(m);
     c.modules = diffModules(base, run);
+    c.ab = abTimings(run.repetitions);
     std::map<std::string, PhaseComparison> phases;
     std::vector<std::string> order;
     auto add = [&](const std::vector<PhaseRow>& rows, bool isBase) {
@@ -164,122 +162,6 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
         c.visionCosine = n > 0 ? sum / n : 0;
     }
     return c;
-}
-
-std::string formatComparisonText(const Comparison& c) {
-    auto ms = [](int64_t ns) { return fmt("%.2f", double(ns) / 1e6); };
-    auto ratio = [](double a, double b) { return b > 0 ? fmt("%.2f×", a / b) : std::string("–"); };
-    auto mib = [](const std::optional<double>& b) {
-        return b ? fmt("%.2f", *b / double(1 << 20)) : std::string("n/a");
-    };
-    std::string o = "What-if run " + std::to_string(c.run) + " (" + c.transform +
-                    ") vs baseline run " + std::to_string(c.baseRun) + "\n\n";
-    o += "  setup        latency ms   peak RSS MiB     QPS   J/inference   weights MiB    KV MiB   "
-         "visual tokens\n";
-    std::string energyText;
-    auto row = [&](const char* name, int64_t wall, int64_t rss, double qps,
-                   const std::optional<double>& w, const std::optional<double>& kv, int visual) {
-        return std::string("  ") + name + fmt("%12.2f", double(wall) / 1e6) +
-               fmt("%15.1f", double(rss) / (1 << 20)) + fmt("%8.2f", qps) + energyText +
-               padLeft(mib(w), 14) + padLeft(mib(kv), 10) + fmt("%16.0f", visual) + "\n";
-    };
-    energyText = c.baseEnergyJ ? fmt("%14.3g", *c.baseEnergyJ) : "           n/a";
-    o += row("baseline   ", c.baseWallNs, c.basePeakRss, c.baseQps, c.baseWeightBytes,
-             c.baseKvBytes, c.baseVisualTokens);
-    energyText = c.runEnergyJ ? fmt("%14.3g", *c.runEnergyJ) : "           n/a";
-    o += row("what-if    ", c.runWallNs, c.runPeakRss, c.runQps, c.runWeightBytes, c.runKvBytes,
-             c.runVisualTokens);
-    if (c.predictedWallNs)
-        o += "  what-if      " + fmt("%10.2f", *c.predictedWallNs / 1e6) +
-             "  ← predicted latency (" + fmt("%+.0f%%", 100 * c.predictionError()) +
-             " vs measured; " + c.predictionNote + ")\n";
-    o += "  (measured unless marked predicted; QPS derived, 1/latency; speed-up " +
-         ratio(double(c.baseWallNs), double(c.runWallNs)) + "; " + c.energy + ")\n\n";
-    o += "  phase            baseline ms   what-if ms   speed-up (measured)\n";
-    for (const auto& p : c.phases)
-        o += "  " + p.phase + std::string(p.phase.size() < 15 ? 15 - p.phase.size() : 1, ' ') +
-             padLeft(ms(p.baseNs), 12) + padLeft(ms(p.runNs), 13) + "   " +
-             ratio(double(p.baseNs), double(p.runNs)) + "\n";
-    if (c.fidelity)
-        o += "\n  fidelity over " + std::to_string(c.steps) + " steps (measured): KL mean " +
-             fmt("%.4g", c.klMean) + ", max " + fmt("%.4g", c.klMax) + "; top-1 agreement " +
-             fmt("%.0f%%", 100 * c.top1Agreement) +
-             "; tokens matching before the first divergence " + fmt("%.0f%%", 100 * c.tokenMatch) +
-             "; vision feature cosine " + fmt("%.4f", c.visionCosine) + "\n";
-    else
-        o += "\n  fidelity: n/a (a run has no stored step outputs)\n";
-    if (!c.details.empty()) {
-        o += "\n  what the transforms did:\n";
-        for (const auto& m : c.details)
-            o += "    " + m.name + std::string(m.name.size() < 34 ? 34 - m.name.size() : 1, ' ') +
-                 fmt("%.6g", m.value) +
-                 (m.unit.empty() || m.unit == "count" || m.unit == "ratio" ? std::string()
-                                                                           : " " + m.unit) +
-                 "  (" + m.kind + ": " + m.note + ")\n";
-    }
-    if (!c.modules.empty())
-        o += "\n  modules, A = baseline, B = what-if:\n" + formatModuleDiffText(c.modules, 12);
-    return o;
-}
-
-std::string formatComparisonJson(const Comparison& c) {
-    nlohmann::json phases = nlohmann::json::array();
-    for (const auto& p : c.phases)
-        phases.push_back({{"phase", p.phase},
-                          {"baseline_ms_measured", double(p.baseNs) / 1e6},
-                          {"whatif_ms_measured", double(p.runNs) / 1e6}});
-    const nlohmann::json j{
-        {"baseline_run", c.baseRun},
-        {"run", c.run},
-        {"transform", c.transform},
-        {"latency_ms_measured",
-         {{"baseline", double(c.baseWallNs) / 1e6}, {"whatif", double(c.runWallNs) / 1e6}}},
-        {"peak_rss_bytes_measured", {{"baseline", c.basePeakRss}, {"whatif", c.runPeakRss}}},
-        {"qps_derived", {{"baseline", c.baseQps}, {"whatif", c.runQps}}},
-        {"energy_j_per_inference_measured",
-         c.baseEnergyJ && c.runEnergyJ
-             ? nlohmann::json{{"baseline", *c.baseEnergyJ}, {"whatif", *c.runEnergyJ}}
-             : nlohmann::json(c.energy)},
-        {"visual_tokens", {{"baseline", c.baseVisualTokens}, {"whatif", c.runVisualTokens}}},
-        {"phases", phases},
-        {"fidelity_measured", c.fidelity ? nlohmann::json{{"steps", c.steps},
-                                                          {"kl_mean", c.klMean},
-                                                          {"kl_max", c.klMax},
-                                                          {"top1_agreement", c.top1Agreement},
-                                                          {"token_match", c.tokenMatch},
-                                                          {"vision_cosine", c.visionCosine}}
-                                         : nlohmann::json("n/a")}};
-    auto optional = [](const std::optional<double>& v) {
-        return v ? nlohmann::json(*v) : nlohmann::json("n/a");
-    };
-    nlohmann::json out = j;
-    out["weight_bytes_measured"] = {{"baseline", optional(c.baseWeightBytes)},
-                                    {"whatif", optional(c.runWeightBytes)}};
-    out["kv_bytes_measured"] = {{"baseline", optional(c.baseKvBytes)},
-                                {"whatif", optional(c.runKvBytes)}};
-    if (c.predictedWallNs)
-        out["latency_ms_predicted"] = {{"whatif", *c.predictedWallNs / 1e6},
-                                       {"prediction_error", c.predictionError()},
-                                       {"note", c.predictionNote}};
-    nlohmann::json details = nlohmann::json::object();
-    for (const auto& m : c.details)
-        details[m.name] = {
-            {"value", m.value}, {"unit", m.unit}, {"kind", m.kind}, {"note", m.note}};
-    out["transform_details"] = details;
-    nlohmann::json modules = nlohmann::json::array();
-    for (const auto& r : c.modules)
-        modules.push_back({{"path", r.path},
-                           {"kind", r.kind},
-                           {"baseline_ms", double(r.aNs) / 1e6},
-                           {"whatif_ms", double(r.bNs) / 1e6},
-                           {"delta_ms", double(r.deltaNs()) / 1e6},
-                           {"delta_self_ms", double(r.bSelfNs - r.aSelfNs) / 1e6},
-                           {"delta_flops", r.flopsComparable() ? nlohmann::json(r.deltaFlops())
-                                                               : nlohmann::json(nullptr)},
-                           {"delta_bytes", r.deltaBytes()},
-                           {"ratio", r.ratio()}});
-    out["module_diff"] = modules;
-    return out.dump(2);
 }
 
 } // namespace mvp

@@ -2,6 +2,7 @@
 // A what-if against its baseline (DIAGNOSTICS.md §9): latency total and per
 // phase, peak memory, throughput and fidelity, every figure labelled.
 
+#include "core/analysis/AbTimings.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/ModuleDiff.h"
 
@@ -13,7 +14,7 @@ namespace mvp {
 
 struct PhaseComparison {
     std::string phase;
-    int64_t baseNs = 0, runNs = 0; // measured
+    int64_t baseNs = 0, runNs = 0; // measured, one stored run each
 };
 
 struct Comparison {
@@ -46,6 +47,9 @@ struct Comparison {
                    ? (*predictedWallNs - double(runWallNs)) / double(runWallNs)
                    : 0.0;
     }
+    // The what-if's A/B repetitions, where it ran them: the latency figures to
+    // trust (the stored runs above are one pass each, taken at different times).
+    std::optional<AbTimings> ab;
     std::vector<RunMetricRow> details;  // the what-if's own run metrics (what its transforms found)
     std::vector<ModuleDiffRow> modules; // A = baseline, B = what-if
 };

@@ -22,11 +22,21 @@ std::optional<RunStatus> runStatusFromString(const std::string& s) {
     return std::nullopt;
 }
 
+const char* toString(Arm a) {
+    return a == Arm::Baseline ? "baseline" : "whatif";
+}
+
+std::optional<Arm> armFromString(const std::string& s) {
+    for (auto v : {Arm::Baseline, Arm::WhatIf})
+        if (s == toString(v)) return v;
+    return std::nullopt;
+}
+
 size_t Batch::rowCount() const {
     return modules.size() + phases.size() + spans.size() + ops.size() + tokens.size() +
            routing.size() + patchMetrics.size() + attnMaps.size() + (image ? 1 : 0) +
            (patchGrid ? 1 : 0) + (device ? 1 : 0) + stepOutputs.size() + (visionFeatures ? 1 : 0) +
-           runMetrics.size() + leafFlops.size();
+           runMetrics.size() + leafFlops.size() + repetitions.size();
 }
 
 } // namespace mvp

@@ -211,6 +211,23 @@ struct DeviceRow {
     int64_t memoryAvailableBytes = 0;
 };
 
+// A/B repetitions of a what-if (v4): a phase's wall time in one unrecorded
+// pass of either the baseline's configuration or the what-if's, the two run
+// interleaved in one process (A B A B …) after warm-up. Decode's steps are
+// summed. A `control` phase is one the what-if's transforms cannot change
+// (vision under a decoder-side transform): its ratio measures the machine.
+enum class Arm { Baseline, WhatIf };
+const char* toString(Arm a);
+std::optional<Arm> armFromString(const std::string& s);
+
+struct RepetitionRow {
+    Arm arm = Arm::Baseline;
+    int rep = 0; // 0-based, in the order they ran
+    std::string phase;
+    int64_t ns = 0;
+    bool control = false;
+};
+
 // Rows the capture hands to the writer in one go.
 struct Batch {
     int64_t run = 0;
@@ -229,6 +246,7 @@ struct Batch {
     std::optional<VisionFeatureRow> visionFeatures;
     std::vector<RunMetricRow> runMetrics;
     std::vector<LeafFlopsRow> leafFlops; // cumulative: replaces the run's earlier counts
+    std::vector<RepetitionRow> repetitions;
 
     size_t rowCount() const;
     bool empty() const { return rowCount() == 0; }

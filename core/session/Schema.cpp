@@ -127,6 +127,16 @@ CREATE TABLE leaf_flops(
   PRIMARY KEY(run, phase, name)) WITHOUT ROWID;
 )sql";
 
+// v4: the A/B repetitions of a what-if (Records.h RepetitionRow), kept per
+// repetition so an interval can be recomputed and drawn.
+constexpr const char* kTablesV4 = R"sql(
+CREATE TABLE repetition(
+  run INTEGER NOT NULL, arm TEXT NOT NULL CHECK(arm IN ('baseline','whatif')),
+  rep INTEGER NOT NULL, phase TEXT NOT NULL, ns INTEGER NOT NULL,
+  control INTEGER NOT NULL,
+  PRIMARY KEY(run, arm, rep, phase)) WITHOUT ROWID;
+)sql";
+
 // Runs written before v3 counted no FLOPs for an op without a formula: their
 // zeros become "unknown", and their per-op totals are summed again by phase.
 constexpr const char* kMigrateV2Rows = R"sql(
@@ -166,6 +176,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV1); !s) return s;
     if (auto s = db.exec(kTablesV2); !s) return s;
     if (auto s = db.exec(kTablesV3); !s) return s;
+    if (auto s = db.exec(kTablesV4); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -192,9 +203,13 @@ Status migrate(sql::Db& db, int fromVersion) {
         // v1 → v2 only adds a table: old runs simply have no run metrics.
         if (fromVersion < 2)
             if (auto s = db.exec(kTablesV2); !s) return s;
-        if (auto s = db.exec(kTablesV3); !s) return s;
-        if (auto s = db.exec(kMigrateV2Rows); !s) return s;
-        if (auto s = migrateModuleRoles(db); !s) return s;
+        if (fromVersion < 3) {
+            if (auto s = db.exec(kTablesV3); !s) return s;
+            if (auto s = db.exec(kMigrateV2Rows); !s) return s;
+            if (auto s = migrateModuleRoles(db); !s) return s;
+        }
+        // v3 → v4 only adds a table: older what-ifs have no repetitions.
+        if (auto s = db.exec(kTablesV4); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

@@ -407,6 +407,22 @@ Result<std::vector<RunMetricRow>> SessionReader::runMetrics(int64_t run) {
         });
 }
 
+Result<std::vector<RepetitionRow>> SessionReader::repetitions(int64_t run) {
+    if (d->version < 4) return std::vector<RepetitionRow>(); // no A/B repetitions before v4
+    auto rows = d->query<std::optional<RepetitionRow>>(
+        "SELECT arm, rep, phase, ns, control FROM repetition WHERE run=? ORDER BY rep, arm, phase",
+        run, [](const sql::Stmt& s) -> std::optional<RepetitionRow> {
+            const auto arm = armFromString(s.text(0));
+            if (!arm) return std::nullopt;
+            return RepetitionRow{*arm, int(s.int64(1)), s.text(2), s.int64(3), s.int64(4) != 0};
+        });
+    if (!rows) return rows.error();
+    std::vector<RepetitionRow> out;
+    for (auto& r : *rows)
+        if (r) out.push_back(std::move(*r));
+    return out;
+}
+
 Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {
     auto rows = d->query<VisionFeatureRow>(
         "SELECT rows, cols, data FROM vision_feature WHERE run=?", run, [](const sql::Stmt& s) {

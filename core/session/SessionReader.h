@@ -46,6 +46,8 @@ public:
     Result<std::optional<VisionFeatureRow>> visionFeatures(int64_t run);
     // Run-level figures (empty for a v1 session, which had none).
     Result<std::vector<RunMetricRow>> runMetrics(int64_t run);
+    // A what-if's A/B repetitions (empty for a baseline and before v4).
+    Result<std::vector<RepetitionRow>> repetitions(int64_t run);
     // All layers of one metric, ordered by layer then patch.
     Result<std::vector<PatchMetricRow>> patchMetrics(int64_t run, const std::string& metric);
     Result<std::vector<AttnMapRow>> attnMaps(int64_t run, int layer);

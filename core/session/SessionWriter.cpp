@@ -37,7 +37,7 @@ struct SessionWriter::Impl {
     std::string path;
     sql::Db db;
     sql::Stmt insModule, insPhase, insSpan, insOp, insLeaf, insToken, insRouting, insImage, insGrid,
-        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric;
+        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -69,6 +69,7 @@ Status SessionWriter::Impl::prepareAll() {
         {&insStep, "INSERT OR REPLACE INTO step_output VALUES (?,?,?,?)"},
         {&insVision, "INSERT OR REPLACE INTO vision_feature VALUES (?,?,?,?)"},
         {&insRunMetric, "INSERT OR REPLACE INTO run_metric VALUES (?,?,?,?,?,?)"},
+        {&insRepetition, "INSERT OR REPLACE INTO repetition VALUES (?,?,?,?,?,?)"},
         {&insRouting, "INSERT INTO routing VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
@@ -161,6 +162,12 @@ Status SessionWriter::Impl::apply(const Batch& b) {
         auto& s = insRunMetric;
         s.bind(1, run), s.bind(2, m.name), s.bind(3, m.value), s.bind(4, m.unit), s.bind(5, m.kind),
             s.bind(6, m.note);
+        if (auto r = s.exec(); !ok(r)) return r;
+    }
+    for (const auto& x : b.repetitions) {
+        auto& s = insRepetition;
+        s.bind(1, run), s.bind(2, toString(x.arm)), s.bind(3, x.rep), s.bind(4, x.phase),
+            s.bind(5, x.ns), s.bind(6, int64_t(x.control));
         if (auto r = s.exec(); !ok(r)) return r;
     }
     if (b.visionFeatures) {

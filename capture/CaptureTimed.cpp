@@ -1,0 +1,130 @@
+// Unrecorded passes of the whole pipeline, timed by phase: the warm-up before
+// every recorded run, and the repetitions of a what-if's A/B comparison. They
+// run exactly what a recorded run computes (same visual tokens, prompt and
+// greedy decode steps) with no probes and no rows, so that A and B differ in
+// nothing but the transform.
+#include "capture/Capture.h"
+#include "capture/CapturerImpl.h"
+#include "capture/models/ScriptedModel.h"
+#include "capture/models/Vlm.h"
+
+#include <chrono>
+
+namespace mvp {
+
+namespace {
+// Wall time per phase on a steady clock; a phase entered again (decode's
+// steps) accumulates.
+class PhaseClock {
+public:
+    void begin(const char* phase) {
+        stop();
+        current_ = phase;
+        start_ = std::chrono::steady_clock::now();
+    }
+    std::vector<PhaseTime> finish() {
+        stop();
+        return std::move(times_);
+    }
+
+private:
+    void stop() {
+        if (!current_) return;
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start_)
+                            .count();
+        if (times_.empty() || times_.back().phase != current_)
+            times_.push_back(PhaseTime{current_, 0});
+        times_.back().ns += ns;
+        current_ = nullptr;
+    }
+    const char* current_ = nullptr;
+    std::chrono::steady_clock::time_point start_;
+    std::vector<PhaseTime> times_;
+};
+
+bool cancelled(const CaptureOptions& o) {
+    return o.cancel && o.cancel->load();
+}
+} // namespace
+
+std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& keep) {
+    std::vector<int> seen = keep;
+    if (seen.empty())
+        for (int p = 0; p < cfg.vision.patches(); ++p)
+            seen.push_back(p);
+    return seen;
+}
+
+std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture& prep,
+                                          const std::vector<int>& seen) {
+    c10::InferenceMode inference;
+    PhaseClock clock;
+    clock.begin("preprocess");
+    auto pixels = modelPixels(prep);
+    clock.begin("vision");
+    auto features = model.encodeImage(pixels, {});
+    clock.begin("projector");
+    auto visual = model.project(features, {});
+    if (int64_t(seen.size()) != visual.size(0)) {
+        std::vector<int64_t> keep(seen.begin(), seen.end());
+        visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
+    }
+    clock.begin("prefill");
+    model.reset();
+    std::vector<int> ids{tokens::kBos};
+    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
+    auto logits = model.forward(ids, visual, 1, {});
+    int next = int(logits.argmax().item<int64_t>());
+    for (int step = 1; step <= prep.options.steps && !cancelled(prep.options); ++step) {
+        clock.begin("decode");
+        logits = model.forward({next}, torch::Tensor(), 0, {});
+        next = int(logits.argmax().item<int64_t>());
+    }
+    auto times = clock.finish();
+    model.reset();
+    return times;
+}
+
+std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
+                                         int visualAt) {
+    c10::InferenceMode inference;
+    PhaseClock clock;
+    clock.begin("preprocess");
+    auto pixels = modelPixels(prep);
+    clock.begin("vision");
+    auto features = model.encodeImage(pixels);
+    clock.begin("projector");
+    auto visual = model.project(features);
+    clock.begin("prefill");
+    std::vector<int> ids{prep.userModel->bos};
+    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
+    ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
+    for (int step = 1; step <= prep.options.steps && !cancelled(prep.options); ++step) {
+        clock.begin("decode");
+        // The whole sequence again, as the recorded run does (no KV cache in a user model).
+        ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
+    }
+    return clock.finish();
+}
+
+Result<std::vector<PhaseTime>> Capturer::timedPass(const RunTransform& transform) {
+    try {
+        if (d->scripted) {
+            if (!transform.keepPatches.empty())
+                return makeError(ErrorCode::BadInput,
+                                 "visual-token pruning needs the built-in reference model");
+            return timedScriptedPass(*d->scripted, d->prep, d->prep.userModel->visualFirst);
+        }
+        const auto seen = visiblePatches(d->prep.config, transform.keepPatches);
+        for (int p : seen)
+            if (p < 0 || p >= d->prep.config.vision.patches())
+                return makeError(ErrorCode::BadInput,
+                                 "patch " + std::to_string(p) + " does not exist");
+        return timedReferencePass(*d->model, d->prep, seen);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("a timed pass failed: ") + e.what());
+    }
+}
+
+} // namespace mvp

@@ -1,0 +1,156 @@
+// A what-if's A/B repetitions as distributions: per-phase medians and paired
+// speed-ups from stored rows, "within noise" when A and B are alike, the
+// noise-control warning, and the comparison's text and JSON shape.
+#include "TestSupport.h"
+#include "core/analysis/AbTimings.h"
+#include "core/analysis/Comparison.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+#include <random>
+
+using namespace mvp;
+
+namespace {
+// Rows of `reps` pairs: per phase, baseline ns = base · noise, what-if = base / speedup · noise.
+std::vector<RepetitionRow> rows(int reps, double decodeSpeedup, double visionSpeedup,
+                                std::mt19937& rng, double sigma = 0.1) {
+    std::lognormal_distribution<double> noise(0.0, sigma);
+    std::vector<RepetitionRow> out;
+    const std::pair<const char*, double> phases[] = {
+        {"prefill", 5e6}, {"decode", 2e6}, {"preprocess", 1e5}, {"vision", 3e6}};
+    for (int rep = 0; rep < reps; ++rep)
+        for (const auto& [phase, ns] : phases) {
+            const bool control = std::string(phase) == "vision" || std::string(phase) == "preprocess";
+            const double speedup = std::string(phase) == "decode"   ? decodeSpeedup
+                                   : std::string(phase) == "vision" ? visionSpeedup
+                                                                    : 1.0;
+            out.push_back({Arm::Baseline, rep, phase, int64_t(ns * noise(rng)), control});
+            out.push_back({Arm::WhatIf, rep, phase, int64_t(ns / speedup * noise(rng)), control});
+        }
+    return out;
+}
+} // namespace
+
+class TestAb : public QObject {
+    Q_OBJECT
+private slots:
+    void mediansAndRatiosByHand() {
+        // Three pairs of decode: A 10, 12, 11; B 5, 4, 6 → ratios 2, 3, 11/6.
+        std::vector<RepetitionRow> r;
+        const int a[] = {10, 12, 11}, b[] = {5, 4, 6};
+        for (int i = 0; i < 3; ++i) {
+            r.push_back({Arm::Baseline, i, "decode", a[i], false});
+            r.push_back({Arm::WhatIf, i, "decode", b[i], false});
+            r.push_back({Arm::Baseline, i, "vision", 7, true});
+            r.push_back({Arm::WhatIf, i, "vision", 7, true});
+        }
+        r.push_back({Arm::Baseline, 3, "decode", 1000, false}); // a pair cut short
+        const auto t = abTimings(r);
+        QVERIFY(t);
+        QCOMPARE(t->reps, 3);
+        QCOMPARE(t->phases.size(), size_t(2));
+        QCOMPARE(t->phases[0].phase, std::string("vision")); // pipeline order, not by name
+        const AbPhase& d = t->phases[1];
+        QCOMPARE(d.baseline.median, 11.0);
+        QCOMPARE(d.whatIf.median, 5.0);
+        QCOMPARE(d.speedup.median, 2.0);
+        QCOMPARE(d.speedup.low, 11.0 / 6.0);
+        QCOMPARE(d.speedup.high, 3.0);
+        QVERIFY(!d.withinNoise() && !d.control);
+        QVERIFY(t->phases[0].withinNoise() && t->phases[0].control);
+        QCOMPARE(t->total.baseline.median, 18.0); // 11 + 7
+        QCOMPARE(t->total.speedup.median, 17.0 / 12.0); // pairs (17/12, 19/11, 18/13)
+        QVERIFY(t->unsteady.empty());
+        QVERIFY(!abTimings({}).has_value());
+    }
+
+    void sameSetupIsWithinNoiseAsOftenAsTheIntervalCovers() {
+        std::mt19937 rng(99);
+        const int trials = 1000, reps = 9;
+        int decodeInside = 0, controlFlagged = 0, fasterFound = 0;
+        for (int i = 0; i < trials; ++i) {
+            const auto same = abTimings(rows(reps, 1.0, 1.0, rng));
+            decodeInside += same->phases[3].withinNoise();
+            controlFlagged += !same->unsteady.empty();
+            const auto faster = abTimings(rows(reps, 1.5, 1.0, rng));
+            fasterFound += !faster->phases[3].withinNoise() && faster->phases[3].speedup.low > 1.0;
+        }
+        const double inside = double(decodeInside) / trials;
+        qInfo("A vs A: decode within noise %.3f; 1.5x faster found %.3f; false unsteady %.3f",
+              inside, double(fasterFound) / trials, double(controlFlagged) / trials);
+        QVERIFY(inside > 0.94 && inside < 0.99); // ≈ the 96 % coverage at n = 9
+        QVERIFY(fasterFound > 0.99 * trials);
+        // Two control phases, each wrong about 4 % of the time.
+        QVERIFY(controlFlagged < 0.12 * trials);
+    }
+
+    void unsteadyMachineIsFlagged() {
+        std::mt19937 rng(5);
+        const auto t = abTimings(rows(7, 2.0, 1.5, rng, 0.02)); // vision "sped up" by load
+        QVERIFY(t);
+        QCOMPARE(t->unsteady, std::vector<std::string>{"vision"});
+        RunData a, b;
+        a.run.id = 1;
+        b.run.id = 2;
+        b.run.transform = "w8";
+        b.repetitions = rows(7, 2.0, 1.5, rng, 0.02);
+        const Comparison c = compareRuns(a, b);
+        const QString text = QString::fromStdString(formatComparisonText(c));
+        QVERIFY(text.contains(QStringLiteral("warning: vision is untouched")));
+        const QJsonObject j =
+            QJsonDocument::fromJson(QByteArray::fromStdString(formatComparisonJson(c))).object();
+        QCOMPARE(j[QStringLiteral("machine_steady")].toBool(true), false);
+        QVERIFY(j[QStringLiteral("warning")].toString().contains(QStringLiteral("unsteady")));
+    }
+
+    void comparisonJsonCarriesIntervals() {
+        std::mt19937 rng(3);
+        RunData a, b;
+        a.run.id = 1;
+        b.run.id = 2;
+        a.phases = {{"vision", 0, 0, 3000000}, {"decode", 1, 3000000, 5000000}};
+        b.phases = a.phases;
+        b.repetitions = rows(5, 2.0, 1.0, rng);
+        const QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                          formatComparisonJson(compareRuns(a, b))))
+                                  .object();
+        const QJsonArray phases = j[QStringLiteral("phases")].toArray();
+        QCOMPARE(phases.size(), 4);
+        QCOMPARE(phases[0].toObject()[QStringLiteral("phase")].toString(),
+                 QStringLiteral("preprocess"));
+        for (const auto& v : phases) {
+            const QJsonObject p = v.toObject();
+            for (const char* arm : {"baseline", "whatif"}) {
+                const QJsonObject m = p[QString::fromLatin1(arm)].toObject();
+                QCOMPARE(m[QStringLiteral("reps")].toInt(), 5);
+                const QJsonArray ci = m[QStringLiteral("ci95")].toArray();
+                QCOMPARE(ci.size(), 2);
+                QVERIFY(ci[0].toDouble() <= m[QStringLiteral("median")].toDouble() &&
+                        m[QStringLiteral("median")].toDouble() <= ci[1].toDouble());
+            }
+            QVERIFY(p[QStringLiteral("speedup")].toObject()[QStringLiteral("ci95")].isArray());
+            QVERIFY(p[QStringLiteral("within_noise")].isBool());
+        }
+        const QJsonObject decode = phases[3].toObject();
+        QCOMPARE(decode[QStringLiteral("within_noise")].toBool(), false);
+        QVERIFY(j[QStringLiteral("total")].toObject()[QStringLiteral("speedup")].isObject());
+        QCOMPARE(j[QStringLiteral("time_unit")].toString(), QStringLiteral("ms"));
+        // Without repetitions: the stored runs' single figures, no interval and no verdict.
+        b.repetitions.clear();
+        const QJsonObject one = QJsonDocument::fromJson(QByteArray::fromStdString(
+                                                            formatComparisonJson(compareRuns(a, b))))
+                                    .object();
+        const QJsonObject p0 = one[QStringLiteral("phases")].toArray()[0].toObject();
+        QVERIFY(p0[QStringLiteral("baseline")].toObject()[QStringLiteral("ci95")].isNull());
+        QCOMPARE(p0[QStringLiteral("baseline")].toObject()[QStringLiteral("reps")].toInt(), 1);
+        QVERIFY(p0[QStringLiteral("within_noise")].isNull());
+        QVERIFY(QString::fromStdString(formatComparisonText(compareRuns(a, b)))
+                    .contains(QStringLiteral("no interval")));
+    }
+};
+
+QTEST_MAIN(TestAb)
+#include "test_ab.moc"
