@@ -134,8 +134,13 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
         }
         if (t.quantBits) {
             torch::NoGradGuard noGrad;
-            const auto s = quantiseDecoder(m, t.quantBits, t.quantGroup, t.awqGridPoints,
-                                           [&] { forcing.logLikelihood(); });
+            // The prefill's rows: the sequence minus the visual tokens pruned away.
+            const int64_t prefillRows =
+                d->prep.sequenceLength - d->prep.options.steps;
+            const auto s =
+                quantiseDecoder(m, t.quantBits, t.quantGroup, t.awqGridPoints,
+                                [&] { forcing.logLikelihood(); },
+                                Int8Workload{prefillRows, d->prep.options.steps});
             out.metrics.push_back(
                 metric("quant.layers", s.layers, "count", "decoder linears quantised"));
             out.metrics.push_back(
@@ -155,7 +160,12 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
                                           "dequantised per call, the latency gain predicted")
                     : "quantized::linear_dynamic on libtorch's " + s.engine +
                           " engine (per-channel symmetric int8, AWQ scaling folded in): the "
-                          "latency is measured"));
+                          "latency is measured; " +
+                          s.engineNote));
+            if (!s.engine.empty())
+                out.metrics.push_back(
+                    metric("quant.format_bytes", double(s.formatBytes), "bytes",
+                           "the int8 format's storage, one copy: what a deployment holds"));
             out.metrics.push_back(metric(
                 "quant.bytes_ratio", s.fp32Bytes ? double(s.quantBytes) / double(s.fp32Bytes) : 0.0,
                 "ratio", "quantised ÷ float32 bytes of the quantised layers"));

@@ -25,6 +25,7 @@
 #include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -149,6 +150,10 @@ private slots:
         QCOMPARE(combos.size(), 2); // saliency source, weights
         combos[0]->setCurrentIndex(2);
         combos[1]->setCurrentIndex(2);
+        auto* reps = dialog.findChild<QSpinBox*>();
+        QVERIFY(reps);
+        QCOMPARE(reps->value(), 5);
+        reps->setValue(9);
         WhatIfRequest r = dialog.request();
         r.session = QStringLiteral("s.mvprof");
         r.baseline = 1;
@@ -159,6 +164,7 @@ private slots:
             QVERIFY2(a.contains(QString::fromLatin1(expected)), expected);
         QVERIFY(!a.contains(QStringLiteral("--kv")) &&
                 !a.contains(QStringLiteral("--freeze-cold")));
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--reps")) + 1), QStringLiteral("9"));
     }
 
     void oneClickWhatIfShowsTheComparisonAndDiff() {

@@ -9,6 +9,38 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "A/B pass %1/%2 · %p%": "A/B 第 %1/%2 轮 · %p%",
+    "W8, AWQ, int8 kernels where libtorch has them": "W8，AWQ，libtorch 提供 int8 内核时使用",
+    "Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each":
+        "两种配置各重跑此次数、交替进行，加速比因此带有置信区间；0 表示各比较一次运行",
+    "A/B repetitions:": "A/B 重复次数：",
+    "No A/B repetitions for this pair: one stored run each, no interval. Run the what-if again (it repeats both setups by default).":
+        "这一对运行没有 A/B 重复：各只有一次已存运行，无置信区间。请重新运行该假设分析（默认会重复两种配置）。",
+    "A (blue) and B (orange): median ms with its interval as an error bar (measured); each phase on its own scale":
+        "A（蓝）与 B（橙）：中位数 ms，区间以误差线表示（实测）；各阶段使用各自的刻度",
+    "%1× %2": "%1× %2",
+    "%1 [%2, %3]": "%1 [%2, %3]",
+    "within noise": "在噪声范围内",
+    "faster": "更快",
+    "slower": "更慢",
+    " · noise control": " · 噪声对照",
+    " · noise control: machine unsteady": " · 噪声对照：机器不稳定",
+    "%1× [%2, %3]": "%1× [%2, %3]",
+    "%1 repetitions each; the interval is a pair of order statistics covering the median with %2 % confidence":
+        "各 %1 次重复；区间由一对顺序统计量构成，以 %2 % 的置信度覆盖中位数",
+    "Phase": "阶段",
+    "A ms, median [interval] (measured)": "A ms，中位数 [区间]（实测）",
+    "B ms, median [interval] (measured)": "B ms，中位数 [区间]（实测）",
+    "Speed-up A/B (derived, paired)": "加速比 A/B（推导，配对）",
+    "Verdict": "结论",
+    "A/B repetitions": "A/B 重复",
+    "A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.":
+        "A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。",
+    ", within noise": "，在噪声范围内",
+    ". Warning: a phase the transforms cannot change moved too, so the machine was unsteady":
+        "。警告：变换无法影响的阶段也发生了变化，说明机器不稳定",
+    "A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).":
+        "A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次运行，无置信区间：%6×）。",
     "New Capture": "新建采集",
     "Reference, tiny (seconds)": "参考模型，tiny（数秒）",
     "Reference, small (up to a minute on CPU)": "参考模型，small（CPU 上最多约一分钟）",

@@ -26,27 +26,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="32"/>
+        <location filename="../app/gui/WhatIf.cpp" line="34"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="33"/>
+        <location filename="../app/gui/WhatIf.cpp" line="35"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="34"/>
+        <location filename="../app/gui/WhatIf.cpp" line="36"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="35"/>
+        <location filename="../app/gui/WhatIf.cpp" line="37"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="36"/>
+        <location filename="../app/gui/WhatIf.cpp" line="38"/>
         <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -587,47 +587,52 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="53"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="54"/>
+        <source>A/B pass %1/%2 · %p%</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="55"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="79"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="79"/>
         <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="82"/>
         <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="81"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="83"/>
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="82"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="84"/>
         <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="90"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="91"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="90"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="92"/>
         <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -653,37 +658,37 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="98"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="100"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="106"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="108"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="139"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="141"/>
         <source>Running %1 with the mvprof package…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="146"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="148"/>
         <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="152"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="154"/>
         <source>Open a session with a baseline run first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="156"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="158"/>
         <source>Wait for the running job to finish, or cancel it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="164"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="166"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -772,82 +777,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="99"/>
+        <location filename="../app/gui/WhatIf.cpp" line="107"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="99"/>
+        <location filename="../app/gui/WhatIf.cpp" line="107"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="101"/>
+        <location filename="../app/gui/WhatIf.cpp" line="109"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="101"/>
+        <location filename="../app/gui/WhatIf.cpp" line="109"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103"/>
+        <location filename="../app/gui/WhatIf.cpp" line="111"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103"/>
+        <location filename="../app/gui/WhatIf.cpp" line="111"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105"/>
+        <location filename="../app/gui/WhatIf.cpp" line="113"/>
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105"/>
+        <location filename="../app/gui/WhatIf.cpp" line="113"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107"/>
+        <location filename="../app/gui/WhatIf.cpp" line="115"/>
         <source>Freeze Cold Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107"/>
+        <location filename="../app/gui/WhatIf.cpp" line="115"/>
         <source>Freeze</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109"/>
+        <location filename="../app/gui/WhatIf.cpp" line="117"/>
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109"/>
+        <location filename="../app/gui/WhatIf.cpp" line="117"/>
         <source>Channels 0.3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111"/>
+        <location filename="../app/gui/WhatIf.cpp" line="119"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="112"/>
+        <location filename="../app/gui/WhatIf.cpp" line="120"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="121"/>
+        <location filename="../app/gui/WhatIf.cpp" line="129"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="128"/>
+        <location filename="../app/gui/WhatIf.cpp" line="136"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -855,73 +860,169 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="41"/>
+        <location filename="../app/gui/WhatIf.cpp" line="43"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="43"/>
+        <location filename="../app/gui/WhatIf.cpp" line="45"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45"/>
+        <location filename="../app/gui/WhatIf.cpp" line="47"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46"/>
+        <location filename="../app/gui/WhatIf.cpp" line="48"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <location filename="../app/gui/WhatIf.cpp" line="50"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="52"/>
+        <location filename="../app/gui/WhatIf.cpp" line="54"/>
         <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <location filename="../app/gui/WhatIf.cpp" line="55"/>
         <source>by the saliency map (needs attention maps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <location filename="../app/gui/WhatIf.cpp" line="57"/>
         <source>by the visual features&apos; norm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="56"/>
+        <location filename="../app/gui/WhatIf.cpp" line="58"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57"/>
-        <source>W8, group 128, AWQ</source>
+        <location filename="../app/gui/WhatIf.cpp" line="59"/>
+        <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="58"/>
+        <location filename="../app/gui/WhatIf.cpp" line="60"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="64"/>
+        <location filename="../app/gui/WhatIf.cpp" line="66"/>
+        <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="70"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="67"/>
+        <location filename="../app/gui/WhatIf.cpp" line="73"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="72"/>
+        <location filename="../app/gui/WhatIf.cpp" line="77"/>
+        <source>A/B repetitions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="79"/>
         <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::AbChart</name>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="127"/>
+        <source>No A/B repetitions for this pair: one stored run each, no interval. Run the what-if again (it repeats both setups by default).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="143"/>
+        <source>A (blue) and B (orange): median ms with its interval as an error bar (measured); each phase on its own scale</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="150"/>
+        <source>%1× %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::AbTimingsModel</name>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="12"/>
+        <source>%1 [%2, %3]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="19"/>
+        <source>within noise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="20"/>
+        <source>faster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="21"/>
+        <source>slower</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="23"/>
+        <source> · noise control</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="24"/>
+        <source> · noise control: machine unsteady</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="59"/>
+        <source>%1× [%2, %3]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="82"/>
+        <source>%1 repetitions each; the interval is a pair of order statistics covering the median with %2 % confidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="93"/>
+        <source>Phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="95"/>
+        <source>A ms, median [interval] (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="97"/>
+        <source>B ms, median [interval] (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="99"/>
+        <source>Speed-up A/B (derived, paired)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="101"/>
+        <source>Verdict</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1016,72 +1117,92 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="41"/>
+        <location filename="../views/ComparisonView.cpp" line="42"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="42"/>
+        <location filename="../views/ComparisonView.cpp" line="43"/>
         <source>run %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="54"/>
+        <location filename="../views/ComparisonView.cpp" line="56"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="56"/>
+        <location filename="../views/ComparisonView.cpp" line="58"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="59"/>
+        <location filename="../views/ComparisonView.cpp" line="61"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="76"/>
+        <location filename="../views/ComparisonView.cpp" line="79"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80"/>
+        <location filename="../views/ComparisonView.cpp" line="83"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="85"/>
+        <location filename="../views/ComparisonView.cpp" line="88"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="95"/>
+        <location filename="../views/ComparisonView.cpp" line="98"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="100"/>
+        <location filename="../views/ComparisonView.cpp" line="111"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="113"/>
+        <location filename="../views/ComparisonView.cpp" line="112"/>
+        <source>A/B repetitions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="125"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="152"/>
+        <location filename="../views/ComparisonView.cpp" line="164"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="181"/>
-        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
+        <location filename="../views/ComparisonView.cpp" line="200"/>
+        <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="184"/>
+        <location filename="../views/ComparisonView.cpp" line="209"/>
+        <source>, within noise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="212"/>
+        <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="216"/>
+        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="196"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -25,27 +25,27 @@
         <translation>编码 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="32" />
+        <location filename="../app/gui/WhatIf.cpp" line="34" />
         <source>W%1</source>
         <translation>W%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="33" />
+        <location filename="../app/gui/WhatIf.cpp" line="35" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="34" />
+        <location filename="../app/gui/WhatIf.cpp" line="36" />
         <source>prune %1</source>
         <translation>剪枝 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="35" />
+        <location filename="../app/gui/WhatIf.cpp" line="37" />
         <source>freeze cold experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="36" />
+        <location filename="../app/gui/WhatIf.cpp" line="38" />
         <source>prune channels %1</source>
         <translation>剪枝通道 %1</translation>
     </message>
@@ -586,47 +586,52 @@
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="53" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="54" />
+        <source>A/B pass %1/%2 · %p%</source>
+        <translation>A/B 第 %1/%2 轮 · %p%</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="55" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="79" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="79" />
         <source>The what-if failed</source>
         <translation>假设分析失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="82" />
         <source>What-if complete: see the comparison</source>
         <translation>假设分析完成：请查看对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="81" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="83" />
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="82" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="84" />
         <source>What-if failed: %1</source>
         <translation>假设分析失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="90" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="91" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="90" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="92" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
@@ -652,37 +657,37 @@
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="98" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="100" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="106" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="108" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="139" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="141" />
         <source>Running %1 with the mvprof package…</source>
         <translation>正在用 mvprof 包运行 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="146" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="148" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="152" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="154" />
         <source>Open a session with a baseline run first</source>
         <translation>请先打开包含基线运行的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="156" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="158" />
         <source>Wait for the running job to finish, or cancel it</source>
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="164" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="166" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
@@ -771,82 +776,82 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="99" />
+        <location filename="../app/gui/WhatIf.cpp" line="107" />
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation>剪枝视觉令牌（保留 40%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="99" />
+        <location filename="../app/gui/WhatIf.cpp" line="107" />
         <source>Prune 0.4</source>
         <translation>剪枝 0.4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="101" />
+        <location filename="../app/gui/WhatIf.cpp" line="109" />
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation>权重量化为 W4（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="101" />
+        <location filename="../app/gui/WhatIf.cpp" line="109" />
         <source>W4</source>
         <translation>W4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103" />
+        <location filename="../app/gui/WhatIf.cpp" line="111" />
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation>权重量化为 W8（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103" />
+        <location filename="../app/gui/WhatIf.cpp" line="111" />
         <source>W8</source>
         <translation>W8</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105" />
+        <location filename="../app/gui/WhatIf.cpp" line="113" />
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation>压缩 KV 缓存（合并 + INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105" />
+        <location filename="../app/gui/WhatIf.cpp" line="113" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107" />
+        <location filename="../app/gui/WhatIf.cpp" line="115" />
         <source>Freeze Cold Experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107" />
+        <location filename="../app/gui/WhatIf.cpp" line="115" />
         <source>Freeze</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109" />
+        <location filename="../app/gui/WhatIf.cpp" line="117" />
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation>剪枝视觉 MLP 通道（30%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109" />
+        <location filename="../app/gui/WhatIf.cpp" line="117" />
         <source>Channels 0.3</source>
         <translation>通道 0.3</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111" />
+        <location filename="../app/gui/WhatIf.cpp" line="119" />
         <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
         <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="112" />
+        <location filename="../app/gui/WhatIf.cpp" line="120" />
         <source>W4+KV+Prune</source>
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="121" />
+        <location filename="../app/gui/WhatIf.cpp" line="129" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="128" />
+        <location filename="../app/gui/WhatIf.cpp" line="136" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
     </message>
@@ -854,74 +859,170 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="41" />
+        <location filename="../app/gui/WhatIf.cpp" line="43" />
         <source>Prune visual tokens, keep</source>
         <translation>剪枝视觉令牌，保留比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="43" />
+        <location filename="../app/gui/WhatIf.cpp" line="45" />
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45" />
+        <location filename="../app/gui/WhatIf.cpp" line="47" />
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46" />
+        <location filename="../app/gui/WhatIf.cpp" line="48" />
         <source>Prune vision MLP channels, fraction</source>
         <translation>剪枝视觉 MLP 通道，比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48" />
+        <location filename="../app/gui/WhatIf.cpp" line="50" />
         <source>Custom What-if</source>
         <translation>自定义假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="52" />
+        <location filename="../app/gui/WhatIf.cpp" line="54" />
         <source>by the attention the patches received</source>
         <translation>按图块获得的注意力排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53" />
+        <location filename="../app/gui/WhatIf.cpp" line="55" />
         <source>by the saliency map (needs attention maps)</source>
         <translation>按显著性图排序（需要注意力图）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55" />
+        <location filename="../app/gui/WhatIf.cpp" line="57" />
         <source>by the visual features' norm</source>
         <translation>按视觉特征的范数排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="56" />
+        <location filename="../app/gui/WhatIf.cpp" line="58" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57" />
-        <source>W8, group 128, AWQ</source>
-        <translation>W8，分组 128，AWQ</translation>
+        <location filename="../app/gui/WhatIf.cpp" line="59" />
+        <source>W8, AWQ, int8 kernels where libtorch has them</source>
+        <translation>W8，AWQ，libtorch 提供 int8 内核时使用</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="58" />
+        <location filename="../app/gui/WhatIf.cpp" line="60" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="64" />
+        <location filename="../app/gui/WhatIf.cpp" line="66" />
+        <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
+        <translation>两种配置各重跑此次数、交替进行，加速比因此带有置信区间；0 表示各比较一次运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="70" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="67" />
+        <location filename="../app/gui/WhatIf.cpp" line="73" />
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="72" />
+        <location filename="../app/gui/WhatIf.cpp" line="77" />
+        <source>A/B repetitions:</source>
+        <translation>A/B 重复次数：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="79" />
         <source>Run</source>
         <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::AbChart</name>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="127" />
+        <source>No A/B repetitions for this pair: one stored run each, no interval. Run the what-if again (it repeats both setups by default).</source>
+        <translation>这一对运行没有 A/B 重复：各只有一次已存运行，无置信区间。请重新运行该假设分析（默认会重复两种配置）。</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="143" />
+        <source>A (blue) and B (orange): median ms with its interval as an error bar (measured); each phase on its own scale</source>
+        <translation>A（蓝）与 B（橙）：中位数 ms，区间以误差线表示（实测）；各阶段使用各自的刻度</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="150" />
+        <source>%1× %2</source>
+        <translation>%1× %2</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::AbTimingsModel</name>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="12" />
+        <source>%1 [%2, %3]</source>
+        <translation>%1 [%2, %3]</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="19" />
+        <source>within noise</source>
+        <translation>在噪声范围内</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="20" />
+        <source>faster</source>
+        <translation>更快</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="21" />
+        <source>slower</source>
+        <translation>更慢</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="23" />
+        <source> · noise control</source>
+        <translation> · 噪声对照</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="24" />
+        <source> · noise control: machine unsteady</source>
+        <translation> · 噪声对照：机器不稳定</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="59" />
+        <source>%1× [%2, %3]</source>
+        <translation>%1× [%2, %3]</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="82" />
+        <source>%1 repetitions each; the interval is a pair of order statistics covering the median with %2 % confidence</source>
+        <translation>各 %1 次重复；区间由一对顺序统计量构成，以 %2 % 的置信度覆盖中位数</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="93" />
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="95" />
+        <source>A ms, median [interval] (measured)</source>
+        <translation>A ms，中位数 [区间]（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="97" />
+        <source>B ms, median [interval] (measured)</source>
+        <translation>B ms，中位数 [区间]（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="99" />
+        <source>Speed-up A/B (derived, paired)</source>
+        <translation>加速比 A/B（推导，配对）</translation>
+    </message>
+    <message>
+        <location filename="../views/AbTimingsView.cpp" line="101" />
+        <source>Verdict</source>
+        <translation>结论</translation>
     </message>
 </context>
 <context>
@@ -1015,72 +1116,92 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="41" />
+        <location filename="../views/ComparisonView.cpp" line="42" />
         <source>baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="42" />
+        <location filename="../views/ComparisonView.cpp" line="43" />
         <source>run %1 · %2</source>
         <translation>运行 %1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="54" />
+        <location filename="../views/ComparisonView.cpp" line="56" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="56" />
+        <location filename="../views/ComparisonView.cpp" line="58" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="59" />
+        <location filename="../views/ComparisonView.cpp" line="61" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="76" />
+        <location filename="../views/ComparisonView.cpp" line="79" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80" />
+        <location filename="../views/ComparisonView.cpp" line="83" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="85" />
+        <location filename="../views/ComparisonView.cpp" line="88" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="95" />
+        <location filename="../views/ComparisonView.cpp" line="98" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="100" />
+        <location filename="../views/ComparisonView.cpp" line="111" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="113" />
+        <location filename="../views/ComparisonView.cpp" line="112" />
+        <source>A/B repetitions</source>
+        <translation>A/B 重复</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="125" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="152" />
+        <location filename="../views/ComparisonView.cpp" line="164" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="181" />
-        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, %6×).</source>
-        <translation>A = %1，B = %2%3。延迟 %4 毫秒 → %5 毫秒（实测，%6×）。</translation>
+        <location filename="../views/ComparisonView.cpp" line="200" />
+        <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
+        <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="184" />
+        <location filename="../views/ComparisonView.cpp" line="209" />
+        <source>, within noise</source>
+        <translation>，在噪声范围内</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="212" />
+        <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
+        <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="216" />
+        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
+        <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次运行，无置信区间：%6×）。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="196" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>

@@ -80,7 +80,7 @@ QVariant AbTimingsModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole)
         return tr("%1 repetitions each; the interval is a pair of order statistics covering "
-                  "the median with %2 %% confidence")
+                  "the median with %2 % confidence")
             .arg(p->speedup.n)
             .arg(100.0 * p->speedup.coverage, 0, 'f', 1);
     return {};

@@ -50,6 +50,8 @@ void MainWindow::setUpJobs() {
                         ? (phase == QLatin1String("decode") ? tr("decode %1").arg(step) : phase)
                         : (phase == QLatin1String("decode")
                                ? tr("decode %1/%2 · %p%").arg(step).arg(steps)
+                           : phase == QLatin1String("repetitions")
+                               ? tr("A/B pass %1/%2 · %p%").arg(step).arg(steps)
                                : tr("%1 · %p%").arg(phase)) +
                               left);
                 emit captureProgress(percent);

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QToolBar>
 
 namespace mvp {
@@ -24,6 +25,7 @@ QStringList WhatIfRequest::arguments() const {
     if (freezeCold) a << QStringLiteral("--freeze-cold");
     if (pruneChannels > 0)
         a << QStringLiteral("--prune-channels") << QString::number(pruneChannels);
+    a << QStringLiteral("--reps") << QString::number(reps);
     return a;
 }
 
@@ -44,7 +46,7 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
       freeze_(new QCheckBox(
           tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
       channels_(new QCheckBox(tr("Prune vision MLP channels, fraction"), this)),
-      channelFraction_(new QDoubleSpinBox(this)) {
+      channelFraction_(new QDoubleSpinBox(this)), reps_(new QSpinBox(this)) {
     setWindowTitle(tr("Custom What-if"));
     keep_->setRange(0.05, 1.0);
     keep_->setSingleStep(0.05);
@@ -54,11 +56,15 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
                        QStringLiteral("saliency"));
     saliency_->addItem(tr("by the visual features' norm"), QStringLiteral("feature-norm"));
     quant_->addItem(tr("No weight quantisation"), 0);
-    quant_->addItem(tr("W8, group 128, AWQ"), 8);
+    quant_->addItem(tr("W8, AWQ, int8 kernels where libtorch has them"), 8);
     quant_->addItem(tr("W4, group 128, AWQ"), 4);
     channelFraction_->setRange(0.05, 0.95);
     channelFraction_->setSingleStep(0.05);
     channelFraction_->setValue(0.3);
+    reps_->setRange(0, 100);
+    reps_->setValue(5);
+    reps_->setToolTip(tr("Both setups re-run this many times each, interleaved, so the speed-up "
+                         "comes with an interval; 0 compares one run of each"));
     auto* form = new QFormLayout(this);
     form->addRow(new QLabel(
         tr("The transforms apply together in one real run of the baseline's inputs."), this));
@@ -68,6 +74,7 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     form->addRow(kv_);
     form->addRow(freeze_);
     form->addRow(channels_, channelFraction_);
+    form->addRow(tr("A/B repetitions:"), reps_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -85,6 +92,7 @@ WhatIfRequest WhatIfDialog::request() const {
     r.kvInt4 = kv_->isChecked();
     r.freezeCold = freeze_->isChecked();
     if (channels_->isChecked()) r.pruneChannels = channelFraction_->value();
+    r.reps = reps_->value();
     return r;
 }
 

@@ -26,6 +26,7 @@ struct WhatIfRequest {
     bool kvInt4 = false;
     bool freezeCold = false;
     double pruneChannels = 0; // fraction; 0: none
+    int reps = 5;             // A/B repetitions of both setups (mvprof-cli whatif --reps)
     bool any() const {
         return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0;
     }
@@ -49,6 +50,7 @@ private:
     QCheckBox* freeze_;
     QCheckBox* channels_;
     QDoubleSpinBox* channelFraction_;
+    QSpinBox* reps_;
 };
 
 // The What-if menu and toolbar: one action per transform, one for the

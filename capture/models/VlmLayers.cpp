@@ -21,7 +21,7 @@ int64_t countParams(const torch::nn::Module& m) {
 // ---- linear ------------------------------------------------------------------
 
 int64_t QuantisedWeight::bytes() const {
-    return (onEngine() ? packedBytes : codes.bytes()) +
+    return (onEngine() ? packedBytes * (packedSmall.isNone() ? 1 : 2) : codes.bytes()) +
            (inputScale.defined() ? inputScale.numel() * int64_t(inputScale.element_size()) : 0);
 }
 
@@ -34,7 +34,10 @@ torch::Tensor LinImpl::forward(const torch::Tensor& x) {
     if (calibration) calibration->push_back(x.detach().reshape({-1, x.size(-1)}).clone());
     if (!quant) return F::linear(x, weight, bias);
     auto in = quant->inputScale.defined() ? x / quant->inputScale.to(x.scalar_type()) : x;
-    if (quant->onEngine()) return linearDynamicInt8(in, quant->packed); // bias packed with it
+    if (quant->onEngine()) { // bias packed with the weight
+        const bool small = !quant->packedSmall.isNone() && in.numel() <= kSmallCallRows * in.size(-1);
+        return linearDynamicInt8(in, small ? quant->packedSmall : quant->packed);
+    }
     // W4 (and W8 without an engine): the matmul runs in float32 on the
     // dequantised weights, as libtorch 1.13 has no int4 kernel; that is why
     // this gain in time is predicted, not measured.

@@ -26,7 +26,8 @@ struct QuantisedWeight {
     torch::Tensor inputScale; // float16 [cols]; undefined for plain round-to-nearest
     torch::Tensor int8;       // qint8 per channel, released once packed
     c10::IValue packed;       // the engine's packed weight (and bias)
-    int64_t packedBytes = 0;  // int8 codes + per-channel float64 scale and int64 zero point
+    c10::IValue packedSmall;  // another engine's, for calls of few rows (Int8Engine.h); or None
+    int64_t packedBytes = 0;  // int8 codes + per-channel float64 scale and int64 zero point, per pack
     bool onEngine() const { return !packed.isNone(); }
     int64_t bytes() const;
 };

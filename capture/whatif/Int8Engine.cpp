@@ -1,6 +1,9 @@
 #include "capture/whatif/Int8Engine.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/record_function.h>
+#include <algorithm>
+#include <chrono>
 
 namespace mvp {
 
@@ -12,20 +15,68 @@ c10::OperatorHandle op(const char* name) {
 }
 } // namespace
 
-std::optional<std::string> selectInt8Engine() {
-    const auto supported = at::globalContext().supportedQEngines();
-    const std::pair<at::QEngine, const char*> preferred[] = {
-        {at::QEngine::FBGEMM, "fbgemm"},
-        {at::QEngine::X86, "x86"},
-        {at::QEngine::ONEDNN, "onednn"},
-        {at::QEngine::QNNPACK, "qnnpack"},
-    };
-    for (const auto& [engine, name] : preferred)
-        if (std::find(supported.begin(), supported.end(), engine) != supported.end()) {
-            at::globalContext().setQEngine(engine);
-            return std::string(name);
-        }
-    return std::nullopt;
+namespace {
+// Median wall time of `f` over `n` calls after one warm-up call, in ns.
+template <typename F> double medianNs(int n, F&& f) {
+    f();
+    std::vector<double> t;
+    for (int i = 0; i < n; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        f();
+        t.push_back(double(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now() - start)
+                               .count()));
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+} // namespace
+
+const char* engineName(at::QEngine e) {
+    switch (e) {
+    case at::QEngine::FBGEMM:
+        return "fbgemm";
+    case at::QEngine::X86:
+        return "x86";
+    case at::QEngine::ONEDNN:
+        return "onednn";
+    case at::QEngine::QNNPACK:
+        return "qnnpack";
+    default:
+        return "none";
+    }
+}
+
+std::optional<Int8EngineChoice> chooseInt8Engines(int64_t in, int64_t out, const Int8Workload& w) {
+    c10::InferenceMode inference;
+    at::RecordFunctionGuard unrecorded(false); // the trial is not the model's work
+    const auto weight = quantisePerChannelInt8(torch::randn({out, in}) * 0.02);
+    const auto prefill = torch::randn({std::max<int64_t>(1, w.prefillRows), in});
+    const auto one = torch::randn({1, in});
+    Int8EngineChoice c;
+    double bestLarge = 0, bestSmall = 0;
+    std::string trials;
+    for (const at::QEngine engine : at::globalContext().supportedQEngines()) {
+        if (engine == at::QEngine::NoQEngine) continue;
+        const auto packed = prepackInt8(weight, torch::Tensor(), engine);
+        const double p = medianNs(3, [&] { (void)linearDynamicInt8(prefill, packed); });
+        const double d = medianNs(7, [&] { (void)linearDynamicInt8(one, packed); });
+        trials += std::string(trials.empty() ? "" : "; ") + engineName(engine) + " " +
+                  std::to_string(int64_t(p / 1e3)) + " µs on the prefill's rows, " +
+                  std::to_string(int64_t(d / 1e3)) + " µs on one row";
+        if (c.large == at::QEngine::NoQEngine || p < bestLarge) c.large = engine, bestLarge = p;
+        if (c.small == at::QEngine::NoQEngine || d < bestSmall) c.small = engine, bestSmall = d;
+    }
+    if (c.large == at::QEngine::NoQEngine) return std::nullopt;
+    c.note = std::string(c.split() ? "prefill calls on " : "every call on ") +
+             engineName(c.large) +
+             (c.split() ? std::string(", calls of ≤ ") + std::to_string(kSmallCallRows) +
+                              " rows on " + engineName(c.small) +
+                              " (each weight packed for both, its bytes counted twice)"
+                        : std::string()) +
+             ", by a trial on a " + std::to_string(out) + "×" + std::to_string(in) + " layer (" +
+             trials + ")";
+    return c;
 }
 
 torch::Tensor quantisePerChannelInt8(const torch::Tensor& w) {
@@ -35,8 +86,10 @@ torch::Tensor quantisePerChannelInt8(const torch::Tensor& w) {
     return at::quantize_per_channel(f, scale, zero, 0, at::kQInt8);
 }
 
-c10::IValue prepackInt8(const torch::Tensor& qweight, const torch::Tensor& bias) {
+c10::IValue prepackInt8(const torch::Tensor& qweight, const torch::Tensor& bias,
+                        at::QEngine engine) {
     static const c10::OperatorHandle prepack = op("quantized::linear_prepack");
+    at::globalContext().setQEngine(engine); // prepack packs for the global engine
     std::vector<c10::IValue> stack{qweight, bias.defined() ? c10::IValue(bias.to(torch::kFloat).contiguous())
                                                     : c10::IValue()};
     prepack.callBoxed(&stack);

@@ -27,16 +27,18 @@ void release(torch::Tensor& t) {
 
 // Hands a searched int8 weight to the engine: packed with the layer's bias,
 // the qint8 copy released.
-void packForEngine(QuantisedWeight& q, const torch::Tensor& bias) {
+void packForEngines(QuantisedWeight& q, const torch::Tensor& bias, const Int8EngineChoice& c) {
     const int64_t rows = q.int8.size(0);
     q.packedBytes = q.int8.numel() + rows * int64_t(sizeof(double) + sizeof(int64_t));
-    q.packed = prepackInt8(q.int8, bias);
+    q.packed = prepackInt8(q.int8, bias, c.large);
+    if (c.split()) q.packedSmall = prepackInt8(q.int8, bias, c.small);
     q.int8 = torch::Tensor();
 }
 } // namespace
 
 QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
-                             const std::function<void()>& calibrate, bool int8Engine) {
+                             const std::function<void()>& calibrate,
+                             const std::optional<Int8Workload>& int8) {
     struct Target {
         std::string path;
         LinImpl* lin;
@@ -68,9 +70,21 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         t.lin->calibration = nullptr;
 
     QuantSummary s;
-    if (bits == 8 && int8Engine) s.engine = selectInt8Engine().value_or("");
-    const QuantFormat format =
-        s.engine.empty() ? QuantFormat::Groups : QuantFormat::Int8PerChannel;
+    std::optional<Int8EngineChoice> engines;
+    if (bits == 8 && int8 && !targets.empty()) {
+        // The trial runs the largest layer's shape: the one that matters most.
+        const LinImpl* largest = targets.front().lin;
+        for (const auto& t : targets)
+            if (t.lin->weight.numel() > largest->weight.numel()) largest = t.lin;
+        engines = chooseInt8Engines(largest->weight.size(1), largest->weight.size(0), *int8);
+        if (engines) {
+            s.engine = engines->split() ? std::string(engineName(engines->large)) + " + " +
+                                              engineName(engines->small)
+                                        : engineName(engines->large);
+            s.engineNote = engines->note;
+        }
+    }
+    const QuantFormat format = engines ? QuantFormat::Int8PerChannel : QuantFormat::Groups;
     std::map<std::string, QuantisedModule> byModule;
     for (size_t i = 0; i < targets.size(); ++i) {
         LinImpl& lin = *targets[i].lin;
@@ -78,11 +92,15 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         auto choice = awqQuantise(lin.weight.detach(), x, bits, group, gridPoints, format);
         const int64_t fp32 = lin.weight.numel() * int64_t(lin.weight.element_size());
         lin.quant = std::make_shared<QuantisedWeight>(std::move(choice.weight));
-        if (format == QuantFormat::Int8PerChannel) packForEngine(*lin.quant, lin.bias);
+        if (engines) packForEngines(*lin.quant, lin.bias, *engines);
         release(lin.weight);
         s.layers += 1;
         s.fp32Bytes += fp32;
         s.quantBytes += lin.quant->bytes();
+        // One copy of the format, whatever the packs held: what a kernel reads per call.
+        const int64_t oneCopy =
+            lin.quant->bytes() - (lin.quant->packedSmall.isNone() ? 0 : lin.quant->packedBytes);
+        s.formatBytes += oneCopy;
         if (x.defined()) {
             s.calibratedLayers += 1;
             s.mseRtn += choice.mseRtn;
@@ -92,7 +110,7 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         auto& mod = byModule[targets[i].path];
         mod.path = targets[i].path;
         mod.fp32Bytes += fp32;
-        mod.quantBytes += lin.quant->bytes();
+        mod.quantBytes += oneCopy;
     }
     if (s.calibratedLayers) s.meanAlpha /= s.calibratedLayers;
     for (auto& [path, mod] : byModule)

@@ -3,6 +3,7 @@
 // place. Internal to mvp_capture (torch).
 
 #include "capture/models/VlmLayers.h"
+#include "capture/whatif/Int8Engine.h"
 
 #include <functional>
 
@@ -10,20 +11,24 @@ namespace mvp {
 
 struct QuantSummary {
     int layers = 0, calibratedLayers = 0;
-    int64_t fp32Bytes = 0, quantBytes = 0; // of the quantised layers' weights
+    int64_t fp32Bytes = 0, quantBytes = 0; // of the quantised layers' weights, as held
+    int64_t formatBytes = 0; // the same in one copy of the format (W8 may hold two packs)
     double mseRtn = 0, mseAwq = 0;         // summed over calibrated layers
     double meanAlpha = 0;                  // over calibrated layers
     std::vector<QuantisedModule> modules;  // by owning probe module
     std::string engine; // libtorch's quantized engine that runs W8 ("onednn", …); empty: dequantised
+    std::string engineNote; // how it was chosen
 };
 
 // Quantises every decoder linear (attention, dense FFN, experts; not the
 // router, embedding or LM head). `calibrate` runs the model on the baseline's
-// inputs while the layers record their inputs. W8 with `int8Engine` runs on
-// libtorch's quantized engine where it has one (per-channel int8, AWQ scaling
-// folded in before quantisation); else, and for W4, the group-wise codes.
+// inputs while the layers record their inputs. W8 given the run's `int8`
+// workload runs on libtorch's quantized engine where it has one (per-channel
+// int8, AWQ scaling folded in before quantisation; the engine by a trial on
+// that workload); else, and for W4, the group-wise codes.
 QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
-                             const std::function<void()>& calibrate, bool int8Engine = true);
+                             const std::function<void()>& calibrate,
+                             const std::optional<Int8Workload>& int8 = std::nullopt);
 
 // Freezes experts (decoder layer → experts): the router skips them and their
 // weights are released. Returns the weight bytes released.
