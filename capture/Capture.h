@@ -6,6 +6,7 @@
 #include "capture/models/UserModel.h"
 #include "capture/whatif/Transforms.h"
 #include "core/Result.h"
+#include "core/analysis/Resampling.h"
 #include "core/image/Image.h"
 #include "core/session/Records.h"
 
@@ -113,6 +114,11 @@ public:
     // tokens and decode steps as run() — timed by phase on a steady clock with
     // no probes and no rows: the unit of a what-if's A/B repetitions.
     Result<std::vector<PhaseTime>> timedPass(const RunTransform& transform = {});
+    // One unrecorded pass observing the visual tokens as the decoder holds
+    // them (per layer: their value vectors after the prefill, each decode
+    // step's attention over the patches), for a what-if's resampling loss.
+    // The built-in model only.
+    Result<VisualTokenObservation> observeVisualTokens(const RunTransform& transform = {});
     const PreparedCapture& prepared() const;
     int64_t parameterCount() const;
 

@@ -1,9 +1,12 @@
-// A what-if's A/B repetitions as distributions: per-phase medians and paired
-// speed-ups from stored rows, "within noise" when A and B are alike, the
-// noise-control warning, and the comparison's text and JSON shape.
+// The figures a what-if measures on both setups: the A/B repetitions as
+// distributions (per-phase medians and paired speed-ups from stored rows,
+// "within noise" when A and B are alike, the noise-control warning, the
+// comparison's text and JSON shape) and the resampling loss of the visual
+// tokens against vectors worked by hand.
 #include "TestSupport.h"
 #include "core/analysis/AbTimings.h"
 #include "core/analysis/Comparison.h"
+#include "core/analysis/Resampling.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -149,6 +152,47 @@ private slots:
         QVERIFY(p0[QStringLiteral("within_noise")].isNull());
         QVERIFY(QString::fromStdString(formatComparisonText(compareRuns(a, b)))
                     .contains(QStringLiteral("no interval")));
+    }
+
+    void resamplingLossByHand() {
+        VisualTokenObservation a, b;
+        a.dim = b.dim = 2;
+        a.gridPatches = b.gridPatches = 3;
+        a.layers.resize(1);
+        b.layers.resize(1);
+        a.layers[0].patches = {0, 1, 2};
+        a.layers[0].values = {1, 0, 0, 1, 1, 1};
+        a.layers[0].attention = {{0.5, 0.25, 0.25}};
+        b.layers[0].patches = {0, 2}; // patch 1 pruned
+        b.layers[0].values = {1, 1, 2, 2};
+        b.layers[0].attention = {{0.6, 0.0, 0.4}};
+        const auto r = resamplingLoss(a, b);
+        QCOMPARE(r.size(), size_t(1));
+        QCOMPARE(r[0].tokens, 2);
+        // Patch 0: cos((1,0), (1,1)) = 1/√2, drift ‖(0,1)‖/‖(1,0)‖ = 1; patch 2: same
+        // direction, drift ‖(1,1)‖/‖(1,1)‖ = 1.
+        const double d0 = 1.0 - 1.0 / std::sqrt(2.0);
+        QVERIFY(std::abs(r[0].dcosMean - d0 / 2) < 1e-12);
+        QVERIFY(std::abs(r[0].dcosP95 - d0) < 1e-12);
+        QVERIFY(std::abs(r[0].l2Mean - 1.0) < 1e-12);
+        // Over patches {0, 2}: p = (2/3, 1/3), p′ = (0.6, 0.4).
+        const double kl = 2.0 / 3 * std::log((2.0 / 3) / 0.6) + 1.0 / 3 * std::log((1.0 / 3) / 0.4);
+        QVERIFY(std::abs(r[0].klMean - kl) < 1e-12);
+        QCOMPARE(r[0].queries, 1);
+        QVERIFY(std::abs(r[0].lostMass - 0.25) < 1e-12); // patch 1 held a quarter
+        // Stored as run metrics and read back.
+        const auto back = resamplingFromMetrics(resamplingMetrics(r));
+        QCOMPARE(back.size(), size_t(1));
+        QCOMPARE(back[0].klMean, r[0].klMean);
+        QCOMPARE(back[0].lostMass, r[0].lostMass);
+        QCOMPARE(percentile95({}), 0.0);
+        std::vector<double> twenty(20);
+        for (int i = 0; i < 20; ++i)
+            twenty[size_t(i)] = i + 1;
+        QCOMPARE(percentile95(twenty), 19.0); // nearest rank ⌈0.95 · 20⌉ = 19
+        // Shapes that do not match compare nothing rather than read past the end.
+        b.dim = 3;
+        QVERIFY(resamplingLoss(a, b).empty());
     }
 };
 

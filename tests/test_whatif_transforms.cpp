@@ -10,6 +10,7 @@
 #include "core/analysis/Analysis.h"
 #include "core/analysis/Comparison.h"
 #include "core/analysis/ModuleDiff.h"
+#include "core/analysis/Resampling.h"
 #include "core/session/SessionReader.h"
 
 #include <QFile>
@@ -375,6 +376,41 @@ private slots:
                     .contains(QStringLiteral("check")));
         const auto none = runCli(args({"whatif"}) << path << args({"--quant", "w8", "--reps", "-1"}));
         QCOMPARE(none.exitCode, 2);
+    }
+
+    void resamplingLossOfPruningAndKv() {
+        const QString path = baseline(QStringLiteral("resample.mvprof"));
+        QVERIFY(!path.isEmpty());
+        for (const QStringList& t : {args({"--prune-visual", "0.4"}), args({"--kv", "int4"}),
+                                     args({"--prune-visual", "1"})})
+            QCOMPARE(runCli(args({"whatif"}) << path << t << args({"--reps", "0"})).exitCode, 0);
+        const RunData pruned = load(path, 2), kv = load(path, 3), all = load(path, 4);
+        const auto p = resamplingFromMetrics(pruned.runMetrics);
+        const auto k = resamplingFromMetrics(kv.runMetrics);
+        const auto same = resamplingFromMetrics(all.runMetrics);
+        QCOMPARE(p.size(), size_t(2)); // ref:tiny's two decoder layers
+        // Layer 0's values come from the visual features alone, which pruning
+        // leaves as they were: exactly no drift there, drift after a layer of
+        // attention over fewer tokens, and the pruned patches' attention lost.
+        QCOMPARE(p[0].dcosMean, 0.0);
+        QVERIFY(p[1].dcosMean > 0 && p[1].l2Mean > 0);
+        QVERIFY(p[0].lostMass > 0.2 && p[0].lostMass < 1);
+        // The KV cache's merge + INT4: every token still there, a small drift.
+        for (const auto& l : k) {
+            QCOMPARE(l.lostMass, 0.0);
+            QVERIFY2(l.dcosMean > 0 && l.dcosMean < 0.05, qPrintable(QString::number(l.dcosMean)));
+            QVERIFY(l.klMean > 0);
+        }
+        // Keeping every token is the baseline: nothing moved.
+        for (const auto& l : same) {
+            QCOMPARE(l.dcosMean, 0.0);
+            QCOMPARE(l.l2Mean, 0.0);
+            QVERIFY(l.klMean < 1e-9);
+        }
+        const auto json = runCli(args({"diff"}) << path << QStringLiteral("1") << QStringLiteral("2")
+                                                << args({"--format", "json"}));
+        QVERIFY(QJsonDocument::fromJson(json.out).object().contains(
+            QStringLiteral("resampling_loss_measured")));
     }
 
     void kvCompressionShrinksTheCacheAndReportsItsError() {

@@ -4,9 +4,9 @@
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
 #include "app/cli/Progress.h"
+#include "app/cli/WhatIfArms.h"
 #include "capture/Capture.h"
 #include "capture/whatif/ColdExperts.h"
-#include "capture/whatif/Repetitions.h"
 #include "core/analysis/Comparison.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/analysis/Prediction.h"
@@ -233,33 +233,6 @@ std::string fmt(const char* f, double v) {
     return buf;
 }
 
-// The A/B repetitions: the baseline's configuration (a second, untransformed
-// model when the transforms rewrite it) against the what-if's, interleaved.
-// The baseline's model is released before the recorded what-if runs, so its
-// memory does not count in the what-if's peak.
-Result<std::vector<RepetitionRow>> repeatAb(const PreparedCapture& baselinePrep, Capturer& whatIf,
-                                            const RunTransform& t, const ModelTransforms& mt,
-                                            int reps, const ProgressFn& progress) {
-    std::unique_ptr<Capturer> separate;
-    if (mt.touchesModel()) {
-        auto c = Capturer::create(baselinePrep);
-        if (!c) return c.error();
-        separate = std::move(c.value());
-    }
-    AbPlan plan;
-    plan.baseline = separate ? separate.get() : &whatIf;
-    plan.whatIf = &whatIf;
-    plan.whatIfPass.keepPatches = t.keepPatches;
-    plan.reps = reps;
-    plan.warmup = baselinePrep.options.warmup;
-    plan.controlPhases = controlPhases(mt, !t.keepPatches.empty());
-    plan.cancel = baselinePrep.options.cancel;
-    if (progress)
-        plan.progress = [&](int pass, int passes) {
-            progress({"repetitions", pass, passes, 0.8 * pass / std::max(1, passes)});
-        };
-    return runAbRepetitions(plan);
-}
 } // namespace
 
 int whatIfCommand(const std::vector<std::string>& argv) {
@@ -430,12 +403,11 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     t.metrics = outcome->metrics;
 
     const ProgressFn progress = progressMode == "jsonl" ? jsonlProgress() : ProgressFn();
-    std::vector<RepetitionRow> repetitions;
-    if (*reps > 0) {
-        auto ab = repeatAb(baselinePrep, **capturer, t, mt, *reps, progress);
-        if (!ab) return fail(ab.error().exitCode(), ab.error().message);
-        repetitions = std::move(ab.value());
-    }
+    auto arms = runBothArms(baselinePrep, **capturer, t, mt, *reps, progress);
+    if (!arms) return fail(arms.error().exitCode(), arms.error().message);
+    for (const auto& m : arms->resampling)
+        t.metrics.push_back(m);
+    std::vector<RepetitionRow> repetitions = std::move(arms->repetitions);
 
     auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
     if (!writer) return fail(writer.error().exitCode(), writer.error().message);

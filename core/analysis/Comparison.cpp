@@ -93,8 +93,9 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
     setEnergy(c, base, run);
     for (const auto& m : run.runMetrics)
         if (m.name != "weights.bytes" && m.name != "kv.bytes" && m.name != "latency.predicted_ns" &&
-            m.name.rfind("energy.", 0) != 0)
+            m.name.rfind("energy.", 0) != 0 && m.name.rfind("resample.", 0) != 0)
             c.details.push_back(m);
+    c.resampling = resamplingFromMetrics(run.runMetrics);
     c.modules = diffModules(base, run);
     c.ab = abTimings(run.repetitions);
     std::map<std::string, PhaseComparison> phases;

@@ -5,6 +5,7 @@
 #include "core/analysis/AbTimings.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/ModuleDiff.h"
+#include "core/analysis/Resampling.h"
 
 #include <optional>
 #include <string>
@@ -50,6 +51,9 @@ struct Comparison {
     // The what-if's A/B repetitions, where it ran them: the latency figures to
     // trust (the stored runs above are one pass each, taken at different times).
     std::optional<AbTimings> ab;
+    // Per decoder layer, how far the visual tokens moved (DIAGNOSTICS.md §7),
+    // where the what-if changed them or the KV cache (measured).
+    std::vector<LayerResampling> resampling;
     std::vector<RunMetricRow> details;  // the what-if's own run metrics (what its transforms found)
     std::vector<ModuleDiffRow> modules; // A = baseline, B = what-if
 };

@@ -125,6 +125,31 @@ std::string detailsText(const Comparison& c) {
     return o;
 }
 
+std::string resamplingText(const Comparison& c) {
+    if (c.resampling.empty()) return {};
+    std::string o = "\n  resampling loss of the visual tokens (measured; v the value vectors attention "
+                    "reads, p the decode steps' attention over the patches both runs hold):\n"
+                    "  layer    Δcos mean     p95   L2 drift mean     p95    ΔKL mean      p95   "
+                    "attention lost\n";
+    for (const auto& r : c.resampling)
+        o += "  " + padRight("L" + std::to_string(r.layer), 7) + fmt("%11.4g", r.dcosMean) +
+             fmt("%8.3g", r.dcosP95) + fmt("%16.4g", r.l2Mean) + fmt("%8.3g", r.l2P95) +
+             fmt("%12.4g", r.klMean) + fmt("%9.3g", r.klP95) +
+             fmt("%16.1f%%", 100 * r.lostMass) + "\n";
+    return o;
+}
+
+nlohmann::json resamplingJson(const Comparison& c) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const auto& r : c.resampling)
+        layers.push_back({{"layer", r.layer},
+                          {"dcos", {{"mean", r.dcosMean}, {"p95", r.dcosP95}}},
+                          {"l2_drift", {{"mean", r.l2Mean}, {"p95", r.l2P95}}},
+                          {"kl", {{"mean", r.klMean}, {"p95", r.klP95}}},
+                          {"attention_lost", r.lostMass}});
+    return layers;
+}
+
 // {"median", "ci95": [low, high], "reps", "coverage"} in milliseconds.
 nlohmann::json msJson(const Interval& i) {
     return {{"median", i.median / 1e6},
@@ -204,6 +229,7 @@ std::string formatComparisonText(const Comparison& c) {
     o += setupText(c);
     o += c.ab ? abText(*c.ab) : storedPhasesText(c);
     o += fidelityText(c);
+    o += resamplingText(c);
     o += detailsText(c);
     if (!c.modules.empty())
         o += "\n  modules, A = baseline, B = what-if (the stored runs):\n" +
@@ -250,6 +276,7 @@ std::string formatComparisonJson(const Comparison& c) {
         details[m.name] = {
             {"value", m.value}, {"unit", m.unit}, {"kind", m.kind}, {"note", m.note}};
     out["transform_details"] = details;
+    if (!c.resampling.empty()) out["resampling_loss_measured"] = resamplingJson(c);
     out["module_diff"] = modulesJson(c);
     return out.dump(2);
 }
