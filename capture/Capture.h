@@ -6,7 +6,7 @@
 #include "capture/models/UserModel.h"
 #include "capture/whatif/Transforms.h"
 #include "core/Result.h"
-#include "core/analysis/Resampling.h"
+#include "core/analysis/Kv.h"
 #include "core/image/Image.h"
 #include "core/session/Records.h"
 

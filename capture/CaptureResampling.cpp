@@ -2,7 +2,7 @@
 // them (DIAGNOSTICS.md §7): per layer, the value vectors the cache gives
 // attention after the prefill (a merged INT4 cache's reconstruction, mapped
 // back to each token) and each decode step's attention over the patches.
-// The what-if command runs it on both arms and compares (core Resampling.h).
+// The what-if command runs it on both arms and compares (core/analysis/Kv.h).
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
 #include "capture/models/Vlm.h"

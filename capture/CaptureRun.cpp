@@ -309,8 +309,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i)
         (void)timedReferencePass(*d->model, d->prep, seen);
     d->model->impl().kvReport = KvCompressionReport();
-    const bool peakReset = sysinfo::resetPeakRss();
-    (void)peakReset;
+    const RunMetricRow startMemory = sysinfo::startRunMemory();
 
     auto phase = [&](const std::string& name, int step = 0) {
         rec.beginPhase(name, step);
@@ -400,6 +399,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     Batch rows = std::move(outputs);
     rows.tokens = std::move(tokenRows);
     rows.runMetrics = runMetrics(*d->model, transform);
+    rows.runMetrics.push_back(startMemory);
     for (auto& m : rec.energyMetrics())
         rows.runMetrics.push_back(std::move(m));
     if (probes) {

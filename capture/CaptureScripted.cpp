@@ -220,7 +220,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
             rec.setObserver(&*roles);
         }
     }
-    (void)sysinfo::resetPeakRss();
+    const RunMetricRow startMemory = sysinfo::startRunMemory();
     ScriptedPasses passes{model,       d->prep, rec, roles ? &*roles : nullptr, progress, visualAt,
                           gridPatches, {},      {}};
     RunResult outcome;
@@ -241,6 +241,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     outcome.outputText = tokens::decode(passes.outputTokens);
     Batch rows = std::move(passes.rows);
     rows.runMetrics = transform.metrics;
+    rows.runMetrics.push_back(startMemory);
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
     for (auto& m : rec.energyMetrics())

@@ -70,6 +70,19 @@ int64_t peakRssBytes() {
     return procKb("/proc/self/status", "VmHWM");
 }
 
+int64_t currentRssBytes() {
+    return procKb("/proc/self/status", "VmRSS");
+}
+
+RunMetricRow startRunMemory() {
+    const bool reset = resetPeakRss();
+    return {"memory.rss_start_bytes", double(currentRssBytes()), "bytes", "measured",
+            reset ? "the process's resident memory as the run began (model loaded, warmed up); "
+                    "the run's peak is measured from here"
+                  : "the process's resident memory as the run began; the peak counter could "
+                    "not be reset, so the run's peak covers the whole process"};
+}
+
 int64_t availableMemoryBytes() {
     return procKb("/proc/meminfo", "MemAvailable");
 }

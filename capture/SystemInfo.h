@@ -1,6 +1,8 @@
 #pragma once
 // Facts about the machine a capture runs on. Plain C++ (Linux /proc).
 
+#include "core/session/Records.h"
+
 #include <cstdint>
 #include <string>
 
@@ -16,6 +18,12 @@ std::string blasLibrary();
 bool resetPeakRss();
 // The process's peak resident set size in bytes (VmHWM), 0 if unknown.
 int64_t peakRssBytes();
+// The process's resident set size now (VmRSS), 0 if unknown.
+int64_t currentRssBytes();
+// Resets the peak counter (resetPeakRss) as a run begins and returns the
+// resident memory at that moment as the run metric "memory.rss_start_bytes"
+// (the model loaded and warmed up): peak − start is what the run itself held.
+RunMetricRow startRunMemory();
 // Memory the kernel says is available for new allocations, in bytes.
 int64_t availableMemoryBytes();
 int64_t totalMemoryBytes();

@@ -6,7 +6,7 @@
 #include "TestSupport.h"
 #include "core/analysis/AbTimings.h"
 #include "core/analysis/Comparison.h"
-#include "core/analysis/Resampling.h"
+#include "core/analysis/Kv.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -168,28 +168,23 @@ private slots:
         b.layers[0].attention = {{0.6, 0.0, 0.4}};
         const auto r = resamplingLoss(a, b);
         QCOMPARE(r.size(), size_t(1));
-        QCOMPARE(r[0].tokens, 2);
+        QCOMPARE(r[0].loss.deltaCos.samples, int64_t(2));
         // Patch 0: cos((1,0), (1,1)) = 1/√2, drift ‖(0,1)‖/‖(1,0)‖ = 1; patch 2: same
         // direction, drift ‖(1,1)‖/‖(1,1)‖ = 1.
         const double d0 = 1.0 - 1.0 / std::sqrt(2.0);
-        QVERIFY(std::abs(r[0].dcosMean - d0 / 2) < 1e-12);
-        QVERIFY(std::abs(r[0].dcosP95 - d0) < 1e-12);
-        QVERIFY(std::abs(r[0].l2Mean - 1.0) < 1e-12);
+        QVERIFY(std::abs(r[0].loss.deltaCos.mean - d0 / 2) < 1e-12);
+        QVERIFY(std::abs(r[0].loss.deltaCos.p95 - d0) < 1e-12);
+        QVERIFY(std::abs(r[0].loss.relL2.mean - 1.0) < 1e-12);
         // Over patches {0, 2}: p = (2/3, 1/3), p′ = (0.6, 0.4).
         const double kl = 2.0 / 3 * std::log((2.0 / 3) / 0.6) + 1.0 / 3 * std::log((1.0 / 3) / 0.4);
-        QVERIFY(std::abs(r[0].klMean - kl) < 1e-12);
-        QCOMPARE(r[0].queries, 1);
+        QVERIFY(std::abs(r[0].loss.deltaKl.mean - kl) < 1e-6); // float attention rows
+        QCOMPARE(r[0].loss.deltaKl.samples, int64_t(1));
         QVERIFY(std::abs(r[0].lostMass - 0.25) < 1e-12); // patch 1 held a quarter
         // Stored as run metrics and read back.
         const auto back = resamplingFromMetrics(resamplingMetrics(r));
         QCOMPARE(back.size(), size_t(1));
-        QCOMPARE(back[0].klMean, r[0].klMean);
+        QCOMPARE(back[0].loss.deltaKl.mean, r[0].loss.deltaKl.mean);
         QCOMPARE(back[0].lostMass, r[0].lostMass);
-        QCOMPARE(percentile95({}), 0.0);
-        std::vector<double> twenty(20);
-        for (int i = 0; i < 20; ++i)
-            twenty[size_t(i)] = i + 1;
-        QCOMPARE(percentile95(twenty), 19.0); // nearest rank ⌈0.95 · 20⌉ = 19
         // Shapes that do not match compare nothing rather than read past the end.
         b.dim = 3;
         QVERIFY(resamplingLoss(a, b).empty());

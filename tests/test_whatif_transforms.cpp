@@ -10,7 +10,7 @@
 #include "core/analysis/Analysis.h"
 #include "core/analysis/Comparison.h"
 #include "core/analysis/ModuleDiff.h"
-#include "core/analysis/Resampling.h"
+#include "core/analysis/Kv.h"
 #include "core/session/SessionReader.h"
 
 #include <QFile>
@@ -392,20 +392,21 @@ private slots:
         // Layer 0's values come from the visual features alone, which pruning
         // leaves as they were: exactly no drift there, drift after a layer of
         // attention over fewer tokens, and the pruned patches' attention lost.
-        QCOMPARE(p[0].dcosMean, 0.0);
-        QVERIFY(p[1].dcosMean > 0 && p[1].l2Mean > 0);
+        QCOMPARE(p[0].loss.deltaCos.mean, 0.0);
+        QVERIFY(p[1].loss.deltaCos.mean > 0 && p[1].loss.relL2.mean > 0);
         QVERIFY(p[0].lostMass > 0.2 && p[0].lostMass < 1);
         // The KV cache's merge + INT4: every token still there, a small drift.
         for (const auto& l : k) {
             QCOMPARE(l.lostMass, 0.0);
-            QVERIFY2(l.dcosMean > 0 && l.dcosMean < 0.05, qPrintable(QString::number(l.dcosMean)));
-            QVERIFY(l.klMean > 0);
+            QVERIFY2(l.loss.deltaCos.mean > 0 && l.loss.deltaCos.mean < 0.05,
+                     qPrintable(QString::number(l.loss.deltaCos.mean)));
+            QVERIFY(l.loss.deltaKl.mean > 0);
         }
         // Keeping every token is the baseline: nothing moved.
         for (const auto& l : same) {
-            QCOMPARE(l.dcosMean, 0.0);
-            QCOMPARE(l.l2Mean, 0.0);
-            QVERIFY(l.klMean < 1e-9);
+            QCOMPARE(l.loss.deltaCos.mean, 0.0);
+            QCOMPARE(l.loss.relL2.mean, 0.0);
+            QVERIFY(l.loss.deltaKl.mean < 1e-6);
         }
         const auto json = runCli(args({"diff"}) << path << QStringLiteral("1") << QStringLiteral("2")
                                                 << args({"--format", "json"}));

@@ -1,7 +1,7 @@
 #pragma once
 // What `mvprof-cli whatif` measures on both setups in its own process: the
 // A/B repetitions (capture/whatif/Repetitions.h) and the resampling loss of
-// the visual tokens (core/analysis/Resampling.h).
+// the visual tokens (core/analysis/Kv.h).
 
 #include "capture/Capture.h"
 

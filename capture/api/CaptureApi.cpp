@@ -185,7 +185,7 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
                                                                      *id, info.startedUtc);
         s->rows = std::move(rows);
         s->rows.device = mvp::hostDevice(); // the roofline's ceilings, measured once per machine
-        (void)mvp::sysinfo::resetPeakRss();
+        s->rows.runMetrics.push_back(mvp::sysinfo::startRunMemory());
         s->recorder->startOps();
         if (run_id) *run_id = *id;
         return MVPROF_OK;

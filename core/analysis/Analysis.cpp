@@ -257,7 +257,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         a.notes.push_back("no decode steps: decode figures are empty");
     if (d.experts == 1) a.notes.push_back("a single expert: balance statistics are trivially even");
     if (!a.host) a.notes.push_back("no device ceilings recorded: no roofline");
-    a.kv.resamplingMeasured = false;
+    a.kv.resampling = resamplingFromMetrics(d.runMetrics);
     a.findings = findingsFor(d, a);
     return a;
 }

@@ -88,7 +88,9 @@ struct KvSummary {
     int regions = 0;       // hot-attention regions (normalised attention ≥ 0.5)
     double shareRatio = 0; // |∪ regions| / L
     int64_t sequenceLength = 0;
-    bool resamplingMeasured = false; // needs a what-if run to compare against
+    // Per decoder layer against the baseline (Kv.h), stored with a what-if
+    // that changed the visual tokens or the KV cache; empty otherwise.
+    std::vector<LayerResampling> resampling;
 };
 
 struct RunAnalysis {

@@ -5,7 +5,7 @@
 #include "core/analysis/AbTimings.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/ModuleDiff.h"
-#include "core/analysis/Resampling.h"
+#include "core/analysis/Kv.h"
 
 #include <optional>
 #include <string>

@@ -132,9 +132,10 @@ std::string resamplingText(const Comparison& c) {
                     "  layer    Δcos mean     p95   L2 drift mean     p95    ΔKL mean      p95   "
                     "attention lost\n";
     for (const auto& r : c.resampling)
-        o += "  " + padRight("L" + std::to_string(r.layer), 7) + fmt("%11.4g", r.dcosMean) +
-             fmt("%8.3g", r.dcosP95) + fmt("%16.4g", r.l2Mean) + fmt("%8.3g", r.l2P95) +
-             fmt("%12.4g", r.klMean) + fmt("%9.3g", r.klP95) +
+        o += "  " + padRight("L" + std::to_string(r.layer), 7) +
+             fmt("%11.4g", r.loss.deltaCos.mean) + fmt("%8.3g", r.loss.deltaCos.p95) +
+             fmt("%16.4g", r.loss.relL2.mean) + fmt("%8.3g", r.loss.relL2.p95) +
+             fmt("%12.4g", r.loss.deltaKl.mean) + fmt("%9.3g", r.loss.deltaKl.p95) +
              fmt("%16.1f%%", 100 * r.lostMass) + "\n";
     return o;
 }
@@ -143,9 +144,9 @@ nlohmann::json resamplingJson(const Comparison& c) {
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& r : c.resampling)
         layers.push_back({{"layer", r.layer},
-                          {"dcos", {{"mean", r.dcosMean}, {"p95", r.dcosP95}}},
-                          {"l2_drift", {{"mean", r.l2Mean}, {"p95", r.l2P95}}},
-                          {"kl", {{"mean", r.klMean}, {"p95", r.klP95}}},
+                          {"dcos", {{"mean", r.loss.deltaCos.mean}, {"p95", r.loss.deltaCos.p95}}},
+                          {"l2_drift", {{"mean", r.loss.relL2.mean}, {"p95", r.loss.relL2.p95}}},
+                          {"kl", {{"mean", r.loss.deltaKl.mean}, {"p95", r.loss.deltaKl.p95}}},
                           {"attention_lost", r.lostMass}});
     return layers;
 }

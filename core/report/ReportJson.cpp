@@ -169,11 +169,20 @@ json runJson(const RunAnalysis& a) {
                                                  {"ms_measured", double(c.ns) / 1e6},
                                                  {"required_bytes_per_s_predicted", c.bytesPerS}});
     run["roofline"] = roof;
+    json resampling = json::array();
+    for (const auto& r : a.kv.resampling)
+        resampling.push_back({{"layer", r.layer},
+                              {"dcos_measured", {{"mean", r.loss.deltaCos.mean}, {"p95", r.loss.deltaCos.p95}}},
+                              {"l2_drift_measured", {{"mean", r.loss.relL2.mean}, {"p95", r.loss.relL2.p95}}},
+                              {"kl_measured", {{"mean", r.loss.deltaKl.mean}, {"p95", r.loss.deltaKl.p95}}},
+                              {"attention_lost_measured", r.lostMass}});
     run["kv"] = {{"regions", a.kv.regions},
                  {"share_ratio", a.kv.shareRatio},
                  {"sequence_length", a.kv.sequenceLength},
-                 {"resampling_loss",
-                  a.kv.resamplingMeasured ? json::object() : json("needs a what-if run")}};
+                 {"resampling_loss", a.kv.resampling.empty()
+                                         ? json("needs a what-if that changes the visual tokens "
+                                                "or the KV cache")
+                                         : resampling}};
     json batch{{"valid", a.batch.valid}, {"buckets", json::array()}};
     if (a.batch.valid) {
         batch["scale"] = a.batch.scale;

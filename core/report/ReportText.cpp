@@ -149,7 +149,19 @@ std::string textRun(const RunAnalysis& a) {
     if (a.kv.sequenceLength > 0)
         o += "\n  KV: " + std::to_string(a.kv.regions) + " hot-attention region(s) use " +
              pct(a.kv.shareRatio) + " of " + std::to_string(a.kv.sequenceLength) +
-             " positions; resampling loss needs a what-if run\n";
+             " positions" +
+             (a.kv.resampling.empty()
+                  ? std::string("; resampling loss needs a what-if that changes the visual "
+                                "tokens or the KV cache\n")
+                  : "; resampling loss vs the baseline (measured), Δcos mean by layer:" +
+                        [&] {
+                            std::string s;
+                            for (const auto& r : a.kv.resampling)
+                                s += " L" + std::to_string(r.layer) + " " +
+                                     fmt("%.3g", r.loss.deltaCos.mean);
+                            return s;
+                        }() +
+                        "\n");
     if (a.batch.valid) {
         o += "\n  Batch advice (predicted; calibrated ×" + fmt("%.1f", a.batch.scale) +
              " on this sample, " + fmt("%.1f", double(a.batch.freeBytes) / (1 << 30)) +
