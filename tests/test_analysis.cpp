@@ -229,6 +229,30 @@ private slots:
         QVERIFY(!adviseBatch(0, 256, 100, 2.0, 1 << 30).valid);
     }
 
+    void batchAdviceCalibratesOnWhatTheRunHeld() {
+        // A 1000×800 photo the model sees at 224 px; 10 text tokens, no routing (H = 0).
+        RunData d;
+        d.run.id = 1;
+        d.run.peakRssBytes = 900'000'000;
+        d.imageWidth = 1000;
+        d.imageHeight = 800;
+        d.grid = PatchGridRow{16, 16, 14, 224, 1};
+        for (int i = 0; i < 10; ++i)
+            d.tokens.push_back(TokenRow{i, "prefill", 0, "text", 65 + i, -1});
+        d.device = DeviceRow{"cpu", 1e11, 1e10, "test", int64_t(64) << 30, int64_t(8) << 30};
+        d.runMetrics = {{"memory.rss_start_bytes", 700'000'000, "bytes", "measured", "test"},
+                        {"weights.bytes", 600'000'000, "bytes", "measured", "test"}};
+        const RunAnalysis a = analyseRun(d);
+        QVERIFY2(a.batch.valid, a.batch.why.c_str());
+        // k = (peak − start) / (224²·12 + 10·1024): the run's own bytes, the model's input size.
+        NEAR(a.batch.scale, 200'000'000.0 / (224.0 * 224 * 12 + 10 * 1024));
+        // A run whose peak never rose above its start gives no advice, and says why.
+        d.run.peakRssBytes = 650'000'000;
+        const RunAnalysis none = analyseRun(d);
+        QVERIFY(!none.batch.valid);
+        QVERIFY(QString::fromStdString(none.batch.why).contains(QStringLiteral("no measurable")));
+    }
+
     void kvByHand() {
         const std::vector<std::vector<bool>> masks{{true, true, false, false, false},
                                                    {false, true, true, false, false}};

@@ -133,6 +133,27 @@ std::vector<RooflinePoint> opRoofline(const std::vector<OpTotal>& totals,
 
 } // namespace
 
+namespace {
+// What one sample held beyond the process at rest: the run's peak resident
+// memory over its start (the model loaded and warmed up, so weights in their
+// dtype, KV cache and activations are what grew). Runs written before the
+// start was recorded fall back to the peak less the stored weights (or the
+// parameters in float32). May be ≤ 0: the advisor then declines.
+int64_t sampleBytes(const RunData& d, int64_t parameters) {
+    if (const auto* start = findMetric(d, "memory.rss_start_bytes"); start && start->value > 0)
+        return d.run.peakRssBytes - int64_t(start->value);
+    if (const auto* weights = findMetric(d, "weights.bytes"))
+        return d.run.peakRssBytes - int64_t(weights->value);
+    return d.run.peakRssBytes - parameters * 4;
+}
+
+// The side of the image the model sees (its input size), not the file's.
+int modelInputSide(const RunData& d) {
+    if (d.grid && d.grid->inputSize > 0) return d.grid->inputSize;
+    return std::min(d.imageWidth, d.imageHeight);
+}
+} // namespace
+
 RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     RunAnalysis a;
     a.run = d.run;
@@ -223,10 +244,8 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     int textTokens = 0;
     for (const auto& t : d.tokens)
         textTokens += t.modality == "text";
-    const int64_t sampleBytes = d.run.peakRssBytes - a.parameters * 4;
-    const int64_t freeBytes = d.device ? d.device->memoryAvailableBytes : 0;
-    a.batch = adviseBatch(sampleBytes, std::min(d.imageWidth, d.imageHeight), textTokens, entropy,
-                          freeBytes);
+    a.batch = adviseBatch(sampleBytes(d, a.parameters), modelInputSide(d), textTokens, entropy,
+                          d.device ? d.device->memoryAvailableBytes : 0);
 
     if (d.run.status == RunStatus::Incomplete)
         a.notes.push_back("the run is incomplete (its capture was stopped or killed): figures "

@@ -15,8 +15,13 @@ BatchAdvice adviseBatch(int64_t measured, int r0, int l0, double h0, int64_t fre
     a.freeBytes = freeBytes;
     a.maxBatch = maxBatch;
     const double modelled = modelledSampleBytes(r0, l0, h0);
-    if (measured <= 0 || modelled <= 0 || freeBytes <= 0) {
-        a.why = "needs the run's measured memory, its image size and the free memory";
+    if (measured <= 0) {
+        a.why = "the run held no measurable memory of its own (its peak did not rise above its "
+                "start): nothing to calibrate the per-sample bytes on";
+        return a;
+    }
+    if (modelled <= 0 || freeBytes <= 0) {
+        a.why = "needs the model's input size and the free memory measured at capture";
         return a;
     }
     a.scale = double(measured) / modelled;

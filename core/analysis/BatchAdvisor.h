@@ -1,7 +1,9 @@
 #pragma once
 // Adaptive batch sizing (DIAGNOSTICS.md §10): per-sample bytes
 // k · (R²·3·4 + L·1024 + H·8) with k calibrated so the model matches the
-// captured sample's measured memory; B = min(B_max, ⌊M / per-sample⌋).
+// captured sample's measured memory — what the run held beyond the loaded,
+// warmed-up process, at the model's input size R — and B = min(B_max,
+// ⌊M / per-sample⌋). A sample of ≤ 0 bytes gives no advice, with the reason.
 
 #include <cstdint>
 #include <string>

@@ -4,6 +4,7 @@
 // shared 2-core machine the fastest runs are the least disturbed); no thresholds.
 //
 //   bench_capture_overhead [IMAGE] [PRESET] [REPETITIONS]
+#include "TinyOps.h"
 #include "capture/Capture.h"
 #include "core/session/SessionWriter.h"
 
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
             if (probes) ops = r->opsRecorded;
         }
     }
+    const auto tiny = bench::measureTinyOps(**writer, 20000, reps);
     (void)(*writer)->close();
     std::filesystem::remove(path);
     const double mOn = median(on), mOff = median(off);
@@ -69,5 +71,14 @@ int main(int argc, char** argv) {
     std::printf("  --no-probes median %.2f ms (measured)\n", mOff);
     std::printf("  ratio on/off %.3f (medians), %.3f (fastest runs: %.2f vs %.2f ms)\n",
                 mOff > 0 ? mOn / mOff : 0.0, bestOff > 0 ? bestOn / bestOff : 0.0, bestOn, bestOff);
+    std::printf("per-op cost, %d tiny ops (add of 8 floats, %.0f ns bare), %d interleaved "
+                "repetitions (measured, medians):\n",
+                tiny.ops, tiny.bareNsPerOp, reps);
+    std::printf("  mvprof (ops, shapes, FLOPs)             %7.0f ns added per op (target 300)\n",
+                tiny.mvprofNsPerOp);
+    std::printf("  libtorch profiler (shapes, FLOPs, modules) %4.0f ns added per op\n",
+                tiny.torchNsPerOp);
+    std::printf("  libtorch's profiler costs %.1f× mvprof's per op (goal ≥ 20×)\n",
+                tiny.mvprofNsPerOp > 0 ? tiny.torchNsPerOp / tiny.mvprofNsPerOp : 0.0);
     return 0;
 }
