@@ -9,7 +9,7 @@ namespace mvp {
 
 namespace {
 
-using Shape = std::vector<int64_t>;
+using Shape = Dims;
 using ShapeFlops = std::optional<std::pair<int64_t, Shape>>; // FLOPs and the output's shape
 
 int64_t elements(const Shape& s) {

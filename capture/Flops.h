@@ -32,6 +32,8 @@
 //   everything else                            Σ tensor inputs + the output (its shape from the
 //                                              formula, else the first tensor input's)
 
+#include "capture/Dims.h"
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -42,7 +44,7 @@ namespace mvp {
 // One argument of an op call as seen by the probe.
 struct OpArg {
     enum Kind { Tensor, IntList, Int, TensorList, Other } kind = Other;
-    std::vector<int64_t> values;   // the shape for Tensor, the values for IntList / Int
+    Dims values;                   // the shape for Tensor, the values for IntList / Int
     int elemSize = 4;              // bytes per element for Tensor
     bool contiguous = true;        // for Tensor: laid out densely in row-major order
     std::vector<OpArg> items = {}; // the tensors of a TensorList

@@ -21,10 +21,6 @@ namespace {
 
 thread_local Recorder* tlsRecorder = nullptr; // the recorder of this thread, while it records ops
 
-struct OpContext final : at::ObserverContext {
-    OpRow row;
-};
-
 // What the probe needs to know of an op overload, found once per process.
 struct OpInfo {
     std::string name;
@@ -75,69 +71,86 @@ c10::ArrayRef<const c10::IValue> schemaInputs(const at::RecordFunction& fn, cons
     return inputs;
 }
 
-OpArg tensorArg(const at::Tensor& t) {
-    OpArg a;
-    if (!t.defined()) return a;
+void setTensorArg(OpArg& a, const at::Tensor& t) {
     a.kind = OpArg::Tensor;
-    a.values = t.sizes().vec();
+    a.values.assign(t.sizes().begin(), t.sizes().end());
     a.elemSize = int(t.element_size());
     a.contiguous = t.is_contiguous();
-    return a;
 }
 
-OpArg toArg(const c10::IValue& v) {
-    OpArg a;
-    if (v.isTensor()) return tensorArg(v.toTensor());
-    if (v.isTensorList()) {
+// Fills `a` in place (its inline dims reused): no allocation for the usual shapes.
+void setArg(OpArg& a, const c10::IValue& v) {
+    a.kind = OpArg::Other;
+    a.values.clear();
+    a.items.clear();
+    if (v.isTensor()) {
+        if (v.toTensor().defined()) setTensorArg(a, v.toTensor());
+    } else if (v.isTensorList()) {
         a.kind = OpArg::TensorList;
-        for (const auto& t : v.toTensorList())
-            a.items.push_back(tensorArg(t));
+        for (const at::Tensor t : v.toTensorList()) {
+            a.items.emplace_back();
+            if (t.defined()) setTensorArg(a.items.back(), t);
+        }
     } else if (v.isIntList()) {
         a.kind = OpArg::IntList;
-        a.values = v.toIntVector();
+        for (const auto x : v.toIntList())
+            a.values.push_back(x);
     } else if (v.isInt()) {
         a.kind = OpArg::Int;
-        a.values = {v.toInt()};
+        a.values.push_back(v.toInt());
     } else if (v.isBool()) {
         a.kind = OpArg::Int;
-        a.values = {v.toBool() ? 1 : 0};
+        a.values.push_back(v.toBool() ? 1 : 0);
     }
-    return a;
 }
 
-void appendShape(std::string& s, const OpArg& a) {
-    s += "[";
-    for (size_t i = 0; i < a.values.size(); ++i)
-        s += (i ? "," : "") + std::to_string(a.values[i]);
-    s += "]";
-}
-
-// The tensor arguments' shapes, a tensor list's members in order.
-std::string shapesText(const std::vector<OpArg>& args) {
+// The tensor arguments' shapes (a tensor list's members in order) into the
+// record's inline dims; an op with more than fit keeps them as text.
+void recordShapes(OpRecord& r, const std::vector<OpArg>& args) {
+    r.tensors = 0;
+    int used = 0;
+    bool fits = true;
+    auto add = [&](const OpArg& t) {
+        if (t.kind != OpArg::Tensor) return;
+        if (r.tensors == OpRecord::kMaxTensors ||
+            used + int(t.values.size()) > OpRecord::kMaxDims) {
+            fits = false;
+            return;
+        }
+        r.rank[r.tensors++] = uint8_t(t.values.size());
+        for (int64_t d : t.values)
+            r.dims[used++] = d;
+    };
+    for (const auto& a : args) {
+        if (a.kind == OpArg::Tensor) add(a);
+        if (a.kind == OpArg::TensorList)
+            for (const auto& t : a.items)
+                add(t);
+    }
+    if (fits) return;
     std::string s = "[";
     bool first = true;
+    auto text = [&](const OpArg& t) {
+        if (t.kind != OpArg::Tensor) return;
+        s += first ? "[" : ",[";
+        first = false;
+        for (size_t i = 0; i < t.values.size(); ++i)
+            s += (i ? "," : "") + std::to_string(t.values[i]);
+        s += "]";
+    };
     for (const auto& a : args) {
-        if (a.kind == OpArg::Tensor) {
-            s += first ? "" : ",";
-            appendShape(s, a);
-            first = false;
-        } else if (a.kind == OpArg::TensorList) {
-            for (const auto& t : a.items) {
-                if (t.kind != OpArg::Tensor) continue;
-                s += first ? "" : ",";
-                appendShape(s, t);
-                first = false;
-            }
-        }
+        text(a);
+        if (a.kind == OpArg::TensorList)
+            for (const auto& t : a.items)
+                text(t);
     }
-    return s + "]";
+    r.overflow = s + "]";
 }
 
-std::string dtypeOf(c10::ArrayRef<const c10::IValue> inputs) {
+const char* dtypeOf(c10::ArrayRef<const c10::IValue> inputs) {
     for (const auto& v : inputs)
-        if (v.isTensor() && v.toTensor().defined())
-            return std::string(c10::toString(v.toTensor().scalar_type()));
-    return {};
+        if (v.isTensor() && v.toTensor().defined()) return c10::toString(v.toTensor().scalar_type());
+    return "";
 }
 
 // TorchScript frames "vision(VisionEncoder)::forward" → (instance, type); TOP
@@ -159,6 +172,20 @@ void syncScriptHierarchy(Recorder& rec) {
     rec.syncHierarchy(frames, !hierarchy.empty());
 }
 
+// The arguments of the op being recorded, reused from call to call.
+thread_local std::vector<OpArg> tlsArgs;
+
+void readArgs(c10::ArrayRef<const c10::IValue> inputs) {
+    if (tlsArgs.size() < inputs.size()) tlsArgs.resize(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i)
+        setArg(tlsArgs[i], inputs[i]);
+    // The formulas see exactly this op's arguments.
+    tlsArgs.resize(inputs.size());
+}
+
+// No ObserverContext: the call's state lives in the Recorder's frame and
+// record stacks (the end callback runs even without a context), so a
+// recorded op costs no allocation.
 std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     Recorder* rec = tlsRecorder;
     if (!rec) return nullptr;
@@ -175,11 +202,8 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
         return nullptr;
     }
     const auto inputs = schemaInputs(fn, info);
-    std::vector<OpArg> args;
-    args.reserve(inputs.size());
-    for (const auto& v : inputs)
-        args.push_back(toArg(v));
-    const OpCost cost = estimateOpCost(info.name, info.cls, args);
+    readArgs(inputs);
+    const OpCost cost = estimateOpCost(info.name, info.cls, tlsArgs);
     frame.ownFlops = cost.flops;
     frame.arithmetic = info.cls == OpClass::Arithmetic && cost.flops.has_value();
     if (!record) {
@@ -187,26 +211,26 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
         return nullptr;
     }
     if (top && rec->followsScriptHierarchy()) syncScriptHierarchy(*rec);
-    auto ctx = std::make_unique<OpContext>();
-    OpRow& row = ctx->row;
-    row.name = info.name;
+    OpRecord& row = rec->beginRecord();
+    row.name = &info.name;
     row.dtype = dtypeOf(inputs);
     row.bytes = cost.bytes;
     row.id = frame.id = rec->nextOpId();
-    row.parentOp = rec->recordedParent();
-    row.span = rec->currentSpan();
-    row.phase = rec->phase();
+    row.parentOp = rec->recordedParent().value_or(0);
+    row.span = rec->currentSpan().value_or(0);
+    row.phase = rec->internedPhase();
     row.step = rec->step();
-    row.shapes = shapesText(args);
+    recordShapes(row, tlsArgs);
     rec->pushOp(frame);
     row.startNs = rec->nowNs();
-    return ctx;
+    return nullptr;
 }
 
-void onOpEnd(const at::RecordFunction& fn, at::ObserverContext* base) {
+void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
     Recorder* rec = tlsRecorder;
     if (!rec || rec->opDepth() == 0) return;
     const int64_t end = rec->nowNs();
+    const bool recorded = rec->innermostOpRecorded();
     const Recorder::OpOutcome outcome = rec->popOp();
     if (rec->opDepth() == 0 && rec->observer()) {
         // Like the inputs, the outputs may sit on top of the interpreter's
@@ -218,12 +242,7 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext* base) {
         at::RecordFunctionGuard off(false);
         rec->observer()->opEnded(rec->openModules(), info.name, outputs);
     }
-    auto* ctx = static_cast<OpContext*>(base);
-    if (!ctx) return;
-    ctx->row.endNs = end;
-    ctx->row.flops = outcome.flops;
-    ctx->row.flopsKnown = outcome.known;
-    rec->addOp(std::move(ctx->row));
+    if (recorded) rec->finishRecord(end, outcome);
 }
 
 // libtorch wants global callbacks registered once; they are switched on only

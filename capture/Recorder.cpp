@@ -6,6 +6,8 @@
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
+#include <mutex>
+#include <set>
 
 namespace mvp {
 
@@ -14,6 +16,14 @@ namespace {
 // Rows are handed to the writer when this many are pending, or when this much
 // time has passed, so the session on disk never lags the run by much.
 constexpr size_t kFlushRows = 8192;
+
+// Phase names for op records to point at: a few, kept for the process.
+const std::string* internPhaseName(const std::string& phase) {
+    static std::mutex mutex;
+    static std::set<std::string> names;
+    std::lock_guard lock(mutex);
+    return &*names.insert(phase).first;
+}
 constexpr int64_t kFlushEveryNs = 500'000'000;
 
 } // namespace
@@ -22,6 +32,7 @@ Recorder::Recorder(SessionWriter& writer, int64_t run, bool recordOps, bool reco
     : writer_(writer), run_(run), recordOps_(recordOps), recordNested_(recordNestedOps),
       origin_(std::chrono::steady_clock::now()) {
     pending_.run = run;
+    internedPhase_ = internPhaseName(phase_); // ops before the first phase have none ("")
 }
 
 Recorder::~Recorder() {
@@ -142,6 +153,7 @@ void Recorder::beginPhase(const std::string& phase, int step) {
     lastPhaseEnd_ = now;
     energy_.phaseBoundary(phase); // between the phases: its reads are in neither
     phase_ = phase;
+    internedPhase_ = internPhaseName(phase);
     step_ = step;
     leaves_ = &leavesByPhase_[phase_];
     phaseStart_ = nowNs();
@@ -234,7 +246,7 @@ std::optional<int64_t> Recorder::recordedParent() const {
 }
 
 Recorder::OpOutcome Recorder::popOp() {
-    const OpFrame f = opStack_.back();
+    const OpFrame f = opStack_.back(); // small: the record itself lives in records_
     opStack_.pop_back();
     // Innermost wins: an op whose nested calls did arithmetic is their sum (a
     // linear is its addmm); an op with a formula and no such calls is a leaf.
@@ -273,17 +285,23 @@ std::optional<int64_t> Recorder::currentSpan() const {
     return spanStack_.back().id;
 }
 
-void Recorder::addOp(OpRow&& row) {
+void Recorder::finishRecord(int64_t endNs, const OpOutcome& outcome) {
+    OpRecord& r = records_[--openRecords_];
+    r.endNs = endNs;
+    r.flops = outcome.flops;
+    r.flopsKnown = outcome.known;
     // Only top-level ops add to their span: a nested row's cost is in its parent's.
-    if (!spanStack_.empty() && !row.parentOp) {
+    if (!spanStack_.empty() && r.parentOp == 0) {
         SpanFrame& span = spanStack_.back();
-        span.flops += row.flops;
-        span.bytes += row.bytes;
+        span.flops += r.flops;
+        span.bytes += r.bytes;
         span.ops += 1;
-        span.knownOps += row.flopsKnown ? 1 : 0;
+        span.knownOps += r.flopsKnown ? 1 : 0;
     }
-    pending_.ops.push_back(std::move(row));
-    if (pending_.ops.size() >= kFlushRows) maybeFlush();
+    if (pending_.opRecords.capacity() == 0) pending_.opRecords.reserve(kFlushRows);
+    pending_.opRecords.push_back(std::move(r));
+    r.overflow.clear(); // the slot is reused: an overflow text must not carry over
+    if (pending_.opRecords.size() >= kFlushRows) maybeFlush();
 }
 
 void Recorder::startOps() {

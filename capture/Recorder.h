@@ -43,6 +43,8 @@ public:
     // energy.available = 0 with the reason), for the run's metrics.
     std::vector<RunMetricRow> energyMetrics() const;
     const std::string& phase() const { return phase_; }
+    // The current phase's name, interned for the life of the process (op records point at it).
+    const std::string* internedPhase() const { return internedPhase_; }
     int64_t lastPhaseEndNs() const { return lastPhaseEnd_; }
     int step() const { return step_; }
 
@@ -124,11 +126,20 @@ public:
     // The innermost recorded op on the stack (parent of a nested row), if any.
     std::optional<int64_t> recordedParent() const;
     void pushOp(const OpFrame& f) { opStack_.push_back(f); }
+    bool innermostOpRecorded() const { return !opStack_.empty() && opStack_.back().id != 0; }
     // Pops the innermost frame, counts it and hands its FLOPs to its parent.
     OpOutcome popOp();
     bool recordNestedOps() const { return recordNested_; }
     std::optional<int64_t> currentSpan() const;
-    void addOp(OpRow&& row); // a top-level op also adds its cost to the enclosing span
+    // A recorded op's row while the call runs: beginRecord at its start (a
+    // slot reused from call to call: nothing allocated), finishRecord at its
+    // end hands it to the writer; a top-level op also adds its cost to the
+    // enclosing span.
+    OpRecord& beginRecord() {
+        if (openRecords_ == records_.size()) records_.emplace_back();
+        return records_[openRecords_++];
+    }
+    void finishRecord(int64_t endNs, const OpOutcome& outcome);
 
 private:
     struct SpanFrame {
@@ -151,6 +162,7 @@ private:
     bool opsActive_ = false;
     std::chrono::steady_clock::time_point origin_;
     std::string phase_;
+    const std::string* internedPhase_ = nullptr;
     int step_ = 0;
     int64_t phaseStart_ = 0;
     bool inPhase_ = false;
@@ -160,6 +172,8 @@ private:
     PhaseEnergy energy_{&energyMeter_}; // sampled between phases, outside their spans
     std::vector<SpanFrame> spanStack_;
     std::vector<OpFrame> opStack_;
+    std::vector<OpRecord> records_; // the recorded calls still running, innermost last
+    size_t openRecords_ = 0;
     // FLOPs by the innermost op that computed them, per phase (the leaf_flops
     // table), keyed by the op's identity; `leaves_` points into the current phase's.
     struct LeafCount {

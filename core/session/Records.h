@@ -111,6 +111,33 @@ struct OpRow {
     bool flopsKnown = true; // false: no formula for it or anything it ran ("–", not 0)
 };
 
+// An op row as the capture hands it to the writer (Batch::opRecords): fixed
+// size, so the model's thread builds no strings and allocates nothing for it.
+// Name and phase point at strings interned for the life of the process, the
+// dtype at libtorch's static name; shapes are inline (the tensor arguments'
+// dims, flattened) and become OpRow::shapes' text on the writer's thread.
+struct OpRecord {
+    static constexpr int kMaxTensors = 8, kMaxDims = 24;
+    int64_t id = 0;
+    int64_t span = 0, parentOp = 0; // 0: none (ids start at 1)
+    const std::string* name = nullptr;
+    const std::string* phase = nullptr;
+    const char* dtype = "";
+    int step = 0;
+    int64_t startNs = 0, endNs = 0, flops = 0, bytes = 0;
+    bool flopsKnown = true;
+    // Tensor shapes: `tensors` of them, tensor i with rank[i] dims, in `dims`
+    // one after another. An op with more (a long cat) keeps its text in `overflow`.
+    uint8_t tensors = 0;
+    uint8_t rank[kMaxTensors] = {};
+    int64_t dims[kMaxDims] = {};
+    std::string overflow;
+
+    std::string shapesText() const;        // "[[16,64],[64,32]]"
+    void appendShapes(std::string& out) const; // the same, appended
+    OpRow toRow() const;
+};
+
 // One position of the LLM's token sequence.
 struct TokenRow {
     int position = 0;
@@ -235,6 +262,7 @@ struct Batch {
     std::vector<PhaseRow> phases;
     std::vector<SpanRow> spans;
     std::vector<OpRow> ops;
+    std::vector<OpRecord> opRecords; // the same rows, as the capture records them
     std::vector<TokenRow> tokens;
     std::vector<RoutingRow> routing;
     std::vector<PatchMetricRow> patchMetrics;

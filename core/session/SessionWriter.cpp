@@ -110,12 +110,29 @@ Status SessionWriter::Impl::apply(const Batch& b) {
             s.bind(12, int64_t(x.flopsKnown));
         if (auto r = s.exec(); !ok(r)) return r;
     }
-    for (const auto& o : b.ops) {
+    auto insertOp = [&](const OpRow& o) {
         auto& s = insOp;
         s.bind(1, run), s.bind(2, o.id), s.bind(3, o.span), s.bind(4, o.parentOp),
             s.bind(5, o.name), s.bind(6, o.phase), s.bind(7, o.step), s.bind(8, o.startNs),
             s.bind(9, o.endNs), s.bind(10, o.shapes), s.bind(11, o.dtype), s.bind(12, o.flops),
             s.bind(13, o.bytes), s.bind(14, int64_t(o.flopsKnown));
+        return s.exec();
+    };
+    for (const auto& o : b.ops)
+        if (auto r = insertOp(o); !ok(r)) return r;
+    // The capture's compact records get their text here, off the model's
+    // thread, into one reused buffer.
+    std::string shapes;
+    for (const auto& o : b.opRecords) {
+        auto& s = insOp;
+        shapes.clear();
+        o.appendShapes(shapes);
+        s.bind(1, run), s.bind(2, o.id), s.bind(3, o.span ? std::optional(o.span) : std::nullopt),
+            s.bind(4, o.parentOp ? std::optional(o.parentOp) : std::nullopt),
+            s.bind(5, o.name ? std::string_view(*o.name) : std::string_view("")),
+            s.bind(6, o.phase ? std::string_view(*o.phase) : std::string_view("")), s.bind(7, o.step),
+            s.bind(8, o.startNs), s.bind(9, o.endNs), s.bind(10, shapes), s.bind(11, o.dtype),
+            s.bind(12, o.flops), s.bind(13, o.bytes), s.bind(14, int64_t(o.flopsKnown));
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& l : b.leafFlops) {
