@@ -101,6 +101,19 @@ int mvprof_add_routing_rows(mvprof_session* s, int layer, int first_token, int n
     });
 }
 
+int mvprof_add_repetition(mvprof_session* s, int arm, int rep, const char* phase, long long ns,
+                          int control) {
+    return guarded(s, true, [&]() -> int {
+        if ((arm != 0 && arm != 1) || rep < 0 || ns < 0 || text(phase).empty())
+            return fail(MVPROF_BAD_INPUT, "a repetition needs arm 0 (baseline) or 1 (what-if), "
+                                          "rep >= 0, a phase name and ns >= 0");
+        s->rows.repetitions.push_back(mvp::RepetitionRow{arm ? mvp::Arm::WhatIf : mvp::Arm::Baseline,
+                                                         rep, text(phase), int64_t(ns),
+                                                         control != 0});
+        return MVPROF_OK;
+    });
+}
+
 int mvprof_add_token(mvprof_session* s, int position, const char* modality, int token_id,
                      int patch) {
     return guarded(s, true, [&]() -> int {

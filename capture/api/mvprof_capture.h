@@ -100,6 +100,12 @@ MVPROF_API int mvprof_add_token(mvprof_session* s, int position, const char* mod
 /* What the current pass produced: its next-token logits (n floats) and the
  * token chosen. Prefill is step 0, decode steps their own number. */
 MVPROF_API int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, int n);
+/* One phase of one A/B repetition of a what-if (FORMAT.md `repetition`):
+ * arm 0 = the baseline's setup, 1 = the what-if's; rep counts pairs from 0;
+ * ns the phase's wall time in that unrecorded pass; control 1 when the
+ * what-if's transform cannot change the phase. Stored with the current run. */
+MVPROF_API int mvprof_add_repetition(mvprof_session* s, int arm, int rep, const char* phase,
+                                     long long ns, int control);
 /* kind: "measured" (what the run or its transform did) or "predicted" (a
  * cost model's figure). */
 MVPROF_API int mvprof_add_metric(mvprof_session* s, const char* name, double value,

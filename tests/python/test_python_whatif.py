@@ -20,6 +20,10 @@ Mixtral-layout MoE decoder with a KV cache), each checked against PyTorch:
   largest L2 norm (torch.norm here), and their features are the baseline's;
 - the attention heatmap of this KV-cache model equals the mass PyTorch's
   softmax put on the visual positions, per layer;
+- A/B repetitions (reps=, run=): the stored rows per arm, rep and phase with
+  the noise-control phases marked, the comparison's intervals built on
+  them, and a hook-only transform (PruneVisual) applied to the what-if's
+  passes alone;
 - refusals: no llm role for W8, a what-if into another session, the CLI's
   whatif on a Python run;
 - mvprof-cli launch: progress lines and a done event, a failing script
@@ -228,6 +232,49 @@ def check_prune(session: str, model, base: Spy, features: torch.Tensor) -> None:
     check(cosine is not None and abs(cosine - 1.0) < 1e-5, f"vision cosine {cosine}")
 
 
+def check_repetitions(session: str, model, base: Spy) -> None:
+    """A/B repetitions from Python: N interleaved unrecorded passes of each
+    setup stored with the what-if, the comparison's intervals built on them;
+    a hook-only transform acts on the what-if's passes alone."""
+    with mvprof.whatif(base.prof, model, mvprof.W8(), warmup=warmup, reps=3, run=warmup) as w:
+        run(w)
+    rows = sqlite3.connect(session).execute(
+        "SELECT arm, rep, phase, ns, control FROM repetition WHERE run=?", (w.run_id,)).fetchall()
+    phases = {r[2] for r in rows}
+    control = {r[2]: r[4] for r in rows}
+    print(f"  repetitions: {len(rows)} rows, phases {sorted(phases)}, control {control}")
+    check(len(rows) == 3 * 2 * len(phases) and {"vision", "prefill", "decode"} <= phases,
+          f"repetition rows {len(rows)} for phases {phases}")
+    check(control.get("vision") == 1 and control.get("prefill") == 0 and
+          control.get("decode") == 0, f"control phases {control}")
+    check(all(r[3] > 0 for r in rows), "a repetition without time")
+    c = diff(session, w.run_id)
+    decode = next((p for p in c.get("phases", []) if p["phase"] == "decode"), {})
+    check(decode.get("baseline", {}).get("reps") == 3 and
+          isinstance(decode.get("within_noise"), bool) and len(decode["speedup"]["ci95"]) == 2,
+          f"decode A/B entry {decode}")
+    check(c.get("timing_method", "").startswith("A/B"), f"timing method {c.get('timing_method')}")
+
+    class CountingPrune(mvprof.PruneVisual):
+        timed = 0
+
+        def on_projector(self, prof, path, output):
+            if type(prof).__name__ == "TimedPass":
+                CountingPrune.timed += 1
+            return super().on_projector(prof, path, output)
+
+    with mvprof.whatif(base.prof, model, CountingPrune(keep=0.4), reps=2, run=warmup) as w:
+        run(w)
+    print(f"  repetitions: pruning applied in {CountingPrune.timed} timed passes")
+    check(CountingPrune.timed == 3, f"pruning in {CountingPrune.timed} timed passes, not the "
+          "what-if's warm-up and two repetitions")
+    try:
+        mvprof.whatif(base.prof, model, mvprof.W8(), reps=2)
+        check(False, "reps without run= accepted")
+    except mvprof.MvprofError as e:
+        check("run=" in str(e), f"reps without run: {e}")
+
+
 def check_attention(folder: str, model) -> None:
     """The attention heatmap of a KV-cache model: per layer, each new text
     query's mean-over-heads softmax mass on each visual position, summed — as
@@ -394,6 +441,7 @@ def main() -> int:
             check_w4(session, model, base)
             check_freeze(session, model, base)
             check_prune(session, model, base, features[-1])
+            check_repetitions(session, model, base)
             check_refusals(session, model, base, folder)
         check_attention(folder, model)
         check_launch(folder)

@@ -48,6 +48,7 @@ _SIGNATURES = {
     "mvprof_add_token": [_S, _INT, _STR, _INT, _INT],
     "mvprof_add_step_output": [_S, _INT, _FLTP, _INT],
     "mvprof_add_metric": [_S, _STR, _DBL, _STR, _STR, _STR],
+    "mvprof_add_repetition": [_S, _INT, _INT, _STR, _LL, _INT],
     "mvprof_add_quantised_module": [_S, _STR, _LL, _LL],
     "mvprof_end_run": [_S, _INT, _STR],
     "mvprof_close": [_S],

@@ -106,6 +106,7 @@ class Profile:
         self.patterns = [(k, re.compile(v)) for k, v in self.roles.items()]
         self.transform, self.baseline_run, self.warmup = transform, baseline_run, warmup
         self.attention = attention
+        self.reps, self.rerun = 0, None  # a what-if's A/B repetitions (whatif(reps=, run=))
         self.run_id = 0
         self.routers: List[str] = []
         self._session = ctypes.c_void_p()
@@ -139,12 +140,16 @@ class Profile:
         lib = _abi.library()
         _abi.check(lib.mvprof_open(b(self.path), int(self.force), ctypes.byref(self._session)))
         try:
+            original = self.model
             if self.transform is not None:
                 self.model = self.transform.prepare(self)
             if self.warmup is not None:
                 # One unrecorded pass: first-call costs (allocation, kernel set-up) stay out.
                 self.warmup(NullProfile(self.model))
+            ab = self._repeat(original)
             self._begin_run()
+            for arm, rep, phase, ns, control in ab:
+                self.call("mvprof_add_repetition", arm, rep, b(phase), ns, int(control))
             self.metric("weights.bytes", weight_bytes(self.model), "bytes",
                         note="the model's parameters and buffers as stored")
             if self.transform is not None:
@@ -158,6 +163,14 @@ class Profile:
             warnings.warn("mvprof: " + self.no_router_message() +
                           "; ops and modules are still recorded", stacklevel=2)
         return self
+
+    def _repeat(self, original: torch.nn.Module):
+        """The A/B repetitions of a what-if, before its recorded run begins."""
+        if not self.reps or self.transform is None:
+            return []
+        from ._repeat import repetitions
+        return repetitions(original, self.model, self.transform, self.rerun, self.reps,
+                           self.patterns)
 
     def _begin_run(self) -> None:
         config = {"format": "mvprof-python", "class": type(self.model).__name__,

@@ -216,12 +216,18 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
            path: Optional[str] = None, image: Union[str, bytes, None] = None,
            prompt: Optional[str] = None,
            roles: Optional[Dict[str, str]] = None, ops: bool = True,
-           warmup: Warmup = None, attention: Optional[bool] = None) -> Profile:
+           warmup: Warmup = None, attention: Optional[bool] = None, reps: int = 0,
+           run: Warmup = None) -> Profile:
     """A what-if run of `model` with `transform`, compared with `baseline`
     (a finished Profile, or a run id in the session at `path`). The session,
     image, prompt and roles default to the baseline's; run `.model` inside.
     `warmup(p)` runs the transformed model once first, unrecorded (a new
-    model's first call pays set-up costs the baseline's warm-up did not)."""
+    model's first call pays set-up costs the baseline's warm-up did not).
+    `reps=N` with `run(p)` — the script's pass, as warmup takes it — first
+    times N interleaved passes of `model` and of the transformed model
+    (after a warm-up of each, recording nothing), stored with the what-if:
+    its comparison then shows medians with intervals and a paired speed-up,
+    "within noise" when its interval holds 1.0."""
     if isinstance(baseline, Profile):
         if not baseline.run_id:
             raise MvprofError("the baseline has not run yet: profile it first")
@@ -233,10 +239,15 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
         prompt = prompt if prompt is not None else baseline.prompt
         roles = roles or baseline.roles
         attention = baseline.attention if attention is None else attention
-        run = baseline.run_id
+        baseline_run = baseline.run_id
     else:
-        run = int(baseline)
+        baseline_run = int(baseline)
     if not isinstance(transform, Transform):
         raise MvprofError("transform must be mvprof.W8(), W4(), FreezeCold() or PruneVisual()")
-    return Profile(path, model, image, prompt, roles, ops, False, transform, run, warmup,
-                   True if attention is None else attention)
+    if reps < 0 or (reps and run is None):
+        raise MvprofError("A/B repetitions need reps >= 0 and, with reps, the pass to repeat: "
+                          "run=lambda p: pipeline(p)")
+    prof = Profile(path, model, image, prompt, roles, ops, False, transform, baseline_run,
+                   warmup, True if attention is None else attention)
+    prof.reps, prof.rerun = int(reps), run
+    return prof
