@@ -440,7 +440,10 @@ int whatIfCommand(const std::vector<std::string>& argv) {
         w->repetitions = std::move(repetitions);
     }
     if (!outcome->quantised.empty())
-        if (auto p = predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
+        if (auto p = outcome->kernelRatios
+                         ? predictFromKernelRatios(*baseData, *w, outcome->quantised,
+                                                   *outcome->kernelRatios)
+                         : predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
             const RunMetricRow predicted{
                 "latency.predicted_ns", double(p->wallNs), "ns", "predicted",
                 (outcome->int8Kernels ? "a check of the cost model, the int8 kernels having run: "

@@ -50,9 +50,12 @@ const char* engineName(at::QEngine e) {
 std::optional<Int8EngineChoice> chooseInt8Engines(int64_t in, int64_t out, const Int8Workload& w) {
     c10::InferenceMode inference;
     at::RecordFunctionGuard unrecorded(false); // the trial is not the model's work
-    const auto weight = quantisePerChannelInt8(torch::randn({out, in}) * 0.02);
+    const auto dense = torch::randn({out, in}) * 0.02;
+    const auto weight = quantisePerChannelInt8(dense);
     const auto prefill = torch::randn({std::max<int64_t>(1, w.prefillRows), in});
     const auto one = torch::randn({1, in});
+    const double fp32Prefill = medianNs(3, [&] { (void)torch::nn::functional::linear(prefill, dense); });
+    const double fp32One = medianNs(7, [&] { (void)torch::nn::functional::linear(one, dense); });
     Int8EngineChoice c;
     double bestLarge = 0, bestSmall = 0;
     std::string trials;
@@ -68,6 +71,10 @@ std::optional<Int8EngineChoice> chooseInt8Engines(int64_t in, int64_t out, const
         if (c.small == at::QEngine::NoQEngine || d < bestSmall) c.small = engine, bestSmall = d;
     }
     if (c.large == at::QEngine::NoQEngine) return std::nullopt;
+    c.prefillRatio = fp32Prefill > 0 ? bestLarge / fp32Prefill : 1.0;
+    c.decodeRatio = fp32One > 0 ? bestSmall / fp32One : 1.0;
+    trials += "; float32 " + std::to_string(int64_t(fp32Prefill / 1e3)) + " and " +
+              std::to_string(int64_t(fp32One / 1e3)) + " µs";
     c.note = std::string(c.split() ? "prefill calls on " : "every call on ") +
              engineName(c.large) +
              (c.split() ? std::string(", calls of ≤ ") + std::to_string(kSmallCallRows) +

@@ -24,6 +24,9 @@ struct Int8EngineChoice {
     at::QEngine large = at::QEngine::NoQEngine; // for calls of more rows (prefill)
     at::QEngine small = at::QEngine::NoQEngine; // for small calls (decode)
     std::string note;                           // the engines and the trial's times
+    // int8 ÷ float32 time of the trial layer on the prefill's rows and on
+    // one row (measured): the latency prediction's kernel ratios.
+    double prefillRatio = 1, decodeRatio = 1;
     bool split() const { return large != small; }
 };
 

@@ -82,6 +82,7 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
                                               engineName(engines->small)
                                         : engineName(engines->large);
             s.engineNote = engines->note;
+            s.kernelRatios = KernelRatios{engines->prefillRatio, engines->decodeRatio};
         }
     }
     const QuantFormat format = engines ? QuantFormat::Int8PerChannel : QuantFormat::Groups;

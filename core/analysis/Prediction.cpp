@@ -1,6 +1,7 @@
 #include "core/analysis/Prediction.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 namespace mvp {
@@ -68,6 +69,41 @@ predictQuantisedLatency(const RunData& base, const RunData& whatIf,
     p.note = "predicted for an int4/int8 kernel that reads the packed weights: the quantised "
              "modules' measured time (float32 kernels here) replaced by the baseline's, scaled "
              "by the roofline ratio of bytes moved";
+    return p;
+}
+
+std::optional<LatencyPrediction>
+predictFromKernelRatios(const RunData& base, const RunData& whatIf,
+                        const std::vector<QuantisedModule>& modules, const KernelRatios& ratios) {
+    if (modules.empty() || whatIf.run.wallNs <= 0) return std::nullopt;
+    const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
+    const auto basePositions = positionsByPhase(base), runPositions = positionsByPhase(whatIf);
+    double wall = double(whatIf.run.wallNs);
+    for (const auto& m : modules)
+        for (const auto& [key, b] : baseCosts) {
+            if (key.first != m.path || b.ns <= 0) continue;
+            const std::string& phase = key.second;
+            const double ratio = phase == "prefill"  ? ratios.prefill
+                                 : phase == "decode" ? ratios.decode
+                                                     : 1.0;
+            const auto bp = basePositions.find(phase), rp = runPositions.find(phase);
+            const double scale =
+                (bp != basePositions.end() && rp != runPositions.end() && bp->second > 0)
+                    ? double(rp->second) / double(bp->second)
+                    : 1.0;
+            const auto measured = runCosts.find(key);
+            wall += double(b.ns) * ratio * scale -
+                    (measured != runCosts.end() ? double(measured->second.ns) : 0.0);
+        }
+    LatencyPrediction p;
+    p.wallNs = int64_t(std::max(0.0, wall));
+    char buf[160];
+    std::snprintf(buf, sizeof buf,
+                  "the quantised modules' baseline time × the int8 ÷ float32 kernel time "
+                  "measured on the largest layer's shape (%.2f on the prefill's rows, %.2f on "
+                  "one row)",
+                  ratios.prefill, ratios.decode);
+    p.note = buf;
     return p;
 }
 

@@ -31,4 +31,17 @@ std::optional<LatencyPrediction>
 predictQuantisedLatency(const RunData& baseline, const RunData& whatIf,
                         const std::vector<QuantisedModule>& modules);
 
+// Where a faster kernel exists and was timed against float32 on a layer of
+// the model's shape (int8: Int8Engine.h's trial), its time ratio per phase.
+struct KernelRatios {
+    double prefill = 1, decode = 1; // kernel time ÷ float32 time, on the prefill's rows / one row
+};
+
+// The same replacement with T' = T · ratio(phase) (prefill's ratio for
+// prefill, decode's for decode, 1 elsewhere), scaled by positions as above:
+// a cost model from one layer's measured kernels, checked against the run.
+std::optional<LatencyPrediction>
+predictFromKernelRatios(const RunData& baseline, const RunData& whatIf,
+                        const std::vector<QuantisedModule>& modules, const KernelRatios& ratios);
+
 } // namespace mvp
