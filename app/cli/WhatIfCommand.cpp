@@ -1,6 +1,7 @@
 // `mvprof-cli whatif`: a second real run of a baseline's inputs with one or
 // more transforms applied, stored in the same session and compared with it.
 #include "app/cli/Args.h"
+#include "core/Format.h"
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
 #include "app/cli/Progress.h"
@@ -227,11 +228,6 @@ Result<std::vector<int>> salientPatches(const RunData& base, double keep, const 
     return kept;
 }
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 
 } // namespace
 

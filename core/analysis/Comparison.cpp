@@ -1,4 +1,5 @@
 #include "core/analysis/Comparison.h"
+#include "core/Format.h"
 
 #include "core/analysis/HeadStats.h"
 #include "core/analysis/PatchMetrics.h"
@@ -31,11 +32,6 @@ int visualTokens(const RunData& d) {
     return n;
 }
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 // Energy per inference from both runs' RAPL metrics, or why there is none.
 void setEnergy(Comparison& c, const RunData& base, const RunData& run) {
     const auto* a = findMetric(base, "energy.package_j");

@@ -2,6 +2,7 @@
 // A/B repetitions, latency is shown as medians with intervals and the
 // speed-up as a paired ratio, "within noise" when its interval holds 1.0.
 #include "core/analysis/Comparison.h"
+#include "core/Format.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -9,11 +10,6 @@
 namespace mvp {
 
 namespace {
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 std::string padLeft(const std::string& s, size_t n) {
     return s.size() < n ? std::string(n - s.size(), ' ') + s : s;
 }

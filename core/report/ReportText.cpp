@@ -1,5 +1,6 @@
 // The text and Markdown reports: the same sections, for a terminal and for a document.
 #include "core/report/Report.h"
+#include "core/Format.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -9,11 +10,6 @@ namespace mvp {
 
 namespace {
 
-std::string fmt(const char* f, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, f, v);
-    return buf;
-}
 std::string ms(int64_t ns) {
     return fmt("%.2f", double(ns) / 1e6);
 }
