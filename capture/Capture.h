@@ -78,7 +78,6 @@ struct ModelTransformOutcome {
     std::vector<RunMetricRow> metrics;
     std::vector<QuantisedModule> quantised;
     bool int8Kernels = false; // W8 runs libtorch's int8 engine: its latency is measured
-    std::optional<KernelRatios> kernelRatios; // then the prediction's measured kernel ratios
 };
 
 // Everything checked and loaded that can be before a model exists.

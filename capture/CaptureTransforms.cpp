@@ -179,7 +179,6 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
                 metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
             out.quantised = s.modules;
             out.int8Kernels = !s.engine.empty();
-            out.kernelRatios = s.kernelRatios;
         }
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal,

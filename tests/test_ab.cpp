@@ -7,6 +7,7 @@
 #include "core/analysis/AbTimings.h"
 #include "core/analysis/Comparison.h"
 #include "core/analysis/Kv.h"
+#include "core/analysis/Prediction.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -188,6 +189,30 @@ private slots:
         // Shapes that do not match compare nothing rather than read past the end.
         b.dim = 3;
         QVERIFY(resamplingLoss(a, b).empty());
+    }
+
+    void kernelRatioPredictionByHand() {
+        // Module 7 ("llm.layer.0.mlp"): 100 ns of prefill and 50 of decode in the
+        // baseline, 30 and 40 in the what-if, whose wall is 200 ns. With int8 at
+        // half float32's time on the prefill's rows and twice on one row:
+        // 200 − 30 + 100·0.5 − 40 + 50·2 = 280.
+        RunData base, run;
+        for (RunData* d : {&base, &run}) {
+            d->modules = {ModuleRow{7, "llm.layer.0.mlp", "SwiGlu", std::nullopt, 0}};
+            d->tokens = {TokenRow{0, "prefill", 0, "text", 1, -1},
+                         TokenRow{1, "decode", 1, "text", 2, -1}};
+        }
+        base.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 100},
+                      SpanRow{2, 7, std::nullopt, "decode", 1, 100, 150}};
+        run.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 30},
+                     SpanRow{2, 7, std::nullopt, "decode", 1, 30, 70}};
+        run.run.wallNs = 200;
+        QuantisedModule m{"llm.layer.0.mlp", 4000, 1000, KernelRatios{0.5, 2.0}};
+        const auto p = predictFromKernelRatios(base, run, {m});
+        QVERIFY(p);
+        QCOMPARE(p->wallNs, int64_t(280));
+        m.kernelRatios.reset(); // a module without measured kernels: no such prediction
+        QVERIFY(!predictFromKernelRatios(base, run, {m}));
     }
 };
 

@@ -436,9 +436,8 @@ int whatIfCommand(const std::vector<std::string>& argv) {
         w->repetitions = std::move(repetitions);
     }
     if (!outcome->quantised.empty())
-        if (auto p = outcome->kernelRatios
-                         ? predictFromKernelRatios(*baseData, *w, outcome->quantised,
-                                                   *outcome->kernelRatios)
+        if (auto p = outcome->int8Kernels
+                         ? predictFromKernelRatios(*baseData, *w, outcome->quantised)
                          : predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
             const RunMetricRow predicted{
                 "latency.predicted_ns", double(p->wallNs), "ns", "predicted",

@@ -47,32 +47,84 @@ const char* engineName(at::QEngine e) {
     }
 }
 
-std::optional<Int8EngineChoice> chooseInt8Engines(int64_t in, int64_t out, const Int8Workload& w) {
+const ShapeTrial* Int8EngineChoice::trialOf(int64_t out, int64_t in) const {
+    for (const auto& t : shapes)
+        if (t.out == out && t.in == in) return &t;
+    return nullptr;
+}
+
+namespace {
+constexpr int64_t kTrialRows = 128; // prefill rows timed; the time is scaled to all of them
+
+struct EngineTimes {
+    std::vector<double> prefill, one; // per shape, ns (prefill scaled to its rows)
+    double prefillTotal = 0, oneTotal = 0;
+};
+
+EngineTimes timeEngine(at::QEngine engine, const std::vector<torch::Tensor>& weights,
+                       const std::vector<int>& counts, const torch::Tensor& rowsIn, double scale) {
+    EngineTimes t;
+    for (size_t i = 0; i < weights.size(); ++i) {
+        const auto packed = prepackInt8(weights[i], torch::Tensor(), engine);
+        const auto x = rowsIn.narrow(1, 0, weights[i].size(1)).contiguous();
+        const auto one = x.narrow(0, 0, 1).contiguous();
+        t.prefill.push_back(scale * medianNs(2, [&] { (void)linearDynamicInt8(x, packed); }));
+        t.one.push_back(medianNs(5, [&] { (void)linearDynamicInt8(one, packed); }));
+        t.prefillTotal += counts[i] * t.prefill.back();
+        t.oneTotal += counts[i] * t.one.back();
+    }
+    return t;
+}
+} // namespace
+
+std::optional<Int8EngineChoice>
+chooseInt8Engines(const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes,
+                  const Int8Workload& w) {
+    if (shapes.empty()) return std::nullopt;
     c10::InferenceMode inference;
     at::RecordFunctionGuard unrecorded(false); // the trial is not the model's work
-    const auto dense = torch::randn({out, in}) * 0.02;
-    const auto weight = quantisePerChannelInt8(dense);
-    const auto prefill = torch::randn({std::max<int64_t>(1, w.prefillRows), in});
-    const auto one = torch::randn({1, in});
-    const double fp32Prefill = medianNs(3, [&] { (void)torch::nn::functional::linear(prefill, dense); });
-    const double fp32One = medianNs(7, [&] { (void)torch::nn::functional::linear(one, dense); });
+    int64_t widest = 0;
+    for (const auto& [shape, count] : shapes)
+        widest = std::max(widest, shape.second);
+    const int64_t rows = std::clamp<int64_t>(w.prefillRows, 1, kTrialRows);
+    const double scale = double(std::max<int64_t>(1, w.prefillRows)) / double(rows);
+    const auto input = torch::randn({rows, widest});
+    std::vector<torch::Tensor> dense, weights;
+    std::vector<int> counts;
     Int8EngineChoice c;
-    double bestLarge = 0, bestSmall = 0;
+    for (const auto& [shape, count] : shapes) {
+        dense.push_back(torch::randn({shape.first, shape.second}) * 0.02);
+        weights.push_back(quantisePerChannelInt8(dense.back()));
+        counts.push_back(count);
+        ShapeTrial t;
+        t.out = shape.first;
+        t.in = shape.second;
+        const auto x = input.narrow(1, 0, t.in).contiguous();
+        const auto one = x.narrow(0, 0, 1).contiguous();
+        t.fp32Prefill =
+            scale * medianNs(2, [&] { (void)torch::nn::functional::linear(x, dense.back()); });
+        t.fp32One = medianNs(5, [&] { (void)torch::nn::functional::linear(one, dense.back()); });
+        c.shapes.push_back(t);
+    }
+    std::optional<EngineTimes> large, small;
     std::string trials;
     for (const at::QEngine engine : at::globalContext().supportedQEngines()) {
         if (engine == at::QEngine::NoQEngine) continue;
-        const auto packed = prepackInt8(weight, torch::Tensor(), engine);
-        const double p = medianNs(3, [&] { (void)linearDynamicInt8(prefill, packed); });
-        const double d = medianNs(7, [&] { (void)linearDynamicInt8(one, packed); });
+        EngineTimes t = timeEngine(engine, weights, counts, input, scale);
         trials += std::string(trials.empty() ? "" : "; ") + engineName(engine) + " " +
-                  std::to_string(int64_t(p / 1e3)) + " µs on the prefill's rows, " +
-                  std::to_string(int64_t(d / 1e3)) + " µs on one row";
-        if (c.large == at::QEngine::NoQEngine || p < bestLarge) c.large = engine, bestLarge = p;
-        if (c.small == at::QEngine::NoQEngine || d < bestSmall) c.small = engine, bestSmall = d;
+                  std::to_string(int64_t(t.prefillTotal / 1e3)) + " µs per prefill, " +
+                  std::to_string(int64_t(t.oneTotal / 1e3)) + " µs per decode step";
+        if (!large || t.prefillTotal < large->prefillTotal) c.large = engine, large = t;
+        if (!small || t.oneTotal < small->oneTotal) c.small = engine, small = t;
     }
-    if (c.large == at::QEngine::NoQEngine) return std::nullopt;
-    c.prefillRatio = fp32Prefill > 0 ? bestLarge / fp32Prefill : 1.0;
-    c.decodeRatio = fp32One > 0 ? bestSmall / fp32One : 1.0;
+    if (!large) return std::nullopt;
+    double fp32Prefill = 0, fp32One = 0;
+    for (size_t i = 0; i < c.shapes.size(); ++i) {
+        c.shapes[i].int8Prefill = large->prefill[i];
+        c.shapes[i].int8One = small->one[i];
+        fp32Prefill += counts[i] * c.shapes[i].fp32Prefill;
+        fp32One += counts[i] * c.shapes[i].fp32One;
+    }
     trials += "; float32 " + std::to_string(int64_t(fp32Prefill / 1e3)) + " and " +
               std::to_string(int64_t(fp32One / 1e3)) + " µs";
     c.note = std::string(c.split() ? "prefill calls on " : "every call on ") +
@@ -81,8 +133,8 @@ std::optional<Int8EngineChoice> chooseInt8Engines(int64_t in, int64_t out, const
                               " rows on " + engineName(c.small) +
                               " (each weight packed for both, its bytes counted twice)"
                         : std::string()) +
-             ", by a trial on a " + std::to_string(out) + "×" + std::to_string(in) + " layer (" +
-             trials + ")";
+             ", by a trial of the model's " + std::to_string(c.shapes.size()) +
+             " layer shapes (" + trials + ")";
     return c;
 }
 

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <torch/torch.h>
+#include <utility>
+#include <vector>
 
 namespace mvp {
 
@@ -20,24 +22,34 @@ struct Int8Workload {
 // Calls of at most this many rows are "small" (decode steps, GEMV-like).
 inline constexpr int64_t kSmallCallRows = 8;
 
+// One layer shape's trial: float32 and the chosen engines' int8 time on the
+// prefill's rows and on one row (ns, measured; medians of a few calls).
+struct ShapeTrial {
+    int64_t out = 0, in = 0;
+    double fp32Prefill = 0, fp32One = 0, int8Prefill = 0, int8One = 0;
+};
+
 struct Int8EngineChoice {
     at::QEngine large = at::QEngine::NoQEngine; // for calls of more rows (prefill)
     at::QEngine small = at::QEngine::NoQEngine; // for small calls (decode)
     std::string note;                           // the engines and the trial's times
-    // int8 ÷ float32 time of the trial layer on the prefill's rows and on
-    // one row (measured): the latency prediction's kernel ratios.
-    double prefillRatio = 1, decodeRatio = 1;
+    std::vector<ShapeTrial> shapes;             // per layer shape, for the latency prediction
     bool split() const { return large != small; }
+    const ShapeTrial* trialOf(int64_t out, int64_t in) const;
 };
 
 // Engines differ by far with the rows per call (here onednn is ~8× faster
 // than float32 on a 600-row prefill but slower on a 1-row GEMV, qnnpack the
-// reverse), so they are chosen by a measured trial: each engine this libtorch
-// supports runs an [out, in] layer on the prefill's rows and on one row
-// (medians of a few calls); the fastest at each becomes that call size's
-// engine. Where they differ, each weight is packed for both (and its bytes
-// counted twice). Nullopt when libtorch has no quantized engine.
-std::optional<Int8EngineChoice> chooseInt8Engines(int64_t in, int64_t out, const Int8Workload& w);
+// reverse), so they are chosen by a measured trial: every distinct [out, in]
+// layer shape (`shapes`, with how many layers have it) runs on each engine
+// this libtorch supports, on the prefill's rows (at most 128 of them, the
+// time scaled to all) and on one row; the engine with the least total
+// prefill time becomes the prefill's, the one with the least decode time the
+// decode steps'. Where they differ, each weight is packed for both (and its
+// bytes counted twice). Nullopt when libtorch has no quantized engine.
+std::optional<Int8EngineChoice>
+chooseInt8Engines(const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes,
+                  const Int8Workload& w);
 const char* engineName(at::QEngine e);
 
 // w [out, in] float → a per-channel qint8 tensor, scale = max|row| / 127.

@@ -3,7 +3,9 @@
 #include "capture/whatif/Int8Engine.h"
 #include "capture/whatif/QuantiseTorch.h"
 
+#include <array>
 #include <cmath>
+#include <map>
 
 namespace mvp {
 
@@ -72,26 +74,29 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
     QuantSummary s;
     std::optional<Int8EngineChoice> engines;
     if (bits == 8 && int8 && !targets.empty()) {
-        // The trial runs the largest layer's shape: the one that matters most.
-        const LinImpl* largest = targets.front().lin;
+        // Every distinct layer shape, with how many layers have it.
+        std::map<std::pair<int64_t, int64_t>, int> shapes;
         for (const auto& t : targets)
-            if (t.lin->weight.numel() > largest->weight.numel()) largest = t.lin;
-        engines = chooseInt8Engines(largest->weight.size(1), largest->weight.size(0), *int8);
+            shapes[{t.lin->weight.size(0), t.lin->weight.size(1)}] += 1;
+        engines = chooseInt8Engines({shapes.begin(), shapes.end()}, *int8);
         if (engines) {
             s.engine = engines->split() ? std::string(engineName(engines->large)) + " + " +
                                               engineName(engines->small)
                                         : engineName(engines->large);
             s.engineNote = engines->note;
-            s.kernelRatios = KernelRatios{engines->prefillRatio, engines->decodeRatio};
         }
     }
     const QuantFormat format = engines ? QuantFormat::Int8PerChannel : QuantFormat::Groups;
     std::map<std::string, QuantisedModule> byModule;
+    // Per module: Σ int8 and float32 trial times of its layers' shapes
+    // (prefill int8, prefill float32, one row int8, one row float32).
+    std::map<std::string, std::array<double, 4>> kernelTimes;
     for (size_t i = 0; i < targets.size(); ++i) {
         LinImpl& lin = *targets[i].lin;
         auto x = calibrationSample(inputs[i]);
         auto choice = awqQuantise(lin.weight.detach(), x, bits, group, gridPoints, format);
         const int64_t fp32 = lin.weight.numel() * int64_t(lin.weight.element_size());
+        const int64_t rows = lin.weight.size(0), cols = lin.weight.size(1);
         lin.quant = std::make_shared<QuantisedWeight>(std::move(choice.weight));
         if (engines) packForEngines(*lin.quant, lin.bias, *engines);
         release(lin.weight);
@@ -112,10 +117,20 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         mod.path = targets[i].path;
         mod.fp32Bytes += fp32;
         mod.quantBytes += oneCopy;
+        if (engines)
+            if (const ShapeTrial* t = engines->trialOf(rows, cols)) {
+                auto& k = kernelTimes[targets[i].path];
+                k[0] += t->int8Prefill, k[1] += t->fp32Prefill, k[2] += t->int8One,
+                    k[3] += t->fp32One;
+            }
     }
     if (s.calibratedLayers) s.meanAlpha /= s.calibratedLayers;
-    for (auto& [path, mod] : byModule)
+    for (auto& [path, mod] : byModule) {
+        if (const auto k = kernelTimes.find(path); k != kernelTimes.end() && k->second[1] > 0 &&
+                                                   k->second[3] > 0)
+            mod.kernelRatios = KernelRatios{k->second[0] / k->second[1], k->second[2] / k->second[3]};
         s.modules.push_back(mod);
+    }
     return s;
 }
 

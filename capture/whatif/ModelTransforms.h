@@ -18,7 +18,6 @@ struct QuantSummary {
     std::vector<QuantisedModule> modules;  // by owning probe module
     std::string engine; // libtorch's quantized engine that runs W8 ("onednn", …); empty: dequantised
     std::string engineNote; // how it was chosen
-    std::optional<KernelRatios> kernelRatios; // int8 ÷ float32 time, measured in the trial
 };
 
 // Quantises every decoder linear (attention, dense FFN, experts; not the

@@ -1,7 +1,6 @@
 #include "core/analysis/Prediction.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 
 namespace mvp {
@@ -74,8 +73,10 @@ predictQuantisedLatency(const RunData& base, const RunData& whatIf,
 
 std::optional<LatencyPrediction>
 predictFromKernelRatios(const RunData& base, const RunData& whatIf,
-                        const std::vector<QuantisedModule>& modules, const KernelRatios& ratios) {
+                        const std::vector<QuantisedModule>& modules) {
     if (modules.empty() || whatIf.run.wallNs <= 0) return std::nullopt;
+    for (const auto& m : modules)
+        if (!m.kernelRatios) return std::nullopt;
     const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
     const auto basePositions = positionsByPhase(base), runPositions = positionsByPhase(whatIf);
     double wall = double(whatIf.run.wallNs);
@@ -83,8 +84,8 @@ predictFromKernelRatios(const RunData& base, const RunData& whatIf,
         for (const auto& [key, b] : baseCosts) {
             if (key.first != m.path || b.ns <= 0) continue;
             const std::string& phase = key.second;
-            const double ratio = phase == "prefill"  ? ratios.prefill
-                                 : phase == "decode" ? ratios.decode
+            const double ratio = phase == "prefill"  ? m.kernelRatios->prefill
+                                 : phase == "decode" ? m.kernelRatios->decode
                                                      : 1.0;
             const auto bp = basePositions.find(phase), rp = runPositions.find(phase);
             const double scale =
@@ -97,13 +98,8 @@ predictFromKernelRatios(const RunData& base, const RunData& whatIf,
         }
     LatencyPrediction p;
     p.wallNs = int64_t(std::max(0.0, wall));
-    char buf[160];
-    std::snprintf(buf, sizeof buf,
-                  "the quantised modules' baseline time × the int8 ÷ float32 kernel time "
-                  "measured on the largest layer's shape (%.2f on the prefill's rows, %.2f on "
-                  "one row)",
-                  ratios.prefill, ratios.decode);
-    p.note = buf;
+    p.note = "the quantised modules' baseline time × their layers' int8 ÷ float32 kernel time, "
+             "measured on each layer shape in isolation (prefill's rows, one row)";
     return p;
 }
 

@@ -11,10 +11,18 @@
 
 namespace mvp {
 
-// A probe module whose linears were quantised, with their weights' bytes.
+// Where a faster kernel exists and was timed against float32 on a layer of
+// the model's shape (int8: Int8Engine.h's trial), its time ratio per phase.
+struct KernelRatios {
+    double prefill = 1, decode = 1; // kernel time ÷ float32 time, on the prefill's rows / one row
+};
+
+// A probe module whose linears were quantised, with their weights' bytes and,
+// where a kernel ran them, its time ratios on the module's own layer shapes.
 struct QuantisedModule {
     std::string path; // e.g. "llm.layer.0.attn"
     int64_t fp32Bytes = 0, quantBytes = 0;
+    std::optional<KernelRatios> kernelRatios;
 };
 
 struct LatencyPrediction {
@@ -31,17 +39,13 @@ std::optional<LatencyPrediction>
 predictQuantisedLatency(const RunData& baseline, const RunData& whatIf,
                         const std::vector<QuantisedModule>& modules);
 
-// Where a faster kernel exists and was timed against float32 on a layer of
-// the model's shape (int8: Int8Engine.h's trial), its time ratio per phase.
-struct KernelRatios {
-    double prefill = 1, decode = 1; // kernel time ÷ float32 time, on the prefill's rows / one row
-};
-
 // The same replacement with T' = T · ratio(phase) (prefill's ratio for
-// prefill, decode's for decode, 1 elsewhere), scaled by positions as above:
-// a cost model from one layer's measured kernels, checked against the run.
+// prefill, decode's for decode, 1 elsewhere; each module's own, measured on
+// its layers' shapes), scaled by positions as above: a cost model from the
+// kernels timed in isolation, checked against the run. None unless every
+// module has its ratios.
 std::optional<LatencyPrediction>
 predictFromKernelRatios(const RunData& baseline, const RunData& whatIf,
-                        const std::vector<QuantisedModule>& modules, const KernelRatios& ratios);
+                        const std::vector<QuantisedModule>& modules);
 
 } // namespace mvp
