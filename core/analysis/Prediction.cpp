@@ -32,6 +32,33 @@ std::map<std::string, int> positionsByPhase(const RunData& run) {
         n[t.phase] += 1;
     return n;
 }
+// The what-if's wall time with each quantised module's measured time in
+// each phase replaced by its baseline time × factor(module, phase, baseline
+// cost), scaled by the what-if's positions in that phase over the
+// baseline's. A factor ≤ 0 leaves that module and phase as measured.
+template <typename Factor>
+int64_t replacedWall(const RunData& base, const RunData& whatIf,
+                     const std::vector<QuantisedModule>& modules, Factor factor) {
+    const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
+    const auto basePositions = positionsByPhase(base), runPositions = positionsByPhase(whatIf);
+    double wall = double(whatIf.run.wallNs);
+    for (const auto& m : modules)
+        for (const auto& [key, b] : baseCosts) {
+            if (key.first != m.path || b.ns <= 0) continue;
+            const std::string& phase = key.second;
+            const double f = factor(m, phase, b);
+            if (f <= 0) continue;
+            const auto bp = basePositions.find(phase), rp = runPositions.find(phase);
+            const double scale =
+                (bp != basePositions.end() && rp != runPositions.end() && bp->second > 0)
+                    ? double(rp->second) / double(bp->second)
+                    : 1.0;
+            const auto measured = runCosts.find(key);
+            wall += double(b.ns) * f * scale -
+                    (measured != runCosts.end() ? double(measured->second.ns) : 0.0);
+        }
+    return int64_t(std::max(0.0, wall));
+}
 } // namespace
 
 std::optional<LatencyPrediction>
@@ -41,30 +68,16 @@ predictQuantisedLatency(const RunData& base, const RunData& whatIf,
         modules.empty() || whatIf.run.wallNs <= 0)
         return std::nullopt;
     const double peak = base.device->peakFlops, bw = base.device->peakBytesPerS;
-    const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
-    const auto basePositions = positionsByPhase(base), runPositions = positionsByPhase(whatIf);
-    double wall = double(whatIf.run.wallNs);
-    for (const auto& m : modules) {
-        for (const auto& [key, b] : baseCosts) {
-            if (key.first != m.path || b.ns <= 0) continue;
-            const std::string& phase = key.second;
-            const double weightSaving = double(b.calls) * double(m.fp32Bytes - m.quantBytes);
-            const double bytesAfter = std::max(0.0, double(b.bytes) - weightSaving);
-            const double before = std::max(double(b.flops) / peak, double(b.bytes) / bw);
-            const double after = std::max(double(b.flops) / peak, bytesAfter / bw);
-            if (before <= 0) continue;
-            const auto bp = basePositions.find(phase), rp = runPositions.find(phase);
-            const double scale =
-                (bp != basePositions.end() && rp != runPositions.end() && bp->second > 0)
-                    ? double(rp->second) / double(bp->second)
-                    : 1.0;
-            const double predicted = double(b.ns) * (after / before) * scale;
-            const auto measured = runCosts.find(key);
-            wall += predicted - (measured != runCosts.end() ? double(measured->second.ns) : 0.0);
-        }
-    }
+    // The roofline ratio of bytes moved once the weights are the packed ones.
+    auto roofline = [&](const QuantisedModule& m, const std::string&, const Cost& b) {
+        const double weightSaving = double(b.calls) * double(m.fp32Bytes - m.quantBytes);
+        const double bytesAfter = std::max(0.0, double(b.bytes) - weightSaving);
+        const double before = std::max(double(b.flops) / peak, double(b.bytes) / bw);
+        const double after = std::max(double(b.flops) / peak, bytesAfter / bw);
+        return before > 0 ? after / before : 0.0;
+    };
     LatencyPrediction p;
-    p.wallNs = int64_t(std::max(0.0, wall));
+    p.wallNs = replacedWall(base, whatIf, modules, roofline);
     p.note = "predicted for an int4/int8 kernel that reads the packed weights: the quantised "
              "modules' measured time (float32 kernels here) replaced by the baseline's, scaled "
              "by the roofline ratio of bytes moved";
@@ -77,27 +90,13 @@ predictFromKernelRatios(const RunData& base, const RunData& whatIf,
     if (modules.empty() || whatIf.run.wallNs <= 0) return std::nullopt;
     for (const auto& m : modules)
         if (!m.kernelRatios) return std::nullopt;
-    const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
-    const auto basePositions = positionsByPhase(base), runPositions = positionsByPhase(whatIf);
-    double wall = double(whatIf.run.wallNs);
-    for (const auto& m : modules)
-        for (const auto& [key, b] : baseCosts) {
-            if (key.first != m.path || b.ns <= 0) continue;
-            const std::string& phase = key.second;
-            const double ratio = phase == "prefill"  ? m.kernelRatios->prefill
-                                 : phase == "decode" ? m.kernelRatios->decode
-                                                     : 1.0;
-            const auto bp = basePositions.find(phase), rp = runPositions.find(phase);
-            const double scale =
-                (bp != basePositions.end() && rp != runPositions.end() && bp->second > 0)
-                    ? double(rp->second) / double(bp->second)
-                    : 1.0;
-            const auto measured = runCosts.find(key);
-            wall += double(b.ns) * ratio * scale -
-                    (measured != runCosts.end() ? double(measured->second.ns) : 0.0);
-        }
+    auto measuredKernels = [](const QuantisedModule& m, const std::string& phase, const Cost&) {
+        return phase == "prefill"  ? m.kernelRatios->prefill
+               : phase == "decode" ? m.kernelRatios->decode
+                                   : 1.0;
+    };
     LatencyPrediction p;
-    p.wallNs = int64_t(std::max(0.0, wall));
+    p.wallNs = replacedWall(base, whatIf, modules, measuredKernels);
     p.note = "the quantised modules' baseline time × their layers' int8 ÷ float32 kernel time, "
              "measured on each layer shape in isolation (prefill's rows, one row)";
     return p;

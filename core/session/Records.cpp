@@ -34,12 +34,6 @@ std::optional<Arm> armFromString(const std::string& s) {
     return std::nullopt;
 }
 
-std::string OpRecord::shapesText() const {
-    std::string s;
-    appendShapes(s);
-    return s;
-}
-
 void OpRecord::appendShapes(std::string& s) const {
     if (!overflow.empty()) {
         s += overflow;
@@ -58,24 +52,6 @@ void OpRecord::appendShapes(std::string& s) const {
         s += ']';
     }
     s += ']';
-}
-
-OpRow OpRecord::toRow() const {
-    OpRow r;
-    r.id = id;
-    if (span) r.span = span;
-    if (parentOp) r.parentOp = parentOp;
-    r.name = name ? *name : std::string();
-    r.phase = phase ? *phase : std::string();
-    r.step = step;
-    r.startNs = startNs;
-    r.endNs = endNs;
-    r.shapes = shapesText();
-    r.dtype = dtype ? dtype : "";
-    r.flops = flops;
-    r.bytes = bytes;
-    r.flopsKnown = flopsKnown;
-    return r;
 }
 
 size_t Batch::rowCount() const {

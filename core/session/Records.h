@@ -133,9 +133,8 @@ struct OpRecord {
     int64_t dims[kMaxDims] = {};
     std::string overflow;
 
-    std::string shapesText() const;        // "[[16,64],[64,32]]"
-    void appendShapes(std::string& out) const; // the same, appended
-    OpRow toRow() const;
+    // Appends the shapes as OpRow::shapes has them: "[[16,64],[64,32]]".
+    void appendShapes(std::string& out) const;
 };
 
 // One position of the LLM's token sequence.
