@@ -2,6 +2,8 @@
 // Runs SQL on a session file behind mvprof's back (damaging or downgrading
 // it on purpose). Header-only: only tests that link SQLite include it.
 
+#include "core/session/SessionReader.h"
+
 #include <QByteArray>
 #include <QString>
 #include <QTest>
@@ -18,6 +20,41 @@ inline void execSql(const QString& path, const char* sqlText) {
     sqlite3_free(err);
     sqlite3_close(db);
     QVERIFY2(rc == SQLITE_OK, message.constData());
+}
+
+// Rewrites a session's packed op rows (v5) as v1–v4 stored them, one per row
+// of an `op` table, read back through the current reader: the first step of
+// turning a session into what an older mvprof wrote.
+inline void unpackOps(const QString& path) {
+    std::string sqlText =
+        "CREATE TABLE op(run INTEGER NOT NULL, id INTEGER NOT NULL, span INTEGER, parent_op"
+        " INTEGER, name TEXT NOT NULL, phase TEXT NOT NULL, step INTEGER NOT NULL, start_ns"
+        " INTEGER NOT NULL, end_ns INTEGER NOT NULL, shapes TEXT NOT NULL, dtype TEXT NOT NULL,"
+        " flops INTEGER NOT NULL, bytes INTEGER NOT NULL, flops_known INTEGER NOT NULL DEFAULT"
+        " 1, PRIMARY KEY(run, id)) WITHOUT ROWID; CREATE INDEX op_by_start ON op(run, start_ns);";
+    auto opt = [](const std::optional<int64_t>& v) {
+        return v ? std::to_string(*v) : std::string("NULL");
+    };
+    {
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        auto runs = (*r)->runs();
+        QVERIFY(runs.ok());
+        for (const auto& run : *runs) {
+            auto ops = (*r)->ops(run.id);
+            QVERIFY(ops.ok());
+            for (const auto& o : *ops)
+                sqlText += "INSERT INTO op VALUES (" + std::to_string(run.id) + "," +
+                           std::to_string(o.id) + "," + opt(o.span) + "," + opt(o.parentOp) +
+                           ",'" + o.name + "','" + o.phase + "'," + std::to_string(o.step) + "," +
+                           std::to_string(o.startNs) + "," + std::to_string(o.endNs) + ",'" +
+                           o.shapes + "','" + o.dtype + "'," + std::to_string(o.flops) + "," +
+                           std::to_string(o.bytes) + "," + std::to_string(int(o.flopsKnown)) +
+                           ");";
+        }
+    }
+    sqlText += "DROP TABLE op_chunk; DROP TABLE interned;";
+    execSql(path, sqlText.c_str());
 }
 
 } // namespace mvp::test

@@ -176,7 +176,8 @@ private slots:
         // flops_known; the reader infers roles from the kinds.
         const QString path = dir.filePath(QStringLiteral("foreign-v2.mvprof"));
         QVERIFY(writeForeign(path));
-        execSql(path, "ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
+        test::unpackOps(path);
+        execSql(path, "DROP TABLE repetition; ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
                       " ALTER TABLE module DROP COLUMN expert; ALTER TABLE op DROP COLUMN"
                       " flops_known; ALTER TABLE span DROP COLUMN flops_known;"
                       " DROP TABLE leaf_flops; UPDATE meta SET value='2' WHERE"

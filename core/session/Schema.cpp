@@ -1,6 +1,7 @@
 #include "core/session/Schema.h"
 
 #include "core/session/ModuleRoles.h"
+#include "core/session/OpStore.h"
 #include "core/session/Sqlite.h"
 
 #include <string>
@@ -137,6 +138,25 @@ CREATE TABLE repetition(
   PRIMARY KEY(run, arm, rep, phase)) WITHOUT ROWID;
 )sql";
 
+// v5: op rows packed (OpStore.h): per batch one op_chunk row, the strings of
+// all runs once in `interned`. The old `op` table's rows move into chunks
+// (migrateOpTable) before it is dropped; a new session runs the same steps.
+constexpr const char* kTablesV5 = R"sql(
+CREATE TABLE interned(id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+CREATE TABLE op_chunk(
+  run INTEGER NOT NULL, first_id INTEGER NOT NULL, rows INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, encoding INTEGER NOT NULL,
+  data BLOB NOT NULL, checksum INTEGER NOT NULL,
+  PRIMARY KEY(run, first_id));
+)sql";
+constexpr const char* kDropOpTable = "DROP TABLE op;";
+
+Status createV5(sql::Db& db) {
+    if (auto s = db.exec(kTablesV5); !s) return s;
+    if (auto s = migrateOpTable(db); !s) return s;
+    return db.exec(kDropOpTable);
+}
+
 // Runs written before v3 counted no FLOPs for an op without a formula: their
 // zeros become "unknown", and their per-op totals are summed again by phase.
 constexpr const char* kMigrateV2Rows = R"sql(
@@ -177,6 +197,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV2); !s) return s;
     if (auto s = db.exec(kTablesV3); !s) return s;
     if (auto s = db.exec(kTablesV4); !s) return s;
+    if (auto s = createV5(db); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -209,7 +230,9 @@ Status migrate(sql::Db& db, int fromVersion) {
             if (auto s = migrateModuleRoles(db); !s) return s;
         }
         // v3 → v4 only adds a table: older what-ifs have no repetitions.
-        if (auto s = db.exec(kTablesV4); !s) return s;
+        if (fromVersion < 4)
+            if (auto s = db.exec(kTablesV4); !s) return s;
+        if (auto s = createV5(db); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

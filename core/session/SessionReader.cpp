@@ -1,6 +1,7 @@
 #include "core/session/SessionReader.h"
 
 #include "core/session/ModuleRoles.h"
+#include "core/session/OpStore.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
@@ -269,6 +270,7 @@ const char* opFlopsKnown(int version) {
 } // namespace
 
 Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
+    if (d->version >= 5) return readOpChunks(d->db, run);
     const std::string sqlText =
         std::string("SELECT id, span, parent_op, name, phase, step, start_ns, end_ns, shapes, "
                     "dtype, flops, bytes, ") +
@@ -295,6 +297,7 @@ Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
         if (!stored) return stored.error();
         if (!stored->empty()) return stored;
     }
+    if (d->version >= 5) return sumOpChunks(d->db, run);
     const std::string sqlText =
         std::string("SELECT phase, name, COUNT(*), SUM(flops), SUM(bytes), SUM(end_ns - start_ns),"
                     " SUM(CASE WHEN ") +
@@ -314,6 +317,7 @@ Result<std::vector<LeafFlopsRow>> SessionReader::leafFlops(int64_t run) {
 }
 
 Result<int64_t> SessionReader::opCount(int64_t run) {
+    if (d->version >= 5) return countOpChunks(d->db, run);
     auto n = d->query<int64_t>("SELECT COUNT(*) FROM op WHERE run=?", run,
                                [](const sql::Stmt& s) { return s.int64(0); });
     if (!n) return n.error();

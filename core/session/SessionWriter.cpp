@@ -1,6 +1,7 @@
 #include "core/session/SessionWriter.h"
 
 #include "core/session/ModuleRoles.h"
+#include "core/session/OpStore.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
@@ -36,7 +37,8 @@ struct Job {
 struct SessionWriter::Impl {
     std::string path;
     sql::Db db;
-    sql::Stmt insModule, insPhase, insSpan, insOp, insLeaf, insToken, insRouting, insImage, insGrid,
+    OpChunkWriter ops;
+    sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insRouting, insImage, insGrid,
         insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition;
 
     std::mutex mutex;
@@ -63,7 +65,6 @@ Status SessionWriter::Impl::prepareAll() {
         {&insModule, "INSERT INTO module VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insPhase, "INSERT OR REPLACE INTO phase VALUES (?,?,?,?,?)"},
         {&insSpan, "INSERT INTO span VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"},
-        {&insOp, "INSERT INTO op VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
         {&insLeaf, "INSERT OR REPLACE INTO leaf_flops VALUES (?,?,?,?,?)"},
         {&insToken, "INSERT INTO token VALUES (?,?,?,?,?,?,?)"},
         {&insStep, "INSERT OR REPLACE INTO step_output VALUES (?,?,?,?)"},
@@ -82,7 +83,7 @@ Status SessionWriter::Impl::prepareAll() {
         if (!s) return s.error();
         *p.stmt = std::move(s.value());
     }
-    return Ok{};
+    return ops.open(db);
 }
 
 // One statement per row kind, bound in column order (see Schema.cpp).
@@ -110,31 +111,8 @@ Status SessionWriter::Impl::apply(const Batch& b) {
             s.bind(12, int64_t(x.flopsKnown));
         if (auto r = s.exec(); !ok(r)) return r;
     }
-    auto insertOp = [&](const OpRow& o) {
-        auto& s = insOp;
-        s.bind(1, run), s.bind(2, o.id), s.bind(3, o.span), s.bind(4, o.parentOp),
-            s.bind(5, o.name), s.bind(6, o.phase), s.bind(7, o.step), s.bind(8, o.startNs),
-            s.bind(9, o.endNs), s.bind(10, o.shapes), s.bind(11, o.dtype), s.bind(12, o.flops),
-            s.bind(13, o.bytes), s.bind(14, int64_t(o.flopsKnown));
-        return s.exec();
-    };
-    for (const auto& o : b.ops)
-        if (auto r = insertOp(o); !ok(r)) return r;
-    // The capture's compact records get their text here, off the model's
-    // thread, into one reused buffer.
-    std::string shapes;
-    for (const auto& o : b.opRecords) {
-        auto& s = insOp;
-        shapes.clear();
-        o.appendShapes(shapes);
-        s.bind(1, run), s.bind(2, o.id), s.bind(3, o.span ? std::optional(o.span) : std::nullopt),
-            s.bind(4, o.parentOp ? std::optional(o.parentOp) : std::nullopt),
-            s.bind(5, o.name ? std::string_view(*o.name) : std::string_view("")),
-            s.bind(6, o.phase ? std::string_view(*o.phase) : std::string_view("")), s.bind(7, o.step),
-            s.bind(8, o.startNs), s.bind(9, o.endNs), s.bind(10, shapes), s.bind(11, o.dtype),
-            s.bind(12, o.flops), s.bind(13, o.bytes), s.bind(14, int64_t(o.flopsKnown));
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
+    if (auto r = ops.write(run, b.ops); !ok(r)) return r;
+    if (auto r = ops.write(run, b.opRecords); !ok(r)) return r;
     for (const auto& l : b.leafFlops) {
         auto& s = insLeaf;
         s.bind(1, run), s.bind(2, l.phase), s.bind(3, l.name), s.bind(4, l.calls),
@@ -390,15 +368,8 @@ Status SessionWriter::endRun(int64_t run, const RunResult& r) {
             s.bind(4, r.peakRssBytes), s.bind(5, r.outputText);
         s.bind(6, r.steps), s.bind(7, run);
         if (auto e = s.exec(); !e) return e;
-        // Readers get the per-op totals without scanning a million op rows.
-        auto totals = d->db.prepare(
-            "INSERT OR REPLACE INTO op_total SELECT run, phase, name, COUNT(*), SUM(flops),"
-            " SUM(bytes), SUM(end_ns - start_ns),"
-            " SUM(CASE WHEN flops_known THEN end_ns - start_ns ELSE 0 END)"
-            " FROM op WHERE run=? AND parent_op IS NULL GROUP BY phase, name");
-        if (!totals) return totals.error();
-        totals->bind(1, run);
-        return totals->exec();
+        // Readers get the per-op totals without decoding a million op rows.
+        return d->ops.writeTotals(run);
     };
     return d->waitFor(std::move(job));
 }

@@ -88,6 +88,10 @@ std::vector<uint8_t> Stmt::blob(int col) const {
     const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(s_, col));
     return p ? std::vector<uint8_t>(p, p + sqlite3_column_bytes(s_, col)) : std::vector<uint8_t>();
 }
+std::string_view Stmt::blobView(int col) const {
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(s_, col));
+    return p ? std::string_view(p, size_t(sqlite3_column_bytes(s_, col))) : std::string_view();
+}
 bool Stmt::isNull(int col) const {
     return sqlite3_column_type(s_, col) == SQLITE_NULL;
 }

@@ -51,6 +51,8 @@ public:
     double real(int col) const;
     std::string text(int col) const;
     std::vector<uint8_t> blob(int col) const;
+    // The column's bytes without a copy, valid until the next step or reset.
+    std::string_view blobView(int col) const;
     bool isNull(int col) const;
 
 private:

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/torch.h>
 
@@ -31,6 +32,22 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
 }
+
+// What libtorch itself charges for an observed op: a global callback that
+// asks for the inputs, as mvprof's does, and does nothing with them.
+std::unique_ptr<at::ObserverContext> emptyStart(const at::RecordFunction&) {
+    return nullptr;
+}
+void emptyEnd(const at::RecordFunction&, at::ObserverContext*) {}
+
+double floorLoopNs(int ops) {
+    const auto handle = at::addGlobalCallback(at::RecordFunctionCallback(&emptyStart, &emptyEnd)
+                                                  .needsInputs(true)
+                                                  .scopes({at::RecordScope::FUNCTION}));
+    const double ns = loopNs(ops);
+    at::removeCallback(handle);
+    return ns;
+}
 } // namespace
 
 TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
@@ -42,9 +59,13 @@ TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
     info.dtype = "float32";
     auto run = writer.beginRun(info);
     if (!run) return {};
-    std::vector<double> bare, mvprof, torchProfiler;
+    // Each repetition runs every arm once; the costs are medians of the
+    // differences within a repetition, which the machine's drift (this one's
+    // speed wanders by half over minutes) cancels out of.
+    std::vector<double> bare, mvprof, torchProfiler, floor;
     for (int i = -1; i < reps; ++i) { // i = -1 warms every path up
         const double b = loopNs(ops);
+        const double f = floorLoopNs(ops);
         double m = 0;
         {
             Recorder rec(writer, *run, true);
@@ -62,15 +83,17 @@ TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
         (void)torch::autograd::profiler::disableProfilerLegacy();
         if (i < 0) continue;
         bare.push_back(b);
-        mvprof.push_back(m);
-        torchProfiler.push_back(t);
+        mvprof.push_back(m - b);
+        torchProfiler.push_back(t - b);
+        floor.push_back(f - b);
     }
     (void)writer.endRun(*run, RunResult{});
     TinyOpCosts c;
     c.ops = ops;
     c.bareNsPerOp = median(bare) / ops;
-    c.mvprofNsPerOp = (median(mvprof) - median(bare)) / ops;
-    c.torchNsPerOp = (median(torchProfiler) - median(bare)) / ops;
+    c.mvprofNsPerOp = median(mvprof) / ops;
+    c.torchNsPerOp = median(torchProfiler) / ops;
+    c.floorNsPerOp = median(floor) / ops;
     return c;
 }
 

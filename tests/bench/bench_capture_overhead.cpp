@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
             if (probes) ops = r->opsRecorded;
         }
     }
-    const auto tiny = bench::measureTinyOps(**writer, 20000, reps);
+    const auto tiny = bench::measureTinyOps(**writer, 20000, std::max(reps, 15));
     (void)(*writer)->close();
     std::filesystem::remove(path);
     const double mOn = median(on), mOff = median(off);
@@ -72,10 +72,13 @@ int main(int argc, char** argv) {
     std::printf("  ratio on/off %.3f (medians), %.3f (fastest runs: %.2f vs %.2f ms)\n",
                 mOff > 0 ? mOn / mOff : 0.0, bestOff > 0 ? bestOn / bestOff : 0.0, bestOn, bestOff);
     std::printf("per-op cost, %d tiny ops (add of 8 floats, %.0f ns bare), %d interleaved "
-                "repetitions (measured, medians):\n",
-                tiny.ops, tiny.bareNsPerOp, reps);
+                "repetitions (measured, medians of paired differences):\n",
+                tiny.ops, tiny.bareNsPerOp, std::max(reps, 15));
     std::printf("  mvprof (ops, shapes, FLOPs)             %7.0f ns added per op (target 300)\n",
                 tiny.mvprofNsPerOp);
+    std::printf("    of which libtorch's RecordFunction %7.0f ns (an empty callback asking for "
+                "inputs); mvprof's own %.0f ns\n",
+                tiny.floorNsPerOp, tiny.mvprofNsPerOp - tiny.floorNsPerOp);
     std::printf("  libtorch profiler (shapes, FLOPs, modules) %4.0f ns added per op\n",
                 tiny.torchNsPerOp);
     std::printf("  libtorch's profiler costs %.1f× mvprof's per op (goal ≥ 20×)\n",

@@ -1,5 +1,5 @@
 // GUI responsiveness on a big session (offscreen): the longest event-loop
-// stall while a 1 M-op session opens, the time to the first paint of its
+// stall while a 10 M-op session opens, the time to the first paint of its
 // views, and the timeline's redraw time for 1 M gate/expert spans. Prints
 // measured figures; no thresholds.
 #include "SyntheticSession.h"
@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const auto path = (std::filesystem::temp_directory_path() / "mvprof-bench-gui.mvprof").string();
-    if (const auto err = mvp::bench::writeSyntheticSession(path, 1'000'000, 200'000, 100'000);
+    if (const auto err = mvp::bench::writeSyntheticSession(path, 10'000'000, 200'000, 100'000);
         !err.empty()) {
         std::fprintf(stderr, "%s\n", err.c_str());
         return 1;
@@ -80,8 +80,8 @@ int main(int argc, char** argv) {
     timeline->plot()->replot(QCustomPlot::rpImmediateRefresh);
     const qint64 redrawZoomed = t.elapsed();
     std::filesystem::remove(path);
-    std::printf("GUI on a session of 1 M ops, 100 k spans, 200 k routing rows (offscreen)\n");
-    std::printf("  first paint after open      %lld ms (measured)\n",
+    std::printf("GUI on a session of 10 M ops, 100 k spans, 200 k routing rows (offscreen)\n");
+    std::printf("  first paint after open      %lld ms (measured; target < 1000)\n",
                 static_cast<long long>(firstPaint));
     std::printf("  longest event-loop stall    %lld ms (measured) while loading\n",
                 static_cast<long long>(worst));

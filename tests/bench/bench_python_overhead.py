@@ -75,7 +75,8 @@ def main() -> int:
             times["mvprof"].append(timed(with_mvprof))
             times["mvprof, no attn"].append(timed(with_mvprof_no_attention))
             times["torch.profiler"].append(timed(with_torch))
-    ops = sqlite3.connect(session).execute("SELECT COUNT(*) FROM op").fetchone()[0]
+    ops = sqlite3.connect(session).execute(
+        "SELECT COALESCE(SUM(rows), 0) FROM op_chunk").fetchone()[0]
     med = {k: statistics.median(v) for k, v in times.items()}
     print(f"python profiling overhead, {reps} interleaved repetitions of {calls} forward passes,"
           f" {ops} top-level ATen ops recorded per repetition")

@@ -1,6 +1,7 @@
 // Session writer throughput: 1 M spans, 1 M op rows and 1 M op records (the
-// compact form the capture hands over) through SessionWriter in
-// capture-sized batches. Prints rows/s and file bytes per row; no thresholds.
+// compact form the capture hands over; a decoder-like mix of names, shapes
+// and nesting) through SessionWriter in capture-sized batches. Prints rows/s
+// and file bytes per row; no thresholds.
 //
 //   bench_writer [ROWS]
 #include "core/session/SessionWriter.h"
@@ -48,11 +49,54 @@ template <typename Fill> double timeRows(const char* what, int64_t rows, Fill fi
                 100.0 * submit / total, double(bytes) / 1e6, double(bytes) / double(rows));
     return double(rows) / total;
 }
+
+// An op stream like a decoder's: a dozen op kinds over a few dozen shape
+// lists, a third of the calls nested in the one before, durations that vary.
+struct OpMix {
+    static constexpr int kNames = 12, kShapes = 40;
+    std::string names[kNames];
+    OpMix() {
+        const char* base[kNames] = {"aten::linear", "aten::addmm", "aten::matmul", "aten::add",
+                                    "aten::mul",    "aten::silu",  "aten::softmax", "aten::view",
+                                    "aten::cat",    "aten::topk",  "aten::index_select",
+                                    "aten::layer_norm"};
+        for (int i = 0; i < kNames; ++i)
+            names[i] = base[i];
+    }
+    static uint64_t hash(int64_t i) { return uint64_t(i) * 0x9E3779B97F4A7C15ull >> 17; }
+    const std::string& name(int64_t i) const { return names[hash(i) % kNames]; }
+    static int shape(int64_t i) { return int(hash(i + 7) % kShapes); }
+    static int64_t start(int64_t id) { return id * 900; }
+    static int64_t duration(int64_t id) { return 200 + int64_t(hash(id) % 5000); }
+    static int64_t parent(int64_t id) { return id % 3 == 0 ? id - 1 : 0; }
+};
+const OpMix kMix;
+const std::string kPhase = "decode";
+
+OpRecord mixRecord(int64_t id) {
+    OpRecord r;
+    r.id = id;
+    r.span = id / 6;
+    r.parentOp = OpMix::parent(id);
+    r.name = &kMix.name(id);
+    r.phase = &kPhase;
+    r.dtype = "Float";
+    r.step = int(id / 5000);
+    r.startNs = OpMix::start(id);
+    r.endNs = r.startNs + OpMix::duration(id);
+    const int s = OpMix::shape(id);
+    r.tensors = 2;
+    r.rank[0] = r.rank[1] = 2;
+    r.dims[0] = 1, r.dims[1] = 512 + 64 * s, r.dims[2] = 512, r.dims[3] = 512 + 64 * s;
+    r.flops = 2 * r.dims[1] * 512;
+    r.bytes = 4 * (r.dims[1] + 512 * r.dims[1] + 512);
+    return r;
+}
 } // namespace
 
 int main(int argc, char** argv) {
     const int64_t rows = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
-    std::printf("session writer throughput\n");
+    std::printf("session writer throughput (format: op rows packed in chunks, strings interned)\n");
     const double spans = timeRows("spans", rows, [](Batch& b, int64_t first, int64_t n) {
         for (int64_t i = 0; i < n; ++i) {
             const int64_t id = first + i + 1;
@@ -62,33 +106,21 @@ int main(int argc, char** argv) {
         }
     });
     const double ops = timeRows("ops", rows, [](Batch& b, int64_t first, int64_t n) {
+        std::string shapes;
         for (int64_t i = 0; i < n; ++i) {
-            const int64_t id = first + i + 1;
-            b.ops.push_back(OpRow{id, id / 4, std::nullopt, "aten::matmul", "decode",
-                                  int(id / 1000), id * 100, id * 100 + 50, "[[64,64],[64,64]]",
-                                  "Float", 524288, 49152});
+            const OpRecord r = mixRecord(first + i + 1);
+            shapes.clear();
+            r.appendShapes(shapes);
+            OpRow o{r.id,        r.span,     r.parentOp ? std::optional(r.parentOp) : std::nullopt,
+                    *r.name,     *r.phase,   r.step,
+                    r.startNs,   r.endNs,    shapes,
+                    r.dtype,     r.flops,    r.bytes};
+            b.ops.push_back(std::move(o));
         }
     });
-    static const std::string name = "aten::matmul", phase = "decode";
     const double records = timeRows("records", rows, [](Batch& b, int64_t first, int64_t n) {
-        for (int64_t i = 0; i < n; ++i) {
-            const int64_t id = first + i + 1;
-            OpRecord r;
-            r.id = id;
-            r.span = id / 4;
-            r.name = &name;
-            r.phase = &phase;
-            r.dtype = "Float";
-            r.step = int(id / 1000);
-            r.startNs = id * 100;
-            r.endNs = id * 100 + 50;
-            r.flops = 524288;
-            r.bytes = 49152;
-            r.tensors = 2;
-            r.rank[0] = r.rank[1] = 2;
-            r.dims[0] = r.dims[1] = r.dims[2] = r.dims[3] = 64;
-            b.opRecords.push_back(std::move(r));
-        }
+        for (int64_t i = 0; i < n; ++i)
+            b.opRecords.push_back(mixRecord(first + i + 1));
     });
     std::printf("  ratio ops/spans throughput %.2f; op records/op rows %.2f\n", ops / spans,
                 records / ops);

@@ -294,7 +294,7 @@ def main() -> int:
                     model(torch.tensor(PROMPT), torch.zeros(4, 64), 1)
         message = " ".join(str(w.message) for w in caught)
         ndb = sqlite3.connect(plain)
-        counts = ndb.execute("SELECT (SELECT COUNT(*) FROM op), (SELECT COUNT(*) FROM module),"
+        counts = ndb.execute("SELECT (SELECT COALESCE(SUM(rows), 0) FROM op_chunk), (SELECT COUNT(*) FROM module),"
                              " (SELECT COUNT(*) FROM routing)").fetchone()
         if "llm.blocks.0.moe.gate" not in message or counts[0] == 0 or counts[1] == 0 \
                 or counts[2] != 0:

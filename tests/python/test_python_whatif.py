@@ -121,7 +121,8 @@ def check_w8(session: str, model, base: Spy) -> None:
     for h in hooks:
         h.remove()
     ops = sqlite3.connect(session).execute(
-        "SELECT COUNT(*) FROM op WHERE run=? AND name='quantized::linear_dynamic'",
+        "SELECT COALESCE(SUM(calls), 0) FROM op_total WHERE run=?"
+        " AND name='quantized::linear_dynamic'",
         (w.run_id,)).fetchone()[0]
     print(f"  w8: {len(quantised)} int8 Linear layers, {calls[0]} calls, {ops} int8 op rows")
     check(len(quantised) > 0 and ops == calls[0], f"w8: {ops} int8 ops for {calls[0]} calls")

@@ -1,0 +1,103 @@
+#include "core/session/OpCodec.h"
+
+namespace mvp {
+
+namespace {
+// Signed differences as unsigned varints: 0, -1, 1, -2 … → 0, 1, 2, 3 …
+uint64_t zigzag(int64_t v) {
+    return (uint64_t(v) << 1) ^ uint64_t(v >> 63);
+}
+int64_t unzigzag(uint64_t v) {
+    return int64_t(v >> 1) ^ -int64_t(v & 1);
+}
+
+void putVarint(std::string& out, uint64_t v) {
+    while (v >= 0x80) {
+        out += char((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += char(v);
+}
+
+Error damaged(const std::string& what) {
+    return makeError(ErrorCode::NotASession,
+                     "an op chunk of this session is damaged (" + what +
+                         "): its op rows cannot be read; copy the session again from its source");
+}
+} // namespace
+
+uint64_t opChunkChecksum(std::string_view data) {
+    uint64_t h = 14695981039346656037ull;
+    for (const char c : data) {
+        h ^= uint8_t(c);
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+void OpChunkEncoder::add(const PackedOp& r) {
+    putVarint(data_, zigzag(r.id - prev_.id));
+    putVarint(data_, zigzag(r.span - prev_.span));
+    putVarint(data_, r.parentOp ? zigzag(r.id - r.parentOp) + 1 : 0);
+    putVarint(data_, uint64_t(r.name));
+    putVarint(data_, uint64_t(r.phase));
+    putVarint(data_, uint64_t(r.shapes));
+    putVarint(data_, uint64_t(r.dtype));
+    putVarint(data_, zigzag(r.step - prev_.step));
+    putVarint(data_, zigzag(r.startNs - prev_.startNs));
+    putVarint(data_, zigzag(r.endNs - r.startNs));
+    putVarint(data_, zigzag(r.flops));
+    putVarint(data_, zigzag(r.bytes));
+    data_ += char(r.flopsKnown ? 1 : 0);
+    prev_ = r;
+    ++rows_;
+}
+
+void OpChunkEncoder::clear() {
+    data_.clear();
+    prev_ = PackedOp{};
+    rows_ = 0;
+}
+
+Result<bool> OpChunkDecoder::next(PackedOp& r) {
+    if (left_ == 0) {
+        if (at_ != data_.size()) return damaged("bytes after its last row");
+        return false;
+    }
+    bool cut = false;
+    auto get = [&]() -> uint64_t {
+        uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (at_ >= data_.size()) break;
+            const auto byte = uint8_t(data_[at_++]);
+            v |= uint64_t(byte & 0x7f) << shift;
+            if (!(byte & 0x80)) return v;
+        }
+        cut = true; // ran off the end, or more than ten bytes
+        return 0;
+    };
+    r.id = prev_.id + unzigzag(get());
+    r.span = prev_.span + unzigzag(get());
+    const uint64_t parent = get();
+    r.parentOp = parent ? r.id - unzigzag(parent - 1) : 0;
+    r.name = int64_t(get());
+    r.phase = int64_t(get());
+    r.shapes = int64_t(get());
+    r.dtype = int64_t(get());
+    r.step = prev_.step + unzigzag(get());
+    r.startNs = prev_.startNs + unzigzag(get());
+    r.endNs = r.startNs + unzigzag(get());
+    r.flops = unzigzag(get());
+    r.bytes = unzigzag(get());
+    const uint64_t flags = get();
+    if (cut) return damaged("a row is cut off");
+    if (flags > 1) return damaged("unknown row flags");
+    if (r.id <= 0 || r.span < 0 || r.parentOp < 0 || r.endNs < r.startNs)
+        return damaged("a row with an impossible id or time");
+    r.flopsKnown = flags == 1;
+    prev_ = r;
+    --left_;
+    return true;
+}
+
+} // namespace mvp

@@ -1,0 +1,330 @@
+#include "core/session/OpStore.h"
+
+#include "core/session/OpCodec.h"
+#include "core/session/Sqlite.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <sqlite3.h>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+
+namespace mvp {
+
+namespace {
+struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// A chunk's extent, for the op_chunk row beside its data.
+struct Extent {
+    int64_t firstId = 0, startNs = 0, endNs = 0;
+    void add(const PackedOp& r, bool first) {
+        firstId = first ? r.id : std::min(firstId, r.id);
+        startNs = first ? r.startNs : std::min(startNs, r.startNs);
+        endNs = first ? r.endNs : std::max(endNs, r.endNs);
+    }
+};
+} // namespace
+
+struct OpChunkWriter::Impl {
+    sql::Db* db = nullptr;
+    sql::Stmt insChunk, insString, delTotals, insTotal;
+    std::unordered_map<std::string, int64_t, TextHash, std::equal_to<>> ids;
+    // The capture's names and phases are interned for the life of the
+    // process and its dtypes are libtorch's static names: their addresses
+    // find their ids without hashing the text.
+    std::unordered_map<const void*, int64_t> byAddress;
+    // A record's shapes by their binary form (count, ranks, dims), so that the
+    // text is made once per distinct shape list, not once per row.
+    std::unordered_map<std::string, int64_t, TextHash, std::equal_to<>> byDims;
+    OpChunkEncoder encoder;
+    Extent extent;
+    std::string key, shapes; // reused buffers
+
+    Result<int64_t> intern(std::string_view text);
+    Result<int64_t> internAt(const void* key, std::string_view text);
+    Result<int64_t> internShapes(const OpRecord& r);
+    void add(const PackedOp& row);
+    Status store(int64_t run);
+};
+
+Result<int64_t> OpChunkWriter::Impl::intern(std::string_view text) {
+    if (auto it = ids.find(text); it != ids.end()) return it->second;
+    insString.bind(1, text);
+    if (auto s = insString.exec(); !s) return s.error();
+    const int64_t id = sqlite3_last_insert_rowid(db->handle());
+    ids.emplace(std::string(text), id);
+    return id;
+}
+
+Result<int64_t> OpChunkWriter::Impl::internAt(const void* key, std::string_view text) {
+    if (auto it = byAddress.find(key); it != byAddress.end()) return it->second;
+    auto id = intern(text);
+    if (id) byAddress.emplace(key, *id);
+    return id;
+}
+
+Result<int64_t> OpChunkWriter::Impl::internShapes(const OpRecord& r) {
+    if (!r.overflow.empty()) return intern(r.overflow);
+    int dims = 0;
+    for (int t = 0; t < r.tensors; ++t)
+        dims += r.rank[t];
+    key.assign(1, char(r.tensors));
+    key.append(reinterpret_cast<const char*>(r.rank), r.tensors);
+    key.append(reinterpret_cast<const char*>(r.dims), size_t(dims) * sizeof(r.dims[0]));
+    if (auto it = byDims.find(key); it != byDims.end()) return it->second;
+    shapes.clear();
+    r.appendShapes(shapes);
+    auto id = intern(shapes);
+    if (id) byDims.emplace(key, *id);
+    return id;
+}
+
+void OpChunkWriter::Impl::add(const PackedOp& row) {
+    extent.add(row, encoder.rows() == 0);
+    encoder.add(row);
+}
+
+Status OpChunkWriter::Impl::store(int64_t run) {
+    if (encoder.rows() == 0) return Ok{};
+    auto& s = insChunk;
+    s.bind(1, run), s.bind(2, extent.firstId), s.bind(3, encoder.rows()),
+        s.bind(4, extent.startNs), s.bind(5, extent.endNs), s.bind(6, kOpChunkEncoding);
+    s.bindBlob(7, encoder.data().data(), encoder.data().size());
+    s.bind(8, int64_t(opChunkChecksum(encoder.data())));
+    auto r = s.exec();
+    encoder.clear();
+    return r;
+}
+
+OpChunkWriter::OpChunkWriter() : d(std::make_unique<Impl>()) {}
+OpChunkWriter::~OpChunkWriter() = default;
+
+Status OpChunkWriter::open(sql::Db& db) {
+    d->db = &db;
+    const std::pair<sql::Stmt*, const char*> statements[] = {
+        {&d->insChunk, "INSERT INTO op_chunk VALUES (?,?,?,?,?,?,?,?)"},
+        {&d->insString, "INSERT INTO interned(text) VALUES (?)"},
+        {&d->delTotals, "DELETE FROM op_total WHERE run=?"},
+        {&d->insTotal, "INSERT INTO op_total VALUES (?,?,?,?,?,?,?,?)"},
+    };
+    for (const auto& [stmt, text] : statements) {
+        auto s = db.prepare(text);
+        if (!s) return s.error();
+        *stmt = std::move(s.value());
+    }
+    auto known = db.prepare("SELECT id, text FROM interned");
+    if (!known) return known.error();
+    for (;;) {
+        auto has = known->step();
+        if (!has) return has.error();
+        if (!*has) return Ok{};
+        d->ids.emplace(known->text(1), known->int64(0));
+    }
+}
+
+Status OpChunkWriter::write(int64_t run, const std::vector<OpRecord>& rows) {
+    static const std::string none;
+    for (const auto& o : rows) {
+        const std::string& name = o.name ? *o.name : none;
+        const std::string& phase = o.phase ? *o.phase : none;
+        auto nameId = d->internAt(&name, name);
+        auto phaseId = d->internAt(&phase, phase);
+        auto dtypeId = d->internAt(o.dtype, o.dtype);
+        auto shapesId = d->internShapes(o);
+        for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
+            if (!*r) return r->error();
+        d->add(PackedOp{o.id, o.span, o.parentOp, *nameId, *phaseId, *shapesId, *dtypeId, o.step,
+                        o.startNs, o.endNs, o.flops, o.bytes, o.flopsKnown});
+    }
+    return d->store(run);
+}
+
+Status OpChunkWriter::write(int64_t run, const std::vector<OpRow>& rows) {
+    for (const auto& o : rows) {
+        auto nameId = d->intern(o.name);
+        auto phaseId = d->intern(o.phase);
+        auto dtypeId = d->intern(o.dtype);
+        auto shapesId = d->intern(o.shapes);
+        for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
+            if (!*r) return r->error();
+        d->add(PackedOp{o.id, o.span.value_or(0), o.parentOp.value_or(0), *nameId, *phaseId,
+                        *shapesId, *dtypeId, o.step, o.startNs, o.endNs, o.flops, o.bytes,
+                        o.flopsKnown});
+    }
+    return d->store(run);
+}
+
+namespace {
+using Strings = std::unordered_map<int64_t, std::string>;
+
+Result<Strings> loadStrings(sql::Db& db) {
+    auto st = db.prepare("SELECT id, text FROM interned");
+    if (!st) return st.error();
+    Strings out;
+    for (;;) {
+        auto has = st->step();
+        if (!has) return has.error();
+        if (!*has) return out;
+        out.emplace(st->int64(0), st->text(1));
+    }
+}
+
+// Calls fn(PackedOp) for every stored op of the run, chunk by chunk.
+Status forEachOp(sql::Db& db, int64_t run, const std::function<void(const PackedOp&)>& fn) {
+    auto st = db.prepare(
+        "SELECT rows, encoding, data, checksum FROM op_chunk WHERE run=? ORDER BY first_id");
+    if (!st) return st.error();
+    st->bind(1, run);
+    for (;;) {
+        auto has = st->step();
+        if (!has) return has.error();
+        if (!*has) return Ok{};
+        if (st->int64(1) != kOpChunkEncoding)
+            return makeError(ErrorCode::NewerSchema,
+                             "this session's op rows use encoding " +
+                                 std::to_string(st->int64(1)) +
+                                 ", which this mvprof cannot read: update mvprof");
+        const std::string_view data = st->blobView(2);
+        if (int64_t(opChunkChecksum(data)) != st->int64(3))
+            return makeError(ErrorCode::NotASession,
+                             "an op chunk of this session is damaged (its bytes do not match their "
+                             "checksum): its op rows cannot be read; copy the session again from "
+                             "its source");
+        OpChunkDecoder decoder(data, st->int64(0));
+        PackedOp row;
+        for (;;) {
+            auto more = decoder.next(row);
+            if (!more) return more.error();
+            if (!*more) break;
+            fn(row);
+        }
+    }
+}
+
+Result<const std::string*> lookUp(const Strings& strings, int64_t id) {
+    const auto it = strings.find(id);
+    if (it == strings.end())
+        return makeError(ErrorCode::NotASession,
+                         "an op row of this session names string " + std::to_string(id) +
+                             ", which the session does not hold: the file is damaged");
+    return &it->second;
+}
+} // namespace
+
+Result<std::vector<OpRow>> readOpChunks(sql::Db& db, int64_t run) {
+    auto strings = loadStrings(db);
+    if (!strings) return strings.error();
+    std::vector<PackedOp> packed;
+    if (auto s = forEachOp(db, run, [&](const PackedOp& r) { packed.push_back(r); }); !s)
+        return s.error();
+    std::sort(packed.begin(), packed.end(),
+              [](const PackedOp& a, const PackedOp& b) { return a.id < b.id; });
+    std::vector<OpRow> out;
+    out.reserve(packed.size());
+    for (const auto& p : packed) {
+        const int64_t refs[] = {p.name, p.phase, p.shapes, p.dtype};
+        const std::string* text[4];
+        for (int i = 0; i < 4; ++i) {
+            auto t = lookUp(*strings, refs[i]);
+            if (!t) return t.error();
+            text[i] = *t;
+        }
+        OpRow r{p.id,
+                p.span ? std::optional(p.span) : std::nullopt,
+                p.parentOp ? std::optional(p.parentOp) : std::nullopt,
+                *text[0], *text[1], int(p.step), p.startNs, p.endNs, *text[2], *text[3], p.flops,
+                p.bytes};
+        r.flopsKnown = p.flopsKnown;
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+Result<std::vector<OpTotal>> sumOpChunks(sql::Db& db, int64_t run) {
+    std::map<std::pair<int64_t, int64_t>, OpTotal> sums; // (phase, name) ids
+    auto add = [&](const PackedOp& r) {
+        if (r.parentOp) return;
+        auto& t = sums[{r.phase, r.name}];
+        t.calls += 1;
+        t.flops += r.flops;
+        t.bytes += r.bytes;
+        t.ns += r.endNs - r.startNs;
+        if (r.flopsKnown) t.knownNs += r.endNs - r.startNs;
+    };
+    if (auto s = forEachOp(db, run, add); !s) return s.error();
+    auto strings = loadStrings(db);
+    if (!strings) return strings.error();
+    std::vector<OpTotal> out;
+    for (auto& [key, t] : sums) {
+        auto phase = lookUp(*strings, key.first);
+        auto name = lookUp(*strings, key.second);
+        if (!phase) return phase.error();
+        if (!name) return name.error();
+        t.phase = **phase;
+        t.name = **name;
+        out.push_back(std::move(t));
+    }
+    std::sort(out.begin(), out.end(), [](const OpTotal& a, const OpTotal& b) {
+        return std::tie(a.phase, a.name) < std::tie(b.phase, b.name);
+    });
+    return out;
+}
+
+Result<int64_t> countOpChunks(sql::Db& db, int64_t run) {
+    auto st = db.prepare("SELECT COALESCE(SUM(rows), 0) FROM op_chunk WHERE run=?");
+    if (!st) return st.error();
+    st->bind(1, run);
+    auto has = st->step();
+    if (!has) return has.error();
+    return *has ? st->int64(0) : int64_t(0);
+}
+
+Status OpChunkWriter::writeTotals(int64_t run) {
+    auto totals = sumOpChunks(*d->db, run);
+    if (!totals) return totals.error();
+    d->delTotals.bind(1, run);
+    if (auto s = d->delTotals.exec(); !s) return s;
+    for (const auto& t : *totals) {
+        auto& s = d->insTotal;
+        s.bind(1, run), s.bind(2, t.phase), s.bind(3, t.name), s.bind(4, t.calls),
+            s.bind(5, t.flops), s.bind(6, t.bytes), s.bind(7, t.ns), s.bind(8, t.knownNs);
+        if (auto r = s.exec(); !r) return r;
+    }
+    return Ok{};
+}
+
+Status migrateOpTable(sql::Db& db) {
+    OpChunkWriter writer;
+    if (auto s = writer.open(db); !s) return s;
+    auto st = db.prepare("SELECT run, id, span, parent_op, name, phase, step, start_ns, end_ns,"
+                         " shapes, dtype, flops, bytes, flops_known FROM op ORDER BY run, id");
+    if (!st) return st.error();
+    constexpr size_t kChunkRows = 8192; // what the capture hands over at a time
+    std::vector<OpRow> rows;
+    int64_t run = 0;
+    auto opt = [&](int col) {
+        return st->isNull(col) ? std::nullopt : std::optional<int64_t>(st->int64(col));
+    };
+    for (;;) {
+        auto has = st->step();
+        if (!has) return has.error();
+        if (!*has || st->int64(0) != run || rows.size() == kChunkRows) {
+            if (auto s = writer.write(run, rows); !s) return s;
+            rows.clear();
+        }
+        if (!*has) return Ok{};
+        run = st->int64(0);
+        OpRow r{st->int64(1),    opt(2),       opt(3),       st->text(4),  st->text(5),
+                int(st->int64(6)), st->int64(7), st->int64(8), st->text(9),  st->text(10),
+                st->int64(11),   st->int64(12)};
+        r.flopsKnown = st->int64(13) != 0;
+        rows.push_back(std::move(r));
+    }
+}
+
+} // namespace mvp
