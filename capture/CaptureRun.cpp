@@ -295,17 +295,18 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     ForwardHooks hooks;
     if (probes) {
         hooks.recorder = &rec;
-        // The hooks' own tensor ops are the profiler's work, not the model's:
-        // RecordFunctionGuard hides them from the op callbacks.
+        // The hooks' own work is the profiler's, not the model's: ProbeWork
+        // hides its ops from the op callbacks and its time from the spans.
         hooks.routing = [&](int layer, const torch::Tensor& e, const torch::Tensor& w) {
-            at::RecordFunctionGuard off(false);
+            ProbeWork work(&rec);
             sink.routing(layer, e, w);
         };
         hooks.attention = [&](int layer, const torch::Tensor& p, int q0, const KvCache& cache) {
-            at::RecordFunctionGuard off(false);
+            ProbeWork work(&rec);
             sink.attention(layer, p, q0, cache);
         };
     }
+    hooks.measureKvError = true; // timed passes skip it
     for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i)
         (void)timedReferencePass(*d->model, d->prep, seen);
     d->model->impl().kvReport = KvCompressionReport();
@@ -400,6 +401,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     rows.tokens = std::move(tokenRows);
     rows.runMetrics = runMetrics(*d->model, transform);
     rows.runMetrics.push_back(startMemory);
+    rows.runMetrics.push_back(rec.probeWorkMetric());
     for (auto& m : rec.energyMetrics())
         rows.runMetrics.push_back(std::move(m));
     if (probes) {

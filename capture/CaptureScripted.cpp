@@ -242,6 +242,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     Batch rows = std::move(passes.rows);
     rows.runMetrics = transform.metrics;
     rows.runMetrics.push_back(startMemory);
+    rows.runMetrics.push_back(rec.probeWorkMetric());
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
     for (auto& m : rec.energyMetrics())

@@ -233,13 +233,13 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
     const bool recorded = rec->innermostOpRecorded();
     const Recorder::OpOutcome outcome = rec->popOp();
     if (rec->opDepth() == 0 && rec->observer()) {
+        ProbeWork work(rec);
         // Like the inputs, the outputs may sit on top of the interpreter's
         // whole stack: the last N, N from the schema, are the op's.
         const OpInfo& info = opInfo(fn);
         std::vector<c10::IValue> outputs = fn.outputs();
         if (info.schemaReturns >= 0 && size_t(info.schemaReturns) < outputs.size())
             outputs.erase(outputs.begin(), outputs.end() - info.schemaReturns);
-        at::RecordFunctionGuard off(false);
         rec->observer()->opEnded(rec->openModules(), info.name, outputs);
     }
     if (recorded) rec->finishRecord(end, outcome);

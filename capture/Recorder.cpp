@@ -43,7 +43,29 @@ Recorder::~Recorder() {
 int64_t Recorder::nowNs() const {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
                                                                 origin_)
-        .count();
+               .count() -
+           excludedNs_;
+}
+
+// Shifting the clock back by the work's duration takes it out of every span,
+// op and phase still open around it, and out of nothing that ended before.
+void Recorder::beginProbeWork() {
+    if (probeDepth_++ > 0) return;
+    probeOpsWereOn_ = at::isRecordFunctionEnabled();
+    at::enableRecordFunction(false);
+    probeStart_ = nowNs();
+}
+
+RunMetricRow Recorder::probeWorkMetric() const {
+    return {"capture.probe_work_ns", double(excludedNs_), "ns", "measured",
+            "the profiler's own work inside the run (routing rows, attention copies, KV-error "
+            "bookkeeping, observers), taken off the run's clock: its spans and phases exclude it"};
+}
+
+void Recorder::endProbeWork() {
+    if (probeDepth_ == 0 || --probeDepth_ > 0) return;
+    excludedNs_ += nowNs() - probeStart_;
+    at::enableRecordFunction(probeOpsWereOn_);
 }
 
 void Recorder::followScriptHierarchy(const std::string& rootKind) {
@@ -225,7 +247,7 @@ void Recorder::exit() {
     row.flopsKnown = f.ops == 0 || f.knownOps > 0;
     pending_.spans.push_back(std::move(row));
     if (observer_) {
-        at::RecordFunctionGuard off(false);
+        ProbeWork work(this);
         observer_->moduleClosed(f.module);
     }
     maybeFlush();

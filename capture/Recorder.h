@@ -33,8 +33,18 @@ public:
     Recorder(const Recorder&) = delete;
     Recorder& operator=(const Recorder&) = delete;
 
-    // Nanoseconds since the run's origin: the start of the first phase.
+    // Nanoseconds since the run's origin (the start of the first phase), less
+    // the time spent in ProbeWork: the run's clock measures the model alone.
     int64_t nowNs() const;
+
+    // The profiler's own work inside a run (routing rows, attention copies,
+    // KV-error bookkeeping, observers): hidden from the op callbacks, its time
+    // measured and taken off the clock (ProbeWork below). Nests.
+    void beginProbeWork();
+    void endProbeWork();
+    // Time taken off the clock so far, as the run metric capture.probe_work_ns.
+    int64_t probeWorkNs() const { return excludedNs_; }
+    RunMetricRow probeWorkMetric() const;
 
     // Phase spans tile the run: beginPhase ends the previous phase first.
     void beginPhase(const std::string& phase, int step = 0);
@@ -200,6 +210,27 @@ private:
         layerOf_; // module id → layer (enterModule's modules) // the module a frameless loop's
                   // callees were placed under
     OpObserver* observer_ = nullptr;
+    int probeDepth_ = 0;
+    bool probeOpsWereOn_ = false;
+    int64_t probeStart_ = 0, excludedNs_ = 0;
+};
+
+// `{ ProbeWork w(rec); ... }` marks the profiler's own work (Recorder::
+// beginProbeWork): its ops are not the model's, its time is not the model's.
+// A null recorder (an unprobed pass) costs one branch.
+class ProbeWork {
+public:
+    explicit ProbeWork(Recorder* r) : r_(r) {
+        if (r_) r_->beginProbeWork();
+    }
+    ~ProbeWork() {
+        if (r_) r_->endProbeWork();
+    }
+    ProbeWork(const ProbeWork&) = delete;
+    ProbeWork& operator=(const ProbeWork&) = delete;
+
+private:
+    Recorder* r_;
 };
 
 // Marks one call of a module: `{ ProbeScope s(rec, id); ... }`. A null

@@ -1,6 +1,7 @@
 // A real ref:tiny capture, checked against the invariants the session promises.
 #include "TestSupport.h"
 #include "capture/Capture.h"
+#include "capture/Recorder.h"
 #include "core/analysis/ModuleCosts.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
@@ -12,6 +13,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <map>
 #include <numeric>
 #include <set>
@@ -252,6 +254,49 @@ private slots:
         QVERIFY(tokens.ok());
         QCOMPARE(int(tokens->size()), 1 + 256 + int(kPrompt.size()) + kSteps);
         QCOMPARE(int(result.outputTokens.size()), kSteps + 1);
+    }
+
+    // The profiler's own work (here: 30 ms of it, nested) is taken off the
+    // run's clock: the span and phase around it last far less.
+    void probeWorkIsTakenOffTheClock() {
+        const QString out = dir.filePath(QStringLiteral("probe-work.mvprof"));
+        auto w = SessionWriter::open(out.toStdString(), SessionWriter::Mode::Overwrite);
+        QVERIFY(w.ok());
+        RunInfo info;
+        info.label = "probe work";
+        auto id = (*w)->beginRun(info);
+        QVERIFY(id.ok());
+        {
+            Recorder rec(**w, *id, true);
+            rec.beginPhase("prefill");
+            rec.enter(1);
+            {
+                ProbeWork work(&rec);
+                ProbeWork nested(&rec);
+                QThread::msleep(30);
+            }
+            rec.exit();
+            rec.endPhase();
+            QVERIFY(rec.probeWorkNs() >= 30'000'000);
+        }
+        QVERIFY((*w)->close().ok());
+        auto r = SessionReader::open(out.toStdString());
+        QVERIFY(r.ok());
+        auto spans = (*r)->spans(*id);
+        auto phases = (*r)->phases(*id);
+        QVERIFY(spans.ok() && spans->size() == 1 && phases.ok() && phases->size() == 1);
+        QVERIFY2(spans->front().endNs - spans->front().startNs < 10'000'000,
+                 qPrintable(QString::number(spans->front().endNs - spans->front().startNs)));
+        QVERIFY(phases->front().endNs - phases->front().startNs < 10'000'000);
+        // A real capture's hooks (routing, attention) report theirs.
+        auto metrics = reader->runMetrics(run.id);
+        QVERIFY(metrics.ok());
+        const auto it = std::find_if(metrics->begin(), metrics->end(), [](const RunMetricRow& m) {
+            return m.name == "capture.probe_work_ns";
+        });
+        QVERIFY(it != metrics->end());
+        QVERIFY(it->value > 0);
+        QCOMPARE(it->kind, std::string("measured"));
     }
 
     void weightAndKvBytesAreRecorded() {

@@ -2,7 +2,6 @@
 // point catches: an exception never crosses into the host (Python), it
 // becomes an error code and a message.
 #include "capture/HostRoofline.h"
-#include "capture/OpProbe.h"
 #include "capture/SystemInfo.h"
 #include "capture/api/ApiSession.h"
 #include "core/image/Image.h"
@@ -77,6 +76,7 @@ int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     rec.stopOps();
     rec.setObserver(nullptr);
     addAttentionRows(*s);
+    s->rows.runMetrics.push_back(rec.probeWorkMetric());
     for (auto& m : rec.energyMetrics())
         s->rows.runMetrics.push_back(std::move(m));
     s->attention.reset();
@@ -236,8 +236,11 @@ int mvprof_current_layer(mvprof_session* s, int* layer) {
 
 int mvprof_pause_ops(mvprof_session* s, int pause) {
     return guarded(s, true, [&]() -> int {
-        // The probe's callbacks see no recorder, at start and end alike.
-        mvp::probe::setThreadRecorder(pause ? nullptr : s->recorder.get());
+        // The hook's ops are hidden and its time taken off the run's clock.
+        if (pause)
+            s->recorder->beginProbeWork();
+        else
+            s->recorder->endProbeWork();
         return MVPROF_OK;
     });
 }

@@ -84,8 +84,9 @@ MVPROF_API int mvprof_end_module(mvprof_session* s);
 /* The decoder layer of the innermost open module, by mvprof's own rule (its
  * path's first number; 0 when it has none). */
 MVPROF_API int mvprof_current_layer(mvprof_session* s, int* layer);
-/* Hides the calling thread's ops from the run while pause != 0 (a hook's own
- * tensor work); call between ops, never inside one. */
+/* Marks a hook's own work while pause != 0: its ops are hidden from the run
+ * and its time is taken off the run's clock (spans and phases exclude it);
+ * pairs nest. Call between ops, never inside one. */
 MVPROF_API int mvprof_pause_ops(mvprof_session* s, int pause);
 /* One top-k slot of a token. layer < 0: mvprof_current_layer's. */
 MVPROF_API int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int expert,

@@ -175,7 +175,8 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
         // KV compression acts on the prefill's cache, before the first decode step.
         const auto at = int64_t(std::min(visualAt, ids.size()));
         for (auto& layer : d->layers)
-            compressKvCache(layer->attn->cache, at, visual.size(0), *d->kvCompression, d->kvReport);
+            compressKvCache(layer->attn->cache, at, visual.size(0), *d->kvCompression,
+                            hooks.measureKvError ? &d->kvReport : nullptr, rec);
     }
     torch::Tensor last;
     {

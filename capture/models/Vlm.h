@@ -33,6 +33,9 @@ struct ForwardHooks {
     // `queryStart`, over the cache's S slots (positions, unless `cache.compressed()`).
     std::function<void(int layer, const torch::Tensor& probs, int queryStart, const KvCache& cache)>
         attention;
+    // Account KV compression's reconstruction error in the model's kvReport
+    // (a captured run; the time is `recorder`'s ProbeWork). Timed passes skip it.
+    bool measureKvError = false;
 };
 
 class VlmModel {

@@ -1,5 +1,6 @@
 #include "capture/whatif/KvCompress.h"
 
+#include "capture/Recorder.h"
 #include "capture/models/VlmLayers.h"
 
 #include <cmath>
@@ -43,7 +44,7 @@ std::vector<int> clusterByCosine(const std::vector<float>& rows, int n, int dim,
 }
 
 void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
-                     const KvCompression& how, KvCompressionReport& report) {
+                     const KvCompression& how, KvCompressionReport* report, Recorder* rec) {
     torch::NoGradGuard noGrad;
     const int64_t positions = cache.slots;
     visualCount = std::clamp<int64_t>(visualCount, 0, positions - visualFirst);
@@ -119,20 +120,22 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
         cache.k.narrow(0, 0, slots).copy_(newK);
         cache.v.narrow(0, 0, slots).copy_(newV);
     }
+    if (!report) return;
+    ProbeWork work(rec);
     // Reconstruction: what each original position now reads back.
     auto idx = torch::tensor(slotOf, torch::kLong);
     auto errK = (storedK.index_select(0, idx) - keys).pow(2).sum().item<double>();
     auto errV = (storedV.index_select(0, idx) - values).pow(2).sum().item<double>();
     // Accumulated as squared sums across layers; the report's caller takes roots.
-    report.applied = true;
-    report.positions += positions;
-    report.storedSlots += slots;
-    report.visualTokens += visualCount;
-    report.visualClusters += clusters;
-    report.keyError += errK;
-    report.valueError += errV;
-    report.keyNorm += keys.pow(2).sum().item<double>();
-    report.valueNorm += values.pow(2).sum().item<double>();
+    report->applied = true;
+    report->positions += positions;
+    report->storedSlots += slots;
+    report->visualTokens += visualCount;
+    report->visualClusters += clusters;
+    report->keyError += errK;
+    report->valueError += errV;
+    report->keyNorm += keys.pow(2).sum().item<double>();
+    report->valueNorm += values.pow(2).sum().item<double>();
 }
 
 } // namespace mvp

@@ -9,6 +9,7 @@
 namespace mvp {
 
 struct KvCache;
+class Recorder;
 
 // Greedy leader clustering of `n` rows of `dim` floats (row-major), in order:
 // a row joins the earlier leader it is most similar to when their cosine
@@ -20,8 +21,10 @@ std::vector<int> clusterByCosine(const std::vector<float>& rows, int n, int dim,
 // Compresses one attention layer's cache right after the prefill: the visual
 // tokens at slots [visualFirst, visualFirst + visualCount) merge into their
 // clusters' mean keys and values (proportional attention keeps their weight),
-// then every slot is re-stored as INT4. Adds to `report`. Internal: torch.
+// then every slot is re-stored as INT4. Adds the reconstruction error to
+// `report` unless it is null, as `rec`'s ProbeWork (the profiler's time, not
+// the compression's). Internal: torch.
 void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
-                     const KvCompression& how, KvCompressionReport& report);
+                     const KvCompression& how, KvCompressionReport* report, Recorder* rec);
 
 } // namespace mvp
