@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <vector>
 
 namespace mvp {
@@ -32,6 +33,15 @@ public:
     }
 
     template <typename It> void assign(It first, It last) {
+        if constexpr (std::random_access_iterator<It>) {
+            // The probe's common case, once per tensor argument: one copy.
+            const auto n = size_t(last - first);
+            if (n <= capacity()) {
+                std::copy(first, last, data());
+                size_ = n;
+                return;
+            }
+        }
         size_ = 0;
         for (; first != last; ++first)
             push_back(int64_t(*first));

@@ -331,27 +331,41 @@ const PerElement* perElement(std::string_view name) {
     return nullptr;
 }
 
-ShapeFlops arithmetic(std::string_view name, const std::vector<OpArg>& args) {
-    if (contains(kMatmulOps, name)) return matmulFamily(name, args);
-    if (contains(kConvOps, name)) return convFlops(name, args);
-    if (contains(kSdpaOps, name)) return sdpaFlops(args);
-    if (name == "aten::_native_multi_head_attention") return nativeMhaFlops(args);
-    if (contains(kPoolOps, name)) return poolFlops(name, args);
-    const PerElement* p = perElement(name);
-    const Shape* first = shapeAt(args, 0);
-    if (!p || !first) return std::nullopt;
-    Shape s = *first;
-    if (name == "aten::adaptive_avg_pool2d" || name == "aten::_adaptive_avg_pool2d") {
+ShapeFlops arithmetic(std::string_view name, const OpTraits& t, const std::vector<OpArg>& args) {
+    using F = OpTraits::Formula;
+    switch (t.formula) {
+    case F::None:
+        return std::nullopt;
+    case F::Matmul:
+        return matmulFamily(name, args);
+    case F::Conv:
+        return convFlops(name, args);
+    case F::Sdpa:
+        return sdpaFlops(args);
+    case F::NativeMha:
+        return nativeMhaFlops(args);
+    case F::Pool:
+        return poolFlops(name, args);
+    case F::AdaptivePool: {
         // One add per input element; the output is the requested size.
+        const Shape* s = shapeAt(args, 0);
         const OpArg* size = nth(args, 1, OpArg::IntList);
-        if (!size || size->values.size() != 2 || s.size() < 2) return std::nullopt;
-        Shape out(s.begin(), s.end() - 2);
+        if (!s || !size || size->values.size() != 2 || s->size() < 2) return std::nullopt;
+        Shape out(s->begin(), s->end() - 2);
         out.insert(out.end(), size->values.begin(), size->values.end());
-        return std::pair{elements(s), out};
+        return std::pair{elements(*s), out};
     }
-    // Reductions (mean, sum) read every input element once; binary ops broadcast.
-    if (const Shape* b = shapeAt(args, 1); b && name != "aten::index_add_") s = broadcast(s, *b);
-    return std::pair{int64_t(p->flops) * elements(s), s};
+    case F::PerElement:
+    case F::IndexAdd: {
+        const Shape* first = shapeAt(args, 0);
+        if (!first) return std::nullopt;
+        // Reductions (mean, sum) read every input element once; binary ops broadcast.
+        const Shape* b = t.formula == F::PerElement ? shapeAt(args, 1) : nullptr;
+        Shape s = b ? broadcast(*first, *b) : *first;
+        return std::pair{int64_t(t.perElementFlops) * elements(s), s};
+    }
+    }
+    return std::nullopt;
 }
 
 // embedding(weight, indices) · index_select(self, dim, index): the rows
@@ -395,21 +409,51 @@ int64_t copyBytes(std::string_view name, const std::vector<OpArg>& args) {
 
 } // namespace
 
+OpTraits opTraits(std::string_view name) {
+    using F = OpTraits::Formula;
+    OpTraits t;
+    if (contains(kViewOps, name)) {
+        t.cls = OpClass::View;
+        return t;
+    }
+    if (contains(kCopyOps, name)) {
+        t.cls = OpClass::Copy;
+        return t;
+    }
+    t.cls = OpClass::Arithmetic;
+    if (contains(kMatmulOps, name)) {
+        t.formula = F::Matmul;
+    } else if (contains(kConvOps, name)) {
+        t.formula = F::Conv;
+    } else if (contains(kSdpaOps, name)) {
+        t.formula = F::Sdpa;
+    } else if (name == "aten::_native_multi_head_attention") {
+        t.formula = F::NativeMha;
+    } else if (contains(kPoolOps, name)) {
+        t.formula = F::Pool;
+    } else if (const PerElement* p = perElement(name)) {
+        t.perElementFlops = p->flops;
+        t.formula = name == "aten::adaptive_avg_pool2d" || name == "aten::_adaptive_avg_pool2d"
+                        ? F::AdaptivePool
+                    : name == "aten::index_add_" ? F::IndexAdd
+                                                 : F::PerElement;
+    } else {
+        t.cls = OpClass::Other;
+    }
+    return t;
+}
+
 OpClass classifyOp(std::string_view name) {
-    if (contains(kViewOps, name)) return OpClass::View;
-    if (contains(kCopyOps, name)) return OpClass::Copy;
-    if (contains(kMatmulOps, name) || contains(kConvOps, name) || contains(kSdpaOps, name) ||
-        contains(kPoolOps, name) || perElement(name) ||
-        name == "aten::_native_multi_head_attention")
-        return OpClass::Arithmetic;
-    return OpClass::Other;
+    return opTraits(name).cls;
 }
 
 OpCost estimateOpCost(std::string_view name, const std::vector<OpArg>& args) {
-    return estimateOpCost(name, classifyOp(name), args);
+    return estimateOpCost(name, opTraits(name), args);
 }
 
-OpCost estimateOpCost(std::string_view name, OpClass cls, const std::vector<OpArg>& args) {
+OpCost estimateOpCost(std::string_view name, const OpTraits& traits,
+                      const std::vector<OpArg>& args) {
+    const OpClass cls = traits.cls;
     OpCost cost;
     const OpArg* firstTensor = nullptr;
     for (const auto& a : args)
@@ -436,7 +480,7 @@ OpCost estimateOpCost(std::string_view name, OpClass cls, const std::vector<OpAr
         inBytes += tensorBytes(a);
     std::optional<Shape> outShape;
     if (cls == OpClass::Arithmetic)
-        if (auto r = arithmetic(name, args)) {
+        if (auto r = arithmetic(name, traits, args)) {
             cost.flops = r->first;
             outShape = r->second;
         }

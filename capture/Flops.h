@@ -59,13 +59,27 @@ enum class OpClass {
 };
 OpClass classifyOp(std::string_view opName);
 
+// An op's class and which FLOP formula applies, from its name alone:
+// resolved once per op (the probe caches it), so estimating a call compares
+// no strings on the common path.
+struct OpTraits {
+    enum class Formula : uint8_t {
+        None, Matmul, Conv, Sdpa, NativeMha, Pool, AdaptivePool, PerElement, IndexAdd
+    };
+    OpClass cls = OpClass::Other;
+    Formula formula = Formula::None;
+    int perElementFlops = 0; // for PerElement and IndexAdd
+};
+OpTraits opTraits(std::string_view opName);
+
 struct OpCost {
     std::optional<int64_t> flops; // nullopt: no formula for this op
     int64_t bytes = 0;
 };
 
 OpCost estimateOpCost(std::string_view opName, const std::vector<OpArg>& args);
-// The same with the op's class already known (the probe caches it per op).
-OpCost estimateOpCost(std::string_view opName, OpClass cls, const std::vector<OpArg>& args);
+// The same with the op's traits already resolved (the probe caches them per op).
+OpCost estimateOpCost(std::string_view opName, const OpTraits& traits,
+                      const std::vector<OpArg>& args);
 
 } // namespace mvp

@@ -24,7 +24,7 @@ thread_local Recorder* tlsRecorder = nullptr; // the recorder of this thread, wh
 // What the probe needs to know of an op overload, found once per process.
 struct OpInfo {
     std::string name;
-    OpClass cls = OpClass::Other;
+    OpTraits traits; // class and FLOP formula
     int schemaArgs = -1;    // arguments in its schema; -1: no schema (use every input)
     int schemaReturns = -1; // values it returns; -1: no schema (use every output)
 };
@@ -49,7 +49,7 @@ const OpInfo& opInfo(const at::RecordFunction& fn) {
     if (!slot) {
         slot = std::make_unique<OpInfo>();
         slot->name = name;
-        slot->cls = classifyOp(name);
+        slot->traits = opTraits(name);
         if (op)
             if (const auto handle = c10::Dispatcher::singleton().findSchema(*op)) {
                 slot->schemaArgs = int(handle->schema().arguments().size());
@@ -196,16 +196,16 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     frame.leafName = &info.name;
     // A nested call that is not recorded matters only if it does arithmetic:
     // views and copies are known to do none, without reading their inputs.
-    if (!record && info.cls != OpClass::Arithmetic) {
-        if (info.cls != OpClass::Other) frame.ownFlops = 0;
+    if (!record && info.traits.cls != OpClass::Arithmetic) {
+        if (info.traits.cls != OpClass::Other) frame.ownFlops = 0;
         rec->pushOp(frame);
         return nullptr;
     }
     const auto inputs = schemaInputs(fn, info);
     readArgs(inputs);
-    const OpCost cost = estimateOpCost(info.name, info.cls, tlsArgs);
+    const OpCost cost = estimateOpCost(info.name, info.traits, tlsArgs);
     frame.ownFlops = cost.flops;
-    frame.arithmetic = info.cls == OpClass::Arithmetic && cost.flops.has_value();
+    frame.arithmetic = info.traits.cls == OpClass::Arithmetic && cost.flops.has_value();
     if (!record) {
         rec->pushOp(frame);
         return nullptr;

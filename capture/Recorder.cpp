@@ -320,7 +320,10 @@ void Recorder::finishRecord(int64_t endNs, const OpOutcome& outcome) {
         span.ops += 1;
         span.knownOps += r.flopsKnown ? 1 : 0;
     }
-    if (pending_.opRecords.capacity() == 0) pending_.opRecords.reserve(kFlushRows);
+    if (pending_.opRecords.capacity() == 0) {
+        pending_.opRecords = writer_.spareRecords();
+        pending_.opRecords.reserve(kFlushRows);
+    }
     pending_.opRecords.push_back(std::move(r));
     r.overflow.clear(); // the slot is reused: an overflow text must not carry over
     if (pending_.opRecords.size() >= kFlushRows) maybeFlush();

@@ -11,12 +11,14 @@ int64_t unzigzag(uint64_t v) {
     return int64_t(v >> 1) ^ -int64_t(v & 1);
 }
 
-void putVarint(std::string& out, uint64_t v) {
+// Writes v at p, returns the byte after it (at most ten bytes).
+char* putVarint(char* p, uint64_t v) {
     while (v >= 0x80) {
-        out += char((v & 0x7f) | 0x80);
+        *p++ = char((v & 0x7f) | 0x80);
         v >>= 7;
     }
-    out += char(v);
+    *p++ = char(v);
+    return p;
 }
 
 Error damaged(const std::string& what) {
@@ -36,19 +38,22 @@ uint64_t opChunkChecksum(std::string_view data) {
 }
 
 void OpChunkEncoder::add(const PackedOp& r) {
-    putVarint(data_, zigzag(r.id - prev_.id));
-    putVarint(data_, zigzag(r.span - prev_.span));
-    putVarint(data_, r.parentOp ? zigzag(r.id - r.parentOp) + 1 : 0);
-    putVarint(data_, uint64_t(r.name));
-    putVarint(data_, uint64_t(r.phase));
-    putVarint(data_, uint64_t(r.shapes));
-    putVarint(data_, uint64_t(r.dtype));
-    putVarint(data_, zigzag(r.step - prev_.step));
-    putVarint(data_, zigzag(r.startNs - prev_.startNs));
-    putVarint(data_, zigzag(r.endNs - r.startNs));
-    putVarint(data_, zigzag(r.flops));
-    putVarint(data_, zigzag(r.bytes));
-    data_ += char(r.flopsKnown ? 1 : 0);
+    char row[13 * 10]; // one row at most: appended in one go, not byte by byte
+    char* p = row;
+    p = putVarint(p, zigzag(r.id - prev_.id));
+    p = putVarint(p, zigzag(r.span - prev_.span));
+    p = putVarint(p, r.parentOp ? zigzag(r.id - r.parentOp) + 1 : 0);
+    p = putVarint(p, uint64_t(r.name));
+    p = putVarint(p, uint64_t(r.phase));
+    p = putVarint(p, uint64_t(r.shapes));
+    p = putVarint(p, uint64_t(r.dtype));
+    p = putVarint(p, zigzag(r.step - prev_.step));
+    p = putVarint(p, zigzag(r.startNs - prev_.startNs));
+    p = putVarint(p, zigzag(r.endNs - r.startNs));
+    p = putVarint(p, zigzag(r.flops));
+    p = putVarint(p, zigzag(r.bytes));
+    *p++ = char(r.flopsKnown ? 1 : 0);
+    data_.append(row, size_t(p - row));
     prev_ = r;
     ++rows_;
 }

@@ -4,6 +4,7 @@
 #include "core/session/Sqlite.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <sqlite3.h>
@@ -43,7 +44,7 @@ struct OpChunkWriter::Impl {
     std::unordered_map<std::string, int64_t, TextHash, std::equal_to<>> byDims;
     OpChunkEncoder encoder;
     Extent extent;
-    std::string key, shapes; // reused buffers
+    std::string shapes; // reused text buffer
 
     Result<int64_t> intern(std::string_view text);
     Result<int64_t> internAt(const void* key, std::string_view text);
@@ -73,14 +74,16 @@ Result<int64_t> OpChunkWriter::Impl::internShapes(const OpRecord& r) {
     int dims = 0;
     for (int t = 0; t < r.tensors; ++t)
         dims += r.rank[t];
-    key.assign(1, char(r.tensors));
-    key.append(reinterpret_cast<const char*>(r.rank), r.tensors);
-    key.append(reinterpret_cast<const char*>(r.dims), size_t(dims) * sizeof(r.dims[0]));
+    char buf[1 + OpRecord::kMaxTensors + sizeof(r.dims)];
+    buf[0] = char(r.tensors);
+    std::memcpy(buf + 1, r.rank, r.tensors);
+    std::memcpy(buf + 1 + r.tensors, r.dims, size_t(dims) * sizeof(r.dims[0]));
+    const std::string_view key(buf, 1 + r.tensors + size_t(dims) * sizeof(r.dims[0]));
     if (auto it = byDims.find(key); it != byDims.end()) return it->second;
     shapes.clear();
     r.appendShapes(shapes);
     auto id = intern(shapes);
-    if (id) byDims.emplace(key, *id);
+    if (id) byDims.emplace(std::string(key), *id);
     return id;
 }
 

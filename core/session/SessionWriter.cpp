@@ -44,6 +44,7 @@ struct SessionWriter::Impl {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<Job> queue;
+    std::vector<std::vector<OpRecord>> spares; // emptied record buffers, for reuse
     bool stopping = false;
     std::optional<Error> failure; // sticky: the first write error
     std::atomic<int64_t> rows{0};
@@ -54,6 +55,7 @@ struct SessionWriter::Impl {
     Status apply(const Batch& b);
     void loop();
     Status waitFor(Job job);
+    void keepBuffers(std::deque<Job>& jobs);
 };
 
 Status SessionWriter::Impl::prepareAll() {
@@ -231,6 +233,19 @@ void SessionWriter::Impl::loop() {
         }
         for (auto& job : jobs)
             if (job.done) job.done->set_value(err ? Status(*err) : Status(Ok{}));
+        keepBuffers(jobs);
+    }
+}
+
+// A batch's records are 2–3 MB: handing the buffers back spares the capture
+// thread an allocation and a page fault per few records.
+void SessionWriter::Impl::keepBuffers(std::deque<Job>& jobs) {
+    constexpr size_t kMaxSpares = 4;
+    for (auto& job : jobs) {
+        if (!job.batch || job.batch->opRecords.capacity() == 0) continue;
+        job.batch->opRecords.clear();
+        std::lock_guard lock(mutex);
+        if (spares.size() < kMaxSpares) spares.push_back(std::move(job.batch->opRecords));
     }
 }
 
@@ -393,6 +408,14 @@ Status SessionWriter::close() {
 
 const std::string& SessionWriter::path() const {
     return d->path;
+}
+
+std::vector<OpRecord> SessionWriter::spareRecords() {
+    std::lock_guard lock(d->mutex);
+    if (d->spares.empty()) return {};
+    auto out = std::move(d->spares.back());
+    d->spares.pop_back();
+    return out;
 }
 
 int64_t SessionWriter::rowsWritten() const {

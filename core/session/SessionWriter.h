@@ -38,6 +38,10 @@ public:
     Status close();
 
     const std::string& path() const;
+    // An empty op-record buffer the writer has finished with, for the capture
+    // to fill again (its memory already mapped and warm), or a fresh one.
+    std::vector<OpRecord> spareRecords();
+
     // Rows committed so far (for progress and benchmarks).
     int64_t rowsWritten() const;
 
