@@ -2,6 +2,7 @@
 // (routing, tokens, features, step outputs, metrics). Rows wait in the
 // session's batch until the run ends.
 #include "capture/api/ApiSession.h"
+#include "core/analysis/Kv.h"
 
 #include <algorithm>
 #include <array>
@@ -163,3 +164,60 @@ int mvprof_add_quantised_module(mvprof_session* s, const char* path, long long f
 }
 
 } // extern "C"
+
+namespace {
+// The host's flat arrays as an observation; an Error for sizes that do not add up.
+mvp::Result<mvp::VisualTokenObservation> observation(const mvprof_visual_observation* o) {
+    using mvp::ErrorCode;
+    if (!o || o->layers < 0 || o->layers > (1 << 12) || o->dim <= 0 || o->grid_patches <= 0)
+        return mvp::makeError(ErrorCode::BadInput,
+                              "a visual-token observation needs layers >= 0, dim > 0 and "
+                              "grid_patches > 0");
+    mvp::VisualTokenObservation out;
+    out.dim = o->dim;
+    out.gridPatches = o->grid_patches;
+    size_t row = 0, query = 0;
+    for (int l = 0; l < o->layers; ++l) {
+        const int rows = o->rows ? o->rows[l] : -1, queries = o->queries ? o->queries[l] : -1;
+        if (rows < 0 || queries < 0 || (rows > 0 && (!o->patches || !o->values)) ||
+            (queries > 0 && !o->attention))
+            return mvp::makeError(ErrorCode::BadInput,
+                                  "layer " + std::to_string(l) +
+                                      " of a visual-token observation has no row or query counts, "
+                                      "or counts without their arrays");
+        auto& layer = out.layers.emplace_back();
+        for (int i = 0; i < rows; ++i, ++row) {
+            const int patch = o->patches[row];
+            if (patch < 0 || patch >= o->grid_patches)
+                return mvp::makeError(ErrorCode::BadInput,
+                                      "patch " + std::to_string(patch) + " of layer " +
+                                          std::to_string(l) + " is outside 0.." +
+                                          std::to_string(o->grid_patches - 1));
+            layer.patches.push_back(patch);
+            layer.values.insert(layer.values.end(), o->values + row * size_t(o->dim),
+                                o->values + (row + 1) * size_t(o->dim));
+        }
+        for (int q = 0; q < queries; ++q, ++query)
+            layer.attention.emplace_back(o->attention + query * size_t(o->grid_patches),
+                                         o->attention + (query + 1) * size_t(o->grid_patches));
+    }
+    return out;
+}
+} // namespace
+
+int mvprof_add_resampling_loss(mvprof_session* s, const mvprof_visual_observation* baseline,
+                               const mvprof_visual_observation* whatif) {
+    return guarded(s, true, [&]() -> int {
+        auto base = observation(baseline);
+        if (!base) return fail(base.error());
+        auto other = observation(whatif);
+        if (!other) return fail(other.error());
+        if (base->dim != other->dim || base->gridPatches != other->gridPatches)
+            return fail(MVPROF_BAD_INPUT, "the two observations differ in vector size or patches");
+        for (auto& m : mvp::resamplingMetrics(mvp::resamplingLoss(*base, *other))) {
+            m.note += "; observed by the host: v is what each attention module reads there";
+            s->rows.runMetrics.push_back(std::move(m));
+        }
+        return MVPROF_OK;
+    });
+}

@@ -107,6 +107,27 @@ MVPROF_API int mvprof_add_step_output(mvprof_session* s, int token, const float*
  * what-if's transform cannot change the phase. Stored with the current run. */
 MVPROF_API int mvprof_add_repetition(mvprof_session* s, int arm, int rep, const char* phase,
                                      long long ns, int control);
+/* One arm's view of the visual tokens, for the resampling loss (DIAGNOSTICS.md
+ * §7). Per decoder layer l < layers: rows[l] vectors of dim floats (what the
+ * layer's attention reads at the visual positions after prefill), row i from
+ * patch patches[i]; and queries[l] attention rows over the image's
+ * grid_patches patches (each decode query's attention, mean over heads, 0
+ * where a patch is not held). Each array is concatenated over the layers. */
+typedef struct mvprof_visual_observation {
+    int layers, dim, grid_patches;
+    const int* rows;
+    const int* patches;
+    const float* values;
+    const int* queries;
+    const double* attention;
+} mvprof_visual_observation;
+/* The resampling loss of the current run's visual tokens against its
+ * baseline's, both arms observed by the host: Δcos, relative L2 drift and
+ * ΔKL (mean and p95) and the attention lost to pruning, per layer, stored as
+ * the run's metrics resample.L<l>.* (measured). */
+MVPROF_API int mvprof_add_resampling_loss(mvprof_session* s,
+                                          const mvprof_visual_observation* baseline,
+                                          const mvprof_visual_observation* whatif);
 /* kind: "measured" (what the run or its transform did) or "predicted" (a
  * cost model's figure). */
 MVPROF_API int mvprof_add_metric(mvprof_session* s, const char* name, double value,

@@ -20,6 +20,9 @@ Mixtral-layout MoE decoder with a KV cache), each checked against PyTorch:
   largest L2 norm (torch.norm here), and their features are the baseline's;
 - the attention heatmap of this KV-cache model equals the mass PyTorch's
   softmax put on the visual positions, per layer;
+- PruneVisual's resampling loss (run=): 0 when every token is kept, 0 at
+  layer 0 under pruning, and per layer the Δcos the test computes itself
+  from what each attention module read;
 - A/B repetitions (reps=, run=): the stored rows per arm, rep and phase with
   the noise-control phases marked, the comparison's intervals built on
   them, and a hook-only transform (PruneVisual) applied to the what-if's
@@ -233,6 +236,71 @@ def check_prune(session: str, model, base: Spy, features: torch.Tensor) -> None:
     check(cosine is not None and abs(cosine - 1.0) < 1e-5, f"vision cosine {cosine}")
 
 
+def attention_inputs(model, transform=None) -> Dict[int, torch.Tensor]:
+    """The test's own reading: per decoder layer, what its self_attn reads
+    in prefill (its first call), with `transform` pruning the projector's output."""
+    seen: Dict[int, torch.Tensor] = {}
+
+    def keep(layer: int):
+        def hook(module, args) -> None:
+            seen.setdefault(layer, args[0].detach().clone())
+        return hook
+    hooks = [layer.self_attn.register_forward_pre_hook(keep(l))
+             for l, layer in enumerate(model.language_model.layers)]
+    marks = mvprof.NullProfile(model)
+    if transform is not None:
+        hooks.append(model.multi_modal_projector.register_forward_hook(
+            lambda m, i, out: transform.on_projector(marks, "multi_modal_projector", out)))
+    try:
+        example.generate(marks, model, IMAGE, PROMPT, 1)
+    finally:
+        for h in hooks:
+            h.remove()
+    return seen
+
+
+def check_resampling(session: str, model, base: Spy) -> None:
+    """PruneVisual's resampling loss (run= given): 0 when every token is
+    kept; under pruning 0 at layer 0 (its attention reads the kept tokens'
+    own embeddings), and at every layer the mean 1 − cos(v, v′) the test
+    computes itself from what each self_attn read."""
+    def metrics(run_id: int) -> Dict[str, float]:
+        return dict(sqlite3.connect(session).execute(
+            "SELECT name, value FROM run_metric WHERE run=? AND name LIKE 'resample.L%'",
+            (run_id,)).fetchall())
+
+    with mvprof.whatif(base.prof, model, mvprof.PruneVisual(keep=1.0), run=warmup) as w:
+        run(w)
+    same = metrics(w.run_id)
+    print(f"  resampling, keep all: {len(same)} figures, largest "
+          f"{max(same.values(), default=float('nan')):.2e}")
+    check(len(same) == 7 * example.LAYERS, f"resampling figures {sorted(same)[:8]}")
+    check(all(abs(v) < 1e-6 for v in same.values()), f"keep-all resampling loss {same}")
+
+    prune = mvprof.PruneVisual(keep=0.4)
+    with mvprof.whatif(base.prof, model, prune, run=warmup) as w:
+        run(w)
+    got = metrics(w.run_id)
+    kept = [p for (p,) in sqlite3.connect(session).execute(
+        "SELECT patch FROM token WHERE run=? AND modality='visual' ORDER BY position",
+        (w.run_id,))]
+    a = attention_inputs(model)
+    b = attention_inputs(model, mvprof.PruneVisual(keep=0.4))
+    for layer in range(example.LAYERS):
+        v = a[layer][1:][torch.tensor(kept)].double()
+        v2 = b[layer][1:1 + len(kept)].double()
+        want = float((1 - F.cosine_similarity(v, v2, dim=-1)).mean())
+        have = got.get(f"resample.L{layer}.dcos_mean", float("nan"))
+        print(f"  resampling L{layer}: dcos {have:.3e} (test {want:.3e}), "
+              f"kl {got.get(f'resample.L{layer}.kl_mean', float('nan')):.3e}, "
+              f"lost {got.get(f'resample.L{layer}.lost_mass', float('nan')):.3f}")
+        check(abs(have - want) < 1e-5 + 1e-3 * want, f"L{layer} dcos {have} vs torch's {want}")
+        check(got.get(f"resample.L{layer}.lost_mass", 0) > 0, f"L{layer} no attention lost")
+    check(got.get("resample.L0.dcos_mean", 1) < 1e-6, "layer 0 drifted under pruning")
+    check(got.get(f"resample.L{example.LAYERS - 1}.dcos_mean", 0) > 1e-6,
+          "the last layer did not drift under pruning")
+
+
 def check_repetitions(session: str, model, base: Spy) -> None:
     """A/B repetitions from Python: N interleaved unrecorded passes of each
     setup stored with the what-if, the comparison's intervals built on them;
@@ -442,6 +510,7 @@ def main() -> int:
             check_w4(session, model, base)
             check_freeze(session, model, base)
             check_prune(session, model, base, features[-1])
+            check_resampling(session, model, base)
             check_repetitions(session, model, base)
             check_refusals(session, model, base, folder)
         check_attention(folder, model)

@@ -25,6 +25,15 @@ class RunInfo(ctypes.Structure):
                 ("record_ops", ctypes.c_int), ("record_attention", ctypes.c_int)]
 
 
+class VisualObservation(ctypes.Structure):
+    """mvprof_visual_observation."""
+    _fields_ = [("layers", ctypes.c_int), ("dim", ctypes.c_int), ("grid_patches", ctypes.c_int),
+                ("rows", ctypes.POINTER(ctypes.c_int)), ("patches", ctypes.POINTER(ctypes.c_int)),
+                ("values", ctypes.POINTER(ctypes.c_float)),
+                ("queries", ctypes.POINTER(ctypes.c_int)),
+                ("attention", ctypes.POINTER(ctypes.c_double))]
+
+
 _S = ctypes.c_void_p
 _STR = ctypes.c_char_p
 _INT = ctypes.c_int
@@ -49,6 +58,8 @@ _SIGNATURES = {
     "mvprof_add_step_output": [_S, _INT, _FLTP, _INT],
     "mvprof_add_metric": [_S, _STR, _DBL, _STR, _STR, _STR],
     "mvprof_add_repetition": [_S, _INT, _INT, _STR, _LL, _INT],
+    "mvprof_add_resampling_loss": [_S, ctypes.POINTER(VisualObservation),
+                                   ctypes.POINTER(VisualObservation)],
     "mvprof_add_quantised_module": [_S, _STR, _LL, _LL],
     "mvprof_end_run": [_S, _INT, _STR],
     "mvprof_close": [_S],

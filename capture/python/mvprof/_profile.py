@@ -147,9 +147,13 @@ class Profile:
                 # One unrecorded pass: first-call costs (allocation, kernel set-up) stay out.
                 self.warmup(NullProfile(self.model))
             ab = self._repeat(original)
+            observed = self._observe(original)
             self._begin_run()
             for arm, rep, phase, ns, control in ab:
                 self.call("mvprof_add_repetition", arm, rep, b(phase), ns, int(control))
+            if observed is not None:
+                self.call("mvprof_add_resampling_loss", ctypes.byref(observed[0].struct),
+                          ctypes.byref(observed[1].struct))
             self.metric("weights.bytes", weight_bytes(self.model), "bytes",
                         note="the model's parameters and buffers as stored")
             if self.transform is not None:
@@ -171,6 +175,15 @@ class Profile:
         from ._repeat import repetitions
         return repetitions(original, self.model, self.transform, self.rerun, self.reps,
                            self.patterns)
+
+    def _observe(self, original: torch.nn.Module):
+        """Both arms' visual tokens for the resampling loss of a what-if that
+        changes them (needs the pass, `run=`), before its recorded run begins."""
+        if self.transform is None or not self.transform.prunes_visual or self.rerun is None:
+            return None
+        from ._resample import resampling_observations
+        return resampling_observations(original, self.model, self.transform, self.rerun,
+                                       self.patterns)
 
     def _begin_run(self) -> None:
         config = {"format": "mvprof-python", "class": type(self.model).__name__,

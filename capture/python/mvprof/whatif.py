@@ -227,7 +227,11 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
     times N interleaved passes of `model` and of the transformed model
     (after a warm-up of each, recording nothing), stored with the what-if:
     its comparison then shows medians with intervals and a paired speed-up,
-    "within noise" when its interval holds 1.0."""
+    "within noise" when its interval holds 1.0. With `run`, a what-if that
+    changes the visual tokens (PruneVisual) also gets its resampling loss:
+    one observed pass of each model compares what each attention-role
+    module reads at the visual tokens (Δcos, relative L2 drift) and each
+    decode query's attention over them (ΔKL), per layer."""
     if isinstance(baseline, Profile):
         if not baseline.run_id:
             raise MvprofError("the baseline has not run yet: profile it first")
