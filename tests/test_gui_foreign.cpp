@@ -171,6 +171,33 @@ private slots:
         showEveryView(path);
     }
 
+    // Content damage the reader refuses: the window reports it and stays up.
+    void damagedSessionsFailWithAReason() {
+        const char* damage[] = {
+            "UPDATE patch_grid SET grid_h = -3",
+            "UPDATE routing SET expert = 9 WHERE token = 1",
+            "UPDATE token SET patch = 5 WHERE position = 1",
+            "UPDATE span SET end_ns = 0 WHERE id = 3",
+        };
+        MainWindow w;
+        w.resize(1000, 700);
+        w.show();
+        for (const char* sqlText : damage) {
+            const QString path = dir.filePath(QStringLiteral("damaged.mvprof"));
+            QFile::remove(path);
+            QVERIFY(writeForeign(path));
+            execSql(path, sqlText);
+            QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+            QSignalSpy failed(&w, &MainWindow::loadFailed);
+            w.openSession(path);
+            QVERIFY2(failed.wait(20000), sqlText);
+            QVERIFY(loaded.isEmpty());
+            const QString message = failed.first().first().toString();
+            QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
+            QVERIFY(w.isVisible());
+        }
+    }
+
     void opensAnOlderSessionWhoseRolesComeFromKinds() {
         // The same rows as an older mvprof stored them: no roles, layers or
         // flops_known; the reader infers roles from the kinds.

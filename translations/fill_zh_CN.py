@@ -9,6 +9,10 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.":
+        "打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。",
+    "Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.":
+        "比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。",
     "A/B pass %1/%2 · %p%": "A/B 第 %1/%2 轮 · %p%",
     "W8, AWQ, int8 kernels where libtorch has them": "W8，AWQ，libtorch 提供 int8 内核时使用",
     "Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each":

@@ -698,17 +698,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="283"/>
-        <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="288"/>
-        <source>%1 — mvprof</source>
+        <location filename="../app/gui/MainWindow.cpp" line="258"/>
+        <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="290"/>
+        <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="295"/>
+        <source>%1 — mvprof</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="297"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1182,27 +1187,32 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="200"/>
-        <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
+        <location filename="../views/ComparisonView.cpp" line="180"/>
+        <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/ComparisonView.cpp" line="209"/>
+        <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="218"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="212"/>
+        <location filename="../views/ComparisonView.cpp" line="221"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="216"/>
+        <location filename="../views/ComparisonView.cpp" line="225"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="196"/>
+        <location filename="../views/ComparisonView.cpp" line="205"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -165,15 +165,24 @@ void ComparisonView::compare(qint64 a, qint64 b) {
     const QString path = path_;
     loader_.setFuture(QtConcurrent::run([path, a, b] {
         auto r = std::make_shared<ComparisonResult>();
-        auto da = loadSession(path, a);
-        auto db = da ? loadSession(path, b) : da;
-        if (!da || !db) {
-            r->error = QString::fromStdString((!da ? da : db).error().message);
-            return r;
+        // Nothing may escape a worker: Qt would abort the whole application.
+        try {
+            auto da = loadSession(path, a);
+            auto db = da ? loadSession(path, b) : da;
+            if (!da || !db) {
+                r->error = QString::fromStdString((!da ? da : db).error().message);
+                return r;
+            }
+            r->a = *da;
+            r->b = *db;
+            r->comparison = compareRuns(r->a->data, r->b->data);
+        } catch (const std::exception& e) {
+            r->error = tr("Comparing runs %1 and %2 failed unexpectedly (%3). The session may be "
+                          "damaged; please report this with the file.")
+                           .arg(a)
+                           .arg(b)
+                           .arg(QString::fromLocal8Bit(e.what()));
         }
-        r->a = *da;
-        r->b = *db;
-        r->comparison = compareRuns(r->a->data, r->b->data);
         return r;
     }));
 }

@@ -247,11 +247,18 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
     statusBar()->showMessage(tr("Loading %1…").arg(path));
     loader_.setFuture(QtConcurrent::run([path, runId] {
         auto loaded = std::make_shared<Loaded>();
-        auto data = views::loadSession(path, runId);
-        if (data)
-            loaded->data = data.value();
-        else
-            loaded->error = QString::fromStdString(data.error().message);
+        // Nothing may escape a worker: Qt would abort the whole application.
+        try {
+            auto data = views::loadSession(path, runId);
+            if (data)
+                loaded->data = data.value();
+            else
+                loaded->error = QString::fromStdString(data.error().message);
+        } catch (const std::exception& e) {
+            loaded->error = tr("Opening %1 failed unexpectedly (%2). The file may be damaged; "
+                               "please report this with the file.")
+                                .arg(path, QString::fromLocal8Bit(e.what()));
+        }
         return loaded;
     }));
 }

@@ -3,6 +3,7 @@
 #include "core/analysis/Findings.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/session/ModuleRoles.h"
+#include "core/session/RowChecks.h"
 #include "core/session/SessionReader.h"
 
 #include <algorithm>
@@ -33,6 +34,43 @@ const RunMetricRow* findMetric(const RunData& run, const std::string& name) {
         if (m.name == name) return &m;
     return nullptr;
 }
+
+namespace {
+Error inconsistent(const RunData& d, const std::string& what) {
+    return makeError(ErrorCode::NotASession,
+                     "run " + std::to_string(d.run.id) + ": " + what +
+                         ": the session is damaged (copy it again from its source, or capture "
+                         "again)");
+}
+
+// What one table says against another: experts the config does not have,
+// patches the grid does not hold. Rows the analyses index by are never
+// trusted past these (each table's own ranges are checked as it is read).
+Status checkAcrossTables(const RunData& d) {
+    if (d.experts > 0)
+        for (const auto& r : d.routing)
+            if (r.expert >= d.experts)
+                return inconsistent(d, "routing (layer " + std::to_string(r.layer) + ", token " +
+                                           std::to_string(r.token) + "): expert " +
+                                           std::to_string(r.expert) + " is outside 0.." +
+                                           std::to_string(d.experts - 1) + " (the model has " +
+                                           std::to_string(d.experts) + " experts)");
+    const int64_t cells = d.grid ? int64_t(d.grid->gridH) * d.grid->gridW : 0;
+    auto patchOk = [&](int p) { return cells == 0 || p < cells; };
+    for (const auto& t : d.tokens)
+        if (!patchOk(t.patch))
+            return inconsistent(d, "token (position " + std::to_string(t.position) + "): patch " +
+                                       std::to_string(t.patch) + " is outside the " +
+                                       std::to_string(cells) + " patches of its grid");
+    for (const auto* metric : {&d.attention, &d.attentionPrefill, &d.attentionDecode})
+        for (const auto& m : *metric)
+            if (!patchOk(m.patch))
+                return inconsistent(d, "patch_metric " + m.metric + ": patch " +
+                                           std::to_string(m.patch) + " is outside the " +
+                                           std::to_string(cells) + " patches of its grid");
+    return Ok{};
+}
+} // namespace
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     RunData d;
@@ -76,22 +114,31 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
         d.imageWidth = (*image)->origWidth;
         d.imageHeight = (*image)->origHeight;
     }
-    // The config is JSON written by the capture; a foreign or damaged one only loses these extras.
+    // The config is JSON written by the capture; a foreign or damaged one only
+    // loses these extras (a value of the wrong type or out of range reads as 0).
     const auto cfg = nlohmann::json::parse(d.run.configJson, nullptr, false);
+    auto number = [](const nlohmann::json& o, const char* key, int64_t hi) -> int64_t {
+        const auto it = o.find(key);
+        if (it == o.end() || !it->is_number_integer()) return 0;
+        const auto v = it->get<int64_t>();
+        return v >= 0 && v <= hi ? v : 0;
+    };
     if (cfg.is_object() && cfg.contains("llm") && cfg["llm"].is_object()) {
         const auto& l = cfg["llm"];
-        d.experts = l.value("experts", 0);
-        d.topK = l.value("top_k", 0);
-        d.llmDim = l.value("dim", 0);
-        d.llmHeads = l.value("heads", 0);
-        d.parameters = cfg.value("parameters", int64_t(0));
+        d.experts = int(number(l, "experts", rowcheck::kMaxExperts));
+        d.topK = int(number(l, "top_k", rowcheck::kMaxTopK));
+        d.llmDim = int(number(l, "dim", 1 << 20));
+        d.llmHeads = int(number(l, "heads", 1 << 12));
+        d.parameters = number(cfg, "parameters", int64_t(1) << 50);
     }
-    if (const std::string format = cfg.is_object() ? cfg.value("format", std::string()) : "";
-        format == "mvprof-model" || format == "mvprof-python") {
+    const auto format = cfg.is_object() ? cfg.find("format") : cfg.end();
+    if (format != cfg.end() && format->is_string() &&
+        (*format == "mvprof-model" || *format == "mvprof-python")) {
         // A user model: a TorchScript manifest, or what the Python package saw of an eager one.
-        d.parameters = cfg.value("parameters", int64_t(0));
+        d.parameters = number(cfg, "parameters", int64_t(1) << 50);
         d.userModel = true;
     }
+    if (auto ok = checkAcrossTables(d); !ok) return ok.error();
     return d;
 }
 

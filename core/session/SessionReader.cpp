@@ -2,9 +2,11 @@
 
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
+#include "core/session/RowChecks.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -118,6 +120,15 @@ std::optional<int> smallInt(const sql::Stmt& s, int col) {
     return int(*v);
 }
 
+} // namespace
+
+namespace {
+// Rows read, then checked for content a damaged file could hold (RowChecks.h).
+template <typename T, typename Check> Result<T> checked(Result<T> rows, Check check) {
+    if (!rows) return rows;
+    if (auto s = check(*rows); !s) return s.error();
+    return rows;
+}
 } // namespace
 
 struct SessionReader::Impl {
@@ -234,11 +245,13 @@ Result<std::vector<ModuleRow>> SessionReader::modules(int64_t run) {
 }
 
 Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
-    return d->query<PhaseRow>(
+    return checked(
+        d->query<PhaseRow>(
         "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=? ORDER BY start_ns", run,
         [](const sql::Stmt& s) {
             return PhaseRow{s.text(0), int(s.int64(1)), s.int64(2), s.int64(3)};
-        });
+        }),
+        [&](const auto& rows) { return rowcheck::phases(run, rows); });
 }
 
 Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
@@ -251,7 +264,7 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
         std::string("SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, "
                     "bytes, ") +
         (d->version >= 3 ? "flops_known" : "(flops != 0)") + " FROM span WHERE run=? ORDER BY id";
-    return d->query<SpanRow>(
+    auto rows = d->query<SpanRow>(
         sqlText.c_str(), run,
         [](const sql::Stmt& s) {
             SpanRow r{s.int64(0), s.int64(1), optInt(s, 2), s.text(3),  int(s.int64(4)),
@@ -259,7 +272,8 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
             r.flopsKnown = s.int64(10) != 0;
             return r;
         },
-        nullptr, count->empty() ? 0 : size_t(count->front()));
+        nullptr, count->empty() ? 0 : size_t(std::clamp<int64_t>(count->front(), 0, 1 << 24)));
+    return checked(std::move(rows), [&](const auto& r) { return rowcheck::spans(run, r); });
 }
 
 namespace {
@@ -325,23 +339,27 @@ Result<int64_t> SessionReader::opCount(int64_t run) {
 }
 
 Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
-    return d->query<TokenRow>("SELECT position, phase, step, modality, token_id, patch FROM token "
+    return checked(
+        d->query<TokenRow>("SELECT position, phase, step, modality, token_id, patch FROM token "
                               "WHERE run=? ORDER BY position",
                               run, [](const sql::Stmt& s) {
                                   return TokenRow{int(s.int64(0)), s.text(1),
                                                   int(s.int64(2)), s.text(3),
                                                   int(s.int64(4)), int(s.int64(5))};
-                              });
+                              }),
+        [&](const auto& rows) { return rowcheck::tokens(run, rows); });
 }
 
 Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
-    return d->query<RoutingRow>(
+    return checked(
+        d->query<RoutingRow>(
         "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"
         " WHERE run=? ORDER BY layer, token, rank",
         run, [](const sql::Stmt& s) {
             return RoutingRow{int(s.int64(0)), s.text(1),       int(s.int64(2)), int(s.int64(3)),
                               s.text(4),       int(s.int64(5)), int(s.int64(6)), s.real(7)};
-        });
+        }),
+        [&](const auto& rows) { return rowcheck::routing(run, rows); });
 }
 
 Result<std::optional<ImageRow>> SessionReader::image(int64_t run) {
@@ -365,6 +383,7 @@ Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
         });
     if (!rows) return rows.error();
     if (rows->empty()) return std::optional<PatchGridRow>();
+    if (auto ok = rowcheck::patchGrid(run, rows->front()); !ok) return ok.error();
     return std::optional<PatchGridRow>(rows->front());
 }
 
@@ -393,13 +412,15 @@ std::vector<float> floats(const std::vector<uint8_t>& bytes, size_t count) {
 } // namespace
 
 Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
-    return d->query<StepOutputRow>(
+    return checked(
+        d->query<StepOutputRow>(
         "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run,
         [](const sql::Stmt& s) {
             const auto bytes = s.blob(2);
             return StepOutputRow{int(s.int64(0)), int(s.int64(1)),
                                  floats(bytes, bytes.size() / sizeof(float))};
-        });
+        }),
+        [&](const auto& rows) { return rowcheck::stepOutputs(run, rows); });
 }
 
 Result<std::vector<RunMetricRow>> SessionReader::runMetrics(int64_t run) {
@@ -431,42 +452,50 @@ Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t ru
     auto rows = d->query<VisionFeatureRow>(
         "SELECT rows, cols, data FROM vision_feature WHERE run=?", run, [](const sql::Stmt& s) {
             VisionFeatureRow v{int(s.int64(0)), int(s.int64(1)), {}};
-            v.data = floats(s.blob(2), size_t(v.rows) * size_t(v.cols));
+            const auto bytes = s.blob(2);
+            v.data = floats(bytes, bytes.size() / sizeof(float));
             return v;
         });
     if (!rows) return rows.error();
     if (rows->empty()) return std::optional<VisionFeatureRow>();
+    const auto& v = rows->front();
+    if (auto ok = rowcheck::floatBlob(run, "vision_feature", v.rows, v.cols, v.data.size()); !ok)
+        return ok.error();
     return std::optional<VisionFeatureRow>(std::move(rows->front()));
 }
 
 Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
                                                                 const std::string& metric) {
-    return d->query<PatchMetricRow>(
+    return checked(
+        d->query<PatchMetricRow>(
         "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND metric=?2"
         " ORDER BY layer, patch",
         run,
         [](const sql::Stmt& s) {
             return PatchMetricRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.real(3)};
         },
-        metric);
+        metric),
+        [&](const auto& rows) { return rowcheck::patchMetrics(run, rows); });
 }
 
 Result<std::vector<AttnMapRow>> SessionReader::attnMaps(int64_t run, int layer) {
-    return d->query<AttnMapRow>(
+    auto maps = d->query<AttnMapRow>(
         "SELECT layer, head, rows, cols, data FROM attn_map WHERE run=?1 AND layer=?2 ORDER BY "
         "head",
         run,
         [](const sql::Stmt& s) {
             AttnMapRow a{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)), int(s.int64(3)), {}};
             const auto bytes = s.blob(4);
-            // Trust nothing: a map whose blob does not match its shape stays empty.
-            if (bytes.size() == size_t(a.rows) * size_t(a.cols) * sizeof(float)) {
-                a.data.resize(bytes.size() / sizeof(float));
-                std::memcpy(a.data.data(), bytes.data(), bytes.size());
-            }
+            a.data = floats(bytes, bytes.size() / sizeof(float));
             return a;
         },
         layer);
+    return checked(std::move(maps), [&](const std::vector<AttnMapRow>& rows) -> Status {
+        for (const auto& a : rows)
+            if (auto ok = rowcheck::floatBlob(run, "attn_map", a.rows, a.cols, a.data.size()); !ok)
+                return ok;
+        return Ok{};
+    });
 }
 
 Result<std::vector<int>> SessionReader::attnMapLayers(int64_t run) {

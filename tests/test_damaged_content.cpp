@@ -1,0 +1,141 @@
+// Sessions damaged at the content level (valid SQLite, impossible values):
+// each case is refused with a message naming the table, the row and what is
+// wrong, as a typed error — never a crash, never an index used, never a
+// number made from it. The untouched session loads, so each refusal is the
+// damage's doing.
+#include "TestSql.h"
+#include "core/analysis/Analysis.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace mvp;
+
+namespace {
+Batch rows(int64_t run) {
+    Batch b;
+    b.run = run;
+    b.modules = {{1, "llm", "Decoder", std::nullopt, 10, ModuleRole::Llm},
+                 {2, "llm.layer.0.moe.gate", "Router", 1, 4, ModuleRole::Router, 0}};
+    b.phases = {{"prefill", 0, 0, 100}, {"decode", 1, 100, 150}};
+    b.spans = {{1, 1, std::nullopt, "prefill", 0, 5, 95, std::nullopt, 1000, 64},
+               {2, 2, 1, "prefill", 0, 10, 90, std::nullopt, 800, 32}};
+    b.tokens = {{0, "prefill", 0, "text", 256}, {1, "prefill", 0, "visual", -1, 0},
+                {2, "prefill", 0, "visual", -1, 3}};
+    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75}, {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
+    b.patchGrid = PatchGridRow{2, 2, 14, 28, 1};
+    b.patchMetrics = {{0, "attention", 0, 0.5}, {0, "attention", 3, 0.25}};
+    b.stepOutputs = {{0, 2, {0.1f, 0.2f, 0.7f}}, {1, 0, {0.5f, 0.25f, 0.25f}}};
+    b.visionFeatures = VisionFeatureRow{2, 2, {1, 2, 3, 4}};
+    b.attnMaps = {{0, 0, 2, 2, {1, 0, 0.5f, 0.5f}}};
+    return b;
+}
+
+void writeSession(const QString& path) {
+    auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Overwrite);
+    QVERIFY(w.ok());
+    RunInfo info;
+    info.label = "baseline";
+    info.configJson = R"({"llm": {"experts": 4, "top_k": 2, "dim": 8, "heads": 2}})";
+    auto run = (*w)->beginRun(info);
+    QVERIFY(run.ok());
+    (*w)->submit(rows(*run));
+    QVERIFY((*w)->endRun(*run, RunResult{}).ok());
+    QVERIFY((*w)->close().ok());
+}
+
+// Everything an analysis reads, as the GUI and the report load it.
+Status loadAll(const QString& path) {
+    auto r = SessionReader::open(path.toStdString());
+    if (!r) return r.error();
+    auto data = loadRunData(**r, 1);
+    if (!data) return data.error();
+    auto maps = (*r)->attnMaps(1, 0);
+    if (!maps) return maps.error();
+    (void)analyseRun(*data);
+    return Ok{};
+}
+} // namespace
+
+class TestDamagedContent : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+private slots:
+    void intactSessionLoads() {
+        const QString path = dir.filePath(QStringLiteral("intact.mvprof"));
+        writeSession(path);
+        const auto s = loadAll(path);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.error().message.c_str());
+    }
+
+    void damageIsNamedNotUsed_data() {
+        QTest::addColumn<QString>("sqlText");
+        QTest::addColumn<QString>("says");
+        auto row = [](const char* name, const char* sqlText, const char* says) {
+            QTest::newRow(name) << QString::fromUtf8(sqlText) << QString::fromUtf8(says);
+        };
+        row("negative grid", "UPDATE patch_grid SET grid_h = -3", "patch_grid of run 1: grid_h -3");
+        row("huge grid", "UPDATE patch_grid SET grid_h = 100000, grid_w = 100000",
+            "grid_h 100000 is outside 1..1024");
+        row("negative expert", "UPDATE routing SET expert = -5 WHERE rank = 0",
+            "routing (layer 0, token 1, rank 0) of run 1: expert -5");
+        row("expert the model lacks", "UPDATE routing SET expert = 9 WHERE rank = 1",
+            "expert 9 is outside 0..3 (the model has 4 experts)");
+        row("negative layer", "UPDATE routing SET layer = -2 WHERE rank = 1", "layer -2");
+        row("gate weight", "UPDATE routing SET weight = -0.5 WHERE rank = 0", "weight -0.5");
+        row("short vision features", "UPDATE vision_feature SET data = substr(data, 1, 8)",
+            "vision_feature of run 1: its data holds 2 floats, not 2 × 2");
+        row("logits of another length",
+            "UPDATE step_output SET logits = substr(logits, 1, 8) WHERE step = 1",
+            "step_output (step 1) of run 1: its logits hold 2 floats");
+        row("token outside its logits", "UPDATE step_output SET token = 7 WHERE step = 0",
+            "token 7 is not in its logits");
+        row("negative patch", "UPDATE token SET patch = -7 WHERE position = 2", "patch -7");
+        row("patch beyond the grid", "UPDATE token SET patch = 4 WHERE position = 2",
+            "patch 4 is outside the 4 patches of its grid");
+        row("metric beyond the grid", "UPDATE patch_metric SET patch = 99 WHERE patch = 3",
+            "patch_metric attention: patch 99");
+        row("inverted span", "UPDATE span SET end_ns = 1 WHERE id = 2", "span 2 of run 1: it ends");
+        row("inverted phase", "UPDATE phase SET end_ns = -5 WHERE phase = 'decode'",
+            "phase decode (step 1)");
+        row("attention map of another size", "UPDATE attn_map SET rows = 3",
+            "attn_map of run 1: its data holds 4 floats, not 3 × 2");
+        row("attention map too big", "UPDATE attn_map SET rows = 100000000, cols = 100000000",
+            "is not a size mvprof writes");
+    }
+
+    void damageIsNamedNotUsed() {
+        QFETCH(QString, sqlText);
+        QFETCH(QString, says);
+        const QString path = dir.filePath(QStringLiteral("damaged.mvprof"));
+        writeSession(path);
+        test::execSql(path, sqlText.toUtf8().constData());
+        const auto s = loadAll(path);
+        QVERIFY2(!s.ok(), qPrintable(sqlText));
+        QCOMPARE(s.error().code, ErrorCode::NotASession);
+        const QString message = QString::fromStdString(s.error().message);
+        QVERIFY2(message.contains(says), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
+    }
+
+    // A config of the wrong types loses its extras, not the session.
+    void oddConfigValuesReadAsUnknown() {
+        const QString path = dir.filePath(QStringLiteral("config.mvprof"));
+        writeSession(path);
+        test::execSql(path, "UPDATE run SET config_json = '{\"llm\": {\"experts\": \"four\","
+                            " \"top_k\": -1, \"dim\": 1e99}, \"format\": 7}'");
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        auto data = loadRunData(**r, 1);
+        QVERIFY2(data.ok(), data.ok() ? "" : data.error().message.c_str());
+        QCOMPARE(data->experts, 0);
+        QCOMPARE(data->topK, 0);
+        QVERIFY(!data->userModel);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDamagedContent)
+#include "test_damaged_content.moc"
