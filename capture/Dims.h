@@ -25,7 +25,9 @@ public:
     }
     Dims(std::initializer_list<int64_t> values) { assign(values.begin(), values.end()); }
     template <typename It> Dims(It first, It last) { assign(first, last); }
-    Dims(const std::vector<int64_t>& v) { assign(v.begin(), v.end()); } // NOLINT: implicit on purpose
+    Dims(const std::vector<int64_t>& v) {
+        assign(v.begin(), v.end());
+    } // NOLINT: implicit on purpose
     Dims(const Dims& o) { assign(o.begin(), o.end()); }
     Dims& operator=(const Dims& o) {
         if (this != &o) assign(o.begin(), o.end());

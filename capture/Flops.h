@@ -64,7 +64,15 @@ OpClass classifyOp(std::string_view opName);
 // no strings on the common path.
 struct OpTraits {
     enum class Formula : uint8_t {
-        None, Matmul, Conv, Sdpa, NativeMha, Pool, AdaptivePool, PerElement, IndexAdd
+        None,
+        Matmul,
+        Conv,
+        Sdpa,
+        NativeMha,
+        Pool,
+        AdaptivePool,
+        PerElement,
+        IndexAdd
     };
     OpClass cls = OpClass::Other;
     Formula formula = Formula::None;

@@ -24,7 +24,7 @@ thread_local Recorder* tlsRecorder = nullptr; // the recorder of this thread, wh
 // What the probe needs to know of an op overload, found once per process.
 struct OpInfo {
     std::string name;
-    OpTraits traits; // class and FLOP formula
+    OpTraits traits;        // class and FLOP formula
     int schemaArgs = -1;    // arguments in its schema; -1: no schema (use every input)
     int schemaReturns = -1; // values it returns; -1: no schema (use every output)
 };
@@ -149,7 +149,8 @@ void recordShapes(OpRecord& r, const std::vector<OpArg>& args) {
 
 const char* dtypeOf(c10::ArrayRef<const c10::IValue> inputs) {
     for (const auto& v : inputs)
-        if (v.isTensor() && v.toTensor().defined()) return c10::toString(v.toTensor().scalar_type());
+        if (v.isTensor() && v.toTensor().defined())
+            return c10::toString(v.toTensor().scalar_type());
     return "";
 }
 

@@ -169,6 +169,9 @@ void Recorder::beginPhase(const std::string& phase, int step) {
     if (!started_) {
         origin_ = std::chrono::steady_clock::now();
         started_ = true;
+        // Probe work before the origin is outside the run, not taken off it.
+        excludedNs_ = 0;
+        probeStart_ = 0;
     }
     const int64_t now = nowNs();
     if (inPhase_) pending_.phases.push_back({phase_, step_, phaseStart_, now});

@@ -45,12 +45,11 @@ inline void unpackOps(const QString& path) {
             QVERIFY(ops.ok());
             for (const auto& o : *ops)
                 sqlText += "INSERT INTO op VALUES (" + std::to_string(run.id) + "," +
-                           std::to_string(o.id) + "," + opt(o.span) + "," + opt(o.parentOp) +
-                           ",'" + o.name + "','" + o.phase + "'," + std::to_string(o.step) + "," +
+                           std::to_string(o.id) + "," + opt(o.span) + "," + opt(o.parentOp) + ",'" +
+                           o.name + "','" + o.phase + "'," + std::to_string(o.step) + "," +
                            std::to_string(o.startNs) + "," + std::to_string(o.endNs) + ",'" +
                            o.shapes + "','" + o.dtype + "'," + std::to_string(o.flops) + "," +
-                           std::to_string(o.bytes) + "," + std::to_string(int(o.flopsKnown)) +
-                           ");";
+                           std::to_string(o.bytes) + "," + std::to_string(int(o.flopsKnown)) + ");";
         }
     }
     sqlText += "DROP TABLE op_chunk; DROP TABLE interned;";

@@ -22,9 +22,11 @@ Batch rows(int64_t run) {
     b.phases = {{"prefill", 0, 0, 100}, {"decode", 1, 100, 150}};
     b.spans = {{1, 1, std::nullopt, "prefill", 0, 5, 95, std::nullopt, 1000, 64},
                {2, 2, 1, "prefill", 0, 10, 90, std::nullopt, 800, 32}};
-    b.tokens = {{0, "prefill", 0, "text", 256}, {1, "prefill", 0, "visual", -1, 0},
+    b.tokens = {{0, "prefill", 0, "text", 256},
+                {1, "prefill", 0, "visual", -1, 0},
                 {2, "prefill", 0, "visual", -1, 3}};
-    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75}, {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
+    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75},
+                 {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
     b.patchGrid = PatchGridRow{2, 2, 14, 28, 1};
     b.patchMetrics = {{0, "attention", 0, 0.5}, {0, "attention", 3, 0.25}};
     b.stepOutputs = {{0, 2, {0.1f, 0.2f, 0.7f}}, {1, 0, {0.5f, 0.25f, 0.25f}}};

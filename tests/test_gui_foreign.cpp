@@ -204,7 +204,8 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("foreign-v2.mvprof"));
         QVERIFY(writeForeign(path));
         test::unpackOps(path);
-        execSql(path, "DROP TABLE repetition; ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
+        execSql(path, "DROP TABLE repetition; ALTER TABLE module DROP COLUMN role; ALTER TABLE "
+                      "module DROP COLUMN layer;"
                       " ALTER TABLE module DROP COLUMN expert; ALTER TABLE op DROP COLUMN"
                       " flops_known; ALTER TABLE span DROP COLUMN flops_known;"
                       " DROP TABLE leaf_flops; UPDATE meta SET value='2' WHERE"

@@ -81,7 +81,9 @@ class TestOpChunks : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
 
-    std::string file(const char* name) { return dir.filePath(QString::fromUtf8(name)).toStdString(); }
+    std::string file(const char* name) {
+        return dir.filePath(QString::fromUtf8(name)).toStdString();
+    }
 
     // A session with one run of `n` capture records; `end`: the run is ended.
     void writeRecords(const std::string& path, int64_t n, bool end) {
@@ -222,11 +224,12 @@ private slots:
         sqlite3* db = nullptr;
         QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
         sqlite3_stmt* st = nullptr;
-        QCOMPARE(sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows) FROM op_chunk", -1, &st,
-                                    nullptr),
+        QCOMPARE(sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows) FROM op_chunk", -1,
+                                    &st, nullptr),
                  SQLITE_OK);
         QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-        const double perOp = double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
+        const double perOp =
+            double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
         sqlite3_finalize(st);
         sqlite3_close(db);
         QVERIFY2(perOp < 30, qPrintable(QString::number(perOp)));
@@ -239,8 +242,8 @@ private slots:
             const char* says;
         };
         const Damage cases[] = {
-            {"UPDATE op_chunk SET checksum = checksum + 1 WHERE first_id = 1", ErrorCode::NotASession,
-             "checksum"},
+            {"UPDATE op_chunk SET checksum = checksum + 1 WHERE first_id = 1",
+             ErrorCode::NotASession, "checksum"},
             {"UPDATE op_chunk SET data = substr(data, 1, 50) WHERE first_id = 1",
              ErrorCode::NotASession, "damaged"},
             {"UPDATE op_chunk SET encoding = 2", ErrorCode::NewerSchema, "update mvprof"},
@@ -252,9 +255,9 @@ private slots:
             test::execSql(QString::fromStdString(path), c.sqlText);
             auto r = SessionReader::open(path);
             QVERIFY(r.ok()); // damage shows when the rows are read
-            for (auto&& got : {(*r)->ops(1).ok() ? std::optional<Error>() : (*r)->ops(1).error(),
-                               (*r)->opTotals(1).ok() ? std::optional<Error>()
-                                                      : (*r)->opTotals(1).error()}) {
+            for (auto&& got :
+                 {(*r)->ops(1).ok() ? std::optional<Error>() : (*r)->ops(1).error(),
+                  (*r)->opTotals(1).ok() ? std::optional<Error>() : (*r)->opTotals(1).error()}) {
                 QVERIFY2(got.has_value(), c.sqlText);
                 QCOMPARE(got->code, c.code);
                 QVERIFY2(QString::fromStdString(got->message).contains(QLatin1String(c.says)),

@@ -45,9 +45,11 @@ Batch sampleBatch(int64_t run) {
                {2, 2, 1, "prefill", 0, 10, 90, 42, 800, 32}};
     b.ops = {
         {1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 30, "[[2,3],[3,4]]", "Float", 48, 80},
-        {2, 2, std::nullopt, "aten::linear", "prefill", 0, 40, 80, "[[2,3],[4,3]]", "Float", 48, 80},
+        {2, 2, std::nullopt, "aten::linear", "prefill", 0, 40, 80, "[[2,3],[4,3]]", "Float", 48,
+         80},
         {3, 2, 2, "aten::addmm", "prefill", 0, 45, 75, "[[4],[2,3],[3,4]]", "Float", 48, 80},
-        {4, std::nullopt, std::nullopt, "aten::view", "decode", 1, 110, 111, "[[8]]", "Float", 0, 0}};
+        {4, std::nullopt, std::nullopt, "aten::view", "decode", 1, 110, 111, "[[8]]", "Float", 0,
+         0}};
     b.tokens = {{0, "prefill", 0, "text", 256}, {1, "prefill", 0, "visual", -1}};
     b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75},
                  {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
@@ -272,21 +274,22 @@ private slots:
     }
 
     // Turns a current session into what an older mvprof wrote: v4 stored op
-    // rows as rows; v3 had no repetition table; v2 no module roles, no flops_known, op_total without
-    // phases and no leaf_flops; v1 also had no run_metric.
+    // rows as rows; v3 had no repetition table; v2 no module roles, no flops_known, op_total
+    // without phases and no leaf_flops; v1 also had no run_metric.
     static void downgrade(const QString& path, int version) {
         test::unpackOps(path);
         if (version < 4) execSql(path, "DROP TABLE repetition;");
         if (version < 3)
-            execSql(path, "ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
-                      " ALTER TABLE module DROP COLUMN expert;"
-                      " ALTER TABLE op DROP COLUMN flops_known;"
-                      " ALTER TABLE span DROP COLUMN flops_known; DROP TABLE leaf_flops;"
-                      " DROP TABLE op_total; CREATE TABLE op_total(run INTEGER NOT NULL, name TEXT"
-                      " NOT NULL, calls INTEGER NOT NULL, flops INTEGER NOT NULL, bytes INTEGER"
-                      " NOT NULL, ns INTEGER NOT NULL, PRIMARY KEY(run, name)) WITHOUT ROWID;"
-                      " INSERT INTO op_total SELECT run, name, COUNT(*), SUM(flops), SUM(bytes),"
-                      " SUM(end_ns - start_ns) FROM op GROUP BY run, name;");
+            execSql(path,
+                    "ALTER TABLE module DROP COLUMN role; ALTER TABLE module DROP COLUMN layer;"
+                    " ALTER TABLE module DROP COLUMN expert;"
+                    " ALTER TABLE op DROP COLUMN flops_known;"
+                    " ALTER TABLE span DROP COLUMN flops_known; DROP TABLE leaf_flops;"
+                    " DROP TABLE op_total; CREATE TABLE op_total(run INTEGER NOT NULL, name TEXT"
+                    " NOT NULL, calls INTEGER NOT NULL, flops INTEGER NOT NULL, bytes INTEGER"
+                    " NOT NULL, ns INTEGER NOT NULL, PRIMARY KEY(run, name)) WITHOUT ROWID;"
+                    " INSERT INTO op_total SELECT run, name, COUNT(*), SUM(flops), SUM(bytes),"
+                    " SUM(end_ns - start_ns) FROM op GROUP BY run, name;");
         if (version < 2) execSql(path, "DROP TABLE run_metric;");
         const std::string v = std::to_string(version);
         execSql(path, ("UPDATE meta SET value='" + v +

@@ -38,7 +38,8 @@ int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, c
         for (int i = 0; i < count; ++i)
             if ((patchOf[size_t(i)] = patches ? patches[i] : i) < 0)
                 return fail(MVPROF_BAD_INPUT, "a visual token's patch is negative");
-        std::erase_if(s->rows.tokens, [](const mvp::TokenRow& t) { return t.modality == "visual"; });
+        std::erase_if(s->rows.tokens,
+                      [](const mvp::TokenRow& t) { return t.modality == "visual"; });
         for (int i = 0; i < count; ++i)
             s->rows.tokens.push_back(
                 mvp::TokenRow{first_position + i, "prefill", 0, "visual", -1, patchOf[size_t(i)]});
@@ -46,8 +47,8 @@ int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, c
         s->visualCount = count;
         if (s->attention) {
             const auto& g = s->rows.patchGrid;
-            const int grid = g ? g->gridH * g->gridW
-                               : *std::max_element(patchOf.begin(), patchOf.end()) + 1;
+            const int grid =
+                g ? g->gridH * g->gridW : *std::max_element(patchOf.begin(), patchOf.end()) + 1;
             s->attention->setVisual(first_position, std::move(patchOf), grid);
         }
         return MVPROF_OK;
@@ -58,8 +59,8 @@ int mvprof_set_vision_features(mvprof_session* s, int rows, int cols, const floa
     return guarded(s, true, [&]() -> int {
         if (rows < 1 || cols < 1 || !data || int64_t(rows) * cols > int64_t(1) << 28)
             return fail(MVPROF_BAD_INPUT, "vision features need rows, cols >= 1 and data");
-        s->rows.visionFeatures =
-            mvp::VisionFeatureRow{rows, cols, std::vector<float>(data, data + int64_t(rows) * cols)};
+        s->rows.visionFeatures = mvp::VisionFeatureRow{
+            rows, cols, std::vector<float>(data, data + int64_t(rows) * cols)};
         return MVPROF_OK;
     });
 }
@@ -108,9 +109,9 @@ int mvprof_add_repetition(mvprof_session* s, int arm, int rep, const char* phase
         if ((arm != 0 && arm != 1) || rep < 0 || ns < 0 || text(phase).empty())
             return fail(MVPROF_BAD_INPUT, "a repetition needs arm 0 (baseline) or 1 (what-if), "
                                           "rep >= 0, a phase name and ns >= 0");
-        s->rows.repetitions.push_back(mvp::RepetitionRow{arm ? mvp::Arm::WhatIf : mvp::Arm::Baseline,
-                                                         rep, text(phase), int64_t(ns),
-                                                         control != 0});
+        s->rows.repetitions.push_back(
+            mvp::RepetitionRow{arm ? mvp::Arm::WhatIf : mvp::Arm::Baseline, rep, text(phase),
+                               int64_t(ns), control != 0});
         return MVPROF_OK;
     });
 }
@@ -128,7 +129,8 @@ int mvprof_add_token(mvprof_session* s, int position, const char* modality, int 
 int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, int n) {
     return guarded(s, true, [&]() -> int {
         if (!logits || n < 1 || token < 0 || token >= n)
-            return fail(MVPROF_BAD_INPUT, "a step output needs n >= 1 logits and a token in 0 .. n-1");
+            return fail(MVPROF_BAD_INPUT,
+                        "a step output needs n >= 1 logits and a token in 0 .. n-1");
         if (!std::all_of(logits, logits + n, [](float v) { return !std::isnan(v); }))
             return fail(MVPROF_BAD_INPUT, "the step's logits hold NaN: the model's output is "
                                           "broken, nothing was stored");
@@ -144,8 +146,8 @@ int mvprof_add_metric(mvprof_session* s, const char* name, double value, const c
     return guarded(s, true, [&]() -> int {
         const std::string k = text(kind).empty() ? std::string("measured") : text(kind);
         if (std::find(kKinds.begin(), kKinds.end(), k) == kKinds.end())
-            return fail(MVPROF_BAD_INPUT, "metric kind '" + k +
-                                              "': a run metric is measured or predicted");
+            return fail(MVPROF_BAD_INPUT,
+                        "metric kind '" + k + "': a run metric is measured or predicted");
         if (text(name).empty() || !std::isfinite(value))
             return fail(MVPROF_BAD_INPUT, "a metric needs a name and a finite value");
         s->rows.runMetrics.push_back({text(name), value, text(unit), k, text(note)});
@@ -189,10 +191,10 @@ mvp::Result<mvp::VisualTokenObservation> observation(const mvprof_visual_observa
         for (int i = 0; i < rows; ++i, ++row) {
             const int patch = o->patches[row];
             if (patch < 0 || patch >= o->grid_patches)
-                return mvp::makeError(ErrorCode::BadInput,
-                                      "patch " + std::to_string(patch) + " of layer " +
-                                          std::to_string(l) + " is outside 0.." +
-                                          std::to_string(o->grid_patches - 1));
+                return mvp::makeError(ErrorCode::BadInput, "patch " + std::to_string(patch) +
+                                                               " of layer " + std::to_string(l) +
+                                                               " is outside 0.." +
+                                                               std::to_string(o->grid_patches - 1));
             layer.patches.push_back(patch);
             layer.values.insert(layer.values.end(), o->values + row * size_t(o->dim),
                                 o->values + (row + 1) * size_t(o->dim));

@@ -62,8 +62,7 @@ MVPROF_API const char* mvprof_last_error(void);
  * appended to. */
 MVPROF_API int mvprof_open(const char* path, int force, mvprof_session** out);
 /* Starts a run (announced for Attach… while it writes); its id in *run_id. */
-MVPROF_API int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* info,
-                                long long* run_id);
+MVPROF_API int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* info, long long* run_id);
 MVPROF_API int mvprof_set_patch_grid(mvprof_session* s, int grid_h, int grid_w, int patch,
                                      int input_size, int first_position);
 /* The visual tokens the decoder sees: positions first .. first + count − 1
@@ -72,8 +71,7 @@ MVPROF_API int mvprof_set_patch_grid(mvprof_session* s, int grid_h, int grid_w, 
 MVPROF_API int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count,
                                         const int* patches);
 /* The projector's output for those tokens, rows × cols float32 row-major. */
-MVPROF_API int mvprof_set_vision_features(mvprof_session* s, int rows, int cols,
-                                          const float* data);
+MVPROF_API int mvprof_set_vision_features(mvprof_session* s, int rows, int cols, const float* data);
 /* Phases tile the run: a new phase ends the previous one. */
 MVPROF_API int mvprof_begin_phase(mvprof_session* s, const char* phase, int step);
 /* A module call: path, kind (its class) and role ("" or vision, projector,

@@ -95,8 +95,8 @@ void OpChunkWriter::Impl::add(const PackedOp& row) {
 Status OpChunkWriter::Impl::store(int64_t run) {
     if (encoder.rows() == 0) return Ok{};
     auto& s = insChunk;
-    s.bind(1, run), s.bind(2, extent.firstId), s.bind(3, encoder.rows()),
-        s.bind(4, extent.startNs), s.bind(5, extent.endNs), s.bind(6, kOpChunkEncoding);
+    s.bind(1, run), s.bind(2, extent.firstId), s.bind(3, encoder.rows()), s.bind(4, extent.startNs),
+        s.bind(5, extent.endNs), s.bind(6, kOpChunkEncoding);
     s.bindBlob(7, encoder.data().data(), encoder.data().size());
     s.bind(8, int64_t(opChunkChecksum(encoder.data())));
     auto r = s.exec();
@@ -189,8 +189,7 @@ Status forEachOp(sql::Db& db, int64_t run, const std::function<void(const Packed
         if (!*has) return Ok{};
         if (st->int64(1) != kOpChunkEncoding)
             return makeError(ErrorCode::NewerSchema,
-                             "this session's op rows use encoding " +
-                                 std::to_string(st->int64(1)) +
+                             "this session's op rows use encoding " + std::to_string(st->int64(1)) +
                                  ", which this mvprof cannot read: update mvprof");
         const std::string_view data = st->blobView(2);
         if (int64_t(opChunkChecksum(data)) != st->int64(3))
@@ -240,7 +239,14 @@ Result<std::vector<OpRow>> readOpChunks(sql::Db& db, int64_t run) {
         OpRow r{p.id,
                 p.span ? std::optional(p.span) : std::nullopt,
                 p.parentOp ? std::optional(p.parentOp) : std::nullopt,
-                *text[0], *text[1], int(p.step), p.startNs, p.endNs, *text[2], *text[3], p.flops,
+                *text[0],
+                *text[1],
+                int(p.step),
+                p.startNs,
+                p.endNs,
+                *text[2],
+                *text[3],
+                p.flops,
                 p.bytes};
         r.flopsKnown = p.flopsKnown;
         out.push_back(std::move(r));
@@ -322,9 +328,9 @@ Status migrateOpTable(sql::Db& db) {
         }
         if (!*has) return Ok{};
         run = st->int64(0);
-        OpRow r{st->int64(1),    opt(2),       opt(3),       st->text(4),  st->text(5),
-                int(st->int64(6)), st->int64(7), st->int64(8), st->text(9),  st->text(10),
-                st->int64(11),   st->int64(12)};
+        OpRow r{st->int64(1),      opt(2),       opt(3),       st->text(4), st->text(5),
+                int(st->int64(6)), st->int64(7), st->int64(8), st->text(9), st->text(10),
+                st->int64(11),     st->int64(12)};
         r.flopsKnown = st->int64(13) != 0;
         rows.push_back(std::move(r));
     }

@@ -26,28 +26,29 @@ std::optional<std::string> outside(const char* what, int64_t v, int64_t lo, int6
 } // namespace
 
 Status patchGrid(int64_t run, const PatchGridRow& g) {
-    for (const auto& bad : {outside("grid_h", g.gridH, 1, kMaxGridSide),
-                            outside("grid_w", g.gridW, 1, kMaxGridSide),
-                            outside("patch", g.patch, 1, kMaxPatchPixels),
-                            outside("input_size", g.inputSize, 1, kMaxGridSide * kMaxPatchPixels),
-                            outside("first_position", g.firstPosition, 0, kMaxPositions)})
+    for (const auto& bad :
+         {outside("grid_h", g.gridH, 1, kMaxGridSide), outside("grid_w", g.gridW, 1, kMaxGridSide),
+          outside("patch", g.patch, 1, kMaxPatchPixels),
+          outside("input_size", g.inputSize, 1, kMaxGridSide * kMaxPatchPixels),
+          outside("first_position", g.firstPosition, 0, kMaxPositions)})
         if (bad) return damaged(run, "patch_grid", *bad);
     return Ok{};
 }
 
 Status routing(int64_t run, const std::vector<RoutingRow>& rows) {
     for (const auto& r : rows) {
-        const std::string where = "routing (layer " + n(r.layer) + ", token " + n(r.token) +
-                                  ", rank " + n(r.rank) + ")";
-        for (const auto& bad : {outside("layer", r.layer, 0, kMaxLayers - 1),
-                                outside("token", r.token, 0, kMaxPositions),
-                                outside("rank", r.rank, 0, kMaxTopK - 1),
-                                outside("expert", r.expert, 0, kMaxExperts - 1),
-                                outside("step", r.step, 0, kMaxPositions)})
+        const std::string where =
+            "routing (layer " + n(r.layer) + ", token " + n(r.token) + ", rank " + n(r.rank) + ")";
+        for (const auto& bad :
+             {outside("layer", r.layer, 0, kMaxLayers - 1),
+              outside("token", r.token, 0, kMaxPositions), outside("rank", r.rank, 0, kMaxTopK - 1),
+              outside("expert", r.expert, 0, kMaxExperts - 1),
+              outside("step", r.step, 0, kMaxPositions)})
             if (bad) return damaged(run, where, *bad);
         // Not capped at 1: some routers scale their weights (DeepSeek's routed_scaling_factor).
         if (!(r.weight >= 0 && std::isfinite(r.weight)))
-            return damaged(run, where, "weight " + std::to_string(r.weight) + " is not a gate weight");
+            return damaged(run, where,
+                           "weight " + std::to_string(r.weight) + " is not a gate weight");
     }
     return Ok{};
 }
@@ -55,9 +56,10 @@ Status routing(int64_t run, const std::vector<RoutingRow>& rows) {
 Status tokens(int64_t run, const std::vector<TokenRow>& rows) {
     for (const auto& t : rows) {
         const std::string where = "token (position " + n(t.position) + ")";
-        for (const auto& bad : {outside("position", t.position, 0, kMaxPositions),
-                                outside("patch", t.patch, -1, int64_t(kMaxGridSide) * kMaxGridSide - 1),
-                                outside("step", t.step, 0, kMaxPositions)})
+        for (const auto& bad :
+             {outside("position", t.position, 0, kMaxPositions),
+              outside("patch", t.patch, -1, int64_t(kMaxGridSide) * kMaxGridSide - 1),
+              outside("step", t.step, 0, kMaxPositions)})
             if (bad) return damaged(run, where, *bad);
     }
     return Ok{};
@@ -75,9 +77,10 @@ Status spans(int64_t run, const std::vector<SpanRow>& rows) {
     for (const auto& s : rows)
         if (s.endNs < s.startNs || s.step < 0 || s.flops < 0 || s.bytes < 0)
             return damaged(run, "span " + n(s.id),
-                           s.endNs < s.startNs ? "it ends (" + n(s.endNs) + " ns) before it starts (" +
-                                                     n(s.startNs) + " ns)"
-                                               : "a negative step, FLOP or byte count");
+                           s.endNs < s.startNs
+                               ? "it ends (" + n(s.endNs) + " ns) before it starts (" +
+                                     n(s.startNs) + " ns)"
+                               : "a negative step, FLOP or byte count");
     return Ok{};
 }
 
@@ -98,8 +101,9 @@ Status stepOutputs(int64_t run, const std::vector<StepOutputRow>& rows) {
 
 Status patchMetrics(int64_t run, const std::vector<PatchMetricRow>& rows) {
     for (const auto& m : rows)
-        for (const auto& bad : {outside("layer", m.layer, -1, kMaxLayers - 1),
-                                outside("patch", m.patch, 0, int64_t(kMaxGridSide) * kMaxGridSide - 1)})
+        for (const auto& bad :
+             {outside("layer", m.layer, -1, kMaxLayers - 1),
+              outside("patch", m.patch, 0, int64_t(kMaxGridSide) * kMaxGridSide - 1)})
             if (bad) return damaged(run, "patch_metric " + m.metric, *bad);
     return Ok{};
 }

@@ -247,10 +247,10 @@ Result<std::vector<ModuleRow>> SessionReader::modules(int64_t run) {
 Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
     return checked(
         d->query<PhaseRow>(
-        "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=? ORDER BY start_ns", run,
-        [](const sql::Stmt& s) {
-            return PhaseRow{s.text(0), int(s.int64(1)), s.int64(2), s.int64(3)};
-        }),
+            "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=? ORDER BY start_ns", run,
+            [](const sql::Stmt& s) {
+                return PhaseRow{s.text(0), int(s.int64(1)), s.int64(2), s.int64(3)};
+            }),
         [&](const auto& rows) { return rowcheck::phases(run, rows); });
 }
 
@@ -341,24 +341,26 @@ Result<int64_t> SessionReader::opCount(int64_t run) {
 Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
     return checked(
         d->query<TokenRow>("SELECT position, phase, step, modality, token_id, patch FROM token "
-                              "WHERE run=? ORDER BY position",
-                              run, [](const sql::Stmt& s) {
-                                  return TokenRow{int(s.int64(0)), s.text(1),
-                                                  int(s.int64(2)), s.text(3),
-                                                  int(s.int64(4)), int(s.int64(5))};
-                              }),
+                           "WHERE run=? ORDER BY position",
+                           run,
+                           [](const sql::Stmt& s) {
+                               return TokenRow{int(s.int64(0)), s.text(1),       int(s.int64(2)),
+                                               s.text(3),       int(s.int64(4)), int(s.int64(5))};
+                           }),
         [&](const auto& rows) { return rowcheck::tokens(run, rows); });
 }
 
 Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
     return checked(
         d->query<RoutingRow>(
-        "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"
-        " WHERE run=? ORDER BY layer, token, rank",
-        run, [](const sql::Stmt& s) {
-            return RoutingRow{int(s.int64(0)), s.text(1),       int(s.int64(2)), int(s.int64(3)),
-                              s.text(4),       int(s.int64(5)), int(s.int64(6)), s.real(7)};
-        }),
+            "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"
+            " WHERE run=? ORDER BY layer, token, rank",
+            run,
+            [](const sql::Stmt& s) {
+                return RoutingRow{int(s.int64(0)), s.text(1), int(s.int64(2)),
+                                  int(s.int64(3)), s.text(4), int(s.int64(5)),
+                                  int(s.int64(6)), s.real(7)};
+            }),
         [&](const auto& rows) { return rowcheck::routing(run, rows); });
 }
 
@@ -412,15 +414,14 @@ std::vector<float> floats(const std::vector<uint8_t>& bytes, size_t count) {
 } // namespace
 
 Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
-    return checked(
-        d->query<StepOutputRow>(
-        "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run,
-        [](const sql::Stmt& s) {
-            const auto bytes = s.blob(2);
-            return StepOutputRow{int(s.int64(0)), int(s.int64(1)),
-                                 floats(bytes, bytes.size() / sizeof(float))};
-        }),
-        [&](const auto& rows) { return rowcheck::stepOutputs(run, rows); });
+    return checked(d->query<StepOutputRow>(
+                       "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run,
+                       [](const sql::Stmt& s) {
+                           const auto bytes = s.blob(2);
+                           return StepOutputRow{int(s.int64(0)), int(s.int64(1)),
+                                                floats(bytes, bytes.size() / sizeof(float))};
+                       }),
+                   [&](const auto& rows) { return rowcheck::stepOutputs(run, rows); });
 }
 
 Result<std::vector<RunMetricRow>> SessionReader::runMetrics(int64_t run) {
@@ -468,13 +469,13 @@ Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
                                                                 const std::string& metric) {
     return checked(
         d->query<PatchMetricRow>(
-        "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND metric=?2"
-        " ORDER BY layer, patch",
-        run,
-        [](const sql::Stmt& s) {
-            return PatchMetricRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.real(3)};
-        },
-        metric),
+            "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND metric=?2"
+            " ORDER BY layer, patch",
+            run,
+            [](const sql::Stmt& s) {
+                return PatchMetricRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.real(3)};
+            },
+            metric),
         [&](const auto& rows) { return rowcheck::patchMetrics(run, rows); });
 }
 

@@ -136,7 +136,18 @@ Result<Stmt> Db::prepare(std::string_view sqlText) {
     sqlite3_stmt* s = nullptr;
     const int rc = sqlite3_prepare_v3(db_, sqlText.data(), int(sqlText.size()),
                                       SQLITE_PREPARE_PERSISTENT, &s, nullptr);
-    if (rc != SQLITE_OK) return errorFrom(rc, "preparing a query", db_);
+    if (rc != SQLITE_OK) {
+        // Our queries name only our tables and columns: one missing means the
+        // file was changed by something other than mvprof.
+        const std::string detail = sqlite3_errmsg(db_);
+        if ((rc & 0xff) == SQLITE_ERROR &&
+            (detail.rfind("no such table", 0) == 0 || detail.rfind("no such column", 0) == 0))
+            return makeError(ErrorCode::NotASession,
+                             "the session's tables are not the ones mvprof writes (" + detail +
+                                 "): it is damaged or was edited by hand; copy it again from its "
+                                 "source");
+        return errorFrom(rc, "preparing a query", db_);
+    }
     return Stmt(db_, s);
 }
 

@@ -23,9 +23,9 @@ double loopNs(int ops) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < ops; ++i)
         (void)torch::add(a, b);
-    return double(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now() - t0)
-                      .count());
+    return double(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count());
 }
 
 double median(std::vector<double> v) {

@@ -56,10 +56,10 @@ struct OpMix {
     static constexpr int kNames = 12, kShapes = 40;
     std::string names[kNames];
     OpMix() {
-        const char* base[kNames] = {"aten::linear", "aten::addmm", "aten::matmul", "aten::add",
-                                    "aten::mul",    "aten::silu",  "aten::softmax", "aten::view",
-                                    "aten::cat",    "aten::topk",  "aten::index_select",
-                                    "aten::layer_norm"};
+        const char* base[kNames] = {"aten::linear",  "aten::addmm",        "aten::matmul",
+                                    "aten::add",     "aten::mul",          "aten::silu",
+                                    "aten::softmax", "aten::view",         "aten::cat",
+                                    "aten::topk",    "aten::index_select", "aten::layer_norm"};
         for (int i = 0; i < kNames; ++i)
             names[i] = base[i];
     }
@@ -111,10 +111,10 @@ int main(int argc, char** argv) {
             const OpRecord r = mixRecord(first + i + 1);
             shapes.clear();
             r.appendShapes(shapes);
-            OpRow o{r.id,        r.span,     r.parentOp ? std::optional(r.parentOp) : std::nullopt,
-                    *r.name,     *r.phase,   r.step,
-                    r.startNs,   r.endNs,    shapes,
-                    r.dtype,     r.flops,    r.bytes};
+            OpRow o{r.id,      r.span,   r.parentOp ? std::optional(r.parentOp) : std::nullopt,
+                    *r.name,   *r.phase, r.step,
+                    r.startNs, r.endNs,  shapes,
+                    r.dtype,   r.flops,  r.bytes};
             b.ops.push_back(std::move(o));
         }
     });
