@@ -69,7 +69,8 @@ int main(int argc, char** argv) {
     std::printf("  probes on   median %.2f ms (measured), %lld ops recorded per run\n", mOn,
                 static_cast<long long>(ops));
     std::printf("  --no-probes median %.2f ms (measured)\n", mOff);
-    std::printf("  ratio on/off %.3f (medians), %.3f (fastest runs: %.2f vs %.2f ms)\n",
+    std::printf("  ratio on/off %.3f (medians; target ≤ 1.05 on ref:small), %.3f (fastest runs: "
+                "%.2f vs %.2f ms)\n",
                 mOff > 0 ? mOn / mOff : 0.0, bestOff > 0 ? bestOn / bestOff : 0.0, bestOn, bestOff);
     std::printf("per-op cost, %d tiny ops (add of 8 floats, %.0f ns bare), %d interleaved "
                 "repetitions (measured, medians of paired differences):\n",
