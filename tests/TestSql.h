@@ -22,6 +22,24 @@ inline void execSql(const QString& path, const char* sqlText) {
     QVERIFY2(rc == SQLITE_OK, message.constData());
 }
 
+// Compares an op row read back with the one expected, field by field; the
+// caller checks QTest::currentTestFailed(). flopsKnown: compare that too.
+inline void compareOps(const OpRow& got, const OpRow& want, bool flopsKnown = true) {
+    QCOMPARE(got.id, want.id);
+    QCOMPARE(got.span, want.span);
+    QCOMPARE(got.parentOp, want.parentOp);
+    QCOMPARE(got.name, want.name);
+    QCOMPARE(got.phase, want.phase);
+    QCOMPARE(got.step, want.step);
+    QCOMPARE(got.startNs, want.startNs);
+    QCOMPARE(got.endNs, want.endNs);
+    QCOMPARE(got.shapes, want.shapes);
+    QCOMPARE(got.dtype, want.dtype);
+    QCOMPARE(got.flops, want.flops);
+    QCOMPARE(got.bytes, want.bytes);
+    if (flopsKnown) QCOMPARE(got.flopsKnown, want.flopsKnown);
+}
+
 // Rewrites a session's packed op rows (v5) as v1–v4 stored them, one per row
 // of an `op` table, read back through the current reader: the first step of
 // turning a session into what an older mvprof wrote.

@@ -366,22 +366,9 @@ private slots:
             // Every op row survives the move into chunks, field for field
             // (before v3 a 0-FLOP op reads as unknown, which the loop above checks).
             QCOMPARE(ops->size(), before.size());
-            for (size_t i = 0; i < before.size(); ++i) {
-                const OpRow &a = before[i], &b = (*ops)[i];
-                QCOMPARE(b.id, a.id);
-                QCOMPARE(b.span, a.span);
-                QCOMPARE(b.parentOp, a.parentOp);
-                QCOMPARE(b.name, a.name);
-                QCOMPARE(b.phase, a.phase);
-                QCOMPARE(b.step, a.step);
-                QCOMPARE(b.startNs, a.startNs);
-                QCOMPARE(b.endNs, a.endNs);
-                QCOMPARE(b.shapes, a.shapes);
-                QCOMPARE(b.dtype, a.dtype);
-                QCOMPARE(b.flops, a.flops);
-                QCOMPARE(b.bytes, a.bytes);
-                if (version >= 3) QCOMPARE(b.flopsKnown, a.flopsKnown);
-            }
+            for (size_t i = 0; i < before.size() && !QTest::currentTestFailed(); ++i)
+                test::compareOps((*ops)[i], before[i], version >= 3);
+            if (QTest::currentTestFailed()) return;
             auto leaves = (*r)->leafFlops(1);
             QVERIFY(leaves.ok());
             if (version < 3) QVERIFY(leaves->empty()); // not recorded by the old writer
