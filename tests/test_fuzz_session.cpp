@@ -4,6 +4,7 @@
 // strings and blobs, swapped columns, dropped or emptied tables, unknown
 // tables and columns — and at the byte level (seeded flips). Each case must
 // end as a result or a typed, non-internal error: no exception, no crash.
+#include "FuzzCases.h"
 #include "TestSql.h"
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
@@ -20,101 +21,6 @@
 using namespace mvp;
 
 namespace {
-// Columns the analyses read, with a column to pick rows by (all rows when it is empty).
-struct Target {
-    const char* table;
-    const char* column;
-    const char* key;
-};
-const Target kTargets[] = {
-    {"run", "steps", ""},
-    {"run", "threads", ""},
-    {"run", "wall_ns", ""},
-    {"run", "config_json", ""},
-    {"run", "status", ""},
-    {"run", "baseline_run", ""},
-    {"module", "id", "id"},
-    {"module", "parent", "id"},
-    {"module", "params", "id"},
-    {"module", "role", "id"},
-    {"module", "layer", "id"},
-    {"module", "expert", "id"},
-    {"module", "path", "id"},
-    {"phase", "start_ns", "step"},
-    {"phase", "end_ns", "step"},
-    {"phase", "phase", "step"},
-    {"span", "module", "id"},
-    {"span", "parent", "id"},
-    {"span", "start_ns", "id"},
-    {"span", "end_ns", "id"},
-    {"span", "flops", "id"},
-    {"span", "phase", "id"},
-    {"op_chunk", "rows", "first_id"},
-    {"op_chunk", "data", "first_id"},
-    {"op_chunk", "encoding", ""},
-    {"interned", "text", "id"},
-    {"token", "position", "position"},
-    {"token", "patch", "position"},
-    {"token", "modality", "position"},
-    {"step_output", "logits", "step"},
-    {"step_output", "token", "step"},
-    {"step_output", "step", "step"},
-    {"vision_feature", "rows", ""},
-    {"vision_feature", "data", ""},
-    {"routing", "layer", "token"},
-    {"routing", "token", "token"},
-    {"routing", "expert", "token"},
-    {"routing", "rank", "token"},
-    {"routing", "weight", "token"},
-    {"routing", "modality", "token"},
-    {"image", "png", ""},
-    {"image", "width", ""},
-    {"patch_grid", "grid_h", ""},
-    {"patch_grid", "grid_w", ""},
-    {"patch_grid", "first_position", ""},
-    {"patch_metric", "patch", "patch"},
-    {"patch_metric", "layer", "patch"},
-    {"patch_metric", "value", "patch"},
-    {"device", "peak_flops", ""},
-    {"device", "peak_bytes_per_s", ""},
-    {"op_total", "calls", ""},
-    {"op_total", "ns", ""},
-    {"op_total", "known_ns", ""},
-    {"leaf_flops", "flops", ""},
-    {"run_metric", "value", ""},
-    {"run_metric", "kind", ""},
-    {"meta", "value", ""},
-};
-const char* const kValues[] = {
-    "-1",     "-5",   "0",  "1",   "2147483647", "-9223372036854775808", "1e308",
-    "-1e308", "NULL", "''", "'x'", "X'00'",      "zeroblob(64)",         "'{\"llm\": 3}'"};
-const char* const kStructural[] = {
-    "DROP TABLE routing",
-    "DROP TABLE op_chunk",
-    "DROP TABLE interned",
-    "DROP TABLE patch_grid",
-    "DROP TABLE span",
-    "DROP TABLE run_metric",
-    "DELETE FROM phase",
-    "DELETE FROM module",
-    "DELETE FROM token",
-    "DELETE FROM interned",
-    "DELETE FROM op_total",
-    "DELETE FROM run",
-    "UPDATE span SET start_ns = end_ns, end_ns = start_ns",
-    "UPDATE routing SET layer = token, token = layer",
-    "UPDATE phase SET start_ns = end_ns, end_ns = start_ns",
-    "ALTER TABLE span ADD COLUMN extra TEXT",
-    "CREATE TABLE unknown_table(x)",
-    "UPDATE module SET parent = id",
-    "UPDATE module SET parent = id + 1",
-    "INSERT INTO run SELECT id + 100, label, model, config_json, prompt, image_path, steps, device,"
-    " dtype, blas, threads, probes, transform, id, writer_pid, writer_host, started_utc, status,"
-    " error, wall_ns, peak_rss_bytes, output_text FROM run",
-    "UPDATE run SET baseline_run = id",
-    "UPDATE run SET status = 'live'",
-};
-
 // Reads everything a user can ask for; a typed non-internal error is fine.
 QString exercise(const QString& path) {
     try {
@@ -182,7 +88,6 @@ private slots:
     }
 
     void contentMutations() {
-        QRandomGenerator rng(20261201);
         QElapsedTimer clock;
         clock.start();
         const QString path = dir.filePath(QStringLiteral("content.mvprof"));
@@ -196,21 +101,8 @@ private slots:
             sqlite3_close(db);
             check(path, QString::fromStdString(sqlText));
         };
-        // Twice over, each time other rows picked: two cases per column and value.
-        for (int pass = 0; pass < 2; ++pass)
-            for (const auto& t : kTargets)
-                for (const char* v : kValues) {
-                    std::string where;
-                    if (*t.key) {
-                        const int k = 2 + int(rng.bounded(5)), r = int(rng.bounded(k));
-                        where = std::string(" WHERE abs(") + t.key + ") % " + std::to_string(k) +
-                                " = " + std::to_string(r);
-                    }
-                    mutate(std::string("UPDATE ") + t.table + " SET " + t.column + " = " + v +
-                           where);
-                }
-        for (const char* s : kStructural)
-            mutate(s);
+        for (const auto& sqlText : test::contentMutations(20261201))
+            mutate(sqlText);
         qInfo("content: %d cases in %lld ms", cases, static_cast<long long>(clock.elapsed()));
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QStringLiteral("\n"))));
     }

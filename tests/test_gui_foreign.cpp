@@ -2,6 +2,7 @@
 // rows (a v3 session with roles, and a v2-style one whose roles are inferred
 // from kinds), opened offscreen and shown in every view without a crash or a
 // Qt warning.
+#include "FuzzCases.h"
 #include "TestSql.h"
 #include "TestSupport.h"
 #include "app/gui/MainWindow.h"
@@ -16,6 +17,7 @@
 
 #include <QApplication>
 #include <QLineEdit>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -196,6 +198,43 @@ private slots:
             QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
             QVERIFY(w.isVisible());
         }
+    }
+
+    // A sample of the fuzz corpus (FuzzCases.h) on a real capture: each
+    // opens or fails with a reason, every view painted, no Qt warning, no abort.
+    void fuzzSampleOpensOrFailsWithAReason() {
+        const QString base = dir.filePath(QStringLiteral("fuzz-base.mvprof"));
+        QProcess cli;
+        cli.start(test::cliPath(),
+                  {QStringLiteral("capture"), QStringLiteral("--model"), QStringLiteral("ref:tiny"),
+                   QStringLiteral("--steps"), QStringLiteral("1"), QStringLiteral("--image"),
+                   test::sampleImage(), QStringLiteral("--out"), base});
+        QVERIFY(cli.waitForFinished(120000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const auto cases = test::contentMutations(20261201, 1);
+        MainWindow w;
+        w.resize(1000, 700);
+        w.show();
+        int opened = 0, refused = 0;
+        for (size_t i = 0; i < cases.size(); i += 11) {
+            const QString path = dir.filePath(QStringLiteral("fuzz-%1.mvprof").arg(i));
+            QVERIFY(QFile::copy(base, path));
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+            (void)sqlite3_exec(db, cases[i].c_str(), nullptr, nullptr, nullptr);
+            sqlite3_close(db);
+            QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+            QSignalSpy failed(&w, &MainWindow::loadFailed);
+            w.openSession(path);
+            QVERIFY2(QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000),
+                     cases[i].c_str());
+            (loaded.isEmpty() ? refused : opened) += 1;
+            w.grab();
+            QApplication::processEvents();
+            QVERIFY(w.isVisible());
+        }
+        qInfo("fuzz sample: %d opened, %d refused with a reason", opened, refused);
+        QVERIFY(opened > 0 && refused > 0);
     }
 
     void opensAnOlderSessionWhoseRolesComeFromKinds() {
