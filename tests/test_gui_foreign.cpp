@@ -16,9 +16,12 @@
 #include "views/TimelineView.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QLineEdit>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScreen>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -235,6 +238,28 @@ private slots:
         }
         qInfo("fuzz sample: %d opened, %d refused with a reason", opened, refused);
         QVERIFY(opened > 0 && refused > 0);
+    }
+
+    // A first start (no saved geometry): 80 % of the screen, the image wide.
+    void firstStartFillsMostOfTheScreen() {
+        QSettings().remove(QStringLiteral("window"));
+        MainWindow w;
+        w.show();
+        QApplication::processEvents();
+        // Never below what the docks need (the offscreen screen is small).
+        const QRect avail = QGuiApplication::primaryScreen()->availableGeometry();
+        const QSize least = w.minimumSizeHint();
+        QVERIFY2(std::abs(w.width() - std::max(avail.width() * 4 / 5, least.width())) <= 2,
+                 qPrintable(QStringLiteral("%1 of %2, at least %3")
+                                .arg(w.width())
+                                .arg(avail.width())
+                                .arg(least.width())));
+        QVERIFY(std::abs(w.height() - std::max(avail.height() * 4 / 5, least.height())) <= 2);
+        // The image, the central view, is wider than the right-hand docks.
+        for (auto* dock : w.findChildren<QDockWidget*>())
+            if (dock->isVisible() && w.dockWidgetArea(dock) == Qt::RightDockWidgetArea)
+                QVERIFY2(dock->width() < w.centralWidget()->width(),
+                         qPrintable(dock->objectName()));
     }
 
     void opensAnOlderSessionWhoseRolesComeFromKinds() {

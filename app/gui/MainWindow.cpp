@@ -29,12 +29,14 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -142,8 +144,6 @@ MainWindow::MainWindow(QWidget* parent)
                               QStringLiteral("comparisonDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, comparisonDock_);
     findingsDock_->raise();
-    resizeDocks({modulesDock_}, {560}, Qt::Horizontal);
-    resizeDocks({findingsDock_}, {180}, Qt::Vertical);
     rebuildRecentMenu();
     connect(findings_, &views::FindingsView::findingActivated, this, &MainWindow::showFinding);
     // A module clicked on the roofline is selected in the cost tree.
@@ -201,8 +201,21 @@ MainWindow::MainWindow(QWidget* parent)
     connect(heatmap_->colormap(), &QComboBox::currentTextChanged, this, [](const QString& name) {
         QSettings().setValue(QStringLiteral("heatmap/colormap"), name);
     });
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        fitToScreen();
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+// A first start: 80 % of the screen, the image (the central view) the largest area.
+void MainWindow::fitToScreen() {
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    if (!screen) return;
+    const QRect avail = screen->availableGeometry();
+    const QSize size(avail.width() * 4 / 5, avail.height() * 4 / 5);
+    resize(size);
+    move(avail.center() - QPoint(size.width() / 2, size.height() / 2));
+    resizeDocks({modulesDock_}, {size.width() * 3 / 10}, Qt::Horizontal);
+    resizeDocks({findingsDock_}, {size.height() / 4}, Qt::Vertical);
 }
 
 MainWindow::~MainWindow() {

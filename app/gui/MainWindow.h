@@ -91,6 +91,7 @@ protected:
     void dropEvent(QDropEvent* e) override;
 
 private:
+    void fitToScreen();
     void chooseSession();
     void newCapture();
     void attach();
