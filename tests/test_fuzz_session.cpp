@@ -13,7 +13,6 @@
 
 #include <QElapsedTimer>
 #include <QFile>
-#include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
@@ -74,13 +73,11 @@ class TestFuzzSession : public QObject {
 private slots:
     void initTestCase() {
         base = dir.filePath(QStringLiteral("base.mvprof"));
-        QProcess cli;
-        cli.start(test::cliPath(),
-                  {QStringLiteral("capture"), QStringLiteral("--model"), QStringLiteral("ref:tiny"),
-                   QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--image"),
-                   test::sampleImage(), QStringLiteral("--out"), base});
-        QVERIFY(cli.waitForFinished(120000));
-        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const auto cli = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
+                                       QStringLiteral("ref:tiny"), QStringLiteral("--steps"),
+                                       QStringLiteral("2"), QStringLiteral("--image"),
+                                       test::sampleImage(), QStringLiteral("--out"), base});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
         QFile f(base);
         QVERIFY(f.open(QIODevice::ReadOnly));
         baseBytes = f.readAll();

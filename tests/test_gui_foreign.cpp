@@ -18,7 +18,6 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLineEdit>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
@@ -207,13 +206,11 @@ private slots:
     // opens or fails with a reason, every view painted, no Qt warning, no abort.
     void fuzzSampleOpensOrFailsWithAReason() {
         const QString base = dir.filePath(QStringLiteral("fuzz-base.mvprof"));
-        QProcess cli;
-        cli.start(test::cliPath(),
-                  {QStringLiteral("capture"), QStringLiteral("--model"), QStringLiteral("ref:tiny"),
-                   QStringLiteral("--steps"), QStringLiteral("1"), QStringLiteral("--image"),
-                   test::sampleImage(), QStringLiteral("--out"), base});
-        QVERIFY(cli.waitForFinished(120000));
-        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const auto cli = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
+                                       QStringLiteral("ref:tiny"), QStringLiteral("--steps"),
+                                       QStringLiteral("1"), QStringLiteral("--image"),
+                                       test::sampleImage(), QStringLiteral("--out"), base});
+        QVERIFY2(cli.exitCode == 0, cli.err.constData());
         const auto cases = test::contentMutations(20261201, 1);
         MainWindow w;
         w.resize(1000, 700);
