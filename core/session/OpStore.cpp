@@ -72,8 +72,11 @@ Result<int64_t> OpChunkWriter::Impl::internAt(const void* key, std::string_view 
 Result<int64_t> OpChunkWriter::Impl::internShapes(const OpRecord& r) {
     if (!r.overflow.empty()) return intern(r.overflow);
     int dims = 0;
-    for (int t = 0; t < r.tensors; ++t)
+    for (int t = 0; t < r.tensors && t < OpRecord::kMaxTensors; ++t)
         dims += r.rank[t];
+    // The capture never fills more than the record holds; a record that
+    // claims more has no shapes to trust.
+    if (r.tensors > OpRecord::kMaxTensors || dims > OpRecord::kMaxDims) return intern("[]");
     char buf[1 + OpRecord::kMaxTensors + sizeof(r.dims)];
     buf[0] = char(r.tensors);
     std::memcpy(buf + 1, r.rank, r.tensors);
@@ -137,7 +140,8 @@ Status OpChunkWriter::write(int64_t run, const std::vector<OpRecord>& rows) {
         const std::string& phase = o.phase ? *o.phase : none;
         auto nameId = d->internAt(&name, name);
         auto phaseId = d->internAt(&phase, phase);
-        auto dtypeId = d->internAt(o.dtype, o.dtype);
+        const char* dtype = o.dtype ? o.dtype : "";
+        auto dtypeId = d->internAt(dtype, dtype);
         auto shapesId = d->internShapes(o);
         for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
             if (!*r) return r->error();

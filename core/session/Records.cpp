@@ -39,6 +39,13 @@ void OpRecord::appendShapes(std::string& s) const {
         s += overflow;
         return;
     }
+    int total = 0;
+    for (int t = 0; t < tensors && t < kMaxTensors; ++t)
+        total += rank[t];
+    if (tensors > kMaxTensors || total > kMaxDims) {
+        s += "[]"; // claims more than it holds: no shapes to trust
+        return;
+    }
     s += '[';
     int at = 0;
     char digits[24];
@@ -46,7 +53,8 @@ void OpRecord::appendShapes(std::string& s) const {
         s += t ? ",[" : "[";
         for (int d = 0; d < rank[t]; ++d) {
             if (d) s += ',';
-            const int n = std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(dims[at++]));
+            const int n =
+                std::snprintf(digits, sizeof digits, "%lld", static_cast<long long>(dims[at++]));
             s.append(digits, size_t(n));
         }
         s += ']';
@@ -56,10 +64,9 @@ void OpRecord::appendShapes(std::string& s) const {
 
 size_t Batch::rowCount() const {
     return modules.size() + phases.size() + spans.size() + ops.size() + opRecords.size() +
-           tokens.size() +
-           routing.size() + patchMetrics.size() + attnMaps.size() + (image ? 1 : 0) +
-           (patchGrid ? 1 : 0) + (device ? 1 : 0) + stepOutputs.size() + (visionFeatures ? 1 : 0) +
-           runMetrics.size() + leafFlops.size() + repetitions.size();
+           tokens.size() + routing.size() + patchMetrics.size() + attnMaps.size() +
+           (image ? 1 : 0) + (patchGrid ? 1 : 0) + (device ? 1 : 0) + stepOutputs.size() +
+           (visionFeatures ? 1 : 0) + runMetrics.size() + leafFlops.size() + repetitions.size();
 }
 
 } // namespace mvp

@@ -133,7 +133,8 @@ struct OpRecord {
     int64_t dims[kMaxDims] = {};
     std::string overflow;
 
-    // Appends the shapes as OpRow::shapes has them: "[[16,64],[64,32]]".
+    // Appends the shapes as OpRow::shapes has them: "[[16,64],[64,32]]"
+    // ("[]" for a record claiming more tensors or dims than it holds).
     void appendShapes(std::string& out) const;
 };
 
