@@ -60,6 +60,11 @@ def weight_bytes(model: torch.nn.Module) -> int:
     return total
 
 
+def role_of(patterns, path: str) -> str:
+    """The role of the module at `path` by (role, compiled pattern) pairs, or ''."""
+    return next((r for r, p in patterns if p.search(path)), "")
+
+
 class NullProfile:
     """A Profile's markers that record nothing: the same script code runs a
     warm-up pass (or an unprofiled one) through it."""
@@ -278,10 +283,7 @@ class Profile:
     # -- hooks --------------------------------------------------------------
     def role(self, path: str) -> str:
         """The role of the module at `path` by the roles' patterns, or ''."""
-        for role, pattern in self.patterns:
-            if pattern.search(path):
-                return role
-        return ""
+        return role_of(self.patterns, path)
 
     def _install_hooks(self) -> None:
         for path, module in self.model.named_modules():

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Patt
 
 import torch
 
-from ._profile import NullProfile
+from ._profile import NullProfile, role_of
 
 if TYPE_CHECKING:
     from .whatif import Transform
@@ -50,12 +50,9 @@ class TimedPass(NullProfile):
 def _hooked(model: torch.nn.Module, transform: "Transform", prof: TimedPass,
             patterns: List[Tuple[str, Pattern[str]]]) -> List[torch.utils.hooks.RemovableHandle]:
     """Forward hooks applying `transform` to the router and projector outputs."""
-    def role(path: str) -> str:
-        return next((r for r, p in patterns if p.search(path)), "")
-
     handles = []
     for path, module in model.named_modules():
-        r = role(path) if path else ""
+        r = role_of(patterns, path) if path else ""
         if r == "router":
             def on_router(m, i, out, p=path):
                 number = re.search(r"\d+", p)

@@ -16,7 +16,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import _abi
-from ._profile import NullProfile
+from ._profile import NullProfile, role_of
 from ._repeat import TimedPass, _hooked
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class _Softmaxes(TorchFunctionMode):
 
 def _attention_modules(model: torch.nn.Module, patterns) -> List[torch.nn.Module]:
     return [m for path, m in model.named_modules()
-            if path and next((r for r, p in patterns if p.search(path)), "") == "attention"]
+            if path and role_of(patterns, path) == "attention"]
 
 
 def observe(model: torch.nn.Module, run: Callable[[NullProfile], object],
