@@ -10,6 +10,14 @@ uint64_t zigzag(int64_t v) {
 int64_t unzigzag(uint64_t v) {
     return int64_t(v >> 1) ^ -int64_t(v & 1);
 }
+// Differences wrap (two's complement) rather than overflow: a damaged chunk
+// decodes to values the range checks reject, never to undefined behaviour.
+int64_t plus(int64_t a, int64_t b) {
+    return int64_t(uint64_t(a) + uint64_t(b));
+}
+int64_t minus(int64_t a, int64_t b) {
+    return int64_t(uint64_t(a) - uint64_t(b));
+}
 
 // Writes v at p, returns the byte after it (at most ten bytes).
 char* putVarint(char* p, uint64_t v) {
@@ -40,16 +48,16 @@ uint64_t opChunkChecksum(std::string_view data) {
 void OpChunkEncoder::add(const PackedOp& r) {
     char row[13 * 10]; // one row at most: appended in one go, not byte by byte
     char* p = row;
-    p = putVarint(p, zigzag(r.id - prev_.id));
-    p = putVarint(p, zigzag(r.span - prev_.span));
-    p = putVarint(p, r.parentOp ? zigzag(r.id - r.parentOp) + 1 : 0);
+    p = putVarint(p, zigzag(minus(r.id, prev_.id)));
+    p = putVarint(p, zigzag(minus(r.span, prev_.span)));
+    p = putVarint(p, r.parentOp ? zigzag(minus(r.id, r.parentOp)) + 1 : 0);
     p = putVarint(p, uint64_t(r.name));
     p = putVarint(p, uint64_t(r.phase));
     p = putVarint(p, uint64_t(r.shapes));
     p = putVarint(p, uint64_t(r.dtype));
-    p = putVarint(p, zigzag(r.step - prev_.step));
-    p = putVarint(p, zigzag(r.startNs - prev_.startNs));
-    p = putVarint(p, zigzag(r.endNs - r.startNs));
+    p = putVarint(p, zigzag(minus(r.step, prev_.step)));
+    p = putVarint(p, zigzag(minus(r.startNs, prev_.startNs)));
+    p = putVarint(p, zigzag(minus(r.endNs, r.startNs)));
     p = putVarint(p, zigzag(r.flops));
     p = putVarint(p, zigzag(r.bytes));
     *p++ = char(r.flopsKnown ? 1 : 0);
@@ -81,23 +89,24 @@ Result<bool> OpChunkDecoder::next(PackedOp& r) {
         cut = true; // ran off the end, or more than ten bytes
         return 0;
     };
-    r.id = prev_.id + unzigzag(get());
-    r.span = prev_.span + unzigzag(get());
+    r.id = plus(prev_.id, unzigzag(get()));
+    r.span = plus(prev_.span, unzigzag(get()));
     const uint64_t parent = get();
-    r.parentOp = parent ? r.id - unzigzag(parent - 1) : 0;
+    r.parentOp = parent ? minus(r.id, unzigzag(parent - 1)) : 0;
     r.name = int64_t(get());
     r.phase = int64_t(get());
     r.shapes = int64_t(get());
     r.dtype = int64_t(get());
-    r.step = prev_.step + unzigzag(get());
-    r.startNs = prev_.startNs + unzigzag(get());
-    r.endNs = r.startNs + unzigzag(get());
+    r.step = plus(prev_.step, unzigzag(get()));
+    r.startNs = plus(prev_.startNs, unzigzag(get()));
+    r.endNs = plus(r.startNs, unzigzag(get()));
     r.flops = unzigzag(get());
     r.bytes = unzigzag(get());
     const uint64_t flags = get();
     if (cut) return damaged("a row is cut off");
     if (flags > 1) return damaged("unknown row flags");
-    if (r.id <= 0 || r.span < 0 || r.parentOp < 0 || r.endNs < r.startNs)
+    // An enclosing op started first, so its id is lower.
+    if (r.id <= 0 || r.span < 0 || r.parentOp < 0 || r.parentOp >= r.id || r.endNs < r.startNs)
         return damaged("a row with an impossible id or time");
     r.flopsKnown = flags == 1;
     prev_ = r;

@@ -1,6 +1,7 @@
 #include "core/session/OpStore.h"
 
 #include "core/session/OpCodec.h"
+#include "core/session/RowChecks.h"
 #include "core/session/Sqlite.h"
 
 #include <algorithm>
@@ -181,6 +182,23 @@ Result<Strings> loadStrings(sql::Db& db) {
     }
 }
 
+Error damagedOps(const std::string& what) {
+    return makeError(ErrorCode::NotASession, "the op rows of this session are damaged (" + what +
+                                                 "): copy the session again from its source");
+}
+
+// The codec checks a row's structure; these are the ranges FORMAT.md promises.
+Status checkValues(const PackedOp& r) {
+    using namespace rowcheck;
+    const auto within = [](int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
+    if (!within(r.startNs, -kMaxTimeNs, kMaxTimeNs) || !within(r.endNs, -kMaxTimeNs, kMaxTimeNs) ||
+        !within(r.step, 0, kMaxPositions) || !within(r.flops, 0, kMaxCount) ||
+        !within(r.bytes, 0, kMaxCount))
+        return damagedOps("op " + std::to_string(r.id) + " has a step, time, FLOP or byte count "
+                          "outside what a capture writes");
+    return Ok{};
+}
+
 // Calls fn(PackedOp) for every stored op of the run, chunk by chunk.
 Status forEachOp(sql::Db& db, int64_t run, const std::function<void(const PackedOp&)>& fn) {
     auto st = db.prepare(
@@ -201,12 +219,15 @@ Status forEachOp(sql::Db& db, int64_t run, const std::function<void(const Packed
                              "an op chunk of this session is damaged (its bytes do not match their "
                              "checksum): its op rows cannot be read; copy the session again from "
                              "its source");
+        if (st->int64(0) < 0 || st->int64(0) > int64_t(data.size()))
+            return damagedOps("a chunk claims " + std::to_string(st->int64(0)) + " rows");
         OpChunkDecoder decoder(data, st->int64(0));
         PackedOp row;
         for (;;) {
             auto more = decoder.next(row);
             if (!more) return more.error();
             if (!*more) break;
+            if (auto ok = checkValues(row); !ok) return ok;
             fn(row);
         }
     }

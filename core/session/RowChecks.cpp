@@ -25,6 +25,65 @@ std::optional<std::string> outside(const char* what, int64_t v, int64_t lo, int6
 }
 } // namespace
 
+Status runInfo(const RunInfo& r) {
+    for (const auto& bad :
+         {outside("steps", r.steps, 0, kMaxPositions), outside("threads", r.threads, 0, 1 << 16),
+          outside("wall_ns", r.wallNs, 0, kMaxTimeNs),
+          outside("peak_rss_bytes", r.peakRssBytes, 0, kMaxCount)})
+        if (bad) return damaged(r.id, "the run row", *bad);
+    if (r.baselineRun && (*r.baselineRun < 1 || *r.baselineRun == r.id))
+        return damaged(r.id, "the run row", "baseline_run " + n(*r.baselineRun) + " is no other run");
+    return Ok{};
+}
+
+Status modules(int64_t run, const std::vector<ModuleRow>& rows) {
+    for (const auto& m : rows) {
+        // A module's parent is written before it: an id at or after its own is a loop.
+        for (const auto& bad : {outside("params", m.params, 0, kMaxCount),
+                                outside("parent", m.parent.value_or(0), 0, m.id - 1)})
+            if (bad) return damaged(run, "module " + n(m.id) + " (" + m.path + ")", *bad);
+    }
+    return Ok{};
+}
+
+Status opTotals(int64_t run, const std::vector<OpTotal>& rows) {
+    for (const auto& t : rows) {
+        for (const auto& bad :
+             {outside("calls", t.calls, 0, kMaxCount), outside("flops", t.flops, 0, kMaxCount),
+              outside("bytes", t.bytes, 0, kMaxCount), outside("ns", t.ns, 0, kMaxTimeNs),
+              outside("known_ns", t.knownNs, 0, t.ns)})
+            if (bad) return damaged(run, "op_total " + t.name + " (" + t.phase + ")", *bad);
+    }
+    return Ok{};
+}
+
+Status leafFlops(int64_t run, const std::vector<LeafFlopsRow>& rows) {
+    for (const auto& l : rows) {
+        for (const auto& bad :
+             {outside("calls", l.calls, 0, kMaxCount), outside("flops", l.flops, 0, kMaxCount)})
+            if (bad) return damaged(run, "leaf_flops " + l.name + " (" + l.phase + ")", *bad);
+    }
+    return Ok{};
+}
+
+Status runMetrics(int64_t run, const std::vector<RunMetricRow>& rows) {
+    for (const auto& m : rows)
+        if (!(std::abs(m.value) <= kMaxMetric))
+            return damaged(run, "run_metric " + m.name,
+                           "its value " + std::to_string(m.value) +
+                               " is not a figure a run gives (NaN, infinite or beyond ±1e18)");
+    return Ok{};
+}
+
+Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows) {
+    for (const auto& r : rows) {
+        for (const auto& bad :
+             {outside("rep", r.rep, 0, 1 << 20), outside("ns", r.ns, 0, kMaxTimeNs)})
+            if (bad) return damaged(run, "repetition " + n(r.rep) + " (" + r.phase + ")", *bad);
+    }
+    return Ok{};
+}
+
 Status patchGrid(int64_t run, const PatchGridRow& g) {
     for (const auto& bad :
          {outside("grid_h", g.gridH, 1, kMaxGridSide), outside("grid_w", g.gridW, 1, kMaxGridSide),
@@ -65,22 +124,36 @@ Status tokens(int64_t run, const std::vector<TokenRow>& rows) {
     return Ok{};
 }
 
+namespace {
+// "it ends (…) before it starts (…)", or nothing when it does not.
+std::optional<std::string> inverted(int64_t startNs, int64_t endNs) {
+    if (endNs >= startNs) return std::nullopt;
+    return "it ends (" + n(endNs) + " ns) before it starts (" + n(startNs) + " ns)";
+}
+} // namespace
+
 Status phases(int64_t run, const std::vector<PhaseRow>& rows) {
-    for (const auto& p : rows)
-        if (p.endNs < p.startNs || p.startNs < 0 || p.step < 0)
-            return damaged(run, "phase " + p.phase + " (step " + n(p.step) + ")",
-                           "it runs from " + n(p.startNs) + " to " + n(p.endNs) + " ns");
+    for (const auto& p : rows) {
+        for (const auto& bad :
+             {inverted(p.startNs, p.endNs), outside("start_ns", p.startNs, 0, kMaxTimeNs),
+              outside("end_ns", p.endNs, 0, kMaxTimeNs), outside("step", p.step, 0, kMaxPositions)})
+            if (bad) return damaged(run, "phase " + p.phase + " (step " + n(p.step) + ")", *bad);
+    }
     return Ok{};
 }
 
 Status spans(int64_t run, const std::vector<SpanRow>& rows) {
-    for (const auto& s : rows)
-        if (s.endNs < s.startNs || s.step < 0 || s.flops < 0 || s.bytes < 0)
-            return damaged(run, "span " + n(s.id),
-                           s.endNs < s.startNs
-                               ? "it ends (" + n(s.endNs) + " ns) before it starts (" +
-                                     n(s.startNs) + " ns)"
-                               : "a negative step, FLOP or byte count");
+    for (const auto& s : rows) {
+        // Hooks of a user's model may open a span before the first phase: negative times are
+        // fine, times no clock gives are not.
+        for (const auto& bad :
+             {inverted(s.startNs, s.endNs), outside("start_ns", s.startNs, -kMaxTimeNs, kMaxTimeNs),
+              outside("end_ns", s.endNs, -kMaxTimeNs, kMaxTimeNs),
+              outside("device_ns", s.deviceNs.value_or(0), 0, kMaxTimeNs),
+              outside("step", s.step, 0, kMaxPositions), outside("flops", s.flops, 0, kMaxCount),
+              outside("bytes", s.bytes, 0, kMaxCount)})
+            if (bad) return damaged(run, "span " + n(s.id), *bad);
+    }
     return Ok{};
 }
 

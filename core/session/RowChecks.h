@@ -19,7 +19,16 @@ inline constexpr int kMaxExperts = 65536;          // experts per MoE layer
 inline constexpr int kMaxTopK = 256;               // router slots per token
 inline constexpr int64_t kMaxPositions = 1 << 24;  // sequence positions
 inline constexpr int64_t kMaxMapCells = 1LL << 28; // floats in one attention map
+inline constexpr int64_t kMaxTimeNs = 1LL << 50;   // ~13 days from the run's origin
+inline constexpr int64_t kMaxCount = 1LL << 56;    // FLOPs, bytes or calls of one row
+inline constexpr double kMaxMetric = 1e18;         // |value| of a run metric
 
+Status runInfo(const RunInfo& r);
+Status modules(int64_t run, const std::vector<ModuleRow>& rows);
+Status opTotals(int64_t run, const std::vector<OpTotal>& rows);
+Status leafFlops(int64_t run, const std::vector<LeafFlopsRow>& rows);
+Status runMetrics(int64_t run, const std::vector<RunMetricRow>& rows);
+Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows);
 Status patchGrid(int64_t run, const PatchGridRow& g);
 Status routing(int64_t run, const std::vector<RoutingRow>& rows);
 Status tokens(int64_t run, const std::vector<TokenRow>& rows);

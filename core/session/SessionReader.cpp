@@ -1,5 +1,7 @@
 #include "core/session/SessionReader.h"
 
+#include "core/session/ReaderImpl.h"
+
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
 #include "core/session/RowChecks.h"
@@ -18,6 +20,10 @@
 #include <unistd.h>
 
 namespace mvp {
+
+using reader::checked;
+using reader::optInt;
+using reader::smallInt;
 
 std::string hostName() {
     std::array<char, 256> buf{};
@@ -82,11 +88,11 @@ RunInfo readRun(const sql::Stmt& s) {
     r.configJson = s.text(c++);
     r.prompt = s.text(c++);
     r.imagePath = s.text(c++);
-    r.steps = int(s.int64(c++));
+    r.steps = s.int32((c++));
     r.device = s.text(c++);
     r.dtype = s.text(c++);
     r.blas = s.text(c++);
-    r.threads = int(s.int64(c++));
+    r.threads = s.int32((c++));
     r.probes = s.int64(c++) != 0;
     r.transform = s.text(c++);
     if (!s.isNull(c)) r.baselineRun = s.int64(c);
@@ -109,53 +115,7 @@ constexpr const char* kRunColumns =
     " threads, probes, transform, baseline_run, writer_pid, writer_host, started_utc, status,"
     " error, wall_ns, peak_rss_bytes, output_text FROM run";
 
-std::optional<int64_t> optInt(const sql::Stmt& s, int col) {
-    return s.isNull(col) ? std::nullopt : std::optional<int64_t>(s.int64(col));
-}
-
-// A layer or expert index: NULL, or a value outside 0..2^20 (a damaged file), is none.
-std::optional<int> smallInt(const sql::Stmt& s, int col) {
-    const auto v = optInt(s, col);
-    if (!v || *v < 0 || *v > (1 << 20)) return std::nullopt;
-    return int(*v);
-}
-
 } // namespace
-
-namespace {
-// Rows read, then checked for content a damaged file could hold (RowChecks.h).
-template <typename T, typename Check> Result<T> checked(Result<T> rows, Check check) {
-    if (!rows) return rows;
-    if (auto s = check(*rows); !s) return s.error();
-    return rows;
-}
-} // namespace
-
-struct SessionReader::Impl {
-    std::string path;
-    sql::Db db;
-    int version = 0;
-
-    // Runs `sqlText` with the run id bound to ?1 (and `second`, if any, to ?2)
-    // and maps each row with `fn`.
-    template <typename T, typename F, typename Second = std::nullptr_t>
-    Result<std::vector<T>> query(const char* sqlText, int64_t run, F fn, Second second = nullptr,
-                                 size_t reserve = 0) {
-        auto st = db.prepare(sqlText);
-        if (!st) return st.error();
-        st->bind(1, run);
-        if constexpr (!std::is_same_v<Second, std::nullptr_t>) st->bind(2, second);
-        std::vector<T> out;
-        if (reserve > 0) out.reserve(reserve);
-        for (;;) {
-            auto has = st->step();
-            if (!has) return has.error();
-            if (!*has) break;
-            out.push_back(fn(st.value()));
-        }
-        return out;
-    }
-};
 
 SessionReader::SessionReader(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 SessionReader::~SessionReader() = default;
@@ -206,6 +166,7 @@ Result<std::vector<RunInfo>> SessionReader::runs() {
         if (!has) return has.error();
         if (!*has) break;
         out.push_back(readRun(st.value()));
+        if (auto ok = rowcheck::runInfo(out.back()); !ok) return ok.error();
     }
     return out;
 }
@@ -219,29 +180,30 @@ Result<RunInfo> SessionReader::run(int64_t id) {
     if (!*has)
         return makeError(ErrorCode::NotFound, "run " + std::to_string(id) + " is not in " +
                                                   d->path + ": `mvprof-cli report` lists the runs");
-    return readRun(st.value());
+    auto info = readRun(st.value());
+    if (auto ok = rowcheck::runInfo(info); !ok) return ok.error();
+    return info;
 }
 
 Result<std::vector<ModuleRow>> SessionReader::modules(int64_t run) {
-    if (d->version < 3)
-        return d->query<ModuleRow>(
-            "SELECT id, path, kind, parent, params FROM module WHERE run=? ORDER BY id", run,
-            [](const sql::Stmt& s) {
-                ModuleRow m{s.int64(0), s.text(1), s.text(2), optInt(s, 3), s.int64(4)};
+    const bool hasRoles = d->version >= 3; // before v3 roles are inferred from kind and path
+    auto rows = d->query<ModuleRow>(
+        hasRoles ? "SELECT id, path, kind, parent, params, role, layer, expert FROM module"
+                   " WHERE run=? ORDER BY id"
+                 : "SELECT id, path, kind, parent, params FROM module WHERE run=? ORDER BY id",
+        run, [hasRoles](const sql::Stmt& s) {
+            ModuleRow m{s.int64(0), s.text(1), s.text(2), optInt(s, 3), s.int64(4)};
+            if (!hasRoles) {
                 inferLegacyRole(m);
                 return m;
-            });
-    return d->query<ModuleRow>(
-        "SELECT id, path, kind, parent, params, role, layer, expert FROM module WHERE run=?"
-        " ORDER BY id",
-        run, [](const sql::Stmt& s) {
-            ModuleRow m{s.int64(0), s.text(1), s.text(2), optInt(s, 3), s.int64(4)};
+            }
             // An unknown role (a damaged or newer file) is no role.
             m.role = moduleRoleFromString(s.text(5)).value_or(ModuleRole::None);
             m.layer = smallInt(s, 6);
             m.expert = smallInt(s, 7);
             return m;
         });
+    return checked(std::move(rows), [&](const auto& r) { return rowcheck::modules(run, r); });
 }
 
 Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
@@ -249,7 +211,7 @@ Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
         d->query<PhaseRow>(
             "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=? ORDER BY start_ns", run,
             [](const sql::Stmt& s) {
-                return PhaseRow{s.text(0), int(s.int64(1)), s.int64(2), s.int64(3)};
+                return PhaseRow{s.text(0), s.int32(1), s.int64(2), s.int64(3)};
             }),
         [&](const auto& rows) { return rowcheck::phases(run, rows); });
 }
@@ -267,7 +229,7 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
     auto rows = d->query<SpanRow>(
         sqlText.c_str(), run,
         [](const sql::Stmt& s) {
-            SpanRow r{s.int64(0), s.int64(1), optInt(s, 2), s.text(3),  int(s.int64(4)),
+            SpanRow r{s.int64(0), s.int64(1), optInt(s, 2), s.text(3),  s.int32(4),
                       s.int64(5), s.int64(6), optInt(s, 7), s.int64(8), s.int64(9)};
             r.flopsKnown = s.int64(10) != 0;
             return r;
@@ -290,7 +252,7 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
                     "dtype, flops, bytes, ") +
         opFlopsKnown(d->version) + " FROM op WHERE run=? ORDER BY id";
     return d->query<OpRow>(sqlText.c_str(), run, [](const sql::Stmt& s) {
-        OpRow r{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3), s.text(4),   int(s.int64(5)),
+        OpRow r{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3), s.text(4),   s.int32(5),
                 s.int64(6), s.int64(7),   s.text(8),    s.text(9), s.int64(10), s.int64(11)};
         r.flopsKnown = s.int64(12) != 0;
         return r;
@@ -298,6 +260,10 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
 }
 
 Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
+    return checked(readOpTotals(run), [&](const auto& r) { return rowcheck::opTotals(run, r); });
+}
+
+Result<std::vector<OpTotal>> SessionReader::readOpTotals(int64_t run) {
     auto row = [](const sql::Stmt& s) {
         return OpTotal{s.text(0),  s.text(1),  s.int64(2), s.int64(3),
                        s.int64(4), s.int64(5), s.int64(6)};
@@ -323,11 +289,14 @@ Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
 
 Result<std::vector<LeafFlopsRow>> SessionReader::leafFlops(int64_t run) {
     if (d->version < 3) return std::vector<LeafFlopsRow>(); // not recorded before v3
-    return d->query<LeafFlopsRow>(
-        "SELECT phase, name, calls, flops FROM leaf_flops WHERE run=? ORDER BY phase, name", run,
-        [](const sql::Stmt& s) {
-            return LeafFlopsRow{s.text(0), s.text(1), s.int64(2), s.int64(3)};
-        });
+    return checked(
+        d->query<LeafFlopsRow>(
+            "SELECT phase, name, calls, flops FROM leaf_flops WHERE run=? ORDER BY phase, name",
+            run,
+            [](const sql::Stmt& s) {
+                return LeafFlopsRow{s.text(0), s.text(1), s.int64(2), s.int64(3)};
+            }),
+        [&](const auto& r) { return rowcheck::leafFlops(run, r); });
 }
 
 Result<int64_t> SessionReader::opCount(int64_t run) {
@@ -336,172 +305,6 @@ Result<int64_t> SessionReader::opCount(int64_t run) {
                                [](const sql::Stmt& s) { return s.int64(0); });
     if (!n) return n.error();
     return n->empty() ? int64_t(0) : n->front();
-}
-
-Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
-    return checked(
-        d->query<TokenRow>("SELECT position, phase, step, modality, token_id, patch FROM token "
-                           "WHERE run=? ORDER BY position",
-                           run,
-                           [](const sql::Stmt& s) {
-                               return TokenRow{int(s.int64(0)), s.text(1),       int(s.int64(2)),
-                                               s.text(3),       int(s.int64(4)), int(s.int64(5))};
-                           }),
-        [&](const auto& rows) { return rowcheck::tokens(run, rows); });
-}
-
-Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
-    return checked(
-        d->query<RoutingRow>(
-            "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"
-            " WHERE run=? ORDER BY layer, token, rank",
-            run,
-            [](const sql::Stmt& s) {
-                return RoutingRow{int(s.int64(0)), s.text(1), int(s.int64(2)),
-                                  int(s.int64(3)), s.text(4), int(s.int64(5)),
-                                  int(s.int64(6)), s.real(7)};
-            }),
-        [&](const auto& rows) { return rowcheck::routing(run, rows); });
-}
-
-Result<std::optional<ImageRow>> SessionReader::image(int64_t run) {
-    auto rows = d->query<ImageRow>(
-        "SELECT source_path, width, height, orig_width, orig_height, png FROM image WHERE run=?",
-        run, [](const sql::Stmt& s) {
-            return ImageRow{s.text(0),       int(s.int64(1)), int(s.int64(2)),
-                            int(s.int64(3)), int(s.int64(4)), s.blob(5)};
-        });
-    if (!rows) return rows.error();
-    if (rows->empty()) return std::optional<ImageRow>();
-    return std::optional<ImageRow>(std::move(rows->front()));
-}
-
-Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
-    auto rows = d->query<PatchGridRow>(
-        "SELECT grid_h, grid_w, patch, input_size, first_position FROM patch_grid WHERE run=?", run,
-        [](const sql::Stmt& s) {
-            return PatchGridRow{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)), int(s.int64(3)),
-                                int(s.int64(4))};
-        });
-    if (!rows) return rows.error();
-    if (rows->empty()) return std::optional<PatchGridRow>();
-    if (auto ok = rowcheck::patchGrid(run, rows->front()); !ok) return ok.error();
-    return std::optional<PatchGridRow>(rows->front());
-}
-
-Result<std::optional<DeviceRow>> SessionReader::device(int64_t run) {
-    auto rows = d->query<DeviceRow>("SELECT name, peak_flops, peak_bytes_per_s, source, "
-                                    "memory_total_bytes, memory_available_bytes"
-                                    " FROM device WHERE run=?",
-                                    run, [](const sql::Stmt& s) {
-                                        return DeviceRow{s.text(0), s.real(1),  s.real(2),
-                                                         s.text(3), s.int64(4), s.int64(5)};
-                                    });
-    if (!rows) return rows.error();
-    if (rows->empty()) return std::optional<DeviceRow>();
-    return std::optional<DeviceRow>(rows->front());
-}
-
-namespace {
-// A float32 blob of `count` values, or empty when the blob does not match (a damaged file).
-std::vector<float> floats(const std::vector<uint8_t>& bytes, size_t count) {
-    std::vector<float> out;
-    if (bytes.size() != count * sizeof(float)) return out;
-    out.resize(count);
-    std::memcpy(out.data(), bytes.data(), bytes.size());
-    return out;
-}
-} // namespace
-
-Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
-    return checked(d->query<StepOutputRow>(
-                       "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run,
-                       [](const sql::Stmt& s) {
-                           const auto bytes = s.blob(2);
-                           return StepOutputRow{int(s.int64(0)), int(s.int64(1)),
-                                                floats(bytes, bytes.size() / sizeof(float))};
-                       }),
-                   [&](const auto& rows) { return rowcheck::stepOutputs(run, rows); });
-}
-
-Result<std::vector<RunMetricRow>> SessionReader::runMetrics(int64_t run) {
-    if (d->version < 2) return std::vector<RunMetricRow>(); // v1 had no run metrics
-    return d->query<RunMetricRow>(
-        "SELECT name, value, unit, kind, note FROM run_metric WHERE run=? ORDER BY name", run,
-        [](const sql::Stmt& s) {
-            return RunMetricRow{s.text(0), s.real(1), s.text(2), s.text(3), s.text(4)};
-        });
-}
-
-Result<std::vector<RepetitionRow>> SessionReader::repetitions(int64_t run) {
-    if (d->version < 4) return std::vector<RepetitionRow>(); // no A/B repetitions before v4
-    auto rows = d->query<std::optional<RepetitionRow>>(
-        "SELECT arm, rep, phase, ns, control FROM repetition WHERE run=? ORDER BY rep, arm, phase",
-        run, [](const sql::Stmt& s) -> std::optional<RepetitionRow> {
-            const auto arm = armFromString(s.text(0));
-            if (!arm) return std::nullopt;
-            return RepetitionRow{*arm, int(s.int64(1)), s.text(2), s.int64(3), s.int64(4) != 0};
-        });
-    if (!rows) return rows.error();
-    std::vector<RepetitionRow> out;
-    for (auto& r : *rows)
-        if (r) out.push_back(std::move(*r));
-    return out;
-}
-
-Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {
-    auto rows = d->query<VisionFeatureRow>(
-        "SELECT rows, cols, data FROM vision_feature WHERE run=?", run, [](const sql::Stmt& s) {
-            VisionFeatureRow v{int(s.int64(0)), int(s.int64(1)), {}};
-            const auto bytes = s.blob(2);
-            v.data = floats(bytes, bytes.size() / sizeof(float));
-            return v;
-        });
-    if (!rows) return rows.error();
-    if (rows->empty()) return std::optional<VisionFeatureRow>();
-    const auto& v = rows->front();
-    if (auto ok = rowcheck::floatBlob(run, "vision_feature", v.rows, v.cols, v.data.size()); !ok)
-        return ok.error();
-    return std::optional<VisionFeatureRow>(std::move(rows->front()));
-}
-
-Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
-                                                                const std::string& metric) {
-    return checked(
-        d->query<PatchMetricRow>(
-            "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND metric=?2"
-            " ORDER BY layer, patch",
-            run,
-            [](const sql::Stmt& s) {
-                return PatchMetricRow{int(s.int64(0)), s.text(1), int(s.int64(2)), s.real(3)};
-            },
-            metric),
-        [&](const auto& rows) { return rowcheck::patchMetrics(run, rows); });
-}
-
-Result<std::vector<AttnMapRow>> SessionReader::attnMaps(int64_t run, int layer) {
-    auto maps = d->query<AttnMapRow>(
-        "SELECT layer, head, rows, cols, data FROM attn_map WHERE run=?1 AND layer=?2 ORDER BY "
-        "head",
-        run,
-        [](const sql::Stmt& s) {
-            AttnMapRow a{int(s.int64(0)), int(s.int64(1)), int(s.int64(2)), int(s.int64(3)), {}};
-            const auto bytes = s.blob(4);
-            a.data = floats(bytes, bytes.size() / sizeof(float));
-            return a;
-        },
-        layer);
-    return checked(std::move(maps), [&](const std::vector<AttnMapRow>& rows) -> Status {
-        for (const auto& a : rows)
-            if (auto ok = rowcheck::floatBlob(run, "attn_map", a.rows, a.cols, a.data.size()); !ok)
-                return ok;
-        return Ok{};
-    });
-}
-
-Result<std::vector<int>> SessionReader::attnMapLayers(int64_t run) {
-    return d->query<int>("SELECT DISTINCT layer FROM attn_map WHERE run=? ORDER BY layer", run,
-                         [](const sql::Stmt& s) { return int(s.int64(0)); });
 }
 
 } // namespace mvp

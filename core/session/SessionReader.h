@@ -56,6 +56,7 @@ public:
 private:
     struct Impl;
     explicit SessionReader(std::unique_ptr<Impl> impl);
+    Result<std::vector<OpTotal>> readOpTotals(int64_t run); // stored or summed, unchecked
     std::unique_ptr<Impl> d;
 };
 

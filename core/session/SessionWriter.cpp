@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -156,6 +157,8 @@ Status SessionWriter::Impl::apply(const Batch& b) {
         if (auto r = s.exec(); !ok(r)) return r;
     }
     for (const auto& m : b.runMetrics) {
+        // NaN would read back as NULL, i.e. 0, and ±inf is no figure: neither is written.
+        if (!std::isfinite(m.value)) continue;
         auto& s = insRunMetric;
         s.bind(1, run), s.bind(2, m.name), s.bind(3, m.value), s.bind(4, m.unit), s.bind(5, m.kind),
             s.bind(6, m.note);

@@ -1,5 +1,8 @@
 #include "core/session/Sqlite.h"
 
+#include <algorithm>
+#include <limits>
+
 #include <sqlite3.h>
 
 namespace mvp::sql {
@@ -76,6 +79,10 @@ void Stmt::reset() {
 
 int64_t Stmt::int64(int col) const {
     return sqlite3_column_int64(s_, col);
+}
+int Stmt::int32(int col) const {
+    const int64_t v = sqlite3_column_int64(s_, col);
+    return int(std::clamp<int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 double Stmt::real(int col) const {
     return sqlite3_column_double(s_, col);

@@ -48,6 +48,9 @@ public:
     void reset();
 
     int64_t int64(int col) const;
+    // An integer column narrowed to int, saturating: a value no int holds reads
+    // as INT_MIN/INT_MAX (outside every range check) rather than wrapping into one.
+    int int32(int col) const;
     double real(int col) const;
     std::string text(int col) const;
     std::vector<uint8_t> blob(int col) const;

@@ -1,0 +1,182 @@
+// The reader's per-run row queries beyond the run's tree (tokens, routing,
+// image, outputs, metrics, maps): each checked for content (RowChecks.h).
+#include "core/session/ReaderImpl.h"
+#include "core/session/RowChecks.h"
+
+#include <cstring>
+
+namespace mvp {
+
+using reader::checked;
+
+namespace {
+// A float32 blob of `count` values, or empty when the blob does not match (a damaged file).
+std::vector<float> floats(const std::vector<uint8_t>& bytes, size_t count) {
+    std::vector<float> out;
+    if (bytes.size() != count * sizeof(float) || count == 0) return out;
+    out.resize(count);
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+} // namespace
+
+Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
+    return checked(
+        d->query<TokenRow>("SELECT position, phase, step, modality, token_id, patch FROM token "
+                           "WHERE run=? ORDER BY position",
+                           run,
+                           [](const sql::Stmt& s) {
+                               return TokenRow{s.int32(0), s.text(1),       s.int32(2),
+                                               s.text(3),       s.int32(4), s.int32(5)};
+                           }),
+        [&](const auto& rows) { return rowcheck::tokens(run, rows); });
+}
+
+Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
+    return checked(
+        d->query<RoutingRow>(
+            "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"
+            " WHERE run=? ORDER BY layer, token, rank",
+            run,
+            [](const sql::Stmt& s) {
+                return RoutingRow{s.int32(0), s.text(1), s.int32(2),
+                                  s.int32(3), s.text(4), s.int32(5),
+                                  s.int32(6), s.real(7)};
+            }),
+        [&](const auto& rows) { return rowcheck::routing(run, rows); });
+}
+
+Result<std::optional<ImageRow>> SessionReader::image(int64_t run) {
+    auto rows = d->query<ImageRow>(
+        "SELECT source_path, width, height, orig_width, orig_height, png FROM image WHERE run=?",
+        run, [](const sql::Stmt& s) {
+            return ImageRow{s.text(0),       s.int32(1), s.int32(2),
+                            s.int32(3), s.int32(4), s.blob(5)};
+        });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<ImageRow>();
+    return std::optional<ImageRow>(std::move(rows->front()));
+}
+
+Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
+    auto rows = d->query<PatchGridRow>(
+        "SELECT grid_h, grid_w, patch, input_size, first_position FROM patch_grid WHERE run=?", run,
+        [](const sql::Stmt& s) {
+            return PatchGridRow{s.int32(0), s.int32(1), s.int32(2), s.int32(3),
+                                s.int32(4)};
+        });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<PatchGridRow>();
+    if (auto ok = rowcheck::patchGrid(run, rows->front()); !ok) return ok.error();
+    return std::optional<PatchGridRow>(rows->front());
+}
+
+Result<std::optional<DeviceRow>> SessionReader::device(int64_t run) {
+    auto rows = d->query<DeviceRow>("SELECT name, peak_flops, peak_bytes_per_s, source, "
+                                    "memory_total_bytes, memory_available_bytes"
+                                    " FROM device WHERE run=?",
+                                    run, [](const sql::Stmt& s) {
+                                        return DeviceRow{s.text(0), s.real(1),  s.real(2),
+                                                         s.text(3), s.int64(4), s.int64(5)};
+                                    });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<DeviceRow>();
+    return std::optional<DeviceRow>(rows->front());
+}
+
+
+Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
+    return checked(d->query<StepOutputRow>(
+                       "SELECT step, token, logits FROM step_output WHERE run=? ORDER BY step", run,
+                       [](const sql::Stmt& s) {
+                           const auto bytes = s.blob(2);
+                           return StepOutputRow{s.int32(0), s.int32(1),
+                                                floats(bytes, bytes.size() / sizeof(float))};
+                       }),
+                   [&](const auto& rows) { return rowcheck::stepOutputs(run, rows); });
+}
+
+Result<std::vector<RunMetricRow>> SessionReader::runMetrics(int64_t run) {
+    if (d->version < 2) return std::vector<RunMetricRow>(); // v1 had no run metrics
+    return checked(
+        d->query<RunMetricRow>(
+            "SELECT name, value, unit, kind, note FROM run_metric WHERE run=? ORDER BY name", run,
+            [](const sql::Stmt& s) {
+                return RunMetricRow{s.text(0), s.real(1), s.text(2), s.text(3), s.text(4)};
+            }),
+        [&](const auto& r) { return rowcheck::runMetrics(run, r); });
+}
+
+Result<std::vector<RepetitionRow>> SessionReader::repetitions(int64_t run) {
+    if (d->version < 4) return std::vector<RepetitionRow>(); // no A/B repetitions before v4
+    auto rows = d->query<std::optional<RepetitionRow>>(
+        "SELECT arm, rep, phase, ns, control FROM repetition WHERE run=? ORDER BY rep, arm, phase",
+        run, [](const sql::Stmt& s) -> std::optional<RepetitionRow> {
+            const auto arm = armFromString(s.text(0));
+            if (!arm) return std::nullopt;
+            return RepetitionRow{*arm, s.int32(1), s.text(2), s.int64(3), s.int64(4) != 0};
+        });
+    if (!rows) return rows.error();
+    std::vector<RepetitionRow> out;
+    for (auto& r : *rows)
+        if (r) out.push_back(std::move(*r));
+    if (auto ok = rowcheck::repetitions(run, out); !ok) return ok.error();
+    return out;
+}
+
+Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {
+    auto rows = d->query<VisionFeatureRow>(
+        "SELECT rows, cols, data FROM vision_feature WHERE run=?", run, [](const sql::Stmt& s) {
+            VisionFeatureRow v{s.int32(0), s.int32(1), {}};
+            const auto bytes = s.blob(2);
+            v.data = floats(bytes, bytes.size() / sizeof(float));
+            return v;
+        });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<VisionFeatureRow>();
+    const auto& v = rows->front();
+    if (auto ok = rowcheck::floatBlob(run, "vision_feature", v.rows, v.cols, v.data.size()); !ok)
+        return ok.error();
+    return std::optional<VisionFeatureRow>(std::move(rows->front()));
+}
+
+Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
+                                                                const std::string& metric) {
+    return checked(
+        d->query<PatchMetricRow>(
+            "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND metric=?2"
+            " ORDER BY layer, patch",
+            run,
+            [](const sql::Stmt& s) {
+                return PatchMetricRow{s.int32(0), s.text(1), s.int32(2), s.real(3)};
+            },
+            metric),
+        [&](const auto& rows) { return rowcheck::patchMetrics(run, rows); });
+}
+
+Result<std::vector<AttnMapRow>> SessionReader::attnMaps(int64_t run, int layer) {
+    auto maps = d->query<AttnMapRow>(
+        "SELECT layer, head, rows, cols, data FROM attn_map WHERE run=?1 AND layer=?2 ORDER BY "
+        "head",
+        run,
+        [](const sql::Stmt& s) {
+            AttnMapRow a{s.int32(0), s.int32(1), s.int32(2), s.int32(3), {}};
+            const auto bytes = s.blob(4);
+            a.data = floats(bytes, bytes.size() / sizeof(float));
+            return a;
+        },
+        layer);
+    return checked(std::move(maps), [&](const std::vector<AttnMapRow>& rows) -> Status {
+        for (const auto& a : rows)
+            if (auto ok = rowcheck::floatBlob(run, "attn_map", a.rows, a.cols, a.data.size()); !ok)
+                return ok;
+        return Ok{};
+    });
+}
+
+Result<std::vector<int>> SessionReader::attnMapLayers(int64_t run) {
+    return d->query<int>("SELECT DISTINCT layer FROM attn_map WHERE run=? ORDER BY layer", run,
+                         [](const sql::Stmt& s) { return s.int32(0); });
+}
+
+} // namespace mvp
