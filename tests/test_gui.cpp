@@ -8,6 +8,7 @@
 #include "core/image/Colormap.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
+#include "views/ColourBar.h"
 #include "views/ExpertLoadView.h"
 #include "views/FindingsModel.h"
 #include "views/FindingsView.h"
@@ -274,6 +275,28 @@ private slots:
         heat->phase()->setCurrentIndex(2); // decode steps only
         QVERIFY(heat->overlay() != allPhases);
         heat->phase()->setCurrentIndex(0);
+
+        // The colour bar names the metric and its provenance, and its gradient runs from the
+        // colormap's top colour (at the maximum) to its bottom one.
+        auto* bar = heat->findChild<views::ColourBar*>(QStringLiteral("heatmapColourBar"));
+        QVERIFY(bar && bar->isVisible());
+        heat->metric()->setCurrentIndex(2); // latency: apportioned, in seconds
+        const QString said = bar->texts().join(QLatin1Char('|'));
+        QVERIFY2(said.contains(QStringLiteral("Expert latency share|(apportioned)")), qPrintable(said));
+        QVERIFY2(bar->texts().at(bar->texts().size() - 2).endsWith(QLatin1Char('s')), qPrintable(said));
+        auto barEnds = [&] {
+            const QImage shot = bar->grab().toImage();
+            const QRect r = bar->barRect();
+            return std::pair{shot.pixelColor(r.center().x(), r.top()),
+                             shot.pixelColor(r.center().x(), r.bottom())};
+        };
+        auto rgb = [](std::array<uint8_t, 3> c) { return QColor(c[0], c[1], c[2]); };
+        QCOMPARE(barEnds().first, rgb(colorAt(Colormap::Viridis, 1.0)));
+        QCOMPARE(barEnds().second, rgb(colorAt(Colormap::Viridis, 0.0)));
+        heat->colormap()->setCurrentText(QStringLiteral("magma"));
+        QCOMPARE(barEnds().first, rgb(colorAt(Colormap::Magma, 1.0)));
+        heat->colormap()->setCurrentText(QStringLiteral("viridis"));
+        heat->metric()->setCurrentIndex(0);
 
         // Wheel zoom at the centre enlarges the image; a double-click fits it again.
         auto* canvas = heat->canvas();

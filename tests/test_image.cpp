@@ -1,6 +1,8 @@
 // Images: decoding with clear errors, conversions, resampling and heatmaps.
 #include "TestSupport.h"
 #include "core/analysis/Heatmap.h"
+#include "core/analysis/PatchMetrics.h"
+#include "core/image/ColourBar.h"
 #include "core/image/Image.h"
 
 #include <QBuffer>
@@ -160,6 +162,71 @@ private slots:
         QVERIFY(!none.ok());
         QVERIFY(QString::fromStdString(none.error().message)
                     .contains(QStringLiteral("layers with values: 0")));
+    }
+
+    // The exported colour bar: the overlay untouched, a panel beside it whose
+    // gradient runs from the colormap's top (at the maximum) to its bottom.
+    void colourBarKeepsTheOverlayAndShowsTheScale() {
+        const RgbImage overlay{200, 300, std::vector<uint8_t>(200 * 300 * 3, 128)};
+        const ColourBarText text{{"attention", "(measured)"}, "5", "1"};
+        const RgbImage out = withColourBar(overlay, Colormap::Magma, text);
+        QCOMPARE(out.height, overlay.height);
+        QVERIFY(out.width > overlay.width);
+        auto pixel = [&](int x, int y) {
+            const size_t i = (size_t(y) * out.width + x) * 3;
+            return std::array<uint8_t, 3>{out.rgb[i], out.rgb[i + 1], out.rgb[i + 2]};
+        };
+        for (int y = 0; y < overlay.height; y += 7)
+            for (int x = 0; x < overlay.width; x += 5)
+                QCOMPARE(pixel(x, y), (std::array<uint8_t, 3>{128, 128, 128}));
+        const PixelRect bar = colourBarRect(overlay, text);
+        QVERIFY(bar.x >= overlay.width && bar.x + bar.width <= out.width);
+        QVERIFY(bar.height > overlay.height / 2);
+        const int mid = bar.x + bar.width / 2;
+        QCOMPARE(pixel(mid, bar.y), colorAt(Colormap::Magma, 1.0));
+        QCOMPARE(pixel(mid, bar.y + bar.height - 1), colorAt(Colormap::Magma, 0.0));
+        // Ink above the bar where the title is, none without a title.
+        auto inkAbove = [&](const RgbImage& img, int below) {
+            int n = 0;
+            for (int y = 0; y < below; ++y)
+                for (int x = overlay.width; x < img.width; ++x)
+                    n += img.rgb[(size_t(y) * img.width + x) * 3] < 60;
+            return n;
+        };
+        QVERIFY(inkAbove(out, bar.y) > 20);
+        const RgbImage untitled = withColourBar(overlay, Colormap::Magma, {{}, "", ""});
+        QCOMPARE(inkAbove(untitled, colourBarRect(overlay, {}).y), 0);
+    }
+
+    void textIsDrawnGlyphByGlyph() {
+        auto ink = [](const std::string& text) {
+            RgbImage img{40, 20, std::vector<uint8_t>(40 * 20 * 3, 255)};
+            drawText(img, 2, 2, text, 1, {0, 0, 0});
+            return int(std::count(img.rgb.begin(), img.rgb.end(), uint8_t(0)));
+        };
+        QVERIFY(ink("1") > 0);
+        QVERIFY(ink("8") > ink("1")); // 8 has every segment 1 has, and more
+        QCOMPARE(ink(" "), 0);
+        // One character outside ASCII prints as one '?'.
+        QCOMPARE(textWidth("\u00d7", 1), textWidth("?", 1));
+        QCOMPARE(textWidth("ab", 2), 2 * textWidth("ab", 1));
+    }
+
+    // The legend's words and numbers, worked by hand: SI prefixes, times in seconds.
+    void heatLegendNamesProvenanceAndRange() {
+        const auto flops = heatLegend(*heatMetric("expert_flops"), HeatGrid{1, 2, {1.5e9, 3e9}});
+        QCOMPARE(flops.high, std::string("3 GFLOP"));
+        QCOMPARE(flops.low, std::string("1.5 GFLOP"));
+        QCOMPARE(flops.title.at(1), std::string("(estimated)"));
+        const auto latency = heatLegend(*heatMetric("latency"), HeatGrid{1, 2, {850, 32100}}, "layers 0-1");
+        QCOMPARE(latency.high, std::string("32.1 us"));
+        QCOMPARE(latency.low, std::string("850 ns"));
+        QCOMPARE(latency.title, (std::vector<std::string>{"latency", "(apportioned)", "layers 0-1", "unit: s"}));
+        const auto attention = heatLegend(*heatMetric("attention"), HeatGrid{1, 2, {0.5, 0.25}});
+        QCOMPARE(attention.high, std::string("0.5"));
+        QCOMPARE(attention.low, std::string("0.25"));
+        QCOMPARE(attention.title.back(), std::string("unit: none (score)"));
+        QVERIFY(!heatMetric("no such metric"));
     }
 
     void csvHasOneLinePerRow() {

@@ -9,6 +9,13 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "apportioned": "分摊",
+    "%1 (%2)": "%1（%2）",
+    "none (score)": "无（得分）",
+    "seconds": "秒",
+    "(%1)": "（%1）",
+    "layers %1–%2": "第 %1–%2 层",
+    "unit: %1": "单位：%1",
     "Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.":
         "打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。",
     "Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.":

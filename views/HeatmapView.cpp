@@ -1,6 +1,7 @@
 #include "views/HeatmapView.h"
 
 #include "core/analysis/PatchMetrics.h"
+#include "views/ColourBar.h"
 #include "views/SessionData.h"
 
 #include <QCheckBox>
@@ -21,7 +22,7 @@ namespace mvp::views {
 QString metricLabel(const std::string& metric) {
     if (metric == "attention") return HeatmapView::tr("Attention received");
     if (metric == "expert_flops") return HeatmapView::tr("Expert FLOPs");
-    if (metric == "latency") return HeatmapView::tr("Expert latency share (apportioned)");
+    if (metric == "latency") return HeatmapView::tr("Expert latency share");
     if (metric == "saliency") return HeatmapView::tr("Saliency (blend)");
     if (metric == "waste") return HeatmapView::tr("Waste: cost without attention");
     return QString::fromStdString(metric);
@@ -161,7 +162,8 @@ HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent), metric_(new QComboBox(this)), phase_(new QComboBox(this)),
       colormap_(new QComboBox(this)), first_(new QSpinBox(this)), last_(new QSpinBox(this)),
       opacity_(new QSlider(Qt::Horizontal, this)), gridToggle_(new QCheckBox(tr("Grid"), this)),
-      info_(new QLabel(this)), canvas_(new HeatmapCanvas(this)) {
+      info_(new QLabel(this)), canvas_(new HeatmapCanvas(this)), colourBar_(new ColourBar(this)) {
+    colourBar_->setObjectName(QStringLiteral("heatmapColourBar"));
     metric_->setToolTip(tr(
         "What colours each patch; the status bar says whether a value is measured or estimated"));
     metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -190,7 +192,10 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(gridToggle_, &QCheckBox::toggled, canvas_, &HeatmapCanvas::setGridVisible);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(canvas_, 1);
+    auto* picture = new QHBoxLayout;
+    picture->addWidget(canvas_, 1);
+    picture->addWidget(colourBar_);
+    layout->addLayout(picture, 1);
     layout->addWidget(info_);
 
     for (auto* spin : {first_, last_})
@@ -216,9 +221,7 @@ QString HeatmapView::describePatch(int patch) const {
         values << tr("%1 %2 (%3)")
                       .arg(metricLabel(m))
                       .arg(it->second.values[size_t(patch)], 0, 'g', 4)
-                      .arg(m == "expert_flops"               ? tr("estimated")
-                           : m == "saliency" || m == "waste" ? tr("derived")
-                                                             : tr("measured"));
+                      .arg(provenanceLabel(heatMetric(m)->provenance));
     }
     return tr("Patch %1 (row %2, column %3): %4")
         .arg(patch)
@@ -264,7 +267,9 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
         // The analysis (done off the GUI thread) already holds every metric over all layers.
         for (const auto& m : heatmapMetrics())
             if (data_ && data_->analysis.heatmaps.count(m))
-                metric_->addItem(metricLabel(m), QString::fromStdString(m));
+                metric_->addItem(tr("%1 (%2)").arg(metricLabel(m),
+                                                   provenanceLabel(heatMetric(m)->provenance)),
+                                 QString::fromStdString(m));
     }
     display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide)
                                                : RgbImage{};
@@ -305,9 +310,28 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
     }
 }
 
+void HeatmapView::showScale(const std::string& metric, const HeatGrid& grid, Colormap map) {
+    const auto info = heatMetric(metric);
+    if (!info) {
+        colourBar_->clear();
+        return;
+    }
+    const ColourBarText values = heatLegend(*info, grid);
+    const QString unit = info->unit.empty() ? tr("none (score)")
+                         : info->unit == "ns" ? tr("seconds")
+                                              : QString::fromLatin1(info->unit.data(),
+                                                                    qsizetype(info->unit.size()));
+    colourBar_->setScale(map,
+                         {metricLabel(metric), tr("(%1)").arg(provenanceLabel(info->provenance)),
+                          tr("layers %1–%2").arg(first_->value()).arg(last_->value()),
+                          tr("unit: %1").arg(unit)},
+                         QString::fromStdString(values.high), QString::fromStdString(values.low));
+}
+
 void HeatmapView::render() {
     if (!data_ || data_->image.isNull()) {
         canvas_->setImages({}, 0, 0, {});
+        colourBar_->clear();
         info_->setText(data_ ? tr("This run has no stored image.") : QString());
         return;
     }
@@ -317,6 +341,7 @@ void HeatmapView::render() {
     }
     if (!data_->grid || metric_->count() == 0) {
         canvas_->setImages(data_->image, 0, 0, {});
+        colourBar_->clear();
         info_->setText(tr("No patch values in this run (captured with --no-probes?)."));
         return;
     }
@@ -343,6 +368,7 @@ void HeatmapView::render() {
             grid_ = {};
             cacheKey_.clear();
             canvas_->setImages(data_->image, 0, 0, {});
+            colourBar_->clear();
             info_->setText(tr("No %1 values for layers %2–%3.")
                                .arg(metric_->currentText())
                                .arg(first_->value())
@@ -358,6 +384,7 @@ void HeatmapView::render() {
     const RgbImage overlay =
         renderOverlay(display_, normalised(*grid), map, opacity_->value() / 100.0);
     canvas_->setImages(toQImage(overlay), grid->rows, grid->cols, grid->values);
+    showScale(metric, *grid, map);
     info_->setText(tr("%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px")
                        .arg(metricLabel(metric))
                        .arg(grid->rows)

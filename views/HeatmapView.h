@@ -19,6 +19,7 @@ class QSpinBox;
 
 namespace mvp::views {
 
+class ColourBar;
 struct SessionData;
 
 // The translated name of a heatmap metric ("attention", "expert_flops", …).
@@ -104,6 +105,7 @@ public:
     void selectPatch(int patch);
     int selectedPatch() const { return selected_; }
     HeatmapCanvas* canvas() const { return canvas_; }
+    ColourBar* colourBar() const { return colourBar_; }
 
 signals:
     void statusMessage(const QString& text);
@@ -111,6 +113,7 @@ signals:
 
 private:
     void render();
+    void showScale(const std::string& metric, const HeatGrid& grid, Colormap map);
 
     static constexpr int kDisplaySide = 1024;
     std::shared_ptr<const SessionData> data_;
@@ -127,6 +130,7 @@ private:
     std::map<std::string, HeatGrid> allGrids_; // every metric at the current layer range
     QLabel* info_;
     HeatmapCanvas* canvas_;
+    ColourBar* colourBar_;
     int selected_ = -1;
 };
 

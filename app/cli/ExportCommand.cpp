@@ -22,6 +22,8 @@ constexpr const char* kHelp =
   --run ID            the run (default: the first)
   --colormap NAME     viridis (default), magma or turbo
   --opacity X         overlay opacity in [0, 1] (default 0.6)
+  --legend            add a colour bar on the right (metric, provenance, unit, range); without it
+                      the overlay has exactly the stored image's size
   --force             replace existing output files
 )";
 
@@ -44,7 +46,7 @@ bool exists(const std::string& path) {
 int exportCommand(const std::vector<std::string>& argv) {
     auto parsed = parseArgs(
         argv, {"--heatmap", "--csv", "--metric", "--layers", "--run", "--colormap", "--opacity"},
-        {"--force", "--help", "-h"});
+        {"--force", "--legend", "--help", "-h"});
     if (!parsed) return fail(2, parsed.error().message);
     const Args& a = *parsed;
     if (a.has("--help") || a.has("-h")) {
@@ -117,7 +119,12 @@ int exportCommand(const std::vector<std::string>& argv) {
         if (!*image) return fail(2, "run " + std::to_string(runId) + " has no stored image");
         auto rgb = decodeImage((*image)->png, "the stored image");
         if (!rgb) return fail(1, rgb.error().message);
-        const RgbImage overlay = renderOverlay(*rgb, normalised(*heat), *map, *opacity);
+        RgbImage overlay = renderOverlay(*rgb, normalised(*heat), *map, *opacity);
+        if (a.has("--legend"))
+            overlay = withColourBar(
+                overlay, *map,
+                heatLegend(*heatMetric(metric), *heat,
+                           a.has("--layers") ? "layers " + *a.value("--layers") : "all layers"));
         if (auto s = writePng(*png, overlay); !s)
             return fail(s.error().exitCode(), s.error().message);
         std::printf("Wrote %s (%d×%d, %s, %s of %s)\n", png->c_str(), overlay.width, overlay.height,

@@ -26,7 +26,10 @@ const char* toString(Severity s) {
 }
 
 std::vector<std::string> heatmapMetrics() {
-    return {"attention", "expert_flops", "latency", "saliency", "waste"};
+    std::vector<std::string> names;
+    for (const auto& m : heatMetrics())
+        names.emplace_back(m.name);
+    return names;
 }
 
 const RunMetricRow* findMetric(const RunData& run, const std::string& name) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <tuple>
 
 namespace mvp {
@@ -85,6 +86,67 @@ std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w,
     for (size_t p = 0; p < n; ++p)
         h[p] = patchWeight * patch[p] + (1.0 - patchWeight) * sequence[p];
     return h;
+}
+
+namespace {
+// A value with an SI prefix and its unit, three significant digits, ASCII
+// ("1.23 GFLOP", "850 us"; nanoseconds print as seconds). No unit: "%.3g".
+std::string siValue(double v, std::string_view unit) {
+    char buf[64];
+    if (unit.empty()) {
+        std::snprintf(buf, sizeof buf, "%.3g", v);
+        return buf;
+    }
+    const bool ns = unit == "ns";
+    if (ns) v *= 1e-9;
+    static const char* const kUp[] = {"", "k", "M", "G", "T", "P", "E"};
+    static const char* const kDown[] = {"", "m", "u", "n", "p"};
+    int i = 0;
+    const bool up = std::abs(v) >= 1;
+    if (up)
+        while (std::abs(v) >= 999.5 && i < 6)
+            v /= 1000, ++i;
+    else
+        while (v != 0 && std::abs(v) < 0.9995 && i < 4)
+            v *= 1000, ++i;
+    std::snprintf(buf, sizeof buf, "%.3g %s%.*s", v, up ? kUp[i] : kDown[i],
+                  ns ? 1 : int(unit.size()), ns ? "s" : unit.data());
+    return buf;
+}
+} // namespace
+
+const std::vector<HeatMetric>& heatMetrics() {
+    static const std::vector<HeatMetric> all{
+        {"attention", Provenance::Measured, ""},
+        {"expert_flops", Provenance::Estimated, "FLOP"},
+        // An expert span's measured time split among the tokens it processed.
+        {"latency", Provenance::Apportioned, "ns"},
+        {"saliency", Provenance::Derived, ""},
+        {"waste", Provenance::Derived, ""},
+    };
+    return all;
+}
+
+std::optional<HeatMetric> heatMetric(std::string_view name) {
+    for (const auto& m : heatMetrics())
+        if (m.name == name) return m;
+    return std::nullopt;
+}
+
+ColourBarText heatLegend(const HeatMetric& metric, const HeatGrid& raw, const std::string& layers) {
+    ColourBarText t;
+    std::string provenance = "(";
+    provenance.append(toString(metric.provenance)).append(")");
+    t.title = {std::string(metric.name), provenance, layers};
+    // The values print with SI prefixes: times in seconds.
+    std::string unit = "unit: ";
+    unit.append(metric.unit.empty() ? "none (score)" : metric.unit == "ns" ? "s" : metric.unit);
+    t.title.push_back(unit);
+    if (raw.values.empty()) return t;
+    const auto [lo, hi] = std::minmax_element(raw.values.begin(), raw.values.end());
+    t.high = siValue(*hi, metric.unit);
+    t.low = siValue(*lo, metric.unit);
+    return t;
 }
 
 std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers,

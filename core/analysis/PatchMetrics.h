@@ -7,13 +7,32 @@
 //                response token and q = its decode step's latency (needs --attn-layers)
 //   waste        high cost, low attention: max(0, norm(expert_flops) − norm(attention))
 
+#include "core/Provenance.h"
 #include "core/analysis/Heatmap.h"
+#include "core/image/ColourBar.h"
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mvp {
+
+// A heatmap metric: how its values were obtained and their unit ("" for a score).
+struct HeatMetric {
+    std::string_view name;
+    Provenance provenance;
+    std::string_view unit;
+};
+// Every metric, in display order.
+const std::vector<HeatMetric>& heatMetrics();
+std::optional<HeatMetric> heatMetric(std::string_view name);
+
+// The colour bar's text for a metric's raw (unnormalised) grid: name,
+// provenance, unit and the grid's maximum and minimum in SI units.
+ColourBarText heatLegend(const HeatMetric& metric, const HeatGrid& raw,
+                         const std::string& layers = "all layers");
 
 struct RunData;
 

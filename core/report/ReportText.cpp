@@ -101,10 +101,12 @@ std::string textRun(const RunAnalysis& a) {
                  padLeft(fmt("%.2f", s.entropyBits), 8) + padLeft(fmt("%.2f", s.entropyNorm), 5) +
                  "\n";
             o += "      experts:";
-            for (const auto& e : l.experts)
-                o += " " + std::to_string(e.id) + "=" + std::to_string(e.tokens) +
-                     (e.state == ExpertState::Normal ? ""
-                                                     : std::string("(") + toString(e.state) + ")");
+            for (const auto& e : l.experts) {
+                // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on " " + string.
+                o.append(" ").append(std::to_string(e.id)).append("=");
+                o.append(std::to_string(e.tokens));
+                if (e.state != ExpertState::Normal) o.append("(").append(toString(e.state)).append(")");
+            }
             o += "\n      visual CV " + fmt("%.2f", l.visual.cv) + " over " +
                  std::to_string(l.visual.tokens) + " slots, text CV " + fmt("%.2f", l.text.cv) +
                  " over " + std::to_string(l.text.tokens) + "; prefill CV " +

@@ -1,0 +1,41 @@
+#pragma once
+// The heatmap's colour bar: the metric's name, how its values were obtained
+// and their unit above a vertical gradient from the grid's maximum (top) to
+// its minimum (bottom), both values printed beside it. Palette-aware text.
+
+#include "core/Provenance.h"
+#include "core/image/Colormap.h"
+
+#include <QStringList>
+#include <QWidget>
+
+namespace mvp::views {
+
+// The translated word for a provenance ("measured", "estimated", …).
+QString provenanceLabel(Provenance p);
+
+class ColourBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit ColourBar(QWidget* parent = nullptr);
+    // `title` lines print above the bar; `high`/`low` at its ends.
+    void setScale(Colormap map, const QStringList& title, const QString& high, const QString& low);
+    void clear();
+    // What it prints, top to bottom (title lines, then high and low).
+    QStringList texts() const;
+    // Where the gradient is drawn, in widget coordinates.
+    QRect barRect() const;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    bool shown_ = false;
+    Colormap map_ = Colormap::Viridis;
+    QStringList title_;
+    QString high_, low_;
+};
+
+} // namespace mvp::views
