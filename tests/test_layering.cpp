@@ -1,11 +1,13 @@
 // Layering is law: core/ includes neither Qt nor torch, capture/ never Qt,
-// views/ and app/ never torch. This test reads every source file.
+// views/ and app/ never torch; and each folder includes the project's own
+// headers only from the folders below it. This test reads every source file.
 #include "TestSupport.h"
 
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
+#include <algorithm>
 
 namespace {
 const QRegularExpression
@@ -14,6 +16,14 @@ const QRegularExpression
 const QRegularExpression
     kTorch(QStringLiteral(R"(^\s*#\s*include\s*[<"](torch/|ATen/|c10/|caffe2/))"),
            QRegularExpression::MultilineOption);
+
+// A project header: "core/...", "capture/...", "views/...", "app/...".
+const QRegularExpression
+    kProject(QStringLiteral(R"re(^\s*#\s*include\s*"((core|capture|views|app/cli|app/gui)/[^"]+)")re"),
+             QRegularExpression::MultilineOption);
+
+// `folder`'s project includes outside `allowed` (folders, e.g. "core/").
+QStringList outsideOf(const QString& folder, const QStringList& allowed);
 
 // "file:line: the include" for every include in `folder` matching `re`.
 QStringList offenders(const QString& folder, const QRegularExpression& re) {
@@ -39,6 +49,18 @@ QStringList offenders(const QString& folder, const QRegularExpression& re) {
     }
     return hits;
 }
+
+QStringList outsideOf(const QString& folder, const QStringList& allowed) {
+    QStringList out;
+    static const QRegularExpression path(QStringLiteral(R"re("([^"]+)")re"));
+    for (const auto& hit : offenders(folder, kProject)) {
+        const QString header = path.match(hit).captured(1);
+        if (std::none_of(allowed.begin(), allowed.end(),
+                         [&](const QString& a) { return header.startsWith(a); }))
+            out << hit;
+    }
+    return out;
+}
 } // namespace
 
 class TestLayering : public QObject {
@@ -53,6 +75,9 @@ private slots:
         QVERIFY(kTorch.match(QStringLiteral("#include <ATen/record_function.h>")).hasMatch());
         QVERIFY(!kQt.match(QStringLiteral("#include <vector>")).hasMatch());
         QVERIFY(!kTorch.match(QStringLiteral("#include \"capture/Capture.h\"")).hasMatch());
+        QVERIFY(kProject.match(QStringLiteral("#include \"capture/Capture.h\"")).hasMatch());
+        QVERIFY(kProject.match(QStringLiteral(" # include \"views/HeatmapView.h\"")).hasMatch());
+        QVERIFY(!kProject.match(QStringLiteral("#include <core/Result.h>")).hasMatch());
     }
     void sourcesArePresent() {
         QVERIFY2(
@@ -64,6 +89,27 @@ private slots:
     void captureHasNoQt() { QCOMPARE(offenders(QStringLiteral("capture"), kQt), QStringList()); }
     void viewsHaveNoTorch() { QCOMPARE(offenders(QStringLiteral("views"), kTorch), QStringList()); }
     void appHasNoTorch() { QCOMPARE(offenders(QStringLiteral("app"), kTorch), QStringList()); }
+
+    // Folder by folder, which project headers each may include.
+    void foldersIncludeOnlyTheLayersBelow_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QStringList>("allowed");
+        const QString core = QStringLiteral("core/"), capture = QStringLiteral("capture/"),
+                      views = QStringLiteral("views/");
+        QTest::newRow("core") << core << QStringList{core};
+        QTest::newRow("capture") << capture << QStringList{core, capture};
+        QTest::newRow("views") << views << QStringList{core, views};
+        QTest::newRow("app/cli") << QStringLiteral("app/cli")
+                                 << QStringList{core, capture, QStringLiteral("app/cli/")};
+        // The GUI never links capture: it runs captures through mvprof-cli.
+        QTest::newRow("app/gui") << QStringLiteral("app/gui")
+                                 << QStringList{core, views, QStringLiteral("app/gui/")};
+    }
+    void foldersIncludeOnlyTheLayersBelow() {
+        QFETCH(QString, folder);
+        QFETCH(QStringList, allowed);
+        QCOMPARE(outsideOf(folder, allowed), QStringList());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLayering)
