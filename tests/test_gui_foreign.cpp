@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
@@ -199,6 +200,12 @@ private slots:
             const QString message = failed.first().first().toString();
             QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
             QVERIFY(w.isVisible());
+            // The user sees it in a dialog that blocks nothing, and dismisses it.
+            auto* box = w.findChild<QMessageBox*>(QStringLiteral("errorDialog"));
+            QVERIFY(box && box->isVisible());
+            QCOMPARE(box->text(), message);
+            box->accept();
+            QTRY_VERIFY(!w.findChild<QMessageBox*>(QStringLiteral("errorDialog")));
         }
     }
 

@@ -180,9 +180,7 @@ MainWindow::MainWindow(QWidget* parent)
         if (!loaded->error.isEmpty()) {
             statusBar()->showMessage(tr("Could not open the session"), 5000);
             emit loadFailed(loaded->error);
-            // Tests and scripts run without anyone to click a dialog away.
-            if (QGuiApplication::platformName() != QLatin1String("offscreen"))
-                QMessageBox::warning(this, tr("Could not open the session"), loaded->error);
+            showError(tr("Could not open the session"), loaded->error);
             return;
         }
         showSession(loaded->data);
@@ -274,6 +272,13 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
         }
         return loaded;
     }));
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {

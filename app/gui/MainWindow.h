@@ -99,6 +99,9 @@ private:
     void setUpJobs(); // the status bar's progress and Cancel, and the runner's signals
     // The progress bar, Cancel and a status message for a child job just started.
     void showJobStarted(const QString& message);
+    // A window-modal message box that returns at once (object name "errorDialog"):
+    // the user reads and dismisses it, nothing waits on it.
+    void showError(const QString& title, const QString& text);
     void showSession(std::shared_ptr<const views::SessionData> data);
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();

@@ -13,7 +13,6 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
@@ -84,7 +83,7 @@ void MainWindow::chooseExport(Export kind) {
     settings.setValue(QStringLiteral("exportDirectory"), QFileInfo(path).absolutePath());
     const QString error = exportTo(kind, path);
     if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), error);
+        showError(tr("Export failed"), error);
     else
         statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }

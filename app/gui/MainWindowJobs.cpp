@@ -10,9 +10,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
-#include <QGuiApplication>
 #include <QLabel>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -74,9 +72,8 @@ void MainWindow::setUpJobs() {
             if (whatIf && ok) compareWhenLoaded_ = runner_.finishedRun();
             if (QFileInfo::exists(runner_.session()))
                 openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
-            if (!ok && !cancelled && QGuiApplication::platformName() != QLatin1String("offscreen"))
-                QMessageBox::critical(
-                    this, whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
+            if (!ok && !cancelled)
+                showError(whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
             if (whatIf) {
                 statusBar()->showMessage(
                     ok          ? tr("What-if complete: see the comparison")
