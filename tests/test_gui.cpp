@@ -254,9 +254,25 @@ private slots:
                      std::abs(px.blue() - top[2]) <= 40,
                  qPrintable(px.name()));
 
-        // Changing the layer range re-renders.
+        // Changing the layer range re-renders, computed off the GUI thread; the newest range
+        // wins over one still being computed.
         heat->firstLayer()->setValue(1);
-        QVERIFY(heat->overlay() != overlay);
+        heat->lastLayer()->setValue(1);
+        QVERIFY(heat->recomputing());
+        QTRY_VERIFY(!heat->recomputing());
+        const QImage layerOne = heat->overlay();
+        QVERIFY(layerOne != overlay);
+        heat->firstLayer()->setValue(0);
+        heat->lastLayer()->setValue(0);
+        heat->firstLayer()->setValue(1); // 1–1 again: the 0–0 job's result is dropped
+        heat->lastLayer()->setValue(1);
+        QTRY_VERIFY(!heat->recomputing());
+        QCOMPARE(heat->overlay(), layerOne);
+        heat->firstLayer()->setValue(0); // 0–1: all layers, straight from the analysis
+        QVERIFY(!heat->recomputing());
+        QCOMPARE(heat->overlay(), overlay);
+        heat->firstLayer()->setValue(1);
+        QTRY_VERIFY(!heat->recomputing());
 
         // Every metric the run has is offered, and choosing one re-colours the image.
         QStringList metrics;
@@ -273,8 +289,9 @@ private slots:
         heat->metric()->setCurrentIndex(0);
         const QImage allPhases = heat->overlay();
         heat->phase()->setCurrentIndex(2); // decode steps only
-        QVERIFY(heat->overlay() != allPhases);
+        QTRY_VERIFY(heat->overlay() != allPhases);
         heat->phase()->setCurrentIndex(0);
+        QTRY_VERIFY(!heat->recomputing());
 
         // The colour bar names the metric and its provenance, and its gradient runs from the
         // colormap's top colour (at the maximum) to its bottom one.

@@ -11,6 +11,7 @@
 #include "views/ComparisonView.h"
 #include "views/ExpertLoadView.h"
 #include "views/HeatmapView.h"
+#include "views/LatestJob.h"
 #include "views/SessionData.h"
 
 #include <QAbstractItemModelTester>
@@ -31,6 +32,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <QToolBar>
 #include <algorithm>
 #include <qcustomplot.h>
@@ -59,6 +61,37 @@ private slots:
                                      QStringLiteral("--steps"), QStringLiteral("3"),
                                      QStringLiteral("--routing-skew"), QStringLiteral("8")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+
+    // The job helper: the newest start wins, an older result is dropped even
+    // when it ends later, a cancelled one never arrives, and the work sees it
+    // has gone stale.
+    void newestJobWins() {
+        QObject context;
+        std::vector<int> delivered;
+        auto job = std::make_unique<views::LatestJob<int>>(&context,
+                                                           [&](int v) { delivered.push_back(v); });
+        std::atomic<bool> sawStale = false;
+        job->start([&](const auto& stale) {
+            QThread::msleep(300);
+            sawStale = stale();
+            return 1;
+        });
+        job->start([](const auto&) { return 2; });
+        QVERIFY(job->busy());
+        QTRY_VERIFY(!job->busy());
+        QTest::qWait(400); // the first job ends now: its result must go nowhere
+        QCOMPARE(delivered, std::vector<int>{2});
+        QVERIFY(sawStale);
+        job->start([](const auto&) {
+            QThread::msleep(100);
+            return 3;
+        });
+        job->cancel();
+        QVERIFY(!job->busy());
+        job.reset(); // waits for the cancelled job; nothing is delivered
+        QCoreApplication::processEvents();
+        QCOMPARE(delivered, std::vector<int>{2});
     }
     void init() {
         QTest::failOnWarning(QRegularExpression(

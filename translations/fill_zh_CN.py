@@ -9,6 +9,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "The heatmap could not be computed: %1": "无法计算热力图：%1",
+    "Computing the heatmap for layers %1–%2…": "正在计算第 %1–%2 层的热力图…",
     "apportioned": "分摊",
     "%1 (%2)": "%1（%2）",
     "none (score)": "无（得分）",

@@ -16,7 +16,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace mvp::views {
 
@@ -119,19 +118,17 @@ ComparisonView::ComparisonView(QWidget* parent)
 
     connect(pickA_, &QComboBox::activated, this, &ComparisonView::chosen);
     connect(pickB_, &QComboBox::activated, this, &ComparisonView::chosen);
-    connect(&loader_, &QFutureWatcher<std::shared_ptr<ComparisonResult>>::finished, this, [this] {
-        const auto r = loader_.result();
-        if (!r->error.isEmpty()) {
-            summary_->setText(tr("Could not compare: %1").arg(r->error));
-            emit compareFailed(r->error);
-            return;
-        }
-        show(*r);
-    });
 }
 
-ComparisonView::~ComparisonView() {
-    loader_.waitForFinished();
+ComparisonView::~ComparisonView() = default;
+
+void ComparisonView::finishComparison(const std::shared_ptr<ComparisonResult>& r) {
+    if (!r->error.isEmpty()) {
+        summary_->setText(tr("Could not compare: %1").arg(r->error));
+        emit compareFailed(r->error);
+        return;
+    }
+    show(*r);
 }
 
 void ComparisonView::setRuns(const QString& path, const std::vector<RunInfo>& runs) {
@@ -160,14 +157,14 @@ void ComparisonView::compare(qint64 a, qint64 b) {
         const int at = pick->findData(id);
         if (at >= 0) pick->setCurrentIndex(at);
     }
-    if (loader_.isRunning()) loader_.waitForFinished();
     summary_->setText(tr("Comparing run %1 with run %2…").arg(a).arg(b));
     const QString path = path_;
-    loader_.setFuture(QtConcurrent::run([path, a, b] {
+    comparisons_.start([path, a, b](const auto& stale) {
         auto r = std::make_shared<ComparisonResult>();
         // Nothing may escape a worker: Qt would abort the whole application.
         try {
             auto da = loadSession(path, a);
+            if (stale()) return r; // a newer comparison was asked for: skip the second run
             auto db = da ? loadSession(path, b) : da;
             if (!da || !db) {
                 r->error = QString::fromStdString((!da ? da : db).error().message);
@@ -184,7 +181,7 @@ void ComparisonView::compare(qint64 a, qint64 b) {
                            .arg(QString::fromLocal8Bit(e.what()));
         }
         return r;
-    }));
+    });
 }
 
 void ComparisonView::show(const ComparisonResult& r) {

@@ -7,8 +7,8 @@
 // patches greyed out. Loading and comparing happen off the GUI thread.
 
 #include "core/session/Records.h"
+#include "views/LatestJob.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 
@@ -82,7 +82,9 @@ private:
     AbChart* abChart_;
     HeatmapView* heatA_;
     HeatmapView* heatB_;
-    QFutureWatcher<std::shared_ptr<ComparisonResult>> loader_;
+    void finishComparison(const std::shared_ptr<ComparisonResult>& r);
+    // Declared last: destroyed first, before the widgets its results fill.
+    LatestJob<std::shared_ptr<ComparisonResult>> comparisons_{this, [this](auto r) { finishComparison(r); }};
 };
 
 } // namespace mvp::views

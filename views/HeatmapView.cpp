@@ -257,7 +257,9 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
     const int phase = phase_->currentIndex(), first = first_->value(), last = last_->value(),
               selected = selected_;
     data_ = std::move(data);
+    grids_.cancel(); // a result for the previous data must not land on this one
     cacheKey_.clear();
+    pendingKey_.clear();
     grid_ = {};
     allGrids_.clear();
     {
@@ -328,6 +330,39 @@ void HeatmapView::showScale(const std::string& metric, const HeatGrid& grid, Col
                          QString::fromStdString(values.high), QString::fromStdString(values.low));
 }
 
+struct HeatmapView::Grids {
+    std::map<std::string, HeatGrid> byMetric;
+    QString error;
+};
+
+void HeatmapView::recompute(const QString& key) {
+    if (key == pendingKey_ && grids_.busy()) return; // already on its way
+    pendingKey_ = key;
+    info_->setText(
+        tr("Computing the heatmap for layers %1–%2…").arg(first_->value()).arg(last_->value()));
+    const LayerRange range{first_->value(), last_->value()};
+    const std::string phase = phase_->currentData().toString().toStdString();
+    grids_.start([data = data_, range, phase](const auto&) {
+        auto g = std::make_shared<Grids>();
+        try {
+            g->byMetric = computePatchMetrics(data->data, range, phase);
+        } catch (const std::exception& e) {
+            g->error = QString::fromLocal8Bit(e.what());
+        }
+        return std::shared_ptr<const Grids>(std::move(g));
+    });
+}
+
+void HeatmapView::recomputed(const std::shared_ptr<const Grids>& grids) {
+    if (!grids->error.isEmpty()) {
+        info_->setText(tr("The heatmap could not be computed: %1").arg(grids->error));
+        return;
+    }
+    allGrids_ = grids->byMetric;
+    cacheKey_ = pendingKey_;
+    render();
+}
+
 void HeatmapView::render() {
     if (!data_ || data_->image.isNull()) {
         canvas_->setImages({}, 0, 0, {});
@@ -345,39 +380,37 @@ void HeatmapView::render() {
         info_->setText(tr("No patch values in this run (captured with --no-probes?)."));
         return;
     }
-    const std::string metric = metric_->currentData().toString().toStdString();
     const QString phase = phase_->currentData().toString();
-    const QString key = QStringLiteral("%1:%2-%3:%4")
-                            .arg(QString::fromStdString(metric))
-                            .arg(first_->value())
-                            .arg(last_->value())
-                            .arg(phase);
+    const QString key =
+        QStringLiteral("%1-%2:%3").arg(first_->value()).arg(last_->value()).arg(phase);
     if (key != cacheKey_) {
-        // Re-derive the grid only when the metric or layers change, not on colour or opacity
-        // changes.
+        // The analysis holds every metric over all layers and phases; any other range is
+        // computed off the GUI thread, and the picture stays as it is meanwhile.
         const bool everything =
             phase.isEmpty() &&
             (data_->layers.empty() ||
              (first_->value() == data_->layers.front() && last_->value() == data_->layers.back()));
-        allGrids_ = everything ? data_->analysis.heatmaps
-                               : computePatchMetrics(data_->data,
-                                                     LayerRange{first_->value(), last_->value()},
-                                                     phase.toStdString());
-        const auto it = allGrids_.find(metric);
-        if (it == allGrids_.end()) {
-            grid_ = {};
-            cacheKey_.clear();
-            canvas_->setImages(data_->image, 0, 0, {});
-            colourBar_->clear();
-            info_->setText(tr("No %1 values for layers %2–%3.")
-                               .arg(metric_->currentText())
-                               .arg(first_->value())
-                               .arg(last_->value()));
+        if (!everything) {
+            recompute(key);
             return;
         }
-        grid_ = it->second;
+        grids_.cancel();
+        allGrids_ = data_->analysis.heatmaps;
         cacheKey_ = key;
     }
+    const std::string metric = metric_->currentData().toString().toStdString();
+    const auto it = allGrids_.find(metric);
+    if (it == allGrids_.end()) {
+        grid_ = {};
+        canvas_->setImages(data_->image, 0, 0, {});
+        colourBar_->clear();
+        info_->setText(tr("No %1 values for layers %2–%3.")
+                           .arg(metric_->currentText())
+                           .arg(first_->value())
+                           .arg(last_->value()));
+        return;
+    }
+    grid_ = it->second;
     const HeatGrid* grid = &grid_;
     const auto map =
         colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);

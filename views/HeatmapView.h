@@ -4,6 +4,7 @@
 // Hovering a patch shows its row, column and value.
 
 #include "core/analysis/Heatmap.h"
+#include "views/LatestJob.h"
 
 #include <QImage>
 #include <QWidget>
@@ -106,6 +107,8 @@ public:
     int selectedPatch() const { return selected_; }
     HeatmapCanvas* canvas() const { return canvas_; }
     ColourBar* colourBar() const { return colourBar_; }
+    // True while the grids for a new layer range or phase are computed (off the GUI thread).
+    bool recomputing() const { return grids_.busy(); }
 
 signals:
     void statusMessage(const QString& text);
@@ -113,13 +116,17 @@ signals:
 
 private:
     void render();
+    struct Grids;
+    void recompute(const QString& key);
+    void recomputed(const std::shared_ptr<const Grids>& grids);
     void showScale(const std::string& metric, const HeatGrid& grid, Colormap map);
 
     static constexpr int kDisplaySide = 1024;
     std::shared_ptr<const SessionData> data_;
     RgbImage display_;
     HeatGrid grid_;    // the current metric's grid
-    QString cacheKey_; // metric and layer range grid_ was derived for
+    QString cacheKey_;   // layer range and phase allGrids_ was derived for
+    QString pendingKey_; // what the newest recomputation is for
     QComboBox* metric_;
     QComboBox* phase_;
     QComboBox* colormap_;
@@ -132,6 +139,8 @@ private:
     HeatmapCanvas* canvas_;
     ColourBar* colourBar_;
     int selected_ = -1;
+    // Declared last: destroyed first, before what its results would touch.
+    LatestJob<std::shared_ptr<const Grids>> grids_{this, [this](auto g) { recomputed(g); }};
 };
 
 } // namespace mvp::views

@@ -43,7 +43,6 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
-#include <QtConcurrent>
 #include <cmath>
 #include <map>
 #include <qcustomplot.h>
@@ -175,22 +174,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(heatmap_, &views::HeatmapView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 4000); });
 
-    connect(&loader_, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this] {
-        const auto loaded = loader_.result();
-        if (!loaded->error.isEmpty()) {
-            statusBar()->showMessage(tr("Could not open the session"), 5000);
-            emit loadFailed(loaded->error);
-            showError(tr("Could not open the session"), loaded->error);
-            return;
-        }
-        showSession(loaded->data);
-    });
-
     // A live run (attached, or opened while capturing) is re-read every second until it ends.
     follow_ = new QTimer(this);
     follow_->setInterval(1000);
     connect(follow_, &QTimer::timeout, this, [this] {
-        if (session_ && !loader_.isRunning()) openSession(session_->path, session_->runId);
+        if (session_ && !loads_.busy()) openSession(session_->path, session_->runId);
     });
 
     QSettings settings;
@@ -216,9 +204,7 @@ void MainWindow::fitToScreen() {
     resizeDocks({findingsDock_}, {size.height() / 4}, Qt::Vertical);
 }
 
-MainWindow::~MainWindow() {
-    loader_.waitForFinished();
-}
+MainWindow::~MainWindow() = default;
 
 void MainWindow::closeEvent(QCloseEvent* e) {
     QSettings settings;
@@ -254,9 +240,9 @@ void MainWindow::attach() {
 }
 
 void MainWindow::openSession(const QString& path, qint64 runId) {
-    if (loader_.isRunning()) loader_.waitForFinished();
     statusBar()->showMessage(tr("Loading %1…").arg(path));
-    loader_.setFuture(QtConcurrent::run([path, runId] {
+    // A newer open replaces an older one still loading: the GUI never waits for it.
+    loads_.start([path, runId](const auto&) {
         auto loaded = std::make_shared<Loaded>();
         // Nothing may escape a worker: Qt would abort the whole application.
         try {
@@ -271,7 +257,17 @@ void MainWindow::openSession(const QString& path, qint64 runId) {
                                 .arg(path, QString::fromLocal8Bit(e.what()));
         }
         return loaded;
-    }));
+    });
+}
+
+void MainWindow::loaded(const std::shared_ptr<Loaded>& result) {
+    if (!result->error.isEmpty()) {
+        statusBar()->showMessage(tr("Could not open the session"), 5000);
+        emit loadFailed(result->error);
+        showError(tr("Could not open the session"), result->error);
+        return;
+    }
+    showSession(result->data);
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {

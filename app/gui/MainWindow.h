@@ -5,9 +5,9 @@
 
 #include "app/gui/CaptureRunner.h"
 #include "app/gui/WhatIf.h"
+#include "views/LatestJob.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <memory>
 
@@ -137,7 +137,9 @@ private:
     QTimer* follow_ = nullptr; // reloads a session whose run is still live
     std::shared_ptr<const views::SessionData> session_;
     struct Loaded;
-    QFutureWatcher<std::shared_ptr<Loaded>> loader_;
+    void loaded(const std::shared_ptr<Loaded>& result);
+    // Declared last: destroyed first, before what its results would touch.
+    views::LatestJob<std::shared_ptr<Loaded>> loads_{this, [this](auto r) { loaded(r); }};
 };
 
 } // namespace mvp

@@ -57,7 +57,7 @@ void MainWindow::setUpJobs() {
                 const qint64 now = QDateTime::currentMSecsSinceEpoch();
                 if (!runner_.isWhatIf() &&
                     (phase == QLatin1String("decode") || phase == QLatin1String("done")) &&
-                    now - lastLiveReload_ > 1000 && !loader_.isRunning()) {
+                    now - lastLiveReload_ > 1000 && !loads_.busy()) {
                     lastLiveReload_ = now;
                     openSession(runner_.session());
                 }
