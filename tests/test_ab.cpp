@@ -202,10 +202,10 @@ private slots:
             d->tokens = {TokenRow{0, "prefill", 0, "text", 1, -1},
                          TokenRow{1, "decode", 1, "text", 2, -1}};
         }
-        base.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 100},
-                      SpanRow{2, 7, std::nullopt, "decode", 1, 100, 150}};
-        run.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 30},
-                     SpanRow{2, 7, std::nullopt, "decode", 1, 30, 70}};
+        base.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 100, std::nullopt},
+                      SpanRow{2, 7, std::nullopt, "decode", 1, 100, 150, std::nullopt}};
+        run.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 30, std::nullopt},
+                     SpanRow{2, 7, std::nullopt, "decode", 1, 30, 70, std::nullopt}};
         run.run.wallNs = 200;
         QuantisedModule m{"llm.layer.0.mlp", 4000, 1000, KernelRatios{0.5, 2.0}};
         const auto p = predictFromKernelRatios(base, run, {m});

@@ -6,6 +6,8 @@
 #include "TestSupport.h"
 #include "app/gui/CaptureDialog.h"
 #include "app/gui/MainWindow.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
 #include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
 #include "views/ComparisonView.h"
@@ -66,6 +68,48 @@ private slots:
     // The job helper: the newest start wins, an older result is dropped even
     // when it ends later, a cancelled one never arrives, and the work sees it
     // has gone stale.
+    // A live run is followed: re-read when rows arrive, not every second
+    // regardless, and once it ends the follow stops.
+    void followReloadsOnlyWhenRowsArrive() {
+        const QString path = dir.filePath(QStringLiteral("follow.mvprof"));
+        auto writer = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Overwrite);
+        QVERIFY(writer.ok());
+        RunInfo info;
+        info.label = "baseline";
+        info.writerPid = QCoreApplication::applicationPid(); // alive: the run reads as live
+        info.writerHost = mvp::hostName();
+        auto run = (*writer)->beginRun(info);
+        QVERIFY(run.ok());
+        auto phase = [&](const char* name, int step, int64_t start) {
+            Batch b;
+            b.run = *run;
+            b.phases = {{name, step, start, start + 1000}};
+            (*writer)->submit(std::move(b));
+            QVERIFY((*writer)->flush().ok());
+        };
+        phase("prefill", 0, 0);
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(path);
+        QVERIFY(loaded.wait(20000));
+        // (Not QCOMPARE: QTest would free the static text toString(RunStatus) returns.)
+        QVERIFY(w.session()->analysis.run.status == RunStatus::Live);
+        QTest::qWait(1500); // the first tick reads once (it has no stamp yet)
+        const auto settled = loaded.count();
+        QTest::qWait(2500); // nothing written: nothing re-read
+        QCOMPARE(loaded.count(), settled);
+        phase("decode", 1, 1000);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), settled + 1, 5000);
+        QCOMPARE(w.session()->data.phases.size(), size_t(2));
+        QVERIFY((*writer)->endRun(*run, RunResult{}).ok());
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->analysis.run.status == RunStatus::Complete, 5000);
+        const auto ended = loaded.count();
+        QTest::qWait(1500);
+        QCOMPARE(loaded.count(), ended);
+        QVERIFY((*writer)->close().ok());
+    }
+
     void newestJobWins() {
         QObject context;
         std::vector<int> delivered;

@@ -6,6 +6,7 @@
 #include "core/analysis/PatchMetrics.h"
 #include "core/report/Report.h"
 #include "core/session/Records.h"
+#include "core/session/SessionReader.h"
 #include "views/ComparisonView.h"
 #include "views/ExpertLoadView.h"
 #include "views/Export.h"
@@ -55,6 +56,20 @@ const QString kRecentKey = QStringLiteral("recentSessions");
 } // namespace
 
 // What the worker hands back: the data, or the error message to show.
+namespace {
+// Changes whenever a writer commits: the session's and its WAL's size and time.
+QString fileStamp(const QString& path) {
+    QString stamp;
+    for (const QString& f : {path, QString(path + QStringLiteral("-wal"))}) {
+        const QFileInfo info(f);
+        stamp += QStringLiteral("%1:%2;")
+                     .arg(info.exists() ? info.lastModified().toMSecsSinceEpoch() : -1)
+                     .arg(info.exists() ? info.size() : -1);
+    }
+    return stamp;
+}
+} // namespace
+
 struct MainWindow::Loaded {
     std::shared_ptr<const views::SessionData> data;
     QString error;
@@ -174,11 +189,17 @@ MainWindow::MainWindow(QWidget* parent)
     connect(heatmap_, &views::HeatmapView::statusMessage, this,
             [this](const QString& m) { statusBar()->showMessage(m, 4000); });
 
-    // A live run (attached, or opened while capturing) is re-read every second until it ends.
+    // A live run (attached, or opened while capturing) is re-read while it lasts, but only
+    // when rows arrived (the file or its WAL changed) or its writer went away.
     follow_ = new QTimer(this);
     follow_->setInterval(1000);
     connect(follow_, &QTimer::timeout, this, [this] {
-        if (session_ && !loads_.busy()) openSession(session_->path, session_->runId);
+        if (!session_ || loads_.busy()) return;
+        const QString stamp = fileStamp(session_->path);
+        const auto& run = session_->analysis.run;
+        if (stamp == followStamp_ && processAlive(run.writerPid, run.writerHost)) return;
+        followStamp_ = stamp; // taken before the read: rows written during it count next time
+        openSession(session_->path, session_->runId);
     });
 
     QSettings settings;

@@ -135,6 +135,7 @@ private:
     qint64 lastLiveReload_ = 0;
     QElapsedTimer captureClock_;
     QTimer* follow_ = nullptr; // reloads a session whose run is still live
+    QString followStamp_;      // the session files as the last followed reload saw them
     std::shared_ptr<const views::SessionData> session_;
     struct Loaded;
     void loaded(const std::shared_ptr<Loaded>& result);

@@ -30,6 +30,24 @@ struct Extent {
         endNs = first ? r.endNs : std::max(endNs, r.endNs);
     }
 };
+
+// op_total rows by (phase, name) string ids: top-level ops only.
+using TotalsByKey = std::map<std::pair<int64_t, int64_t>, OpTotal>;
+void addToTotals(TotalsByKey& sums, const PackedOp& r) {
+    if (r.parentOp) return;
+    auto& t = sums[{r.phase, r.name}];
+    t.calls += 1;
+    t.flops += r.flops;
+    t.bytes += r.bytes;
+    t.ns += r.endNs - r.startNs;
+    if (r.flopsKnown) t.knownNs += r.endNs - r.startNs;
+}
+
+// What a writer summed of a run's ops while encoding them.
+struct RunTotals {
+    TotalsByKey sums;
+    int64_t rows = 0; // every row, nested ones too: compared with the stored count
+};
 } // namespace
 
 struct OpChunkWriter::Impl {
@@ -46,11 +64,13 @@ struct OpChunkWriter::Impl {
     OpChunkEncoder encoder;
     Extent extent;
     std::string shapes; // reused text buffer
+    // Totals as the rows go by, so a run's end need not decode what was just encoded.
+    std::unordered_map<int64_t, RunTotals> totals;
 
     Result<int64_t> intern(std::string_view text);
     Result<int64_t> internAt(const void* key, std::string_view text);
     Result<int64_t> internShapes(const OpRecord& r);
-    void add(const PackedOp& row);
+    void add(int64_t run, const PackedOp& row);
     Status store(int64_t run);
 };
 
@@ -91,9 +111,12 @@ Result<int64_t> OpChunkWriter::Impl::internShapes(const OpRecord& r) {
     return id;
 }
 
-void OpChunkWriter::Impl::add(const PackedOp& row) {
+void OpChunkWriter::Impl::add(int64_t run, const PackedOp& row) {
     extent.add(row, encoder.rows() == 0);
     encoder.add(row);
+    auto& t = totals[run];
+    addToTotals(t.sums, row);
+    t.rows += 1;
 }
 
 Status OpChunkWriter::Impl::store(int64_t run) {
@@ -146,7 +169,7 @@ Status OpChunkWriter::write(int64_t run, const std::vector<OpRecord>& rows) {
         auto shapesId = d->internShapes(o);
         for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
             if (!*r) return r->error();
-        d->add(PackedOp{o.id, o.span, o.parentOp, *nameId, *phaseId, *shapesId, *dtypeId, o.step,
+        d->add(run, PackedOp{o.id, o.span, o.parentOp, *nameId, *phaseId, *shapesId, *dtypeId, o.step,
                         o.startNs, o.endNs, o.flops, o.bytes, o.flopsKnown});
     }
     return d->store(run);
@@ -160,7 +183,7 @@ Status OpChunkWriter::write(int64_t run, const std::vector<OpRow>& rows) {
         auto shapesId = d->intern(o.shapes);
         for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
             if (!*r) return r->error();
-        d->add(PackedOp{o.id, o.span.value_or(0), o.parentOp.value_or(0), *nameId, *phaseId,
+        d->add(run, PackedOp{o.id, o.span.value_or(0), o.parentOp.value_or(0), *nameId, *phaseId,
                         *shapesId, *dtypeId, o.step, o.startNs, o.endNs, o.flops, o.bytes,
                         o.flopsKnown});
     }
@@ -279,18 +302,8 @@ Result<std::vector<OpRow>> readOpChunks(sql::Db& db, int64_t run) {
     return out;
 }
 
-Result<std::vector<OpTotal>> sumOpChunks(sql::Db& db, int64_t run) {
-    std::map<std::pair<int64_t, int64_t>, OpTotal> sums; // (phase, name) ids
-    auto add = [&](const PackedOp& r) {
-        if (r.parentOp) return;
-        auto& t = sums[{r.phase, r.name}];
-        t.calls += 1;
-        t.flops += r.flops;
-        t.bytes += r.bytes;
-        t.ns += r.endNs - r.startNs;
-        if (r.flopsKnown) t.knownNs += r.endNs - r.startNs;
-    };
-    if (auto s = forEachOp(db, run, add); !s) return s.error();
+namespace {
+Result<std::vector<OpTotal>> resolveTotals(sql::Db& db, TotalsByKey sums) {
     auto strings = loadStrings(db);
     if (!strings) return strings.error();
     std::vector<OpTotal> out;
@@ -308,6 +321,14 @@ Result<std::vector<OpTotal>> sumOpChunks(sql::Db& db, int64_t run) {
     });
     return out;
 }
+} // namespace
+
+Result<std::vector<OpTotal>> sumOpChunks(sql::Db& db, int64_t run) {
+    TotalsByKey sums;
+    if (auto s = forEachOp(db, run, [&](const PackedOp& r) { addToTotals(sums, r); }); !s)
+        return s.error();
+    return resolveTotals(db, std::move(sums));
+}
 
 Result<int64_t> countOpChunks(sql::Db& db, int64_t run) {
     auto st = db.prepare("SELECT COALESCE(SUM(rows), 0) FROM op_chunk WHERE run=?");
@@ -319,7 +340,14 @@ Result<int64_t> countOpChunks(sql::Db& db, int64_t run) {
 }
 
 Status OpChunkWriter::writeTotals(int64_t run) {
-    auto totals = sumOpChunks(*d->db, run);
+    // The sums made while encoding hold when this writer wrote every chunk of
+    // the run; otherwise (rows from an earlier writer) the chunks are decoded.
+    const auto seen = d->totals.find(run);
+    auto stored = countOpChunks(*d->db, run);
+    if (!stored) return stored.error();
+    const bool complete = seen != d->totals.end() && seen->second.rows == *stored;
+    auto totals = complete ? resolveTotals(*d->db, seen->second.sums) : sumOpChunks(*d->db, run);
+    if (seen != d->totals.end()) d->totals.erase(seen);
     if (!totals) return totals.error();
     d->delTotals.bind(1, run);
     if (auto s = d->delTotals.exec(); !s) return s;
