@@ -1,24 +1,19 @@
 // `mvprof-cli whatif`: a second real run of a baseline's inputs with one or
 // more transforms applied, stored in the same session and compared with it.
 #include "app/cli/Args.h"
-#include "core/Format.h"
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
 #include "app/cli/Progress.h"
 #include "app/cli/WhatIfArms.h"
 #include "capture/Capture.h"
-#include "capture/whatif/ColdExperts.h"
+#include "capture/whatif/Plan.h"
 #include "core/analysis/Comparison.h"
-#include "core/analysis/PatchMetrics.h"
 #include "core/analysis/Prediction.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <numeric>
 
 namespace mvp::cli {
 
@@ -62,70 +57,7 @@ Phases the transforms cannot change (vision, for a decoder-side transform) are t
 their speed-up interval excludes 1.0 the comparison warns that the machine was unsteady.
 )";
 
-bool isUserModel(const RunInfo& run) {
-    return run.model.rfind("file:", 0) == 0;
-}
-
-Result<CaptureOptions> withImage(SessionReader& reader, const RunInfo& base, CaptureOptions o);
-
-// The baseline's capture settings that affect timing (absent in sessions
-// written before they were stored: the defaults then).
-void copyCaptureSettings(const nlohmann::json& cfg, CaptureOptions& o) {
-    if (!cfg.is_object() || !cfg.contains("capture") || !cfg["capture"].is_object()) return;
-    const auto& c = cfg["capture"];
-    o.warmup = std::max(0, c.value("warmup", o.warmup));
-    o.nestedOps = c.value("nested_ops", o.nestedOps);
-    o.threads = std::max(0, c.value("threads", o.threads));
-}
-
-// Baseline options from what the session recorded about the run.
-Result<CaptureOptions> optionsFrom(SessionReader& reader, const RunInfo& base) {
-    CaptureOptions o;
-    o.model = base.model;
-    o.prompt = base.prompt;
-    o.steps = base.steps;
-    o.device = base.device;
-    o.dtype = base.dtype;
-    o.imagePath = base.imagePath;
-    const auto cfg = nlohmann::json::parse(base.configJson, nullptr, false);
-    copyCaptureSettings(cfg, o);
-    if (isUserModel(base)) {
-        // The same manifest and archive; a user model has no preset to override.
-        o.modelFile = base.model.substr(std::string_view("file:").size());
-        return withImage(reader, base, std::move(o));
-    }
-    if (!cfg.is_object())
-        return makeError(ErrorCode::NotASession,
-                         "run " + std::to_string(base.id) + " has no readable model config");
-    o.overrides.seed = cfg.value("seed", uint64_t(0));
-    o.overrides.routingSkew = cfg.value("routing_skew", 1.0);
-    auto preset = presetConfig(o.model);
-    if (!preset) return preset.error();
-    const int layers = cfg.contains("llm") ? cfg["llm"].value("layers", 0) : 0;
-    if (layers > 0 && layers < preset->llm.layers) o.overrides.layers = layers;
-    const int maxSeq = cfg.contains("llm") ? cfg["llm"].value("max_seq", 0) : 0;
-    if (maxSeq > 0 && maxSeq != preset->llm.maxSeq) o.overrides.maxSeq = maxSeq;
-    auto attn = reader.attnMapLayers(base.id);
-    if (!attn) return attn.error();
-    o.attnLayers = *attn;
-    return withImage(reader, base, std::move(o));
-}
-
-// The same pixels as the baseline: the original file if it is still there
-// and unchanged in size, else the copy stored in the session.
-Result<CaptureOptions> withImage(SessionReader& reader, const RunInfo& base, CaptureOptions o) {
-    auto image = reader.image(base.id);
-    if (!image) return image.error();
-    if (!*image)
-        return makeError(ErrorCode::BadInput,
-                         "run " + std::to_string(base.id) + " has no stored image");
-    auto original = loadImage(base.imagePath);
-    if (!original || original->width != (*image)->origWidth ||
-        original->height != (*image)->origHeight)
-        o.imageData = (*image)->png;
-    return o;
-}
-
+// The run --run names, or the first complete baseline.
 Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Args& a,
                                       const std::string& path) {
     const RunInfo* base = nullptr;
@@ -148,86 +80,150 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Ar
                 ErrorCode::BadInput,
                 path + " has no complete baseline run: capture one first (mvprof-cli capture)");
     }
-    if (base->status != RunStatus::Complete)
-        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) + " is " +
-                                                  toString(base->status) +
-                                                  ": a what-if needs a complete baseline");
-    if (base->model.rfind("python:", 0) == 0)
-        return makeError(ErrorCode::BadInput,
-                         "run " + std::to_string(base->id) +
-                             " was profiled from Python (mvprof.profile): its what-ifs run in "
-                             "the script, with mvprof.whatif (capture/python/mvprof/README.md)");
-    if (isUserModel(*base))
-        for (const char* flag : {"--prune-visual", "--kv", "--freeze-cold", "--prune-channels"})
-            if (a.has(flag))
-                return makeError(ErrorCode::BadInput,
-                                 "run " + std::to_string(base->id) + " is a user model: " + flag +
-                                     " rewrites the built-in reference model's layers; on a "
-                                     "TorchScript model only --quant (its LLM's linear weights, "
-                                     "named by the manifest's roles) runs");
-    if (!base->probes)
-        return makeError(ErrorCode::BadInput, "run " + std::to_string(base->id) +
-                                                  " was captured with --no-probes: it has no "
-                                                  "attention or routing to plan a what-if from");
     return base;
 }
 
-// Per patch (row-major), the norm of the visual feature the baseline fed the
-// decoder; patches it did not feed rank last.
-std::vector<double> featureNorms(const RunData& base, int patches) {
-    std::vector<double> norms(static_cast<size_t>(patches), -1.0);
-    if (!base.visionFeatures) return {};
-    const auto& f = *base.visionFeatures;
-    int row = 0;
-    for (const auto& [position, patch] : patchOfPosition(base)) {
-        if (row >= f.rows) break;
-        double s = 0;
-        for (int c = 0; c < f.cols; ++c) {
-            const double v = f.data[size_t(row) * size_t(f.cols) + size_t(c)];
-            s += v * v;
+// The transforms asked for, each range-checked; an error names the flag.
+Result<WhatIfRequest> parseRequest(const Args& a) {
+    auto bad = [](const std::string& m) { return makeError(ErrorCode::BadInput, m); };
+    WhatIfRequest r;
+    if (a.has("--prune-visual")) {
+        auto k = a.doubleValue("--prune-visual", 0);
+        if (!k || !(*k > 0.0 && *k <= 1.0))
+            return bad("--prune-visual must be a number in (0, 1], e.g. 0.4");
+        r.keepVisual = *k;
+    }
+    const auto source = saliencySourceFromString(a.value("--saliency").value_or("attention"));
+    if (!source) return bad("--saliency must be attention, saliency or feature-norm");
+    r.saliency = *source;
+    if (a.has("--saliency-layer")) {
+        auto l = a.intValue("--saliency-layer", 0);
+        if (!l) return bad(l.error().message);
+        r.saliencyLayer = *l;
+    }
+    if (auto q = a.value("--quant")) {
+        if (*q != "w4" && *q != "w8") return bad("--quant must be w4 or w8");
+        r.quantBits = *q == "w4" ? 4 : 8;
+    }
+    auto group = a.intValue("--group", 128);
+    if (!group || *group <= 0 || *group % 2)
+        return bad("--group must be a positive even number, e.g. 128");
+    r.quantGroup = *group;
+    if (auto kv = a.value("--kv")) {
+        if (*kv != "int4") return bad("--kv accepts int4");
+        auto thr = a.doubleValue("--kv-threshold", 0.82);
+        if (!thr || !(*thr > -1.0 && *thr <= 1.0))
+            return bad("--kv-threshold must be a cosine in (-1, 1]");
+        r.kvThreshold = *thr;
+    }
+    auto window = a.intValue("--freeze-window", 128);
+    auto minActs = a.intValue("--freeze-min", 3);
+    if (!window || *window <= 0) return bad("--freeze-window must be a positive number of tokens");
+    if (!minActs || *minActs < 0) return bad("--freeze-min must be zero or more activations");
+    r.freezeCold = a.has("--freeze-cold");
+    r.freezeWindow = *window;
+    r.freezeMin = *minActs;
+    if (a.has("--prune-channels")) {
+        auto f = a.doubleValue("--prune-channels", 0);
+        if (!f || !(*f > 0.0 && *f < 1.0))
+            return bad("--prune-channels must be a fraction in (0, 1), e.g. 0.3");
+        r.pruneChannels = *f;
+    }
+    return r;
+}
+
+// How the command runs and reports, beside what it transforms.
+struct Reporting {
+    int reps = 5;
+    std::string format = "text";
+    std::string progress; // "" or "jsonl"
+};
+
+Result<Reporting> parseReporting(const Args& a) {
+    auto bad = [](const std::string& m) { return makeError(ErrorCode::BadInput, m); };
+    Reporting o;
+    auto reps = a.intValue("--reps", 5);
+    if (!reps || *reps < 0 || *reps > 1000)
+        return bad("--reps must be a number of repetitions from 0 to 1000, e.g. 5");
+    o.reps = *reps;
+    o.format = a.value("--format").value_or("text");
+    if (o.format != "text" && o.format != "json") return bad("--format must be text or json");
+    o.progress = a.value("--progress").value_or("");
+    if (!o.progress.empty() && o.progress != "jsonl") return bad("--progress accepts only jsonl");
+    return o;
+}
+
+// The what-if's recorded run, written to the session and read back once (the
+// baseline is already loaded) with its repetitions and, where it quantised,
+// the latency predicted from both profiles — measured or not, it is stored.
+struct Recorded {
+    CaptureResult result;
+    RunData data;
+};
+
+Result<Recorded> recordWhatIf(const std::string& path, Capturer& capturer, const RunTransform& t,
+                              const ProgressFn& progress, int reps,
+                              std::vector<RepetitionRow> repetitions,
+                              const ModelTransformOutcome& outcome, const RunData& base) {
+    auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
+    if (!writer) return writer.error();
+    // After the repetitions, the recorded run fills the progress bar's last fifth.
+    const ProgressFn runProgress = progress && reps > 0 ? ProgressFn([&](CaptureProgress p) {
+        p.fraction = 0.8 + 0.2 * p.fraction;
+        progress(p);
+    })
+                                                        : progress;
+    auto result = capturer.run(**writer, true, runProgress, t);
+    if (!result) {
+        (void)(*writer)->close();
+        return result.error();
+    }
+    if (auto s = (*writer)->flush(); !s) return s.error();
+    auto again = SessionReader::open(path);
+    if (!again) return again.error();
+    auto w = loadRunData(**again, result->run);
+    if (!w)
+        return makeError(w.error().code, "reading the what-if back failed: " + w.error().message);
+    Batch extras;
+    extras.run = result->run;
+    extras.repetitions = std::move(repetitions);
+    w->repetitions = extras.repetitions;
+    if (!outcome.quantised.empty())
+        if (auto p = outcome.int8Kernels ? predictFromKernelRatios(base, *w, outcome.quantised)
+                                         : predictQuantisedLatency(base, *w, outcome.quantised)) {
+            extras.runMetrics.push_back(RunMetricRow{
+                "latency.predicted_ns", double(p->wallNs), "ns", "predicted",
+                (outcome.int8Kernels ? "a check of the cost model, the int8 kernels having run: "
+                                     : "") +
+                    p->note});
+            w->runMetrics.push_back(extras.runMetrics.back());
         }
-        if (patch >= 0 && patch < patches) norms[size_t(patch)] = std::sqrt(s);
-        ++row;
-    }
-    return norms;
+    if (!extras.empty()) (*writer)->submit(std::move(extras));
+    if (auto closed = (*writer)->close(); !closed) return closed.error();
+    return Recorded{std::move(*result), std::move(*w)};
 }
 
-// The round(keep·N) most salient patches, in spatial order.
-Result<std::vector<int>> salientPatches(const RunData& base, double keep, const std::string& source,
-                                        std::optional<int> layer, int* total) {
-    LayerRange layers;
-    if (layer) layers = LayerRange{*layer, *layer};
-    auto grids = computePatchMetrics(base, layers);
-    if (!grids.count("attention"))
-        return makeError(ErrorCode::BadInput, "run " + std::to_string(base.run.id) +
-                                                  " has no attention values in that layer");
-    std::vector<double> saliency;
-    if (source == "feature-norm") {
-        saliency = featureNorms(base, int(grids["attention"].values.size()));
-        if (saliency.empty())
-            return makeError(ErrorCode::BadInput,
-                             "run " + std::to_string(base.run.id) + " stored no visual features");
-    } else {
-        if (!grids.count(source))
-            return makeError(
-                ErrorCode::BadInput,
-                "run " + std::to_string(base.run.id) +
-                    " has no saliency map in that layer range: it needs "
-                    "per-head attention maps and decode steps (capture with --attn-layers all)");
-        saliency = grids[source].values;
+// The comparison in the chosen format, or (--progress jsonl) the "done" event.
+int printOutcome(const Comparison& c, const CaptureResult& result, int64_t baseRun,
+                 const std::string& path, const Reporting& reporting) {
+    if (result.status != RunStatus::Complete)
+        return fail(1, "the what-if was stopped before it finished; " + path +
+                           " keeps it, marked incomplete");
+    if (reporting.progress == "jsonl") {
+        const nlohmann::json j{{"event", "done"},
+                               {"run", result.run},
+                               {"baseline_run", baseRun},
+                               {"status", toString(result.status)},
+                               {"out", path},
+                               {"wall_ms", double(result.wallNs) / 1e6}};
+        std::printf("%s\n", j.dump().c_str());
+        return 0;
     }
-    const int n = int(saliency.size());
-    *total = n;
-    const int k = std::max(1, int(std::lround(keep * n)));
-    std::vector<int> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](int x, int y) { return saliency[size_t(x)] > saliency[size_t(y)]; });
-    std::vector<int> kept(order.begin(), order.begin() + k);
-    std::sort(kept.begin(), kept.end());
-    return kept;
+    const std::string out =
+        reporting.format == "json" ? formatComparisonJson(c) + "\n" : formatComparisonText(c);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
 }
-
 
 } // namespace
 
@@ -246,64 +242,16 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     if (a.positional.size() != 1)
         return fail(2, "whatif needs exactly one session file (see --help)");
     const std::string path = a.positional[0];
-    if (!a.has("--prune-visual") && !a.has("--quant") && !a.has("--kv") &&
-        !a.has("--freeze-cold") && !a.has("--prune-channels"))
+    // Every request is checked before anything runs, so a bad one writes nothing.
+    auto request = parseRequest(a);
+    if (!request) return fail(2, request.error().message);
+    if (request->empty())
         return fail(2, "choose a transform: --prune-visual KEEP, --quant w4|w8, --kv int4, "
                        "--freeze-cold or --prune-channels F (see --help)");
-
-    // Every request is checked before anything runs, so a bad one writes nothing.
-    std::optional<double> keep;
-    if (a.has("--prune-visual")) {
-        auto k = a.doubleValue("--prune-visual", 0);
-        if (!k || !(*k > 0.0 && *k <= 1.0))
-            return fail(2, "--prune-visual must be a number in (0, 1], e.g. 0.4");
-        keep = *k;
-    }
-    const std::string saliencySource = a.value("--saliency").value_or("attention");
-    if (saliencySource != "attention" && saliencySource != "saliency" &&
-        saliencySource != "feature-norm")
-        return fail(2, "--saliency must be attention, saliency or feature-norm");
-    std::optional<int> saliencyLayer;
-    if (a.has("--saliency-layer")) {
-        auto l = a.intValue("--saliency-layer", 0);
-        if (!l) return fail(2, l.error().message);
-        saliencyLayer = *l;
-    }
-    ModelTransforms mt;
-    if (auto q = a.value("--quant")) {
-        if (*q != "w4" && *q != "w8") return fail(2, "--quant must be w4 or w8");
-        mt.quantBits = *q == "w4" ? 4 : 8;
-    }
-    auto group = a.intValue("--group", 128);
-    if (!group || *group <= 0 || *group % 2)
-        return fail(2, "--group must be a positive even number, e.g. 128");
-    mt.quantGroup = *group;
-    if (auto kv = a.value("--kv")) {
-        if (*kv != "int4") return fail(2, "--kv accepts int4");
-        auto thr = a.doubleValue("--kv-threshold", 0.82);
-        if (!thr || !(*thr > -1.0 && *thr <= 1.0))
-            return fail(2, "--kv-threshold must be a cosine in (-1, 1]");
-        mt.kv = KvCompression{*thr, true, true};
-    }
-    auto window = a.intValue("--freeze-window", 128);
-    auto minActs = a.intValue("--freeze-min", 3);
-    if (!window || *window <= 0)
-        return fail(2, "--freeze-window must be a positive number of tokens");
-    if (!minActs || *minActs < 0) return fail(2, "--freeze-min must be zero or more activations");
-    if (a.has("--prune-channels")) {
-        auto f = a.doubleValue("--prune-channels", 0);
-        if (!f || !(*f > 0.0 && *f < 1.0))
-            return fail(2, "--prune-channels must be a fraction in (0, 1), e.g. 0.3");
-        mt.pruneChannels = *f;
-    }
-    auto reps = a.intValue("--reps", 5);
-    if (!reps || *reps < 0 || *reps > 1000)
-        return fail(2, "--reps must be a number of repetitions from 0 to 1000, e.g. 5");
-    const std::string format = a.value("--format").value_or("text");
-    if (format != "text" && format != "json") return fail(2, "--format must be text or json");
-    const std::string progressMode = a.value("--progress").value_or("");
-    if (!progressMode.empty() && progressMode != "jsonl")
-        return fail(2, "--progress accepts only jsonl");
+    auto reporting = parseReporting(a);
+    if (!reporting) return fail(2, reporting.error().message);
+    const int reps = reporting->reps;
+    const std::string& progressMode = reporting->progress;
 
     auto reader = SessionReader::open(path);
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
@@ -312,73 +260,20 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     auto chosen = chooseBaseline(*runs, a, path);
     if (!chosen) return fail(2, chosen.error().message);
     const RunInfo base = **chosen;
+    if (auto ok = checkBaseline(base, *request); !ok) return fail(2, ok.error().message);
     auto baseData = loadRunData(**reader, base.id);
     if (!baseData) return fail(baseData.error().exitCode(), baseData.error().message);
 
-    RunTransform t;
-    std::vector<std::string> parts, details;
-    if (keep) {
-        int n = 0;
-        auto kept = salientPatches(*baseData, *keep, saliencySource, saliencyLayer, &n);
-        if (!kept) return fail(2, kept.error().message);
-        t.keepPatches = *kept;
-        parts.push_back("prune-visual " + fmt("%.2g", *keep));
-        const std::string layerText =
-            saliencyLayer ? "layer " + std::to_string(*saliencyLayer) : std::string("all layers");
-        details.push_back(std::to_string(kept->size()) + " of " + std::to_string(n) +
-                          " visual tokens, by " +
-                          (saliencySource == "feature-norm" ? std::string("visual feature norm")
-                                                            : layerText + " " + saliencySource));
-    }
-    auto options = optionsFrom(**reader, base);
+    auto options = baselineOptions(**reader, base);
     if (!options) return fail(options.error().exitCode(), options.error().message);
     options->cancel = installCancelHandlers();
     auto prepared = prepareCapture(*options);
     if (!prepared) return fail(prepared.error().exitCode(), prepared.error().message);
     const PreparedCapture baselinePrep = *prepared; // the A arm's model is built from the same
-    const VlmConfig cfg = prepared->config;
-    if (a.has("--freeze-cold")) {
-        if (cfg.llm.moeLayers.empty())
-            return fail(2, "run " + std::to_string(base.id) +
-                               "'s model has no MoE layers: there are no experts to freeze");
-        const auto plan =
-            planColdExperts(baseData->routing, cfg.llm.experts, cfg.llm.topK, *window, *minActs);
-        if (plan.completeWindows < 2)
-            return fail(
-                2, "the baseline has " + std::to_string(plan.positions) +
-                       " tokens per layer: cold-expert freezing needs two complete windows of " +
-                       std::to_string(*window) + " (use a smaller --freeze-window)");
-        mt.freezeCold = true;
-        mt.frozenExperts = plan.frozen;
-        int frozen = 0;
-        for (const auto& [layer, experts] : plan.frozen)
-            frozen += int(experts.size());
-        parts.push_back("freeze-cold");
-        details.push_back(std::to_string(frozen) + " experts frozen (< " +
-                          std::to_string(*minActs) + " activations in two windows of " +
-                          std::to_string(*window) + ")");
-    }
-    if (mt.quantBits) {
-        parts.push_back("w" + std::to_string(mt.quantBits));
-        details.push_back(isUserModel(base) ? "group " + std::to_string(mt.quantGroup) +
-                                                  ", round-to-nearest"
-                          : mt.quantBits == 8 ? std::string("AWQ; int8 kernels where libtorch has them")
-                                              : "group " + std::to_string(mt.quantGroup) + ", AWQ");
-    }
-    if (mt.kv) {
-        parts.push_back("kv-int4");
-        details.push_back("merge keys with cosine > " + fmt("%.3g", mt.kv->threshold));
-    }
-    if (mt.pruneChannels > 0) {
-        parts.push_back("prune-channels " + fmt("%.2g", mt.pruneChannels));
-        details.push_back("vision MLPs, by |W·∂L/∂W|");
-    }
-    for (const auto& s : baseData->stepOutputs)
-        mt.baselineTokens.push_back(s.token);
-    if ((mt.quantBits || mt.pruneChannels > 0) && mt.baselineTokens.empty())
-        return fail(2, "run " + std::to_string(base.id) +
-                           " stored no generated tokens: capture a new baseline to calibrate "
-                           "quantisation or channel pruning");
+    auto plan = planWhatIf(*request, *baseData, prepared->config);
+    if (!plan) return fail(2, plan.error().message);
+    const ModelTransforms& mt = plan->model;
+    RunTransform t = plan->run;
 
     auto capturer = Capturer::create(std::move(prepared.value()));
     if (!capturer) return fail(capturer.error().exitCode(), capturer.error().message);
@@ -388,88 +283,21 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     if (!outcome) return fail(outcome.error().exitCode(), outcome.error().message);
     reader->reset();
 
-    std::string label, description;
-    for (size_t i = 0; i < parts.size(); ++i) {
-        label += (i ? " + " : "") + parts[i];
-        description += (i ? "; " : "") + parts[i] + " (" + details[i] + ")";
-    }
-    t.label = label;
-    t.transform = description;
-    t.baselineRun = base.id;
     t.metrics = outcome->metrics;
 
     const ProgressFn progress = progressMode == "jsonl" ? jsonlProgress() : ProgressFn();
-    auto arms = runBothArms(baselinePrep, **capturer, t, mt, *reps, progress);
+    auto arms = runBothArms(baselinePrep, **capturer, t, mt, reps, progress);
     if (!arms) return fail(arms.error().exitCode(), arms.error().message);
     for (const auto& m : arms->resampling)
         t.metrics.push_back(m);
     std::vector<RepetitionRow> repetitions = std::move(arms->repetitions);
 
-    auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
-    if (!writer) return fail(writer.error().exitCode(), writer.error().message);
-    // After the repetitions, the recorded run fills the progress bar's last fifth.
-    const ProgressFn runProgress =
-        progress && *reps > 0 ? ProgressFn([&](CaptureProgress p) {
-            p.fraction = 0.8 + 0.2 * p.fraction;
-            progress(p);
-        })
-                              : progress;
-    auto result = (*capturer)->run(**writer, true, runProgress, t);
-    if (!result) {
-        (void)(*writer)->close();
-        return fail(result.error().exitCode(), result.error().message);
-    }
-    // Read the what-if back once (the baseline is already loaded). Where it
-    // quantised, the latency this machine cannot measure is predicted from
-    // both profiles and stored with the what-if.
-    if (auto s = (*writer)->flush(); !s) return fail(s.error().exitCode(), s.error().message);
-    auto again = SessionReader::open(path);
-    if (!again) return fail(again.error().exitCode(), again.error().message);
-    auto w = loadRunData(**again, result->run);
-    if (!w)
-        return fail(w.error().exitCode(), "reading the what-if back failed: " + w.error().message);
-    if (!repetitions.empty()) {
-        Batch batch;
-        batch.run = result->run;
-        batch.repetitions = repetitions;
-        (*writer)->submit(std::move(batch));
-        w->repetitions = std::move(repetitions);
-    }
-    if (!outcome->quantised.empty())
-        if (auto p = outcome->int8Kernels
-                         ? predictFromKernelRatios(*baseData, *w, outcome->quantised)
-                         : predictQuantisedLatency(*baseData, *w, outcome->quantised)) {
-            const RunMetricRow predicted{
-                "latency.predicted_ns", double(p->wallNs), "ns", "predicted",
-                (outcome->int8Kernels ? "a check of the cost model, the int8 kernels having run: "
-                                      : "") +
-                    p->note};
-            Batch batch;
-            batch.run = result->run;
-            batch.runMetrics.push_back(predicted);
-            (*writer)->submit(std::move(batch));
-            w->runMetrics.push_back(predicted);
-        }
-    if (auto closed = (*writer)->close(); !closed)
-        return fail(closed.error().exitCode(), closed.error().message);
-    const Comparison c = compareRuns(*baseData, *w);
-    if (result->status != RunStatus::Complete)
-        return fail(1, "the what-if was stopped before it finished; " + path +
-                           " keeps it, marked incomplete");
-    if (progressMode == "jsonl") {
-        const nlohmann::json j{{"event", "done"},
-                               {"run", result->run},
-                               {"baseline_run", base.id},
-                               {"status", toString(result->status)},
-                               {"out", path},
-                               {"wall_ms", double(result->wallNs) / 1e6}};
-        std::printf("%s\n", j.dump().c_str());
-        return 0;
-    }
-    const std::string out =
-        format == "json" ? formatComparisonJson(c) + "\n" : formatComparisonText(c);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return 0;
+    auto recorded = recordWhatIf(path, **capturer, t, progress, reps, std::move(repetitions),
+                                 *outcome, *baseData);
+    if (!recorded) return fail(recorded.error().exitCode(), recorded.error().message);
+    const CaptureResult* result = &recorded->result;
+    const RunData* w = &recorded->data;
+    return printOutcome(compareRuns(*baseData, *w), *result, base.id, path, *reporting);
 }
 
 } // namespace mvp::cli

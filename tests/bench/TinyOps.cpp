@@ -33,6 +33,14 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// Quartiles by the nearest rank: spread of the repetitions, per op.
+PerOp perOp(std::vector<double> v, int ops) {
+    std::sort(v.begin(), v.end());
+    if (v.empty()) return {};
+    const auto at = [&](double q) { return v[size_t(q * double(v.size() - 1) + 0.5)] / ops; };
+    return {at(0.5), at(0.25), at(0.75)};
+}
+
 // What libtorch itself charges for an observed op: a global callback that
 // asks for the inputs, as mvprof's does, and does nothing with them.
 std::unique_ptr<at::ObserverContext> emptyStart(const at::RecordFunction&) {
@@ -91,9 +99,9 @@ TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
     TinyOpCosts c;
     c.ops = ops;
     c.bareNsPerOp = median(bare) / ops;
-    c.mvprofNsPerOp = median(mvprof) / ops;
-    c.torchNsPerOp = median(torchProfiler) / ops;
-    c.floorNsPerOp = median(floor) / ops;
+    c.mvprof = perOp(mvprof, ops);
+    c.torch = perOp(torchProfiler, ops);
+    c.floor = perOp(floor, ops);
     return c;
 }
 

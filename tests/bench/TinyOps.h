@@ -7,12 +7,17 @@ class SessionWriter;
 
 namespace mvp::bench {
 
+// ns per op over the repetitions: median and quartiles (their spread).
+struct PerOp {
+    double median = 0, q1 = 0, q3 = 0;
+};
+
 struct TinyOpCosts {
     int ops = 0;
-    double bareNsPerOp = 0;   // an add of 8 floats, unrecorded (measured)
-    double mvprofNsPerOp = 0; // added by mvprof's Recorder: ops, shapes, FLOPs (measured)
-    double torchNsPerOp = 0;  // added by libtorch's profiler: shapes, FLOPs, modules (measured)
-    double floorNsPerOp = 0;  // added by an empty callback that asks for inputs (measured)
+    double bareNsPerOp = 0; // an add of 8 floats, unrecorded (measured)
+    PerOp mvprof;           // added by mvprof's Recorder: ops, shapes, FLOPs (measured)
+    PerOp torch;            // added by libtorch's profiler: shapes, FLOPs, modules (measured)
+    PerOp floor;            // added by an empty callback that asks for inputs (measured)
 };
 
 // Medians of the per-repetition differences from the bare loop, over `reps`

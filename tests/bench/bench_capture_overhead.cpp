@@ -75,14 +75,16 @@ int main(int argc, char** argv) {
     std::printf("per-op cost, %d tiny ops (add of 8 floats, %.0f ns bare), %d interleaved "
                 "repetitions (measured, medians of paired differences):\n",
                 tiny.ops, tiny.bareNsPerOp, std::max(reps, 15));
-    std::printf("  mvprof (ops, shapes, FLOPs)             %7.0f ns added per op (target 300)\n",
-                tiny.mvprofNsPerOp);
-    std::printf("    of which libtorch's RecordFunction %7.0f ns (an empty callback asking for "
-                "inputs); mvprof's own %.0f ns\n",
-                tiny.floorNsPerOp, tiny.mvprofNsPerOp - tiny.floorNsPerOp);
-    std::printf("  libtorch profiler (shapes, FLOPs, modules) %4.0f ns added per op\n",
-                tiny.torchNsPerOp);
-    std::printf("  libtorch's profiler costs %.1f× mvprof's per op (goal ≥ 20×)\n",
-                tiny.mvprofNsPerOp > 0 ? tiny.torchNsPerOp / tiny.mvprofNsPerOp : 0.0);
+    std::printf("  mvprof (ops, shapes, FLOPs)             %7.0f ns added per op [quartiles %.0f, "
+                "%.0f] (target 300)\n",
+                tiny.mvprof.median, tiny.mvprof.q1, tiny.mvprof.q3);
+    std::printf("    of which libtorch's RecordFunction %7.0f ns [%.0f, %.0f] (an empty callback "
+                "asking for inputs); mvprof's own %.0f ns\n",
+                tiny.floor.median, tiny.floor.q1, tiny.floor.q3,
+                tiny.mvprof.median - tiny.floor.median);
+    std::printf("  libtorch profiler (shapes, FLOPs, modules) %4.0f ns added per op [%.0f, %.0f]\n",
+                tiny.torch.median, tiny.torch.q1, tiny.torch.q3);
+    std::printf("  libtorch's profiler costs %.1f× mvprof's per op (medians; goal ≥ 20×)\n",
+                tiny.mvprof.median > 0 ? tiny.torch.median / tiny.mvprof.median : 0.0);
     return 0;
 }
