@@ -1,5 +1,7 @@
 #include "views/FindingsModel.h"
 
+#include "views/ColourBar.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -38,7 +40,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
         case Suggestion:
             return QString::fromStdString(f->suggestion);
         case View:
-            return QString::fromStdString(f->view);
+            return QString::fromLatin1(toString(f->target.view));
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -47,7 +49,7 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
             tip += QStringLiteral("\n%1 = %2 (%3)")
                        .arg(QString::fromStdString(e.name))
                        .arg(e.value, 0, 'g', 5)
-                       .arg(QString::fromStdString(e.label));
+                       .arg(provenanceLabel(e.provenance));
         return tip;
     }
     if (role == Qt::ForegroundRole && index.column() == SeverityColumn) {

@@ -163,8 +163,7 @@ MainWindow::MainWindow(QWidget* parent)
     // A module clicked on the roofline is selected in the cost tree.
     connect(roofline_, &views::RooflineView::moduleClicked, this, [this](const QString& path) {
         Finding f;
-        f.view = "modules";
-        f.selection = "module=" + path.toStdString();
+        f.target = {FindingView::Modules, {}, {}, path.toStdString(), {}, {}};
         showFinding(f);
     });
     // A clicked patch selects its visual token everywhere.
@@ -353,43 +352,45 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::showFinding(const Finding& f) {
-    // Selections read "key=value;key=value".
-    std::map<QString, QString> sel;
-    for (const QString& part :
-         QString::fromStdString(f.selection).split(QLatin1Char(';'), Qt::SkipEmptyParts))
-        sel[part.section(QLatin1Char('='), 0, 0)] = part.section(QLatin1Char('='), 1);
-    if (f.view == "moe") {
+    const FindingTarget& t = f.target;
+    switch (t.view) {
+    case FindingView::Moe:
         expertsDock_->show();
         expertsDock_->raise();
-        if (sel.count(QStringLiteral("layer")))
-            experts_->selectLayer(sel[QStringLiteral("layer")].toInt());
-    } else if (f.view == "roofline") {
+        if (t.layer) experts_->selectLayer(*t.layer);
+        break;
+    case FindingView::Roofline:
         rooflineDock_->show();
         rooflineDock_->raise();
-    } else if (f.view == "modules") {
+        break;
+    case FindingView::Modules:
         modulesDock_->show();
         modulesDock_->raise();
-        if (sel.count(QStringLiteral("module"))) {
-            const QString path = sel[QStringLiteral("module")];
-            const auto matches = modules_->proxy()->match(modules_->proxy()->index(0, 0),
-                                                          views::ModuleTreeModel::SortRole, path, 1,
-                                                          Qt::MatchExactly | Qt::MatchRecursive);
+        if (!t.module.empty()) {
+            const auto matches = modules_->proxy()->match(
+                modules_->proxy()->index(0, 0), views::ModuleTreeModel::SortRole,
+                QString::fromStdString(t.module), 1, Qt::MatchExactly | Qt::MatchRecursive);
             if (!matches.isEmpty()) {
                 modules_->tree()->setCurrentIndex(matches.first());
                 modules_->tree()->scrollTo(matches.first());
             }
         }
-    } else if (f.view == "timeline") {
+        break;
+    case FindingView::Timeline:
         timelineDock_->show();
         timelineDock_->raise();
-        const std::string phase = sel[QStringLiteral("phase")].toStdString();
         for (const auto& p : session_->data.phases)
-            if (p.phase == phase) {
+            if (p.phase == t.phase) {
                 timeline_->showRange(double(p.startNs) / 1e6, double(p.endNs) / 1e6);
                 break;
             }
-    } else if (f.view == "heatmap") {
+        break;
+    case FindingView::Heatmap:
         heatmap_->setFocus();
+        break;
+    case FindingView::Heads:
+    case FindingView::Session:
+        break;
     }
     statusBar()->showMessage(QString::fromStdString(f.title), 6000);
 }

@@ -25,6 +25,41 @@ const char* toString(Severity s) {
     return "info";
 }
 
+const char* toString(FindingView v) {
+    switch (v) {
+    case FindingView::Heatmap:
+        return "heatmap";
+    case FindingView::Moe:
+        return "moe";
+    case FindingView::Modules:
+        return "modules";
+    case FindingView::Roofline:
+        return "roofline";
+    case FindingView::Timeline:
+        return "timeline";
+    case FindingView::Heads:
+        return "heads";
+    case FindingView::Session:
+        break;
+    }
+    return "session";
+}
+
+std::string selectionText(const FindingTarget& t) {
+    std::string out;
+    auto add = [&](const char* key, const std::string& value) {
+        if (value.empty()) return;
+        if (!out.empty()) out += ';';
+        out.append(key).append("=").append(value);
+    };
+    add("layer", t.layer ? std::to_string(*t.layer) : "");
+    add("expert", t.expert ? std::to_string(*t.expert) : "");
+    add("module", t.module);
+    add("metric", t.metric);
+    add("phase", t.phase);
+    return out;
+}
+
 std::vector<std::string> heatmapMetrics() {
     std::vector<std::string> names;
     for (const auto& m : heatMetrics())

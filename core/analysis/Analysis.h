@@ -3,6 +3,7 @@
 // show, computed from plain data by pure functions. No SQL here or in views:
 // loadRunData reads the session once, analyseRun does the rest.
 
+#include "core/Provenance.h"
 #include "core/Result.h"
 #include "core/analysis/BatchAdvisor.h"
 #include "core/analysis/HeadStats.h"
@@ -65,8 +66,22 @@ const char* toString(Severity s);
 struct Evidence {
     std::string name;
     double value = 0;
-    std::string label; // "measured", "estimated" or "predicted"
+    Provenance provenance = Provenance::Measured;
 };
+
+// The view a finding points at, and what to select there.
+enum class FindingView { Heatmap, Moe, Modules, Roofline, Timeline, Heads, Session };
+const char* toString(FindingView v);
+
+struct FindingTarget {
+    FindingView view = FindingView::Session;
+    std::optional<int> layer, expert; // a decoder layer, an expert of it
+    std::string module;               // a module path
+    std::string metric;               // a heatmap metric
+    std::string phase;                // a phase to zoom the timeline to
+};
+// "layer=1;expert=3": the JSON report's form of the selection.
+std::string selectionText(const FindingTarget& t);
 
 // A diagnosis with the numbers behind it and what to do.
 struct Finding {
@@ -74,8 +89,7 @@ struct Finding {
     Severity severity = Severity::Info;
     std::string title, detail, suggestion;
     std::vector<Evidence> evidence;
-    std::string view;      // "heatmap", "moe", "modules", "roofline", "timeline", "session"
-    std::string selection; // what to select there, e.g. "layer=1;expert=3"
+    FindingTarget target;
 };
 
 struct CrossModalBandwidth {

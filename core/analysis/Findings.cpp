@@ -42,12 +42,11 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                                : "Move ~30 % of its traffic (target " +
                                      std::to_string(e.targetTokens) + " slots) to experts " +
                                      list(e.receivers) + ", which are underloaded (Δ < −1.0).";
-            f.evidence = {{"z", e.z, "measured"},
-                          {"tokens", double(e.tokens), "measured"},
-                          {"layer_slots", double(l.total.tokens), "measured"},
-                          {"target_tokens", double(e.targetTokens), "predicted"}};
-            f.view = "moe";
-            f.selection = "layer=" + L + ";expert=" + std::to_string(e.id);
+            f.evidence = {{"z", e.z, Provenance::Measured},
+                          {"tokens", double(e.tokens), Provenance::Measured},
+                          {"layer_slots", double(l.total.tokens), Provenance::Measured},
+                          {"target_tokens", double(e.targetTokens), Provenance::Predicted}};
+            f.target = {FindingView::Moe, l.layer, e.id, {}, {}, {}};
             out.push_back(f);
         }
         if (l.total.cv > 1.0) {
@@ -61,12 +60,11 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                        " % of tokens pick a hot expert first.";
             f.suggestion = "Rebalance the router (auxiliary loss or capacity factor) before "
                            "scaling out expert parallelism.";
-            f.evidence = {{"cv", l.total.cv, "measured"},
-                          {"balancedness", l.total.balancedness, "measured"},
-                          {"jain", l.total.jain, "measured"},
-                          {"maxvio", l.total.maxvio, "measured"}};
-            f.view = "moe";
-            f.selection = "layer=" + L;
+            f.evidence = {{"cv", l.total.cv, Provenance::Measured},
+                          {"balancedness", l.total.balancedness, Provenance::Measured},
+                          {"jain", l.total.jain, Provenance::Measured},
+                          {"maxvio", l.total.maxvio, Provenance::Measured}};
+            f.target = {FindingView::Moe, l.layer, {}, {}, {}, {}};
             out.push_back(f);
         }
         std::vector<int> idle;
@@ -84,9 +82,8 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                 "Fewer than 3 activations in two consecutive 128-token windows, or none at all.";
             f.suggestion = "Candidates for freezing (offload their weights); their tokens would go "
                            "to the next-best expert.";
-            f.evidence = {{"cold_experts", double(idle.size()), "measured"}};
-            f.view = "moe";
-            f.selection = "layer=" + L;
+            f.evidence = {{"cold_experts", double(idle.size()), Provenance::Measured}};
+            f.target = {FindingView::Moe, l.layer, {}, {}, {}, {}};
             out.push_back(f);
         }
     }
@@ -106,9 +103,9 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                    num(double(experts) / 1e6) + " ms (measured).";
         f.suggestion =
             "Fuse the router's linear, softmax and top-k, or batch more tokens per routing call.";
-        f.evidence = {{"gate_ms", double(gate) / 1e6, "measured"},
-                      {"expert_ms", double(experts) / 1e6, "measured"}};
-        f.view = "timeline";
+        f.evidence = {{"gate_ms", double(gate) / 1e6, Provenance::Measured},
+                      {"expert_ms", double(experts) / 1e6, Provenance::Measured}};
+        f.target.view = FindingView::Timeline;
         out.push_back(f);
     }
 }
@@ -130,12 +127,11 @@ void rooflineFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                    num(p.mismatch) + ".";
         f.suggestion = "Cut bytes moved: fuse elementwise ops, quantise weights, or batch more "
                        "tokens per weight read.";
-        f.evidence = {{"intensity", p.intensity, "estimated"},
-                      {"ridge", a.host->ridge(), "measured"},
-                      {"achieved_flops", p.achievedFlops, "measured"},
-                      {"attainable_flops", p.attainableFlops, "predicted"}};
-        f.view = "roofline";
-        f.selection = "module=" + p.name;
+        f.evidence = {{"intensity", p.intensity, Provenance::Estimated},
+                      {"ridge", a.host->ridge(), Provenance::Measured},
+                      {"achieved_flops", p.achievedFlops, Provenance::Measured},
+                      {"attainable_flops", p.attainableFlops, Provenance::Predicted}};
+        f.target = {FindingView::Roofline, {}, {}, p.name, {}, {}};
         out.push_back(f);
     }
 }
@@ -161,10 +157,9 @@ void patchFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                " patches, attention from the text tokens summed over layers.";
     f.suggestion = "Try the visual-token pruning what-if with keep ≈ " +
                    num(std::max(0.1, 1.0 - share), 1) + ".";
-    f.evidence = {{"low_share", share, "measured"},
-                  {"patches", double(it->second.values.size()), "measured"}};
-    f.view = "heatmap";
-    f.selection = "metric=attention";
+    f.evidence = {{"low_share", share, Provenance::Measured},
+                  {"patches", double(it->second.values.size()), Provenance::Measured}};
+    f.target = {FindingView::Heatmap, {}, {}, {}, "attention", {}};
     out.push_back(f);
 }
 
@@ -180,9 +175,8 @@ void headFindings(const RunAnalysis& a, std::vector<Finding>& out) {
         f.detail = "Mean pairwise cosine " + num(1 - h.redundancy) + " over " +
                    std::to_string(h.heads) + " heads.";
         f.suggestion = "Candidates for head pruning or grouped-query sharing.";
-        f.evidence = {{"redundancy", h.redundancy, "measured"}};
-        f.view = "heads";
-        f.selection = "layer=" + std::to_string(h.layer);
+        f.evidence = {{"redundancy", h.redundancy, Provenance::Measured}};
+        f.target = {FindingView::Heads, h.layer, {}, {}, {}, {}};
         out.push_back(f);
     }
 }
@@ -197,7 +191,7 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
                    "inflated.";
         f.suggestion = "Install libopenblas0-pthread (or point the libblas.so.3 alternative at an "
                        "optimised BLAS) and capture again.";
-        f.view = "session";
+        f.target.view = FindingView::Session;
         out.push_back(f);
     }
     if (d.run.status == RunStatus::Incomplete || d.run.status == RunStatus::Failed) {
@@ -207,7 +201,7 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
         f.title = std::string("The run is ") + toString(d.run.status);
         f.detail = d.run.error.empty() ? "Its capture stopped before the end." : d.run.error;
         f.suggestion = "Figures cover what was recorded; capture again for a complete run.";
-        f.view = "session";
+        f.target.view = FindingView::Session;
         out.push_back(f);
     }
     for (const auto& p : a.phases.phases)
@@ -224,10 +218,9 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
                 : p.phase == "prefill" || p.phase == "vision"
                     ? "Fewer visual tokens shrink this phase: try visual-token pruning."
                     : "Look at the module tree for this phase's hot spots.";
-            f.evidence = {{"share", p.share, "measured"},
-                          {"ms", double(p.totalNs) / 1e6, "measured"}};
-            f.view = "timeline";
-            f.selection = "phase=" + p.phase;
+            f.evidence = {{"share", p.share, Provenance::Measured},
+                          {"ms", double(p.totalNs) / 1e6, Provenance::Measured}};
+            f.target = {FindingView::Timeline, {}, {}, {}, {}, p.phase};
             out.push_back(f);
         }
 }
