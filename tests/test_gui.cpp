@@ -9,6 +9,7 @@
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
 #include "views/ColourBar.h"
+#include "views/Colours.h"
 #include "views/ExpertLoadView.h"
 #include "views/FindingsModel.h"
 #include "views/FindingsView.h"
@@ -322,6 +323,44 @@ private slots:
         QVERIFY(canvas->imageRect().width() > 3 * fitted.width());
         QTest::mouseDClick(canvas, Qt::LeftButton, {}, canvas->rect().center());
         QCOMPARE(canvas->imageRect(), fitted);
+    }
+
+    // The dark theme reaches every plot (background, axes, the host ceiling in the
+    // text colour) and the signal colours stay readable on its base.
+    void darkThemeColoursThePlots() {
+        applyTheme(Theme::Dark);
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(session);
+        QVERIFY(loaded.wait(20000));
+        const QPalette dark = QApplication::palette();
+        QVERIFY(views::colours::isDark(dark));
+        const QColor base = dark.color(QPalette::Base);
+        for (QCustomPlot* plot : {w.rooflineView()->plot(), w.timelineView()->plot(),
+                                  w.expertLoadView()->barsPlot()}) {
+            qobject_cast<QDockWidget*>(plot->parentWidget()->parentWidget())->raise();
+            QApplication::processEvents();
+            plot->replot();
+            const QImage shot = plot->grab().toImage();
+            QCOMPARE(shot.pixelColor(2, 2), base);
+            QCOMPARE(plot->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
+        }
+        QCOMPARE(w.rooflineView()->plot()->graph(0)->pen().color(),
+                 dark.color(QPalette::WindowText));
+        for (const QColor& c : {views::colours::good(dark), views::colours::bad(dark),
+                                views::colours::warning(dark), views::colours::ink(dark)})
+            QVERIFY2(views::colours::contrast(c, base) >= 4.5, qPrintable(c.name()));
+        applyTheme(Theme::Light);
+        const QPalette light = QApplication::palette();
+        QVERIFY(!views::colours::isDark(light));
+        for (const QColor& c : {views::colours::good(light), views::colours::bad(light),
+                                views::colours::warning(light)})
+            QVERIFY2(views::colours::contrast(c, light.color(QPalette::Base)) >= 3,
+                     qPrintable(c.name()));
+        QCOMPARE(views::colours::contrast(Qt::black, Qt::white), 21.0);
+        applyTheme(Theme::System); // as the other tests expect
     }
 
     void exportsWriteWhatTheViewsShow() {

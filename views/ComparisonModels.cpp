@@ -1,8 +1,11 @@
 #include "views/ComparisonModels.h"
 
+#include "views/Colours.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
+#include <QGuiApplication>
 
 namespace mvp::views {
 
@@ -281,8 +284,8 @@ QVariant ModuleDiffModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole &&
         (index.column() == DeltaTime || index.column() == DeltaSelf)) {
         const int64_t d = index.column() == DeltaTime ? r->deltaNs() : r->bSelfNs - r->aSelfNs;
-        if (d < 0) return QBrush(QColor(30, 140, 60));
-        if (d > 0) return QBrush(QColor(200, 40, 40));
+        if (d < 0) return QBrush(colours::good(QGuiApplication::palette()));
+        if (d > 0) return QBrush(colours::bad(QGuiApplication::palette()));
     }
     return {};
 }

@@ -1,5 +1,6 @@
 #include "views/ExpertLoadView.h"
 
+#include "views/Colours.h"
 #include "views/SessionData.h"
 
 #include <QComboBox>
@@ -98,7 +99,14 @@ bool ExpertLoadView::selectLayer(int layer) {
     return true;
 }
 
+void ExpertLoadView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) render();
+}
+
 void ExpertLoadView::render() {
+    for (auto* plot : {bars_, grid_})
+        colours::stylePlot(*plot, palette());
     bars_->clearPlottables();
     bars_->clearItems();
     grid_->clearPlottables();
@@ -144,7 +152,7 @@ void ExpertLoadView::render() {
             const double top = double(shown_.total.load[size_t(r.expert)]);
             box->topLeft->setCoords(r.expert - 0.45, top);
             box->bottomRight->setCoords(r.expert + 0.45, 0);
-            box->setPen(QPen(Qt::black, 2));
+            box->setPen(QPen(colours::ink(palette()), 2));
             box->setBrush(Qt::NoBrush);
         }
     if (s.stddev > 0) {

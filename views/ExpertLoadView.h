@@ -38,6 +38,9 @@ public:
     // The statistics currently drawn (for tests and the status bar).
     const LayerMoeReport& shown() const { return shown_; }
 
+protected:
+    void changeEvent(QEvent* e) override; // a new theme redraws in its colours
+
 private:
     void render();
 

@@ -1,9 +1,11 @@
 #include "views/FindingsModel.h"
 
 #include "views/ColourBar.h"
+#include "views/Colours.h"
 
 #include <QBrush>
 #include <QColor>
+#include <QGuiApplication>
 
 namespace mvp::views {
 
@@ -55,9 +57,9 @@ QVariant FindingsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == SeverityColumn) {
         switch (f->severity) {
         case Severity::Critical:
-            return QBrush(QColor(200, 30, 30));
+            return QBrush(colours::bad(QGuiApplication::palette()));
         case Severity::Warning:
-            return QBrush(QColor(200, 120, 0));
+            return QBrush(colours::warning(QGuiApplication::palette()));
         case Severity::Info:
             break;
         }

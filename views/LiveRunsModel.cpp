@@ -1,7 +1,10 @@
 #include "views/LiveRunsModel.h"
 
+#include "views/Colours.h"
+
 #include <QBrush>
 #include <QColor>
+#include <QGuiApplication>
 
 namespace mvp::views {
 
@@ -32,7 +35,8 @@ QVariant LiveRunsModel::data(const QModelIndex& index, int role) const {
             return r->stale ? tr("stale (process gone)") : tr("live");
         }
     }
-    if (role == Qt::ForegroundRole && r->stale) return QBrush(QColor(140, 140, 140));
+    if (role == Qt::ForegroundRole && r->stale)
+        return QBrush(colours::muted(QGuiApplication::palette()));
     return {};
 }
 

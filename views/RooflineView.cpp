@@ -1,5 +1,6 @@
 #include "views/RooflineView.h"
 
+#include "views/Colours.h"
 #include "views/SessionData.h"
 
 #include <QLabel>
@@ -29,7 +30,14 @@ RooflineView::RooflineView(QWidget* parent)
     layout->addWidget(info_);
 }
 
+void RooflineView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) setSession(data_);
+}
+
 void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
+    data_ = data;
+    colours::stylePlot(*plot_, palette());
     plot_->clearGraphs();
     dots_.clear();
     points_.clear();
@@ -57,7 +65,7 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
         }
         g->setData(x, y);
     };
-    ceiling(*a.host, QColor(40, 40, 40), Qt::SolidLine);
+    ceiling(*a.host, colours::ink(palette()), Qt::SolidLine);
     const QColor refs[] = {QColor(150, 150, 220), QColor(120, 190, 120), QColor(220, 150, 150)};
     for (size_t i = 0; i < a.references.size(); ++i)
         ceiling(a.references[i], refs[i % 3], Qt::DashLine);

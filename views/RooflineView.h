@@ -31,8 +31,10 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* e) override; // a new theme redraws in its colours
 
 private:
+    std::shared_ptr<const SessionData> data_;
     QCustomPlot* plot_;
     QLabel* info_;
     std::vector<RooflinePoint> points_;

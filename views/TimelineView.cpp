@@ -1,5 +1,6 @@
 #include "views/TimelineView.h"
 
+#include "views/Colours.h"
 #include "views/SessionData.h"
 
 #include <QKeyEvent>
@@ -109,7 +110,13 @@ void TimelineView::highlightLanes(const std::vector<std::pair<int, int>>& layerE
     plot_->replot();
 }
 
+void TimelineView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) rebuild();
+}
+
 void TimelineView::rebuild() {
+    colours::stylePlot(*plot_, palette());
     plot_->clearPlottables();
     plot_->clearItems();
     highlights_.clear();
@@ -127,9 +134,11 @@ void TimelineView::rebuild() {
         r->topLeft->setCoords(double(p.startNs) / 1e6, double(timeline_.lanes.size()) - 0.5);
         r->bottomRight->setCoords(double(p.endNs) / 1e6, -0.5);
         r->setPen(Qt::NoPen);
-        r->setBrush(p.phase == "prefill"
-                        ? QColor(255, 240, 200)
-                        : (p.step % 2 ? QColor(225, 240, 225) : QColor(240, 248, 240)));
+        // Phase bands tinted into the base colour: light or dark, the boxes stay readable.
+        const QPalette& pal = palette();
+        r->setBrush(p.phase == "prefill" ? colours::tint(pal, QColor(255, 200, 60), 0.22)
+                    : p.step % 2         ? colours::tint(pal, QColor(80, 180, 80), 0.16)
+                                         : colours::tint(pal, QColor(80, 180, 80), 0.07));
         r->setLayer(QStringLiteral("background"));
         r->setClipToAxisRect(true);
     }

@@ -38,6 +38,7 @@ public:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* e) override; // a new theme redraws in its colours
 
 private:
     void rebuild();
