@@ -11,6 +11,7 @@
 #include "views/ColourBar.h"
 #include "views/Colours.h"
 #include "views/ExpertLoadView.h"
+#include "views/ItemViews.h"
 #include "views/FindingsModel.h"
 #include "views/FindingsView.h"
 #include "views/HeatmapView.h"
@@ -327,6 +328,32 @@ private slots:
 
     // The dark theme reaches every plot (background, axes, the host ceiling in the
     // text colour) and the signal colours stay readable on its base.
+    // Every table and tree of the window sits behind a sorting proxy that
+    // sorts by the raw value, set up the one way (views/ItemViews.h).
+    void everyTableSortsThroughAProxy() {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        w.openSession(session);
+        QVERIFY(loaded.wait(20000));
+        const auto views = w.findChildren<QAbstractItemView*>();
+        int checked = 0;
+        for (const QAbstractItemView* view : views) {
+            if (!qobject_cast<const QTableView*>(view) && !qobject_cast<const QTreeView*>(view))
+                continue;
+            if (view->inherits("QHeaderView") || view->parent()->inherits("QComboBox") ||
+                view->window() != &w)
+                continue; // a combo box's popup list, not a table of mvprof's
+            const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(view->model());
+            QVERIFY2(proxy, qPrintable(view->objectName() + QLatin1Char(' ') +
+                                       QString::fromLatin1(view->parent()->metaObject()->className())));
+            QCOMPARE(proxy->sortRole(), views::SortRole);
+            ++checked;
+        }
+        QVERIFY(checked >= 6); // findings, runs, modules, and the comparison's tables
+    }
+
     void darkThemeColoursThePlots() {
         applyTheme(Theme::Dark);
         MainWindow w;

@@ -5,13 +5,14 @@
 // header, or its tooltip and kind column). SortRole gives numbers to sort by.
 
 #include "core/analysis/Comparison.h"
+#include "views/ItemViews.h"
 #include "views/RowTableModel.h"
 
 #include <optional>
 
 namespace mvp::views {
 
-inline constexpr int ComparisonSortRole = Qt::UserRole;
+inline constexpr int ComparisonSortRole = SortRole;
 
 // One line of the setup table: a run as measured, or a what-if as predicted.
 struct SetupRow {

@@ -4,6 +4,7 @@
 #include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
 #include "views/HeatmapView.h"
+#include "views/ItemViews.h"
 #include "views/SessionData.h"
 
 #include <QComboBox>
@@ -28,11 +29,7 @@ struct ComparisonResult {
 namespace {
 QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent) {
     auto* t = new QTableView(parent);
-    t->setModel(proxy);
-    t->setSortingEnabled(true);
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
-    t->verticalHeader()->hide();
-    t->horizontalHeader()->setStretchLastSection(true);
+    setUpTable(t, proxy, nullptr); // the proxies have their sources already
     return t;
 }
 
@@ -59,8 +56,6 @@ ComparisonView::ComparisonView(QWidget* parent)
     summary_->setWordWrap(true);
     summary_->setText(tr("Run a what-if (What-if menu) or choose two runs to compare."));
 
-    for (auto* proxy : {setupsProxy_, detailsProxy_, diffProxy_, abProxy_})
-        proxy->setSortRole(ComparisonSortRole);
     abProxy_->setSourceModel(ab_);
     setupsProxy_->setSourceModel(setups_);
     detailsProxy_->setSourceModel(details_);

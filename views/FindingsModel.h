@@ -3,6 +3,7 @@
 // Qt::UserRole sorts (severity by rank); FindingRole returns the row index.
 
 #include "core/analysis/Analysis.h"
+#include "views/ItemViews.h"
 #include "views/RowTableModel.h"
 
 namespace mvp::views {
@@ -11,7 +12,7 @@ class FindingsModel : public RowTableModel<Finding> {
     Q_OBJECT
 public:
     enum Column { SeverityColumn, Title, Suggestion, View, ColumnCount };
-    static constexpr int SortRole = Qt::UserRole;
+    static constexpr int SortRole = views::SortRole;
 
     explicit FindingsModel(QObject* parent = nullptr);
     void setFindings(std::vector<Finding> findings) { setRows(std::move(findings)); }

@@ -1,6 +1,7 @@
 #include "views/FindingsView.h"
 
 #include "views/FindingsModel.h"
+#include "views/ItemViews.h"
 
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
@@ -12,14 +13,10 @@ namespace mvp::views {
 FindingsView::FindingsView(QWidget* parent)
     : QWidget(parent), model_(new FindingsModel(this)), proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView(this)) {
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(FindingsModel::SortRole);
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
+    setUpTable(table_, proxy_, model_);
     table_->sortByColumn(FindingsModel::SeverityColumn, Qt::DescendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setWordWrap(true);
-    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(false);
     table_->horizontalHeader()->setSectionResizeMode(FindingsModel::Title, QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(FindingsModel::Suggestion,
                                                      QHeaderView::Stretch);

@@ -4,6 +4,7 @@
 // Display text is formatted; Qt::UserRole holds the raw number for sorting.
 
 #include "core/analysis/ModuleCosts.h"
+#include "views/ItemViews.h"
 
 #include <QAbstractItemModel>
 
@@ -25,7 +26,7 @@ public:
         BoundColumn,
         ColumnCount
     };
-    static constexpr int SortRole = Qt::UserRole;
+    static constexpr int SortRole = views::SortRole;
 
     explicit ModuleTreeModel(QObject* parent = nullptr);
 

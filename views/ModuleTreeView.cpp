@@ -1,5 +1,6 @@
 #include "views/ModuleTreeView.h"
 
+#include "views/ItemViews.h"
 #include "views/ModuleTreeModel.h"
 
 #include <QComboBox>
@@ -35,8 +36,7 @@ protected:
 ModuleTreeView::ModuleTreeView(QWidget* parent)
     : QWidget(parent), model_(new ModuleTreeModel(this)), proxy_(new ModuleFilter(this)),
       view_(new QTreeView(this)), filter_(new QLineEdit(this)), kind_(new QComboBox(this)) {
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(ModuleTreeModel::SortRole);
+    setUpTree(view_, proxy_, model_);
     proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     proxy_->setRecursiveFilteringEnabled(true); // a match keeps its ancestors visible
     // Filter on the full path (the sort role of the first column), not the short label.
@@ -47,11 +47,7 @@ ModuleTreeView::ModuleTreeView(QWidget* parent)
     filter_->setClearButtonEnabled(true);
     connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
 
-    view_->setModel(proxy_);
-    view_->setSortingEnabled(true);
     view_->sortByColumn(ModuleTreeModel::TotalMs, Qt::DescendingOrder);
-    view_->setUniformRowHeights(true);
-    view_->setAlternatingRowColors(true);
     view_->header()->setStretchLastSection(false);
     view_->header()->setSectionResizeMode(ModuleTreeModel::Module, QHeaderView::Stretch);
 

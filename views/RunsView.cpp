@@ -1,5 +1,7 @@
 #include "views/RunsView.h"
 
+#include "views/ItemViews.h"
+
 #include <QFont>
 #include <QHeaderView>
 #include <QSortFilterProxyModel>
@@ -96,14 +98,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
 RunsView::RunsView(QWidget* parent)
     : QWidget(parent), model_(new RunsModel(this)), proxy_(new QSortFilterProxyModel(this)),
       table_(new QTableView(this)) {
-    proxy_->setSourceModel(model_);
-    proxy_->setSortRole(RunsModel::SortRole);
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
+    setUpTable(table_, proxy_, model_);
     table_->sortByColumn(RunsModel::Id, Qt::AscendingOrder);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(table_);

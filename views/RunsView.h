@@ -3,6 +3,7 @@
 // device and transform. Choosing a run asks the window to show it.
 
 #include "core/session/Records.h"
+#include "views/ItemViews.h"
 #include "views/RowTableModel.h"
 
 #include <QWidget>
@@ -16,7 +17,7 @@ class RunsModel : public RowTableModel<RunInfo> {
     Q_OBJECT
 public:
     enum Column { Id, Label, Status, Model, Device, Transform, WallMs, ColumnCount };
-    static constexpr int SortRole = Qt::UserRole;
+    static constexpr int SortRole = views::SortRole;
     explicit RunsModel(QObject* parent = nullptr);
     void setRuns(std::vector<RunInfo> runs, int64_t current);
     const RunInfo* runAt(const QModelIndex& index) const { return rowAt(index); }

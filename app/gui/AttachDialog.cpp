@@ -1,5 +1,6 @@
 #include "app/gui/AttachDialog.h"
 
+#include "views/ItemViews.h"
 #include "views/LiveRunsModel.h"
 
 #include <QDialogButtonBox>
@@ -17,12 +18,9 @@ AttachDialog::AttachDialog(QWidget* parent)
     : QDialog(parent), model_(new views::LiveRunsModel(this)),
       proxy_(new QSortFilterProxyModel(this)), table_(new QTableView(this)) {
     setWindowTitle(tr("Attach to a Running Capture"));
-    proxy_->setSourceModel(model_);
-    table_->setModel(proxy_);
-    table_->setSortingEnabled(true);
-    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    views::setUpTable(table_, proxy_, model_);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setStretchLastSection(false);
     table_->horizontalHeader()->setSectionResizeMode(views::LiveRunsModel::Session,
                                                      QHeaderView::Stretch);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
