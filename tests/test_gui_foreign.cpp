@@ -264,6 +264,19 @@ private slots:
             if (dock->isVisible() && w.dockWidgetArea(dock) == Qt::RightDockWidgetArea)
                 QVERIFY2(dock->width() < w.centralWidget()->width(),
                          qPrintable(dock->objectName()));
+        // And the largest area of the window: larger than any dock beside or below it.
+        const QSize image = w.centralWidget()->size();
+        for (auto* dock : w.findChildren<QDockWidget*>())
+            if (dock->isVisible() && !dock->visibleRegion().isEmpty())
+                QVERIFY2(dock->width() * dock->height() < image.width() * image.height(),
+                         qPrintable(QStringLiteral("%1 %2×%3 vs the image %4×%5 (screen %6×%7)")
+                                        .arg(dock->objectName())
+                                        .arg(dock->width())
+                                        .arg(dock->height())
+                                        .arg(image.width())
+                                        .arg(image.height())
+                                        .arg(avail.width())
+                                        .arg(avail.height())));
     }
 
     void opensAnOlderSessionWhoseRolesComeFromKinds() {

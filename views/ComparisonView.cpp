@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -27,6 +28,16 @@ struct ComparisonResult {
 };
 
 namespace {
+// A tab page that scrolls where the dock is smaller than the page needs (a
+// small screen), rather than the dock pushing the main image aside.
+QScrollArea* scrolled(QWidget* page, QWidget* parent) {
+    auto* area = new QScrollArea(parent);
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
 QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent) {
     auto* t = new QTableView(parent);
     setUpTable(t, proxy, nullptr); // the proxies have their sources already
@@ -74,7 +85,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     detailsTable_ = makeTable(detailsProxy_, summaryPage);
     detailsTable_->sortByColumn(RunMetricsModel::Name, Qt::AscendingOrder);
     sl->addWidget(detailsTable_, 1);
-    tabs_->addTab(summaryPage, tr("Comparison"));
+    tabs_->addTab(scrolled(summaryPage, this), tr("Comparison"));
 
     auto* diffPage = new QWidget(this);
     auto* dl = new QVBoxLayout(diffPage);
@@ -89,7 +100,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     diffTable->horizontalHeader()->setSectionResizeMode(ModuleDiffModel::Module,
                                                         QHeaderView::ResizeToContents);
     dl->addWidget(diffTable);
-    tabs_->addTab(diffPage, tr("Module diff"));
+    tabs_->addTab(scrolled(diffPage, this), tr("Module diff"));
 
     // The A/B repetitions: the table over its chart, in pipeline order, the total last.
     auto* abPage = new QSplitter(Qt::Vertical, this);
@@ -102,8 +113,8 @@ ComparisonView::ComparisonView(QWidget* parent)
     auto* heatmaps = new QSplitter(Qt::Horizontal, this);
     heatmaps->addWidget(heatA_);
     heatmaps->addWidget(heatB_);
-    tabs_->addTab(heatmaps, tr("Heatmaps A | B"));
-    tabs_->addTab(abPage, tr("A/B repetitions"));
+    tabs_->addTab(scrolled(heatmaps, this), tr("Heatmaps A | B"));
+    tabs_->addTab(scrolled(abPage, this), tr("A/B repetitions"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
