@@ -50,6 +50,17 @@
 
 using namespace mvp;
 
+namespace {
+// Shows `w` at `size` with `path` opened, once the load has finished.
+bool showSession(MainWindow& w, const QString& path, QSize size) {
+    w.resize(size);
+    w.show();
+    QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+    w.openSession(path);
+    return loaded.wait(20000);
+}
+} // namespace
+
 class TestGui : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
@@ -109,11 +120,7 @@ private slots:
 
     void findingNavigatesToTheExpertView() {
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
-        w.openSession(session);
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(showSession(w, session, {1400, 900}));
         auto* table = w.findingsView()->table();
         const auto& all = w.session()->analysis.findings;
         QCOMPARE(table->model()->rowCount(), int(all.size()));
@@ -207,11 +214,7 @@ private slots:
 
     void openShowsTreeAndHeatmap() {
         MainWindow w;
-        w.resize(1200, 800);
-        w.show();
-        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
-        w.openSession(session);
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(showSession(w, session, {1200, 800}));
 
         // Module tree: the llm root expands to its layers; filtering keeps matches and their
         // ancestors.
@@ -326,17 +329,11 @@ private slots:
         QCOMPARE(canvas->imageRect(), fitted);
     }
 
-    // The dark theme reaches every plot (background, axes, the host ceiling in the
-    // text colour) and the signal colours stay readable on its base.
     // Every table and tree of the window sits behind a sorting proxy that
     // sorts by the raw value, set up the one way (views/ItemViews.h).
     void everyTableSortsThroughAProxy() {
         MainWindow w;
-        w.resize(1200, 800);
-        w.show();
-        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
-        w.openSession(session);
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(showSession(w, session, {1200, 800}));
         const auto views = w.findChildren<QAbstractItemView*>();
         int checked = 0;
         for (const QAbstractItemView* view : views) {
@@ -354,14 +351,12 @@ private slots:
         QVERIFY(checked >= 6); // findings, runs, modules, and the comparison's tables
     }
 
+    // The dark theme reaches every plot (background, axes, the host ceiling in the
+    // text colour) and the signal colours stay readable on its base.
     void darkThemeColoursThePlots() {
         applyTheme(Theme::Dark);
         MainWindow w;
-        w.resize(1200, 800);
-        w.show();
-        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
-        w.openSession(session);
-        QVERIFY(loaded.wait(20000));
+        QVERIFY(showSession(w, session, {1200, 800}));
         const QPalette dark = QApplication::palette();
         QVERIFY(views::colours::isDark(dark));
         const QColor base = dark.color(QPalette::Base);
