@@ -26,6 +26,7 @@ mkdir -p out
 "$bin/mvprof-cli" capture --model ref:tiny --image resources/samples/astronaut.png \
   --prompt "Describe the astronaut's suit." --steps 16 --attn-layers all --out out/demo.mvprof --force
 "$bin/mvprof-cli" export out/demo.mvprof --heatmap out/demo-heatmap.png --csv out/demo-heatmap.csv --force
+"$bin/mvprof-cli" export out/demo.mvprof --heatmap out/demo-heatmap-legend.png --legend --force
 "$bin/mvprof-cli" report out/demo.mvprof | tee out/demo-report.txt
 
 # The standard what-ifs, each re-run for real against the capture (A/B
@@ -45,6 +46,6 @@ if [ "$headless" -eq 0 ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   exec "$bin/mvprof" out/demo.mvprof
 fi
 echo
-echo "Wrote out/demo.mvprof (the capture and its three what-ifs), out/demo-heatmap.png,"
-echo "out/demo-heatmap.csv, out/demo-report.txt and out/demo-whatif-{prune-0.4,w4,w4-kv-prune}.txt."
+echo "Wrote out/demo.mvprof (the capture and its three what-ifs), out/demo-heatmap.png"
+echo "(and -legend.png, with its colour bar), out/demo-heatmap.csv, out/demo-report.txt and out/demo-whatif-{prune-0.4,w4,w4-kv-prune}.txt."
 [ "$headless" -eq 1 ] || echo "No display found: run ./run.sh on a desktop to open the GUI."
