@@ -238,14 +238,15 @@ private slots:
 
         // --legend: the same overlay, with the colour bar's panel on its right.
         const QString legend = file(QStringLiteral("legend.png"));
-        const auto l = runCli({QStringLiteral("export"), session, QStringLiteral("--heatmap"), legend,
-                               QStringLiteral("--layers"), QStringLiteral("0-1"),
-                               QStringLiteral("--legend")});
+        const auto l =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--heatmap"), legend,
+                    QStringLiteral("--layers"), QStringLiteral("0-1"), QStringLiteral("--legend")});
         QVERIFY2(l.exitCode == 0, l.err.constData());
         const QImage withBar = QImage(legend).convertToFormat(QImage::Format_RGB888);
         QCOMPARE(withBar.height(), heat.height());
         QVERIFY(withBar.width() > heat.width() + 40);
-        QCOMPARE(withBar.copy(0, 0, heat.width(), heat.height()), heat.convertToFormat(QImage::Format_RGB888));
+        QCOMPARE(withBar.copy(0, 0, heat.width(), heat.height()),
+                 heat.convertToFormat(QImage::Format_RGB888));
     }
 
     // SIGKILL in the middle of decoding: the file opens, the run reads as incomplete.

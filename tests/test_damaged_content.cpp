@@ -32,11 +32,13 @@ Batch rows(int64_t run) {
     b.stepOutputs = {{0, 2, {0.1f, 0.2f, 0.7f}}, {1, 0, {0.5f, 0.25f, 0.25f}}};
     b.visionFeatures = VisionFeatureRow{2, 2, {1, 2, 3, 4}};
     b.attnMaps = {{0, 0, 2, 2, {1, 0, 0.5f, 0.5f}}};
-    b.ops = {{1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 60, "[[1,8],[8,4]]", "float", 64, 160},
-             {2, 2, 1, "aten::add", "prefill", 0, 30, 40, "[[1,4]]", "float", 4, 48}};
+    b.ops = {
+        {1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 60, "[[1,8],[8,4]]", "float", 64, 160},
+        {2, 2, 1, "aten::add", "prefill", 0, 30, 40, "[[1,4]]", "float", 4, 48}};
     b.leafFlops = {{"prefill", "aten::mm", 1, 64}};
     b.runMetrics = {{"weights.bytes", 4096, "bytes", "measured", ""}};
-    b.repetitions = {{Arm::Baseline, 0, "prefill", 100, false}, {Arm::WhatIf, 0, "prefill", 90, false}};
+    b.repetitions = {{Arm::Baseline, 0, "prefill", 100, false},
+                     {Arm::WhatIf, 0, "prefill", 90, false}};
     return b;
 }
 
@@ -118,16 +120,22 @@ private slots:
             "attn_map of run 1: its data holds 4 floats, not 3 × 2");
         row("attention map too big", "UPDATE attn_map SET rows = 100000000, cols = 100000000",
             "is not a size mvprof writes");
-        row("span from before any clock", "UPDATE span SET start_ns = -9223372036854775808 WHERE id = 1",
+        row("span from before any clock",
+            "UPDATE span SET start_ns = -9223372036854775808 WHERE id = 1",
             "span 1 of run 1: start_ns -9223372036854775808 is outside");
-        row("negative wall time", "UPDATE run SET wall_ns = -1", "the run row of run 1: wall_ns -1");
-        row("run its own baseline", "UPDATE run SET baseline_run = 1", "baseline_run 1 is no other run");
+        row("negative wall time", "UPDATE run SET wall_ns = -1",
+            "the run row of run 1: wall_ns -1");
+        row("run its own baseline", "UPDATE run SET baseline_run = 1",
+            "baseline_run 1 is no other run");
         row("module its own parent", "UPDATE module SET parent = 2 WHERE id = 2",
             "module 2 (llm.layer.0.moe.gate) of run 1: parent 2 is outside 0..1");
-        row("negative op total", "UPDATE op_total SET ns = -40", "op_total aten::mm (prefill) of run 1: ns -40");
+        row("negative op total", "UPDATE op_total SET ns = -40",
+            "op_total aten::mm (prefill) of run 1: ns -40");
         row("known time beyond the time", "UPDATE op_total SET known_ns = ns + 1", "known_ns");
-        row("huge leaf FLOPs", "UPDATE leaf_flops SET flops = 9223372036854775807", "leaf_flops aten::mm");
-        row("infinite metric", "UPDATE run_metric SET value = 1e999", "run_metric weights.bytes of run 1");
+        row("huge leaf FLOPs", "UPDATE leaf_flops SET flops = 9223372036854775807",
+            "leaf_flops aten::mm");
+        row("infinite metric", "UPDATE run_metric SET value = 1e999",
+            "run_metric weights.bytes of run 1");
         row("negative repetition", "UPDATE repetition SET ns = -3 WHERE arm = 'whatif'",
             "repetition 0 (prefill) of run 1: ns -3");
         // A step no int holds must not wrap into a plausible one (2^32 + 1 → 1).

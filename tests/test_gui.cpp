@@ -11,10 +11,10 @@
 #include "views/ColourBar.h"
 #include "views/Colours.h"
 #include "views/ExpertLoadView.h"
-#include "views/ItemViews.h"
 #include "views/FindingsModel.h"
 #include "views/FindingsView.h"
 #include "views/HeatmapView.h"
+#include "views/ItemViews.h"
 #include "views/LiveRunsModel.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
@@ -304,8 +304,10 @@ private slots:
         QVERIFY(bar && bar->isVisible());
         heat->metric()->setCurrentIndex(2); // latency: apportioned, in seconds
         const QString said = bar->texts().join(QLatin1Char('|'));
-        QVERIFY2(said.contains(QStringLiteral("Expert latency share|(apportioned)")), qPrintable(said));
-        QVERIFY2(bar->texts().at(bar->texts().size() - 2).endsWith(QLatin1Char('s')), qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("Expert latency share|(apportioned)")),
+                 qPrintable(said));
+        QVERIFY2(bar->texts().at(bar->texts().size() - 2).endsWith(QLatin1Char('s')),
+                 qPrintable(said));
         auto barEnds = [&] {
             const QImage shot = bar->grab().toImage();
             const QRect r = bar->barRect();
@@ -343,8 +345,9 @@ private slots:
                 view->window() != &w)
                 continue; // a combo box's popup list, not a table of mvprof's
             const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(view->model());
-            QVERIFY2(proxy, qPrintable(view->objectName() + QLatin1Char(' ') +
-                                       QString::fromLatin1(view->parent()->metaObject()->className())));
+            QVERIFY2(proxy,
+                     qPrintable(view->objectName() + QLatin1Char(' ') +
+                                QString::fromLatin1(view->parent()->metaObject()->className())));
             QCOMPARE(proxy->sortRole(), views::SortRole);
             ++checked;
         }
@@ -360,8 +363,8 @@ private slots:
         const QPalette dark = QApplication::palette();
         QVERIFY(views::colours::isDark(dark));
         const QColor base = dark.color(QPalette::Base);
-        for (QCustomPlot* plot : {w.rooflineView()->plot(), w.timelineView()->plot(),
-                                  w.expertLoadView()->barsPlot()}) {
+        for (QCustomPlot* plot :
+             {w.rooflineView()->plot(), w.timelineView()->plot(), w.expertLoadView()->barsPlot()}) {
             qobject_cast<QDockWidget*>(plot->parentWidget()->parentWidget())->raise();
             QApplication::processEvents();
             plot->replot();

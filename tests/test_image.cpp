@@ -218,10 +218,12 @@ private slots:
         QCOMPARE(flops.high, std::string("3 GFLOP"));
         QCOMPARE(flops.low, std::string("1.5 GFLOP"));
         QCOMPARE(flops.title.at(1), std::string("(estimated)"));
-        const auto latency = heatLegend(*heatMetric("latency"), HeatGrid{1, 2, {850, 32100}}, "layers 0-1");
+        const auto latency =
+            heatLegend(*heatMetric("latency"), HeatGrid{1, 2, {850, 32100}}, "layers 0-1");
         QCOMPARE(latency.high, std::string("32.1 us"));
         QCOMPARE(latency.low, std::string("850 ns"));
-        QCOMPARE(latency.title, (std::vector<std::string>{"latency", "(apportioned)", "layers 0-1", "unit: s"}));
+        QCOMPARE(latency.title,
+                 (std::vector<std::string>{"latency", "(apportioned)", "layers 0-1", "unit: s"}));
         const auto attention = heatLegend(*heatMetric("attention"), HeatGrid{1, 2, {0.5, 0.25}});
         QCOMPARE(attention.high, std::string("0.5"));
         QCOMPARE(attention.low, std::string("0.25"));

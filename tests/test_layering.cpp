@@ -18,9 +18,9 @@ const QRegularExpression
            QRegularExpression::MultilineOption);
 
 // A project header: "core/...", "capture/...", "views/...", "app/...".
-const QRegularExpression
-    kProject(QStringLiteral(R"re(^\s*#\s*include\s*"((core|capture|views|app/cli|app/gui)/[^"]+)")re"),
-             QRegularExpression::MultilineOption);
+const QRegularExpression kProject(
+    QStringLiteral(R"re(^\s*#\s*include\s*"((core|capture|views|app/cli|app/gui)/[^"]+)")re"),
+    QRegularExpression::MultilineOption);
 
 // `folder`'s project includes outside `allowed` (folders, e.g. "core/").
 QStringList outsideOf(const QString& folder, const QStringList& allowed);

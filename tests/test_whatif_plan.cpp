@@ -93,8 +93,10 @@ private slots:
         QTest::addColumn<int>("which");
         QTest::addColumn<QString>("says");
         QTest::newRow("no MoE") << 0 << QStringLiteral("has no MoE layers");
-        QTest::newRow("windows too long") << 1 << QStringLiteral("needs two complete windows of 100");
-        QTest::newRow("no tokens to calibrate") << 2 << QStringLiteral("stored no generated tokens");
+        QTest::newRow("windows too long")
+            << 1 << QStringLiteral("needs two complete windows of 100");
+        QTest::newRow("no tokens to calibrate")
+            << 2 << QStringLiteral("stored no generated tokens");
         QTest::newRow("no saliency maps") << 3 << QStringLiteral("has no saliency map");
         QTest::newRow("no visual features") << 4 << QStringLiteral("stored no visual features");
     }
@@ -105,11 +107,21 @@ private slots:
         RunData base = baseline();
         VlmConfig cfg = moeConfig();
         switch (which) {
-        case 0: r.freezeCold = true, cfg.llm.moeLayers.clear(); break;
-        case 1: r.freezeCold = true, r.freezeWindow = 100; break;
-        case 2: r.quantBits = 4, base.stepOutputs.clear(); break;
-        case 3: r.keepVisual = 0.5, r.saliency = SaliencySource::Saliency; break;
-        case 4: r.keepVisual = 0.5, r.saliency = SaliencySource::FeatureNorm; break;
+        case 0:
+            r.freezeCold = true, cfg.llm.moeLayers.clear();
+            break;
+        case 1:
+            r.freezeCold = true, r.freezeWindow = 100;
+            break;
+        case 2:
+            r.quantBits = 4, base.stepOutputs.clear();
+            break;
+        case 3:
+            r.keepVisual = 0.5, r.saliency = SaliencySource::Saliency;
+            break;
+        case 4:
+            r.keepVisual = 0.5, r.saliency = SaliencySource::FeatureNorm;
+            break;
         }
         const auto plan = planWhatIf(r, base, cfg);
         QVERIFY(!plan.ok());
@@ -136,7 +148,8 @@ private slots:
         base.status = RunStatus::Incomplete;
         QVERIFY(messageOf(checkBaseline(base, quant))
                     .contains(QStringLiteral("a what-if needs a complete baseline")));
-        QCOMPARE(saliencySourceFromString("feature-norm"), std::optional(SaliencySource::FeatureNorm));
+        QCOMPARE(saliencySourceFromString("feature-norm"),
+                 std::optional(SaliencySource::FeatureNorm));
         QVERIFY(!saliencySourceFromString("entropy"));
     }
 };

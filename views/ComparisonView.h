@@ -84,7 +84,8 @@ private:
     HeatmapView* heatB_;
     void finishComparison(const std::shared_ptr<ComparisonResult>& r);
     // Declared last: destroyed first, before the widgets its results fill.
-    LatestJob<std::shared_ptr<ComparisonResult>> comparisons_{this, [this](auto r) { finishComparison(r); }};
+    LatestJob<std::shared_ptr<ComparisonResult>> comparisons_{
+        this, [this](auto r) { finishComparison(r); }};
 };
 
 } // namespace mvp::views

@@ -269,9 +269,9 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
         // The analysis (done off the GUI thread) already holds every metric over all layers.
         for (const auto& m : heatmapMetrics())
             if (data_ && data_->analysis.heatmaps.count(m))
-                metric_->addItem(tr("%1 (%2)").arg(metricLabel(m),
-                                                   provenanceLabel(heatMetric(m)->provenance)),
-                                 QString::fromStdString(m));
+                metric_->addItem(
+                    tr("%1 (%2)").arg(metricLabel(m), provenanceLabel(heatMetric(m)->provenance)),
+                    QString::fromStdString(m));
     }
     display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide)
                                                : RgbImage{};
@@ -320,9 +320,9 @@ void HeatmapView::showScale(const std::string& metric, const HeatGrid& grid, Col
     }
     const ColourBarText values = heatLegend(*info, grid);
     const QString unit = info->unit.empty() ? tr("none (score)")
-                         : info->unit == "ns" ? tr("seconds")
-                                              : QString::fromLatin1(info->unit.data(),
-                                                                    qsizetype(info->unit.size()));
+                         : info->unit == "ns"
+                             ? tr("seconds")
+                             : QString::fromLatin1(info->unit.data(), qsizetype(info->unit.size()));
     colourBar_->setScale(map,
                          {metricLabel(metric), tr("(%1)").arg(provenanceLabel(info->provenance)),
                           tr("layers %1–%2").arg(first_->value()).arg(last_->value()),

@@ -125,7 +125,7 @@ private:
     std::shared_ptr<const SessionData> data_;
     RgbImage display_;
     HeatGrid grid_;    // the current metric's grid
-    QString cacheKey_;   // layer range and phase allGrids_ was derived for
+    QString cacheKey_; // layer range and phase allGrids_ was derived for
     QString pendingKey_; // what the newest recomputation is for
     QComboBox* metric_;
     QComboBox* phase_;

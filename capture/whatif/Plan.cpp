@@ -90,18 +90,16 @@ Result<std::vector<double>> patchSaliency(const RunData& base, SaliencySource so
 }
 
 // The round(keep·N) most salient patches, in spatial order, and N.
-Result<std::pair<std::vector<int>, int>> salientPatches(const RunData& base, double keep,
-                                                        SaliencySource source,
-                                                        std::optional<int> layer) {
+Result<std::pair<std::vector<int>, int>>
+salientPatches(const RunData& base, double keep, SaliencySource source, std::optional<int> layer) {
     auto saliency = patchSaliency(base, source, layer);
     if (!saliency) return saliency.error();
     const int n = int(saliency->size());
     const int k = std::max(1, int(std::lround(keep * n)));
     std::vector<int> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-        return (*saliency)[size_t(x)] > (*saliency)[size_t(y)];
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int x, int y) { return (*saliency)[size_t(x)] > (*saliency)[size_t(y)]; });
     std::vector<int> kept(order.begin(), order.begin() + k);
     std::sort(kept.begin(), kept.end());
     return std::pair{kept, n};
@@ -126,9 +124,8 @@ Status planPruning(const WhatIfRequest& r, const RunData& base, WhatIfPlan& plan
     auto kept = salientPatches(base, *r.keepVisual, r.saliency, r.saliencyLayer);
     if (!kept) return kept.error();
     plan.run.keepPatches = kept->first;
-    const std::string layerText = r.saliencyLayer
-                                      ? "layer " + std::to_string(*r.saliencyLayer)
-                                      : std::string("all layers");
+    const std::string layerText =
+        r.saliencyLayer ? "layer " + std::to_string(*r.saliencyLayer) : std::string("all layers");
     const std::string by = r.saliency == SaliencySource::FeatureNorm ? "visual feature norm"
                            : r.saliency == SaliencySource::Saliency  ? layerText + " saliency"
                                                                      : layerText + " attention";
@@ -170,10 +167,10 @@ void planModelTransforms(const WhatIfRequest& r, const RunData& base, WhatIfPlan
     mt.quantGroup = r.quantGroup;
     if (mt.quantBits)
         parts.add("w" + std::to_string(mt.quantBits),
-                  isUserModel(base.run) ? "group " + std::to_string(mt.quantGroup) +
-                                              ", round-to-nearest"
-                  : mt.quantBits == 8   ? std::string("AWQ; int8 kernels where libtorch has them")
-                                        : "group " + std::to_string(mt.quantGroup) + ", AWQ");
+                  isUserModel(base.run)
+                      ? "group " + std::to_string(mt.quantGroup) + ", round-to-nearest"
+                  : mt.quantBits == 8 ? std::string("AWQ; int8 kernels where libtorch has them")
+                                      : "group " + std::to_string(mt.quantGroup) + ", AWQ");
     if (r.kvThreshold) {
         mt.kv = KvCompression{*r.kvThreshold, true, true};
         parts.add("kv-int4", "merge keys with cosine > " + fmt("%.3g", *r.kvThreshold));

@@ -17,7 +17,7 @@ namespace mvp {
 
 struct ColourBarText {
     std::vector<std::string> title; // e.g. {"attention", "(measured)"}
-    std::string high, low;           // the values at the top and bottom of the bar
+    std::string high, low;          // the values at the top and bottom of the bar
 };
 
 struct PixelRect {

@@ -208,9 +208,15 @@ json findingJson(const Finding& f, int64_t run) {
     json ev = json::array();
     for (const auto& e : f.evidence)
         ev.push_back({{"name", e.name}, {"value", e.value}, {"label", toString(e.provenance)}});
-    return {{"run", run},       {"id", f.id},         {"severity", toString(f.severity)},
-            {"title", f.title}, {"detail", f.detail}, {"suggestion", f.suggestion},
-            {"evidence", ev},   {"view", toString(f.target.view)}, {"selection", selectionText(f.target)}};
+    return {{"run", run},
+            {"id", f.id},
+            {"severity", toString(f.severity)},
+            {"title", f.title},
+            {"detail", f.detail},
+            {"suggestion", f.suggestion},
+            {"evidence", ev},
+            {"view", toString(f.target.view)},
+            {"selection", selectionText(f.target)}};
 }
 } // namespace
 

@@ -105,7 +105,8 @@ std::string textRun(const RunAnalysis& a) {
                 // Appended piece by piece: GCC 12 warns (-Wrestrict, falsely) on " " + string.
                 o.append(" ").append(std::to_string(e.id)).append("=");
                 o.append(std::to_string(e.tokens));
-                if (e.state != ExpertState::Normal) o.append("(").append(toString(e.state)).append(")");
+                if (e.state != ExpertState::Normal)
+                    o.append("(").append(toString(e.state)).append(")");
             }
             o += "\n      visual CV " + fmt("%.2f", l.visual.cv) + " over " +
                  std::to_string(l.visual.tokens) + " slots, text CV " + fmt("%.2f", l.text.cv) +

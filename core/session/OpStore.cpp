@@ -169,8 +169,8 @@ Status OpChunkWriter::write(int64_t run, const std::vector<OpRecord>& rows) {
         auto shapesId = d->internShapes(o);
         for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
             if (!*r) return r->error();
-        d->add(run, PackedOp{o.id, o.span, o.parentOp, *nameId, *phaseId, *shapesId, *dtypeId, o.step,
-                        o.startNs, o.endNs, o.flops, o.bytes, o.flopsKnown});
+        d->add(run, PackedOp{o.id, o.span, o.parentOp, *nameId, *phaseId, *shapesId, *dtypeId,
+                             o.step, o.startNs, o.endNs, o.flops, o.bytes, o.flopsKnown});
     }
     return d->store(run);
 }
@@ -184,8 +184,8 @@ Status OpChunkWriter::write(int64_t run, const std::vector<OpRow>& rows) {
         for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
             if (!*r) return r->error();
         d->add(run, PackedOp{o.id, o.span.value_or(0), o.parentOp.value_or(0), *nameId, *phaseId,
-                        *shapesId, *dtypeId, o.step, o.startNs, o.endNs, o.flops, o.bytes,
-                        o.flopsKnown});
+                             *shapesId, *dtypeId, o.step, o.startNs, o.endNs, o.flops, o.bytes,
+                             o.flopsKnown});
     }
     return d->store(run);
 }
@@ -217,7 +217,8 @@ Status checkValues(const PackedOp& r) {
     if (!within(r.startNs, -kMaxTimeNs, kMaxTimeNs) || !within(r.endNs, -kMaxTimeNs, kMaxTimeNs) ||
         !within(r.step, 0, kMaxPositions) || !within(r.flops, 0, kMaxCount) ||
         !within(r.bytes, 0, kMaxCount))
-        return damagedOps("op " + std::to_string(r.id) + " has a step, time, FLOP or byte count "
+        return damagedOps("op " + std::to_string(r.id) +
+                          " has a step, time, FLOP or byte count "
                           "outside what a capture writes");
     return Ok{};
 }

@@ -25,7 +25,6 @@ inline std::optional<int> smallInt(const sql::Stmt& s, int col) {
     return int(*v);
 }
 
-
 // Rows read, then checked for content a damaged file could hold (RowChecks.h).
 template <typename T, typename Check> Result<T> checked(Result<T> rows, Check check) {
     if (!rows) return rows;
@@ -59,6 +58,5 @@ struct SessionReader::Impl {
         return out;
     }
 };
-
 
 } // namespace mvp

@@ -32,7 +32,8 @@ Status runInfo(const RunInfo& r) {
           outside("peak_rss_bytes", r.peakRssBytes, 0, kMaxCount)})
         if (bad) return damaged(r.id, "the run row", *bad);
     if (r.baselineRun && (*r.baselineRun < 1 || *r.baselineRun == r.id))
-        return damaged(r.id, "the run row", "baseline_run " + n(*r.baselineRun) + " is no other run");
+        return damaged(r.id, "the run row",
+                       "baseline_run " + n(*r.baselineRun) + " is no other run");
     return Ok{};
 }
 

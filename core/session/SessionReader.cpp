@@ -1,9 +1,8 @@
 #include "core/session/SessionReader.h"
 
-#include "core/session/ReaderImpl.h"
-
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
+#include "core/session/ReaderImpl.h"
 #include "core/session/RowChecks.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"

@@ -26,8 +26,8 @@ Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
                            "WHERE run=? ORDER BY position",
                            run,
                            [](const sql::Stmt& s) {
-                               return TokenRow{s.int32(0), s.text(1),       s.int32(2),
-                                               s.text(3),       s.int32(4), s.int32(5)};
+                               return TokenRow{s.int32(0), s.text(1),  s.int32(2),
+                                               s.text(3),  s.int32(4), s.int32(5)};
                            }),
         [&](const auto& rows) { return rowcheck::tokens(run, rows); });
 }
@@ -39,9 +39,8 @@ Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
             " WHERE run=? ORDER BY layer, token, rank",
             run,
             [](const sql::Stmt& s) {
-                return RoutingRow{s.int32(0), s.text(1), s.int32(2),
-                                  s.int32(3), s.text(4), s.int32(5),
-                                  s.int32(6), s.real(7)};
+                return RoutingRow{s.int32(0), s.text(1),  s.int32(2), s.int32(3),
+                                  s.text(4),  s.int32(5), s.int32(6), s.real(7)};
             }),
         [&](const auto& rows) { return rowcheck::routing(run, rows); });
 }
@@ -50,8 +49,7 @@ Result<std::optional<ImageRow>> SessionReader::image(int64_t run) {
     auto rows = d->query<ImageRow>(
         "SELECT source_path, width, height, orig_width, orig_height, png FROM image WHERE run=?",
         run, [](const sql::Stmt& s) {
-            return ImageRow{s.text(0),       s.int32(1), s.int32(2),
-                            s.int32(3), s.int32(4), s.blob(5)};
+            return ImageRow{s.text(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4), s.blob(5)};
         });
     if (!rows) return rows.error();
     if (rows->empty()) return std::optional<ImageRow>();
@@ -62,8 +60,7 @@ Result<std::optional<PatchGridRow>> SessionReader::patchGrid(int64_t run) {
     auto rows = d->query<PatchGridRow>(
         "SELECT grid_h, grid_w, patch, input_size, first_position FROM patch_grid WHERE run=?", run,
         [](const sql::Stmt& s) {
-            return PatchGridRow{s.int32(0), s.int32(1), s.int32(2), s.int32(3),
-                                s.int32(4)};
+            return PatchGridRow{s.int32(0), s.int32(1), s.int32(2), s.int32(3), s.int32(4)};
         });
     if (!rows) return rows.error();
     if (rows->empty()) return std::optional<PatchGridRow>();
@@ -83,7 +80,6 @@ Result<std::optional<DeviceRow>> SessionReader::device(int64_t run) {
     if (rows->empty()) return std::optional<DeviceRow>();
     return std::optional<DeviceRow>(rows->front());
 }
-
 
 Result<std::vector<StepOutputRow>> SessionReader::stepOutputs(int64_t run) {
     return checked(d->query<StepOutputRow>(

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-
 #include <sqlite3.h>
 
 namespace mvp::sql {
@@ -82,7 +81,8 @@ int64_t Stmt::int64(int col) const {
 }
 int Stmt::int32(int col) const {
     const int64_t v = sqlite3_column_int64(s_, col);
-    return int(std::clamp<int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    return int(
+        std::clamp<int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 double Stmt::real(int col) const {
     return sqlite3_column_double(s_, col);
