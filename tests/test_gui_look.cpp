@@ -1,0 +1,122 @@
+// How the main window looks and reads, on a real captured session under
+// QT_QPA_PLATFORM=offscreen: every table behind a sorting proxy, the dark
+// theme in every plot, the Chinese translation. Fails on any Qt warning
+// except the offscreen platform's own size-hint notice.
+#include "GuiSupport.h"
+#include "TestSupport.h"
+#include "app/gui/Appearance.h"
+#include "app/gui/MainWindow.h"
+#include "views/Colours.h"
+#include "views/ExpertLoadView.h"
+#include "views/ItemViews.h"
+#include "views/RooflineView.h"
+#include "views/TimelineView.h"
+
+#include <QAbstractItemView>
+#include <QApplication>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QRegularExpression>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+#include <qcustomplot.h>
+
+using namespace mvp;
+using test::showSession;
+
+class TestGuiLook : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString session;
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
+        QStandardPaths::setTestModeEnabled(true);
+        session = dir.filePath(QStringLiteral("look.mvprof"));
+        const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"),
+                                     test::sampleImage(), QStringLiteral("--out"), session,
+                                     QStringLiteral("--steps"), QStringLiteral("2")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    void init() {
+        QTest::failOnWarning(QRegularExpression(
+            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+    }
+
+    // Every table and tree of the window sits behind a sorting proxy that
+    // sorts by the raw value, set up the one way (views/ItemViews.h).
+    void everyTableSortsThroughAProxy() {
+        MainWindow w;
+        QVERIFY(showSession(w, session, {1200, 800}));
+        const auto views = w.findChildren<QAbstractItemView*>();
+        int checked = 0;
+        for (const QAbstractItemView* view : views) {
+            if (!qobject_cast<const QTableView*>(view) && !qobject_cast<const QTreeView*>(view))
+                continue;
+            if (view->inherits("QHeaderView") || view->parent()->inherits("QComboBox") ||
+                view->window() != &w)
+                continue; // a combo box's popup list, not a table of mvprof's
+            const auto* proxy = qobject_cast<const QSortFilterProxyModel*>(view->model());
+            QVERIFY2(proxy,
+                     qPrintable(view->objectName() + QLatin1Char(' ') +
+                                QString::fromLatin1(view->parent()->metaObject()->className())));
+            QCOMPARE(proxy->sortRole(), views::SortRole);
+            ++checked;
+        }
+        QVERIFY(checked >= 6); // findings, runs, modules, and the comparison's tables
+    }
+
+    // The dark theme reaches every plot (background, axes, the host ceiling in the
+    // text colour) and the signal colours stay readable on its base.
+    void darkThemeColoursThePlots() {
+        applyTheme(Theme::Dark);
+        MainWindow w;
+        QVERIFY(showSession(w, session, {1200, 800}));
+        const QPalette dark = QApplication::palette();
+        QVERIFY(views::colours::isDark(dark));
+        const QColor base = dark.color(QPalette::Base);
+        for (QCustomPlot* plot :
+             {w.rooflineView()->plot(), w.timelineView()->plot(), w.expertLoadView()->barsPlot()}) {
+            qobject_cast<QDockWidget*>(plot->parentWidget()->parentWidget())->raise();
+            QApplication::processEvents();
+            plot->replot();
+            const QImage shot = plot->grab().toImage();
+            QCOMPARE(shot.pixelColor(2, 2), base);
+            QCOMPARE(plot->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
+        }
+        QCOMPARE(w.rooflineView()->plot()->graph(0)->pen().color(),
+                 dark.color(QPalette::WindowText));
+        for (const QColor& c : {views::colours::good(dark), views::colours::bad(dark),
+                                views::colours::warning(dark), views::colours::ink(dark)})
+            QVERIFY2(views::colours::contrast(c, base) >= 4.5, qPrintable(c.name()));
+        applyTheme(Theme::Light);
+        const QPalette light = QApplication::palette();
+        QVERIFY(!views::colours::isDark(light));
+        for (const QColor& c : {views::colours::good(light), views::colours::bad(light),
+                                views::colours::warning(light)})
+            QVERIFY2(views::colours::contrast(c, light.color(QPalette::Base)) >= 3,
+                     qPrintable(c.name()));
+        QCOMPARE(views::colours::contrast(Qt::black, Qt::white), 21.0);
+        applyTheme(Theme::System); // as the other tests expect
+    }
+
+    void chineseTranslationLoads() {
+        QVERIFY(installTranslations(*qApp, QStringLiteral("zh_CN")));
+        {
+            MainWindow w;
+            QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+        }
+        QVERIFY(installTranslations(*qApp, QStringLiteral("en")));
+        MainWindow w;
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+    }
+
+};
+
+QTEST_MAIN(TestGuiLook)
+#include "test_gui_look.moc"
