@@ -67,27 +67,27 @@
 <context>
     <name>mvp::AttachDialog</name>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="19"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="20"/>
         <source>Attach to a Running Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="29"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="27"/>
         <source>Attach</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="30"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="28"/>
         <source>Refresh</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="31"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="29"/>
         <source>Remove Stale</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="41"/>
+        <location filename="../app/gui/AttachDialog.cpp" line="39"/>
         <source>Captures running on this machine (mvprof-cli or any program using the capture library):</source>
         <translation type="unfinished"></translation>
     </message>
@@ -401,168 +401,168 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="69"/>
+        <location filename="../app/gui/MainWindow.cpp" line="84"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="73"/>
+        <location filename="../app/gui/MainWindow.cpp" line="88"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74"/>
+        <location filename="../app/gui/MainWindow.cpp" line="89"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="76"/>
+        <location filename="../app/gui/MainWindow.cpp" line="91"/>
         <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77"/>
+        <location filename="../app/gui/MainWindow.cpp" line="92"/>
         <source>&amp;Open Session…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="79"/>
+        <location filename="../app/gui/MainWindow.cpp" line="94"/>
         <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="80"/>
+        <location filename="../app/gui/MainWindow.cpp" line="95"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="82"/>
+        <location filename="../app/gui/MainWindow.cpp" line="97"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="83"/>
+        <location filename="../app/gui/MainWindow.cpp" line="98"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84"/>
+        <location filename="../app/gui/MainWindow.cpp" line="99"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="85"/>
+        <location filename="../app/gui/MainWindow.cpp" line="100"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="86"/>
+        <location filename="../app/gui/MainWindow.cpp" line="101"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="87"/>
+        <location filename="../app/gui/MainWindow.cpp" line="102"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88"/>
+        <location filename="../app/gui/MainWindow.cpp" line="103"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="89"/>
+        <location filename="../app/gui/MainWindow.cpp" line="104"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="90"/>
+        <location filename="../app/gui/MainWindow.cpp" line="105"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="94"/>
+        <location filename="../app/gui/MainWindow.cpp" line="109"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96"/>
+        <location filename="../app/gui/MainWindow.cpp" line="111"/>
         <source>&amp;What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="97"/>
+        <location filename="../app/gui/MainWindow.cpp" line="112"/>
         <source>What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="102"/>
+        <location filename="../app/gui/MainWindow.cpp" line="117"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="103"/>
+        <location filename="../app/gui/MainWindow.cpp" line="118"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105"/>
-        <location filename="../app/gui/MainWindow.cpp" line="118"/>
+        <location filename="../app/gui/MainWindow.cpp" line="120"/>
+        <location filename="../app/gui/MainWindow.cpp" line="133"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="126"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="116"/>
+        <location filename="../app/gui/MainWindow.cpp" line="131"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118"/>
+        <location filename="../app/gui/MainWindow.cpp" line="133"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118"/>
+        <location filename="../app/gui/MainWindow.cpp" line="133"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="125"/>
+        <location filename="../app/gui/MainWindow.cpp" line="140"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="127"/>
+        <location filename="../app/gui/MainWindow.cpp" line="142"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="131"/>
+        <location filename="../app/gui/MainWindow.cpp" line="146"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="134"/>
+        <location filename="../app/gui/MainWindow.cpp" line="149"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="137"/>
+        <location filename="../app/gui/MainWindow.cpp" line="152"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="138"/>
+        <location filename="../app/gui/MainWindow.cpp" line="153"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142"/>
+        <location filename="../app/gui/MainWindow.cpp" line="157"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
@@ -637,23 +637,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="173"/>
+        <location filename="../app/gui/MainWindow.cpp" line="187"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="265"/>
-        <location filename="../app/gui/MainWindow.cpp" line="267"/>
+        <location filename="../app/gui/MainWindow.cpp" line="285"/>
+        <location filename="../app/gui/MainWindow.cpp" line="287"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220"/>
+        <location filename="../app/gui/MainWindow.cpp" line="240"/>
         <source>Open Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220"/>
+        <location filename="../app/gui/MainWindow.cpp" line="240"/>
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -693,27 +693,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="243"/>
+        <location filename="../app/gui/MainWindow.cpp" line="263"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="255"/>
+        <location filename="../app/gui/MainWindow.cpp" line="275"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="304"/>
+        <location filename="../app/gui/MainWindow.cpp" line="324"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="309"/>
+        <location filename="../app/gui/MainWindow.cpp" line="329"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="311"/>
+        <location filename="../app/gui/MainWindow.cpp" line="331"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1032,117 +1032,89 @@
     </message>
 </context>
 <context>
-    <name>mvp::views::ColourBar</name>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="16"/>
-        <source>measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="18"/>
-        <source>estimated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="20"/>
-        <source>predicted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="22"/>
-        <source>derived</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="24"/>
-        <source>apportioned</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>mvp::views::ComparisonModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="11"/>
+        <location filename="../views/ComparisonModels.cpp" line="15"/>
         <source>n/a</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="62"/>
+        <location filename="../views/ComparisonModels.cpp" line="66"/>
         <source>%1 (predicted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="90"/>
+        <location filename="../views/ComparisonModels.cpp" line="94"/>
         <source>%1 (%2 vs measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="133"/>
+        <location filename="../views/ComparisonModels.cpp" line="137"/>
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="135"/>
+        <location filename="../views/ComparisonModels.cpp" line="139"/>
         <source>Measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="148"/>
+        <location filename="../views/ComparisonModels.cpp" line="152"/>
         <source>Setup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="150"/>
+        <location filename="../views/ComparisonModels.cpp" line="154"/>
         <source>Latency ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="152"/>
+        <location filename="../views/ComparisonModels.cpp" line="156"/>
         <source>Peak RSS MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="154"/>
+        <location filename="../views/ComparisonModels.cpp" line="158"/>
         <source>QPS (derived, 1/latency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="156"/>
+        <location filename="../views/ComparisonModels.cpp" line="160"/>
         <source>J/inference (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="158"/>
+        <location filename="../views/ComparisonModels.cpp" line="162"/>
         <source>Weights MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="160"/>
+        <location filename="../views/ComparisonModels.cpp" line="164"/>
         <source>KV cache MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="162"/>
+        <location filename="../views/ComparisonModels.cpp" line="166"/>
         <source>Visual tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="164"/>
+        <location filename="../views/ComparisonModels.cpp" line="168"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="166"/>
+        <location filename="../views/ComparisonModels.cpp" line="170"/>
         <source>Top-1 agreement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="168"/>
+        <location filename="../views/ComparisonModels.cpp" line="172"/>
         <source>Token match</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="170"/>
+        <location filename="../views/ComparisonModels.cpp" line="174"/>
         <source>Vision cosine</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1150,97 +1122,97 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="41"/>
+        <location filename="../views/ComparisonView.cpp" line="49"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="42"/>
+        <location filename="../views/ComparisonView.cpp" line="50"/>
         <source>run %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="55"/>
+        <location filename="../views/ComparisonView.cpp" line="63"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="57"/>
+        <location filename="../views/ComparisonView.cpp" line="65"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="60"/>
+        <location filename="../views/ComparisonView.cpp" line="68"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="78"/>
+        <location filename="../views/ComparisonView.cpp" line="84"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="82"/>
+        <location filename="../views/ComparisonView.cpp" line="88"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="87"/>
+        <location filename="../views/ComparisonView.cpp" line="93"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="97"/>
+        <location filename="../views/ComparisonView.cpp" line="103"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="110"/>
+        <location filename="../views/ComparisonView.cpp" line="116"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="111"/>
+        <location filename="../views/ComparisonView.cpp" line="117"/>
         <source>A/B repetitions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="127"/>
+        <location filename="../views/ComparisonView.cpp" line="133"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="160"/>
+        <location filename="../views/ComparisonView.cpp" line="166"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="177"/>
+        <location filename="../views/ComparisonView.cpp" line="183"/>
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="206"/>
+        <location filename="../views/ComparisonView.cpp" line="212"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="215"/>
+        <location filename="../views/ComparisonView.cpp" line="221"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="218"/>
+        <location filename="../views/ComparisonView.cpp" line="224"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="222"/>
+        <location filename="../views/ComparisonView.cpp" line="228"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="202"/>
+        <location filename="../views/ComparisonView.cpp" line="208"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1248,78 +1220,78 @@
 <context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="36"/>
+        <location filename="../views/ExpertLoadView.cpp" line="37"/>
         <source>All phases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="37"/>
+        <location filename="../views/ExpertLoadView.cpp" line="38"/>
         <source>Prefill</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="38"/>
+        <location filename="../views/ExpertLoadView.cpp" line="39"/>
         <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="42"/>
+        <location filename="../views/ExpertLoadView.cpp" line="43"/>
         <source>Layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="52"/>
-        <location filename="../views/ExpertLoadView.cpp" line="55"/>
+        <location filename="../views/ExpertLoadView.cpp" line="53"/>
+        <location filename="../views/ExpertLoadView.cpp" line="56"/>
         <source>expert</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="53"/>
+        <location filename="../views/ExpertLoadView.cpp" line="54"/>
         <source>routing slots (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="56"/>
+        <location filename="../views/ExpertLoadView.cpp" line="57"/>
         <source>layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="84"/>
+        <location filename="../views/ExpertLoadView.cpp" line="85"/>
         <source>e%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="85"/>
+        <location filename="../views/ExpertLoadView.cpp" line="86"/>
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="88"/>
+        <location filename="../views/ExpertLoadView.cpp" line="89"/>
         <source>L%1 → %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="89"/>
+        <location filename="../views/ExpertLoadView.cpp" line="90"/>
         <source>Selected token %1: %2 (measured gate weights)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="107"/>
+        <location filename="../views/ExpertLoadView.cpp" line="115"/>
         <source>This run has no MoE routing.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="133"/>
+        <location filename="../views/ExpertLoadView.cpp" line="141"/>
         <source>%1, visual</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="134"/>
+        <location filename="../views/ExpertLoadView.cpp" line="142"/>
         <source>%1, text</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="165"/>
+        <location filename="../views/ExpertLoadView.cpp" line="173"/>
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1327,37 +1299,37 @@
 <context>
     <name>mvp::views::FindingsModel</name>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="12"/>
+        <location filename="../views/FindingsModel.cpp" line="16"/>
         <source>Critical</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="14"/>
+        <location filename="../views/FindingsModel.cpp" line="18"/>
         <source>Warning</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="18"/>
+        <location filename="../views/FindingsModel.cpp" line="22"/>
         <source>Info</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="70"/>
+        <location filename="../views/FindingsModel.cpp" line="74"/>
         <source>Severity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="72"/>
+        <location filename="../views/FindingsModel.cpp" line="76"/>
         <source>Finding</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="74"/>
+        <location filename="../views/FindingsModel.cpp" line="78"/>
         <source>Suggestion</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="76"/>
+        <location filename="../views/FindingsModel.cpp" line="80"/>
         <source>View</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1365,7 +1337,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="88"/>
+        <location filename="../views/HeatmapView.cpp" line="89"/>
         <source>No image in this run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1373,185 +1345,213 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="23"/>
+        <location filename="../views/HeatmapView.cpp" line="24"/>
         <source>Attention received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24"/>
+        <location filename="../views/HeatmapView.cpp" line="25"/>
         <source>Expert FLOPs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25"/>
+        <location filename="../views/HeatmapView.cpp" line="26"/>
         <source>Expert latency share</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26"/>
+        <location filename="../views/HeatmapView.cpp" line="27"/>
         <source>Saliency (blend)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27"/>
+        <location filename="../views/HeatmapView.cpp" line="28"/>
         <source>Waste: cost without attention</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="164"/>
+        <location filename="../views/HeatmapView.cpp" line="165"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="167"/>
+        <location filename="../views/HeatmapView.cpp" line="168"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="170"/>
+        <location filename="../views/HeatmapView.cpp" line="171"/>
         <source>All phases</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="171"/>
+        <location filename="../views/HeatmapView.cpp" line="172"/>
         <source>Prefill</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="172"/>
+        <location filename="../views/HeatmapView.cpp" line="173"/>
         <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="174"/>
+        <location filename="../views/HeatmapView.cpp" line="175"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="179"/>
+        <location filename="../views/HeatmapView.cpp" line="180"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="180"/>
+        <location filename="../views/HeatmapView.cpp" line="181"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="188"/>
+        <location filename="../views/HeatmapView.cpp" line="189"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="191"/>
+        <location filename="../views/HeatmapView.cpp" line="192"/>
         <source>Draw the patch grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="221"/>
+        <location filename="../views/HeatmapView.cpp" line="222"/>
         <source>%1 %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="226"/>
+        <location filename="../views/HeatmapView.cpp" line="227"/>
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="272"/>
+        <location filename="../views/HeatmapView.cpp" line="274"/>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="322"/>
+        <location filename="../views/HeatmapView.cpp" line="323"/>
         <source>none (score)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="323"/>
+        <location filename="../views/HeatmapView.cpp" line="325"/>
         <source>seconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="327"/>
+        <location filename="../views/HeatmapView.cpp" line="328"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="328"/>
+        <location filename="../views/HeatmapView.cpp" line="329"/>
         <source>layers %1–%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="329"/>
+        <location filename="../views/HeatmapView.cpp" line="330"/>
         <source>unit: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="342"/>
+        <location filename="../views/HeatmapView.cpp" line="343"/>
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="358"/>
+        <location filename="../views/HeatmapView.cpp" line="359"/>
         <source>The heatmap could not be computed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="370"/>
+        <location filename="../views/HeatmapView.cpp" line="371"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="380"/>
+        <location filename="../views/HeatmapView.cpp" line="381"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="407"/>
+        <location filename="../views/HeatmapView.cpp" line="408"/>
         <source>No %1 values for layers %2–%3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="421"/>
+        <location filename="../views/HeatmapView.cpp" line="422"/>
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::Labels</name>
+    <message>
+        <location filename="../views/Labels.cpp" line="10"/>
+        <source>measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="12"/>
+        <source>estimated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="14"/>
+        <source>predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="16"/>
+        <source>derived</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="18"/>
+        <source>apportioned</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>mvp::views::LiveRunsModel</name>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="32"/>
+        <location filename="../views/LiveRunsModel.cpp" line="35"/>
         <source>stale (process gone)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="32"/>
+        <location filename="../views/LiveRunsModel.cpp" line="35"/>
         <source>live</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="43"/>
+        <location filename="../views/LiveRunsModel.cpp" line="47"/>
         <source>Process</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="45"/>
+        <location filename="../views/LiveRunsModel.cpp" line="49"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="47"/>
+        <location filename="../views/LiveRunsModel.cpp" line="51"/>
         <source>Session file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="49"/>
+        <location filename="../views/LiveRunsModel.cpp" line="53"/>
         <source>Started (UTC)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="51"/>
+        <location filename="../views/LiveRunsModel.cpp" line="55"/>
         <source>State</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1559,53 +1559,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="263"/>
-        <location filename="../views/ComparisonModels.cpp" line="266"/>
+        <location filename="../views/ComparisonModels.cpp" line="267"/>
+        <location filename="../views/ComparisonModels.cpp" line="270"/>
         <source>not run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="294"/>
+        <location filename="../views/ComparisonModels.cpp" line="298"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="296"/>
+        <location filename="../views/ComparisonModels.cpp" line="300"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="298"/>
+        <location filename="../views/ComparisonModels.cpp" line="302"/>
         <source>A ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="300"/>
+        <location filename="../views/ComparisonModels.cpp" line="304"/>
         <source>B ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="302"/>
+        <location filename="../views/ComparisonModels.cpp" line="306"/>
         <source>Δ ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="304"/>
+        <location filename="../views/ComparisonModels.cpp" line="308"/>
         <source>Δ self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="306"/>
+        <location filename="../views/ComparisonModels.cpp" line="310"/>
         <source>B ÷ A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="308"/>
+        <location filename="../views/ComparisonModels.cpp" line="312"/>
         <source>Δ FLOPs (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="310"/>
+        <location filename="../views/ComparisonModels.cpp" line="314"/>
         <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1701,12 +1701,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="58"/>
+        <location filename="../views/ModuleTreeView.cpp" line="54"/>
         <source>Show only modules of one kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="102"/>
+        <location filename="../views/ModuleTreeView.cpp" line="98"/>
         <source>All kinds</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1714,27 +1714,27 @@
 <context>
     <name>mvp::views::RooflineView</name>
     <message>
-        <location filename="../views/RooflineView.cpp" line="20"/>
+        <location filename="../views/RooflineView.cpp" line="21"/>
         <source>arithmetic intensity (FLOP/byte, estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="21"/>
+        <location filename="../views/RooflineView.cpp" line="22"/>
         <source>performance (FLOP/s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="37"/>
+        <location filename="../views/RooflineView.cpp" line="45"/>
         <source>No device ceilings were recorded for this run: no roofline.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="85"/>
+        <location filename="../views/RooflineView.cpp" line="93"/>
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="120"/>
+        <location filename="../views/RooflineView.cpp" line="128"/>
         <source>%1
 AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
@@ -1744,37 +1744,27 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="196"/>
-        <source>predicted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonModels.cpp" line="196"/>
-        <source>measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonModels.cpp" line="209"/>
+        <location filename="../views/ComparisonModels.cpp" line="213"/>
         <source>Figure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="211"/>
+        <location filename="../views/ComparisonModels.cpp" line="215"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="213"/>
+        <location filename="../views/ComparisonModels.cpp" line="217"/>
         <source>Unit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="215"/>
+        <location filename="../views/ComparisonModels.cpp" line="219"/>
         <source>Measured or predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="217"/>
+        <location filename="../views/ComparisonModels.cpp" line="221"/>
         <source>How it was obtained</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1782,32 +1772,32 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunsModel</name>
     <message>
-        <location filename="../views/RunsView.cpp" line="15"/>
+        <location filename="../views/RunsView.cpp" line="17"/>
         <source>live</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="17"/>
+        <location filename="../views/RunsView.cpp" line="19"/>
         <source>complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="19"/>
+        <location filename="../views/RunsView.cpp" line="21"/>
         <source>incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="21"/>
+        <location filename="../views/RunsView.cpp" line="23"/>
         <source>failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="58"/>
+        <location filename="../views/RunsView.cpp" line="60"/>
         <source>(baseline)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="69"/>
+        <location filename="../views/RunsView.cpp" line="71"/>
         <source>%1
 image %2
 prompt &quot;%3&quot;
@@ -1815,37 +1805,37 @@ prompt &quot;%3&quot;
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="79"/>
+        <location filename="../views/RunsView.cpp" line="81"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="81"/>
+        <location filename="../views/RunsView.cpp" line="83"/>
         <source>Label</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="83"/>
+        <location filename="../views/RunsView.cpp" line="85"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="85"/>
+        <location filename="../views/RunsView.cpp" line="87"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="87"/>
+        <location filename="../views/RunsView.cpp" line="89"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="89"/>
+        <location filename="../views/RunsView.cpp" line="91"/>
         <source>Transform</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="91"/>
+        <location filename="../views/RunsView.cpp" line="93"/>
         <source>Wall ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1853,22 +1843,22 @@ prompt &quot;%3&quot;
 <context>
     <name>mvp::views::TimelineView</name>
     <message>
-        <location filename="../views/TimelineView.cpp" line="62"/>
+        <location filename="../views/TimelineView.cpp" line="63"/>
         <source>time since the run began (ms, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="119"/>
+        <location filename="../views/TimelineView.cpp" line="126"/>
         <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="150"/>
+        <location filename="../views/TimelineView.cpp" line="159"/>
         <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="198"/>
+        <location filename="../views/TimelineView.cpp" line="207"/>
         <source>%1: %2 span(s), %3–%4 ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>

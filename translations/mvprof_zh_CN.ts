@@ -66,27 +66,27 @@
 <context>
     <name>mvp::AttachDialog</name>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="19" />
+        <location filename="../app/gui/AttachDialog.cpp" line="20" />
         <source>Attach to a Running Capture</source>
         <translation>附加到正在进行的采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="29" />
+        <location filename="../app/gui/AttachDialog.cpp" line="27" />
         <source>Attach</source>
         <translation>附加</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="30" />
+        <location filename="../app/gui/AttachDialog.cpp" line="28" />
         <source>Refresh</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="31" />
+        <location filename="../app/gui/AttachDialog.cpp" line="29" />
         <source>Remove Stale</source>
         <translation>移除失效项</translation>
     </message>
     <message>
-        <location filename="../app/gui/AttachDialog.cpp" line="41" />
+        <location filename="../app/gui/AttachDialog.cpp" line="39" />
         <source>Captures running on this machine (mvprof-cli or any program using the capture library):</source>
         <translation>本机正在进行的采集（mvprof-cli 或任何使用采集库的程序）：</translation>
     </message>
@@ -400,168 +400,168 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="69" />
+        <location filename="../app/gui/MainWindow.cpp" line="84" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="73" />
+        <location filename="../app/gui/MainWindow.cpp" line="88" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="74" />
+        <location filename="../app/gui/MainWindow.cpp" line="89" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="76" />
+        <location filename="../app/gui/MainWindow.cpp" line="91" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="77" />
+        <location filename="../app/gui/MainWindow.cpp" line="92" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="79" />
+        <location filename="../app/gui/MainWindow.cpp" line="94" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="80" />
+        <location filename="../app/gui/MainWindow.cpp" line="95" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="82" />
+        <location filename="../app/gui/MainWindow.cpp" line="97" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="83" />
+        <location filename="../app/gui/MainWindow.cpp" line="98" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84" />
+        <location filename="../app/gui/MainWindow.cpp" line="99" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="85" />
+        <location filename="../app/gui/MainWindow.cpp" line="100" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="86" />
+        <location filename="../app/gui/MainWindow.cpp" line="101" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="87" />
+        <location filename="../app/gui/MainWindow.cpp" line="102" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88" />
+        <location filename="../app/gui/MainWindow.cpp" line="103" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="89" />
+        <location filename="../app/gui/MainWindow.cpp" line="104" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="90" />
+        <location filename="../app/gui/MainWindow.cpp" line="105" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="94" />
+        <location filename="../app/gui/MainWindow.cpp" line="109" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <location filename="../app/gui/MainWindow.cpp" line="111" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="97" />
+        <location filename="../app/gui/MainWindow.cpp" line="112" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="102" />
+        <location filename="../app/gui/MainWindow.cpp" line="117" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="103" />
+        <location filename="../app/gui/MainWindow.cpp" line="118" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105" />
-        <location filename="../app/gui/MainWindow.cpp" line="118" />
+        <location filename="../app/gui/MainWindow.cpp" line="120" />
+        <location filename="../app/gui/MainWindow.cpp" line="133" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111" />
+        <location filename="../app/gui/MainWindow.cpp" line="126" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="116" />
+        <location filename="../app/gui/MainWindow.cpp" line="131" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118" />
+        <location filename="../app/gui/MainWindow.cpp" line="133" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118" />
+        <location filename="../app/gui/MainWindow.cpp" line="133" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="125" />
+        <location filename="../app/gui/MainWindow.cpp" line="140" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="127" />
+        <location filename="../app/gui/MainWindow.cpp" line="142" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="131" />
+        <location filename="../app/gui/MainWindow.cpp" line="146" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="134" />
+        <location filename="../app/gui/MainWindow.cpp" line="149" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="137" />
+        <location filename="../app/gui/MainWindow.cpp" line="152" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="138" />
+        <location filename="../app/gui/MainWindow.cpp" line="153" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142" />
+        <location filename="../app/gui/MainWindow.cpp" line="157" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
@@ -636,23 +636,23 @@
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="173" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="265" />
-        <location filename="../app/gui/MainWindow.cpp" line="267" />
+        <location filename="../app/gui/MainWindow.cpp" line="285" />
+        <location filename="../app/gui/MainWindow.cpp" line="287" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220" />
+        <location filename="../app/gui/MainWindow.cpp" line="240" />
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220" />
+        <location filename="../app/gui/MainWindow.cpp" line="240" />
         <source>mvprof sessions (*.mvprof);;All files (*)</source>
         <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
@@ -692,27 +692,27 @@
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="243" />
+        <location filename="../app/gui/MainWindow.cpp" line="263" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="255" />
+        <location filename="../app/gui/MainWindow.cpp" line="275" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="304" />
+        <location filename="../app/gui/MainWindow.cpp" line="324" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="309" />
+        <location filename="../app/gui/MainWindow.cpp" line="329" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="311" />
+        <location filename="../app/gui/MainWindow.cpp" line="331" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1031,117 +1031,89 @@
     </message>
 </context>
 <context>
-    <name>mvp::views::ColourBar</name>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="16" />
-        <source>measured</source>
-        <translation>实测</translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="18" />
-        <source>estimated</source>
-        <translation>估算</translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="20" />
-        <source>predicted</source>
-        <translation>预测</translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="22" />
-        <source>derived</source>
-        <translation>推导</translation>
-    </message>
-    <message>
-        <location filename="../views/ColourBar.cpp" line="24" />
-        <source>apportioned</source>
-        <translation>分摊</translation>
-    </message>
-</context>
-<context>
     <name>mvp::views::ComparisonModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="11" />
+        <location filename="../views/ComparisonModels.cpp" line="15" />
         <source>n/a</source>
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="62" />
+        <location filename="../views/ComparisonModels.cpp" line="66" />
         <source>%1 (predicted)</source>
         <translation>%1（预测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="90" />
+        <location filename="../views/ComparisonModels.cpp" line="94" />
         <source>%1 (%2 vs measured)</source>
         <translation>%1（相对实测 %2）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="133" />
+        <location filename="../views/ComparisonModels.cpp" line="137" />
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation>预测值：假设 int4/int8 内核直接读取打包权重，按搬运字节数的屋顶线模型推算</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="135" />
+        <location filename="../views/ComparisonModels.cpp" line="139" />
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="148" />
+        <location filename="../views/ComparisonModels.cpp" line="152" />
         <source>Setup</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="150" />
+        <location filename="../views/ComparisonModels.cpp" line="154" />
         <source>Latency ms</source>
         <translation>延迟 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="152" />
+        <location filename="../views/ComparisonModels.cpp" line="156" />
         <source>Peak RSS MiB (measured)</source>
         <translation>峰值 RSS MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="154" />
+        <location filename="../views/ComparisonModels.cpp" line="158" />
         <source>QPS (derived, 1/latency)</source>
         <translation>QPS（推导值，1/延迟）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="156" />
+        <location filename="../views/ComparisonModels.cpp" line="160" />
         <source>J/inference (measured)</source>
         <translation>焦耳/次推理（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="158" />
+        <location filename="../views/ComparisonModels.cpp" line="162" />
         <source>Weights MiB (measured)</source>
         <translation>权重 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="160" />
+        <location filename="../views/ComparisonModels.cpp" line="164" />
         <source>KV cache MiB (measured)</source>
         <translation>KV 缓存 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="162" />
+        <location filename="../views/ComparisonModels.cpp" line="166" />
         <source>Visual tokens</source>
         <translation>视觉令牌</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="164" />
+        <location filename="../views/ComparisonModels.cpp" line="168" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="166" />
+        <location filename="../views/ComparisonModels.cpp" line="170" />
         <source>Top-1 agreement</source>
         <translation>Top-1 一致率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="168" />
+        <location filename="../views/ComparisonModels.cpp" line="172" />
         <source>Token match</source>
         <translation>令牌匹配率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="170" />
+        <location filename="../views/ComparisonModels.cpp" line="174" />
         <source>Vision cosine</source>
         <translation>视觉特征余弦</translation>
     </message>
@@ -1149,97 +1121,97 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="41" />
+        <location filename="../views/ComparisonView.cpp" line="49" />
         <source>baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="42" />
+        <location filename="../views/ComparisonView.cpp" line="50" />
         <source>run %1 · %2</source>
         <translation>运行 %1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="55" />
+        <location filename="../views/ComparisonView.cpp" line="63" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="57" />
+        <location filename="../views/ComparisonView.cpp" line="65" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="60" />
+        <location filename="../views/ComparisonView.cpp" line="68" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="78" />
+        <location filename="../views/ComparisonView.cpp" line="84" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="82" />
+        <location filename="../views/ComparisonView.cpp" line="88" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="87" />
+        <location filename="../views/ComparisonView.cpp" line="93" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="97" />
+        <location filename="../views/ComparisonView.cpp" line="103" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="110" />
+        <location filename="../views/ComparisonView.cpp" line="116" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="111" />
+        <location filename="../views/ComparisonView.cpp" line="117" />
         <source>A/B repetitions</source>
         <translation>A/B 重复</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="127" />
+        <location filename="../views/ComparisonView.cpp" line="133" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="160" />
+        <location filename="../views/ComparisonView.cpp" line="166" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="177" />
+        <location filename="../views/ComparisonView.cpp" line="183" />
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="206" />
+        <location filename="../views/ComparisonView.cpp" line="212" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="215" />
+        <location filename="../views/ComparisonView.cpp" line="221" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="218" />
+        <location filename="../views/ComparisonView.cpp" line="224" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="222" />
+        <location filename="../views/ComparisonView.cpp" line="228" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次运行，无置信区间：%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="202" />
+        <location filename="../views/ComparisonView.cpp" line="208" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
@@ -1247,78 +1219,78 @@
 <context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="36" />
+        <location filename="../views/ExpertLoadView.cpp" line="37" />
         <source>All phases</source>
         <translation>全部阶段</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="37" />
+        <location filename="../views/ExpertLoadView.cpp" line="38" />
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="38" />
+        <location filename="../views/ExpertLoadView.cpp" line="39" />
         <source>Decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="42" />
+        <location filename="../views/ExpertLoadView.cpp" line="43" />
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="52" />
-        <location filename="../views/ExpertLoadView.cpp" line="55" />
+        <location filename="../views/ExpertLoadView.cpp" line="53" />
+        <location filename="../views/ExpertLoadView.cpp" line="56" />
         <source>expert</source>
         <translation>专家</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="53" />
+        <location filename="../views/ExpertLoadView.cpp" line="54" />
         <source>routing slots (measured)</source>
         <translation>路由槽位（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="56" />
+        <location filename="../views/ExpertLoadView.cpp" line="57" />
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="84" />
+        <location filename="../views/ExpertLoadView.cpp" line="85" />
         <source>e%1 (%2)</source>
         <translation>e%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="85" />
+        <location filename="../views/ExpertLoadView.cpp" line="86" />
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation>词元 %1 未经过路由（没有对应的 MoE 记录）。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="88" />
+        <location filename="../views/ExpertLoadView.cpp" line="89" />
         <source>L%1 → %2</source>
         <translation>L%1 → %2</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="89" />
+        <location filename="../views/ExpertLoadView.cpp" line="90" />
         <source>Selected token %1: %2 (measured gate weights)</source>
         <translation>选中词元 %1：%2（实测门控权重）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="107" />
+        <location filename="../views/ExpertLoadView.cpp" line="115" />
         <source>This run has no MoE routing.</source>
         <translation>此运行没有 MoE 路由记录。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="133" />
+        <location filename="../views/ExpertLoadView.cpp" line="141" />
         <source>%1, visual</source>
         <translation>%1，视觉</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="134" />
+        <location filename="../views/ExpertLoadView.cpp" line="142" />
         <source>%1, text</source>
         <translation>%1，文本</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="165" />
+        <location filename="../views/ExpertLoadView.cpp" line="173" />
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation>第 %1 层，%2：%4 个词元共 %3 个槽位（实测）。CV %5 · 均衡度 %6 · Jain %7 · MaxVio %8 · 空闲 %9 · 归一化熵 %10 · 虚线：过载阈值（Δ = 1.8）</translation>
     </message>
@@ -1326,37 +1298,37 @@
 <context>
     <name>mvp::views::FindingsModel</name>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="12" />
+        <location filename="../views/FindingsModel.cpp" line="16" />
         <source>Critical</source>
         <translation>严重</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="14" />
+        <location filename="../views/FindingsModel.cpp" line="18" />
         <source>Warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="18" />
+        <location filename="../views/FindingsModel.cpp" line="22" />
         <source>Info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="70" />
+        <location filename="../views/FindingsModel.cpp" line="74" />
         <source>Severity</source>
         <translation>严重程度</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="72" />
+        <location filename="../views/FindingsModel.cpp" line="76" />
         <source>Finding</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="74" />
+        <location filename="../views/FindingsModel.cpp" line="78" />
         <source>Suggestion</source>
         <translation>建议</translation>
     </message>
     <message>
-        <location filename="../views/FindingsModel.cpp" line="76" />
+        <location filename="../views/FindingsModel.cpp" line="80" />
         <source>View</source>
         <translation>视图</translation>
     </message>
@@ -1364,7 +1336,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="88" />
+        <location filename="../views/HeatmapView.cpp" line="89" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -1372,185 +1344,213 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="23" />
+        <location filename="../views/HeatmapView.cpp" line="24" />
         <source>Attention received</source>
         <translation>接收的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24" />
+        <location filename="../views/HeatmapView.cpp" line="25" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25" />
+        <location filename="../views/HeatmapView.cpp" line="26" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26" />
+        <location filename="../views/HeatmapView.cpp" line="27" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27" />
+        <location filename="../views/HeatmapView.cpp" line="28" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="164" />
+        <location filename="../views/HeatmapView.cpp" line="165" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="167" />
+        <location filename="../views/HeatmapView.cpp" line="168" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="170" />
+        <location filename="../views/HeatmapView.cpp" line="171" />
         <source>All phases</source>
         <translation>全部阶段</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="171" />
+        <location filename="../views/HeatmapView.cpp" line="172" />
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="172" />
+        <location filename="../views/HeatmapView.cpp" line="173" />
         <source>Decode</source>
         <translation>解码</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="174" />
+        <location filename="../views/HeatmapView.cpp" line="175" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="179" />
+        <location filename="../views/HeatmapView.cpp" line="180" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="180" />
+        <location filename="../views/HeatmapView.cpp" line="181" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="188" />
+        <location filename="../views/HeatmapView.cpp" line="189" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="191" />
+        <location filename="../views/HeatmapView.cpp" line="192" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="221" />
+        <location filename="../views/HeatmapView.cpp" line="222" />
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="226" />
+        <location filename="../views/HeatmapView.cpp" line="227" />
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="272" />
+        <location filename="../views/HeatmapView.cpp" line="274" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="322" />
+        <location filename="../views/HeatmapView.cpp" line="323" />
         <source>none (score)</source>
         <translation>无（得分）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="323" />
+        <location filename="../views/HeatmapView.cpp" line="325" />
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="327" />
+        <location filename="../views/HeatmapView.cpp" line="328" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="328" />
+        <location filename="../views/HeatmapView.cpp" line="329" />
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="329" />
+        <location filename="../views/HeatmapView.cpp" line="330" />
         <source>unit: %1</source>
         <translation>单位：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="342" />
+        <location filename="../views/HeatmapView.cpp" line="343" />
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation>正在计算第 %1–%2 层的热力图…</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="358" />
+        <location filename="../views/HeatmapView.cpp" line="359" />
         <source>The heatmap could not be computed: %1</source>
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="370" />
+        <location filename="../views/HeatmapView.cpp" line="371" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="380" />
+        <location filename="../views/HeatmapView.cpp" line="381" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="407" />
+        <location filename="../views/HeatmapView.cpp" line="408" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="421" />
+        <location filename="../views/HeatmapView.cpp" line="422" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>
 </context>
 <context>
+    <name>mvp::views::Labels</name>
+    <message>
+        <location filename="../views/Labels.cpp" line="10" />
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="12" />
+        <source>estimated</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="14" />
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="16" />
+        <source>derived</source>
+        <translation>推导</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="18" />
+        <source>apportioned</source>
+        <translation>分摊</translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::LiveRunsModel</name>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="32" />
+        <location filename="../views/LiveRunsModel.cpp" line="35" />
         <source>stale (process gone)</source>
         <translation>失效（进程已退出）</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="32" />
+        <location filename="../views/LiveRunsModel.cpp" line="35" />
         <source>live</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="43" />
+        <location filename="../views/LiveRunsModel.cpp" line="47" />
         <source>Process</source>
         <translation>进程</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="45" />
+        <location filename="../views/LiveRunsModel.cpp" line="49" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="47" />
+        <location filename="../views/LiveRunsModel.cpp" line="51" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="49" />
+        <location filename="../views/LiveRunsModel.cpp" line="53" />
         <source>Started (UTC)</source>
         <translation>开始时间（UTC）</translation>
     </message>
     <message>
-        <location filename="../views/LiveRunsModel.cpp" line="51" />
+        <location filename="../views/LiveRunsModel.cpp" line="55" />
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -1558,53 +1558,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="263" />
-        <location filename="../views/ComparisonModels.cpp" line="266" />
+        <location filename="../views/ComparisonModels.cpp" line="267" />
+        <location filename="../views/ComparisonModels.cpp" line="270" />
         <source>not run</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="294" />
+        <location filename="../views/ComparisonModels.cpp" line="298" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="296" />
+        <location filename="../views/ComparisonModels.cpp" line="300" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="298" />
+        <location filename="../views/ComparisonModels.cpp" line="302" />
         <source>A ms (measured)</source>
         <translation>A 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="300" />
+        <location filename="../views/ComparisonModels.cpp" line="304" />
         <source>B ms (measured)</source>
         <translation>B 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="302" />
+        <location filename="../views/ComparisonModels.cpp" line="306" />
         <source>Δ ms</source>
         <translation>Δ 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="304" />
+        <location filename="../views/ComparisonModels.cpp" line="308" />
         <source>Δ self ms</source>
         <translation>Δ 自身毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="306" />
+        <location filename="../views/ComparisonModels.cpp" line="310" />
         <source>B ÷ A</source>
         <translation>B ÷ A</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="308" />
+        <location filename="../views/ComparisonModels.cpp" line="312" />
         <source>Δ FLOPs (estimated)</source>
         <translation>Δ FLOPs（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="310" />
+        <location filename="../views/ComparisonModels.cpp" line="314" />
         <source>Δ bytes (estimated)</source>
         <translation>Δ 字节（估算）</translation>
     </message>
@@ -1700,12 +1700,12 @@
         <translation>筛选模块（例如 expert、layer.1、attn）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="58" />
+        <location filename="../views/ModuleTreeView.cpp" line="54" />
         <source>Show only modules of one kind</source>
         <translation>只显示某一类型的模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="102" />
+        <location filename="../views/ModuleTreeView.cpp" line="98" />
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
@@ -1713,27 +1713,27 @@
 <context>
     <name>mvp::views::RooflineView</name>
     <message>
-        <location filename="../views/RooflineView.cpp" line="20" />
+        <location filename="../views/RooflineView.cpp" line="21" />
         <source>arithmetic intensity (FLOP/byte, estimated)</source>
         <translation>算术强度（FLOP/字节，估算）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="21" />
+        <location filename="../views/RooflineView.cpp" line="22" />
         <source>performance (FLOP/s)</source>
         <translation>性能（FLOP/s）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="37" />
+        <location filename="../views/RooflineView.cpp" line="45" />
         <source>No device ceilings were recorded for this run: no roofline.</source>
         <translation>此运行未记录设备性能上限：无法绘制屋顶线。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="85" />
+        <location filename="../views/RooflineView.cpp" line="93" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 耗时（实测）；FLOPs 与字节数由算子形状估算。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="120" />
+        <location filename="../views/RooflineView.cpp" line="128" />
         <source>%1
 AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
@@ -1745,37 +1745,27 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="196" />
-        <source>predicted</source>
-        <translation>预测</translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonModels.cpp" line="196" />
-        <source>measured</source>
-        <translation>实测</translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonModels.cpp" line="209" />
+        <location filename="../views/ComparisonModels.cpp" line="213" />
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="211" />
+        <location filename="../views/ComparisonModels.cpp" line="215" />
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="213" />
+        <location filename="../views/ComparisonModels.cpp" line="217" />
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="215" />
+        <location filename="../views/ComparisonModels.cpp" line="219" />
         <source>Measured or predicted</source>
         <translation>实测或预测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="217" />
+        <location filename="../views/ComparisonModels.cpp" line="221" />
         <source>How it was obtained</source>
         <translation>获得方式</translation>
     </message>
@@ -1783,32 +1773,32 @@ AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunsModel</name>
     <message>
-        <location filename="../views/RunsView.cpp" line="15" />
+        <location filename="../views/RunsView.cpp" line="17" />
         <source>live</source>
         <translation>进行中</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="17" />
+        <location filename="../views/RunsView.cpp" line="19" />
         <source>complete</source>
         <translation>完成</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="19" />
+        <location filename="../views/RunsView.cpp" line="21" />
         <source>incomplete</source>
         <translation>未完成</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="21" />
+        <location filename="../views/RunsView.cpp" line="23" />
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="58" />
+        <location filename="../views/RunsView.cpp" line="60" />
         <source>(baseline)</source>
         <translation>（基线）</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="69" />
+        <location filename="../views/RunsView.cpp" line="71" />
         <source>%1
 image %2
 prompt "%3"
@@ -1819,37 +1809,37 @@ prompt "%3"
 %4</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="79" />
+        <location filename="../views/RunsView.cpp" line="81" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="81" />
+        <location filename="../views/RunsView.cpp" line="83" />
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="83" />
+        <location filename="../views/RunsView.cpp" line="85" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="85" />
+        <location filename="../views/RunsView.cpp" line="87" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="87" />
+        <location filename="../views/RunsView.cpp" line="89" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="89" />
+        <location filename="../views/RunsView.cpp" line="91" />
         <source>Transform</source>
         <translation>变换</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="91" />
+        <location filename="../views/RunsView.cpp" line="93" />
         <source>Wall ms (measured)</source>
         <translation>墙钟 毫秒（实测）</translation>
     </message>
@@ -1857,22 +1847,22 @@ prompt "%3"
 <context>
     <name>mvp::views::TimelineView</name>
     <message>
-        <location filename="../views/TimelineView.cpp" line="62" />
+        <location filename="../views/TimelineView.cpp" line="63" />
         <source>time since the run began (ms, measured)</source>
         <translation>自运行开始的时间（毫秒，实测）</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="119" />
+        <location filename="../views/TimelineView.cpp" line="126" />
         <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
         <translation>此运行没有探测到 MoE 层：时间线无内容可显示。</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="150" />
+        <location filename="../views/TimelineView.cpp" line="159" />
         <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
         <translation>%2 条泳道中共 %1 个门控与专家区间；红色：路由器，蓝色：专家，深色：多个区间折叠进同一像素；黄色：预填充，绿色：解码步。</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="198" />
+        <location filename="../views/TimelineView.cpp" line="207" />
         <source>%1: %2 span(s), %3–%4 ms (measured)</source>
         <translation>%1：%2 个区间，%3–%4 毫秒（实测）</translation>
     </message>

@@ -10,22 +10,6 @@ constexpr int kBarWidth = 14;
 constexpr int kMargin = 6;
 } // namespace
 
-QString provenanceLabel(Provenance p) {
-    switch (p) {
-    case Provenance::Measured:
-        return ColourBar::tr("measured");
-    case Provenance::Estimated:
-        return ColourBar::tr("estimated");
-    case Provenance::Predicted:
-        return ColourBar::tr("predicted");
-    case Provenance::Derived:
-        return ColourBar::tr("derived");
-    case Provenance::Apportioned:
-        return ColourBar::tr("apportioned");
-    }
-    return {};
-}
-
 ColourBar::ColourBar(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
 }

@@ -3,16 +3,12 @@
 // and their unit above a vertical gradient from the grid's maximum (top) to
 // its minimum (bottom), both values printed beside it. Palette-aware text.
 
-#include "core/Provenance.h"
 #include "core/image/Colormap.h"
 
 #include <QStringList>
 #include <QWidget>
 
 namespace mvp::views {
-
-// The translated word for a provenance ("measured", "estimated", …).
-QString provenanceLabel(Provenance p);
 
 class ColourBar : public QWidget {
     Q_OBJECT

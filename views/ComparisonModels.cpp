@@ -1,6 +1,7 @@
 #include "views/ComparisonModels.h"
 
 #include "views/Colours.h"
+#include "views/Labels.h"
 
 #include <QBrush>
 #include <QColor>
@@ -196,7 +197,7 @@ QVariant RunMetricsModel::data(const QModelIndex& index, int role) const {
         case Unit:
             return QString::fromStdString(m->unit);
         case Kind:
-            return m->kind == "predicted" ? tr("predicted") : tr("measured");
+            return provenanceLabel(provenanceFromString(m->kind).value_or(Provenance::Measured));
         case Note:
             return QString::fromStdString(m->note);
         }

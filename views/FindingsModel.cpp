@@ -1,7 +1,7 @@
 #include "views/FindingsModel.h"
 
-#include "views/ColourBar.h"
 #include "views/Colours.h"
+#include "views/Labels.h"
 
 #include <QBrush>
 #include <QColor>

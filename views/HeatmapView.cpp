@@ -2,6 +2,7 @@
 
 #include "core/analysis/PatchMetrics.h"
 #include "views/ColourBar.h"
+#include "views/Labels.h"
 #include "views/SessionData.h"
 
 #include <QCheckBox>
