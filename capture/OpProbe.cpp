@@ -4,11 +4,13 @@
 #include "capture/OpProbe.h"
 
 #include "capture/Flops.h"
+#include "capture/OpCostMemo.h"
 #include "capture/OpObserver.h"
 #include "capture/Recorder.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -30,17 +32,24 @@ struct OpInfo {
 };
 
 // Dispatcher ops name themselves with their schema's string, which lives as
-// long as the process: its address identifies the overload on the fast path.
-// The text is compared too, in case a name that is no schema's reuses an address.
+// long as the process: its address identifies the overload on the fast path,
+// a direct-mapped per-thread cache (no hashing of text, no lock). The text is
+// compared too, in case a name that is no schema's reuses an address.
 std::mutex gOpInfoMutex;
 std::unordered_map<std::string, std::unique_ptr<OpInfo>> gOpInfo; // "name.overload" → info
-thread_local std::unordered_map<const char*, const OpInfo*> tlsOpByAddress;
+struct OpInfoSlot {
+    const char* name = nullptr;
+    const OpInfo* info = nullptr;
+};
+thread_local std::array<OpInfoSlot, 256> tlsOpByAddress;
 
-const OpInfo& opInfo(const at::RecordFunction& fn) {
+OpInfoSlot& opInfoSlot(const char* name) {
+    // Schema strings are heap blocks: the low bits carry no information.
+    return tlsOpByAddress[(reinterpret_cast<uintptr_t>(name) >> 4) % tlsOpByAddress.size()];
+}
+
+const OpInfo& findOpInfo(const at::RecordFunction& fn) {
     const char* name = fn.name();
-    if (const auto it = tlsOpByAddress.find(name);
-        it != tlsOpByAddress.end() && it->second->name == name)
-        return *it->second;
     const auto op = fn.operator_name();
     std::string key = name;
     if (op) key += "." + op->overload_name;
@@ -56,8 +65,15 @@ const OpInfo& opInfo(const at::RecordFunction& fn) {
                 slot->schemaReturns = int(handle->schema().returns().size());
             }
     }
-    if (op) tlsOpByAddress[name] = slot.get();
+    if (op) opInfoSlot(name) = {name, slot.get()};
     return *slot;
+}
+
+const OpInfo& opInfo(const at::RecordFunction& fn) {
+    const char* name = fn.name();
+    const OpInfoSlot& cached = opInfoSlot(name);
+    if (cached.name == name && cached.info->name == name) return *cached.info;
+    return findOpInfo(fn);
 }
 
 // The op's own arguments. libtorch hands the callback the interpreter's whole
@@ -175,6 +191,7 @@ void syncScriptHierarchy(Recorder& rec) {
 
 // The arguments of the op being recorded, reused from call to call.
 thread_local std::vector<OpArg> tlsArgs;
+thread_local OpCostMemo tlsCosts;
 
 void readArgs(c10::ArrayRef<const c10::IValue> inputs) {
     if (tlsArgs.size() < inputs.size()) tlsArgs.resize(inputs.size());
@@ -182,6 +199,14 @@ void readArgs(c10::ArrayRef<const c10::IValue> inputs) {
         setArg(tlsArgs[i], inputs[i]);
     // The formulas see exactly this op's arguments.
     tlsArgs.resize(inputs.size());
+}
+
+// A call with the arguments of one seen before costs what that one did.
+OpCost costOf(const OpInfo& info) {
+    if (const OpCost* known = tlsCosts.find(&info, tlsArgs)) return *known;
+    const OpCost cost = estimateOpCost(info.name, info.traits, tlsArgs);
+    tlsCosts.store(cost);
+    return cost;
 }
 
 // No ObserverContext: the call's state lives in the Recorder's frame and
@@ -204,7 +229,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     }
     const auto inputs = schemaInputs(fn, info);
     readArgs(inputs);
-    const OpCost cost = estimateOpCost(info.name, info.traits, tlsArgs);
+    const OpCost cost = costOf(info);
     frame.ownFlops = cost.flops;
     frame.arithmetic = info.traits.cls == OpClass::Arithmetic && cost.flops.has_value();
     if (!record) {

@@ -180,7 +180,7 @@ void Recorder::beginPhase(const std::string& phase, int step) {
     phase_ = phase;
     internedPhase_ = internPhaseName(phase);
     step_ = step;
-    leaves_ = &leavesByPhase_[phase_];
+    useLeavesOf(phase_);
     phaseStart_ = nowNs();
     inPhase_ = true;
     maybeFlush();
@@ -296,9 +296,17 @@ Recorder::OpOutcome Recorder::popOp() {
     return out;
 }
 
+void Recorder::useLeavesOf(const std::string& phase) {
+    leaves_ = &leavesByPhase_[phase];
+    leafSlots_.fill({});
+}
+
 void Recorder::countLeaf(const std::string* name, int64_t flops) {
-    if (!leaves_) leaves_ = &leavesByPhase_[phase_];
-    LeafCount& c = (*leaves_)[name];
+    if (!leaves_) useLeavesOf(phase_);
+    // Interned names are heap blocks: their low bits carry no information.
+    LeafSlot& slot = leafSlots_[(reinterpret_cast<uintptr_t>(name) >> 4) % leafSlots_.size()];
+    if (slot.name != name) slot = {name, &(*leaves_)[name]};
+    LeafCount& c = *slot.count;
     if (c.calls == 0) c.name = *name;
     c.calls += 1;
     c.flops += flops;

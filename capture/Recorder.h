@@ -10,6 +10,7 @@
 #include "capture/Energy.h"
 #include "core/session/Records.h"
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -193,6 +194,14 @@ private:
     using LeafCounts = std::unordered_map<const std::string*, LeafCount>;
     std::map<std::string, LeafCounts> leavesByPhase_;
     LeafCounts* leaves_ = nullptr;
+    // A direct-mapped cache over *leaves_ (its nodes never move), cleared with
+    // the phase: counting a leaf hashes nothing on the common path.
+    struct LeafSlot {
+        const std::string* name = nullptr;
+        LeafCount* count = nullptr;
+    };
+    std::array<LeafSlot, 64> leafSlots_{};
+    void useLeavesOf(const std::string& phase);
     bool leavesChanged_ = false;
     int64_t spanCount_ = 0, opCount_ = 0;
     Batch pending_;

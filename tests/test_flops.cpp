@@ -1,6 +1,7 @@
 // FLOPs and bytes from shapes, against hand-computed values.
 #include "TestSupport.h"
 #include "capture/Flops.h"
+#include "capture/OpCostMemo.h"
 
 #include <QTest>
 
@@ -149,6 +150,41 @@ private slots:
         QCOMPARE(estimateOpCost("aten::mm", {t({64, 128}), t({128, 32})}).bytes,
                  int64_t(4 * (64 * 128 + 128 * 32 + 64 * 32)));
         QCOMPARE(estimateOpCost("aten::mm", {t({2, 2}, 2), t({2, 2}, 2)}).bytes, int64_t(2 * 12));
+    }
+    // The probe's memo answers only for a call whose every argument matches.
+    void costMemoHitsOnlyForTheSameArguments() {
+        OpCostMemo memo;
+        const int opA = 0, opB = 0;
+        const std::vector<OpArg> call{t({16, 64}), t({64, 32})};
+        QVERIFY(memo.find(&opA, call) == nullptr);
+        memo.store(OpCost{int64_t(123), 456});
+        const OpCost* hit = memo.find(&opA, call);
+        QVERIFY(hit != nullptr);
+        QCOMPARE(*hit->flops, int64_t(123));
+        QCOMPARE(hit->bytes, int64_t(456));
+        QVERIFY(memo.find(&opB, call) == nullptr); // another op
+        QVERIFY(memo.find(&opA, {t({16, 64}), t({64, 33})}) == nullptr);      // a shape
+        QVERIFY(memo.find(&opA, {t({16, 64}, 2), t({64, 32})}) == nullptr);   // a dtype size
+        QVERIFY(memo.find(&opA, {strided({16, 64}), t({64, 32})}) == nullptr); // a layout
+        QVERIFY(memo.find(&opA, {ints({16, 64}), t({64, 32})}) == nullptr);   // a kind
+        QVERIFY(memo.find(&opA, {t({16, 64})}) == nullptr);                   // an argument fewer
+        QVERIFY(memo.find(&opA, {list({t({16, 64}), t({64, 32})})}) == nullptr);
+        // "No formula" is remembered as such, not as 0 FLOPs.
+        memo.find(&opB, call);
+        memo.store(OpCost{std::nullopt, 8});
+        QVERIFY(!memo.find(&opB, call)->flops.has_value());
+        QVERIFY(memo.find(&opA, call) != nullptr); // both kept
+    }
+
+    void costMemoSkipsArgumentsTooLongToCompare() {
+        OpCostMemo memo;
+        const int op = 0;
+        std::vector<OpArg> many;
+        for (int i = 0; i < 20; ++i)
+            many.push_back(t({2, 3, 4}));
+        QVERIFY(memo.find(&op, many) == nullptr);
+        memo.store(OpCost{int64_t(1), 1});
+        QVERIFY(memo.find(&op, many) == nullptr);
     }
 };
 

@@ -4,6 +4,7 @@
 // shared 2-core machine the fastest runs are the least disturbed); no thresholds.
 //
 //   bench_capture_overhead [IMAGE] [PRESET] [REPETITIONS]
+//   bench_capture_overhead --tiny-ops [REPETITIONS]
 #include "TinyOps.h"
 #include "capture/Capture.h"
 #include "core/session/SessionWriter.h"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 using namespace mvp;
@@ -20,15 +22,9 @@ double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
 }
-} // namespace
 
-int main(int argc, char** argv) {
-    CaptureOptions o;
-    o.warmup = 0; // the benchmark warms up itself (its i = -1 pass)
-    o.imagePath = argc > 1 ? argv[1] : MVP_SAMPLE_IMAGE;
-    o.model = argc > 2 ? argv[2] : "ref:tiny";
-    const int reps = argc > 3 ? std::max(1, std::atoi(argv[3])) : 7;
-    o.steps = 8;
+// The model probed and unprobed; prints the medians and fastest runs' ratio.
+int modelOverhead(SessionWriter& writer, CaptureOptions o, int reps) {
     auto prepared = prepareCapture(o);
     if (!prepared) {
         std::fprintf(stderr, "%s\n", prepared.error().message.c_str());
@@ -39,17 +35,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s\n", capturer.error().message.c_str());
         return 1;
     }
-    const auto path = std::filesystem::temp_directory_path() / "mvprof-bench-overhead.mvprof";
-    auto writer = SessionWriter::open(path.string(), SessionWriter::Mode::Overwrite);
-    if (!writer) {
-        std::fprintf(stderr, "%s\n", writer.error().message.c_str());
-        return 1;
-    }
     std::vector<double> on, off;
     int64_t ops = 0;
     for (int i = -1; i < reps; ++i) { // i = -1 warms both paths up
         for (bool probes : {true, false}) {
-            auto r = (*capturer)->run(**writer, probes);
+            auto r = (*capturer)->run(writer, probes);
             if (!r) {
                 std::fprintf(stderr, "%s\n", r.error().message.c_str());
                 return 1;
@@ -58,9 +48,6 @@ int main(int argc, char** argv) {
             if (probes) ops = r->opsRecorded;
         }
     }
-    const auto tiny = bench::measureTinyOps(**writer, 20000, std::max(reps, 15));
-    (void)(*writer)->close();
-    std::filesystem::remove(path);
     const double mOn = median(on), mOff = median(off);
     const double bestOn = *std::min_element(on.begin(), on.end()),
                  bestOff = *std::min_element(off.begin(), off.end());
@@ -72,9 +59,15 @@ int main(int argc, char** argv) {
     std::printf("  ratio on/off %.3f (medians; target ≤ 1.05 on ref:small), %.3f (fastest runs: "
                 "%.2f vs %.2f ms)\n",
                 mOff > 0 ? mOn / mOff : 0.0, bestOff > 0 ? bestOn / bestOff : 0.0, bestOn, bestOff);
+    return 0;
+}
+
+// 20 000 tiny ops bare, recorded by mvprof and by libtorch's profiler.
+void perOpCost(SessionWriter& writer, int reps) {
+    const auto tiny = bench::measureTinyOps(writer, 20000, reps);
     std::printf("per-op cost, %d tiny ops (add of 8 floats, %.0f ns bare), %d interleaved "
                 "repetitions (measured, medians of paired differences):\n",
-                tiny.ops, tiny.bareNsPerOp, std::max(reps, 15));
+                tiny.ops, tiny.bareNsPerOp, reps);
     std::printf("  mvprof (ops, shapes, FLOPs)             %7.0f ns added per op [quartiles %.0f, "
                 "%.0f] (target 300)\n",
                 tiny.mvprof.median, tiny.mvprof.q1, tiny.mvprof.q3);
@@ -86,5 +79,28 @@ int main(int argc, char** argv) {
                 tiny.torch.median, tiny.torch.q1, tiny.torch.q3);
     std::printf("  libtorch's profiler costs %.1f× mvprof's per op (medians; goal ≥ 20×)\n",
                 tiny.mvprof.median > 0 ? tiny.torch.median / tiny.mvprof.median : 0.0);
-    return 0;
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    // --tiny-ops [REPETITIONS]: the per-op cost alone (no model), e.g. under a profiler.
+    const bool tinyOnly = argc > 1 && std::string(argv[1]) == "--tiny-ops";
+    CaptureOptions o;
+    o.warmup = 0; // the benchmark warms up itself (its i = -1 pass)
+    o.imagePath = argc > 1 && !tinyOnly ? argv[1] : MVP_SAMPLE_IMAGE;
+    o.model = argc > 2 && !tinyOnly ? argv[2] : "ref:tiny";
+    const int repArg = tinyOnly ? 2 : 3;
+    const int reps = argc > repArg ? std::max(1, std::atoi(argv[repArg])) : 7;
+    o.steps = 8;
+    const auto path = std::filesystem::temp_directory_path() / "mvprof-bench-overhead.mvprof";
+    auto writer = SessionWriter::open(path.string(), SessionWriter::Mode::Overwrite);
+    if (!writer) {
+        std::fprintf(stderr, "%s\n", writer.error().message.c_str());
+        return 1;
+    }
+    const int rc = tinyOnly ? 0 : modelOverhead(**writer, o, reps);
+    if (rc == 0) perOpCost(**writer, tinyOnly ? reps : std::max(reps, 15));
+    (void)(*writer)->close();
+    std::filesystem::remove(path);
+    return rc;
 }
