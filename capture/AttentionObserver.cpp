@@ -18,7 +18,7 @@ void AttentionObserver::setVisual(int first, std::vector<int> patchOf, int patch
     patches_ = patches;
 }
 
-void AttentionObserver::beginPass(const std::string& phase) {
+void AttentionObserver::beginPass(Phase phase) {
     seen_ = std::max(seen_, passKeys_);
     firstNew_ = seen_;
     passKeys_ = 0;
@@ -28,7 +28,7 @@ void AttentionObserver::beginPass(const std::string& phase) {
 void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_view op,
                                 const std::vector<c10::IValue>& outputs) {
     if ((op != "aten::softmax" && op != "aten::_softmax") || patchOf_.empty() ||
-        (phase_ != "prefill" && phase_ != "decode") || outputs.empty() || !outputs[0].isTensor())
+        (phase_ != Phase::Prefill && phase_ != Phase::Decode) || outputs.empty() || !outputs[0].isTensor())
         return;
     const Module* attention = nullptr;
     for (auto it = open.rbegin(); it != open.rend() && !attention; ++it)
@@ -36,7 +36,7 @@ void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_vi
     const torch::Tensor probs = outputs[0].toTensor();
     if (!attention || probs.dim() < 2 || !probs.is_floating_point()) return;
     auto& all = all_[attention->layer];
-    auto& byPhase = (phase_ == "decode" ? decode_ : prefill_)[attention->layer];
+    auto& byPhase = (phase_ == Phase::Decode ? decode_ : prefill_)[attention->layer];
     all.resize(size_t(patches_), 0.0);
     byPhase.resize(size_t(patches_), 0.0);
     if (addReceivedAttention(probs, visualFirst_, patchOf_, firstNew_, all, byPhase)) {

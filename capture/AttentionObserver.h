@@ -24,7 +24,7 @@ public:
     void noteModule(int64_t id, ModuleRole role, std::optional<int> layer);
     // Visual position first + i came from patch patchOf[i] of a grid of `patches`.
     void setVisual(int first, std::vector<int> patchOf, int patches);
-    void beginPass(const std::string& phase);
+    void beginPass(Phase phase);
 
     void opEnded(const std::vector<int64_t>& open, std::string_view op,
                  const std::vector<c10::IValue>& outputs) override;
@@ -43,7 +43,7 @@ private:
     std::map<ModuleRole, int> ordinals_; // layers of attention modules without a number
     int visualFirst_ = 0, patches_ = 0;
     std::vector<int> patchOf_;
-    std::string phase_;
+    Phase phase_ = Phase::None;
     int64_t firstNew_ = 0, seen_ = 0, passKeys_ = 0;
     std::map<int, std::vector<double>> all_, prefill_, decode_;
     bool saw_ = false;

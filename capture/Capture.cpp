@@ -14,6 +14,20 @@ Status checkDevice(const std::string& device) {
 }
 } // namespace
 
+std::string CaptureProgress::name() const {
+    switch (stage) {
+    case Stage::Phase:
+        return phaseName(phase);
+    case Stage::Transforming:
+        return "transforming";
+    case Stage::Repetitions:
+        return "repetitions";
+    case Stage::Done:
+        return "done";
+    }
+    return {};
+}
+
 Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     PreparedCapture p;
     p.options = o;

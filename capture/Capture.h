@@ -46,9 +46,14 @@ struct CaptureOptions {
 };
 
 struct CaptureProgress {
-    std::string phase; // preprocess, vision, projector, prefill, decode, done
+    // What is under way: a phase of the run, or the work a what-if does around it.
+    enum class Stage { Phase, Transforming, Repetitions, Done };
+    Stage stage = Stage::Phase;
+    Phase phase = Phase::Preprocess; // for Stage::Phase: the phase about to run
     int step = 0, steps = 0;
     double fraction = 0; // of the whole run, estimated
+    // "vision", "decode" … or "transforming", "repetitions", "done" (the jsonl word).
+    std::string name() const;
 };
 using ProgressFn = std::function<void(const CaptureProgress&)>;
 
@@ -97,7 +102,7 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& options);
 
 // One phase's wall time in an unrecorded pass (decode's steps summed).
 struct PhaseTime {
-    std::string phase;
+    Phase phase = Phase::Preprocess;
     int64_t ns = 0;
 };
 

@@ -41,12 +41,12 @@ torch::Tensor toPixels(const RgbImage& img, const float* meanRgb = kMean,
 }
 
 // Fractions of the run each phase roughly takes, for the progress bar only.
-double progressAt(const std::string& phase, int step, int steps) {
-    if (phase == "preprocess") return 0.0;
-    if (phase == "vision") return 0.05;
-    if (phase == "projector") return 0.35;
-    if (phase == "prefill") return 0.4;
-    if (phase == "decode") return 0.7 + 0.3 * (step - 1) / std::max(1, steps);
+double progressAt(Phase phase, int step, int steps) {
+    if (phase == Phase::Preprocess) return 0.0;
+    if (phase == Phase::Vision) return 0.05;
+    if (phase == Phase::Projector) return 0.35;
+    if (phase == Phase::Prefill) return 0.4;
+    if (phase == Phase::Decode) return 0.7 + 0.3 * (step - 1) / std::max(1, steps);
     return 1.0;
 }
 
@@ -77,7 +77,7 @@ struct HookSink {
             const int pos = pos0 + int(t);
             for (int64_t r = 0; r < e.size(1); ++r)
                 b.routing.push_back(RoutingRow{layer, rec.phase(), rec.step(), pos,
-                                               isVisual(pos) ? "visual" : "text", int(r),
+                                               isVisual(pos) ? Modality::Visual : Modality::Text, int(r),
                                                int(ea[t][r]), wa[t][r]});
         }
         rec.submit(std::move(b));
@@ -108,7 +108,7 @@ struct HookSink {
             if (hi > visHi)
                 sum +=
                     cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
-            auto& into = rec.phase() == "decode" ? receivedDecode : received;
+            auto& into = rec.phase() == Phase::Decode ? receivedDecode : received;
             into[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
         }
         auto it = maps.find(layer);
@@ -312,9 +312,9 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     d->model->impl().kvReport = KvCompressionReport();
     const RunMetricRow startMemory = sysinfo::startRunMemory();
 
-    auto phase = [&](const std::string& name, int step = 0) {
-        rec.beginPhase(name, step);
-        if (progress) progress({name, step, o.steps, progressAt(name, step, o.steps)});
+    auto phase = [&](Phase p, int step = 0) {
+        rec.beginPhase(p, step);
+        if (progress) progress({CaptureProgress::Stage::Phase, p, step, o.steps, progressAt(p, step, o.steps)});
     };
     auto cancelled = [&] { return o.cancel && o.cancel->load(); };
 
@@ -326,12 +326,12 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     try {
         c10::InferenceMode inference;
         rec.startOps();
-        phase("preprocess");
+        phase(Phase::Preprocess);
         auto pixels = modelPixels(d->prep);
 
-        phase("vision");
+        phase(Phase::Vision);
         auto features = d->model->encodeImage(pixels, hooks);
-        phase("projector");
+        phase(Phase::Projector);
         auto visual = d->model->project(features, hooks);
         if (patches != cfg.vision.patches()) {
             // Visual-token pruning: the decoder really runs on fewer tokens.
@@ -345,14 +345,14 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
                                                 v.data_ptr<float>() + v.numel());
         }
 
-        phase("prefill");
+        phase(Phase::Prefill);
         d->model->reset();
         std::vector<int> ids{tokens::kBos};
         ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
         sink.pos0 = 0;
         auto logits = d->model->forward(ids, visual, 1, hooks);
         int position = 0;
-        auto addToken = [&](const std::string& ph, int step, const std::string& modality, int id,
+        auto addToken = [&](Phase ph, int step, Modality modality, int id,
                             int patch = -1) {
             tokenRows.push_back(TokenRow{position++, ph, step, modality, id, patch});
         };
@@ -362,20 +362,20 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
                 step, token,
                 std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
         };
-        addToken("prefill", 0, "text", tokens::kBos);
+        addToken(Phase::Prefill, 0, Modality::Text, tokens::kBos);
         for (int p = 0; p < patches; ++p)
-            addToken("prefill", 0, "visual", -1, seen[size_t(p)]);
+            addToken(Phase::Prefill, 0, Modality::Visual, -1, seen[size_t(p)]);
         for (int id : d->prep.promptIds)
-            addToken("prefill", 0, "text", id);
+            addToken(Phase::Prefill, 0, Modality::Text, id);
         int next = int(logits.argmax().item<int64_t>());
         keepOutput(0, logits, next);
         result.outputTokens.push_back(next);
         if (probes) rec.submit(sink.metricRows()); // a live view has a heatmap after prefill
 
         for (int step = 1; step <= o.steps && !cancelled(); ++step) {
-            phase("decode", step);
+            phase(Phase::Decode, step);
             sink.pos0 = d->model->cachedPositions();
-            addToken("decode", step, "text", next);
+            addToken(Phase::Decode, step, Modality::Text, next);
             logits = d->model->forward({next}, torch::Tensor(), 0, hooks);
             next = int(logits.argmax().item<int64_t>());
             keepOutput(step, logits, next);
@@ -452,7 +452,7 @@ Result<CaptureResult> finishRun(Recorder& rec, SessionWriter& writer, int64_t ru
     result.wallNs = outcome.wallNs;
     result.opsRecorded = rec.opsRecorded();
     result.peakRssBytes = outcome.peakRssBytes;
-    if (progress) progress({"done", steps, steps, 1.0});
+    if (progress) progress({CaptureProgress::Stage::Done, Phase::Decode, steps, steps, 1.0});
     return result;
 }
 

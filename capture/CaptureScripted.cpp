@@ -42,11 +42,11 @@ std::vector<TokenRow> prefillTokens(const std::vector<int>& ids, int first, int 
     std::vector<TokenRow> rows;
     int position = 0;
     for (int i = 0; i < first; ++i)
-        rows.push_back(TokenRow{position++, "prefill", 0, "text", ids[size_t(i)], -1});
+        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Text, ids[size_t(i)], -1});
     for (int p = 0; p < patches; ++p)
-        rows.push_back(TokenRow{position++, "prefill", 0, "visual", -1, p < gridPatches ? p : -1});
+        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Visual, -1, p < gridPatches ? p : -1});
     for (size_t i = size_t(first); i < ids.size(); ++i)
-        rows.push_back(TokenRow{position++, "prefill", 0, "text", ids[i], -1});
+        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Text, ids[i], -1});
     return rows;
 }
 
@@ -118,12 +118,12 @@ struct ScriptedPasses {
 
     bool cancelled() const { return prep.options.cancel && prep.options.cancel->load(); }
 
-    void phase(const std::string& name, int step = 0) {
-        rec.beginPhase(name, step);
+    void phase(Phase p, int step = 0) {
+        rec.beginPhase(p, step);
         const int steps = prep.options.steps;
         if (progress)
-            progress({name, step, steps,
-                      name == "decode" ? 0.4 + 0.6 * (step - 1) / std::max(1, steps) : 0.0});
+            progress({CaptureProgress::Stage::Phase, p, step, steps,
+                      p == Phase::Decode ? 0.4 + 0.6 * (step - 1) / std::max(1, steps) : 0.0});
     }
 
     // One forward pass; positions from `firstNew` on are new in it.
@@ -143,25 +143,25 @@ struct ScriptedPasses {
 
     void run() {
         c10::InferenceMode inference;
-        phase("preprocess");
+        phase(Phase::Preprocess);
         auto pixels = modelPixels(prep);
-        phase("vision");
+        phase(Phase::Vision);
         auto features = model.encodeImage(pixels);
-        phase("projector");
+        phase(Phase::Projector);
         auto visual = model.project(features);
         if (visual.dim() != 2)
             throw std::runtime_error("project() must return [visual tokens, width]");
         auto v = visual.to(torch::kFloat).contiguous();
         rows.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
         rows.visionFeatures->data.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
-        phase("prefill");
+        phase(Phase::Prefill);
         std::vector<int> ids = promptSequence(prep);
         rows.tokens = prefillTokens(ids, visualAt, int(visual.size(0)), gridPatches);
         int position = int(rows.tokens.size());
         int next = forward(0, ids, visual, 0, position);
         for (int step = 1; step <= prep.options.steps && !cancelled(); ++step) {
-            phase("decode", step);
-            rows.tokens.push_back(TokenRow{position++, "decode", step, "text", next, -1});
+            phase(Phase::Decode, step);
+            rows.tokens.push_back(TokenRow{position++, Phase::Decode, step, Modality::Text, next, -1});
             ids.push_back(next);
             // The whole sequence again: the profiler sees no KV cache in a user model.
             next = forward(step, ids, visual, position - 1, position);

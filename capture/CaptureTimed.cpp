@@ -9,6 +9,7 @@
 #include "capture/models/Vlm.h"
 
 #include <chrono>
+#include <optional>
 
 namespace mvp {
 
@@ -17,7 +18,7 @@ namespace {
 // steps) accumulates.
 class PhaseClock {
 public:
-    void begin(const char* phase) {
+    void begin(Phase phase) {
         stop();
         current_ = phase;
         start_ = std::chrono::steady_clock::now();
@@ -33,12 +34,12 @@ private:
         const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now() - start_)
                             .count();
-        if (times_.empty() || times_.back().phase != current_)
-            times_.push_back(PhaseTime{current_, 0});
+        if (times_.empty() || times_.back().phase != *current_)
+            times_.push_back(PhaseTime{*current_, 0});
         times_.back().ns += ns;
-        current_ = nullptr;
+        current_.reset();
     }
-    const char* current_ = nullptr;
+    std::optional<Phase> current_;
     std::chrono::steady_clock::time_point start_;
     std::vector<PhaseTime> times_;
 };
@@ -60,24 +61,24 @@ std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture
                                           const std::vector<int>& seen) {
     c10::InferenceMode inference;
     PhaseClock clock;
-    clock.begin("preprocess");
+    clock.begin(Phase::Preprocess);
     auto pixels = modelPixels(prep);
-    clock.begin("vision");
+    clock.begin(Phase::Vision);
     auto features = model.encodeImage(pixels, {});
-    clock.begin("projector");
+    clock.begin(Phase::Projector);
     auto visual = model.project(features, {});
     if (int64_t(seen.size()) != visual.size(0)) {
         std::vector<int64_t> keep(seen.begin(), seen.end());
         visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
     }
-    clock.begin("prefill");
+    clock.begin(Phase::Prefill);
     model.reset();
     std::vector<int> ids{tokens::kBos};
     ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
     auto logits = model.forward(ids, visual, 1, {});
     int next = int(logits.argmax().item<int64_t>());
     for (int step = 1; step <= prep.options.steps && !cancelled(prep.options); ++step) {
-        clock.begin("decode");
+        clock.begin(Phase::Decode);
         logits = model.forward({next}, torch::Tensor(), 0, {});
         next = int(logits.argmax().item<int64_t>());
     }
@@ -90,18 +91,18 @@ std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCap
                                          int visualAt) {
     c10::InferenceMode inference;
     PhaseClock clock;
-    clock.begin("preprocess");
+    clock.begin(Phase::Preprocess);
     auto pixels = modelPixels(prep);
-    clock.begin("vision");
+    clock.begin(Phase::Vision);
     auto features = model.encodeImage(pixels);
-    clock.begin("projector");
+    clock.begin(Phase::Projector);
     auto visual = model.project(features);
-    clock.begin("prefill");
+    clock.begin(Phase::Prefill);
     std::vector<int> ids{prep.userModel->bos};
     ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
     ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
     for (int step = 1; step <= prep.options.steps && !cancelled(prep.options); ++step) {
-        clock.begin("decode");
+        clock.begin(Phase::Decode);
         // The whole sequence again, as the recorded run does (no KV cache in a user model).
         ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
     }

@@ -76,7 +76,7 @@ EnergyMeter::Joules EnergyMeter::sample() {
     return j;
 }
 
-void PhaseEnergy::phaseBoundary(const std::string& nextPhase) {
+void PhaseEnergy::phaseBoundary(Phase nextPhase) {
     if (!meter_ || !meter_->available()) return;
     const auto now = meter_->sample();
     if (started_) {
@@ -87,7 +87,7 @@ void PhaseEnergy::phaseBoundary(const std::string& nextPhase) {
     }
     at_ = now;
     phase_ = nextPhase;
-    started_ = !nextPhase.empty();
+    started_ = nextPhase != Phase::None;
 }
 
 std::vector<PhaseEnergy::Metric> PhaseEnergy::metrics() const {
@@ -98,7 +98,7 @@ std::vector<PhaseEnergy::Metric> PhaseEnergy::metrics() const {
     std::vector<Metric> out;
     EnergyMeter::Joules total;
     for (const auto& [phase, j] : byPhase_) {
-        out.push_back({"energy." + phase + ".package_j", j.package, "J", note});
+        out.push_back({"energy." + phaseName(phase) + ".package_j", j.package, "J", note});
         total.package += j.package;
         total.dram += j.dram;
         total.hasDram = total.hasDram || j.hasDram;

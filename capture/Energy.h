@@ -5,6 +5,8 @@
 // wraps at max_energy_range_uj. The counters cover the whole package, not
 // this process: other work on the machine is in them (said in the notes).
 
+#include "core/Phase.h"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -45,7 +47,7 @@ private:
 class PhaseEnergy {
 public:
     explicit PhaseEnergy(EnergyMeter* meter) : meter_(meter) {}
-    void phaseBoundary(const std::string& nextPhase); // "" ends the last phase
+    void phaseBoundary(Phase nextPhase); // None ends the last phase
     // energy.package_j, energy.dram_j (per inference) and energy.<phase>.package_j,
     // measured; or energy.available = 0 with the reason.
     struct Metric {
@@ -57,9 +59,9 @@ public:
 
 private:
     EnergyMeter* meter_;
-    std::string phase_;
+    Phase phase_ = Phase::None;
     EnergyMeter::Joules at_;
-    std::map<std::string, EnergyMeter::Joules> byPhase_;
+    std::map<Phase, EnergyMeter::Joules> byPhase_;
     bool started_ = false;
 };
 

@@ -244,7 +244,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     row.id = frame.id = rec->nextOpId();
     row.parentOp = rec->recordedParent().value_or(0);
     row.span = rec->currentSpan().value_or(0);
-    row.phase = rec->internedPhase();
+    row.phase = rec->phase();
     row.step = rec->step();
     recordShapes(row, tlsArgs);
     rec->pushOp(frame);

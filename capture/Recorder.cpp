@@ -17,13 +17,6 @@ namespace {
 // time has passed, so the session on disk never lags the run by much.
 constexpr size_t kFlushRows = 8192;
 
-// Phase names for op records to point at: a few, kept for the process.
-const std::string* internPhaseName(const std::string& phase) {
-    static std::mutex mutex;
-    static std::set<std::string> names;
-    std::lock_guard lock(mutex);
-    return &*names.insert(phase).first;
-}
 constexpr int64_t kFlushEveryNs = 500'000'000;
 
 } // namespace
@@ -32,7 +25,6 @@ Recorder::Recorder(SessionWriter& writer, int64_t run, bool recordOps, bool reco
     : writer_(writer), run_(run), recordOps_(recordOps), recordNested_(recordNestedOps),
       origin_(std::chrono::steady_clock::now()) {
     pending_.run = run;
-    internedPhase_ = internPhaseName(phase_); // ops before the first phase have none ("")
 }
 
 Recorder::~Recorder() {
@@ -162,7 +154,7 @@ void Recorder::closeHierarchy() {
     }
 }
 
-void Recorder::beginPhase(const std::string& phase, int step) {
+void Recorder::beginPhase(Phase phase, int step) {
     closeHierarchy();
     // The run's origin is the start of its first phase: set-up before it
     // (allocations, registering callbacks) is not part of the run.
@@ -178,7 +170,6 @@ void Recorder::beginPhase(const std::string& phase, int step) {
     lastPhaseEnd_ = now;
     energy_.phaseBoundary(phase); // between the phases: its reads are in neither
     phase_ = phase;
-    internedPhase_ = internPhaseName(phase);
     step_ = step;
     useLeavesOf(phase_);
     phaseStart_ = nowNs();
@@ -192,7 +183,7 @@ void Recorder::endPhase() {
     lastPhaseEnd_ = nowNs();
     pending_.phases.push_back({phase_, step_, phaseStart_, lastPhaseEnd_});
     inPhase_ = false;
-    energy_.phaseBoundary("");
+    energy_.phaseBoundary(Phase::None);
     maybeFlush();
 }
 
@@ -296,7 +287,7 @@ Recorder::OpOutcome Recorder::popOp() {
     return out;
 }
 
-void Recorder::useLeavesOf(const std::string& phase) {
+void Recorder::useLeavesOf(Phase phase) {
     leaves_ = &leavesByPhase_[phase];
     leafSlots_.fill({});
 }
@@ -369,7 +360,7 @@ void Recorder::flush() {
     if (leavesChanged_) {
         // Cumulative counts, which the writer replaces; overloads of one op
         // (aten::bmm and its out= form) are one row.
-        std::map<std::pair<std::string, std::string>, LeafFlopsRow> rows;
+        std::map<std::pair<Phase, std::string>, LeafFlopsRow> rows;
         for (const auto& [phase, counts] : leavesByPhase_)
             for (const auto& [key, c] : counts) {
                 LeafFlopsRow& r = rows[{phase, c.name}];

@@ -48,14 +48,12 @@ public:
     RunMetricRow probeWorkMetric() const;
 
     // Phase spans tile the run: beginPhase ends the previous phase first.
-    void beginPhase(const std::string& phase, int step = 0);
+    void beginPhase(Phase phase, int step = 0);
     void endPhase();
     // Energy per inference and per phase (measured by RAPL where readable, else
     // energy.available = 0 with the reason), for the run's metrics.
     std::vector<RunMetricRow> energyMetrics() const;
-    const std::string& phase() const { return phase_; }
-    // The current phase's name, interned for the life of the process (op records point at it).
-    const std::string* internedPhase() const { return internedPhase_; }
+    Phase phase() const { return phase_; } // None before the first phase
     int64_t lastPhaseEndNs() const { return lastPhaseEnd_; }
     int step() const { return step_; }
 
@@ -172,8 +170,7 @@ private:
     bool recordNested_;
     bool opsActive_ = false;
     std::chrono::steady_clock::time_point origin_;
-    std::string phase_;
-    const std::string* internedPhase_ = nullptr;
+    Phase phase_ = Phase::None;
     int step_ = 0;
     int64_t phaseStart_ = 0;
     bool inPhase_ = false;
@@ -192,7 +189,7 @@ private:
         int64_t calls = 0, flops = 0;
     };
     using LeafCounts = std::unordered_map<const std::string*, LeafCount>;
-    std::map<std::string, LeafCounts> leavesByPhase_;
+    std::map<Phase, LeafCounts> leavesByPhase_;
     LeafCounts* leaves_ = nullptr;
     // A direct-mapped cache over *leaves_ (its nodes never move), cleared with
     // the phase: counting a leaf hashes nothing on the common path.
@@ -201,7 +198,7 @@ private:
         LeafCount* count = nullptr;
     };
     std::array<LeafSlot, 64> leafSlots_{};
-    void useLeavesOf(const std::string& phase);
+    void useLeavesOf(Phase phase);
     bool leavesChanged_ = false;
     int64_t spanCount_ = 0, opCount_ = 0;
     Batch pending_;

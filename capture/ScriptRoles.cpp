@@ -25,7 +25,7 @@ void ScriptRoleObserver::assign(ModuleRow& row) {
     modules_[row.id] = row;
 }
 
-void ScriptRoleObserver::beginPass(const std::string& phase, int step, int firstNew, int sequence) {
+void ScriptRoleObserver::beginPass(Phase phase, int step, int firstNew, int sequence) {
     phase_ = phase;
     step_ = step;
     firstNew_ = firstNew;
@@ -116,7 +116,7 @@ void ScriptRoleObserver::routerClosed(const ModuleRow& router, RouterState& stat
         const bool visual = pos >= visualFirst_ && pos < visualFirst_ + patches_;
         for (int64_t r = 0; r < k; ++r)
             routing_.push_back(RoutingRow{layer, phase_, step_, int(pos),
-                                          visual ? "visual" : "text", int(r),
+                                          visual ? Modality::Visual : Modality::Text, int(r),
                                           int(picked[pos * k + r]), double(share[pos * k + r])});
     }
     sawRouting_ = true;
@@ -130,7 +130,7 @@ void ScriptRoleObserver::attention(const ModuleRow& module, const torch::Tensor&
     }
     const int layer = layerOf(module);
     auto& all = received_[layer];
-    auto& byPhase = (phase_ == "decode" ? receivedDecode_ : receivedPrefill_)[layer];
+    auto& byPhase = (phase_ == Phase::Decode ? receivedDecode_ : receivedPrefill_)[layer];
     all.resize(size_t(patches_), 0.0);
     byPhase.resize(size_t(patches_), 0.0);
     if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, all, byPhase))

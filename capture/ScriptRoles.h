@@ -37,7 +37,7 @@ public:
 
     // Before each forward pass: positions below `firstNew` were recorded by
     // earlier passes; `sequence` positions are in this one.
-    void beginPass(const std::string& phase, int step, int firstNew, int sequence);
+    void beginPass(Phase phase, int step, int firstNew, int sequence);
 
     void opEnded(const std::vector<int64_t>& open, std::string_view op,
                  const std::vector<c10::IValue>& outputs) override;
@@ -66,7 +66,7 @@ private:
     std::unordered_map<int64_t, ModuleRow> modules_;
     std::map<std::pair<ModuleRole, int64_t>, int> ordinal_; // layer of modules without one
     std::map<int64_t, RouterState> open_;
-    std::string phase_;
+    Phase phase_ = Phase::None;
     int step_ = 0, firstNew_ = 0, sequence_ = 0;
     std::vector<RoutingRow> routing_;
     std::map<int, std::vector<double>> received_, receivedPrefill_, receivedDecode_;

@@ -23,14 +23,16 @@ std::vector<RepetitionRow> rows(int reps, double decodeSpeedup, double visionSpe
                                 std::mt19937& rng, double sigma = 0.1) {
     std::lognormal_distribution<double> noise(0.0, sigma);
     std::vector<RepetitionRow> out;
-    const std::pair<const char*, double> phases[] = {
-        {"prefill", 5e6}, {"decode", 2e6}, {"preprocess", 1e5}, {"vision", 3e6}};
+    const std::pair<Phase, double> phases[] = {{Phase::Prefill, 5e6},
+                                               {Phase::Decode, 2e6},
+                                               {Phase::Preprocess, 1e5},
+                                               {Phase::Vision, 3e6}};
     for (int rep = 0; rep < reps; ++rep)
         for (const auto& [phase, ns] : phases) {
-            const bool control = std::string(phase) == "vision" || std::string(phase) == "preprocess";
-            const double speedup = std::string(phase) == "decode"   ? decodeSpeedup
-                                   : std::string(phase) == "vision" ? visionSpeedup
-                                                                    : 1.0;
+            const bool control = phase == Phase::Vision || phase == Phase::Preprocess;
+            const double speedup = phase == Phase::Decode   ? decodeSpeedup
+                                   : phase == Phase::Vision ? visionSpeedup
+                                                            : 1.0;
             out.push_back({Arm::Baseline, rep, phase, int64_t(ns * noise(rng)), control});
             out.push_back({Arm::WhatIf, rep, phase, int64_t(ns / speedup * noise(rng)), control});
         }
@@ -46,17 +48,17 @@ private slots:
         std::vector<RepetitionRow> r;
         const int a[] = {10, 12, 11}, b[] = {5, 4, 6};
         for (int i = 0; i < 3; ++i) {
-            r.push_back({Arm::Baseline, i, "decode", a[i], false});
-            r.push_back({Arm::WhatIf, i, "decode", b[i], false});
-            r.push_back({Arm::Baseline, i, "vision", 7, true});
-            r.push_back({Arm::WhatIf, i, "vision", 7, true});
+            r.push_back({Arm::Baseline, i, Phase::Decode, a[i], false});
+            r.push_back({Arm::WhatIf, i, Phase::Decode, b[i], false});
+            r.push_back({Arm::Baseline, i, Phase::Vision, 7, true});
+            r.push_back({Arm::WhatIf, i, Phase::Vision, 7, true});
         }
-        r.push_back({Arm::Baseline, 3, "decode", 1000, false}); // a pair cut short
+        r.push_back({Arm::Baseline, 3, Phase::Decode, 1000, false}); // a pair cut short
         const auto t = abTimings(r);
         QVERIFY(t);
         QCOMPARE(t->reps, 3);
         QCOMPARE(t->phases.size(), size_t(2));
-        QCOMPARE(t->phases[0].phase, std::string("vision")); // pipeline order, not by name
+        QVERIFY(t->phases[0].phase == Phase::Vision); // pipeline order, not by name
         const AbPhase& d = t->phases[1];
         QCOMPARE(d.baseline.median, 11.0);
         QCOMPARE(d.whatIf.median, 5.0);
@@ -95,7 +97,7 @@ private slots:
         std::mt19937 rng(5);
         const auto t = abTimings(rows(7, 2.0, 1.5, rng, 0.02)); // vision "sped up" by load
         QVERIFY(t);
-        QCOMPARE(t->unsteady, std::vector<std::string>{"vision"});
+        QVERIFY(t->unsteady == std::vector<Phase>{Phase::Vision});
         RunData a, b;
         a.run.id = 1;
         b.run.id = 2;
@@ -115,7 +117,7 @@ private slots:
         RunData a, b;
         a.run.id = 1;
         b.run.id = 2;
-        a.phases = {{"vision", 0, 0, 3000000}, {"decode", 1, 3000000, 5000000}};
+        a.phases = {{Phase::Vision, 0, 0, 3000000}, {Phase::Decode, 1, 3000000, 5000000}};
         b.phases = a.phases;
         b.repetitions = rows(5, 2.0, 1.0, rng);
         const QJsonObject j = QJsonDocument::fromJson(QByteArray::fromStdString(
@@ -199,13 +201,13 @@ private slots:
         RunData base, run;
         for (RunData* d : {&base, &run}) {
             d->modules = {ModuleRow{7, "llm.layer.0.mlp", "SwiGlu", std::nullopt, 0}};
-            d->tokens = {TokenRow{0, "prefill", 0, "text", 1, -1},
-                         TokenRow{1, "decode", 1, "text", 2, -1}};
+            d->tokens = {TokenRow{0, Phase::Prefill, 0, Modality::Text, 1, -1},
+                         TokenRow{1, Phase::Decode, 1, Modality::Text, 2, -1}};
         }
-        base.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 100, std::nullopt},
-                      SpanRow{2, 7, std::nullopt, "decode", 1, 100, 150, std::nullopt}};
-        run.spans = {SpanRow{1, 7, std::nullopt, "prefill", 0, 0, 30, std::nullopt},
-                     SpanRow{2, 7, std::nullopt, "decode", 1, 30, 70, std::nullopt}};
+        base.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 100, std::nullopt},
+                      SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 100, 150, std::nullopt}};
+        run.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 30, std::nullopt},
+                     SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 30, 70, std::nullopt}};
         run.run.wallNs = 200;
         QuantisedModule m{"llm.layer.0.mlp", 4000, 1000, KernelRatios{0.5, 2.0}};
         const auto p = predictFromKernelRatios(base, run, {m});

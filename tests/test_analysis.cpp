@@ -33,8 +33,8 @@ std::vector<RoutingRow> rowsFor(const std::vector<int>& experts, int visual = 0,
     std::vector<RoutingRow> rows;
     for (size_t t = 0; t < experts.size(); ++t) {
         const bool pre = prefill < 0 || int(t) < prefill;
-        rows.push_back({0, pre ? "prefill" : "decode", pre ? 0 : int(t), int(t),
-                        int(t) < visual ? "visual" : "text", 0, experts[t], 1.0});
+        rows.push_back({0, pre ? Phase::Prefill : Phase::Decode, pre ? 0 : int(t), int(t),
+                        int(t) < visual ? Modality::Visual : Modality::Text, 0, experts[t], 1.0});
     }
     return rows;
 }
@@ -238,7 +238,7 @@ private slots:
         d.imageHeight = 800;
         d.grid = PatchGridRow{16, 16, 14, 224, 1};
         for (int i = 0; i < 10; ++i)
-            d.tokens.push_back(TokenRow{i, "prefill", 0, "text", 65 + i, -1});
+            d.tokens.push_back(TokenRow{i, Phase::Prefill, 0, Modality::Text, 65 + i, -1});
         d.device = DeviceRow{"cpu", 1e11, 1e10, "test", int64_t(64) << 30, int64_t(8) << 30};
         d.runMetrics = {{"memory.rss_start_bytes", 700'000'000, "bytes", "measured", "test"},
                         {"weights.bytes", 600'000'000, "bytes", "measured", "test"}};
@@ -297,10 +297,10 @@ private slots:
             module(2, "dec.blocks.2.sparse.pick", ModuleRole::Router, 1),
             module(3, "dec.blocks.2.sparse.ffn0", ModuleRole::Expert, 1),
             module(4, "dec.blocks.2.sparse.ffn5", ModuleRole::Expert, 1)};
-        const std::vector<SpanRow> spans{{1, 1, std::nullopt, "decode", 3, 0, 100, {}, 0, 0},
-                                         {2, 2, 1, "decode", 3, 0, 10, {}, 0, 0},
-                                         {3, 3, 1, "decode", 3, 20, 50, {}, 0, 0},
-                                         {4, 4, 1, "decode", 3, 60, 90, {}, 0, 0}};
+        const std::vector<SpanRow> spans{{1, 1, std::nullopt, Phase::Decode, 3, 0, 100, {}, 0, 0},
+                                         {2, 2, 1, Phase::Decode, 3, 0, 10, {}, 0, 0},
+                                         {3, 3, 1, Phase::Decode, 3, 20, 50, {}, 0, 0},
+                                         {4, 4, 1, Phase::Decode, 3, 60, 90, {}, 0, 0}};
         const auto g = gateExpertTimes(modules, spans);
         QCOMPARE(g.size(), size_t(1));
         QCOMPARE(g[0].layer, 2);
@@ -359,7 +359,7 @@ private slots:
             {3, "vision", "VisionEncoder", {}, 0, ModuleRole::Vision}};
         const auto t = buildTimeline(
             modules,
-            {{1, 1, {}, "prefill", 0, 5, 9, {}, 0, 0}, {2, 2, {}, "prefill", 0, 1, 4, {}, 0, 0}},
+            {{1, 1, {}, Phase::Prefill, 0, 5, 9, {}, 0, 0}, {2, 2, {}, Phase::Prefill, 0, 1, 4, {}, 0, 0}},
             {});
         QCOMPARE(t.lanes.size(), size_t(2));
         QCOMPARE(t.lanes[0].label, std::string("L0 gate"));
@@ -438,7 +438,7 @@ private slots:
         b.run.id = 2;
         b.run.transform = "w8";
         for (RunData* d : {&a, &b})
-            d->phases = {{"vision", 0, 0, 10}, {"prefill", 0, 10, 50}};
+            d->phases = {{Phase::Vision, 0, 0, 10}, {Phase::Prefill, 0, 10, 50}};
         a.runMetrics = {{"energy.package_j", 3.0, "J", "measured", "RAPL"},
                         {"energy.vision.package_j", 1.0, "J", "measured", "RAPL"}};
         b.runMetrics = {{"energy.package_j", 1.5, "J", "measured", "RAPL"}};
@@ -449,7 +449,7 @@ private slots:
         QVERIFY(formatComparisonText(c).find("3 J vs 1.5 J") != std::string::npos);
         const auto report = analyseRun(a);
         QCOMPARE(report.energyJ, std::optional<double>(3.0));
-        QCOMPARE(report.energyByPhase.at("vision"), 1.0);
+        QCOMPARE(report.energyByPhase.at(Phase::Vision), 1.0);
         // Without counters the comparison says why, from the run's own note.
         b.runMetrics = {{"energy.available", 0, "", "measured", "n/a (no counters here)"}};
         QCOMPARE(compareRuns(a, b).energy, std::string("n/a (no counters here)"));
@@ -461,7 +461,7 @@ private slots:
         d.run.id = 1;
         d.run.status = RunStatus::Incomplete;
         d.run.probes = true;
-        d.phases = {{"preprocess", 0, 0, 10}, {"prefill", 0, 10, 50}};
+        d.phases = {{Phase::Preprocess, 0, 0, 10}, {Phase::Prefill, 0, 10, 50}};
         d.experts = 1;
         d.routing = rowsFor({0, 0, 0});
         const auto a = analyseRun(d);

@@ -55,7 +55,7 @@ Captured captureTiny(const QString& path, bool nested, std::optional<int> maxSeq
 int64_t matmulFlops(const std::vector<LeafFlopsRow>& leaves, const std::string& phase = {}) {
     int64_t n = 0;
     for (const auto& l : leaves)
-        if (kMatmulKinds.count(l.name) && (phase.empty() || l.phase == phase)) n += l.flops;
+        if (kMatmulKinds.count(l.name) && (phase.empty() || phaseName(l.phase) == phase)) n += l.flops;
     return n;
 }
 
@@ -145,15 +145,15 @@ private slots:
         QCOMPARE(matmulFlops(nested.leaves), matmulFlops(plain.leaves));
         std::map<std::pair<std::string, std::string>, int64_t> a, b;
         for (const auto& l : plain.leaves)
-            a[{l.phase, l.name}] = l.flops;
+            a[{phaseName(l.phase), l.name}] = l.flops;
         for (const auto& l : nested.leaves)
-            b[{l.phase, l.name}] = l.flops;
+            b[{phaseName(l.phase), l.name}] = l.flops;
         QCOMPARE(a, b);
         // The top-level ops carry the same totals per phase.
         auto perPhase = [](const std::vector<OpTotal>& totals) {
             std::map<std::string, int64_t> m;
             for (const auto& t : totals)
-                m[t.phase] += t.flops;
+                m[phaseName(t.phase)] += t.flops;
             return m;
         };
         QCOMPARE(perPhase(nested.totals), perPhase(plain.totals));
@@ -167,7 +167,7 @@ private slots:
         auto decodeBytes = [](const std::vector<OpTotal>& totals) {
             int64_t n = 0;
             for (const auto& t : totals)
-                if (t.phase == "decode") n += t.bytes;
+                if (t.phase == Phase::Decode) n += t.bytes;
             return n;
         };
         QVERIFY(decodeBytes(plain.totals) > 0);
@@ -177,8 +177,8 @@ private slots:
     void everyPhaseHasItsFlopCoverage() {
         std::map<std::string, std::pair<int64_t, int64_t>> known; // phase → (known ns, ns)
         for (const auto& t : plain.totals) {
-            known[t.phase].first += t.knownNs;
-            known[t.phase].second += t.ns;
+            known[phaseName(t.phase)].first += t.knownNs;
+            known[phaseName(t.phase)].second += t.ns;
         }
         // Times are not thresholded (this machine is noisy): the numerator
         // never exceeds the whole, and every model phase ran ops with formulas.

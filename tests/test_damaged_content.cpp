@@ -19,26 +19,26 @@ Batch rows(int64_t run) {
     b.run = run;
     b.modules = {{1, "llm", "Decoder", std::nullopt, 10, ModuleRole::Llm},
                  {2, "llm.layer.0.moe.gate", "Router", 1, 4, ModuleRole::Router, 0}};
-    b.phases = {{"prefill", 0, 0, 100}, {"decode", 1, 100, 150}};
-    b.spans = {{1, 1, std::nullopt, "prefill", 0, 5, 95, std::nullopt, 1000, 64},
-               {2, 2, 1, "prefill", 0, 10, 90, std::nullopt, 800, 32}};
-    b.tokens = {{0, "prefill", 0, "text", 256},
-                {1, "prefill", 0, "visual", -1, 0},
-                {2, "prefill", 0, "visual", -1, 3}};
-    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75},
-                 {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
+    b.phases = {{Phase::Prefill, 0, 0, 100}, {Phase::Decode, 1, 100, 150}};
+    b.spans = {{1, 1, std::nullopt, Phase::Prefill, 0, 5, 95, std::nullopt, 1000, 64},
+               {2, 2, 1, Phase::Prefill, 0, 10, 90, std::nullopt, 800, 32}};
+    b.tokens = {{0, Phase::Prefill, 0, Modality::Text, 256},
+                {1, Phase::Prefill, 0, Modality::Visual, -1, 0},
+                {2, Phase::Prefill, 0, Modality::Visual, -1, 3}};
+    b.routing = {{0, Phase::Prefill, 0, 1, Modality::Visual, 0, 3, 0.75},
+                 {0, Phase::Prefill, 0, 1, Modality::Visual, 1, 1, 0.25}};
     b.patchGrid = PatchGridRow{2, 2, 14, 28, 1};
     b.patchMetrics = {{0, "attention", 0, 0.5}, {0, "attention", 3, 0.25}};
     b.stepOutputs = {{0, 2, {0.1f, 0.2f, 0.7f}}, {1, 0, {0.5f, 0.25f, 0.25f}}};
     b.visionFeatures = VisionFeatureRow{2, 2, {1, 2, 3, 4}};
     b.attnMaps = {{0, 0, 2, 2, {1, 0, 0.5f, 0.5f}}};
     b.ops = {
-        {1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 60, "[[1,8],[8,4]]", "float", 64, 160},
-        {2, 2, 1, "aten::add", "prefill", 0, 30, 40, "[[1,4]]", "float", 4, 48}};
-    b.leafFlops = {{"prefill", "aten::mm", 1, 64}};
+        {1, 2, std::nullopt, "aten::mm", Phase::Prefill, 0, 20, 60, "[[1,8],[8,4]]", "float", 64, 160},
+        {2, 2, 1, "aten::add", Phase::Prefill, 0, 30, 40, "[[1,4]]", "float", 4, 48}};
+    b.leafFlops = {{Phase::Prefill, "aten::mm", 1, 64}};
     b.runMetrics = {{"weights.bytes", 4096, "bytes", "measured", ""}};
-    b.repetitions = {{Arm::Baseline, 0, "prefill", 100, false},
-                     {Arm::WhatIf, 0, "prefill", 90, false}};
+    b.repetitions = {{Arm::Baseline, 0, Phase::Prefill, 100, false},
+                     {Arm::WhatIf, 0, Phase::Prefill, 90, false}};
     return b;
 }
 
@@ -138,6 +138,26 @@ private slots:
             "run_metric weights.bytes of run 1");
         row("negative repetition", "UPDATE repetition SET ns = -3 WHERE arm = 'whatif'",
             "repetition 0 (prefill) of run 1: ns -3");
+        // Phases and modalities are read into types: a name that is none is damage.
+        row("unknown phase", "UPDATE phase SET phase = 'warmup' WHERE phase = 'decode'",
+            "a phase row of run 1: phase \"warmup\" is none of preprocess, h2d, vision");
+        row("phase row naming none", "UPDATE phase SET phase = '' WHERE phase = 'decode'",
+            "a phase row (step 1) of run 1: it names no phase");
+        row("span in no known phase", "UPDATE span SET phase = 'vision2' WHERE id = 2",
+            "span 2 of run 1: phase \"vision2\"");
+        row("routing in a phase of another case",
+            "UPDATE routing SET phase = 'Prefill' WHERE rank = 0",
+            "routing of layer 0, token 1 of run 1: phase \"Prefill\"");
+        row("token of an unknown modality", "UPDATE token SET modality = 'audio' WHERE position = 1",
+            "token 1 of run 1: modality \"audio\" is neither visual nor text");
+        row("routing of an unknown modality", "UPDATE routing SET modality = '' WHERE rank = 1",
+            "routing of layer 0, token 1 of run 1: modality \"\"");
+        row("op chunk in an unknown phase", "UPDATE interned SET text = 'later' WHERE text = 'prefill'",
+            "phase \"later\"");
+        row("op total in an unknown phase", "UPDATE op_total SET phase = 'x'",
+            "op_total aten::mm of run 1: phase \"x\"");
+        row("repetition in an unknown phase", "UPDATE repetition SET phase = 'warm'",
+            "repetition 0 of run 1: phase \"warm\"");
         // A step no int holds must not wrap into a plausible one (2^32 + 1 → 1).
         row("step beyond an int", "UPDATE phase SET step = 4294967297 WHERE phase = 'decode'",
             "step 2147483647 is outside");

@@ -46,8 +46,8 @@ private slots:
         QVERIFY(!m.available());
         QVERIFY(QString::fromStdString(m.unavailableReason()).startsWith(QStringLiteral("n/a")));
         PhaseEnergy e(&m);
-        e.phaseBoundary("vision");
-        e.phaseBoundary("");
+        e.phaseBoundary(Phase::Vision);
+        e.phaseBoundary(Phase::None);
         const auto metrics = e.metrics();
         QCOMPARE(metrics.size(), size_t(1));
         QCOMPARE(metrics[0].name, std::string("energy.available"));
@@ -87,13 +87,13 @@ private slots:
         const QString root = makeRoot(QStringLiteral("phases"), 1);
         EnergyMeter m(root.toStdString());
         PhaseEnergy e(&m);
-        e.phaseBoundary("vision");
+        e.phaseBoundary(Phase::Vision);
         put(at(root, "intel-rapl:0/energy_uj"), "3000000"); // vision: 2 J
-        e.phaseBoundary("decode");
+        e.phaseBoundary(Phase::Decode);
         put(at(root, "intel-rapl:0/energy_uj"), "3500000"); // decode step 1: 0.5 J
-        e.phaseBoundary("decode");
+        e.phaseBoundary(Phase::Decode);
         put(at(root, "intel-rapl:0/energy_uj"), "4000000"); // decode step 2: 0.5 J
-        e.phaseBoundary("");
+        e.phaseBoundary(Phase::None);
         put(at(root, "intel-rapl:0/energy_uj"), "9000000"); // after the run: not counted
         std::map<std::string, double> got;
         for (const auto& metric : e.metrics())

@@ -80,14 +80,14 @@ private slots:
         info.writerHost = mvp::hostName();
         auto run = (*writer)->beginRun(info);
         QVERIFY(run.ok());
-        auto phase = [&](const char* name, int step, int64_t start) {
+        auto phase = [&](Phase name, int step, int64_t start) {
             Batch b;
             b.run = *run;
             b.phases = {{name, step, start, start + 1000}};
             (*writer)->submit(std::move(b));
             QVERIFY((*writer)->flush().ok());
         };
-        phase("prefill", 0, 0);
+        phase(Phase::Prefill, 0, 0);
         MainWindow w;
         w.show();
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
@@ -99,7 +99,7 @@ private slots:
         const auto settled = loaded.count();
         QTest::qWait(2500); // nothing written: nothing re-read
         QCOMPARE(loaded.count(), settled);
-        phase("decode", 1, 1000);
+        phase(Phase::Decode, 1, 1000);
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), settled + 1, 5000);
         QCOMPARE(w.session()->data.phases.size(), size_t(2));
         QVERIFY((*writer)->endRun(*run, RunResult{}).ok());

@@ -55,7 +55,7 @@ Result<std::vector<PackedOp>> decodeAll(std::string_view data, int64_t rows) {
     }
 }
 
-OpRecord record(int64_t id, const std::string* name, const std::string* phase) {
+OpRecord record(int64_t id, const std::string* name, Phase phase) {
     OpRecord r;
     r.id = id;
     r.span = id % 5;
@@ -89,7 +89,7 @@ class TestOpChunks : public QObject {
     // A session with one run of `n` capture records; `end`: the run is ended.
     void writeRecords(const std::string& path, int64_t n, bool end) {
         static const std::string names[] = {"aten::linear", "aten::addmm", "aten::cat"};
-        static const std::string phases[] = {"prefill", "decode"};
+        static const Phase phases[] = {Phase::Prefill, Phase::Decode};
         auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
         QVERIFY(w.ok());
         RunInfo info;
@@ -100,7 +100,7 @@ class TestOpChunks : public QObject {
             Batch b;
             b.run = *run;
             for (int64_t id = first; id < std::min(n + 1, first + 1000); ++id)
-                b.opRecords.push_back(record(id, &names[id % 3], &phases[id > n / 2 ? 1 : 0]));
+                b.opRecords.push_back(record(id, &names[id % 3], phases[id > n / 2 ? 1 : 0]));
             (*w)->submit(std::move(b));
         }
         if (end) QVERIFY((*w)->endRun(*run, RunResult{}).ok());
@@ -166,14 +166,14 @@ private slots:
         QCOMPARE(ops->size(), size_t(2500));
         QCOMPARE((*r)->opCount(1).value(), int64_t(2500));
         static const std::string names[] = {"aten::linear", "aten::addmm", "aten::cat"};
-        static const std::string phases[] = {"prefill", "decode"};
+        static const Phase phases[] = {Phase::Prefill, Phase::Decode};
         for (const OpRow& o : *ops) {
-            const OpRecord rec = record(o.id, &names[o.id % 3], &phases[o.id > 1250 ? 1 : 0]);
+            const OpRecord rec = record(o.id, &names[o.id % 3], phases[o.id > 1250 ? 1 : 0]);
             OpRow want{rec.id,
                        rec.span ? std::optional(rec.span) : std::nullopt,
                        rec.parentOp ? std::optional(rec.parentOp) : std::nullopt,
                        *rec.name,
-                       *rec.phase,
+                       rec.phase,
                        rec.step,
                        rec.startNs,
                        rec.endNs,
@@ -198,7 +198,7 @@ private slots:
             writeRecords(path, 3000, ended);
             auto r = SessionReader::open(path);
             QVERIFY(r.ok());
-            std::map<std::pair<std::string, std::string>, OpTotal> want;
+            std::map<std::pair<Phase, std::string>, OpTotal> want;
             const auto ops = (*r)->ops(1);
             QVERIFY(ops.ok());
             for (const OpRow& o : *ops) {

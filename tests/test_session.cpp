@@ -40,19 +40,19 @@ Batch sampleBatch(int64_t run) {
     Batch b;
     b.run = run;
     b.modules = {{1, "llm", "Decoder", std::nullopt, 10}, {2, "llm.layer.0", "DecoderLayer", 1, 7}};
-    b.phases = {{"prefill", 0, 0, 100}, {"decode", 1, 100, 150}};
-    b.spans = {{1, 1, std::nullopt, "prefill", 0, 5, 95, std::nullopt, 1000, 64},
-               {2, 2, 1, "prefill", 0, 10, 90, 42, 800, 32}};
+    b.phases = {{Phase::Prefill, 0, 0, 100}, {Phase::Decode, 1, 100, 150}};
+    b.spans = {{1, 1, std::nullopt, Phase::Prefill, 0, 5, 95, std::nullopt, 1000, 64},
+               {2, 2, 1, Phase::Prefill, 0, 10, 90, 42, 800, 32}};
     b.ops = {
-        {1, 2, std::nullopt, "aten::mm", "prefill", 0, 20, 30, "[[2,3],[3,4]]", "Float", 48, 80},
-        {2, 2, std::nullopt, "aten::linear", "prefill", 0, 40, 80, "[[2,3],[4,3]]", "Float", 48,
+        {1, 2, std::nullopt, "aten::mm", Phase::Prefill, 0, 20, 30, "[[2,3],[3,4]]", "Float", 48, 80},
+        {2, 2, std::nullopt, "aten::linear", Phase::Prefill, 0, 40, 80, "[[2,3],[4,3]]", "Float", 48,
          80},
-        {3, 2, 2, "aten::addmm", "prefill", 0, 45, 75, "[[4],[2,3],[3,4]]", "Float", 48, 80},
-        {4, std::nullopt, std::nullopt, "aten::view", "decode", 1, 110, 111, "[[8]]", "Float", 0,
+        {3, 2, 2, "aten::addmm", Phase::Prefill, 0, 45, 75, "[[4],[2,3],[3,4]]", "Float", 48, 80},
+        {4, std::nullopt, std::nullopt, "aten::view", Phase::Decode, 1, 110, 111, "[[8]]", "Float", 0,
          0}};
-    b.tokens = {{0, "prefill", 0, "text", 256}, {1, "prefill", 0, "visual", -1}};
-    b.routing = {{0, "prefill", 0, 1, "visual", 0, 3, 0.75},
-                 {0, "prefill", 0, 1, "visual", 1, 1, 0.25}};
+    b.tokens = {{0, Phase::Prefill, 0, Modality::Text, 256}, {1, Phase::Prefill, 0, Modality::Visual, -1}};
+    b.routing = {{0, Phase::Prefill, 0, 1, Modality::Visual, 0, 3, 0.75},
+                 {0, Phase::Prefill, 0, 1, Modality::Visual, 1, 1, 0.25}};
     b.patchMetrics = {{0, "attention", 0, 0.5}, {0, "attention", 1, 0.25}};
     b.attnMaps = {{0, 1, 2, 2, {1.0f, 0.0f, 0.5f, 0.5f}}};
     b.image = ImageRow{"x.png", 2, 1, 4, 2, {1, 2, 3}};
@@ -107,6 +107,23 @@ class TestSession : public QObject {
     QString file_qs(const char* name) const { return file(name); }
 
 private slots:
+    // The names FORMAT.md gives, and nothing else, read back as phases and modalities.
+    void phaseAndModalityNames() {
+        const char* names[] = {"preprocess", "h2d", "vision", "projector", "prefill", "decode"};
+        QCOMPARE(kPhases.size(), std::size(names));
+        for (size_t i = 0; i < kPhases.size(); ++i) {
+            QCOMPARE(std::string(toString(kPhases[i])), std::string(names[i]));
+            QVERIFY(phaseFromString(names[i]) == kPhases[i]);
+        }
+        QVERIFY(phaseFromString("") == Phase::None);
+        for (const char* other : {"Decode", "total", "done", " prefill", "vision "})
+            QVERIFY2(!phaseFromString(other), other);
+        QVERIFY(modalityFromString("visual") == Modality::Visual);
+        QVERIFY(modalityFromString("text") == Modality::Text);
+        QVERIFY(!modalityFromString("") && !modalityFromString("image"));
+        QCOMPARE(modalityName(Modality::Visual), std::string("visual"));
+    }
+
     void roundTrip() {
         const QString path = file("round.mvprof");
         writeSession(path);
@@ -319,7 +336,7 @@ private slots:
                 // roles inferred from the built-in model's kinds.
                 auto totals = (*r)->opTotals(1);
                 QVERIFY(totals.ok() && !totals->empty());
-                QVERIFY(!totals->front().phase.empty());
+                QVERIFY(totals->front().phase != Phase::None);
                 auto modules = (*r)->modules(1);
                 QVERIFY(modules.ok() && !modules->empty());
                 auto reps = (*r)->repetitions(1);
@@ -335,7 +352,7 @@ private slots:
             Batch b;
             b.run = 1;
             b.runMetrics.push_back({"kv.bytes", 42, "bytes", "measured", "test"});
-            b.repetitions.push_back({Arm::WhatIf, 0, "decode", 1234, false});
+            b.repetitions.push_back({Arm::WhatIf, 0, Phase::Decode, 1234, false});
             (*w)->submit(std::move(b));
             QVERIFY((*w)->close().ok());
             auto r = SessionReader::open(path.toStdString());

@@ -63,7 +63,7 @@ private slots:
         QCOMPARE(int(run->tokens.size()), 1 + 102 + int(prompt.size()) + 4);
         std::vector<int> kept;
         for (const auto& t : run->tokens)
-            if (t.modality == "visual") kept.push_back(t.patch);
+            if (t.modality == Modality::Visual) kept.push_back(t.patch);
         QVERIFY(std::is_sorted(kept.begin(), kept.end())); // spatial order
         QCOMPARE(std::adjacent_find(kept.begin(), kept.end()), kept.end());
         // Exactly the top 102 by the baseline's attention.
@@ -177,7 +177,7 @@ private slots:
             QVERIFY(data.ok());
             std::vector<int> kept;
             for (const auto& t : data->tokens)
-                if (t.modality == "visual") kept.push_back(t.patch);
+                if (t.modality == Modality::Visual) kept.push_back(t.patch);
             QCOMPARE(kept, expected);
         }
         QVERIFY(top(saliency, 64) != top(norms, 64)); // the sources really differ

@@ -70,7 +70,7 @@ private slots:
         QCOMPARE(q8.repetitions.size(), size_t(3 * 2 * 5));
         std::vector<int64_t> vision;
         for (const auto& row : q8.repetitions)
-            if (row.arm == Arm::Baseline && row.phase == "vision") vision.push_back(row.ns);
+            if (row.arm == Arm::Baseline && row.phase == Phase::Vision) vision.push_back(row.ns);
         std::sort(vision.begin(), vision.end());
         const QJsonObject j = QJsonDocument::fromJson(r.out).object();
         const QJsonArray phases = j[QStringLiteral("phases")].toArray();

@@ -23,8 +23,8 @@ RunData baseline() {
     }
     d.stepOutputs = {{0, 2, {0.1f, 0.2f, 0.7f}}};
     for (int token = 0; token < 8; ++token) {
-        d.routing.push_back({0, "prefill", 0, token, "text", 0, 0, 0.6});
-        d.routing.push_back({0, "prefill", 0, token, "text", 1, 1, 0.4});
+        d.routing.push_back({0, Phase::Prefill, 0, token, Modality::Text, 0, 0, 0.6});
+        d.routing.push_back({0, Phase::Prefill, 0, token, Modality::Text, 1, 1, 0.4});
     }
     return d;
 }

@@ -164,7 +164,7 @@ private slots:
         const int expertOf[12] = {0, 0, 0, 1, 0, 2, 0, 2, 0, 0, 0, 0};
         std::vector<RoutingRow> rows;
         for (int t = 0; t < 12; ++t)
-            rows.push_back(RoutingRow{0, "prefill", 0, t, "text", 0, expertOf[t], 1.0});
+            rows.push_back(RoutingRow{0, Phase::Prefill, 0, t, Modality::Text, 0, expertOf[t], 1.0});
         auto plan = planColdExperts(rows, 4, 1, 4, 2);
         QCOMPARE(plan.completeWindows, 3);
         // e1: 1, 0, 0 → cold; e2: 0, 2, 0 → never two low windows in a row; e3: 0, 0, 0 → cold.
@@ -225,10 +225,10 @@ private slots:
         for (const auto& [layer, unused] : counts) {
             std::map<int, std::vector<int>> before, after; // token → experts by rank
             for (const auto& row : base.routing)
-                if (row.layer == layer && row.phase == "prefill")
+                if (row.layer == layer && row.phase == Phase::Prefill)
                     before[row.token].push_back(row.expert);
             for (const auto& row : run.routing)
-                if (row.layer == layer && row.phase == "prefill")
+                if (row.layer == layer && row.phase == Phase::Prefill)
                     after[row.token].push_back(row.expert);
             for (const auto& [token, was] : before) {
                 const auto& now = after[token];
@@ -430,7 +430,7 @@ private slots:
         QVERIFY(metric(pruned, "kv.bytes") < metric(w4, "kv.bytes"));
         int visual = 0;
         for (const auto& t : pruned.tokens)
-            visual += t.modality == "visual";
+            visual += t.modality == Modality::Visual;
         QCOMPARE(visual, 230); // round(0.4 · 576)
     }
 

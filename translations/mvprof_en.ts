@@ -1220,78 +1220,63 @@
 <context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="37"/>
-        <source>All phases</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ExpertLoadView.cpp" line="38"/>
-        <source>Prefill</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ExpertLoadView.cpp" line="39"/>
-        <source>Decode</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ExpertLoadView.cpp" line="43"/>
+        <location filename="../views/ExpertLoadView.cpp" line="42"/>
         <source>Layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="53"/>
-        <location filename="../views/ExpertLoadView.cpp" line="56"/>
+        <location filename="../views/ExpertLoadView.cpp" line="52"/>
+        <location filename="../views/ExpertLoadView.cpp" line="55"/>
         <source>expert</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="54"/>
+        <location filename="../views/ExpertLoadView.cpp" line="53"/>
         <source>routing slots (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="57"/>
+        <location filename="../views/ExpertLoadView.cpp" line="56"/>
         <source>layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="85"/>
+        <location filename="../views/ExpertLoadView.cpp" line="84"/>
         <source>e%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="86"/>
+        <location filename="../views/ExpertLoadView.cpp" line="85"/>
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="89"/>
+        <location filename="../views/ExpertLoadView.cpp" line="88"/>
         <source>L%1 → %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="90"/>
+        <location filename="../views/ExpertLoadView.cpp" line="89"/>
         <source>Selected token %1: %2 (measured gate weights)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="115"/>
+        <location filename="../views/ExpertLoadView.cpp" line="114"/>
         <source>This run has no MoE routing.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="141"/>
+        <location filename="../views/ExpertLoadView.cpp" line="140"/>
         <source>%1, visual</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="142"/>
+        <location filename="../views/ExpertLoadView.cpp" line="141"/>
         <source>%1, text</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="173"/>
+        <location filename="../views/ExpertLoadView.cpp" line="172"/>
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1380,102 +1365,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="171"/>
-        <source>All phases</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="172"/>
-        <source>Prefill</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../views/HeatmapView.cpp" line="173"/>
-        <source>Decode</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="175"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="180"/>
+        <location filename="../views/HeatmapView.cpp" line="178"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="181"/>
+        <location filename="../views/HeatmapView.cpp" line="179"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="189"/>
+        <location filename="../views/HeatmapView.cpp" line="187"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="192"/>
+        <location filename="../views/HeatmapView.cpp" line="190"/>
         <source>Draw the patch grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="222"/>
+        <location filename="../views/HeatmapView.cpp" line="220"/>
         <source>%1 %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="227"/>
+        <location filename="../views/HeatmapView.cpp" line="225"/>
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="274"/>
+        <location filename="../views/HeatmapView.cpp" line="272"/>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="323"/>
+        <location filename="../views/HeatmapView.cpp" line="321"/>
         <source>none (score)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="325"/>
+        <location filename="../views/HeatmapView.cpp" line="323"/>
         <source>seconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="328"/>
+        <location filename="../views/HeatmapView.cpp" line="326"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="329"/>
+        <location filename="../views/HeatmapView.cpp" line="327"/>
         <source>layers %1–%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="330"/>
+        <location filename="../views/HeatmapView.cpp" line="328"/>
         <source>unit: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="343"/>
+        <location filename="../views/HeatmapView.cpp" line="341"/>
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="359"/>
+        <location filename="../views/HeatmapView.cpp" line="357"/>
         <source>The heatmap could not be computed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="371"/>
+        <location filename="../views/HeatmapView.cpp" line="369"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="381"/>
+        <location filename="../views/HeatmapView.cpp" line="379"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1493,28 +1463,43 @@
 <context>
     <name>mvp::views::Labels</name>
     <message>
-        <location filename="../views/Labels.cpp" line="10"/>
+        <location filename="../views/Labels.cpp" line="11"/>
         <source>measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="12"/>
+        <location filename="../views/Labels.cpp" line="13"/>
         <source>estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="14"/>
+        <location filename="../views/Labels.cpp" line="15"/>
         <source>predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="16"/>
+        <location filename="../views/Labels.cpp" line="17"/>
         <source>derived</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="18"/>
+        <location filename="../views/Labels.cpp" line="19"/>
         <source>apportioned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="25"/>
+        <source>All phases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="26"/>
+        <source>Prefill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="28"/>
+        <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

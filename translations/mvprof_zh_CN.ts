@@ -1219,78 +1219,63 @@
 <context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="37" />
-        <source>All phases</source>
-        <translation>全部阶段</translation>
-    </message>
-    <message>
-        <location filename="../views/ExpertLoadView.cpp" line="38" />
-        <source>Prefill</source>
-        <translation>预填充</translation>
-    </message>
-    <message>
-        <location filename="../views/ExpertLoadView.cpp" line="39" />
-        <source>Decode</source>
-        <translation>解码</translation>
-    </message>
-    <message>
-        <location filename="../views/ExpertLoadView.cpp" line="43" />
+        <location filename="../views/ExpertLoadView.cpp" line="42" />
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="53" />
-        <location filename="../views/ExpertLoadView.cpp" line="56" />
+        <location filename="../views/ExpertLoadView.cpp" line="52" />
+        <location filename="../views/ExpertLoadView.cpp" line="55" />
         <source>expert</source>
         <translation>专家</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="54" />
+        <location filename="../views/ExpertLoadView.cpp" line="53" />
         <source>routing slots (measured)</source>
         <translation>路由槽位（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="57" />
+        <location filename="../views/ExpertLoadView.cpp" line="56" />
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="85" />
+        <location filename="../views/ExpertLoadView.cpp" line="84" />
         <source>e%1 (%2)</source>
         <translation>e%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="86" />
+        <location filename="../views/ExpertLoadView.cpp" line="85" />
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation>词元 %1 未经过路由（没有对应的 MoE 记录）。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="89" />
+        <location filename="../views/ExpertLoadView.cpp" line="88" />
         <source>L%1 → %2</source>
         <translation>L%1 → %2</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="90" />
+        <location filename="../views/ExpertLoadView.cpp" line="89" />
         <source>Selected token %1: %2 (measured gate weights)</source>
         <translation>选中词元 %1：%2（实测门控权重）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="115" />
+        <location filename="../views/ExpertLoadView.cpp" line="114" />
         <source>This run has no MoE routing.</source>
         <translation>此运行没有 MoE 路由记录。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="141" />
+        <location filename="../views/ExpertLoadView.cpp" line="140" />
         <source>%1, visual</source>
         <translation>%1，视觉</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="142" />
+        <location filename="../views/ExpertLoadView.cpp" line="141" />
         <source>%1, text</source>
         <translation>%1，文本</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="173" />
+        <location filename="../views/ExpertLoadView.cpp" line="172" />
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation>第 %1 层，%2：%4 个词元共 %3 个槽位（实测）。CV %5 · 均衡度 %6 · Jain %7 · MaxVio %8 · 空闲 %9 · 归一化熵 %10 · 虚线：过载阈值（Δ = 1.8）</translation>
     </message>
@@ -1379,102 +1364,87 @@
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="171" />
-        <source>All phases</source>
-        <translation>全部阶段</translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="172" />
-        <source>Prefill</source>
-        <translation>预填充</translation>
-    </message>
-    <message>
         <location filename="../views/HeatmapView.cpp" line="173" />
-        <source>Decode</source>
-        <translation>解码</translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="175" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="180" />
+        <location filename="../views/HeatmapView.cpp" line="178" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="181" />
+        <location filename="../views/HeatmapView.cpp" line="179" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="189" />
+        <location filename="../views/HeatmapView.cpp" line="187" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="192" />
+        <location filename="../views/HeatmapView.cpp" line="190" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="222" />
+        <location filename="../views/HeatmapView.cpp" line="220" />
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="227" />
+        <location filename="../views/HeatmapView.cpp" line="225" />
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="274" />
+        <location filename="../views/HeatmapView.cpp" line="272" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="323" />
+        <location filename="../views/HeatmapView.cpp" line="321" />
         <source>none (score)</source>
         <translation>无（得分）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="325" />
+        <location filename="../views/HeatmapView.cpp" line="323" />
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="328" />
+        <location filename="../views/HeatmapView.cpp" line="326" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="329" />
+        <location filename="../views/HeatmapView.cpp" line="327" />
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="330" />
+        <location filename="../views/HeatmapView.cpp" line="328" />
         <source>unit: %1</source>
         <translation>单位：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="343" />
+        <location filename="../views/HeatmapView.cpp" line="341" />
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation>正在计算第 %1–%2 层的热力图…</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="359" />
+        <location filename="../views/HeatmapView.cpp" line="357" />
         <source>The heatmap could not be computed: %1</source>
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="371" />
+        <location filename="../views/HeatmapView.cpp" line="369" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="381" />
+        <location filename="../views/HeatmapView.cpp" line="379" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
@@ -1492,29 +1462,44 @@
 <context>
     <name>mvp::views::Labels</name>
     <message>
-        <location filename="../views/Labels.cpp" line="10" />
+        <location filename="../views/Labels.cpp" line="11" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="12" />
+        <location filename="../views/Labels.cpp" line="13" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="14" />
+        <location filename="../views/Labels.cpp" line="15" />
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="16" />
+        <location filename="../views/Labels.cpp" line="17" />
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="18" />
+        <location filename="../views/Labels.cpp" line="19" />
         <source>apportioned</source>
         <translation>分摊</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="25" />
+        <source>All phases</source>
+        <translation>全部阶段</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="26" />
+        <source>Prefill</source>
+        <translation>预填充</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="28" />
+        <source>Decode</source>
+        <translation>解码</translation>
     </message>
 </context>
 <context>

@@ -50,7 +50,7 @@ QVariant AbTimingsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Phase:
-            return QString::fromStdString(p->phase);
+            return QString::fromStdString(p->name());
         case Baseline:
             return msInterval(p->baseline);
         case WhatIf:
@@ -133,7 +133,7 @@ void AbChart::paintEvent(QPaintEvent*) {
     const QFontMetrics fm(font());
     int labelW = 0, speedW = 0;
     for (const auto& r : rows) {
-        labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(r.phase)) + 12);
+        labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(r.name())) + 12);
         speedW = std::max(speedW, fm.horizontalAdvance(speedupLabel(r)) + 12);
     }
     const int top = fm.height() + 6;
@@ -155,7 +155,7 @@ void AbChart::paintRow(QPainter& p, const AbPhase& r, const QRect& row, int labe
     const double scale = std::max({r.baseline.high, r.whatIf.high, 1.0}) / double(barW);
     p.setPen(palette().text().color());
     p.drawText(QRect(row.x(), row.y(), labelW - 6, row.height()), Qt::AlignRight | Qt::AlignVCenter,
-               QString::fromStdString(r.phase));
+               QString::fromStdString(r.name()));
     const int barH = std::max(3, row.height() / 2 - 4);
     for (int arm = 0; arm < 2; ++arm) {
         const Interval& v = arm == 0 ? r.baseline : r.whatIf;

@@ -1,6 +1,7 @@
 #include "views/ExpertLoadView.h"
 
 #include "views/Colours.h"
+#include "views/Labels.h"
 #include "views/SessionData.h"
 
 #include <QComboBox>
@@ -34,9 +35,7 @@ ExpertLoadView::ExpertLoadView(QWidget* parent)
     : QWidget(parent), layer_(new QComboBox(this)), phase_(new QComboBox(this)),
       scalars_(new QLabel(this)), bars_(new QCustomPlot(this)), grid_(new QCustomPlot(this)),
       tokenLabel_(new QLabel(this)) {
-    phase_->addItem(tr("All phases"), QString());
-    phase_->addItem(tr("Prefill"), QStringLiteral("prefill"));
-    phase_->addItem(tr("Decode"), QStringLiteral("decode"));
+    addLlmPhaseChoices(phase_);
     scalars_->setWordWrap(true);
     scalars_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* controls = new QHBoxLayout;
@@ -118,10 +117,10 @@ void ExpertLoadView::render() {
         return;
     }
     const int layer = layer_->currentData().toInt();
-    const QString phase = phase_->currentData().toString();
+    const std::optional<Phase> phase = chosenPhase(phase_);
     std::vector<RoutingRow> rows;
     for (const auto& r : data_->data.routing)
-        if (r.layer == layer && (phase.isEmpty() || QString::fromStdString(r.phase) == phase))
+        if (r.layer == layer && (!phase || r.phase == *phase))
             rows.push_back(r);
     shown_ = analyseLayer(layer, rows, data_->data.experts);
     const auto& s = shown_.total;

@@ -168,9 +168,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     metric_->setToolTip(tr(
         "What colours each patch; the status bar says whether a value is measured or estimated"));
     metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    phase_->addItem(tr("All phases"), QString());
-    phase_->addItem(tr("Prefill"), QStringLiteral("prefill"));
-    phase_->addItem(tr("Decode"), QStringLiteral("decode"));
+    addLlmPhaseChoices(phase_);
     phase_->setToolTip(
         tr("Count only the prompt's tokens (prefill) or the generated ones (decode)"));
     for (const auto& name : colormapNames())
@@ -342,7 +340,7 @@ void HeatmapView::recompute(const QString& key) {
     info_->setText(
         tr("Computing the heatmap for layers %1–%2…").arg(first_->value()).arg(last_->value()));
     const LayerRange range{first_->value(), last_->value()};
-    const std::string phase = phase_->currentData().toString().toStdString();
+    const std::optional<Phase> phase = chosenPhase(phase_);
     grids_.start([data = data_, range, phase](const auto&) {
         auto g = std::make_shared<Grids>();
         try {
@@ -381,14 +379,16 @@ void HeatmapView::render() {
         info_->setText(tr("No patch values in this run (captured with --no-probes?)."));
         return;
     }
-    const QString phase = phase_->currentData().toString();
-    const QString key =
-        QStringLiteral("%1-%2:%3").arg(first_->value()).arg(last_->value()).arg(phase);
+    const std::optional<Phase> phase = chosenPhase(phase_);
+    const QString key = QStringLiteral("%1-%2:%3")
+                            .arg(first_->value())
+                            .arg(last_->value())
+                            .arg(phase ? int(*phase) : -1);
     if (key != cacheKey_) {
         // The analysis holds every metric over all layers and phases; any other range is
         // computed off the GUI thread, and the picture stays as it is meanwhile.
         const bool everything =
-            phase.isEmpty() &&
+            !phase &&
             (data_->layers.empty() ||
              (first_->value() == data_->layers.front() && last_->value() == data_->layers.back()));
         if (!everything) {

@@ -1,5 +1,6 @@
 #include "views/Labels.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
 
 namespace mvp::views {
@@ -18,6 +19,20 @@ QString provenanceLabel(Provenance p) {
         return QCoreApplication::translate("mvp::views::Labels", "apportioned");
     }
     return {};
+}
+
+void addLlmPhaseChoices(QComboBox* box) {
+    box->addItem(QCoreApplication::translate("mvp::views::Labels", "All phases"), -1);
+    box->addItem(QCoreApplication::translate("mvp::views::Labels", "Prefill"),
+                 int(Phase::Prefill));
+    box->addItem(QCoreApplication::translate("mvp::views::Labels", "Decode"), int(Phase::Decode));
+}
+
+std::optional<Phase> chosenPhase(const QComboBox* box) {
+    bool ok = false;
+    const int v = box->currentData().toInt(&ok);
+    if (!ok || v < 0) return std::nullopt;
+    return Phase(v);
 }
 
 } // namespace mvp::views

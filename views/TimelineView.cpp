@@ -129,14 +129,14 @@ void TimelineView::rebuild() {
     }
     // Phases behind the lanes: prefill and alternating decode steps.
     for (const auto& p : timeline_.phases) {
-        if (p.phase != "prefill" && p.phase != "decode") continue;
+        if (!isLlmPhase(p.phase)) continue;
         auto* r = new QCPItemRect(plot_);
         r->topLeft->setCoords(double(p.startNs) / 1e6, double(timeline_.lanes.size()) - 0.5);
         r->bottomRight->setCoords(double(p.endNs) / 1e6, -0.5);
         r->setPen(Qt::NoPen);
         // Phase bands tinted into the base colour: light or dark, the boxes stay readable.
         const QPalette& pal = palette();
-        r->setBrush(p.phase == "prefill" ? colours::tint(pal, QColor(255, 200, 60), 0.22)
+        r->setBrush(p.phase == Phase::Prefill ? colours::tint(pal, QColor(255, 200, 60), 0.22)
                     : p.step % 2         ? colours::tint(pal, QColor(80, 180, 80), 0.16)
                                          : colours::tint(pal, QColor(80, 180, 80), 0.07));
         r->setLayer(QStringLiteral("background"));

@@ -12,7 +12,7 @@ namespace mvp::cli {
 inline ProgressFn jsonlProgress() {
     return [](const CaptureProgress& p) {
         const nlohmann::json j{{"event", "progress"},
-                               {"phase", p.phase},
+                               {"phase", p.name()},
                                {"step", p.step},
                                {"steps", p.steps},
                                {"fraction", p.fraction}};

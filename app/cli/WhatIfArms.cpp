@@ -41,7 +41,8 @@ Result<BothArms> runBothArms(const PreparedCapture& baselinePrep, Capturer& what
     plan.cancel = baselinePrep.options.cancel;
     if (progress)
         plan.progress = [&](int pass, int passes) {
-            progress({"repetitions", pass, passes, 0.8 * pass / std::max(1, passes)});
+            progress({CaptureProgress::Stage::Repetitions, Phase::Preprocess, pass, passes,
+                      0.8 * pass / std::max(1, passes)});
         };
     auto rows = runAbRepetitions(plan);
     if (!rows) return rows.error();

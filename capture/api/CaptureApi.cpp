@@ -194,15 +194,15 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
 
 int mvprof_begin_phase(mvprof_session* s, const char* phase, int step) {
     return guarded(s, true, [&]() -> int {
-        static const char* kPhases[] = {"preprocess", "h2d",     "vision",
-                                        "projector",  "prefill", "decode"};
-        const std::string p = text(phase);
-        if (std::find(std::begin(kPhases), std::end(kPhases), p) == std::end(kPhases))
-            return fail(MVPROF_BAD_INPUT, "unknown phase '" + p +
+        const auto known = mvp::phaseFromString(text(phase));
+        if (!known || *known == mvp::Phase::None)
+            return fail(MVPROF_BAD_INPUT, "unknown phase '" + text(phase) +
                                               "': use preprocess, h2d, vision, projector, "
                                               "prefill or decode");
-        s->recorder->beginPhase(p, p == "decode" ? std::max(step, 1) : 0);
-        if (p == "decode") s->decodeSteps = std::max(s->decodeSteps, std::max(step, 1));
+        const mvp::Phase p = *known;
+        const bool decode = p == mvp::Phase::Decode;
+        s->recorder->beginPhase(p, decode ? std::max(step, 1) : 0);
+        if (decode) s->decodeSteps = std::max(s->decodeSteps, std::max(step, 1));
         if (s->attention) s->attention->beginPass(p);
         return MVPROF_OK;
     });

@@ -39,10 +39,10 @@ int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, c
             if ((patchOf[size_t(i)] = patches ? patches[i] : i) < 0)
                 return fail(MVPROF_BAD_INPUT, "a visual token's patch is negative");
         std::erase_if(s->rows.tokens,
-                      [](const mvp::TokenRow& t) { return t.modality == "visual"; });
+                      [](const mvp::TokenRow& t) { return t.modality == mvp::Modality::Visual; });
         for (int i = 0; i < count; ++i)
             s->rows.tokens.push_back(
-                mvp::TokenRow{first_position + i, "prefill", 0, "visual", -1, patchOf[size_t(i)]});
+                mvp::TokenRow{first_position + i, mvp::Phase::Prefill, 0, mvp::Modality::Visual, -1, patchOf[size_t(i)]});
         s->visualFirst = first_position;
         s->visualCount = count;
         if (s->attention) {
@@ -70,11 +70,13 @@ int mvprof_add_routing(mvprof_session* s, int layer, int token, int rank, int ex
     return guarded(s, true, [&]() -> int {
         if (token < 0 || rank < 0 || expert < 0)
             return fail(MVPROF_BAD_INPUT, "routing rows need non-negative token, rank and expert");
+        const auto m = text(modality).empty() ? std::optional(mvp::Modality::Text)
+                                              : mvp::modalityFromString(text(modality));
+        if (!m) return fail(MVPROF_BAD_INPUT, "a routing row's modality is visual or text");
         const mvp::Recorder& r = *s->recorder;
         if (layer < 0) layer = r.innermostLayer().value_or(0);
-        s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
-                                                  text(modality).empty() ? "text" : text(modality),
-                                                  rank, expert, weight});
+        s->rows.routing.push_back(
+            mvp::RoutingRow{layer, r.phase(), r.step(), token, *m, rank, expert, weight});
         return MVPROF_OK;
     });
 }
@@ -95,7 +97,7 @@ int mvprof_add_routing_rows(mvprof_session* s, int layer, int first_token, int n
                 if (e < 0 || e > 1 << 20)
                     return fail(MVPROF_BAD_INPUT, "an expert index is negative or absurd");
                 s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
-                                                          visual ? "visual" : "text", j, int(e),
+                                                          visual ? mvp::Modality::Visual : mvp::Modality::Text, j, int(e),
                                                           double(weights[int64_t(i) * k + j])});
             }
         }
@@ -106,12 +108,12 @@ int mvprof_add_routing_rows(mvprof_session* s, int layer, int first_token, int n
 int mvprof_add_repetition(mvprof_session* s, int arm, int rep, const char* phase, long long ns,
                           int control) {
     return guarded(s, true, [&]() -> int {
-        if ((arm != 0 && arm != 1) || rep < 0 || ns < 0 || text(phase).empty())
+        const auto p = mvp::phaseFromString(text(phase));
+        if ((arm != 0 && arm != 1) || rep < 0 || ns < 0 || !p || *p == mvp::Phase::None)
             return fail(MVPROF_BAD_INPUT, "a repetition needs arm 0 (baseline) or 1 (what-if), "
                                           "rep >= 0, a phase name and ns >= 0");
-        s->rows.repetitions.push_back(
-            mvp::RepetitionRow{arm ? mvp::Arm::WhatIf : mvp::Arm::Baseline, rep, text(phase),
-                               int64_t(ns), control != 0});
+        s->rows.repetitions.push_back(mvp::RepetitionRow{
+            arm ? mvp::Arm::WhatIf : mvp::Arm::Baseline, rep, *p, int64_t(ns), control != 0});
         return MVPROF_OK;
     });
 }
@@ -119,9 +121,11 @@ int mvprof_add_repetition(mvprof_session* s, int arm, int rep, const char* phase
 int mvprof_add_token(mvprof_session* s, int position, const char* modality, int token_id,
                      int patch) {
     return guarded(s, true, [&]() -> int {
+        const auto m = mvp::modalityFromString(text(modality));
+        if (!m) return fail(MVPROF_BAD_INPUT, "a token's modality is visual or text");
         const mvp::Recorder& r = *s->recorder;
         s->rows.tokens.push_back(
-            mvp::TokenRow{position, r.phase(), r.step(), text(modality), token_id, patch});
+            mvp::TokenRow{position, r.phase(), r.step(), *m, token_id, patch});
         return MVPROF_OK;
     });
 }
@@ -134,7 +138,7 @@ int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, in
         if (!std::all_of(logits, logits + n, [](float v) { return !std::isnan(v); }))
             return fail(MVPROF_BAD_INPUT, "the step's logits hold NaN: the model's output is "
                                           "broken, nothing was stored");
-        const int step = s->recorder->phase() == "decode" ? s->recorder->step() : 0;
+        const int step = s->recorder->phase() == mvp::Phase::Decode ? s->recorder->step() : 0;
         s->rows.stepOutputs.push_back(
             mvp::StepOutputRow{step, token, std::vector<float>(logits, logits + n)});
         return MVPROF_OK;

@@ -10,7 +10,7 @@ bool stopped(const AbPlan& p) {
 }
 
 void addPass(std::vector<RepetitionRow>& rows, Arm arm, int rep,
-             const std::vector<PhaseTime>& times, const std::vector<std::string>& control) {
+             const std::vector<PhaseTime>& times, const std::vector<Phase>& control) {
     for (const auto& t : times) {
         const bool isControl =
             std::find(control.begin(), control.end(), t.phase) != control.end();
@@ -39,11 +39,11 @@ Result<std::vector<RepetitionRow>> runAbRepetitions(const AbPlan& plan) {
     return rows;
 }
 
-std::vector<std::string> controlPhases(const ModelTransforms& t, bool prunesVisualTokens) {
+std::vector<Phase> controlPhases(const ModelTransforms& t, bool prunesVisualTokens) {
     // The reference pipeline's phases in order, and the first each transform touches.
-    if (t.pruneChannels > 0) return {"preprocess"};                      // vision MLPs
-    if (prunesVisualTokens) return {"preprocess", "vision"};             // after the projector
-    return {"preprocess", "vision", "projector"};                        // decoder-side
+    if (t.pruneChannels > 0) return {Phase::Preprocess};              // vision MLPs
+    if (prunesVisualTokens) return {Phase::Preprocess, Phase::Vision}; // after the projector
+    return {Phase::Preprocess, Phase::Vision, Phase::Projector};       // decoder-side
 }
 
 } // namespace mvp

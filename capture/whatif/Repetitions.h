@@ -20,7 +20,7 @@ struct AbPlan {
     RunTransform baselinePass, whatIfPass; // what each pass feeds the decoder
     int reps = 5;
     int warmup = 1; // unrecorded passes of each arm before the first pair (at least 1)
-    std::vector<std::string> controlPhases; // phases the transform cannot change
+    std::vector<Phase> controlPhases; // phases the transform cannot change
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(int pass, int passes)> progress; // after each timed pass
 };
@@ -32,6 +32,6 @@ Result<std::vector<RepetitionRow>> runAbRepetitions(const AbPlan& plan);
 // The phases a what-if cannot change: those before the first one its
 // transforms touch (downstream of any change, routing and tokens may move).
 // preprocess is always among them.
-std::vector<std::string> controlPhases(const ModelTransforms& t, bool prunesVisualTokens);
+std::vector<Phase> controlPhases(const ModelTransforms& t, bool prunesVisualTokens);
 
 } // namespace mvp

@@ -6,22 +6,14 @@
 namespace mvp {
 
 namespace {
-// The reference pipeline's order; other phases (a Python script's own) follow by name.
-int pipelineRank(const std::string& phase) {
-    static const char* kOrder[] = {"preprocess", "vision", "projector", "prefill", "decode"};
-    for (int i = 0; i < 5; ++i)
-        if (phase == kOrder[i]) return i;
-    return 5;
-}
-
 struct Samples {
     std::vector<double> baseline, whatIf;
     bool control = false;
 };
 
-AbPhase summarise(const std::string& name, const Samples& s) {
+AbPhase summarise(std::optional<Phase> phase, const Samples& s) {
     AbPhase p;
-    p.phase = name;
+    p.phase = phase;
     p.control = s.control;
     p.baseline = medianInterval(s.baseline);
     p.whatIf = medianInterval(s.whatIf);
@@ -32,13 +24,13 @@ AbPhase summarise(const std::string& name, const Samples& s) {
 
 std::optional<AbTimings> abTimings(const std::vector<RepetitionRow>& rows) {
     // rep → arm → phase → ns
-    std::map<int, std::map<Arm, std::map<std::string, int64_t>>> byRep;
-    std::map<std::string, bool> control;
+    std::map<int, std::map<Arm, std::map<Phase, int64_t>>> byRep;
+    std::map<Phase, bool> control;
     for (const auto& r : rows) {
         byRep[r.rep][r.arm][r.phase] += r.ns;
         control[r.phase] = control[r.phase] || r.control;
     }
-    std::map<std::string, Samples> phases;
+    std::map<Phase, Samples> phases; // in pipeline order
     Samples total;
     int reps = 0;
     for (const auto& [rep, arms] : byRep) {
@@ -62,16 +54,13 @@ std::optional<AbTimings> abTimings(const std::vector<RepetitionRow>& rows) {
     if (reps == 0) return std::nullopt;
     AbTimings t;
     t.reps = reps;
-    for (auto& [name, s] : phases) {
-        s.control = control[name];
-        t.phases.push_back(summarise(name, s));
+    for (auto& [phase, s] : phases) {
+        s.control = control[phase];
+        t.phases.push_back(summarise(phase, s));
     }
-    std::stable_sort(t.phases.begin(), t.phases.end(), [](const AbPhase& x, const AbPhase& y) {
-        return pipelineRank(x.phase) < pipelineRank(y.phase);
-    });
-    t.total = summarise("total", total);
+    t.total = summarise(std::nullopt, total);
     for (const auto& p : t.phases)
-        if (p.control && !p.withinNoise()) t.unsteady.push_back(p.phase);
+        if (p.control && !p.withinNoise()) t.unsteady.push_back(*p.phase);
     return t;
 }
 

@@ -15,18 +15,20 @@
 namespace mvp {
 
 struct AbPhase {
-    std::string phase;           // "total": the whole pass, every phase summed
+    std::optional<Phase> phase;  // nullopt: the total, every phase of the pass summed
     Interval baseline, whatIf;   // nanoseconds (measured)
     Interval speedup;            // per-pair baseline / what-if (derived)
     bool control = false;        // the what-if's transforms cannot change it
     bool withinNoise() const { return speedup.containsOne(); }
+    // The phase's name, or "total".
+    std::string name() const { return phase ? phaseName(*phase) : "total"; }
 };
 
 struct AbTimings {
     int reps = 0;                      // complete pairs
     std::vector<AbPhase> phases;       // in pipeline order
     AbPhase total;
-    std::vector<std::string> unsteady; // control phases whose speed-up excludes 1.0
+    std::vector<Phase> unsteady;       // control phases whose speed-up excludes 1.0
 };
 
 // Nullopt without a complete pair. Only repetitions both arms completed count.

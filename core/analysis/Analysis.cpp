@@ -56,7 +56,7 @@ std::string selectionText(const FindingTarget& t) {
     add("expert", t.expert ? std::to_string(*t.expert) : "");
     add("module", t.module);
     add("metric", t.metric);
-    add("phase", t.phase);
+    add("phase", t.phase ? phaseName(*t.phase) : "");
     return out;
 }
 
@@ -253,7 +253,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         a.energyJ = e->value;
         a.energyNote = e->note;
         for (const auto& p : a.phases.phases)
-            if (const auto* j = findMetric(d, "energy." + p.phase + ".package_j"))
+            if (const auto* j = findMetric(d, "energy." + phaseName(p.phase) + ".package_j"))
                 a.energyByPhase[p.phase] = j->value;
     } else if (const auto* why = findMetric(d, "energy.available")) {
         a.energyNote = why->note;
@@ -282,7 +282,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     // visual and text tokens once in and once out (§4, B = 1, fp32).
     int visual = 0, text = 0;
     for (const auto& t : d.tokens)
-        if (t.phase == "prefill") (t.modality == "visual" ? visual : text) += 1;
+        if (t.phase == Phase::Prefill) (t.modality == Modality::Visual ? visual : text) += 1;
     if (visual > 0 && d.llmDim > 0) {
         std::unordered_map<int64_t, const ModuleRow*> byId;
         for (const auto& m : d.modules)
@@ -295,7 +295,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
                 continue;
             int64_t ns = 0;
             for (const auto& s : d.spans)
-                if (s.module == m.id && s.phase == "prefill") ns += s.endNs - s.startNs;
+                if (s.module == m.id && s.phase == Phase::Prefill) ns += s.endNs - s.startNs;
             if (ns <= 0) continue;
             a.crossModal.push_back(
                 {*m.layer, ns,
@@ -328,7 +328,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         entropy += l.total.entropyBits / double(a.moe.size());
     int textTokens = 0;
     for (const auto& t : d.tokens)
-        textTokens += t.modality == "text";
+        textTokens += t.modality == Modality::Text;
     a.batch = adviseBatch(sampleBytes(d, a.parameters), modelInputSide(d), textTokens, entropy,
                           d.device ? d.device->memoryAvailableBytes : 0);
 
@@ -357,7 +357,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     if (a.phases.phases.empty())
         a.notes.push_back("no phases recorded");
     else if (std::none_of(a.phases.phases.begin(), a.phases.phases.end(),
-                          [](auto& p) { return p.phase == "decode"; }))
+                          [](auto& p) { return p.phase == Phase::Decode; }))
         a.notes.push_back("no decode steps: decode figures are empty");
     if (d.experts == 1) a.notes.push_back("a single expert: balance statistics are trivially even");
     if (!a.host) a.notes.push_back("no device ceilings recorded: no roofline");

@@ -78,7 +78,7 @@ struct FindingTarget {
     std::optional<int> layer, expert; // a decoder layer, an expert of it
     std::string module;               // a module path
     std::string metric;               // a heatmap metric
-    std::string phase;                // a phase to zoom the timeline to
+    std::optional<Phase> phase;       // a phase to zoom the timeline to
 };
 // "layer=1;expert=3": the JSON report's form of the selection.
 std::string selectionText(const FindingTarget& t);
@@ -112,7 +112,7 @@ struct RunAnalysis {
     int64_t parameters = 0;
     std::optional<double> energyJ; // package energy per inference (measured, RAPL), if read
     std::string energyNote;        // how it was measured, or why there is none
-    std::map<std::string, double> energyByPhase; // package J per phase (measured), if read
+    std::map<Phase, double> energyByPhase; // package J per phase (measured), if read
     PhaseSummary phases;
     ModuleCostTree modules;
     int64_t ops = 0;

@@ -28,7 +28,7 @@ std::vector<double> softmax(const std::vector<float>& l) {
 int visualTokens(const RunData& d) {
     int n = 0;
     for (const auto& t : d.tokens)
-        n += t.modality == "visual";
+        n += t.modality == Modality::Visual;
     return n;
 }
 
@@ -94,8 +94,8 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
     c.resampling = resamplingFromMetrics(run.runMetrics);
     c.modules = diffModules(base, run);
     c.ab = abTimings(run.repetitions);
-    std::map<std::string, PhaseComparison> phases;
-    std::vector<std::string> order;
+    std::map<Phase, PhaseComparison> phases;
+    std::vector<Phase> order;
     auto add = [&](const std::vector<PhaseRow>& rows, bool isBase) {
         for (const auto& p : rows) {
             if (!phases.count(p.phase)) order.push_back(p.phase);

@@ -14,7 +14,7 @@
 namespace mvp {
 
 struct PhaseComparison {
-    std::string phase;
+    Phase phase = Phase::None;
     int64_t baseNs = 0, runNs = 0; // measured, one stored run each
 };
 

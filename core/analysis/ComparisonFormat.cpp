@@ -33,7 +33,7 @@ std::string speedupText(const AbPhase& p) {
 std::string unsteadyWarning(const AbTimings& ab) {
     std::string names;
     for (size_t i = 0; i < ab.unsteady.size(); ++i)
-        names += (i ? ", " : "") + ab.unsteady[i];
+        names += (i ? ", " : "") + phaseName(ab.unsteady[i]);
     return "warning: " + names +
            (ab.unsteady.size() == 1 ? " is" : " are") +
            " untouched by these transforms, yet " + (ab.unsteady.size() == 1 ? "its" : "their") +
@@ -49,7 +49,7 @@ std::string abText(const AbTimings& ab) {
                     " interval, order statistics]; speed-up = baseline / what-if per pair\n";
     o += "  phase          baseline ms               what-if ms                speed-up\n";
     auto line = [&](const AbPhase& p) {
-        o += "  " + padRight(p.phase, 15) + padRight(msInterval(p.baseline), 26) +
+        o += "  " + padRight(p.name(), 15) + padRight(msInterval(p.baseline), 26) +
              padRight(msInterval(p.whatIf), 26) + speedupText(p) + "\n";
     };
     for (const auto& p : ab.phases)
@@ -63,7 +63,7 @@ std::string storedPhasesText(const Comparison& c) {
     std::string o = "  phase            baseline ms   what-if ms   speed-up (measured, one run each: "
                     "no interval; re-run the what-if with --reps)\n";
     for (const auto& p : c.phases)
-        o += "  " + padRight(p.phase, 15) + padLeft(fmt("%.2f", double(p.baseNs) / 1e6), 12) +
+        o += "  " + padRight(phaseName(p.phase), 15) + padLeft(fmt("%.2f", double(p.baseNs) / 1e6), 12) +
              padLeft(fmt("%.2f", double(p.runNs) / 1e6), 13) + "   " +
              ratio(double(p.baseNs), double(p.runNs)) + "\n";
     return o;
@@ -158,7 +158,7 @@ nlohmann::json singleMsJson(int64_t ns) {
     return {{"median", double(ns) / 1e6}, {"ci95", nullptr}, {"reps", 1}, {"coverage", nullptr}};
 }
 nlohmann::json abPhaseJson(const AbPhase& p) {
-    return {{"phase", p.phase},
+    return {{"phase", p.name()},
             {"baseline", msJson(p.baseline)},
             {"whatif", msJson(p.whatIf)},
             {"speedup",
@@ -195,7 +195,7 @@ void addTimings(nlohmann::json& out, const Comparison& c) {
         if (!c.ab->unsteady.empty()) out["warning"] = unsteadyWarning(*c.ab);
     } else {
         for (const auto& p : c.phases)
-            phases.push_back(storedPhaseJson(p.phase, p.baseNs, p.runNs));
+            phases.push_back(storedPhaseJson(phaseName(p.phase), p.baseNs, p.runNs));
         out["total"] = storedPhaseJson("total", c.baseWallNs, c.runWallNs);
         out["timing_method"] = "one stored run each (no repetitions): no interval";
         out["machine_steady"] = nullptr;

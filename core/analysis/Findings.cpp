@@ -207,15 +207,15 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
     for (const auto& p : a.phases.phases)
         if (p.share > 0.5) {
             Finding f;
-            f.id = "phase.dominant." + p.phase;
+            f.id = "phase.dominant." + phaseName(p.phase);
             f.severity = Severity::Info;
-            f.title = "The " + p.phase + " phase takes " + num(100 * p.share, 0) + " % of the run";
+            f.title = "The " + phaseName(p.phase) + " phase takes " + num(100 * p.share, 0) + " % of the run";
             f.detail = num(double(p.totalNs) / 1e6) + " ms of " +
                        num(double(a.phases.wallNs) / 1e6) + " ms (measured).";
             f.suggestion =
-                p.phase == "decode"
+                p.phase == Phase::Decode
                     ? "Decode is bandwidth-bound: try weight quantisation and KV compression."
-                : p.phase == "prefill" || p.phase == "vision"
+                : p.phase == Phase::Prefill || p.phase == Phase::Vision
                     ? "Fewer visual tokens shrink this phase: try visual-token pruning."
                     : "Look at the module tree for this phase's hot spots.";
             f.evidence = {{"share", p.share, Provenance::Measured},

@@ -35,7 +35,7 @@ ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules,
                                 const std::vector<SpanRow>& spans, int64_t wallNs);
 
 struct PhaseTotal {
-    std::string phase;
+    Phase phase = Phase::None;
     int count = 0; // spans of this phase (decode: one per step)
     int64_t totalNs = 0;
     double share = 0; // of the run's wall time

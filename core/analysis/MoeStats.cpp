@@ -102,13 +102,13 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
     auto all = [](const RoutingRow&) { return true; };
     rep.total = countWhere(layerRows, experts, all);
     rep.visual =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == "visual"; });
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == Modality::Visual; });
     rep.text =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == "text"; });
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == Modality::Text; });
     rep.prefill =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == "prefill"; });
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == Phase::Prefill; });
     rep.decode =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == "decode"; });
+        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == Phase::Decode; });
 
     // Token windows over the routing order (one token = all its k slots).
     std::vector<std::vector<const RoutingRow*>> byToken;
@@ -217,7 +217,7 @@ std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& module
         roleOf; // module id → (layer, -2 block | -1 gate | expert)
     for (const auto& m : modules)
         if (auto p = moeLane(m)) roleOf[m.id] = *p;
-    std::map<std::tuple<int, std::string, int>, GateExpertTime> acc;
+    std::map<std::tuple<int, Phase, int>, GateExpertTime> acc;
     for (const auto& s : spans) {
         auto it = roleOf.find(s.module);
         if (it == roleOf.end()) continue;
@@ -242,7 +242,7 @@ std::vector<GateExpertTime> gateExpertTimes(const std::vector<ModuleRow>& module
     // Time order within a layer: prefill first, then decode steps.
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
         if (a.layer != b.layer) return a.layer < b.layer;
-        if (a.phase != b.phase) return a.phase == "prefill";
+        if (a.phase != b.phase) return a.phase == Phase::Prefill;
         return a.step < b.step;
     });
     return out;

@@ -82,7 +82,7 @@ std::vector<LayerMoeReport> analyseMoe(const std::vector<RoutingRow>& rows, int 
 // Gate vs expert time of one MoE layer in one step, from the module spans.
 struct GateExpertTime {
     int layer = 0;
-    std::string phase;
+    Phase phase = Phase::Prefill;
     int step = 0;
     int64_t gateNs = 0;   // router: linear + softmax + top-k (measured)
     int64_t expertNs = 0; // Σ of the active experts' spans (measured)

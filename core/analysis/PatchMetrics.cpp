@@ -26,14 +26,14 @@ HeatGrid gridOf(const PatchGridRow& g, std::vector<double> values) {
 // Expert cost per visual patch: each expert span's FLOPs (or time) shared
 // equally among the tokens routed to that expert in that layer and step.
 std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime,
-                               const std::string& phase) {
+                               std::optional<Phase> phase) {
     const auto& g = *d.grid;
     const int patches = g.gridH * g.gridW;
     std::vector<double> out(size_t(patches), 0.0);
     std::map<int64_t, std::pair<int, int>> expertOf; // module → (layer, expert)
     for (const auto& m : d.modules)
         if (auto p = moeLane(m); p && p->second >= 0) expertOf[m.id] = *p;
-    using Key = std::tuple<int, std::string, int, int>; // layer, phase, step, expert
+    using Key = std::tuple<int, Phase, int, int>; // layer, phase, step, expert
     std::map<Key, double> cost;
     for (const auto& s : d.spans)
         if (auto it = expertOf.find(s.module); it != expertOf.end())
@@ -44,7 +44,7 @@ std::vector<double> expertCost(const RunData& d, LayerRange layers, bool byTime,
         tokens[{r.layer, r.phase, r.step, r.expert}] += 1;
     const auto patchOf = patchOfPosition(d);
     for (const auto& r : d.routing) {
-        if (!layers.contains(r.layer) || (!phase.empty() && r.phase != phase)) continue;
+        if (!layers.contains(r.layer) || (phase && r.phase != *phase)) continue;
         const auto at = patchOf.find(r.token);
         if (at == patchOf.end()) continue;
         const int p = at->second;
@@ -61,7 +61,7 @@ std::map<int, int> patchOfPosition(const RunData& d) {
     std::map<int, int> out;
     const int first = d.grid ? d.grid->firstPosition : 1;
     for (const auto& t : d.tokens)
-        if (t.modality == "visual") out[t.position] = t.patch >= 0 ? t.patch : t.position - first;
+        if (t.modality == Modality::Visual) out[t.position] = t.patch >= 0 ? t.patch : t.position - first;
     return out;
 }
 
@@ -150,13 +150,13 @@ ColourBarText heatLegend(const HeatMetric& metric, const HeatGrid& raw, const st
 }
 
 std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers,
-                                                    const std::string& phase) {
+                                                    std::optional<Phase> phase) {
     std::map<std::string, HeatGrid> out;
     if (!d.grid) return out;
     const auto& g = *d.grid;
     const int patches = g.gridH * g.gridW;
-    const auto& attention = phase == "prefill"  ? d.attentionPrefill
-                            : phase == "decode" ? d.attentionDecode
+    const auto& attention = phase == Phase::Prefill  ? d.attentionPrefill
+                            : phase == Phase::Decode ? d.attentionDecode
                                                 : d.attention;
     if (auto a = gridFromMetrics(attention, g, layers); a) out["attention"] = *a;
     if (!d.routing.empty()) {
@@ -174,10 +174,10 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
     // mean over heads and over the selected layers with stored maps.
     std::map<int, double> stepNs;
     for (const auto& ph : d.phases)
-        if (ph.phase == "decode") stepNs[ph.step] = double(ph.endNs - ph.startNs);
+        if (ph.phase == Phase::Decode) stepNs[ph.step] = double(ph.endNs - ph.startNs);
     std::vector<int> responsePositions;
     for (const auto& t : d.tokens)
-        if (t.phase == "decode") responsePositions.push_back(t.position);
+        if (t.phase == Phase::Decode) responsePositions.push_back(t.position);
     const auto visual = patchOfPosition(d);
     int used = 0;
     std::vector<std::vector<double>> w(size_t(patches),
@@ -195,13 +195,13 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
                             m.data[size_t(q) * m.cols + size_t(position)] / double(maps.size());
             }
     }
-    if (used > 0 && !responsePositions.empty() && phase != "prefill") {
+    if (used > 0 && !responsePositions.empty() && phase != Phase::Prefill) {
         for (auto& row : w)
             for (auto& x : row)
                 x /= used;
         std::vector<double> q;
         for (const auto& t : d.tokens)
-            if (t.phase == "decode")
+            if (t.phase == Phase::Decode)
                 q.push_back(stepNs.count(t.step) ? stepNs[t.step] / 1e6 : 0.0); // ms
         out["saliency"] = gridOf(g, blendHeatmap(w, q));
     }

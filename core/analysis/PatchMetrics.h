@@ -45,8 +45,8 @@ std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w,
                                  const std::vector<double>& q, double patchWeight = 0.6);
 
 // Every metric the run has data for, summed over `layers`, for one phase
-// ("prefill", "decode") or the whole run (""). Saliency needs decode steps.
+// (prefill or decode) or the whole run (nullopt). Saliency needs decode steps.
 std::map<std::string, HeatGrid> computePatchMetrics(const RunData& data, LayerRange layers = {},
-                                                    const std::string& phase = {});
+                                                    std::optional<Phase> phase = {});
 
 } // namespace mvp

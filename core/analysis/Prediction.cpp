@@ -11,11 +11,11 @@ struct Cost {
 };
 
 // Per (module path, phase): time, FLOPs, bytes and calls of its spans.
-std::map<std::pair<std::string, std::string>, Cost> costsByPhase(const RunData& run) {
+std::map<std::pair<std::string, Phase>, Cost> costsByPhase(const RunData& run) {
     std::map<int64_t, std::string> path;
     for (const auto& m : run.modules)
         path[m.id] = m.path;
-    std::map<std::pair<std::string, std::string>, Cost> out;
+    std::map<std::pair<std::string, Phase>, Cost> out;
     for (const auto& s : run.spans) {
         auto& c = out[{path[s.module], s.phase}];
         c.ns += s.endNs - s.startNs;
@@ -26,8 +26,8 @@ std::map<std::pair<std::string, std::string>, Cost> costsByPhase(const RunData& 
     return out;
 }
 
-std::map<std::string, int> positionsByPhase(const RunData& run) {
-    std::map<std::string, int> n;
+std::map<Phase, int> positionsByPhase(const RunData& run) {
+    std::map<Phase, int> n;
     for (const auto& t : run.tokens)
         n[t.phase] += 1;
     return n;
@@ -45,7 +45,7 @@ int64_t replacedWall(const RunData& base, const RunData& whatIf,
     for (const auto& m : modules)
         for (const auto& [key, b] : baseCosts) {
             if (key.first != m.path || b.ns <= 0) continue;
-            const std::string& phase = key.second;
+            const Phase phase = key.second;
             const double f = factor(m, phase, b);
             if (f <= 0) continue;
             const auto bp = basePositions.find(phase), rp = runPositions.find(phase);
@@ -69,7 +69,7 @@ predictQuantisedLatency(const RunData& base, const RunData& whatIf,
         return std::nullopt;
     const double peak = base.device->peakFlops, bw = base.device->peakBytesPerS;
     // The roofline ratio of bytes moved once the weights are the packed ones.
-    auto roofline = [&](const QuantisedModule& m, const std::string&, const Cost& b) {
+    auto roofline = [&](const QuantisedModule& m, Phase, const Cost& b) {
         const double weightSaving = double(b.calls) * double(m.fp32Bytes - m.quantBytes);
         const double bytesAfter = std::max(0.0, double(b.bytes) - weightSaving);
         const double before = std::max(double(b.flops) / peak, double(b.bytes) / bw);
@@ -90,9 +90,9 @@ predictFromKernelRatios(const RunData& base, const RunData& whatIf,
     if (modules.empty() || whatIf.run.wallNs <= 0) return std::nullopt;
     for (const auto& m : modules)
         if (!m.kernelRatios) return std::nullopt;
-    auto measuredKernels = [](const QuantisedModule& m, const std::string& phase, const Cost&) {
-        return phase == "prefill"  ? m.kernelRatios->prefill
-               : phase == "decode" ? m.kernelRatios->decode
+    auto measuredKernels = [](const QuantisedModule& m, Phase phase, const Cost&) {
+        return phase == Phase::Prefill  ? m.kernelRatios->prefill
+               : phase == Phase::Decode ? m.kernelRatios->decode
                                    : 1.0;
     };
     LatencyPrediction p;

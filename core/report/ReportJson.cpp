@@ -99,7 +99,7 @@ json runJson(const RunAnalysis& a) {
     run["phases"] = json::array();
     for (const auto& p : a.phases.phases) {
         const auto energy = a.energyByPhase.find(p.phase);
-        run["phases"].push_back({{"phase", p.phase},
+        run["phases"].push_back({{"phase", phaseName(p.phase)},
                                  {"count", p.count},
                                  {"ms_measured", double(p.totalNs) / 1e6},
                                  {"share", p.share},
@@ -114,7 +114,7 @@ json runJson(const RunAnalysis& a) {
     run["flops_by_op"] = json::array();
     for (const auto& l : a.leafFlops)
         run["flops_by_op"].push_back(
-            {{"phase", l.phase}, {"op", l.name}, {"calls", l.calls}, {"flops_estimated", l.flops}});
+            {{"phase", phaseName(l.phase)}, {"op", l.name}, {"calls", l.calls}, {"flops_estimated", l.flops}});
     run["modules"] = json::array();
     for (const auto& n : a.modules.nodes)
         run["modules"].push_back({{"path", n.module.path},
@@ -131,7 +131,7 @@ json runJson(const RunAnalysis& a) {
         moe["layers"].push_back(layerJson(l));
     for (const auto& g : a.gateExpert)
         moe["gate_vs_expert"].push_back({{"layer", g.layer},
-                                         {"phase", g.phase},
+                                         {"phase", phaseName(g.phase)},
                                          {"step", g.step},
                                          {"gate_ms_measured", double(g.gateNs) / 1e6},
                                          {"expert_ms_measured", double(g.expertNs) / 1e6},

@@ -68,7 +68,7 @@ std::string textRun(const RunAnalysis& a) {
 
     o += "\n  Phases (measured)          count        ms   share   GFLOP*  FLOPs known\n";
     for (const auto& p : a.phases.phases)
-        o += "    " + padRight(p.phase, 22) + padLeft(std::to_string(p.count), 6) +
+        o += "    " + padRight(phaseName(p.phase), 22) + padLeft(std::to_string(p.count), 6) +
              padLeft(ms(p.totalNs), 10) + padLeft(pct(p.share), 8) +
              padLeft(fmt("%.3f", double(p.flops) / 1e9), 9) +
              padLeft(p.opNs > 0 ? pct(p.flopsCoverage()) : std::string("–"), 13) + "\n";
@@ -201,7 +201,7 @@ std::string markdownRun(const RunAnalysis& a) {
     o +=
         "\n### Phases (measured)\n\n| phase | count | ms | share |\n| --- | ---: | ---: | ---: |\n";
     for (const auto& p : a.phases.phases)
-        o += "| " + p.phase + " | " + std::to_string(p.count) + " | " + ms(p.totalNs) + " | " +
+        o += "| " + phaseName(p.phase) + " | " + std::to_string(p.count) + " | " + ms(p.totalNs) + " | " +
              pct(p.share) + " |\n";
     const auto top = topModules(a.modules, 10);
     if (!top.empty()) {

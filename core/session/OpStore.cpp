@@ -54,8 +54,8 @@ struct OpChunkWriter::Impl {
     sql::Db* db = nullptr;
     sql::Stmt insChunk, insString, delTotals, insTotal;
     std::unordered_map<std::string, int64_t, TextHash, std::equal_to<>> ids;
-    // The capture's names and phases are interned for the life of the
-    // process and its dtypes are libtorch's static names: their addresses
+    // The capture's names are interned for the life of the process, and
+    // its phases' and dtypes' names are static strings: their addresses
     // find their ids without hashing the text.
     std::unordered_map<const void*, int64_t> byAddress;
     // A record's shapes by their binary form (count, ranks, dims), so that the
@@ -161,9 +161,9 @@ Status OpChunkWriter::write(int64_t run, const std::vector<OpRecord>& rows) {
     static const std::string none;
     for (const auto& o : rows) {
         const std::string& name = o.name ? *o.name : none;
-        const std::string& phase = o.phase ? *o.phase : none;
+        const std::string_view phase = toString(o.phase); // a literal: its address is stable
         auto nameId = d->internAt(&name, name);
-        auto phaseId = d->internAt(&phase, phase);
+        auto phaseId = d->internAt(phase.data(), phase);
         const char* dtype = o.dtype ? o.dtype : "";
         auto dtypeId = d->internAt(dtype, dtype);
         auto shapesId = d->internShapes(o);
@@ -178,7 +178,7 @@ Status OpChunkWriter::write(int64_t run, const std::vector<OpRecord>& rows) {
 Status OpChunkWriter::write(int64_t run, const std::vector<OpRow>& rows) {
     for (const auto& o : rows) {
         auto nameId = d->intern(o.name);
-        auto phaseId = d->intern(o.phase);
+        auto phaseId = d->intern(toString(o.phase));
         auto dtypeId = d->intern(o.dtype);
         auto shapesId = d->intern(o.shapes);
         for (const auto* r : {&nameId, &phaseId, &dtypeId, &shapesId})
@@ -285,11 +285,13 @@ Result<std::vector<OpRow>> readOpChunks(sql::Db& db, int64_t run) {
             if (!t) return t.error();
             text[i] = *t;
         }
+        const auto phase = phaseFromString(*text[1]);
+        if (!phase) return rowcheck::unknownPhase(run, "op " + std::to_string(p.id), *text[1]);
         OpRow r{p.id,
                 p.span ? std::optional(p.span) : std::nullopt,
                 p.parentOp ? std::optional(p.parentOp) : std::nullopt,
                 *text[0],
-                *text[1],
+                *phase,
                 int(p.step),
                 p.startNs,
                 p.endNs,
@@ -304,7 +306,7 @@ Result<std::vector<OpRow>> readOpChunks(sql::Db& db, int64_t run) {
 }
 
 namespace {
-Result<std::vector<OpTotal>> resolveTotals(sql::Db& db, TotalsByKey sums) {
+Result<std::vector<OpTotal>> resolveTotals(sql::Db& db, int64_t run, TotalsByKey sums) {
     auto strings = loadStrings(db);
     if (!strings) return strings.error();
     std::vector<OpTotal> out;
@@ -313,7 +315,9 @@ Result<std::vector<OpTotal>> resolveTotals(sql::Db& db, TotalsByKey sums) {
         auto name = lookUp(*strings, key.second);
         if (!phase) return phase.error();
         if (!name) return name.error();
-        t.phase = **phase;
+        const auto known = phaseFromString(**phase);
+        if (!known) return rowcheck::unknownPhase(run, "op_total " + **name, **phase);
+        t.phase = *known;
         t.name = **name;
         out.push_back(std::move(t));
     }
@@ -328,7 +332,7 @@ Result<std::vector<OpTotal>> sumOpChunks(sql::Db& db, int64_t run) {
     TotalsByKey sums;
     if (auto s = forEachOp(db, run, [&](const PackedOp& r) { addToTotals(sums, r); }); !s)
         return s.error();
-    return resolveTotals(db, std::move(sums));
+    return resolveTotals(db, run, std::move(sums));
 }
 
 Result<int64_t> countOpChunks(sql::Db& db, int64_t run) {
@@ -347,7 +351,7 @@ Status OpChunkWriter::writeTotals(int64_t run) {
     auto stored = countOpChunks(*d->db, run);
     if (!stored) return stored.error();
     const bool complete = seen != d->totals.end() && seen->second.rows == *stored;
-    auto totals = complete ? resolveTotals(*d->db, seen->second.sums) : sumOpChunks(*d->db, run);
+    auto totals = complete ? resolveTotals(*d->db, run, seen->second.sums) : sumOpChunks(*d->db, run);
     if (seen != d->totals.end()) d->totals.erase(seen);
     if (!totals) return totals.error();
     d->delTotals.bind(1, run);
@@ -382,7 +386,10 @@ Status migrateOpTable(sql::Db& db) {
         }
         if (!*has) return Ok{};
         run = st->int64(0);
-        OpRow r{st->int64(1),      opt(2),       opt(3),       st->text(4), st->text(5),
+        const auto phase = phaseFromString(st->text(5));
+        if (!phase)
+            return rowcheck::unknownPhase(run, "op " + std::to_string(st->int64(1)), st->text(5));
+        OpRow r{st->int64(1),      opt(2),       opt(3),       st->text(4), *phase,
                 int(st->int64(6)), st->int64(7), st->int64(8), st->text(9), st->text(10),
                 st->int64(11),     st->int64(12)};
         r.flopsKnown = st->int64(13) != 0;

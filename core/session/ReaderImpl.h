@@ -3,6 +3,7 @@
 // row queries share.
 
 #include "core/Result.h"
+#include "core/session/RowChecks.h"
 #include "core/session/SessionReader.h"
 #include "core/session/Sqlite.h"
 
@@ -24,6 +25,22 @@ inline std::optional<int> smallInt(const sql::Stmt& s, int col) {
     if (!v || *v < 0 || *v > (1 << 20)) return std::nullopt;
     return int(*v);
 }
+
+// A phase or modality column; a name that is none is an error naming `where`.
+inline Result<Phase> phaseAt(const sql::Stmt& s, int col, int64_t run, const std::string& where) {
+    const std::string name = s.text(col);
+    if (const auto p = phaseFromString(name)) return *p;
+    return rowcheck::unknownPhase(run, where, name);
+}
+inline Result<Modality> modalityAt(const sql::Stmt& s, int col, int64_t run,
+                                   const std::string& where) {
+    const std::string name = s.text(col);
+    if (const auto m = modalityFromString(name)) return *m;
+    return rowcheck::unknownModality(run, where, name);
+}
+
+template <typename R> struct IsResult : std::false_type {};
+template <typename T> struct IsResult<Result<T>> : std::true_type {};
 
 // Rows read, then checked for content a damaged file could hold (RowChecks.h).
 template <typename T, typename Check> Result<T> checked(Result<T> rows, Check check) {
@@ -53,7 +70,14 @@ struct SessionReader::Impl {
             auto has = st->step();
             if (!has) return has.error();
             if (!*has) break;
-            out.push_back(fn(st.value()));
+            // A mapper returns a row, or a Result when a column may hold no valid value.
+            auto row = fn(st.value());
+            if constexpr (reader::IsResult<decltype(row)>::value) {
+                if (!row) return row.error();
+                out.push_back(std::move(*row));
+            } else {
+                out.push_back(std::move(row));
+            }
         }
         return out;
     }

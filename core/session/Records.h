@@ -3,6 +3,8 @@
 // writer stores them, the reader returns them. Times are nanoseconds relative
 // to the run's origin (the start of `preprocess`).
 
+#include "core/Phase.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,8 +76,8 @@ struct ModuleRow {
 };
 
 struct PhaseRow {
-    std::string phase; // preprocess, h2d, vision, projector, prefill, decode
-    int step = 0;      // 0 except decode, whose steps count from 1
+    Phase phase = Phase::Preprocess; // never None
+    int step = 0;                    // 0 except decode, whose steps count from 1
     int64_t startNs = 0, endNs = 0;
 };
 
@@ -84,7 +86,7 @@ struct SpanRow {
     int64_t id = 0;
     int64_t module = 0;
     std::optional<int64_t> parent; // enclosing span
-    std::string phase;
+    Phase phase = Phase::None;
     int step = 0;
     int64_t startNs = 0, endNs = 0;
     std::optional<int64_t> deviceNs; // GPU time where measured
@@ -99,7 +101,7 @@ struct OpRow {
     std::optional<int64_t> span;     // innermost enclosing probe span
     std::optional<int64_t> parentOp; // enclosing op (nested dispatcher calls)
     std::string name;                // "aten::mm"
-    std::string phase;
+    Phase phase = Phase::None;
     int step = 0;
     int64_t startNs = 0, endNs = 0;
     std::string shapes; // "[[16,64],[64,32]]"
@@ -113,7 +115,7 @@ struct OpRow {
 
 // An op row as the capture hands it to the writer (Batch::opRecords): fixed
 // size, so the model's thread builds no strings and allocates nothing for it.
-// Name and phase point at strings interned for the life of the process, the
+// The name points at a string interned for the life of the process, the
 // dtype at libtorch's static name; shapes are inline (the tensor arguments'
 // dims, flattened) and become OpRow::shapes' text on the writer's thread.
 struct OpRecord {
@@ -121,7 +123,7 @@ struct OpRecord {
     int64_t id = 0;
     int64_t span = 0, parentOp = 0; // 0: none (ids start at 1)
     const std::string* name = nullptr;
-    const std::string* phase = nullptr;
+    Phase phase = Phase::None;
     const char* dtype = "";
     int step = 0;
     int64_t startNs = 0, endNs = 0, flops = 0, bytes = 0;
@@ -141,9 +143,9 @@ struct OpRecord {
 // One position of the LLM's token sequence.
 struct TokenRow {
     int position = 0;
-    std::string phase; // prefill or decode
+    Phase phase = Phase::Prefill; // prefill or decode
     int step = 0;
-    std::string modality; // "visual" or "text"
+    Modality modality = Modality::Text;
     int tokenId = -1;     // byte value + offset; -1 for visual positions
     int patch = -1;       // visual positions: the image patch (row-major) it came from
 };
@@ -173,7 +175,7 @@ struct VisionFeatureRow {
 
 // Top-level ops of one name in one phase, summed (what analyses need of 1 M op rows).
 struct OpTotal {
-    std::string phase;
+    Phase phase = Phase::None;
     std::string name;
     int64_t calls = 0, flops = 0, bytes = 0, ns = 0;
     int64_t knownNs = 0; // time of the calls whose FLOPs are known (the coverage's numerator)
@@ -182,7 +184,7 @@ struct OpTotal {
 // FLOPs by the innermost op that computed them (where the arithmetic
 // happened), whether or not that call was stored as an op row.
 struct LeafFlopsRow {
-    std::string phase;
+    Phase phase = Phase::None;
     std::string name; // "aten::addmm"
     int64_t calls = 0, flops = 0;
 };
@@ -190,10 +192,10 @@ struct LeafFlopsRow {
 // One top-k slot of the router for one token in one MoE layer.
 struct RoutingRow {
     int layer = 0;
-    std::string phase;
+    Phase phase = Phase::Prefill;
     int step = 0;
     int token = 0; // sequence position
-    std::string modality;
+    Modality modality = Modality::Text;
     int rank = 0; // 0 = top-1
     int expert = 0;
     double weight = 0; // renormalised gate weight
@@ -250,7 +252,7 @@ std::optional<Arm> armFromString(const std::string& s);
 struct RepetitionRow {
     Arm arm = Arm::Baseline;
     int rep = 0; // 0-based, in the order they ran
-    std::string phase;
+    Phase phase = Phase::Preprocess;
     int64_t ns = 0;
     bool control = false;
 };

@@ -11,12 +11,7 @@ std::string n(int64_t v) {
     return std::to_string(v);
 }
 
-Error damaged(int64_t run, const std::string& where, const std::string& what) {
-    return makeError(ErrorCode::NotASession,
-                     where + " of run " + n(run) + ": " + what +
-                         ": the session is damaged (copy it again from its source, or capture "
-                         "again)");
-}
+
 
 // "<what> <v> is outside <lo>..<hi>", or nothing when it is inside.
 std::optional<std::string> outside(const char* what, int64_t v, int64_t lo, int64_t hi) {
@@ -24,6 +19,24 @@ std::optional<std::string> outside(const char* what, int64_t v, int64_t lo, int6
     return std::string(what) + " " + n(v) + " is outside " + n(lo) + ".." + n(hi);
 }
 } // namespace
+
+Error damaged(int64_t run, const std::string& where, const std::string& what) {
+    return makeError(ErrorCode::NotASession,
+                     where + " of run " + n(run) + ": " + what +
+                         ": the session is damaged (copy it again from its source, or capture "
+                         "again)");
+}
+
+Error unknownPhase(int64_t run, const std::string& where, const std::string& name) {
+    std::string known;
+    for (const Phase p : kPhases)
+        known += std::string(known.empty() ? "" : ", ") + std::string(toString(p));
+    return damaged(run, where, "phase \"" + name + "\" is none of " + known);
+}
+
+Error unknownModality(int64_t run, const std::string& where, const std::string& name) {
+    return damaged(run, where, "modality \"" + name + "\" is neither visual nor text");
+}
 
 Status runInfo(const RunInfo& r) {
     for (const auto& bad :
@@ -53,7 +66,7 @@ Status opTotals(int64_t run, const std::vector<OpTotal>& rows) {
              {outside("calls", t.calls, 0, kMaxCount), outside("flops", t.flops, 0, kMaxCount),
               outside("bytes", t.bytes, 0, kMaxCount), outside("ns", t.ns, 0, kMaxTimeNs),
               outside("known_ns", t.knownNs, 0, t.ns)})
-            if (bad) return damaged(run, "op_total " + t.name + " (" + t.phase + ")", *bad);
+            if (bad) return damaged(run, "op_total " + t.name + " (" + phaseName(t.phase) + ")", *bad);
     }
     return Ok{};
 }
@@ -62,7 +75,7 @@ Status leafFlops(int64_t run, const std::vector<LeafFlopsRow>& rows) {
     for (const auto& l : rows) {
         for (const auto& bad :
              {outside("calls", l.calls, 0, kMaxCount), outside("flops", l.flops, 0, kMaxCount)})
-            if (bad) return damaged(run, "leaf_flops " + l.name + " (" + l.phase + ")", *bad);
+            if (bad) return damaged(run, "leaf_flops " + l.name + " (" + phaseName(l.phase) + ")", *bad);
     }
     return Ok{};
 }
@@ -80,7 +93,7 @@ Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows) {
     for (const auto& r : rows) {
         for (const auto& bad :
              {outside("rep", r.rep, 0, 1 << 20), outside("ns", r.ns, 0, kMaxTimeNs)})
-            if (bad) return damaged(run, "repetition " + n(r.rep) + " (" + r.phase + ")", *bad);
+            if (bad) return damaged(run, "repetition " + n(r.rep) + " (" + phaseName(r.phase) + ")", *bad);
     }
     return Ok{};
 }
@@ -135,10 +148,12 @@ std::optional<std::string> inverted(int64_t startNs, int64_t endNs) {
 
 Status phases(int64_t run, const std::vector<PhaseRow>& rows) {
     for (const auto& p : rows) {
+        if (p.phase == Phase::None)
+            return damaged(run, "a phase row (step " + n(p.step) + ")", "it names no phase");
         for (const auto& bad :
              {inverted(p.startNs, p.endNs), outside("start_ns", p.startNs, 0, kMaxTimeNs),
               outside("end_ns", p.endNs, 0, kMaxTimeNs), outside("step", p.step, 0, kMaxPositions)})
-            if (bad) return damaged(run, "phase " + p.phase + " (step " + n(p.step) + ")", *bad);
+            if (bad) return damaged(run, "phase " + phaseName(p.phase) + " (step " + n(p.step) + ")", *bad);
     }
     return Ok{};
 }

@@ -8,6 +8,7 @@
 #include "core/session/Records.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mvp::rowcheck {
@@ -22,6 +23,12 @@ inline constexpr int64_t kMaxMapCells = 1LL << 28; // floats in one attention ma
 inline constexpr int64_t kMaxTimeNs = 1LL << 50;   // ~13 days from the run's origin
 inline constexpr int64_t kMaxCount = 1LL << 56;    // FLOPs, bytes or calls of one row
 inline constexpr double kMaxMetric = 1e18;         // |value| of a run metric
+
+// "<where> of run <run>: <what>: the session is damaged (…what to do)".
+Error damaged(int64_t run, const std::string& where, const std::string& what);
+// A phase or modality column holding a name that is none.
+Error unknownPhase(int64_t run, const std::string& where, const std::string& name);
+Error unknownModality(int64_t run, const std::string& where, const std::string& name);
 
 Status runInfo(const RunInfo& r);
 Status modules(int64_t run, const std::vector<ModuleRow>& rows);

@@ -209,8 +209,10 @@ Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
     return checked(
         d->query<PhaseRow>(
             "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=? ORDER BY start_ns", run,
-            [](const sql::Stmt& s) {
-                return PhaseRow{s.text(0), s.int32(1), s.int64(2), s.int64(3)};
+            [&](const sql::Stmt& s) -> Result<PhaseRow> {
+                auto phase = reader::phaseAt(s, 0, run, "a phase row");
+                if (!phase) return phase.error();
+                return PhaseRow{*phase, s.int32(1), s.int64(2), s.int64(3)};
             }),
         [&](const auto& rows) { return rowcheck::phases(run, rows); });
 }
@@ -227,8 +229,10 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
         (d->version >= 3 ? "flops_known" : "(flops != 0)") + " FROM span WHERE run=? ORDER BY id";
     auto rows = d->query<SpanRow>(
         sqlText.c_str(), run,
-        [](const sql::Stmt& s) {
-            SpanRow r{s.int64(0), s.int64(1), optInt(s, 2), s.text(3),  s.int32(4),
+        [&](const sql::Stmt& s) -> Result<SpanRow> {
+            auto phase = reader::phaseAt(s, 3, run, "span " + std::to_string(s.int64(0)));
+            if (!phase) return phase.error();
+            SpanRow r{s.int64(0), s.int64(1), optInt(s, 2), *phase,     s.int32(4),
                       s.int64(5), s.int64(6), optInt(s, 7), s.int64(8), s.int64(9)};
             r.flopsKnown = s.int64(10) != 0;
             return r;
@@ -250,8 +254,10 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
         std::string("SELECT id, span, parent_op, name, phase, step, start_ns, end_ns, shapes, "
                     "dtype, flops, bytes, ") +
         opFlopsKnown(d->version) + " FROM op WHERE run=? ORDER BY id";
-    return d->query<OpRow>(sqlText.c_str(), run, [](const sql::Stmt& s) {
-        OpRow r{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3), s.text(4),   s.int32(5),
+    return d->query<OpRow>(sqlText.c_str(), run, [&](const sql::Stmt& s) -> Result<OpRow> {
+        auto phase = reader::phaseAt(s, 4, run, "op " + std::to_string(s.int64(0)));
+        if (!phase) return phase.error();
+        OpRow r{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3), *phase,     s.int32(5),
                 s.int64(6), s.int64(7),   s.text(8),    s.text(9), s.int64(10), s.int64(11)};
         r.flopsKnown = s.int64(12) != 0;
         return r;
@@ -263,8 +269,10 @@ Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
 }
 
 Result<std::vector<OpTotal>> SessionReader::readOpTotals(int64_t run) {
-    auto row = [](const sql::Stmt& s) {
-        return OpTotal{s.text(0),  s.text(1),  s.int64(2), s.int64(3),
+    auto row = [&](const sql::Stmt& s) -> Result<OpTotal> {
+        auto phase = reader::phaseAt(s, 0, run, "op_total " + s.text(1));
+        if (!phase) return phase.error();
+        return OpTotal{*phase,     s.text(1),  s.int64(2), s.int64(3),
                        s.int64(4), s.int64(5), s.int64(6)};
     };
     // A completed v3 run has its totals stored; a live or killed one, or an
@@ -292,8 +300,10 @@ Result<std::vector<LeafFlopsRow>> SessionReader::leafFlops(int64_t run) {
         d->query<LeafFlopsRow>(
             "SELECT phase, name, calls, flops FROM leaf_flops WHERE run=? ORDER BY phase, name",
             run,
-            [](const sql::Stmt& s) {
-                return LeafFlopsRow{s.text(0), s.text(1), s.int64(2), s.int64(3)};
+            [&](const sql::Stmt& s) -> Result<LeafFlopsRow> {
+                auto phase = reader::phaseAt(s, 0, run, "leaf_flops " + s.text(1));
+                if (!phase) return phase.error();
+                return LeafFlopsRow{*phase, s.text(1), s.int64(2), s.int64(3)};
             }),
         [&](const auto& r) { return rowcheck::leafFlops(run, r); });
 }

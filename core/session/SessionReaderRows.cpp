@@ -25,9 +25,14 @@ Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
         d->query<TokenRow>("SELECT position, phase, step, modality, token_id, patch FROM token "
                            "WHERE run=? ORDER BY position",
                            run,
-                           [](const sql::Stmt& s) {
-                               return TokenRow{s.int32(0), s.text(1),  s.int32(2),
-                                               s.text(3),  s.int32(4), s.int32(5)};
+                           [&](const sql::Stmt& s) -> Result<TokenRow> {
+                               const std::string where = "token " + std::to_string(s.int64(0));
+                               auto phase = reader::phaseAt(s, 1, run, where);
+                               if (!phase) return phase.error();
+                               auto modality = reader::modalityAt(s, 3, run, where);
+                               if (!modality) return modality.error();
+                               return TokenRow{s.int32(0), *phase,     s.int32(2),
+                                               *modality,  s.int32(4), s.int32(5)};
                            }),
         [&](const auto& rows) { return rowcheck::tokens(run, rows); });
 }
@@ -38,9 +43,15 @@ Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
             "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"
             " WHERE run=? ORDER BY layer, token, rank",
             run,
-            [](const sql::Stmt& s) {
-                return RoutingRow{s.int32(0), s.text(1),  s.int32(2), s.int32(3),
-                                  s.text(4),  s.int32(5), s.int32(6), s.real(7)};
+            [&](const sql::Stmt& s) -> Result<RoutingRow> {
+                const std::string where = "routing of layer " + std::to_string(s.int64(0)) +
+                                          ", token " + std::to_string(s.int64(3));
+                auto phase = reader::phaseAt(s, 1, run, where);
+                if (!phase) return phase.error();
+                auto modality = reader::modalityAt(s, 4, run, where);
+                if (!modality) return modality.error();
+                return RoutingRow{s.int32(0), *phase,     s.int32(2), s.int32(3),
+                                  *modality,  s.int32(5), s.int32(6), s.real(7)};
             }),
         [&](const auto& rows) { return rowcheck::routing(run, rows); });
 }
@@ -107,10 +118,13 @@ Result<std::vector<RepetitionRow>> SessionReader::repetitions(int64_t run) {
     if (d->version < 4) return std::vector<RepetitionRow>(); // no A/B repetitions before v4
     auto rows = d->query<std::optional<RepetitionRow>>(
         "SELECT arm, rep, phase, ns, control FROM repetition WHERE run=? ORDER BY rep, arm, phase",
-        run, [](const sql::Stmt& s) -> std::optional<RepetitionRow> {
+        run, [&](const sql::Stmt& s) -> Result<std::optional<RepetitionRow>> {
             const auto arm = armFromString(s.text(0));
-            if (!arm) return std::nullopt;
-            return RepetitionRow{*arm, s.int32(1), s.text(2), s.int64(3), s.int64(4) != 0};
+            if (!arm) return std::optional<RepetitionRow>();
+            auto phase = reader::phaseAt(s, 2, run, "repetition " + std::to_string(s.int64(1)));
+            if (!phase) return phase.error();
+            return std::optional<RepetitionRow>(
+                RepetitionRow{*arm, s.int32(1), *phase, s.int64(3), s.int64(4) != 0});
         });
     if (!rows) return rows.error();
     std::vector<RepetitionRow> out;

@@ -2,6 +2,7 @@
 // Thin RAII wrappers over the SQLite C API, shared by the writer and reader.
 // Failures come back as mvp::Error with SQLite's message and the caller's context.
 
+#include "core/Phase.h"
 #include "core/Result.h"
 
 #include <cstdint>
@@ -32,6 +33,8 @@ public:
     void bind(int i, std::string_view v);
     void bind(int i, const char* v) { bind(i, std::string_view(v)); }
     void bind(int i, const std::string& v) { bind(i, std::string_view(v)); }
+    void bind(int i, Phase p) { bind(i, toString(p)); }
+    void bind(int i, Modality m) { bind(i, toString(m)); }
     void bindBlob(int i, const void* data, size_t bytes);
     void bindNull(int i);
     template <typename T> void bind(int i, const std::optional<T>& v) {

@@ -32,7 +32,7 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
                 {++id, "llm.layer." + std::to_string(l) + ".moe.expert." + std::to_string(e),
                  "Expert", layer, 0, ModuleRole::Expert, l, e});
     }
-    setup.phases.push_back({"prefill", 0, 0, std::max(nOps, nSpans) * 100});
+    setup.phases.push_back({Phase::Prefill, 0, 0, std::max(nOps, nSpans) * 100});
     setup.device = DeviceRow{"bench", 1e11, 1e10, "datasheet", 1 << 30, 1 << 30};
     (*w)->submit(std::move(setup));
     for (int64_t first = 0; first < std::max(nOps, nSpans); first += 8192) {
@@ -40,11 +40,11 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
         b.run = *run;
         for (int64_t i = first; i < std::min(std::max(nOps, nSpans), first + 8192); ++i) {
             if (i < nSpans)
-                b.spans.push_back({i + 1, 1 + i % id, std::nullopt, "prefill", 0, i * 100,
+                b.spans.push_back({i + 1, 1 + i % id, std::nullopt, Phase::Prefill, 0, i * 100,
                                    i * 100 + 90, std::nullopt, 1000, 100});
             if (i < nOps)
                 b.ops.push_back({i + 1, 1 + i % std::max<int64_t>(nSpans, 1), std::nullopt,
-                                 i % 3 ? "aten::matmul" : "aten::add", "prefill", 0, i * 100,
+                                 i % 3 ? "aten::matmul" : "aten::add", Phase::Prefill, 0, i * 100,
                                  i * 100 + 50, "[[64,64],[64,64]]", "Float", 524288, 49152});
         }
         (*w)->submit(std::move(b));
@@ -53,7 +53,7 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
     r.run = *run;
     for (int64_t i = 0; i < nRouting; ++i) {
         const int token = int(i / 2 / kLayers), layer = int(i / 2 % kLayers), rank = int(i % 2);
-        r.routing.push_back({layer, "prefill", 0, token, token < 576 ? "visual" : "text", rank,
+        r.routing.push_back({layer, Phase::Prefill, 0, token, token < 576 ? Modality::Visual : Modality::Text, rank,
                              int((token * 7 + rank * 3 + layer) % kExperts), 0.5});
     }
     (*w)->submit(std::move(r));

@@ -77,7 +77,7 @@ TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
         double m = 0;
         {
             Recorder rec(writer, *run, true);
-            rec.beginPhase("decode", 1);
+            rec.beginPhase(Phase::Decode, 1);
             rec.startOps();
             m = loopNs(ops);
             rec.stopOps();

@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
             const auto phases = (*reader)->phases(id); // kept alive for the loop
             if (!phases) continue;
             for (const auto& p : *phases)
-                if (!phase || p.phase == phase) sum += p.endNs - p.startNs;
+                if (!phase || phaseName(p.phase) == phase) sum += p.endNs - p.startNs;
             b = std::min(b, sum);
         }
         return double(b) / 1e6;

@@ -71,7 +71,6 @@ struct OpMix {
     static int64_t parent(int64_t id) { return id % 3 == 0 ? id - 1 : 0; }
 };
 const OpMix kMix;
-const std::string kPhase = "decode";
 
 OpRecord mixRecord(int64_t id) {
     OpRecord r;
@@ -79,7 +78,7 @@ OpRecord mixRecord(int64_t id) {
     r.span = id / 6;
     r.parentOp = OpMix::parent(id);
     r.name = &kMix.name(id);
-    r.phase = &kPhase;
+    r.phase = Phase::Decode;
     r.dtype = "Float";
     r.step = int(id / 5000);
     r.startNs = OpMix::start(id);
@@ -101,7 +100,7 @@ int main(int argc, char** argv) {
         for (int64_t i = 0; i < n; ++i) {
             const int64_t id = first + i + 1;
             b.spans.push_back(SpanRow{
-                id, 1 + id % 40, id > 1 ? std::optional<int64_t>(id - 1) : std::nullopt, "decode",
+                id, 1 + id % 40, id > 1 ? std::optional<int64_t>(id - 1) : std::nullopt, Phase::Decode,
                 int(id / 1000), id * 100, id * 100 + 90, std::nullopt, id * 7, id * 3});
         }
     });
@@ -112,7 +111,7 @@ int main(int argc, char** argv) {
             shapes.clear();
             r.appendShapes(shapes);
             OpRow o{r.id,      r.span,   r.parentOp ? std::optional(r.parentOp) : std::nullopt,
-                    *r.name,   *r.phase, r.step,
+                    *r.name,   r.phase,  r.step,
                     r.startNs, r.endNs,  shapes,
                     r.dtype,   r.flops,  r.bytes};
             b.ops.push_back(std::move(o));
