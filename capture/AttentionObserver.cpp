@@ -28,7 +28,8 @@ void AttentionObserver::beginPass(Phase phase) {
 void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_view op,
                                 const std::vector<c10::IValue>& outputs) {
     if ((op != "aten::softmax" && op != "aten::_softmax") || patchOf_.empty() ||
-        (phase_ != Phase::Prefill && phase_ != Phase::Decode) || outputs.empty() || !outputs[0].isTensor())
+        (phase_ != Phase::Prefill && phase_ != Phase::Decode) || outputs.empty() ||
+        !outputs[0].isTensor())
         return;
     const Module* attention = nullptr;
     for (auto it = open.rbegin(); it != open.rend() && !attention; ++it)

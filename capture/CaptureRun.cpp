@@ -77,8 +77,8 @@ struct HookSink {
             const int pos = pos0 + int(t);
             for (int64_t r = 0; r < e.size(1); ++r)
                 b.routing.push_back(RoutingRow{layer, rec.phase(), rec.step(), pos,
-                                               isVisual(pos) ? Modality::Visual : Modality::Text, int(r),
-                                               int(ea[t][r]), wa[t][r]});
+                                               isVisual(pos) ? Modality::Visual : Modality::Text,
+                                               int(r), int(ea[t][r]), wa[t][r]});
         }
         rec.submit(std::move(b));
     }
@@ -314,7 +314,9 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
 
     auto phase = [&](Phase p, int step = 0) {
         rec.beginPhase(p, step);
-        if (progress) progress({CaptureProgress::Stage::Phase, p, step, o.steps, progressAt(p, step, o.steps)});
+        if (progress)
+            progress(
+                {CaptureProgress::Stage::Phase, p, step, o.steps, progressAt(p, step, o.steps)});
     };
     auto cancelled = [&] { return o.cancel && o.cancel->load(); };
 
@@ -352,8 +354,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         sink.pos0 = 0;
         auto logits = d->model->forward(ids, visual, 1, hooks);
         int position = 0;
-        auto addToken = [&](Phase ph, int step, Modality modality, int id,
-                            int patch = -1) {
+        auto addToken = [&](Phase ph, int step, Modality modality, int id, int patch = -1) {
             tokenRows.push_back(TokenRow{position++, ph, step, modality, id, patch});
         };
         auto keepOutput = [&](int step, const torch::Tensor& l, int token) {

@@ -44,7 +44,8 @@ std::vector<TokenRow> prefillTokens(const std::vector<int>& ids, int first, int 
     for (int i = 0; i < first; ++i)
         rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Text, ids[size_t(i)], -1});
     for (int p = 0; p < patches; ++p)
-        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Visual, -1, p < gridPatches ? p : -1});
+        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Visual, -1,
+                                p < gridPatches ? p : -1});
     for (size_t i = size_t(first); i < ids.size(); ++i)
         rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Text, ids[i], -1});
     return rows;
@@ -161,7 +162,8 @@ struct ScriptedPasses {
         int next = forward(0, ids, visual, 0, position);
         for (int step = 1; step <= prep.options.steps && !cancelled(); ++step) {
             phase(Phase::Decode, step);
-            rows.tokens.push_back(TokenRow{position++, Phase::Decode, step, Modality::Text, next, -1});
+            rows.tokens.push_back(
+                TokenRow{position++, Phase::Decode, step, Modality::Text, next, -1});
             ids.push_back(next);
             // The whole sequence again: the profiler sees no KV cache in a user model.
             next = forward(step, ids, visual, position - 1, position);

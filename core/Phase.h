@@ -13,9 +13,8 @@ namespace mvp {
 // op or span a user's model ran before its first phase began (stored as "").
 enum class Phase : unsigned char { None, Preprocess, H2d, Vision, Projector, Prefill, Decode };
 
-inline constexpr std::array<Phase, 6> kPhases = {Phase::Preprocess, Phase::H2d,
-                                                 Phase::Vision,     Phase::Projector,
-                                                 Phase::Prefill,    Phase::Decode};
+inline constexpr std::array<Phase, 6> kPhases = {Phase::Preprocess, Phase::H2d,     Phase::Vision,
+                                                 Phase::Projector,  Phase::Prefill, Phase::Decode};
 
 constexpr std::string_view toString(Phase p) {
     switch (p) {

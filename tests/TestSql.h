@@ -64,8 +64,8 @@ inline void unpackOps(const QString& path) {
             for (const auto& o : *ops)
                 sqlText += "INSERT INTO op VALUES (" + std::to_string(run.id) + "," +
                            std::to_string(o.id) + "," + opt(o.span) + "," + opt(o.parentOp) + ",'" +
-                           o.name + "','" + phaseName(o.phase) + "'," + std::to_string(o.step) + "," +
-                           std::to_string(o.startNs) + "," + std::to_string(o.endNs) + ",'" +
+                           o.name + "','" + phaseName(o.phase) + "'," + std::to_string(o.step) +
+                           "," + std::to_string(o.startNs) + "," + std::to_string(o.endNs) + ",'" +
                            o.shapes + "','" + o.dtype + "'," + std::to_string(o.flops) + "," +
                            std::to_string(o.bytes) + "," + std::to_string(int(o.flopsKnown)) + ");";
         }

@@ -357,10 +357,10 @@ private slots:
             {1, "llm.layer.0.moe.expert.1", "Expert", {}, 0, ModuleRole::Expert, 0, 1},
             {2, "llm.layer.0.moe.gate", "Router", {}, 0, ModuleRole::Router, 0},
             {3, "vision", "VisionEncoder", {}, 0, ModuleRole::Vision}};
-        const auto t = buildTimeline(
-            modules,
-            {{1, 1, {}, Phase::Prefill, 0, 5, 9, {}, 0, 0}, {2, 2, {}, Phase::Prefill, 0, 1, 4, {}, 0, 0}},
-            {});
+        const auto t = buildTimeline(modules,
+                                     {{1, 1, {}, Phase::Prefill, 0, 5, 9, {}, 0, 0},
+                                      {2, 2, {}, Phase::Prefill, 0, 1, 4, {}, 0, 0}},
+                                     {});
         QCOMPARE(t.lanes.size(), size_t(2));
         QCOMPARE(t.lanes[0].label, std::string("L0 gate"));
         QCOMPARE(t.lanes[1].starts, (std::vector<int64_t>{5}));

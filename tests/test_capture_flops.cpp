@@ -55,7 +55,8 @@ Captured captureTiny(const QString& path, bool nested, std::optional<int> maxSeq
 int64_t matmulFlops(const std::vector<LeafFlopsRow>& leaves, const std::string& phase = {}) {
     int64_t n = 0;
     for (const auto& l : leaves)
-        if (kMatmulKinds.count(l.name) && (phase.empty() || phaseName(l.phase) == phase)) n += l.flops;
+        if (kMatmulKinds.count(l.name) && (phase.empty() || phaseName(l.phase) == phase))
+            n += l.flops;
     return n;
 }
 

@@ -32,9 +32,9 @@ Batch rows(int64_t run) {
     b.stepOutputs = {{0, 2, {0.1f, 0.2f, 0.7f}}, {1, 0, {0.5f, 0.25f, 0.25f}}};
     b.visionFeatures = VisionFeatureRow{2, 2, {1, 2, 3, 4}};
     b.attnMaps = {{0, 0, 2, 2, {1, 0, 0.5f, 0.5f}}};
-    b.ops = {
-        {1, 2, std::nullopt, "aten::mm", Phase::Prefill, 0, 20, 60, "[[1,8],[8,4]]", "float", 64, 160},
-        {2, 2, 1, "aten::add", Phase::Prefill, 0, 30, 40, "[[1,4]]", "float", 4, 48}};
+    b.ops = {{1, 2, std::nullopt, "aten::mm", Phase::Prefill, 0, 20, 60, "[[1,8],[8,4]]", "float",
+              64, 160},
+             {2, 2, 1, "aten::add", Phase::Prefill, 0, 30, 40, "[[1,4]]", "float", 4, 48}};
     b.leafFlops = {{Phase::Prefill, "aten::mm", 1, 64}};
     b.runMetrics = {{"weights.bytes", 4096, "bytes", "measured", ""}};
     b.repetitions = {{Arm::Baseline, 0, Phase::Prefill, 100, false},
@@ -148,12 +148,13 @@ private slots:
         row("routing in a phase of another case",
             "UPDATE routing SET phase = 'Prefill' WHERE rank = 0",
             "routing of layer 0, token 1 of run 1: phase \"Prefill\"");
-        row("token of an unknown modality", "UPDATE token SET modality = 'audio' WHERE position = 1",
+        row("token of an unknown modality",
+            "UPDATE token SET modality = 'audio' WHERE position = 1",
             "token 1 of run 1: modality \"audio\" is neither visual nor text");
         row("routing of an unknown modality", "UPDATE routing SET modality = '' WHERE rank = 1",
             "routing of layer 0, token 1 of run 1: modality \"\"");
-        row("op chunk in an unknown phase", "UPDATE interned SET text = 'later' WHERE text = 'prefill'",
-            "phase \"later\"");
+        row("op chunk in an unknown phase",
+            "UPDATE interned SET text = 'later' WHERE text = 'prefill'", "phase \"later\"");
         row("op total in an unknown phase", "UPDATE op_total SET phase = 'x'",
             "op_total aten::mm of run 1: phase \"x\"");
         row("repetition in an unknown phase", "UPDATE repetition SET phase = 'warm'",

@@ -75,7 +75,8 @@ Batch foreignRows(int64_t run) {
         m(8, "vision tower / patch-embed (conv)", "Conv2d", std::nullopt, ModuleRole::Vision),
         m(9, "x", "Expert", 8, ModuleRole::None),
     };
-    b.phases = {{Phase::Vision, 0, 0, 100}, {Phase::Prefill, 0, 100, 300}, {Phase::Decode, 1, 300, 400}};
+    b.phases = {
+        {Phase::Vision, 0, 0, 100}, {Phase::Prefill, 0, 100, 300}, {Phase::Decode, 1, 300, 400}};
     b.spans = {{1, 8, std::nullopt, Phase::Vision, 0, 0, 90, std::nullopt, 0, 0},
                {2, 1, std::nullopt, Phase::Prefill, 0, 100, 290, std::nullopt, 500, 80},
                {3, 2, 2, Phase::Prefill, 0, 110, 150, std::nullopt, 200, 40},
@@ -84,14 +85,15 @@ Batch foreignRows(int64_t run) {
                {6, 6, 4, Phase::Prefill, 0, 160, 200, std::nullopt, 100, 8},
                {7, 7, 2, Phase::Decode, 1, 300, 390, std::nullopt, 0, 0}};
     b.spans[0].flopsKnown = false;
-    b.ops = {
-        {1, 1, std::nullopt, "custom::fused_patch", Phase::Vision, 0, 0, 80, "[]", "", 0, 0},
-        {2, 3, std::nullopt, "aten::mm", Phase::Prefill, 0, 120, 140, "[[2,3],[3,4]]", "Float", 48, 80}};
+    b.ops = {{1, 1, std::nullopt, "custom::fused_patch", Phase::Vision, 0, 0, 80, "[]", "", 0, 0},
+             {2, 3, std::nullopt, "aten::mm", Phase::Prefill, 0, 120, 140, "[[2,3],[3,4]]", "Float",
+              48, 80}};
     b.ops[0].flopsKnown = false;
     b.tokens = {{0, Phase::Prefill, 0, Modality::Text, 256, -1},
                 {1, Phase::Prefill, 0, Modality::Visual, -1, 0},
                 {2, Phase::Decode, 1, Modality::Text, 65, -1}};
-    b.routing = {{7, Phase::Prefill, 0, 1, Modality::Visual, 0, 2, 1.0}, {7, Phase::Decode, 1, 2, Modality::Text, 0, 0, 1.0}};
+    b.routing = {{7, Phase::Prefill, 0, 1, Modality::Visual, 0, 2, 1.0},
+                 {7, Phase::Decode, 1, 2, Modality::Text, 0, 0, 1.0}};
     b.patchGrid = PatchGridRow{1, 1, 14, 14, 1};
     b.patchMetrics = {{7, "attention", 0, 0.5}};
     b.device = DeviceRow{"test", 1e11, 1e10, "datasheet", 1 << 30, 1 << 29};

@@ -44,13 +44,15 @@ Batch sampleBatch(int64_t run) {
     b.spans = {{1, 1, std::nullopt, Phase::Prefill, 0, 5, 95, std::nullopt, 1000, 64},
                {2, 2, 1, Phase::Prefill, 0, 10, 90, 42, 800, 32}};
     b.ops = {
-        {1, 2, std::nullopt, "aten::mm", Phase::Prefill, 0, 20, 30, "[[2,3],[3,4]]", "Float", 48, 80},
-        {2, 2, std::nullopt, "aten::linear", Phase::Prefill, 0, 40, 80, "[[2,3],[4,3]]", "Float", 48,
+        {1, 2, std::nullopt, "aten::mm", Phase::Prefill, 0, 20, 30, "[[2,3],[3,4]]", "Float", 48,
          80},
+        {2, 2, std::nullopt, "aten::linear", Phase::Prefill, 0, 40, 80, "[[2,3],[4,3]]", "Float",
+         48, 80},
         {3, 2, 2, "aten::addmm", Phase::Prefill, 0, 45, 75, "[[4],[2,3],[3,4]]", "Float", 48, 80},
-        {4, std::nullopt, std::nullopt, "aten::view", Phase::Decode, 1, 110, 111, "[[8]]", "Float", 0,
-         0}};
-    b.tokens = {{0, Phase::Prefill, 0, Modality::Text, 256}, {1, Phase::Prefill, 0, Modality::Visual, -1}};
+        {4, std::nullopt, std::nullopt, "aten::view", Phase::Decode, 1, 110, 111, "[[8]]", "Float",
+         0, 0}};
+    b.tokens = {{0, Phase::Prefill, 0, Modality::Text, 256},
+                {1, Phase::Prefill, 0, Modality::Visual, -1}};
     b.routing = {{0, Phase::Prefill, 0, 1, Modality::Visual, 0, 3, 0.75},
                  {0, Phase::Prefill, 0, 1, Modality::Visual, 1, 1, 0.25}};
     b.patchMetrics = {{0, "attention", 0, 0.5}, {0, "attention", 1, 0.25}};

@@ -164,7 +164,8 @@ private slots:
         const int expertOf[12] = {0, 0, 0, 1, 0, 2, 0, 2, 0, 0, 0, 0};
         std::vector<RoutingRow> rows;
         for (int t = 0; t < 12; ++t)
-            rows.push_back(RoutingRow{0, Phase::Prefill, 0, t, Modality::Text, 0, expertOf[t], 1.0});
+            rows.push_back(
+                RoutingRow{0, Phase::Prefill, 0, t, Modality::Text, 0, expertOf[t], 1.0});
         auto plan = planColdExperts(rows, 4, 1, 4, 2);
         QCOMPARE(plan.completeWindows, 3);
         // e1: 1, 0, 0 → cold; e2: 0, 2, 0 → never two low windows in a row; e3: 0, 0, 0 → cold.

@@ -120,8 +120,7 @@ void ExpertLoadView::render() {
     const std::optional<Phase> phase = chosenPhase(phase_);
     std::vector<RoutingRow> rows;
     for (const auto& r : data_->data.routing)
-        if (r.layer == layer && (!phase || r.phase == *phase))
-            rows.push_back(r);
+        if (r.layer == layer && (!phase || r.phase == *phase)) rows.push_back(r);
     shown_ = analyseLayer(layer, rows, data_->data.experts);
     const auto& s = shown_.total;
 

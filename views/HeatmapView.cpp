@@ -388,9 +388,8 @@ void HeatmapView::render() {
         // The analysis holds every metric over all layers and phases; any other range is
         // computed off the GUI thread, and the picture stays as it is meanwhile.
         const bool everything =
-            !phase &&
-            (data_->layers.empty() ||
-             (first_->value() == data_->layers.front() && last_->value() == data_->layers.back()));
+            !phase && (data_->layers.empty() || (first_->value() == data_->layers.front() &&
+                                                 last_->value() == data_->layers.back()));
         if (!everything) {
             recompute(key);
             return;

@@ -23,8 +23,7 @@ QString provenanceLabel(Provenance p) {
 
 void addLlmPhaseChoices(QComboBox* box) {
     box->addItem(QCoreApplication::translate("mvp::views::Labels", "All phases"), -1);
-    box->addItem(QCoreApplication::translate("mvp::views::Labels", "Prefill"),
-                 int(Phase::Prefill));
+    box->addItem(QCoreApplication::translate("mvp::views::Labels", "Prefill"), int(Phase::Prefill));
     box->addItem(QCoreApplication::translate("mvp::views::Labels", "Decode"), int(Phase::Decode));
 }
 

@@ -137,8 +137,8 @@ void TimelineView::rebuild() {
         // Phase bands tinted into the base colour: light or dark, the boxes stay readable.
         const QPalette& pal = palette();
         r->setBrush(p.phase == Phase::Prefill ? colours::tint(pal, QColor(255, 200, 60), 0.22)
-                    : p.step % 2         ? colours::tint(pal, QColor(80, 180, 80), 0.16)
-                                         : colours::tint(pal, QColor(80, 180, 80), 0.07));
+                    : p.step % 2              ? colours::tint(pal, QColor(80, 180, 80), 0.16)
+                                              : colours::tint(pal, QColor(80, 180, 80), 0.07));
         r->setLayer(QStringLiteral("background"));
         r->setClipToAxisRect(true);
     }

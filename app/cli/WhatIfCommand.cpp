@@ -278,7 +278,8 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     auto capturer = Capturer::create(std::move(prepared.value()));
     if (!capturer) return fail(capturer.error().exitCode(), capturer.error().message);
     // Calibration and sensitivity passes run before the what-if: say so.
-    if (progressMode == "jsonl" && mt.touchesModel()) jsonlProgress()({CaptureProgress::Stage::Transforming});
+    if (progressMode == "jsonl" && mt.touchesModel())
+        jsonlProgress()({CaptureProgress::Stage::Transforming});
     auto outcome = (*capturer)->transformModel(mt);
     if (!outcome) return fail(outcome.error().exitCode(), outcome.error().message);
     reader->reset();

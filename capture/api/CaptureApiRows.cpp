@@ -41,8 +41,8 @@ int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, c
         std::erase_if(s->rows.tokens,
                       [](const mvp::TokenRow& t) { return t.modality == mvp::Modality::Visual; });
         for (int i = 0; i < count; ++i)
-            s->rows.tokens.push_back(
-                mvp::TokenRow{first_position + i, mvp::Phase::Prefill, 0, mvp::Modality::Visual, -1, patchOf[size_t(i)]});
+            s->rows.tokens.push_back(mvp::TokenRow{first_position + i, mvp::Phase::Prefill, 0,
+                                                   mvp::Modality::Visual, -1, patchOf[size_t(i)]});
         s->visualFirst = first_position;
         s->visualCount = count;
         if (s->attention) {
@@ -96,9 +96,10 @@ int mvprof_add_routing_rows(mvprof_session* s, int layer, int first_token, int n
                 const long long e = experts[int64_t(i) * k + j];
                 if (e < 0 || e > 1 << 20)
                     return fail(MVPROF_BAD_INPUT, "an expert index is negative or absurd");
-                s->rows.routing.push_back(mvp::RoutingRow{layer, r.phase(), r.step(), token,
-                                                          visual ? mvp::Modality::Visual : mvp::Modality::Text, j, int(e),
-                                                          double(weights[int64_t(i) * k + j])});
+                s->rows.routing.push_back(
+                    mvp::RoutingRow{layer, r.phase(), r.step(), token,
+                                    visual ? mvp::Modality::Visual : mvp::Modality::Text, j, int(e),
+                                    double(weights[int64_t(i) * k + j])});
             }
         }
         return MVPROF_OK;
@@ -124,8 +125,7 @@ int mvprof_add_token(mvprof_session* s, int position, const char* modality, int 
         const auto m = mvp::modalityFromString(text(modality));
         if (!m) return fail(MVPROF_BAD_INPUT, "a token's modality is visual or text");
         const mvp::Recorder& r = *s->recorder;
-        s->rows.tokens.push_back(
-            mvp::TokenRow{position, r.phase(), r.step(), *m, token_id, patch});
+        s->rows.tokens.push_back(mvp::TokenRow{position, r.phase(), r.step(), *m, token_id, patch});
         return MVPROF_OK;
     });
 }

@@ -28,7 +28,7 @@ struct AbTimings {
     int reps = 0;                      // complete pairs
     std::vector<AbPhase> phases;       // in pipeline order
     AbPhase total;
-    std::vector<Phase> unsteady;       // control phases whose speed-up excludes 1.0
+    std::vector<Phase> unsteady; // control phases whose speed-up excludes 1.0
 };
 
 // Nullopt without a complete pair. Only repetitions both arms completed count.

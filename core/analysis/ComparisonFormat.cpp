@@ -63,7 +63,8 @@ std::string storedPhasesText(const Comparison& c) {
     std::string o = "  phase            baseline ms   what-if ms   speed-up (measured, one run each: "
                     "no interval; re-run the what-if with --reps)\n";
     for (const auto& p : c.phases)
-        o += "  " + padRight(phaseName(p.phase), 15) + padLeft(fmt("%.2f", double(p.baseNs) / 1e6), 12) +
+        o += "  " + padRight(phaseName(p.phase), 15) +
+             padLeft(fmt("%.2f", double(p.baseNs) / 1e6), 12) +
              padLeft(fmt("%.2f", double(p.runNs) / 1e6), 13) + "   " +
              ratio(double(p.baseNs), double(p.runNs)) + "\n";
     return o;

@@ -209,7 +209,8 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
             Finding f;
             f.id = "phase.dominant." + phaseName(p.phase);
             f.severity = Severity::Info;
-            f.title = "The " + phaseName(p.phase) + " phase takes " + num(100 * p.share, 0) + " % of the run";
+            f.title = "The " + phaseName(p.phase) + " phase takes " + num(100 * p.share, 0) +
+                      " % of the run";
             f.detail = num(double(p.totalNs) / 1e6) + " ms of " +
                        num(double(a.phases.wallNs) / 1e6) + " ms (measured).";
             f.suggestion =

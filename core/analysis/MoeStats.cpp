@@ -101,14 +101,14 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
     rep.tokenCount = int64_t(tokens.size());
     auto all = [](const RoutingRow&) { return true; };
     rep.total = countWhere(layerRows, experts, all);
-    rep.visual =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == Modality::Visual; });
-    rep.text =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.modality == Modality::Text; });
-    rep.prefill =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == Phase::Prefill; });
-    rep.decode =
-        countWhere(layerRows, experts, [](const RoutingRow& r) { return r.phase == Phase::Decode; });
+    rep.visual = countWhere(layerRows, experts,
+                            [](const RoutingRow& r) { return r.modality == Modality::Visual; });
+    rep.text = countWhere(layerRows, experts,
+                          [](const RoutingRow& r) { return r.modality == Modality::Text; });
+    rep.prefill = countWhere(layerRows, experts,
+                             [](const RoutingRow& r) { return r.phase == Phase::Prefill; });
+    rep.decode = countWhere(layerRows, experts,
+                            [](const RoutingRow& r) { return r.phase == Phase::Decode; });
 
     // Token windows over the routing order (one token = all its k slots).
     std::vector<std::vector<const RoutingRow*>> byToken;

@@ -61,7 +61,8 @@ std::map<int, int> patchOfPosition(const RunData& d) {
     std::map<int, int> out;
     const int first = d.grid ? d.grid->firstPosition : 1;
     for (const auto& t : d.tokens)
-        if (t.modality == Modality::Visual) out[t.position] = t.patch >= 0 ? t.patch : t.position - first;
+        if (t.modality == Modality::Visual)
+            out[t.position] = t.patch >= 0 ? t.patch : t.position - first;
     return out;
 }
 
@@ -157,7 +158,7 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
     const int patches = g.gridH * g.gridW;
     const auto& attention = phase == Phase::Prefill  ? d.attentionPrefill
                             : phase == Phase::Decode ? d.attentionDecode
-                                                : d.attention;
+                                                     : d.attention;
     if (auto a = gridFromMetrics(attention, g, layers); a) out["attention"] = *a;
     if (!d.routing.empty()) {
         out["expert_flops"] = gridOf(g, expertCost(d, layers, false, phase));

@@ -93,7 +93,7 @@ predictFromKernelRatios(const RunData& base, const RunData& whatIf,
     auto measuredKernels = [](const QuantisedModule& m, Phase phase, const Cost&) {
         return phase == Phase::Prefill  ? m.kernelRatios->prefill
                : phase == Phase::Decode ? m.kernelRatios->decode
-                                   : 1.0;
+                                        : 1.0;
     };
     LatencyPrediction p;
     p.wallNs = replacedWall(base, whatIf, modules, measuredKernels);

@@ -99,22 +99,24 @@ json runJson(const RunAnalysis& a) {
     run["phases"] = json::array();
     for (const auto& p : a.phases.phases) {
         const auto energy = a.energyByPhase.find(p.phase);
-        run["phases"].push_back({{"phase", phaseName(p.phase)},
-                                 {"count", p.count},
-                                 {"ms_measured", double(p.totalNs) / 1e6},
-                                 {"share", p.share},
-                                 {"flops_estimated", p.flops},
-                                 {"bytes_estimated", p.bytes},
-                                 {"flops_coverage", p.flopsCoverage()},
-                                 {"energy_j_measured", energy == a.energyByPhase.end()
-                                                           ? json(nullptr)
-                                                           : json(energy->second)}});
+        run["phases"].push_back(
+            {{"phase", phaseName(p.phase)},
+             {"count", p.count},
+             {"ms_measured", double(p.totalNs) / 1e6},
+             {"share", p.share},
+             {"flops_estimated", p.flops},
+             {"bytes_estimated", p.bytes},
+             {"flops_coverage", p.flopsCoverage()},
+             {"energy_j_measured",
+              energy == a.energyByPhase.end() ? json(nullptr) : json(energy->second)}});
     }
     run["phase_coverage"] = a.phases.coverage;
     run["flops_by_op"] = json::array();
     for (const auto& l : a.leafFlops)
-        run["flops_by_op"].push_back(
-            {{"phase", phaseName(l.phase)}, {"op", l.name}, {"calls", l.calls}, {"flops_estimated", l.flops}});
+        run["flops_by_op"].push_back({{"phase", phaseName(l.phase)},
+                                      {"op", l.name},
+                                      {"calls", l.calls},
+                                      {"flops_estimated", l.flops}});
     run["modules"] = json::array();
     for (const auto& n : a.modules.nodes)
         run["modules"].push_back({{"path", n.module.path},

@@ -201,8 +201,8 @@ std::string markdownRun(const RunAnalysis& a) {
     o +=
         "\n### Phases (measured)\n\n| phase | count | ms | share |\n| --- | ---: | ---: | ---: |\n";
     for (const auto& p : a.phases.phases)
-        o += "| " + phaseName(p.phase) + " | " + std::to_string(p.count) + " | " + ms(p.totalNs) + " | " +
-             pct(p.share) + " |\n";
+        o += "| " + phaseName(p.phase) + " | " + std::to_string(p.count) + " | " + ms(p.totalNs) +
+             " | " + pct(p.share) + " |\n";
     const auto top = topModules(a.modules, 10);
     if (!top.empty()) {
         o += "\n### Modules by self time\n\n| module | calls | total ms | self ms | GFLOP (est.) "

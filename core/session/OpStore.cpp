@@ -351,7 +351,8 @@ Status OpChunkWriter::writeTotals(int64_t run) {
     auto stored = countOpChunks(*d->db, run);
     if (!stored) return stored.error();
     const bool complete = seen != d->totals.end() && seen->second.rows == *stored;
-    auto totals = complete ? resolveTotals(*d->db, run, seen->second.sums) : sumOpChunks(*d->db, run);
+    auto totals =
+        complete ? resolveTotals(*d->db, run, seen->second.sums) : sumOpChunks(*d->db, run);
     if (seen != d->totals.end()) d->totals.erase(seen);
     if (!totals) return totals.error();
     d->delTotals.bind(1, run);

@@ -11,8 +11,6 @@ std::string n(int64_t v) {
     return std::to_string(v);
 }
 
-
-
 // "<what> <v> is outside <lo>..<hi>", or nothing when it is inside.
 std::optional<std::string> outside(const char* what, int64_t v, int64_t lo, int64_t hi) {
     if (v >= lo && v <= hi) return std::nullopt;
@@ -66,7 +64,8 @@ Status opTotals(int64_t run, const std::vector<OpTotal>& rows) {
              {outside("calls", t.calls, 0, kMaxCount), outside("flops", t.flops, 0, kMaxCount),
               outside("bytes", t.bytes, 0, kMaxCount), outside("ns", t.ns, 0, kMaxTimeNs),
               outside("known_ns", t.knownNs, 0, t.ns)})
-            if (bad) return damaged(run, "op_total " + t.name + " (" + phaseName(t.phase) + ")", *bad);
+            if (bad)
+                return damaged(run, "op_total " + t.name + " (" + phaseName(t.phase) + ")", *bad);
     }
     return Ok{};
 }
@@ -75,7 +74,8 @@ Status leafFlops(int64_t run, const std::vector<LeafFlopsRow>& rows) {
     for (const auto& l : rows) {
         for (const auto& bad :
              {outside("calls", l.calls, 0, kMaxCount), outside("flops", l.flops, 0, kMaxCount)})
-            if (bad) return damaged(run, "leaf_flops " + l.name + " (" + phaseName(l.phase) + ")", *bad);
+            if (bad)
+                return damaged(run, "leaf_flops " + l.name + " (" + phaseName(l.phase) + ")", *bad);
     }
     return Ok{};
 }
@@ -93,7 +93,9 @@ Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows) {
     for (const auto& r : rows) {
         for (const auto& bad :
              {outside("rep", r.rep, 0, 1 << 20), outside("ns", r.ns, 0, kMaxTimeNs)})
-            if (bad) return damaged(run, "repetition " + n(r.rep) + " (" + phaseName(r.phase) + ")", *bad);
+            if (bad)
+                return damaged(run, "repetition " + n(r.rep) + " (" + phaseName(r.phase) + ")",
+                               *bad);
     }
     return Ok{};
 }
@@ -153,7 +155,9 @@ Status phases(int64_t run, const std::vector<PhaseRow>& rows) {
         for (const auto& bad :
              {inverted(p.startNs, p.endNs), outside("start_ns", p.startNs, 0, kMaxTimeNs),
               outside("end_ns", p.endNs, 0, kMaxTimeNs), outside("step", p.step, 0, kMaxPositions)})
-            if (bad) return damaged(run, "phase " + phaseName(p.phase) + " (step " + n(p.step) + ")", *bad);
+            if (bad)
+                return damaged(run, "phase " + phaseName(p.phase) + " (step " + n(p.step) + ")",
+                               *bad);
     }
     return Ok{};
 }

@@ -257,7 +257,7 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
     return d->query<OpRow>(sqlText.c_str(), run, [&](const sql::Stmt& s) -> Result<OpRow> {
         auto phase = reader::phaseAt(s, 4, run, "op " + std::to_string(s.int64(0)));
         if (!phase) return phase.error();
-        OpRow r{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3), *phase,     s.int32(5),
+        OpRow r{s.int64(0), optInt(s, 1), optInt(s, 2), s.text(3), *phase,      s.int32(5),
                 s.int64(6), s.int64(7),   s.text(8),    s.text(9), s.int64(10), s.int64(11)};
         r.flopsKnown = s.int64(12) != 0;
         return r;

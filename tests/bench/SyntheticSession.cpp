@@ -53,7 +53,8 @@ std::string writeSyntheticSession(const std::string& path, int64_t nOps, int64_t
     r.run = *run;
     for (int64_t i = 0; i < nRouting; ++i) {
         const int token = int(i / 2 / kLayers), layer = int(i / 2 % kLayers), rank = int(i % 2);
-        r.routing.push_back({layer, Phase::Prefill, 0, token, token < 576 ? Modality::Visual : Modality::Text, rank,
+        r.routing.push_back({layer, Phase::Prefill, 0, token,
+                             token < 576 ? Modality::Visual : Modality::Text, rank,
                              int((token * 7 + rank * 3 + layer) % kExperts), 0.5});
     }
     (*w)->submit(std::move(r));

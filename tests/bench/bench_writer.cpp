@@ -99,9 +99,10 @@ int main(int argc, char** argv) {
     const double spans = timeRows("spans", rows, [](Batch& b, int64_t first, int64_t n) {
         for (int64_t i = 0; i < n; ++i) {
             const int64_t id = first + i + 1;
-            b.spans.push_back(SpanRow{
-                id, 1 + id % 40, id > 1 ? std::optional<int64_t>(id - 1) : std::nullopt, Phase::Decode,
-                int(id / 1000), id * 100, id * 100 + 90, std::nullopt, id * 7, id * 3});
+            b.spans.push_back(SpanRow{id, 1 + id % 40,
+                                      id > 1 ? std::optional<int64_t>(id - 1) : std::nullopt,
+                                      Phase::Decode, int(id / 1000), id * 100, id * 100 + 90,
+                                      std::nullopt, id * 7, id * 3});
         }
     });
     const double ops = timeRows("ops", rows, [](Batch& b, int64_t first, int64_t n) {
@@ -110,10 +111,10 @@ int main(int argc, char** argv) {
             const OpRecord r = mixRecord(first + i + 1);
             shapes.clear();
             r.appendShapes(shapes);
-            OpRow o{r.id,      r.span,   r.parentOp ? std::optional(r.parentOp) : std::nullopt,
-                    *r.name,   r.phase,  r.step,
-                    r.startNs, r.endNs,  shapes,
-                    r.dtype,   r.flops,  r.bytes};
+            OpRow o{r.id,      r.span,  r.parentOp ? std::optional(r.parentOp) : std::nullopt,
+                    *r.name,   r.phase, r.step,
+                    r.startNs, r.endNs, shapes,
+                    r.dtype,   r.flops, r.bytes};
             b.ops.push_back(std::move(o));
         }
     });
