@@ -64,6 +64,29 @@ private slots:
                       QStringLiteral("unknown option --bogus"));
         expectRefused({QStringLiteral("capture"), QStringLiteral("--steps")},
                       QStringLiteral("needs a value"));
+        // Typed options: what is wrong is said in one line, naming the option.
+        expectRefused({QStringLiteral("capture"), QStringLiteral("--steps"), QStringLiteral("x")},
+                      QStringLiteral("--steps: expects a number, not 'x'"));
+        expectRefused({QStringLiteral("capture"), QStringLiteral("--warmup=-2")},
+                      QStringLiteral("--warmup: must be 0 or more"));
+        expectRefused({QStringLiteral("report"), QStringLiteral("f.mvprof"),
+                       QStringLiteral("--format"), QStringLiteral("md")},
+                      QStringLiteral("--format: must be text, json or markdown, not 'md'"));
+        expectRefused({QStringLiteral("whatif"), QStringLiteral("f.mvprof"),
+                       QStringLiteral("--prune-visual"), QStringLiteral("1.5")},
+                      QStringLiteral("must be a number in (0, 1]"));
+        expectRefused({QStringLiteral("capture"), QStringLiteral("--model"),
+                       QStringLiteral("ref:tiny"), QStringLiteral("--model-file"),
+                       QStringLiteral("m.json")},
+                      QStringLiteral("--model"));
+        // Every option is in the generated help, with its description.
+        const auto help = runCli({QStringLiteral("whatif"), QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        for (const char* option : {"--prune-visual", "--saliency-layer", "--quant", "--group",
+                                   "--kv-threshold", "--freeze-cold", "--freeze-window",
+                                   "--prune-channels", "--run", "--reps", "--format", "--progress"})
+            QVERIFY2(help.out.contains(option), option);
+        QVERIFY(help.out.contains("noise control"));
     }
 
     void badImages() {

@@ -1,5 +1,5 @@
-#include "app/cli/Args.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Parser.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/session/SessionReader.h"
@@ -11,21 +11,36 @@
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp =
-    R"(mvprof-cli export FILE --heatmap OUT.png [options] — the patch heatmap
+// What to export, as the options say.
+struct ExportRequest {
+    std::string session, png, csv, metric = "attention", layers = "all", colormap = "viridis";
+    std::optional<int64_t> run;
+    double opacity = 0.6;
+    bool legend = false, force = false;
+};
 
-  --heatmap OUT.png   the input image with the heatmap overlaid, at the stored image's resolution
-  --csv OUT.csv       the raw patch grid (one line per patch row), summed over the layers
-  --metric NAME       attention (default; measured), expert_flops (estimated), latency (measured),
-                      saliency (needs --attn-layers at capture) or waste (cost without attention)
-  --layers A-B        decoder layers to sum (N, A-B or all; default all)
-  --run ID            the run (default: the first)
-  --colormap NAME     viridis (default), magma or turbo
-  --opacity X         overlay opacity in [0, 1] (default 0.6)
-  --legend            add a colour bar on the right (metric, provenance, unit, range); without it
-                      the overlay has exactly the stored image's size
-  --force             replace existing output files
-)";
+// Declares export's options on `cli`, bound to `r`.
+void addExportOptions(CommandLine& cli, ExportRequest& r) {
+    auto& app = cli.app;
+    app.add_option("--heatmap", r.png,
+                   "the input image with the heatmap overlaid, at the stored image's resolution");
+    app.add_option("--csv", r.csv,
+                   "the raw patch grid (one line per patch row), summed over the "
+                   "layers");
+    app.add_option("--metric", r.metric,
+                   "attention (default; measured), expert_flops (estimated), latency (measured), "
+                   "saliency (needs --attn-layers at capture) or waste (cost without attention)");
+    app.add_option("--layers", r.layers, "decoder layers to sum (N, A-B or all; default all)");
+    app.add_option("--run", r.run, "the run (default: the first)");
+    app.add_option("--colormap", r.colormap, "viridis (default), magma or turbo")
+        ->check(oneOf({"viridis", "magma", "turbo"}));
+    app.add_option("--opacity", r.opacity, "overlay opacity in [0, 1] (default 0.6)")
+        ->check(inRange(0, 1));
+    app.add_flag("--legend", r.legend,
+                 "add a colour bar on the right (metric, provenance, unit, range); without it the "
+                 "overlay has exactly the stored image's size");
+    app.add_flag("--force", r.force, "replace existing output files");
+}
 
 Status writeText(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -41,48 +56,19 @@ Status writeText(const std::string& path, const std::string& text) {
 bool exists(const std::string& path) {
     return std::ifstream(path).good();
 }
-} // namespace
 
-int exportCommand(const std::vector<std::string>& argv) {
-    auto parsed = parseArgs(
-        argv, {"--heatmap", "--csv", "--metric", "--layers", "--run", "--colormap", "--opacity"},
-        {"--force", "--legend", "--help", "-h"});
-    if (!parsed) return fail(2, parsed.error().message);
-    const Args& a = *parsed;
-    if (a.has("--help") || a.has("-h")) {
-        std::fputs(kHelp, stdout);
-        return 0;
-    }
-    if (a.positional.size() != 1)
-        return fail(2, "export needs exactly one session file (see --help)");
-    const auto png = a.value("--heatmap"), csv = a.value("--csv");
-    if (!png && !csv)
-        return fail(2, "nothing to export: pass --heatmap OUT.png and/or --csv OUT.csv");
-    for (const auto& out : {png, csv})
-        if (out && exists(*out) && !a.has("--force"))
-            return fail(2, *out + " already exists: choose another name or pass --force");
-    const std::string metric = a.value("--metric").value_or("attention");
-    auto range = parseLayerRange(a.value("--layers").value_or("all"));
-    if (!range) return fail(2, range.error().message);
-    const auto map = colormapFromName(a.value("--colormap").value_or("viridis"));
+// The work: the run's heat grid of the metric, written as CSV and/or a PNG overlay.
+int exportHeatmap(const ExportRequest& req, LayerRange range) {
+    const auto map = colormapFromName(req.colormap);
     if (!map) return fail(2, "unknown colormap: use viridis, magma or turbo");
-    auto opacity = a.doubleValue("--opacity", 0.6);
-    if (!opacity || *opacity < 0 || *opacity > 1)
-        return fail(2, "--opacity must be a number in [0, 1]");
-
-    auto reader = SessionReader::open(a.positional[0]);
+    const std::string& metric = req.metric;
+    auto reader = SessionReader::open(req.session);
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
     auto runs = (*reader)->runs();
     if (!runs) return fail(runs.error().exitCode(), runs.error().message);
-    if (runs->empty()) return fail(2, a.positional[0] + " has no runs to export");
-    int64_t runId = runs->front().id;
-    if (a.has("--run")) {
-        auto id = a.intValue("--run", 0);
-        if (!id) return fail(2, id.error().message);
-        runId = *id;
-        if (auto r = (*reader)->run(runId); !r)
-            return fail(r.error().exitCode(), r.error().message);
-    }
+    if (runs->empty()) return fail(2, req.session + " has no runs to export");
+    const int64_t runId = req.run.value_or(runs->front().id);
+    if (auto r = (*reader)->run(runId); !r) return fail(r.error().exitCode(), r.error().message);
     auto data = loadRunData(**reader, runId);
     if (!data) return fail(data.error().exitCode(), data.error().message);
     if (!data->grid)
@@ -95,11 +81,11 @@ int exportCommand(const std::vector<std::string>& argv) {
     if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
         return fail(2, "unknown metric '" + metric +
                            "': use attention, expert_flops, latency, saliency or waste");
-    auto grids = computePatchMetrics(*data, *range);
+    auto grids = computePatchMetrics(*data, range);
     if (!grids.count(metric)) {
         if (metric == "attention") {
             // Name the layers that exist.
-            auto check = gridFromMetrics(data->attention, *data->grid, *range);
+            auto check = gridFromMetrics(data->attention, *data->grid, range);
             return fail(2,
                         check ? "no attention values in that layer range" : check.error().message);
         }
@@ -110,29 +96,50 @@ int exportCommand(const std::vector<std::string>& argv) {
     }
     const HeatGrid* heat = &grids[metric];
 
-    if (csv)
-        if (auto s = writeText(*csv, gridCsv(*heat)); !s)
+    if (!req.csv.empty())
+        if (auto s = writeText(req.csv, gridCsv(*heat)); !s)
             return fail(s.error().exitCode(), s.error().message);
-    if (png) {
+    if (!req.png.empty()) {
         auto image = (*reader)->image(runId);
         if (!image) return fail(image.error().exitCode(), image.error().message);
         if (!*image) return fail(2, "run " + std::to_string(runId) + " has no stored image");
         auto rgb = decodeImage((*image)->png, "the stored image");
         if (!rgb) return fail(1, rgb.error().message);
-        RgbImage overlay = renderOverlay(*rgb, normalised(*heat), *map, *opacity);
-        if (a.has("--legend"))
-            overlay = withColourBar(
-                overlay, *map,
-                heatLegend(*heatMetric(metric), *heat,
-                           a.has("--layers") ? "layers " + *a.value("--layers") : "all layers"));
-        if (auto s = writePng(*png, overlay); !s)
+        RgbImage overlay = renderOverlay(*rgb, normalised(*heat), *map, req.opacity);
+        const std::string layers = req.layers == "all" ? "all layers" : req.layers;
+        if (req.legend)
+            overlay =
+                withColourBar(overlay, *map,
+                              heatLegend(*heatMetric(metric), *heat,
+                                         req.layers == "all" ? layers : "layers " + req.layers));
+        if (auto s = writePng(req.png, overlay); !s)
             return fail(s.error().exitCode(), s.error().message);
-        std::printf("Wrote %s (%d×%d, %s, %s of %s)\n", png->c_str(), overlay.width, overlay.height,
-                    colormapName(*map), metric.c_str(),
-                    a.value("--layers").value_or("all layers").c_str());
+        std::printf("Wrote %s (%d×%d, %s, %s of %s)\n", req.png.c_str(), overlay.width,
+                    overlay.height, colormapName(*map), metric.c_str(), layers.c_str());
     }
-    if (csv) std::printf("Wrote %s (%d×%d patch grid)\n", csv->c_str(), heat->rows, heat->cols);
+    if (!req.csv.empty())
+        std::printf("Wrote %s (%d×%d patch grid)\n", req.csv.c_str(), heat->rows, heat->cols);
     return 0;
+}
+} // namespace
+
+int exportCommand(const std::vector<std::string>& argv) {
+    CommandLine cli("export",
+                    "mvprof-cli export FILE --heatmap OUT.png [options] — the patch heatmap");
+    ExportRequest req;
+    addExportOptions(cli, req);
+    if (auto exit = cli.parse(argv)) return *exit;
+    if (cli.positional.size() != 1)
+        return fail(2, "export needs exactly one session file (see --help)");
+    req.session = cli.positional[0];
+    if (req.png.empty() && req.csv.empty())
+        return fail(2, "nothing to export: pass --heatmap OUT.png and/or --csv OUT.csv");
+    for (const auto& out : {req.png, req.csv})
+        if (!out.empty() && exists(out) && !req.force)
+            return fail(2, out + " already exists: choose another name or pass --force");
+    auto range = parseLayerRange(req.layers);
+    if (!range) return fail(2, range.error().message);
+    return exportHeatmap(req, *range);
 }
 
 } // namespace mvp::cli

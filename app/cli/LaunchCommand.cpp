@@ -3,9 +3,9 @@
 // $MVPROF_OUT, forwards its progress lines and a stop request, and reports
 // the runs it wrote. The script runs in a child process: whatever it does,
 // this process survives to say what the session holds.
-#include "app/cli/Args.h"
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Parser.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -28,19 +28,14 @@ namespace mvp::cli {
 
 namespace {
 
-constexpr const char* kHelp = R"(Usage: mvprof-cli launch --out FILE.mvprof [options] -- PROGRAM [ARGS…]
+constexpr const char* kTitle = R"(mvprof-cli launch --out FILE.mvprof [options] -- PROGRAM [ARGS…]
 
 Runs PROGRAM (e.g. python3 script.py) with the mvprof Python package
 importable and MVPROF_OUT=FILE, so that mvprof.profile(None, model, …) in the
-script records into FILE; every run the script records is appended to it.
-
-  --out FILE          the session file (created, or appended to)
-  --force             replace FILE if it exists
-  --cwd DIR           the folder to run PROGRAM in (default: this one)
-  --progress jsonl    one JSON object per phase on stdout, then {"event": "done", …}
-SIGINT or SIGTERM stops the script (as Ctrl-C would); its open run is kept, marked incomplete.
-Exit status: PROGRAM's failure is 1, no run written is 2.
-)";
+script records into FILE; every run the script records is appended to it.)";
+constexpr const char* kFooter =
+    R"(SIGINT or SIGTERM stops the script (as Ctrl-C would); its open run is kept, marked incomplete.
+Exit status: PROGRAM's failure is 1, no run written is 2.)";
 
 namespace fs = std::filesystem;
 
@@ -193,17 +188,21 @@ int launchCommand(const std::vector<std::string>& all) {
     const std::vector<std::string> options(all.begin(), dashes);
     const std::vector<std::string> command(dashes == all.end() ? all.end() : dashes + 1,
                                            all.end());
-    if (std::find(options.begin(), options.end(), "--help") != options.end()) {
-        std::fputs(kHelp, stdout);
-        return 0;
-    }
-    auto parsed = parseArgs(options, {"--out", "--cwd", "--progress"}, {"--force"});
-    if (!parsed) return fail(2, parsed.error().message + " (see mvprof-cli launch --help)");
-    const Args& a = *parsed;
-    const std::string out = a.value("--out").value_or("");
-    const std::string cwd = a.value("--cwd").value_or("");
-    const bool jsonl = a.value("--progress").value_or("") == "jsonl";
-    if (a.has("--progress") && !jsonl) return fail(2, "--progress accepts only jsonl");
+    CommandLine cli("launch", kTitle, kFooter);
+    std::string out, cwd, progress;
+    bool force = false;
+    cli.app.add_option("--out", out, "the session file (created, or appended to)");
+    cli.app.add_flag("--force", force, "replace FILE if it exists");
+    cli.app.add_option("--cwd", cwd, "the folder to run PROGRAM in (default: this one)");
+    cli.app
+        .add_option("--progress", progress,
+                    "jsonl: one JSON object per phase on stdout, then {\"event\": \"done\", …}")
+        ->check(oneOf({"jsonl"}));
+    if (auto exit = cli.parse(options)) return *exit;
+    if (!cli.positional.empty())
+        return fail(2, "unexpected argument '" + cli.positional[0] +
+                           "': end the options with -- before the program (see --help)");
+    const bool jsonl = progress == "jsonl";
     if (out.empty()) return fail(2, "no output given: pass --out FILE.mvprof");
     if (command.empty())
         return fail(2, "no program given: end the options with -- and name it, e.g. "
@@ -213,9 +212,9 @@ int launchCommand(const std::vector<std::string>& all) {
         return fail(2, "--cwd " + cwd + " is not a folder");
     const std::string session = fs::absolute(out, ec).string();
     const bool exists = fs::exists(session, ec);
-    if (exists && a.has("--force")) fs::remove(session, ec);
-    const auto mode = exists && !a.has("--force") ? SessionWriter::Mode::Append
-                                                  : SessionWriter::Mode::CreateNew;
+    if (exists && force) fs::remove(session, ec);
+    const auto mode =
+        exists && !force ? SessionWriter::Mode::Append : SessionWriter::Mode::CreateNew;
     if (auto ok = SessionWriter::checkTarget(session, mode); !ok)
         return fail(ok.error().exitCode(), ok.error().message);
     const auto packageDir = packageDirectory();

@@ -1,5 +1,5 @@
-#include "app/cli/Args.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Parser.h"
 #include "core/report/Report.h"
 #include "core/session/SessionReader.h"
 
@@ -8,17 +8,11 @@
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp = R"(mvprof-cli report FILE [options] — analyse a session
-
-  --format F        text (default), json (documented in core/report/REPORT.md) or markdown
-  --run ID          only this run (default: every run)
-  --window W        all (default) or tokens:N: also give expert statistics per N-token window
-
-Prints each run: phases, modules by self time, expert balance by layer,
+constexpr const char* kFooter =
+    R"(Prints each run: phases, modules by self time, expert balance by layer,
 modality and phase, gate vs expert time, head redundancy, roofline, KV
 regions, batch advice and the findings with their suggestions. Times and
-memory are measured; FLOPs and bytes are estimated; advice is predicted.
-)";
+memory are measured; FLOPs and bytes are estimated; advice is predicted.)";
 } // namespace
 
 int fail(int code, const std::string& message) {
@@ -27,28 +21,26 @@ int fail(int code, const std::string& message) {
 }
 
 int reportCommand(const std::vector<std::string>& argv) {
-    auto parsed = parseArgs(argv, {"--format", "--run", "--window"}, {"--help", "-h"});
-    if (!parsed) return fail(2, parsed.error().message);
-    if (parsed->has("--help") || parsed->has("-h")) {
-        std::fputs(kHelp, stdout);
-        return 0;
-    }
-    if (parsed->positional.size() != 1)
+    CommandLine cli("report", "mvprof-cli report FILE [options] — analyse a session", kFooter);
+    std::string format = "text", windowText = "all";
+    int64_t run = 0;
+    cli.app
+        .add_option("--format", format,
+                    "text (default), json (documented in core/report/REPORT.md) or markdown")
+        ->check(oneOf({"text", "json", "markdown"}));
+    cli.app.add_option("--run", run, "only this run (default: every run)");
+    cli.app.add_option("--window", windowText,
+                       "all (default) or tokens:N: also give expert statistics per N-token window");
+    if (auto exit = cli.parse(argv)) return *exit;
+    if (cli.positional.size() != 1)
         return fail(2, "report needs exactly one session file (see --help)");
-    const std::string format = parsed->value("--format").value_or("text");
-    if (format != "text" && format != "json" && format != "markdown")
-        return fail(2, "--format must be text, json or markdown");
     ReportOptions options;
-    if (parsed->has("--run")) {
-        auto id = parsed->intValue("--run", 0);
-        if (!id) return fail(2, id.error().message);
-        options.run = *id;
-    }
-    auto window = parseWindow(parsed->value("--window").value_or("all"));
+    if (cli.given("--run")) options.run = run;
+    auto window = parseWindow(windowText);
     if (!window) return fail(2, window.error().message);
     options.analysis.window = *window;
 
-    auto reader = SessionReader::open(parsed->positional[0]);
+    auto reader = SessionReader::open(cli.positional[0]);
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
     auto report = buildReport(**reader, options);
     if (!report) return fail(report.error().exitCode(), report.error().message);

@@ -1,8 +1,8 @@
 // `mvprof-cli whatif`: a second real run of a baseline's inputs with one or
 // more transforms applied, stored in the same session and compared with it.
-#include "app/cli/Args.h"
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Parser.h"
 #include "app/cli/Progress.h"
 #include "app/cli/WhatIfArms.h"
 #include "capture/Capture.h"
@@ -12,58 +12,27 @@
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 namespace mvp::cli {
 
 namespace {
-constexpr const char* kHelp =
-    R"(mvprof-cli whatif FILE TRANSFORM… [options] — run a what-if against a baseline
-
-Transforms (combine any of them; they apply in one run):
-  --prune-visual KEEP  keep the round(KEEP·N) most salient visual tokens (0 < KEEP ≤ 1), in spatial order;
-                       the decoder really runs on fewer tokens
-  --saliency S         what ranks the patches: attention (received from the text, default), saliency (the
-                       blended patch/sequence map of DIAGNOSTICS.md §2) or feature-norm (‖visual feature‖)
-  --saliency-layer L   use decoder layer L's attention for attention and saliency (default: all layers)
-  --quant w4|w8        quantise the decoder's linears with AWQ scaling searched on the baseline's
-                       activations. W8 runs libtorch's int8 kernels (quantized::linear_dynamic, weights
-                       per output channel) where it has a quantized engine; W4, and W8 without one, are
-                       group-wise (asymmetric) codes dequantised per call, their latency gain predicted
-  --group N            values per quantisation scale of the group-wise codes (default 128)
-  --kv int4            merge visual tokens whose keys have cosine > the threshold, then hold the KV cache as INT4
-  --kv-threshold C     the merge threshold (default 0.82; 1 merges nothing)
-  --freeze-cold        freeze experts with fewer than --freeze-min activations in two consecutive windows of
-                       --freeze-window tokens of the baseline (default 3 and 128); their tokens go to the
-                       next-best active expert and their weights are released
-  --prune-channels F   remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden channels,
-                       sensitivity |W·∂L/∂W| with L the log-likelihood of the baseline's tokens
-
-Options:
-  --run ID             the baseline run (default: the first complete run without a transform)
-  --reps N             A/B repetitions (default 5): the baseline's configuration and the what-if's run
-                       in this process, warmed up, then interleaved A B A B … N times each without
-                       probes; latency is reported as medians with intervals and the speed-up as a
-                       paired ratio, "within noise" when its interval holds 1.0 (0: no repetitions)
-  --format F           text (default) or json for the comparison
-  --progress jsonl     print one JSON object per phase on stdout (the comparison is then not printed)
-The what-if is stored as a new run of FILE; the comparison shows latency (total, per phase), peak memory,
+constexpr const char* kFooter =
+    R"(The what-if is stored as a new run of FILE; the comparison shows latency (total, per phase), peak memory,
 weight and KV bytes, QPS, energy where measurable, fidelity (KL of next-token distributions, top-1
 agreement, token match, vision feature cosine), what the transforms did, and a module-by-module diff.
 Figures are measured unless marked predicted (W4 latency: libtorch 1.13 has no int4 kernel). Where W8 ran
 int8 kernels, the cost model's prediction is shown beside the measurement as a check.
 Phases the transforms cannot change (vision, for a decoder-side transform) are the noise control: when
-their speed-up interval excludes 1.0 the comparison warns that the machine was unsteady.
-)";
+their speed-up interval excludes 1.0 the comparison warns that the machine was unsteady.)";
 
 // The run --run names, or the first complete baseline.
-Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Args& a,
+Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, std::optional<int64_t> id,
                                       const std::string& path) {
     const RunInfo* base = nullptr;
-    if (a.has("--run")) {
-        auto id = a.intValue("--run", 0);
-        if (!id) return makeError(ErrorCode::BadInput, id.error().message);
+    if (id) {
         for (const auto& r : runs)
             if (r.id == *id) base = &r;
         if (!base)
@@ -83,55 +52,6 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, const Ar
     return base;
 }
 
-// The transforms asked for, each range-checked; an error names the flag.
-Result<WhatIfRequest> parseRequest(const Args& a) {
-    auto bad = [](const std::string& m) { return makeError(ErrorCode::BadInput, m); };
-    WhatIfRequest r;
-    if (a.has("--prune-visual")) {
-        auto k = a.doubleValue("--prune-visual", 0);
-        if (!k || !(*k > 0.0 && *k <= 1.0))
-            return bad("--prune-visual must be a number in (0, 1], e.g. 0.4");
-        r.keepVisual = *k;
-    }
-    const auto source = saliencySourceFromString(a.value("--saliency").value_or("attention"));
-    if (!source) return bad("--saliency must be attention, saliency or feature-norm");
-    r.saliency = *source;
-    if (a.has("--saliency-layer")) {
-        auto l = a.intValue("--saliency-layer", 0);
-        if (!l) return bad(l.error().message);
-        r.saliencyLayer = *l;
-    }
-    if (auto q = a.value("--quant")) {
-        if (*q != "w4" && *q != "w8") return bad("--quant must be w4 or w8");
-        r.quantBits = *q == "w4" ? 4 : 8;
-    }
-    auto group = a.intValue("--group", 128);
-    if (!group || *group <= 0 || *group % 2)
-        return bad("--group must be a positive even number, e.g. 128");
-    r.quantGroup = *group;
-    if (auto kv = a.value("--kv")) {
-        if (*kv != "int4") return bad("--kv accepts int4");
-        auto thr = a.doubleValue("--kv-threshold", 0.82);
-        if (!thr || !(*thr > -1.0 && *thr <= 1.0))
-            return bad("--kv-threshold must be a cosine in (-1, 1]");
-        r.kvThreshold = *thr;
-    }
-    auto window = a.intValue("--freeze-window", 128);
-    auto minActs = a.intValue("--freeze-min", 3);
-    if (!window || *window <= 0) return bad("--freeze-window must be a positive number of tokens");
-    if (!minActs || *minActs < 0) return bad("--freeze-min must be zero or more activations");
-    r.freezeCold = a.has("--freeze-cold");
-    r.freezeWindow = *window;
-    r.freezeMin = *minActs;
-    if (a.has("--prune-channels")) {
-        auto f = a.doubleValue("--prune-channels", 0);
-        if (!f || !(*f > 0.0 && *f < 1.0))
-            return bad("--prune-channels must be a fraction in (0, 1), e.g. 0.3");
-        r.pruneChannels = *f;
-    }
-    return r;
-}
-
 // How the command runs and reports, beside what it transforms.
 struct Reporting {
     int reps = 5;
@@ -139,18 +59,98 @@ struct Reporting {
     std::string progress; // "" or "jsonl"
 };
 
-Result<Reporting> parseReporting(const Args& a) {
-    auto bad = [](const std::string& m) { return makeError(ErrorCode::BadInput, m); };
-    Reporting o;
-    auto reps = a.intValue("--reps", 5);
-    if (!reps || *reps < 0 || *reps > 1000)
-        return bad("--reps must be a number of repetitions from 0 to 1000, e.g. 5");
-    o.reps = *reps;
-    o.format = a.value("--format").value_or("text");
-    if (o.format != "text" && o.format != "json") return bad("--format must be text or json");
-    o.progress = a.value("--progress").value_or("");
-    if (!o.progress.empty() && o.progress != "jsonl") return bad("--progress accepts only jsonl");
-    return o;
+// Everything the options say, typed; the words (--quant w8 …) resolved after parsing.
+struct WhatIfArgs {
+    WhatIfRequest request;
+    Reporting reporting;
+    std::optional<int64_t> run;
+    std::string saliency = "attention", quant, kv;
+    double kvThreshold = 0.82;
+};
+
+void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
+    app.add_option("--prune-visual", a.request.keepVisual,
+                   "keep the round(KEEP·N) most salient visual tokens (0 < KEEP ≤ 1), in spatial "
+                   "order; the decoder really runs on fewer tokens")
+        ->check(numberWhere([](double k) { return k > 0 && k <= 1; },
+                            "must be a number in (0, 1], e.g. 0.4", "0 < x <= 1"))
+        ->group("Transforms");
+    app.add_option("--saliency", a.saliency,
+                   "what ranks the patches: attention (received from the text, default), saliency "
+                   "(the blended patch/sequence map of DIAGNOSTICS.md §2) or feature-norm")
+        ->check(oneOf({"attention", "saliency", "feature-norm"}))
+        ->group("Transforms");
+    app.add_option("--saliency-layer", a.request.saliencyLayer,
+                   "use decoder layer L's attention for attention and saliency (default: all)")
+        ->check(atLeast(0))
+        ->group("Transforms");
+    app.add_option(
+           "--prune-channels", a.request.pruneChannels,
+           "remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden "
+           "channels, sensitivity |W·∂L/∂W| with L the log-likelihood of the baseline's tokens")
+        ->check(numberWhere([](double f) { return f > 0 && f < 1; },
+                            "must be a fraction in (0, 1), e.g. 0.3", "0 < x < 1"))
+        ->group("Transforms");
+}
+
+void addDecoderOptions(CLI::App& app, WhatIfArgs& a) {
+    app.add_option("--quant", a.quant,
+                   "quantise the decoder's linears with AWQ scaling searched on the baseline's "
+                   "activations; W8 runs libtorch's int8 kernels where it has a quantized engine, "
+                   "W4 (and W8 without one) group-wise codes dequantised per call, their gain "
+                   "predicted")
+        ->check(oneOf({"w4", "w8"}))
+        ->group("Transforms");
+    app.add_option("--group", a.request.quantGroup,
+                   "values per quantisation scale of the group-wise codes (default 128)")
+        ->check(numberWhere([](double g) { return g > 0 && std::fmod(g, 2) == 0; },
+                            "must be a positive even number, e.g. 128", "even > 0"))
+        ->group("Transforms");
+    app.add_option("--kv", a.kv,
+                   "int4: merge visual tokens whose keys have cosine > the threshold, then hold "
+                   "the KV cache as INT4")
+        ->check(oneOf({"int4"}))
+        ->group("Transforms");
+    app.add_option("--kv-threshold", a.kvThreshold,
+                   "the merge threshold (default 0.82; 1 merges nothing)")
+        ->check(numberWhere([](double c) { return c > -1 && c <= 1; },
+                            "must be a cosine in (-1, 1]", "-1 < x <= 1"))
+        ->group("Transforms");
+    app.add_flag("--freeze-cold", a.request.freezeCold,
+                 "freeze experts with fewer than --freeze-min activations in two consecutive "
+                 "windows of --freeze-window tokens of the baseline (default 3 and 128)")
+        ->group("Transforms");
+    app.add_option("--freeze-window", a.request.freezeWindow, "tokens per window (default 128)")
+        ->check(numberWhere([](double w) { return w > 0; }, "must be a positive number of tokens",
+                            "> 0"))
+        ->group("Transforms");
+    app.add_option("--freeze-min", a.request.freezeMin, "activations to stay warm (default 3)")
+        ->check(atLeast(0))
+        ->group("Transforms");
+}
+
+void addReportingOptions(CLI::App& app, WhatIfArgs& a) {
+    app.add_option("--run", a.run,
+                   "the baseline run (default: the first complete run without a transform)");
+    app.add_option("--reps", a.reporting.reps,
+                   "A/B repetitions (default 5): the baseline's configuration and the what-if's, "
+                   "warmed up, then interleaved A B A B … N times each without probes; medians "
+                   "with intervals, \"within noise\" when the speed-up's interval holds 1.0 "
+                   "(0: no repetitions)")
+        ->check(inRange(0, 1000));
+    app.add_option("--format", a.reporting.format, "text (default) or json for the comparison")
+        ->check(oneOf({"text", "json"}));
+    app.add_option(
+           "--progress", a.reporting.progress,
+           "jsonl: one JSON object per phase on stdout (the comparison is then not printed)")
+        ->check(oneOf({"jsonl"}));
+}
+
+// The words the options took, resolved into the request.
+void resolveWords(WhatIfArgs& a) {
+    a.request.saliency = *saliencySourceFromString(a.saliency); // oneOf checked it
+    a.request.quantBits = a.quant == "w4" ? 4 : a.quant == "w8" ? 8 : 0;
+    if (a.kv == "int4") a.request.kvThreshold = a.kvThreshold;
 }
 
 // The what-if's recorded run, written to the session and read back once (the
@@ -228,28 +228,24 @@ int printOutcome(const Comparison& c, const CaptureResult& result, int64_t baseR
 } // namespace
 
 int whatIfCommand(const std::vector<std::string>& argv) {
-    auto parsed = parseArgs(argv,
-                            {"--prune-visual", "--saliency", "--saliency-layer", "--quant",
-                             "--group", "--kv", "--kv-threshold", "--freeze-window", "--freeze-min",
-                             "--prune-channels", "--run", "--format", "--progress", "--reps"},
-                            {"--help", "-h", "--freeze-cold"});
-    if (!parsed) return fail(2, parsed.error().message);
-    const Args& a = *parsed;
-    if (a.has("--help") || a.has("-h")) {
-        std::fputs(kHelp, stdout);
-        return 0;
-    }
-    if (a.positional.size() != 1)
-        return fail(2, "whatif needs exactly one session file (see --help)");
-    const std::string path = a.positional[0];
+    CommandLine cli(
+        "whatif", "mvprof-cli whatif FILE TRANSFORM… [options] — run a what-if against a baseline",
+        kFooter);
+    WhatIfArgs args;
+    addVisualOptions(cli.app, args);
+    addDecoderOptions(cli.app, args);
+    addReportingOptions(cli.app, args);
     // Every request is checked before anything runs, so a bad one writes nothing.
-    auto request = parseRequest(a);
-    if (!request) return fail(2, request.error().message);
+    if (auto exit = cli.parse(argv)) return *exit;
+    if (cli.positional.size() != 1)
+        return fail(2, "whatif needs exactly one session file (see --help)");
+    const std::string path = cli.positional[0];
+    resolveWords(args);
+    const WhatIfRequest* request = &args.request;
     if (request->empty())
         return fail(2, "choose a transform: --prune-visual KEEP, --quant w4|w8, --kv int4, "
                        "--freeze-cold or --prune-channels F (see --help)");
-    auto reporting = parseReporting(a);
-    if (!reporting) return fail(2, reporting.error().message);
+    const Reporting* reporting = &args.reporting;
     const int reps = reporting->reps;
     const std::string& progressMode = reporting->progress;
 
@@ -257,7 +253,7 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
     auto runs = (*reader)->runs();
     if (!runs) return fail(runs.error().exitCode(), runs.error().message);
-    auto chosen = chooseBaseline(*runs, a, path);
+    auto chosen = chooseBaseline(*runs, args.run, path);
     if (!chosen) return fail(2, chosen.error().message);
     const RunInfo base = **chosen;
     if (auto ok = checkBaseline(base, *request); !ok) return fail(2, ok.error().message);
