@@ -3,6 +3,7 @@
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
 #include "capture/HostRoofline.h"
+#include "capture/Pipeline.h"
 #include "capture/ScriptRoles.h"
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
@@ -312,94 +313,38 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     d->model->impl().kvReport = KvCompressionReport();
     const RunMetricRow startMemory = sysinfo::startRunMemory();
 
-    auto phase = [&](Phase p, int step = 0) {
-        rec.beginPhase(p, step);
-        if (progress)
-            progress(
-                {CaptureProgress::Stage::Phase, p, step, o.steps, progressAt(p, step, o.steps)});
-    };
-    auto cancelled = [&] { return o.cancel && o.cancel->load(); };
-
     CaptureResult result;
     result.run = *runId;
     RunResult outcome;
-    std::vector<TokenRow> tokenRows;
-    Batch outputs; // per-step logits and the visual features, for what-if fidelity
+    Batch outputs; // tokens, per-step logits and the visual features, for what-if fidelity
+    ReferencePipeline pipeline(*d->model, d->prep, seen, hooks, &outputs);
+    if (probes) pipeline.afterPrefill = [&] { rec.submit(sink.metricRows()); }; // a live heatmap
+    const PhaseMarks recorded = recordedPhases(rec, progress, o.steps);
+    const PhaseMarks marks = [&](Phase phase, int step) {
+        recorded(phase, step);
+        // Where this pass's queries start in the sequence, for the attention rows.
+        if (phase == Phase::Prefill) sink.pos0 = 0;
+        if (phase == Phase::Decode) sink.pos0 = d->model->cachedPositions();
+    };
     try {
-        c10::InferenceMode inference;
         rec.startOps();
-        phase(Phase::Preprocess);
-        auto pixels = modelPixels(d->prep);
-
-        phase(Phase::Vision);
-        auto features = d->model->encodeImage(pixels, hooks);
-        phase(Phase::Projector);
-        auto visual = d->model->project(features, hooks);
-        if (patches != cfg.vision.patches()) {
-            // Visual-token pruning: the decoder really runs on fewer tokens.
-            std::vector<int64_t> keep(seen.begin(), seen.end());
-            visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
-        }
-        {
-            auto v = visual.to(torch::kCPU, torch::kFloat).contiguous();
-            outputs.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
-            outputs.visionFeatures->data.assign(v.data_ptr<float>(),
-                                                v.data_ptr<float>() + v.numel());
-        }
-
-        phase(Phase::Prefill);
-        d->model->reset();
-        std::vector<int> ids{tokens::kBos};
-        ids.insert(ids.end(), d->prep.promptIds.begin(), d->prep.promptIds.end());
-        sink.pos0 = 0;
-        auto logits = d->model->forward(ids, visual, 1, hooks);
-        int position = 0;
-        auto addToken = [&](Phase ph, int step, Modality modality, int id, int patch = -1) {
-            tokenRows.push_back(TokenRow{position++, ph, step, modality, id, patch});
-        };
-        auto keepOutput = [&](int step, const torch::Tensor& l, int token) {
-            auto c = l.to(torch::kCPU, torch::kFloat).contiguous();
-            outputs.stepOutputs.push_back(StepOutputRow{
-                step, token,
-                std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
-        };
-        addToken(Phase::Prefill, 0, Modality::Text, tokens::kBos);
-        for (int p = 0; p < patches; ++p)
-            addToken(Phase::Prefill, 0, Modality::Visual, -1, seen[size_t(p)]);
-        for (int id : d->prep.promptIds)
-            addToken(Phase::Prefill, 0, Modality::Text, id);
-        int next = int(logits.argmax().item<int64_t>());
-        keepOutput(0, logits, next);
-        result.outputTokens.push_back(next);
-        if (probes) rec.submit(sink.metricRows()); // a live view has a heatmap after prefill
-
-        for (int step = 1; step <= o.steps && !cancelled(); ++step) {
-            phase(Phase::Decode, step);
-            sink.pos0 = d->model->cachedPositions();
-            addToken(Phase::Decode, step, Modality::Text, next);
-            logits = d->model->forward({next}, torch::Tensor(), 0, hooks);
-            next = int(logits.argmax().item<int64_t>());
-            keepOutput(step, logits, next);
-            result.outputTokens.push_back(next);
-        }
-        rec.endPhase();
-        rec.stopOps();
-        outcome.status = cancelled() ? RunStatus::Incomplete : RunStatus::Complete;
-        if (cancelled()) outcome.error = "cancelled by the user";
+        result.outputTokens = runPipeline(d->prep, pipeline, marks);
+        const bool stopped = o.cancel && o.cancel->load();
+        outcome.status = stopped ? RunStatus::Incomplete : RunStatus::Complete;
+        if (stopped) outcome.error = "cancelled by the user";
     } catch (const std::exception& e) {
-        rec.endPhase();
-        rec.stopOps();
         outcome.status = RunStatus::Failed;
         outcome.error = e.what();
     }
+    rec.endPhase();
+    rec.stopOps();
 
     // Wall time: first phase start (the origin) to last phase end.
     outcome.wallNs = rec.lastPhaseEndNs();
     outcome.peakRssBytes = sysinfo::peakRssBytes();
     outcome.outputText = tokens::decode(result.outputTokens);
-    const int positions = int(tokenRows.size());
+    const int positions = int(outputs.tokens.size());
     Batch rows = std::move(outputs);
-    rows.tokens = std::move(tokenRows);
     rows.runMetrics = runMetrics(*d->model, transform);
     rows.runMetrics.push_back(startMemory);
     rows.runMetrics.push_back(rec.probeWorkMetric());
@@ -412,6 +357,15 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     }
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the model run failed: ", ErrorCode::Internal);
+}
+
+PhaseMarks recordedPhases(Recorder& rec, const ProgressFn& progress, int steps) {
+    return [&rec, progress, steps](Phase phase, int step) {
+        rec.beginPhase(phase, step);
+        if (progress)
+            progress({CaptureProgress::Stage::Phase, phase, step, steps,
+                      progressAt(phase, step, steps)});
+    };
 }
 
 std::string withCaptureSettings(const std::string& configJson, const CaptureOptions& o) {

@@ -4,6 +4,7 @@
 // router and attention modules it names give routing rows and the attention
 // heatmap (ScriptRoles.h).
 #include "capture/CapturerImpl.h"
+#include "capture/Pipeline.h"
 #include "capture/ScriptRoles.h"
 #include "capture/SystemInfo.h"
 #include "core/session/LiveRuns.h"
@@ -36,21 +37,6 @@ int routerTopK(const UserModelManifest& m, const ScriptedModel& model) {
     return 0;
 }
 
-// The sequence as the model sees it: ids[0, first) · visual tokens · ids[first, …).
-std::vector<TokenRow> prefillTokens(const std::vector<int>& ids, int first, int patches,
-                                    int gridPatches) {
-    std::vector<TokenRow> rows;
-    int position = 0;
-    for (int i = 0; i < first; ++i)
-        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Text, ids[size_t(i)], -1});
-    for (int p = 0; p < patches; ++p)
-        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Visual, -1,
-                                p < gridPatches ? p : -1});
-    for (size_t i = size_t(first); i < ids.size(); ++i)
-        rows.push_back(TokenRow{position++, Phase::Prefill, 0, Modality::Text, ids[i], -1});
-    return rows;
-}
-
 // The manifest as the run's config, with what loading the model told us:
 // parameters, the root type, and for the expert views the experts per MoE
 // layer (the expert modules the roles name) and top-k.
@@ -74,18 +60,12 @@ std::string configJson(const UserModelManifest& manifest, const ScriptedModel& m
     return cfg.dump();
 }
 
-std::vector<int> promptSequence(const PreparedCapture& prep) {
-    std::vector<int> ids{prep.userModel->bos};
-    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
-    return ids;
-}
-
 // TorchScript's profiling executor optimises during the first calls: warm up unrecorded.
-void warmUp(ScriptedModel& model, const PreparedCapture& prep, int visualAt) {
+void warmUp(ScriptedModel& model, const PreparedCapture& prep) {
     const auto& o = prep.options;
     for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i) {
         try {
-            (void)timedScriptedPass(model, prep, visualAt);
+            (void)timedScriptedPass(model, prep);
         } catch (const std::exception&) {
             return; // the measured run reports the model's error
         }
@@ -104,72 +84,6 @@ std::vector<RunMetricRow> observedMetrics(const ScriptRoleObserver& roles) {
                  : "no softmax over the sequence ran inside an attention module (fused "
                    "attention kernels hide the probabilities)"}};
 }
-
-// One recorded run of the phases: preprocess, vision, projector, prefill and
-// the decode steps, each forward pass over the whole sequence.
-struct ScriptedPasses {
-    ScriptedModel& model;
-    const PreparedCapture& prep;
-    Recorder& rec;
-    ScriptRoleObserver* roles; // nullptr without a role manifest
-    const ProgressFn& progress;
-    int visualAt = 1, gridPatches = 0;
-    Batch rows;
-    std::vector<int> outputTokens;
-
-    bool cancelled() const { return prep.options.cancel && prep.options.cancel->load(); }
-
-    void phase(Phase p, int step = 0) {
-        rec.beginPhase(p, step);
-        const int steps = prep.options.steps;
-        if (progress)
-            progress({CaptureProgress::Stage::Phase, p, step, steps,
-                      p == Phase::Decode ? 0.4 + 0.6 * (step - 1) / std::max(1, steps) : 0.0});
-    }
-
-    // One forward pass; positions from `firstNew` on are new in it.
-    int forward(int step, const std::vector<int>& ids, const torch::Tensor& visual, int firstNew,
-                int sequence) {
-        if (roles) roles->beginPass(rec.phase(), rec.step(), firstNew, sequence);
-        const auto logits = model.forward(ids, visual, visualAt);
-        if (logits.dim() != 1 || logits.size(0) < 2)
-            throw std::runtime_error("forward() must return next-token logits [vocab]");
-        auto c = logits.to(torch::kFloat).contiguous();
-        const int next = int(c.argmax().item<int64_t>());
-        rows.stepOutputs.push_back(StepOutputRow{
-            step, next, std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel())});
-        outputTokens.push_back(next);
-        return next;
-    }
-
-    void run() {
-        c10::InferenceMode inference;
-        phase(Phase::Preprocess);
-        auto pixels = modelPixels(prep);
-        phase(Phase::Vision);
-        auto features = model.encodeImage(pixels);
-        phase(Phase::Projector);
-        auto visual = model.project(features);
-        if (visual.dim() != 2)
-            throw std::runtime_error("project() must return [visual tokens, width]");
-        auto v = visual.to(torch::kFloat).contiguous();
-        rows.visionFeatures = VisionFeatureRow{int(v.size(0)), int(v.size(1)), {}};
-        rows.visionFeatures->data.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
-        phase(Phase::Prefill);
-        std::vector<int> ids = promptSequence(prep);
-        rows.tokens = prefillTokens(ids, visualAt, int(visual.size(0)), gridPatches);
-        int position = int(rows.tokens.size());
-        int next = forward(0, ids, visual, 0, position);
-        for (int step = 1; step <= prep.options.steps && !cancelled(); ++step) {
-            phase(Phase::Decode, step);
-            rows.tokens.push_back(
-                TokenRow{position++, Phase::Decode, step, Modality::Text, next, -1});
-            ids.push_back(next);
-            // The whole sequence again: the profiler sees no KV cache in a user model.
-            next = forward(step, ids, visual, position - 1, position);
-        }
-    }
-};
 
 } // namespace
 
@@ -205,7 +119,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                                        cfg.vision.patch, cfg.vision.imageSize, visualAt};
         writer.submit(std::move(setup));
     }
-    warmUp(model, d->prep, visualAt);
+    warmUp(model, d->prep);
 
     Recorder rec(writer, *runId, probes, o.nestedOps);
     const int gridPatches =
@@ -223,14 +137,16 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
         }
     }
     const RunMetricRow startMemory = sysinfo::startRunMemory();
-    ScriptedPasses passes{model,       d->prep, rec, roles ? &*roles : nullptr, progress, visualAt,
-                          gridPatches, {},      {}};
+    Batch rows;
+    ScriptedPipeline pipeline(model, d->prep, &rows, roles ? &*roles : nullptr, gridPatches);
+    std::vector<int> outputTokens;
     RunResult outcome;
     try {
         rec.startOps();
-        passes.run();
-        outcome.status = passes.cancelled() ? RunStatus::Incomplete : RunStatus::Complete;
-        if (passes.cancelled()) outcome.error = "cancelled by the user";
+        outputTokens = runPipeline(d->prep, pipeline, recordedPhases(rec, progress, o.steps));
+        const bool stopped = o.cancel && o.cancel->load();
+        outcome.status = stopped ? RunStatus::Incomplete : RunStatus::Complete;
+        if (stopped) outcome.error = "cancelled by the user";
     } catch (const std::exception& e) {
         outcome.status = RunStatus::Failed;
         std::string what = e.what();
@@ -240,8 +156,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     rec.stopOps();
     outcome.wallNs = rec.lastPhaseEndNs();
     outcome.peakRssBytes = sysinfo::peakRssBytes();
-    outcome.outputText = tokens::decode(passes.outputTokens);
-    Batch rows = std::move(passes.rows);
+    outcome.outputText = tokens::decode(outputTokens);
     rows.runMetrics = transform.metrics;
     rows.runMetrics.push_back(startMemory);
     rows.runMetrics.push_back(rec.probeWorkMetric());
@@ -257,7 +172,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     }
     CaptureResult result;
     result.run = *runId;
-    result.outputTokens = std::move(passes.outputTokens);
+    result.outputTokens = std::move(outputTokens);
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the user model failed: ", ErrorCode::BadInput);
 }

@@ -5,6 +5,7 @@
 // nothing but the transform.
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
+#include "capture/Pipeline.h"
 #include "capture/models/ScriptedModel.h"
 #include "capture/models/Vlm.h"
 
@@ -44,9 +45,6 @@ private:
     std::vector<PhaseTime> times_;
 };
 
-bool cancelled(const CaptureOptions& o) {
-    return o.cancel && o.cancel->load();
-}
 } // namespace
 
 std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& keep) {
@@ -59,53 +57,18 @@ std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& ke
 
 std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture& prep,
                                           const std::vector<int>& seen) {
-    c10::InferenceMode inference;
     PhaseClock clock;
-    clock.begin(Phase::Preprocess);
-    auto pixels = modelPixels(prep);
-    clock.begin(Phase::Vision);
-    auto features = model.encodeImage(pixels, {});
-    clock.begin(Phase::Projector);
-    auto visual = model.project(features, {});
-    if (int64_t(seen.size()) != visual.size(0)) {
-        std::vector<int64_t> keep(seen.begin(), seen.end());
-        visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
-    }
-    clock.begin(Phase::Prefill);
-    model.reset();
-    std::vector<int> ids{tokens::kBos};
-    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
-    auto logits = model.forward(ids, visual, 1, {});
-    int next = int(logits.argmax().item<int64_t>());
-    for (int step = 1; step <= prep.options.steps && !cancelled(prep.options); ++step) {
-        clock.begin(Phase::Decode);
-        logits = model.forward({next}, torch::Tensor(), 0, {});
-        next = int(logits.argmax().item<int64_t>());
-    }
+    ReferencePipeline pipeline(model, prep, seen);
+    (void)runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
     auto times = clock.finish();
     model.reset();
     return times;
 }
 
-std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
-                                         int visualAt) {
-    c10::InferenceMode inference;
+std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep) {
     PhaseClock clock;
-    clock.begin(Phase::Preprocess);
-    auto pixels = modelPixels(prep);
-    clock.begin(Phase::Vision);
-    auto features = model.encodeImage(pixels);
-    clock.begin(Phase::Projector);
-    auto visual = model.project(features);
-    clock.begin(Phase::Prefill);
-    std::vector<int> ids{prep.userModel->bos};
-    ids.insert(ids.end(), prep.promptIds.begin(), prep.promptIds.end());
-    ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
-    for (int step = 1; step <= prep.options.steps && !cancelled(prep.options); ++step) {
-        clock.begin(Phase::Decode);
-        // The whole sequence again, as the recorded run does (no KV cache in a user model).
-        ids.push_back(int(model.forward(ids, visual, visualAt).argmax().item<int64_t>()));
-    }
+    ScriptedPipeline pipeline(model, prep);
+    (void)runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
     return clock.finish();
 }
 
@@ -115,7 +78,7 @@ Result<std::vector<PhaseTime>> Capturer::timedPass(const RunTransform& transform
             if (!transform.keepPatches.empty())
                 return makeError(ErrorCode::BadInput,
                                  "visual-token pruning needs the built-in reference model");
-            return timedScriptedPass(*d->scripted, d->prep, d->prep.userModel->visualFirst);
+            return timedScriptedPass(*d->scripted, d->prep);
         }
         const auto seen = visiblePatches(d->prep.config, transform.keepPatches);
         for (int p : seen)

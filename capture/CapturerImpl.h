@@ -3,6 +3,7 @@
 // CaptureTransforms.cpp (what-if model rewrites). Internal; includes torch.
 
 #include "capture/Capture.h"
+#include "capture/Pipeline.h"
 #include "capture/models/ScriptedModel.h"
 #include "capture/models/Vlm.h"
 
@@ -25,12 +26,14 @@ class Recorder;
 
 // Every patch when `keep` is empty, else `keep` (spatial order).
 std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& keep);
-// One unprobed pass of the whole pipeline, timed by phase (CaptureTimed.cpp):
-// warm-ups and A/B repetitions run these.
+// One unprobed pass of the whole pipeline (Pipeline.h), timed by phase
+// (CaptureTimed.cpp): warm-ups and A/B repetitions run these.
 std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture& prep,
                                           const std::vector<int>& seen);
-std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
-                                         int visualAt);
+std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep);
+
+// The phase marks of a recorded run: the Recorder's phase rows and the progress.
+PhaseMarks recordedPhases(Recorder& rec, const ProgressFn& progress, int steps);
 
 // What every run records about itself before it starts (host, BLAS, threads, time).
 RunInfo newRunInfo(const CaptureOptions& o, bool probes);

@@ -66,7 +66,7 @@ private slots:
                       QStringLiteral("needs a value"));
         // Typed options: what is wrong is said in one line, naming the option.
         expectRefused({QStringLiteral("capture"), QStringLiteral("--steps"), QStringLiteral("x")},
-                      QStringLiteral("--steps: expects a number, not 'x'"));
+                      QStringLiteral("--steps: 'x' is not a number: must be 0 or more"));
         expectRefused({QStringLiteral("capture"), QStringLiteral("--warmup=-2")},
                       QStringLiteral("--warmup: must be 0 or more"));
         expectRefused({QStringLiteral("report"), QStringLiteral("f.mvprof"),

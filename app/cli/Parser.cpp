@@ -107,7 +107,7 @@ CLI::Validator numberWhere(std::function<bool(double)> ok, const std::string& sa
     return CLI::Validator(
         [ok, says](std::string& text) -> std::string {
             double v = 0;
-            if (!parseNumber(text, v)) return "expects a number, not '" + text + "'";
+            if (!parseNumber(text, v)) return "'" + text + "' is not a number: " + says;
             return ok(v) ? std::string() : says;
         },
         desc);
