@@ -177,6 +177,41 @@ std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transf
     return m;
 }
 
+// The sink's buffers for the positions and patches of this run.
+void sizeSink(HookSink& sink, const PreparedCapture& prep, const std::vector<int>& seen) {
+    const auto& cfg = prep.config;
+    const int patches = int(seen.size());
+    sink.patches = patches;
+    sink.patchOf = seen;
+    sink.totalPositions = prep.sequenceLength - (cfg.vision.patches() - patches);
+    for (int l = 0; l < cfg.llm.layers; ++l) {
+        sink.received.push_back(torch::zeros({patches}, torch::kDouble));
+        sink.receivedDecode.push_back(torch::zeros({patches}, torch::kDouble));
+    }
+    for (int l : prep.options.attnLayers)
+        sink.maps.emplace(l,
+                          torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));
+}
+
+// The model's hooks into `sink`: routing and attention, where probes are on.
+ForwardHooks probeHooks(Recorder& rec, HookSink& sink, bool probes) {
+    ForwardHooks hooks;
+    hooks.measureKvError = true; // timed passes skip it
+    if (!probes) return hooks;
+    hooks.recorder = &rec;
+    // The hooks' own work is the profiler's, not the model's: ProbeWork
+    // hides its ops from the op callbacks and its time from the spans.
+    hooks.routing = [&rec, &sink](int layer, const torch::Tensor& e, const torch::Tensor& w) {
+        ProbeWork work(&rec);
+        sink.routing(layer, e, w);
+    };
+    hooks.attention = [&rec, &sink](int layer, const torch::Tensor& p, int q0,
+                                    const KvCache& cache) {
+        ProbeWork work(&rec);
+        sink.attention(layer, p, q0, cache);
+    };
+    return hooks;
+}
 } // namespace
 
 torch::Tensor modelPixels(const PreparedCapture& prep) {
@@ -268,46 +303,12 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     for (int p : seen)
         if (p < 0 || p >= cfg.vision.patches())
             return makeError(ErrorCode::BadInput, "patch " + std::to_string(p) + " does not exist");
-    const int patches = int(seen.size());
-    {
-        Batch setup;
-        setup.run = *runId;
-        setup.modules = d->model->modules();
-        setup.image = d->storedImage;
-        setup.device = d->device;
-        setup.patchGrid = PatchGridRow{cfg.vision.gridSide(), cfg.vision.gridSide(),
-                                       cfg.vision.patch, cfg.vision.imageSize, 1};
-        writer.submit(std::move(setup));
-    }
+    writer.submit(setupRows(*runId, d->prep, d->storedImage, d->device, d->model->modules(), 1));
 
     Recorder rec(writer, *runId, probes, o.nestedOps);
     HookSink sink(rec, cfg);
-    sink.patches = patches;
-    sink.patchOf = seen;
-    sink.totalPositions = d->prep.sequenceLength - (cfg.vision.patches() - patches);
-    for (int l = 0; l < cfg.llm.layers; ++l) {
-        sink.received.push_back(torch::zeros({patches}, torch::kDouble));
-        sink.receivedDecode.push_back(torch::zeros({patches}, torch::kDouble));
-    }
-    for (int l : o.attnLayers)
-        sink.maps.emplace(l,
-                          torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));
-
-    ForwardHooks hooks;
-    if (probes) {
-        hooks.recorder = &rec;
-        // The hooks' own work is the profiler's, not the model's: ProbeWork
-        // hides its ops from the op callbacks and its time from the spans.
-        hooks.routing = [&](int layer, const torch::Tensor& e, const torch::Tensor& w) {
-            ProbeWork work(&rec);
-            sink.routing(layer, e, w);
-        };
-        hooks.attention = [&](int layer, const torch::Tensor& p, int q0, const KvCache& cache) {
-            ProbeWork work(&rec);
-            sink.attention(layer, p, q0, cache);
-        };
-    }
-    hooks.measureKvError = true; // timed passes skip it
+    sizeSink(sink, d->prep, seen);
+    const ForwardHooks hooks = probeHooks(rec, sink, probes);
     for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i)
         (void)timedReferencePass(*d->model, d->prep, seen);
     d->model->impl().kvReport = KvCompressionReport();
@@ -315,7 +316,6 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
 
     CaptureResult result;
     result.run = *runId;
-    RunResult outcome;
     Batch outputs; // tokens, per-step logits and the visual features, for what-if fidelity
     ReferencePipeline pipeline(*d->model, d->prep, seen, hooks, &outputs);
     if (probes) pipeline.afterPrefill = [&] { rec.submit(sink.metricRows()); }; // a live heatmap
@@ -326,30 +326,11 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         if (phase == Phase::Prefill) sink.pos0 = 0;
         if (phase == Phase::Decode) sink.pos0 = d->model->cachedPositions();
     };
-    try {
-        rec.startOps();
-        result.outputTokens = runPipeline(d->prep, pipeline, marks);
-        const bool stopped = o.cancel && o.cancel->load();
-        outcome.status = stopped ? RunStatus::Incomplete : RunStatus::Complete;
-        if (stopped) outcome.error = "cancelled by the user";
-    } catch (const std::exception& e) {
-        outcome.status = RunStatus::Failed;
-        outcome.error = e.what();
-    }
-    rec.endPhase();
-    rec.stopOps();
-
-    // Wall time: first phase start (the origin) to last phase end.
-    outcome.wallNs = rec.lastPhaseEndNs();
-    outcome.peakRssBytes = sysinfo::peakRssBytes();
-    outcome.outputText = tokens::decode(result.outputTokens);
+    const RunResult outcome = runRecorded(rec, d->prep, pipeline, marks, result.outputTokens);
     const int positions = int(outputs.tokens.size());
     Batch rows = std::move(outputs);
     rows.runMetrics = runMetrics(*d->model, transform);
-    rows.runMetrics.push_back(startMemory);
-    rows.runMetrics.push_back(rec.probeWorkMetric());
-    for (auto& m : rec.energyMetrics())
-        rows.runMetrics.push_back(std::move(m));
+    addRecorderMetrics(rows, rec, startMemory);
     if (probes) {
         Batch metrics = sink.metricRows();
         rows.patchMetrics = std::move(metrics.patchMetrics);
@@ -357,6 +338,52 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     }
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the model run failed: ", ErrorCode::Internal);
+}
+
+RunResult runRecorded(Recorder& rec, const PreparedCapture& prep, PipelineModel& model,
+                      const PhaseMarks& marks, std::vector<int>& chosen) {
+    RunResult outcome;
+    try {
+        rec.startOps();
+        chosen = runPipeline(prep, model, marks);
+        const bool stopped = prep.options.cancel && prep.options.cancel->load();
+        outcome.status = stopped ? RunStatus::Incomplete : RunStatus::Complete;
+        if (stopped) outcome.error = "cancelled by the user";
+    } catch (const std::exception& e) {
+        // A TorchScript error carries the interpreter's stack after its first line.
+        const std::string what = e.what();
+        outcome.status = RunStatus::Failed;
+        outcome.error = what.substr(0, what.find('\n'));
+    }
+    rec.endPhase();
+    rec.stopOps();
+    // Wall time: first phase start (the origin) to last phase end.
+    outcome.wallNs = rec.lastPhaseEndNs();
+    outcome.peakRssBytes = sysinfo::peakRssBytes();
+    outcome.outputText = tokens::decode(chosen);
+    return outcome;
+}
+
+void addRecorderMetrics(Batch& rows, const Recorder& rec, const RunMetricRow& startMemory) {
+    rows.runMetrics.push_back(startMemory);
+    rows.runMetrics.push_back(rec.probeWorkMetric());
+    for (auto& m : rec.energyMetrics())
+        rows.runMetrics.push_back(std::move(m));
+}
+
+Batch setupRows(int64_t run, const PreparedCapture& prep, const ImageRow& image,
+                const DeviceRow& device, std::vector<ModuleRow> modules, int firstPatch) {
+    const auto& v = prep.config.vision;
+    const auto& manifest = prep.userModel;
+    Batch setup;
+    setup.run = run;
+    setup.modules = std::move(modules);
+    setup.image = image;
+    setup.device = device;
+    setup.patchGrid = PatchGridRow{manifest && manifest->gridH ? *manifest->gridH : v.gridSide(),
+                                   manifest && manifest->gridW ? *manifest->gridW : v.gridSide(),
+                                   v.patch, v.imageSize, firstPatch};
+    return setup;
 }
 
 PhaseMarks recordedPhases(Recorder& rec, const ProgressFn& progress, int steps) {

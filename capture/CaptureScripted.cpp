@@ -72,6 +72,20 @@ void warmUp(ScriptedModel& model, const PreparedCapture& prep) {
     }
 }
 
+// Module spans from the interpreter's module hierarchy; with a role manifest,
+// its router and attention modules observed into `roles`.
+void followScript(Recorder& rec, ScriptedModel& model, const UserModelManifest& manifest,
+                  int gridPatches, std::optional<ScriptRoleObserver>& roles) {
+    rec.followScriptHierarchy(model.rootType());
+    rec.setChildResolver([&model](const std::string& parent, const std::string& instance) {
+        return model.childPath(parent, instance);
+    });
+    if (manifest.roles.empty()) return;
+    roles.emplace(manifest, routerTopK(manifest, model), manifest.visualFirst, gridPatches);
+    rec.setModuleRoles([&roles](ModuleRow& m) { roles->assign(m); });
+    rec.setObserver(&*roles);
+}
+
 // What the roles let the capture observe, for the report's notes.
 std::vector<RunMetricRow> observedMetrics(const ScriptRoleObserver& roles) {
     return {{"roles.routing_observed", roles.sawRouting() ? 1.0 : 0.0, "", "measured",
@@ -109,70 +123,31 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);
-    {
-        Batch setup;
-        setup.run = *runId;
-        setup.image = d->storedImage;
-        setup.device = d->device;
-        setup.patchGrid = PatchGridRow{manifest.gridH.value_or(cfg.vision.gridSide()),
-                                       manifest.gridW.value_or(cfg.vision.gridSide()),
-                                       cfg.vision.patch, cfg.vision.imageSize, visualAt};
-        writer.submit(std::move(setup));
-    }
+    writer.submit(setupRows(*runId, d->prep, d->storedImage, d->device, {}, visualAt));
     warmUp(model, d->prep);
 
     Recorder rec(writer, *runId, probes, o.nestedOps);
     const int gridPatches =
         manifest.gridH && manifest.gridW ? *manifest.gridH * *manifest.gridW : cfg.vision.patches();
     std::optional<ScriptRoleObserver> roles;
-    if (probes) {
-        rec.followScriptHierarchy(model.rootType());
-        rec.setChildResolver([&](const std::string& parent, const std::string& instance) {
-            return model.childPath(parent, instance);
-        });
-        if (!manifest.roles.empty()) {
-            roles.emplace(manifest, routerTopK(manifest, model), visualAt, gridPatches);
-            rec.setModuleRoles([&](ModuleRow& m) { roles->assign(m); });
-            rec.setObserver(&*roles);
-        }
-    }
+    if (probes) followScript(rec, model, manifest, gridPatches, roles);
     const RunMetricRow startMemory = sysinfo::startRunMemory();
     Batch rows;
     ScriptedPipeline pipeline(model, d->prep, &rows, roles ? &*roles : nullptr, gridPatches);
-    std::vector<int> outputTokens;
-    RunResult outcome;
-    try {
-        rec.startOps();
-        outputTokens = runPipeline(d->prep, pipeline, recordedPhases(rec, progress, o.steps));
-        const bool stopped = o.cancel && o.cancel->load();
-        outcome.status = stopped ? RunStatus::Incomplete : RunStatus::Complete;
-        if (stopped) outcome.error = "cancelled by the user";
-    } catch (const std::exception& e) {
-        outcome.status = RunStatus::Failed;
-        std::string what = e.what();
-        outcome.error = what.substr(0, what.find('\n'));
-    }
-    rec.endPhase();
-    rec.stopOps();
-    outcome.wallNs = rec.lastPhaseEndNs();
-    outcome.peakRssBytes = sysinfo::peakRssBytes();
-    outcome.outputText = tokens::decode(outputTokens);
+    CaptureResult result;
+    result.run = *runId;
+    const RunResult outcome = runRecorded(
+        rec, d->prep, pipeline, recordedPhases(rec, progress, o.steps), result.outputTokens);
     rows.runMetrics = transform.metrics;
-    rows.runMetrics.push_back(startMemory);
-    rows.runMetrics.push_back(rec.probeWorkMetric());
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
-    for (auto& m : rec.energyMetrics())
-        rows.runMetrics.push_back(std::move(m));
+    addRecorderMetrics(rows, rec, startMemory);
     if (roles) {
         rows.routing = roles->takeRouting();
         rows.patchMetrics = roles->attentionMetrics();
         for (auto& m : observedMetrics(*roles))
             rows.runMetrics.push_back(std::move(m));
     }
-    CaptureResult result;
-    result.run = *runId;
-    result.outputTokens = std::move(outputTokens);
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the user model failed: ", ErrorCode::BadInput);
 }

@@ -81,10 +81,9 @@ Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms&
     return out;
 }
 
-Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t) {
-    if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
-    if (d->scripted) return transformScripted(t);
-    const auto& cfg = d->prep.config;
+namespace {
+// The transforms' parameters against the model they would rewrite.
+Status checkTransforms(const ModelTransforms& t, const VlmConfig& cfg) {
     if ((t.pruneChannels > 0 || t.quantBits) && t.baselineTokens.empty())
         return makeError(ErrorCode::BadInput,
                          "channel pruning and quantisation need the baseline's generated tokens");
@@ -105,6 +104,60 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
             return makeError(ErrorCode::BadInput,
                              "freezing that many experts leaves fewer than top-k active");
     }
+    return Ok{};
+}
+
+void addPruneMetrics(std::vector<RunMetricRow>& metrics, const ChannelSummary& s) {
+    metrics.push_back(
+        metric("channels.removed", double(s.removed), "count",
+               "vision MLP hidden channels removed, least sensitive first (|W·∂L/∂W|)"));
+    metrics.push_back(
+        metric("channels.kept", double(s.kept), "count", "vision MLP hidden channels kept"));
+    metrics.push_back(metric("channels.sensitivity_margin", s.sensitivityMargin, "",
+                             "per block, least sensitive kept minus most sensitive "
+                             "removed (smallest over blocks)"));
+}
+
+void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, int bits) {
+    metrics.push_back(metric("quant.layers", s.layers, "count", "decoder linears quantised"));
+    metrics.push_back(
+        metric("quant.fp32_bytes", double(s.fp32Bytes), "bytes", "their float32 weights"));
+    metrics.push_back(metric("quant.bytes", double(s.quantBytes), "bytes",
+                             s.engine.empty()
+                                 ? "their quantised storage: packed codes, float16 scales and "
+                                   "minimums, AWQ input scales"
+                                 : "their quantised storage: int8 codes, per-channel scales and "
+                                   "zero points, AWQ input scales"));
+    metrics.push_back(metric(
+        "quant.int8_kernels", s.engine.empty() ? 0.0 : 1.0, "",
+        s.engine.empty() ? (bits == 8 ? "no quantized engine in this libtorch: the weights are "
+                                        "dequantised per call, the latency gain predicted"
+                                      : "no int4 kernel in this libtorch: the weights are "
+                                        "dequantised per call, the latency gain predicted")
+                         : "quantized::linear_dynamic on libtorch's " + s.engine +
+                               " engine (per-channel symmetric int8, AWQ scaling folded in): the "
+                               "latency is measured; " +
+                               s.engineNote));
+    if (!s.engine.empty())
+        metrics.push_back(metric("quant.format_bytes", double(s.formatBytes), "bytes",
+                                 "the int8 format's storage, one copy: what a deployment holds"));
+    metrics.push_back(metric("quant.bytes_ratio",
+                             s.fp32Bytes ? double(s.quantBytes) / double(s.fp32Bytes) : 0.0,
+                             "ratio", "quantised ÷ float32 bytes of the quantised layers"));
+    metrics.push_back(metric("quant.mse_rtn", s.mseRtn, "",
+                             "output MSE of plain round-to-nearest on the calibration "
+                             "activations, summed over layers"));
+    metrics.push_back(
+        metric("quant.mse_awq", s.mseAwq, "",
+               "output MSE with the chosen AWQ scaling, same activations, summed over layers"));
+    metrics.push_back(metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
+}
+} // namespace
+
+Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t) {
+    if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
+    if (d->scripted) return transformScripted(t);
+    if (auto ok = checkTransforms(t, d->prep.config); !ok) return ok.error();
     d->transformed = true;
     auto& m = d->model->impl();
     ModelTransformOutcome out;
@@ -113,14 +166,7 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
         if (t.pruneChannels > 0) {
             const auto s =
                 pruneVisionChannels(m, t.pruneChannels, [&] { return forcing.logLikelihood(); });
-            out.metrics.push_back(
-                metric("channels.removed", double(s.removed), "count",
-                       "vision MLP hidden channels removed, least sensitive first (|W·∂L/∂W|)"));
-            out.metrics.push_back(metric("channels.kept", double(s.kept), "count",
-                                         "vision MLP hidden channels kept"));
-            out.metrics.push_back(metric("channels.sensitivity_margin", s.sensitivityMargin, "",
-                                         "per block, least sensitive kept minus most sensitive "
-                                         "removed (smallest over blocks)"));
+            addPruneMetrics(out.metrics, s);
         }
         if (t.freezeCold) {
             int frozen = 0;
@@ -141,42 +187,7 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
                 quantiseDecoder(m, t.quantBits, t.quantGroup, t.awqGridPoints,
                                 [&] { forcing.logLikelihood(); },
                                 Int8Workload{prefillRows, d->prep.options.steps});
-            out.metrics.push_back(
-                metric("quant.layers", s.layers, "count", "decoder linears quantised"));
-            out.metrics.push_back(
-                metric("quant.fp32_bytes", double(s.fp32Bytes), "bytes", "their float32 weights"));
-            out.metrics.push_back(metric(
-                "quant.bytes", double(s.quantBytes), "bytes",
-                s.engine.empty() ? "their quantised storage: packed codes, float16 scales and "
-                                   "minimums, AWQ input scales"
-                                 : "their quantised storage: int8 codes, per-channel scales and "
-                                   "zero points, AWQ input scales"));
-            out.metrics.push_back(metric(
-                "quant.int8_kernels", s.engine.empty() ? 0.0 : 1.0, "",
-                s.engine.empty()
-                    ? (t.quantBits == 8 ? "no quantized engine in this libtorch: the weights are "
-                                          "dequantised per call, the latency gain predicted"
-                                        : "no int4 kernel in this libtorch: the weights are "
-                                          "dequantised per call, the latency gain predicted")
-                    : "quantized::linear_dynamic on libtorch's " + s.engine +
-                          " engine (per-channel symmetric int8, AWQ scaling folded in): the "
-                          "latency is measured; " +
-                          s.engineNote));
-            if (!s.engine.empty())
-                out.metrics.push_back(
-                    metric("quant.format_bytes", double(s.formatBytes), "bytes",
-                           "the int8 format's storage, one copy: what a deployment holds"));
-            out.metrics.push_back(metric(
-                "quant.bytes_ratio", s.fp32Bytes ? double(s.quantBytes) / double(s.fp32Bytes) : 0.0,
-                "ratio", "quantised ÷ float32 bytes of the quantised layers"));
-            out.metrics.push_back(metric("quant.mse_rtn", s.mseRtn, "",
-                                         "output MSE of plain round-to-nearest on the calibration "
-                                         "activations, summed over layers"));
-            out.metrics.push_back(metric(
-                "quant.mse_awq", s.mseAwq, "",
-                "output MSE with the chosen AWQ scaling, same activations, summed over layers"));
-            out.metrics.push_back(
-                metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
+            addQuantMetrics(out.metrics, s, t.quantBits);
             out.quantised = s.modules;
             out.int8Kernels = !s.engine.empty();
         }

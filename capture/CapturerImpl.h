@@ -32,6 +32,17 @@ std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture
                                           const std::vector<int>& seen);
 std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep);
 
+// A recorded run of the pipeline: ops on while it runs, its outcome (status,
+// the first line of a failure, wall time, peak RSS, the text of `chosen`).
+RunResult runRecorded(Recorder& rec, const PreparedCapture& prep, PipelineModel& model,
+                      const PhaseMarks& marks, std::vector<int>& chosen);
+// The metrics every recorded run stores: start memory, probe work, energy.
+void addRecorderMetrics(Batch& rows, const Recorder& rec, const RunMetricRow& startMemory);
+// The rows a run writes before it runs: modules, the stored image, the device,
+// the patch grid (a user model's manifest may give its size).
+Batch setupRows(int64_t run, const PreparedCapture& prep, const ImageRow& image,
+                const DeviceRow& device, std::vector<ModuleRow> modules, int firstPatch);
+
 // The phase marks of a recorded run: the Recorder's phase rows and the progress.
 PhaseMarks recordedPhases(Recorder& rec, const ProgressFn& progress, int steps);
 

@@ -239,16 +239,9 @@ int modelInputSide(const RunData& d) {
 }
 } // namespace
 
-RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
-    RunAnalysis a;
-    a.run = d.run;
-    a.phases = summarisePhases(d.phases);
-    addPhaseCosts(a.phases, d.opTotals);
-    a.leafFlops = d.leafFlops;
-    const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
-    a.modules = buildModuleCosts(d.modules, d.spans, wall);
-    a.ops = d.opCount;
-    a.parameters = d.parameters;
+namespace {
+// Energy per inference and per phase, or why there is none.
+void addEnergy(RunAnalysis& a, const RunData& d) {
     if (const auto* e = findMetric(d, "energy.package_j")) {
         a.energyJ = e->value;
         a.energyNote = e->note;
@@ -260,24 +253,9 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     } else {
         a.energyNote = "n/a (recorded before mvprof read energy counters)";
     }
-    if (a.parameters == 0)
-        for (const auto& n : a.modules.nodes)
-            if (!n.module.parent) a.parameters += n.module.params;
+}
 
-    if (!d.routing.empty()) {
-        a.moe = analyseMoe(d.routing, d.experts, opt.moe, opt.window);
-        a.gateExpert = gateExpertTimes(d.modules, d.spans);
-    }
-    for (const auto& [layer, maps] : d.attnMaps)
-        a.heads.push_back(headRedundancy(layer, maps));
-
-    a.references = datasheetDevices();
-    if (d.device && d.device->peakFlops > 0 && d.device->peakBytesPerS > 0) {
-        a.host = ceilingOf(*d.device);
-        a.moduleRoofline = moduleRoofline(a.modules, *a.host);
-        a.opRoofline = opRoofline(d.opTotals, *a.host);
-    }
-
+void addCrossModal(RunAnalysis& a, const RunData& d) {
     // Cross-modal attention: each decoder layer's prefill attention reads the
     // visual and text tokens once in and once out (§4, B = 1, fp32).
     int visual = 0, text = 0;
@@ -302,8 +280,10 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
                  crossModalBandwidth(visual, d.llmDim, text, d.llmDim, 4, double(ns) * 1e-9)});
         }
     }
+}
 
-    a.heatmaps = computePatchMetrics(d);
+// The KV regions the attention heatmap's hot patches make.
+void addKvRegions(RunAnalysis& a, const RunData& d) {
     if (auto it = a.heatmaps.find("attention"); it != a.heatmaps.end()) {
         const HeatGrid n = normalised(it->second);
         const auto regions = thresholdRegions(n.values, n.rows, n.cols, 0.5);
@@ -321,17 +301,10 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         a.kv.regions = int(regions.size());
         a.kv.shareRatio = kvShareRatio(masks, a.kv.sequenceLength);
     }
+}
 
-    // Batch advice calibrated on this sample: its memory beyond the weights.
-    double entropy = 0;
-    for (const auto& l : a.moe)
-        entropy += l.total.entropyBits / double(a.moe.size());
-    int textTokens = 0;
-    for (const auto& t : d.tokens)
-        textTokens += t.modality == Modality::Text;
-    a.batch = adviseBatch(sampleBytes(d, a.parameters), modelInputSide(d), textTokens, entropy,
-                          d.device ? d.device->memoryAvailableBytes : 0);
-
+// What the run lacks or how it ended, for the report's notes.
+void addNotes(RunAnalysis& a, const RunData& d) {
     if (d.run.status == RunStatus::Incomplete)
         a.notes.push_back("the run is incomplete (its capture was stopped or killed): figures "
                           "cover what was recorded");
@@ -361,6 +334,55 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         a.notes.push_back("no decode steps: decode figures are empty");
     if (d.experts == 1) a.notes.push_back("a single expert: balance statistics are trivially even");
     if (!a.host) a.notes.push_back("no device ceilings recorded: no roofline");
+}
+
+} // namespace
+
+RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
+    RunAnalysis a;
+    a.run = d.run;
+    a.phases = summarisePhases(d.phases);
+    addPhaseCosts(a.phases, d.opTotals);
+    a.leafFlops = d.leafFlops;
+    const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
+    a.modules = buildModuleCosts(d.modules, d.spans, wall);
+    a.ops = d.opCount;
+    a.parameters = d.parameters;
+    addEnergy(a, d);
+    if (a.parameters == 0)
+        for (const auto& n : a.modules.nodes)
+            if (!n.module.parent) a.parameters += n.module.params;
+
+    if (!d.routing.empty()) {
+        a.moe = analyseMoe(d.routing, d.experts, opt.moe, opt.window);
+        a.gateExpert = gateExpertTimes(d.modules, d.spans);
+    }
+    for (const auto& [layer, maps] : d.attnMaps)
+        a.heads.push_back(headRedundancy(layer, maps));
+
+    a.references = datasheetDevices();
+    if (d.device && d.device->peakFlops > 0 && d.device->peakBytesPerS > 0) {
+        a.host = ceilingOf(*d.device);
+        a.moduleRoofline = moduleRoofline(a.modules, *a.host);
+        a.opRoofline = opRoofline(d.opTotals, *a.host);
+    }
+
+    addCrossModal(a, d);
+
+    a.heatmaps = computePatchMetrics(d);
+    addKvRegions(a, d);
+
+    // Batch advice calibrated on this sample: its memory beyond the weights.
+    double entropy = 0;
+    for (const auto& l : a.moe)
+        entropy += l.total.entropyBits / double(a.moe.size());
+    int textTokens = 0;
+    for (const auto& t : d.tokens)
+        textTokens += t.modality == Modality::Text;
+    a.batch = adviseBatch(sampleBytes(d, a.parameters), modelInputSide(d), textTokens, entropy,
+                          d.device ? d.device->memoryAvailableBytes : 0);
+
+    addNotes(a, d);
     a.kv.resampling = resamplingFromMetrics(d.runMetrics);
     a.findings = findingsFor(d, a);
     return a;

@@ -73,6 +73,145 @@ json ceilingJson(const DeviceCeiling& d) {
             {"source", d.source}};
 }
 
+// Adds its part of the run's JSON.
+void phasesJson(json& run, const RunAnalysis& a) {
+    run["phases"] = json::array();
+    for (const auto& p : a.phases.phases) {
+        const auto energy = a.energyByPhase.find(p.phase);
+        run["phases"].push_back(
+            {{"phase", phaseName(p.phase)},
+             {"count", p.count},
+             {"ms_measured", double(p.totalNs) / 1e6},
+             {"share", p.share},
+             {"flops_estimated", p.flops},
+             {"bytes_estimated", p.bytes},
+             {"flops_coverage", p.flopsCoverage()},
+             {"energy_j_measured",
+              energy == a.energyByPhase.end() ? json(nullptr) : json(energy->second)}});
+    }
+    run["phase_coverage"] = a.phases.coverage;
+    run["flops_by_op"] = json::array();
+    for (const auto& l : a.leafFlops)
+        run["flops_by_op"].push_back({{"phase", phaseName(l.phase)},
+                                      {"op", l.name},
+                                      {"calls", l.calls},
+                                      {"flops_estimated", l.flops}});
+}
+
+// Adds its part of the run's JSON.
+void modulesJson(json& run, const RunAnalysis& a) {
+    run["modules"] = json::array();
+    for (const auto& n : a.modules.nodes)
+        run["modules"].push_back({{"path", n.module.path},
+                                  {"kind", n.module.kind},
+                                  {"params", n.module.params},
+                                  {"calls", n.calls},
+                                  {"total_ms_measured", double(n.totalNs) / 1e6},
+                                  {"self_ms_measured", double(n.selfNs) / 1e6},
+                                  {"share", n.share},
+                                  {"flops_estimated", n.flopsKnown ? json(n.flops) : json()},
+                                  {"bytes_estimated", n.bytes}});
+}
+
+// Adds its part of the run's JSON.
+void moeJson(json& run, const RunAnalysis& a) {
+    json moe{{"layers", json::array()}, {"gate_vs_expert", json::array()}};
+    for (const auto& l : a.moe)
+        moe["layers"].push_back(layerJson(l));
+    for (const auto& g : a.gateExpert)
+        moe["gate_vs_expert"].push_back({{"layer", g.layer},
+                                         {"phase", phaseName(g.phase)},
+                                         {"step", g.step},
+                                         {"gate_ms_measured", double(g.gateNs) / 1e6},
+                                         {"expert_ms_measured", double(g.expertNs) / 1e6},
+                                         {"moe_ms_measured", double(g.layerNs) / 1e6},
+                                         {"active_experts", g.activeExperts}});
+    run["moe"] = moe;
+}
+
+// Adds its part of the run's JSON.
+void headsJson(json& run, const RunAnalysis& a) {
+    run["heads"] = json::array();
+    for (const auto& h : a.heads) {
+        json pairs = json::array();
+        for (const auto& p : h.topPairs)
+            pairs.push_back({{"a", p.a}, {"b", p.b}, {"cosine", p.cosine}});
+        std::set<int> topHeads;
+        for (const auto& p : h.topPairs)
+            topHeads.insert({p.a, p.b});
+        run["heads"].push_back({{"layer", h.layer},
+                                {"heads", h.heads},
+                                {"redundancy", h.valid ? json(h.redundancy) : json()},
+                                {"top_pairs", pairs},
+                                {"top_heads", topHeads},
+                                {"top_head_share", h.topHeadShare}});
+    }
+}
+
+// Adds its part of the run's JSON.
+void rooflineRunJson(json& run, const RunAnalysis& a) {
+    json roof{{"host", a.host ? ceilingJson(*a.host) : json()},
+              {"references", json::array()},
+              {"modules", json::array()},
+              {"ops", json::array()},
+              {"cross_modal_attention", json::array()}};
+    for (const auto& d : a.references)
+        roof["references"].push_back(ceilingJson(d));
+    for (const auto& p : a.moduleRoofline)
+        roof["modules"].push_back(rooflineJson(p));
+    for (const auto& p : a.opRoofline)
+        roof["ops"].push_back(rooflineJson(p));
+    for (const auto& c : a.crossModal)
+        roof["cross_modal_attention"].push_back({{"layer", c.layer},
+                                                 {"ms_measured", double(c.ns) / 1e6},
+                                                 {"required_bytes_per_s_predicted", c.bytesPerS}});
+    run["roofline"] = roof;
+}
+
+// Adds its part of the run's JSON.
+void kvJson(json& run, const RunAnalysis& a) {
+    json resampling = json::array();
+    for (const auto& r : a.kv.resampling)
+        resampling.push_back({{"layer", r.layer},
+                              {"dcos_measured", {{"mean", r.loss.deltaCos.mean}, {"p95", r.loss.deltaCos.p95}}},
+                              {"l2_drift_measured", {{"mean", r.loss.relL2.mean}, {"p95", r.loss.relL2.p95}}},
+                              {"kl_measured", {{"mean", r.loss.deltaKl.mean}, {"p95", r.loss.deltaKl.p95}}},
+                              {"attention_lost_measured", r.lostMass}});
+    run["kv"] = {{"regions", a.kv.regions},
+                 {"share_ratio", a.kv.shareRatio},
+                 {"sequence_length", a.kv.sequenceLength},
+                 {"resampling_loss", a.kv.resampling.empty()
+                                         ? json("needs a what-if that changes the visual tokens "
+                                                "or the KV cache")
+                                         : resampling}};
+}
+
+// Adds its part of the run's JSON.
+void batchJson(json& run, const RunAnalysis& a) {
+    json batch{{"valid", a.batch.valid}, {"buckets", json::array()}};
+    if (a.batch.valid) {
+        batch["scale"] = a.batch.scale;
+        batch["free_bytes_measured"] = a.batch.freeBytes;
+        batch["max_batch"] = a.batch.maxBatch;
+        for (const auto& b : a.batch.buckets)
+            batch["buckets"].push_back({{"short_side", b.shortSide},
+                                        {"text_tokens", b.textTokens},
+                                        {"entropy_bits", b.entropyBits},
+                                        {"sample_bytes_predicted", b.sampleBytes},
+                                        {"batch_predicted", b.batch}});
+    } else {
+        batch["why"] = a.batch.why;
+    }
+    run["batch_advice"] = batch;
+}
+
+// Adds its part of the run's JSON.
+void heatmapsJson(json& run, const RunAnalysis& a) {
+    run["heatmaps"] = json::array();
+    for (const auto& [name, g] : a.heatmaps)
+        run["heatmaps"].push_back({{"metric", name}, {"rows", g.rows}, {"cols", g.cols}});
+}
+
 json runJson(const RunAnalysis& a) {
     const auto& i = a.run;
     json run{{"id", i.id},
@@ -96,113 +235,14 @@ json runJson(const RunAnalysis& a) {
              {"energy_note", a.energyNote},
              {"ops_recorded", a.ops},
              {"notes", a.notes}};
-    run["phases"] = json::array();
-    for (const auto& p : a.phases.phases) {
-        const auto energy = a.energyByPhase.find(p.phase);
-        run["phases"].push_back(
-            {{"phase", phaseName(p.phase)},
-             {"count", p.count},
-             {"ms_measured", double(p.totalNs) / 1e6},
-             {"share", p.share},
-             {"flops_estimated", p.flops},
-             {"bytes_estimated", p.bytes},
-             {"flops_coverage", p.flopsCoverage()},
-             {"energy_j_measured",
-              energy == a.energyByPhase.end() ? json(nullptr) : json(energy->second)}});
-    }
-    run["phase_coverage"] = a.phases.coverage;
-    run["flops_by_op"] = json::array();
-    for (const auto& l : a.leafFlops)
-        run["flops_by_op"].push_back({{"phase", phaseName(l.phase)},
-                                      {"op", l.name},
-                                      {"calls", l.calls},
-                                      {"flops_estimated", l.flops}});
-    run["modules"] = json::array();
-    for (const auto& n : a.modules.nodes)
-        run["modules"].push_back({{"path", n.module.path},
-                                  {"kind", n.module.kind},
-                                  {"params", n.module.params},
-                                  {"calls", n.calls},
-                                  {"total_ms_measured", double(n.totalNs) / 1e6},
-                                  {"self_ms_measured", double(n.selfNs) / 1e6},
-                                  {"share", n.share},
-                                  {"flops_estimated", n.flopsKnown ? json(n.flops) : json()},
-                                  {"bytes_estimated", n.bytes}});
-    json moe{{"layers", json::array()}, {"gate_vs_expert", json::array()}};
-    for (const auto& l : a.moe)
-        moe["layers"].push_back(layerJson(l));
-    for (const auto& g : a.gateExpert)
-        moe["gate_vs_expert"].push_back({{"layer", g.layer},
-                                         {"phase", phaseName(g.phase)},
-                                         {"step", g.step},
-                                         {"gate_ms_measured", double(g.gateNs) / 1e6},
-                                         {"expert_ms_measured", double(g.expertNs) / 1e6},
-                                         {"moe_ms_measured", double(g.layerNs) / 1e6},
-                                         {"active_experts", g.activeExperts}});
-    run["moe"] = moe;
-    run["heads"] = json::array();
-    for (const auto& h : a.heads) {
-        json pairs = json::array();
-        for (const auto& p : h.topPairs)
-            pairs.push_back({{"a", p.a}, {"b", p.b}, {"cosine", p.cosine}});
-        std::set<int> topHeads;
-        for (const auto& p : h.topPairs)
-            topHeads.insert({p.a, p.b});
-        run["heads"].push_back({{"layer", h.layer},
-                                {"heads", h.heads},
-                                {"redundancy", h.valid ? json(h.redundancy) : json()},
-                                {"top_pairs", pairs},
-                                {"top_heads", topHeads},
-                                {"top_head_share", h.topHeadShare}});
-    }
-    json roof{{"host", a.host ? ceilingJson(*a.host) : json()},
-              {"references", json::array()},
-              {"modules", json::array()},
-              {"ops", json::array()},
-              {"cross_modal_attention", json::array()}};
-    for (const auto& d : a.references)
-        roof["references"].push_back(ceilingJson(d));
-    for (const auto& p : a.moduleRoofline)
-        roof["modules"].push_back(rooflineJson(p));
-    for (const auto& p : a.opRoofline)
-        roof["ops"].push_back(rooflineJson(p));
-    for (const auto& c : a.crossModal)
-        roof["cross_modal_attention"].push_back({{"layer", c.layer},
-                                                 {"ms_measured", double(c.ns) / 1e6},
-                                                 {"required_bytes_per_s_predicted", c.bytesPerS}});
-    run["roofline"] = roof;
-    json resampling = json::array();
-    for (const auto& r : a.kv.resampling)
-        resampling.push_back({{"layer", r.layer},
-                              {"dcos_measured", {{"mean", r.loss.deltaCos.mean}, {"p95", r.loss.deltaCos.p95}}},
-                              {"l2_drift_measured", {{"mean", r.loss.relL2.mean}, {"p95", r.loss.relL2.p95}}},
-                              {"kl_measured", {{"mean", r.loss.deltaKl.mean}, {"p95", r.loss.deltaKl.p95}}},
-                              {"attention_lost_measured", r.lostMass}});
-    run["kv"] = {{"regions", a.kv.regions},
-                 {"share_ratio", a.kv.shareRatio},
-                 {"sequence_length", a.kv.sequenceLength},
-                 {"resampling_loss", a.kv.resampling.empty()
-                                         ? json("needs a what-if that changes the visual tokens "
-                                                "or the KV cache")
-                                         : resampling}};
-    json batch{{"valid", a.batch.valid}, {"buckets", json::array()}};
-    if (a.batch.valid) {
-        batch["scale"] = a.batch.scale;
-        batch["free_bytes_measured"] = a.batch.freeBytes;
-        batch["max_batch"] = a.batch.maxBatch;
-        for (const auto& b : a.batch.buckets)
-            batch["buckets"].push_back({{"short_side", b.shortSide},
-                                        {"text_tokens", b.textTokens},
-                                        {"entropy_bits", b.entropyBits},
-                                        {"sample_bytes_predicted", b.sampleBytes},
-                                        {"batch_predicted", b.batch}});
-    } else {
-        batch["why"] = a.batch.why;
-    }
-    run["batch_advice"] = batch;
-    run["heatmaps"] = json::array();
-    for (const auto& [name, g] : a.heatmaps)
-        run["heatmaps"].push_back({{"metric", name}, {"rows", g.rows}, {"cols", g.cols}});
+    phasesJson(run, a);
+    modulesJson(run, a);
+    moeJson(run, a);
+    headsJson(run, a);
+    rooflineRunJson(run, a);
+    kvJson(run, a);
+    batchJson(run, a);
+    heatmapsJson(run, a);
     return run;
 }
 

@@ -44,9 +44,9 @@ std::vector<const ModuleCost*> topModules(const ModuleCostTree& t, size_t n) {
     return top;
 }
 
-std::string textRun(const RunAnalysis& a) {
-    const auto& i = a.run;
+std::string runHeaderText(const RunAnalysis& a) {
     std::string o;
+    const auto& i = a.run;
     o += "\nRun " + std::to_string(i.id) + " [" + i.label + "] " + toString(i.status) + "\n";
     o += "  model      " + i.model + " (" + fmt("%.2f", double(a.parameters) / 1e6) +
          " M parameters)\n";
@@ -65,7 +65,11 @@ std::string textRun(const RunAnalysis& a) {
          "\n";
     for (const auto& n : a.notes)
         o += "  note: " + n + "\n";
+    return o;
+}
 
+std::string phasesText(const RunAnalysis& a) {
+    std::string o;
     o += "\n  Phases (measured)          count        ms   share   GFLOP*  FLOPs known\n";
     for (const auto& p : a.phases.phases)
         o += "    " + padRight(phaseName(p.phase), 22) + padLeft(std::to_string(p.count), 6) +
@@ -76,7 +80,11 @@ std::string textRun(const RunAnalysis& a) {
         o += "    phases cover " + pct(a.phases.coverage) +
              " of the wall time; FLOPs known: share of the phase's op time whose ops have a "
              "FLOP formula (derived)\n";
+    return o;
+}
 
+std::string modulesText(const RunAnalysis& a) {
+    std::string o;
     const auto top = topModules(a.modules, 12);
     if (!top.empty()) {
         o += "\n  Modules by self time         calls   total ms    self ms   share   GFLOP*      "
@@ -89,6 +97,11 @@ std::string textRun(const RunAnalysis& a) {
         o += "    (times measured; * estimated from op shapes; " + std::to_string(a.ops) +
              " ops recorded)\n";
     }
+    return o;
+}
+
+std::string expertLoadText(const RunAnalysis& a) {
+    std::string o;
     if (!a.moe.empty()) {
         o += "\n  Expert load (routing slots, measured)  tokens    CV  balanced  Jain  MaxVio  "
              "dead  H bits  H/E\n";
@@ -124,6 +137,11 @@ std::string textRun(const RunAnalysis& a) {
         o += "    gate " + ms(gate) + " ms vs experts " + ms(experts) +
              " ms over the run (measured)\n";
     }
+    return o;
+}
+
+std::string headsText(const RunAnalysis& a) {
+    std::string o;
     for (const auto& h : a.heads)
         if (h.valid) {
             o += "\n  Heads of layer " + std::to_string(h.layer) + ": redundancy " +
@@ -134,6 +152,11 @@ std::string textRun(const RunAnalysis& a) {
                      fmt("%.3f", p.cosine) + ")";
             o += "\n";
         }
+    return o;
+}
+
+std::string rooflineText(const RunAnalysis& a) {
+    std::string o;
     if (a.host) {
         o += "\n  Roofline on " + a.host->name + ": " + fmt("%.1f", a.host->peakFlops / 1e9) +
              " GFLOP/s, " + fmt("%.1f", a.host->peakBytesPerS / 1e9) + " GB/s, ridge " +
@@ -145,6 +168,11 @@ std::string textRun(const RunAnalysis& a) {
                  padLeft(fmt("%.1f", p.intensity), 7) + "  " + toString(p.bound) + "-bound\n";
         }
     }
+    return o;
+}
+
+std::string kvText(const RunAnalysis& a) {
+    std::string o;
     if (a.kv.sequenceLength > 0)
         o += "\n  KV: " + std::to_string(a.kv.regions) + " hot-attention region(s) use " +
              pct(a.kv.shareRatio) + " of " + std::to_string(a.kv.sequenceLength) +
@@ -161,6 +189,11 @@ std::string textRun(const RunAnalysis& a) {
                             return s;
                         }() +
                         "\n");
+    return o;
+}
+
+std::string batchText(const RunAnalysis& a) {
+    std::string o;
     if (a.batch.valid) {
         o += "\n  Batch advice (predicted; calibrated ×" + fmt("%.1f", a.batch.scale) +
              " on this sample, " + fmt("%.1f", double(a.batch.freeBytes) / (1 << 30)) +
@@ -171,6 +204,11 @@ std::string textRun(const RunAnalysis& a) {
                      "=" + std::to_string(b.batch);
         o += "\n";
     }
+    return o;
+}
+
+std::string findingsText(const RunAnalysis& a) {
+    std::string o;
     if (!a.findings.empty()) {
         o += "\n  Findings\n";
         for (const auto& f : a.findings) {
@@ -179,6 +217,11 @@ std::string textRun(const RunAnalysis& a) {
         }
     }
     return o;
+}
+
+std::string textRun(const RunAnalysis& a) {
+    return runHeaderText(a) + phasesText(a) + modulesText(a) + expertLoadText(a) + headsText(a) +
+           rooflineText(a) + kvText(a) + batchText(a) + findingsText(a);
 }
 
 std::string markdownRun(const RunAnalysis& a) {

@@ -33,6 +33,111 @@ struct Job {
     std::function<Status()> fn;           // runs inside the transaction
     std::promise<Status>* done = nullptr; // fulfilled after the commit
 };
+// One row's values bound to its table's INSERT, by row type; false: not
+// stored (a non-finite metric).
+bool bindRow(sql::Stmt& s, int64_t run, const ModuleRow& m) {
+    s.bind(1, run), s.bind(2, m.id), s.bind(3, m.path), s.bind(4, m.kind), s.bind(5, m.parent),
+        s.bind(6, m.params), s.bind(7, toString(m.role)), s.bind(8, m.layer), s.bind(9, m.expert);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const PhaseRow& p) {
+    s.bind(1, run), s.bind(2, p.phase), s.bind(3, p.step), s.bind(4, p.startNs), s.bind(5, p.endNs);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const SpanRow& x) {
+    s.bind(1, run), s.bind(2, x.id), s.bind(3, x.module), s.bind(4, x.parent), s.bind(5, x.phase),
+        s.bind(6, x.step), s.bind(7, x.startNs), s.bind(8, x.endNs), s.bind(9, x.deviceNs),
+        s.bind(10, x.flops), s.bind(11, x.bytes), s.bind(12, int64_t(x.flopsKnown));
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const LeafFlopsRow& l) {
+    s.bind(1, run), s.bind(2, l.phase), s.bind(3, l.name), s.bind(4, l.calls), s.bind(5, l.flops);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const TokenRow& t) {
+    s.bind(1, run), s.bind(2, t.position), s.bind(3, t.phase), s.bind(4, t.step),
+        s.bind(5, t.modality), s.bind(6, t.tokenId), s.bind(7, t.patch);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const RoutingRow& x) {
+    s.bind(1, run), s.bind(2, x.layer), s.bind(3, x.phase), s.bind(4, x.step), s.bind(5, x.token),
+        s.bind(6, x.modality), s.bind(7, x.rank), s.bind(8, x.expert), s.bind(9, x.weight);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const ImageRow& i) {
+    s.bind(1, run), s.bind(2, i.sourcePath), s.bind(3, i.width), s.bind(4, i.height),
+        s.bind(5, i.origWidth), s.bind(6, i.origHeight);
+    s.bindBlob(7, i.png.data(), i.png.size());
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const PatchGridRow& g) {
+    s.bind(1, run), s.bind(2, g.gridH), s.bind(3, g.gridW), s.bind(4, g.patch),
+        s.bind(5, g.inputSize), s.bind(6, g.firstPosition);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const StepOutputRow& o) {
+    s.bind(1, run), s.bind(2, o.step), s.bind(3, o.token);
+    s.bindBlob(4, o.logits.data(), o.logits.size() * sizeof(float));
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const RunMetricRow& m) {
+    // NaN would read back as NULL, i.e. 0, and ±inf is no figure: neither is written.
+    if (!std::isfinite(m.value)) return false;
+    s.bind(1, run), s.bind(2, m.name), s.bind(3, m.value), s.bind(4, m.unit), s.bind(5, m.kind),
+        s.bind(6, m.note);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const RepetitionRow& x) {
+    s.bind(1, run), s.bind(2, toString(x.arm)), s.bind(3, x.rep), s.bind(4, x.phase),
+        s.bind(5, x.ns), s.bind(6, int64_t(x.control));
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const VisionFeatureRow& v) {
+    s.bind(1, run), s.bind(2, v.rows), s.bind(3, v.cols);
+    s.bindBlob(4, v.data.data(), v.data.size() * sizeof(float));
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const DeviceRow& d) {
+    s.bind(1, run), s.bind(2, d.name), s.bind(3, d.peakFlops), s.bind(4, d.peakBytesPerS),
+        s.bind(5, d.source), s.bind(6, d.memoryTotalBytes), s.bind(7, d.memoryAvailableBytes);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const PatchMetricRow& m) {
+    s.bind(1, run), s.bind(2, m.metric), s.bind(3, m.layer), s.bind(4, m.patch), s.bind(5, m.value);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const AttnMapRow& a) {
+    s.bind(1, run), s.bind(2, a.layer), s.bind(3, a.head), s.bind(4, a.rows), s.bind(5, a.cols);
+    s.bindBlob(6, a.data.data(), a.data.size() * sizeof(float));
+    return true;
+}
+
+template <typename Row> Status insertEach(sql::Stmt& s, int64_t run, const std::vector<Row>& rows) {
+    for (const auto& r : rows)
+        if (bindRow(s, run, r))
+            if (auto st = s.exec(); !st) return st;
+    return Ok{};
+}
+
+template <typename Row>
+Status insertEach(sql::Stmt& s, int64_t run, const std::optional<Row>& row) {
+    if (row && bindRow(s, run, *row)) return s.exec();
+    return Ok{};
+}
 } // namespace
 
 struct SessionWriter::Impl {
@@ -92,110 +197,23 @@ Status SessionWriter::Impl::prepareAll() {
 // One statement per row kind, bound in column order (see Schema.cpp).
 Status SessionWriter::Impl::apply(const Batch& b) {
     const int64_t run = b.run;
-    auto ok = [](const Status& s) { return bool(s); };
-    for (const auto& m : b.modules) {
-        auto& s = insModule;
-        s.bind(1, run), s.bind(2, m.id), s.bind(3, m.path), s.bind(4, m.kind), s.bind(5, m.parent),
-            s.bind(6, m.params), s.bind(7, toString(m.role)), s.bind(8, m.layer),
-            s.bind(9, m.expert);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& p : b.phases) {
-        auto& s = insPhase;
-        s.bind(1, run), s.bind(2, p.phase), s.bind(3, p.step), s.bind(4, p.startNs),
-            s.bind(5, p.endNs);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& x : b.spans) {
-        auto& s = insSpan;
-        s.bind(1, run), s.bind(2, x.id), s.bind(3, x.module), s.bind(4, x.parent),
-            s.bind(5, x.phase), s.bind(6, x.step), s.bind(7, x.startNs), s.bind(8, x.endNs),
-            s.bind(9, x.deviceNs), s.bind(10, x.flops), s.bind(11, x.bytes),
-            s.bind(12, int64_t(x.flopsKnown));
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    if (auto r = ops.write(run, b.ops); !ok(r)) return r;
-    if (auto r = ops.write(run, b.opRecords); !ok(r)) return r;
-    for (const auto& l : b.leafFlops) {
-        auto& s = insLeaf;
-        s.bind(1, run), s.bind(2, l.phase), s.bind(3, l.name), s.bind(4, l.calls),
-            s.bind(5, l.flops);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& t : b.tokens) {
-        auto& s = insToken;
-        s.bind(1, run), s.bind(2, t.position), s.bind(3, t.phase), s.bind(4, t.step),
-            s.bind(5, t.modality), s.bind(6, t.tokenId), s.bind(7, t.patch);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& x : b.routing) {
-        auto& s = insRouting;
-        s.bind(1, run), s.bind(2, x.layer), s.bind(3, x.phase), s.bind(4, x.step),
-            s.bind(5, x.token), s.bind(6, x.modality), s.bind(7, x.rank), s.bind(8, x.expert),
-            s.bind(9, x.weight);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    if (b.image) {
-        auto& s = insImage;
-        const auto& i = *b.image;
-        s.bind(1, run), s.bind(2, i.sourcePath), s.bind(3, i.width), s.bind(4, i.height),
-            s.bind(5, i.origWidth), s.bind(6, i.origHeight);
-        s.bindBlob(7, i.png.data(), i.png.size());
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    if (b.patchGrid) {
-        auto& s = insGrid;
-        const auto& g = *b.patchGrid;
-        s.bind(1, run), s.bind(2, g.gridH), s.bind(3, g.gridW), s.bind(4, g.patch),
-            s.bind(5, g.inputSize), s.bind(6, g.firstPosition);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& o : b.stepOutputs) {
-        auto& s = insStep;
-        s.bind(1, run), s.bind(2, o.step), s.bind(3, o.token);
-        s.bindBlob(4, o.logits.data(), o.logits.size() * sizeof(float));
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& m : b.runMetrics) {
-        // NaN would read back as NULL, i.e. 0, and ±inf is no figure: neither is written.
-        if (!std::isfinite(m.value)) continue;
-        auto& s = insRunMetric;
-        s.bind(1, run), s.bind(2, m.name), s.bind(3, m.value), s.bind(4, m.unit), s.bind(5, m.kind),
-            s.bind(6, m.note);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& x : b.repetitions) {
-        auto& s = insRepetition;
-        s.bind(1, run), s.bind(2, toString(x.arm)), s.bind(3, x.rep), s.bind(4, x.phase),
-            s.bind(5, x.ns), s.bind(6, int64_t(x.control));
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    if (b.visionFeatures) {
-        auto& s = insVision;
-        const auto& v = *b.visionFeatures;
-        s.bind(1, run), s.bind(2, v.rows), s.bind(3, v.cols);
-        s.bindBlob(4, v.data.data(), v.data.size() * sizeof(float));
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    if (b.device) {
-        auto& s = insDevice;
-        const auto& d = *b.device;
-        s.bind(1, run), s.bind(2, d.name), s.bind(3, d.peakFlops), s.bind(4, d.peakBytesPerS),
-            s.bind(5, d.source), s.bind(6, d.memoryTotalBytes), s.bind(7, d.memoryAvailableBytes);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& m : b.patchMetrics) {
-        auto& s = insMetric;
-        s.bind(1, run), s.bind(2, m.metric), s.bind(3, m.layer), s.bind(4, m.patch),
-            s.bind(5, m.value);
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
-    for (const auto& a : b.attnMaps) {
-        auto& s = insAttn;
-        s.bind(1, run), s.bind(2, a.layer), s.bind(3, a.head), s.bind(4, a.rows), s.bind(5, a.cols);
-        s.bindBlob(6, a.data.data(), a.data.size() * sizeof(float));
-        if (auto r = s.exec(); !ok(r)) return r;
-    }
+    if (auto s = insertEach(insModule, run, b.modules); !s) return s;
+    if (auto s = insertEach(insPhase, run, b.phases); !s) return s;
+    if (auto s = insertEach(insSpan, run, b.spans); !s) return s;
+    if (auto s = ops.write(run, b.ops); !s) return s;
+    if (auto s = ops.write(run, b.opRecords); !s) return s;
+    if (auto s = insertEach(insLeaf, run, b.leafFlops); !s) return s;
+    if (auto s = insertEach(insToken, run, b.tokens); !s) return s;
+    if (auto s = insertEach(insRouting, run, b.routing); !s) return s;
+    if (auto s = insertEach(insImage, run, b.image); !s) return s;
+    if (auto s = insertEach(insGrid, run, b.patchGrid); !s) return s;
+    if (auto s = insertEach(insStep, run, b.stepOutputs); !s) return s;
+    if (auto s = insertEach(insRunMetric, run, b.runMetrics); !s) return s;
+    if (auto s = insertEach(insRepetition, run, b.repetitions); !s) return s;
+    if (auto s = insertEach(insVision, run, b.visionFeatures); !s) return s;
+    if (auto s = insertEach(insDevice, run, b.device); !s) return s;
+    if (auto s = insertEach(insMetric, run, b.patchMetrics); !s) return s;
+    if (auto s = insertEach(insAttn, run, b.attnMaps); !s) return s;
     rows += int64_t(b.rowCount());
     return Ok{};
 }
