@@ -85,6 +85,22 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(heatmap_);
     setAcceptDrops(true);
 
+    setUpFileMenu();
+    setUpWhatIfs();
+    setUpViewMenu();
+    setUpDocks();
+    rebuildRecentMenu();
+    connectViews();
+    setUpJobs();
+    runLabel_->setText(tr("No session"));
+    connect(heatmap_, &views::HeatmapView::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+    setUpLiveFollow();
+    restoreSettings();
+}
+
+// File: capture, attach, open, recent, export, quit.
+void MainWindow::setUpFileMenu() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* capture = file->addAction(tr("&New Capture…"), this, &MainWindow::newCapture);
     capture->setShortcut(QKeySequence::New);
@@ -108,12 +124,20 @@ MainWindow::MainWindow(QWidget* parent)
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
+}
+
+// The what-if menu and toolbar.
+void MainWindow::setUpWhatIfs() {
     auto* whatIfMenu = menuBar()->addMenu(tr("&What-if"));
     auto* whatIfBar = addToolBar(tr("What-if"));
     whatIfBar->setObjectName(QStringLiteral("whatIfToolbar"));
     whatIfBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     whatIfs_ = new WhatIfActions(whatIfMenu, whatIfBar, this);
     connect(whatIfs_, &WhatIfActions::requested, this, &MainWindow::startWhatIf);
+}
+
+// View: language and theme (the docks add themselves below them).
+void MainWindow::setUpViewMenu() {
     viewMenu_ = menuBar()->addMenu(tr("&View"));
     auto* language = viewMenu_->addMenu(tr("&Language"));
     const std::pair<QString, QString> languages[] = {
@@ -137,6 +161,10 @@ MainWindow::MainWindow(QWidget* parent)
             applyTheme(t);
         });
     viewMenu_->addSeparator();
+}
+
+// The views around the heatmap, tabbed where they share a side.
+void MainWindow::setUpDocks() {
     modulesDock_ = addDock(modules_, tr("Module cost tree"), QStringLiteral("moduleTreeDock"),
                            Qt::RightDockWidgetArea);
     expertsDock_ = addDock(experts_, tr("Expert load"), QStringLiteral("expertLoadDock"),
@@ -158,7 +186,10 @@ MainWindow::MainWindow(QWidget* parent)
                               QStringLiteral("comparisonDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, comparisonDock_);
     findingsDock_->raise();
-    rebuildRecentMenu();
+}
+
+// Selection shared between the views: a finding, a module, a patch, a run.
+void MainWindow::connectViews() {
     connect(findings_, &views::FindingsView::findingActivated, this, &MainWindow::showFinding);
     // A module clicked on the roofline is selected in the cost tree.
     connect(roofline_, &views::RooflineView::moduleClicked, this, [this](const QString& path) {
@@ -182,14 +213,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(runs_, &views::RunsView::runChosen, this, [this](qint64 id) {
         if (session_) openSession(session_->path, id);
     });
+}
 
-    setUpJobs();
-    runLabel_->setText(tr("No session"));
-    connect(heatmap_, &views::HeatmapView::statusMessage, this,
-            [this](const QString& m) { statusBar()->showMessage(m, 4000); });
-
-    // A live run (attached, or opened while capturing) is re-read while it lasts, but only
-    // when rows arrived (the file or its WAL changed) or its writer went away.
+// A live run (attached, or opened while capturing) is re-read while it lasts, but only
+// when rows arrived (the file or its WAL changed) or its writer went away.
+void MainWindow::setUpLiveFollow() {
     follow_ = new QTimer(this);
     follow_->setInterval(1000);
     connect(follow_, &QTimer::timeout, this, [this] {
@@ -200,7 +228,10 @@ MainWindow::MainWindow(QWidget* parent)
         followStamp_ = stamp; // taken before the read: rows written during it count next time
         openSession(session_->path, session_->runId);
     });
+}
 
+// The colormap, window geometry and dock layout of the last session.
+void MainWindow::restoreSettings() {
     QSettings settings;
     heatmap_->colormap()->setCurrentText(
         settings.value(QStringLiteral("heatmap/colormap"), QStringLiteral("viridis")).toString());

@@ -97,6 +97,14 @@ private:
     void attach();
     void chooseExport(Export kind);
     void setUpJobs(); // the status bar's progress and Cancel, and the runner's signals
+    // The constructor's steps (MainWindow.cpp).
+    void setUpFileMenu();
+    void setUpWhatIfs();
+    void setUpViewMenu();
+    void setUpDocks();
+    void connectViews();
+    void setUpLiveFollow();
+    void restoreSettings();
     // The progress bar, Cancel and a status message for a child job just started.
     void showJobStarted(const QString& message);
     // A window-modal message box that returns at once (object name "errorDialog"):
