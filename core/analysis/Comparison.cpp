@@ -61,6 +61,84 @@ double klDivergence(const std::vector<float>& a, const std::vector<float>& b) {
     return std::max(0.0, kl);
 }
 
+namespace {
+// Each phase's stored time in both runs, in the order they first ran.
+void comparePhases(Comparison& c, const RunData& base, const RunData& run) {
+    std::map<Phase, PhaseComparison> phases;
+    std::vector<Phase> order;
+    auto add = [&](const std::vector<PhaseRow>& rows, bool isBase) {
+        for (const auto& p : rows) {
+            if (!phases.count(p.phase)) order.push_back(p.phase);
+            auto& pc = phases[p.phase];
+            pc.phase = p.phase;
+            (isBase ? pc.baseNs : pc.runNs) += p.endNs - p.startNs;
+        }
+    };
+    add(base.phases, true);
+    add(run.phases, false);
+    for (const auto& name : order)
+        c.phases.push_back(phases[name]);
+}
+
+// KL, top-1 agreement and token match of the next-token distributions, step by step.
+void compareOutputs(Comparison& c, const RunData& base, const RunData& run) {
+    const size_t steps = std::min(base.stepOutputs.size(), run.stepOutputs.size());
+    c.fidelity = steps > 0;
+    c.steps = int(steps);
+    int agree = 0;
+    bool diverged = false;
+    int prefix = 0;
+    for (size_t s = 0; s < steps; ++s) {
+        const auto& a = base.stepOutputs[s];
+        const auto& b = run.stepOutputs[s];
+        const double kl = klDivergence(a.logits, b.logits);
+        c.klMean += kl / double(steps);
+        c.klMax = std::max(c.klMax, kl);
+        if (a.token == b.token) ++agree;
+        if (!diverged && a.token == b.token)
+            ++prefix;
+        else
+            diverged = true;
+    }
+    if (steps > 0) {
+        c.top1Agreement = double(agree) / double(steps);
+        c.tokenMatch = double(prefix) / double(steps);
+    }
+}
+
+// Mean cosine of the visual features of the patches both runs fed the decoder.
+void compareVisionFeatures(Comparison& c, const RunData& base, const RunData& run) {
+    if (!base.visionFeatures || !run.visionFeatures ||
+        base.visionFeatures->cols != run.visionFeatures->cols)
+        return;
+    {
+        const int cols = base.visionFeatures->cols;
+        std::map<int, int> baseRow, runRow; // patch → feature row
+        int i = 0;
+        for (const auto& [pos, patch] : patchOfPosition(base))
+            baseRow[patch] = i++;
+        i = 0;
+        for (const auto& [pos, patch] : patchOfPosition(run))
+            runRow[patch] = i++;
+        double sum = 0;
+        int n = 0;
+        for (const auto& [patch, r] : runRow) {
+            const auto b = baseRow.find(patch);
+            if (b == baseRow.end() || r >= run.visionFeatures->rows ||
+                b->second >= base.visionFeatures->rows)
+                continue;
+            const auto row = [cols](const VisionFeatureRow& v, int k) {
+                return std::vector<float>(v.data.begin() + long(k) * cols,
+                                          v.data.begin() + long(k + 1) * cols);
+            };
+            sum += cosine(row(*base.visionFeatures, b->second), row(*run.visionFeatures, r));
+            ++n;
+        }
+        c.visionCosine = n > 0 ? sum / n : 0;
+    }
+}
+} // namespace
+
 Comparison compareRuns(const RunData& base, const RunData& run) {
     Comparison c;
     c.baseRun = base.run.id;
@@ -94,70 +172,9 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
     c.resampling = resamplingFromMetrics(run.runMetrics);
     c.modules = diffModules(base, run);
     c.ab = abTimings(run.repetitions);
-    std::map<Phase, PhaseComparison> phases;
-    std::vector<Phase> order;
-    auto add = [&](const std::vector<PhaseRow>& rows, bool isBase) {
-        for (const auto& p : rows) {
-            if (!phases.count(p.phase)) order.push_back(p.phase);
-            auto& pc = phases[p.phase];
-            pc.phase = p.phase;
-            (isBase ? pc.baseNs : pc.runNs) += p.endNs - p.startNs;
-        }
-    };
-    add(base.phases, true);
-    add(run.phases, false);
-    for (const auto& name : order)
-        c.phases.push_back(phases[name]);
-
-    const size_t steps = std::min(base.stepOutputs.size(), run.stepOutputs.size());
-    c.fidelity = steps > 0;
-    c.steps = int(steps);
-    int agree = 0;
-    bool diverged = false;
-    int prefix = 0;
-    for (size_t s = 0; s < steps; ++s) {
-        const auto& a = base.stepOutputs[s];
-        const auto& b = run.stepOutputs[s];
-        const double kl = klDivergence(a.logits, b.logits);
-        c.klMean += kl / double(steps);
-        c.klMax = std::max(c.klMax, kl);
-        if (a.token == b.token) ++agree;
-        if (!diverged && a.token == b.token)
-            ++prefix;
-        else
-            diverged = true;
-    }
-    if (steps > 0) {
-        c.top1Agreement = double(agree) / double(steps);
-        c.tokenMatch = double(prefix) / double(steps);
-    }
-    // Visual features of the patches both runs fed the decoder.
-    if (base.visionFeatures && run.visionFeatures &&
-        base.visionFeatures->cols == run.visionFeatures->cols) {
-        const int cols = base.visionFeatures->cols;
-        std::map<int, int> baseRow, runRow; // patch → feature row
-        int i = 0;
-        for (const auto& [pos, patch] : patchOfPosition(base))
-            baseRow[patch] = i++;
-        i = 0;
-        for (const auto& [pos, patch] : patchOfPosition(run))
-            runRow[patch] = i++;
-        double sum = 0;
-        int n = 0;
-        for (const auto& [patch, r] : runRow) {
-            const auto b = baseRow.find(patch);
-            if (b == baseRow.end() || r >= run.visionFeatures->rows ||
-                b->second >= base.visionFeatures->rows)
-                continue;
-            const auto row = [cols](const VisionFeatureRow& v, int k) {
-                return std::vector<float>(v.data.begin() + long(k) * cols,
-                                          v.data.begin() + long(k + 1) * cols);
-            };
-            sum += cosine(row(*base.visionFeatures, b->second), row(*run.visionFeatures, r));
-            ++n;
-        }
-        c.visionCosine = n > 0 ? sum / n : 0;
-    }
+    comparePhases(c, base, run);
+    compareOutputs(c, base, run);
+    compareVisionFeatures(c, base, run);
     return c;
 }
 

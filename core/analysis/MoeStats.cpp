@@ -84,52 +84,32 @@ BalanceStats countWhere(const std::vector<const RoutingRow*>& rows, int experts,
 
 } // namespace
 
-LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int experts,
-                            const MoeThresholds& t, int window) {
-    LayerMoeReport rep;
-    rep.layer = layer;
-    const auto layerRows = ordered(rows, layer);
-    int maxExpert = -1, maxRank = -1;
-    std::set<int> tokens;
-    for (const auto* r : layerRows) {
-        maxExpert = std::max(maxExpert, r->expert);
-        maxRank = std::max(maxRank, r->rank);
-        tokens.insert(r->token);
-    }
-    experts = std::max(experts, maxExpert + 1);
-    rep.topK = maxRank + 1;
-    rep.tokenCount = int64_t(tokens.size());
-    auto all = [](const RoutingRow&) { return true; };
-    rep.total = countWhere(layerRows, experts, all);
-    rep.visual = countWhere(layerRows, experts,
-                            [](const RoutingRow& r) { return r.modality == Modality::Visual; });
-    rep.text = countWhere(layerRows, experts,
-                          [](const RoutingRow& r) { return r.modality == Modality::Text; });
-    rep.prefill = countWhere(layerRows, experts,
-                             [](const RoutingRow& r) { return r.phase == Phase::Prefill; });
-    rep.decode = countWhere(layerRows, experts,
-                            [](const RoutingRow& r) { return r.phase == Phase::Decode; });
+namespace {
+using Rows = std::vector<const RoutingRow*>;
 
-    // Token windows over the routing order (one token = all its k slots).
-    std::vector<std::vector<const RoutingRow*>> byToken;
+// Statistics per window of `size` tokens (one token = all its k slots), in routing order.
+std::vector<WindowStats> windowStats(const Rows& layerRows, int experts, int size) {
+    std::vector<Rows> byToken;
     for (const auto* r : layerRows) {
         if (byToken.empty() || byToken.back().front()->token != r->token) byToken.emplace_back();
         byToken.back().push_back(r);
     }
-    auto windowStats = [&](int size) {
-        std::vector<WindowStats> out;
-        for (size_t first = 0; first < byToken.size(); first += size_t(size)) {
-            const size_t last = std::min(byToken.size(), first + size_t(size));
-            std::vector<const RoutingRow*> slice;
-            for (size_t i = first; i < last; ++i)
-                slice.insert(slice.end(), byToken[i].begin(), byToken[i].end());
-            out.push_back({int(first), int(last), countWhere(slice, experts, all)});
-        }
-        return out;
-    };
-    if (window > 0) rep.windows = windowStats(window);
-    // Cold: fewer than coldMinActivations in two consecutive full-size windows.
-    const auto coldWindows = windowStats(t.coldWindow);
+    std::vector<WindowStats> out;
+    for (size_t first = 0; first < byToken.size(); first += size_t(size)) {
+        const size_t last = std::min(byToken.size(), first + size_t(size));
+        Rows slice;
+        for (size_t i = first; i < last; ++i)
+            slice.insert(slice.end(), byToken[i].begin(), byToken[i].end());
+        out.push_back({int(first), int(last),
+                       countWhere(slice, experts, [](const RoutingRow&) { return true; })});
+    }
+    return out;
+}
+
+// Cold: fewer than coldMinActivations in two consecutive full-size windows.
+std::vector<int> coldExperts(const Rows& layerRows, int experts, const MoeThresholds& t) {
+    std::vector<int> cold;
+    const auto coldWindows = windowStats(layerRows, experts, t.coldWindow);
     for (int e = 0; e < experts; ++e)
         for (size_t w = 1; w < coldWindows.size(); ++w) {
             const auto& a = coldWindows[w - 1];
@@ -137,11 +117,14 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
             if (b.last - b.first < t.coldWindow) break; // a partial window is not a full check
             if (a.stats.load[size_t(e)] < t.coldMinActivations &&
                 b.stats.load[size_t(e)] < t.coldMinActivations) {
-                rep.cold.push_back(e);
+                cold.push_back(e);
                 break;
             }
         }
+    return cold;
+}
 
+void classifyExperts(LayerMoeReport& rep, int experts, const MoeThresholds& t) {
     // States: overloaded above the threshold, hot = the top-k by Δ among the rest
     // (when above the mean), dead with no tokens, cold by the window rule,
     // underloaded below the receiver threshold.
@@ -174,6 +157,10 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
         }
         rep.experts.push_back(x);
     }
+}
+
+// The share of top-1 slots that went to a hot or overloaded expert.
+double hotTop1Share(const LayerMoeReport& rep, const Rows& layerRows) {
     int64_t hotTop1 = 0, top1 = 0;
     for (const auto* r : layerRows) {
         if (r->rank != 0) continue;
@@ -181,7 +168,40 @@ LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int 
         const auto s = rep.experts[size_t(r->expert)].state;
         if (s == ExpertState::Hot || s == ExpertState::Overloaded) ++hotTop1;
     }
-    rep.hotTop1Share = top1 > 0 ? double(hotTop1) / double(top1) : 0.0;
+    return top1 > 0 ? double(hotTop1) / double(top1) : 0.0;
+}
+} // namespace
+
+LayerMoeReport analyseLayer(int layer, const std::vector<RoutingRow>& rows, int experts,
+                            const MoeThresholds& t, int window) {
+    LayerMoeReport rep;
+    rep.layer = layer;
+    const auto layerRows = ordered(rows, layer);
+    int maxExpert = -1, maxRank = -1;
+    std::set<int> tokens;
+    for (const auto* r : layerRows) {
+        maxExpert = std::max(maxExpert, r->expert);
+        maxRank = std::max(maxRank, r->rank);
+        tokens.insert(r->token);
+    }
+    experts = std::max(experts, maxExpert + 1);
+    rep.topK = maxRank + 1;
+    rep.tokenCount = int64_t(tokens.size());
+    auto all = [](const RoutingRow&) { return true; };
+    rep.total = countWhere(layerRows, experts, all);
+    rep.visual = countWhere(layerRows, experts,
+                            [](const RoutingRow& r) { return r.modality == Modality::Visual; });
+    rep.text = countWhere(layerRows, experts,
+                          [](const RoutingRow& r) { return r.modality == Modality::Text; });
+    rep.prefill = countWhere(layerRows, experts,
+                             [](const RoutingRow& r) { return r.phase == Phase::Prefill; });
+    rep.decode = countWhere(layerRows, experts,
+                            [](const RoutingRow& r) { return r.phase == Phase::Decode; });
+
+    if (window > 0) rep.windows = windowStats(layerRows, experts, window);
+    rep.cold = coldExperts(layerRows, experts, t);
+    classifyExperts(rep, experts, t);
+    rep.hotTop1Share = hotTop1Share(rep, layerRows);
     return rep;
 }
 
