@@ -122,9 +122,15 @@ void ExpertLoadView::render() {
     for (const auto& r : data_->data.routing)
         if (r.layer == layer && (!phase || r.phase == *phase)) rows.push_back(r);
     shown_ = analyseLayer(layer, rows, data_->data.experts);
-    const auto& s = shown_.total;
+    drawLoadBars();
+    outlineToken(layer);
+    scaleBars();
+    showScalars(layer);
+    drawZGrid();
+}
 
-    // Stacked bars, one pair (visual, text) per state so each state keeps its colour.
+// Stacked bars, one pair (visual, text) per state so each state keeps its colour.
+void ExpertLoadView::drawLoadBars() {
     std::map<ExpertState, std::pair<QCPBars*, QCPBars*>> byState;
     for (const auto& e : shown_.experts) {
         auto& pair = byState[e.state];
@@ -143,7 +149,10 @@ void ExpertLoadView::render() {
         pair.first->addData(e.id, double(shown_.visual.load[size_t(e.id)]));
         pair.second->addData(e.id, double(shown_.text.load[size_t(e.id)]));
     }
-    // Outline the experts the selected token went to in this layer.
+}
+
+// Outlines the experts the selected token went to in this layer.
+void ExpertLoadView::outlineToken(int layer) {
     for (const auto& r : data_->data.routing)
         if (r.token == token_ && r.layer == layer) {
             auto* box = new QCPItemRect(bars_);
@@ -153,6 +162,11 @@ void ExpertLoadView::render() {
             box->setPen(QPen(colours::ink(palette()), 2));
             box->setBrush(Qt::NoBrush);
         }
+}
+
+// The overload threshold, and axes that show it.
+void ExpertLoadView::scaleBars() {
+    const auto& s = shown_.total;
     if (s.stddev > 0) {
         auto* line = new QCPItemStraightLine(bars_);
         const double threshold = s.mean + MoeThresholds{}.overloadZ * s.stddev;
@@ -166,7 +180,10 @@ void ExpertLoadView::render() {
     bars_->yAxis->setRangeUpper(std::max(bars_->yAxis->range().upper, s.mean + 2.0 * s.stddev) *
                                 1.05);
     bars_->replot();
+}
 
+void ExpertLoadView::showScalars(int layer) {
+    const auto& s = shown_.total;
     scalars_->setText(
         tr("Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · "
            "MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)")
@@ -180,8 +197,10 @@ void ExpertLoadView::render() {
             .arg(s.maxvio, 0, 'f', 2)
             .arg(s.deadFraction, 0, 'f', 2)
             .arg(s.entropyNorm, 0, 'f', 2));
+}
 
-    // Layer × expert grid of Z-scores over the whole run.
+// Layer × expert grid of Z-scores over the whole run.
+void ExpertLoadView::drawZGrid() {
     const auto& moe = data_->analysis.moe;
     const int experts = moe.front().total.experts;
     auto* map = new QCPColorMap(grid_->xAxis, grid_->yAxis);

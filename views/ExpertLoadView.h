@@ -43,6 +43,12 @@ protected:
 
 private:
     void render();
+    // render()'s steps, over shown_ (the chosen layer and phase).
+    void drawLoadBars();
+    void outlineToken(int layer);
+    void scaleBars();
+    void showScalars(int layer);
+    void drawZGrid();
 
     std::shared_ptr<const SessionData> data_;
     QComboBox* layer_;

@@ -43,6 +43,45 @@ std::vector<int> clusterByCosine(const std::vector<float>& rows, int n, int dim,
     return cluster;
 }
 
+namespace {
+// `rows` [slots, heads, dim] as INT4 codes in a cache-sized buffer, one scale
+// and minimum per slot and head (a merged cluster is one slot), and what they
+// read back as.
+std::pair<GroupCodes, torch::Tensor> int4Slots(const torch::Tensor& rows, const KvCache& cache,
+                                               int64_t slots) {
+    GroupCodes codes = quantiseGroups(rows, 4, cache.headDim);
+    GroupCodes full;
+    full.bits = 4;
+    full.group = cache.headDim;
+    full.n = cache.headDim;
+    full.packed = torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)}, torch::kUInt8);
+    full.scale = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
+    full.low = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
+    full.packed.narrow(0, 0, slots).copy_(codes.packed);
+    full.scale.narrow(0, 0, slots).copy_(codes.scale);
+    full.low.narrow(0, 0, slots).copy_(codes.low);
+    return {full, dequantiseGroups(codes)};
+}
+
+// Reconstruction error: what each original position now reads back, as
+// squared sums accumulated across layers (the report's caller takes roots).
+void accountError(KvCompressionReport& report, const torch::Tensor& keys,
+                  const torch::Tensor& values, const torch::Tensor& storedK,
+                  const torch::Tensor& storedV, const std::vector<int64_t>& slotOf, int64_t slots,
+                  int64_t visualCount, int64_t clusters) {
+    auto idx = torch::tensor(slotOf, torch::kLong);
+    report.applied = true;
+    report.positions += keys.size(0);
+    report.storedSlots += slots;
+    report.visualTokens += visualCount;
+    report.visualClusters += clusters;
+    report.keyError += (storedK.index_select(0, idx) - keys).pow(2).sum().item<double>();
+    report.valueError += (storedV.index_select(0, idx) - values).pow(2).sum().item<double>();
+    report.keyNorm += keys.pow(2).sum().item<double>();
+    report.valueNorm += values.pow(2).sum().item<double>();
+}
+} // namespace
+
 void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
                      const KvCompression& how, KvCompressionReport* report, Recorder* rec) {
     torch::NoGradGuard noGrad;
@@ -92,24 +131,8 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
     cache.slots = int(slots);
     torch::Tensor storedK = newK, storedV = newV;
     if (how.int4) {
-        // One scale and minimum per slot and head: a merged cluster is one slot.
-        auto allocate = [&](const torch::Tensor& rows) {
-            GroupCodes codes = quantiseGroups(rows, 4, cache.headDim);
-            GroupCodes full;
-            full.bits = 4;
-            full.group = cache.headDim;
-            full.n = cache.headDim;
-            full.packed =
-                torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)}, torch::kUInt8);
-            full.scale = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
-            full.low = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
-            full.packed.narrow(0, 0, slots).copy_(codes.packed);
-            full.scale.narrow(0, 0, slots).copy_(codes.scale);
-            full.low.narrow(0, 0, slots).copy_(codes.low);
-            return std::make_pair(full, dequantiseGroups(codes));
-        };
-        auto [qk, deqK] = allocate(newK);
-        auto [qv, deqV] = allocate(newV);
+        auto [qk, deqK] = int4Slots(newK, cache, slots);
+        auto [qv, deqV] = int4Slots(newV, cache, slots);
         cache.qk = qk;
         cache.qv = qv;
         cache.int4 = true;
@@ -122,20 +145,7 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
     }
     if (!report) return;
     ProbeWork work(rec);
-    // Reconstruction: what each original position now reads back.
-    auto idx = torch::tensor(slotOf, torch::kLong);
-    auto errK = (storedK.index_select(0, idx) - keys).pow(2).sum().item<double>();
-    auto errV = (storedV.index_select(0, idx) - values).pow(2).sum().item<double>();
-    // Accumulated as squared sums across layers; the report's caller takes roots.
-    report->applied = true;
-    report->positions += positions;
-    report->storedSlots += slots;
-    report->visualTokens += visualCount;
-    report->visualClusters += clusters;
-    report->keyError += errK;
-    report->valueError += errV;
-    report->keyNorm += keys.pow(2).sum().item<double>();
-    report->valueNorm += values.pow(2).sum().item<double>();
+    accountError(*report, keys, values, storedK, storedV, slotOf, slots, visualCount, clusters);
 }
 
 } // namespace mvp

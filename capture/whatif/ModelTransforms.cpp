@@ -38,32 +38,61 @@ void packForEngines(QuantisedWeight& q, const torch::Tensor& bias, const Int8Eng
 }
 } // namespace
 
-QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
-                             const std::function<void()>& calibrate,
-                             const std::optional<Int8Workload>& int8) {
-    struct Target {
-        std::string path;
-        LinImpl* lin;
-    };
-    std::vector<Target> targets;
+namespace {
+struct QuantTarget {
+    std::string path; // the module it belongs to
+    LinImpl* lin;
+};
+
+// Every decoder linear there is to quantise: attention, MLP, the experts not frozen.
+std::vector<QuantTarget> decoderLinears(VlmModel::Impl& m) {
+    std::vector<QuantTarget> targets;
     for (size_t i = 0; i < m.layers.size(); ++i) {
         auto& layer = m.layers[i];
         const std::string path = "llm.layer." + std::to_string(i);
         for (auto* lin : {layer->attn->wq.get(), layer->attn->wk.get(), layer->attn->wv.get(),
                           layer->attn->wo.get()})
-            targets.push_back({path + ".attn", lin});
+            targets.push_back(QuantTarget{path + ".attn", lin});
         if (layer->moe) {
             for (size_t e = 0; e < layer->moe->experts.size(); ++e) {
                 auto& x = layer->moe->experts[e];
                 if (x->w1->weight.numel() == 0) continue; // frozen: nothing left to quantise
                 for (auto* lin : {x->w1.get(), x->w2.get(), x->w3.get()})
-                    targets.push_back({path + ".moe.expert." + std::to_string(e), lin});
+                    targets.push_back(QuantTarget{path + ".moe.expert." + std::to_string(e), lin});
             }
         } else {
             for (auto* lin : {layer->ffn->w1.get(), layer->ffn->w2.get(), layer->ffn->w3.get()})
-                targets.push_back({path + ".mlp", lin});
+                targets.push_back(QuantTarget{path + ".mlp", lin});
         }
     }
+    return targets;
+}
+
+// libtorch's int8 engines for W8, tried on every distinct layer shape; none
+// without a workload or an engine that pays. Names them in `s`.
+std::optional<Int8EngineChoice> int8Engines(const std::vector<QuantTarget>& targets, int bits,
+                                            const std::optional<Int8Workload>& int8,
+                                            QuantSummary& s) {
+    if (bits != 8 || !int8 || targets.empty()) return std::nullopt;
+    // Every distinct layer shape, with how many layers have it.
+    std::map<std::pair<int64_t, int64_t>, int> shapes;
+    for (const auto& t : targets)
+        shapes[{t.lin->weight.size(0), t.lin->weight.size(1)}] += 1;
+    auto engines = chooseInt8Engines({shapes.begin(), shapes.end()}, *int8);
+    if (engines) {
+        s.engine = engines->split() ? std::string(engineName(engines->large)) + " + " +
+                                          engineName(engines->small)
+                                    : engineName(engines->large);
+        s.engineNote = engines->note;
+    }
+    return engines;
+}
+} // namespace
+
+QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
+                             const std::function<void()>& calibrate,
+                             const std::optional<Int8Workload>& int8) {
+    std::vector<QuantTarget> targets = decoderLinears(m);
     std::vector<std::vector<torch::Tensor>> inputs(targets.size());
     for (size_t i = 0; i < targets.size(); ++i)
         targets[i].lin->calibration = &inputs[i];
@@ -72,20 +101,7 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         t.lin->calibration = nullptr;
 
     QuantSummary s;
-    std::optional<Int8EngineChoice> engines;
-    if (bits == 8 && int8 && !targets.empty()) {
-        // Every distinct layer shape, with how many layers have it.
-        std::map<std::pair<int64_t, int64_t>, int> shapes;
-        for (const auto& t : targets)
-            shapes[{t.lin->weight.size(0), t.lin->weight.size(1)}] += 1;
-        engines = chooseInt8Engines({shapes.begin(), shapes.end()}, *int8);
-        if (engines) {
-            s.engine = engines->split() ? std::string(engineName(engines->large)) + " + " +
-                                              engineName(engines->small)
-                                        : engineName(engines->large);
-            s.engineNote = engines->note;
-        }
-    }
+    const std::optional<Int8EngineChoice> engines = int8Engines(targets, bits, int8, s);
     const QuantFormat format = engines ? QuantFormat::Int8PerChannel : QuantFormat::Groups;
     std::map<std::string, QuantisedModule> byModule;
     // Per module: Σ int8 and float32 trial times of its layers' shapes

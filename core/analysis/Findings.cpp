@@ -20,74 +20,83 @@ std::string list(const std::vector<int>& v) {
     return s;
 }
 
-void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
-    for (const auto& l : a.moe) {
-        const std::string L = std::to_string(l.layer);
-        for (const auto& e : l.experts) {
-            if (e.state != ExpertState::Overloaded) continue;
-            Finding f;
-            f.id = "moe.overloaded.L" + L + ".E" + std::to_string(e.id);
-            f.severity = Severity::Warning;
-            f.title = "Layer " + L + ": expert " + std::to_string(e.id) +
-                      " overloaded (Δ = " + num(e.z) + ", " + std::to_string(e.tokens) + " of " +
-                      std::to_string(l.total.tokens) + " routing slots)";
-            f.detail = "Its load is " + num(e.z) + " standard deviations above the layer mean of " +
-                       num(l.total.mean, 1) + " over " + std::to_string(l.tokenCount) +
-                       " tokens; it sets the layer's latency under expert parallelism.";
-            f.suggestion = e.receivers.empty()
-                               ? "Cap it at ~" + std::to_string(e.targetTokens) +
-                                     " slots (move ~30 %), e.g. with a capacity factor or an "
-                                     "auxiliary balance loss; no expert has Δ < −1.0 to receive "
-                                     "the traffic, so consider replicating it."
-                               : "Move ~30 % of its traffic (target " +
-                                     std::to_string(e.targetTokens) + " slots) to experts " +
-                                     list(e.receivers) + ", which are underloaded (Δ < −1.0).";
-            f.evidence = {{"z", e.z, Provenance::Measured},
-                          {"tokens", double(e.tokens), Provenance::Measured},
-                          {"layer_slots", double(l.total.tokens), Provenance::Measured},
-                          {"target_tokens", double(e.targetTokens), Provenance::Predicted}};
-            f.target = {FindingView::Moe, l.layer, e.id, {}, {}, {}};
-            out.push_back(f);
-        }
-        if (l.total.cv > 1.0) {
-            Finding f;
-            f.id = "moe.imbalance.L" + L;
-            f.severity = Severity::Warning;
-            f.title = "Layer " + L + ": severe expert imbalance (CV = " + num(l.total.cv) + ")";
-            f.detail = "Balancedness " + num(l.total.balancedness) + ", Jain " + num(l.total.jain) +
-                       ", MaxVio " + num(l.total.maxvio) + " over " +
-                       std::to_string(l.total.tokens) + " slots; " + num(100 * l.hotTop1Share, 0) +
-                       " % of tokens pick a hot expert first.";
-            f.suggestion = "Rebalance the router (auxiliary loss or capacity factor) before "
-                           "scaling out expert parallelism.";
-            f.evidence = {{"cv", l.total.cv, Provenance::Measured},
-                          {"balancedness", l.total.balancedness, Provenance::Measured},
-                          {"jain", l.total.jain, Provenance::Measured},
-                          {"maxvio", l.total.maxvio, Provenance::Measured}};
-            f.target = {FindingView::Moe, l.layer, {}, {}, {}, {}};
-            out.push_back(f);
-        }
-        std::vector<int> idle;
-        for (const auto& e : l.experts)
-            if (e.state == ExpertState::Dead || e.state == ExpertState::Cold) idle.push_back(e.id);
-        if (!idle.empty()) {
-            Finding f;
-            f.id = "moe.cold.L" + L;
-            f.severity = Severity::Info;
-            f.title = "Layer " + L +
-                      (idle.size() == 1 ? ": expert " + list(idle) + " is"
-                                        : ": experts " + list(idle) + " are") +
-                      " cold or unused";
-            f.detail =
-                "Fewer than 3 activations in two consecutive 128-token windows, or none at all.";
-            f.suggestion = "Candidates for freezing (offload their weights); their tokens would go "
-                           "to the next-best expert.";
-            f.evidence = {{"cold_experts", double(idle.size()), Provenance::Measured}};
-            f.target = {FindingView::Moe, l.layer, {}, {}, {}, {}};
-            out.push_back(f);
-        }
+// An expert Δ > 1.8 above its layer's mean, with where its traffic could go.
+void overloadFindings(const LayerMoeReport& l, std::vector<Finding>& out) {
+    const std::string L = std::to_string(l.layer);
+    for (const auto& e : l.experts) {
+        if (e.state != ExpertState::Overloaded) continue;
+        Finding f;
+        f.id = "moe.overloaded.L" + L + ".E" + std::to_string(e.id);
+        f.severity = Severity::Warning;
+        f.title = "Layer " + L + ": expert " + std::to_string(e.id) +
+                  " overloaded (Δ = " + num(e.z) + ", " + std::to_string(e.tokens) + " of " +
+                  std::to_string(l.total.tokens) + " routing slots)";
+        f.detail = "Its load is " + num(e.z) + " standard deviations above the layer mean of " +
+                   num(l.total.mean, 1) + " over " + std::to_string(l.tokenCount) +
+                   " tokens; it sets the layer's latency under expert parallelism.";
+        f.suggestion = e.receivers.empty()
+                           ? "Cap it at ~" + std::to_string(e.targetTokens) +
+                                 " slots (move ~30 %), e.g. with a capacity factor or an "
+                                 "auxiliary balance loss; no expert has Δ < −1.0 to receive "
+                                 "the traffic, so consider replicating it."
+                           : "Move ~30 % of its traffic (target " + std::to_string(e.targetTokens) +
+                                 " slots) to experts " + list(e.receivers) +
+                                 ", which are underloaded (Δ < −1.0).";
+        f.evidence = {{"z", e.z, Provenance::Measured},
+                      {"tokens", double(e.tokens), Provenance::Measured},
+                      {"layer_slots", double(l.total.tokens), Provenance::Measured},
+                      {"target_tokens", double(e.targetTokens), Provenance::Predicted}};
+        f.target = {FindingView::Moe, l.layer, e.id, {}, {}, {}};
+        out.push_back(f);
     }
-    // Routing cost against the experts it feeds, over the whole run.
+}
+
+void imbalanceFinding(const LayerMoeReport& l, std::vector<Finding>& out) {
+    const std::string L = std::to_string(l.layer);
+    if (l.total.cv > 1.0) {
+        Finding f;
+        f.id = "moe.imbalance.L" + L;
+        f.severity = Severity::Warning;
+        f.title = "Layer " + L + ": severe expert imbalance (CV = " + num(l.total.cv) + ")";
+        f.detail = "Balancedness " + num(l.total.balancedness) + ", Jain " + num(l.total.jain) +
+                   ", MaxVio " + num(l.total.maxvio) + " over " + std::to_string(l.total.tokens) +
+                   " slots; " + num(100 * l.hotTop1Share, 0) +
+                   " % of tokens pick a hot expert first.";
+        f.suggestion = "Rebalance the router (auxiliary loss or capacity factor) before "
+                       "scaling out expert parallelism.";
+        f.evidence = {{"cv", l.total.cv, Provenance::Measured},
+                      {"balancedness", l.total.balancedness, Provenance::Measured},
+                      {"jain", l.total.jain, Provenance::Measured},
+                      {"maxvio", l.total.maxvio, Provenance::Measured}};
+        f.target = {FindingView::Moe, l.layer, {}, {}, {}, {}};
+        out.push_back(f);
+    }
+}
+
+void idleFinding(const LayerMoeReport& l, std::vector<Finding>& out) {
+    const std::string L = std::to_string(l.layer);
+    std::vector<int> idle;
+    for (const auto& e : l.experts)
+        if (e.state == ExpertState::Dead || e.state == ExpertState::Cold) idle.push_back(e.id);
+    if (!idle.empty()) {
+        Finding f;
+        f.id = "moe.cold.L" + L;
+        f.severity = Severity::Info;
+        f.title = "Layer " + L +
+                  (idle.size() == 1 ? ": expert " + list(idle) + " is"
+                                    : ": experts " + list(idle) + " are") +
+                  " cold or unused";
+        f.detail = "Fewer than 3 activations in two consecutive 128-token windows, or none at all.";
+        f.suggestion = "Candidates for freezing (offload their weights); their tokens would go "
+                       "to the next-best expert.";
+        f.evidence = {{"cold_experts", double(idle.size()), Provenance::Measured}};
+        f.target = {FindingView::Moe, l.layer, {}, {}, {}, {}};
+        out.push_back(f);
+    }
+}
+
+// Routing cost against the experts it feeds, over the whole run.
+void gateFinding(const RunAnalysis& a, std::vector<Finding>& out) {
     int64_t gate = 0, experts = 0;
     for (const auto& g : a.gateExpert) {
         gate += g.gateNs;
@@ -108,6 +117,15 @@ void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
         f.target.view = FindingView::Timeline;
         out.push_back(f);
     }
+}
+
+void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
+    for (const auto& l : a.moe) {
+        overloadFindings(l, out);
+        imbalanceFinding(l, out);
+        idleFinding(l, out);
+    }
+    gateFinding(a, out);
 }
 
 void rooflineFindings(const RunAnalysis& a, std::vector<Finding>& out) {
