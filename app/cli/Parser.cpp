@@ -76,15 +76,14 @@ std::optional<int> CommandLine::parse(const std::vector<std::string>& argv) {
         std::fprintf(stderr, "mvprof-cli: %s\n", usageMessage(e).c_str());
         return 2;
     }
-    for (const auto& extra : app.remaining()) {
-        const bool option = extra.size() > 1 && extra[0] == '-';
-        const std::string name = extra.substr(0, extra.find('='));
-        std::fprintf(
-            stderr, "mvprof-cli: %s (see --help)\n",
-            (option ? "unknown option " + name : "unexpected argument '" + extra + "'").c_str());
-        return 2;
-    }
-    return std::nullopt;
+    if (app.remaining().empty()) return std::nullopt;
+    // What CLI11 did not know: the first is named (the positional list takes the rest).
+    const std::string extra = app.remaining().front();
+    const bool option = extra.size() > 1 && extra[0] == '-';
+    const std::string name = extra.substr(0, extra.find('='));
+    std::fprintf(stderr, "mvprof-cli: %s (see --help)\n",
+                 (option ? "unknown option " + name : "unexpected argument '" + extra + "'").c_str());
+    return 2;
 }
 
 CLI::Validator oneOf(const std::vector<std::string>& words) {
