@@ -3,9 +3,11 @@
 
 #include "app/gui/MainWindow.h"
 
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSize>
 #include <QString>
+#include <QTest>
 
 namespace mvp::test {
 
@@ -16,6 +18,13 @@ inline bool showSession(MainWindow& w, const QString& path, QSize size) {
     QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
     w.openSession(path);
     return loaded.wait(20000);
+}
+
+// Makes any warning fail the running test, but the offscreen platform's own
+// note that it cannot resize windows to their hints (call it from init()).
+inline void failOnWarnings() {
+    QTest::failOnWarning(QRegularExpression(
+        QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
 }
 
 } // namespace mvp::test

@@ -69,8 +69,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
     void init() {
-        QTest::failOnWarning(QRegularExpression(
-            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+        test::failOnWarnings();
     }
 
     void moduleTreeModelIsAWellBehavedModel() {

@@ -4,6 +4,7 @@
 // Qt warning.
 #include "FuzzCases.h"
 #include "TestSql.h"
+#include "GuiSupport.h"
 #include "TestSupport.h"
 #include "app/gui/MainWindow.h"
 #include "core/session/ModuleRoles.h"
@@ -154,8 +155,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
     }
     void init() {
-        QTest::failOnWarning(QRegularExpression(
-            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+        test::failOnWarnings();
     }
 
     void rolesGiveLayersWhereThePathHasNone() {

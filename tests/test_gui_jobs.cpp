@@ -3,6 +3,7 @@
 // Capture dialog, and one-click what-ifs with
 // their comparison, module diff and side-by-side heatmaps. Offscreen; fails
 // on any Qt warning except the offscreen platform's size-hint notice.
+#include "GuiSupport.h"
 #include "TestSupport.h"
 #include "app/gui/CaptureDialog.h"
 #include "app/gui/MainWindow.h"
@@ -138,8 +139,7 @@ private slots:
         QCOMPARE(delivered, std::vector<int>{2});
     }
     void init() {
-        QTest::failOnWarning(QRegularExpression(
-            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+        test::failOnWarnings();
     }
 
     void userModelCaptureFromTheDialog() {

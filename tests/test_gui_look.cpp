@@ -44,8 +44,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
     void init() {
-        QTest::failOnWarning(QRegularExpression(
-            QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+        test::failOnWarnings();
     }
 
     // Every table and tree of the window sits behind a sorting proxy that

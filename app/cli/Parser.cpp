@@ -46,7 +46,7 @@ std::string usageMessage(const CLI::ParseError& e) {
         const auto colon = m.find(": "), eq = m.find(" = ");
         if (colon != std::string::npos && eq != std::string::npos && eq > colon)
             return m.substr(colon + 2, eq - colon - 2) + " expects a number, not '" +
-                   m.substr(eq + 3) + "'";
+                   m.substr(eq + 3) + "' (see --help)";
     }
     std::replace(m.begin(), m.end(), '\n', ' ');
     return m + " (see --help)";
