@@ -44,9 +44,11 @@ namespace mvp {
 // One argument of an op call as seen by the probe.
 struct OpArg {
     enum Kind { Tensor, IntList, Int, TensorList, Other } kind = Other;
-    Dims values;                   // the shape for Tensor, the values for IntList / Int
+    Dims values; // the shape for Tensor, the values for IntList / Int; for Other, a word that
+                 // tells values apart (a double's bits, a string's hash), read by no formula
     int elemSize = 4;              // bytes per element for Tensor
     bool contiguous = true;        // for Tensor: laid out densely in row-major order
+    uint16_t typeCode = 0;         // for Tensor: scalar type and device, to tell calls apart
     std::vector<OpArg> items = {}; // the tensors of a TensorList
 };
 

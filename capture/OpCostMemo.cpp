@@ -17,7 +17,8 @@ void OpCostMemo::addArg(Signature& s, const OpArg& a) {
     }
     s.words[s.size++] =
         int64_t(a.kind) | int64_t(a.values.size()) << 8 | int64_t(a.items.size()) << 32;
-    s.words[s.size++] = int64_t(a.elemSize) << 1 | (a.contiguous ? 1 : 0);
+    s.words[s.size++] =
+        int64_t(a.elemSize) << 1 | (a.contiguous ? 1 : 0) | int64_t(a.typeCode) << 16;
     for (const int64_t v : a.values)
         s.words[s.size++] = v;
     for (const auto& item : a.items)
@@ -32,7 +33,7 @@ OpCostMemo::Slot& OpCostMemo::slotFor(const void* op, const Signature& s) {
     return slots_[(h >> 20) % kSlots];
 }
 
-const OpCost* OpCostMemo::find(const void* op, const std::vector<OpArg>& args) {
+const OpCostMemo::Entry* OpCostMemo::find(const void* op, const std::vector<OpArg>& args) {
     last_.size = 0; // the words beyond size are never read
     last_.fits = true;
     lastOp_ = op;
@@ -40,7 +41,7 @@ const OpCost* OpCostMemo::find(const void* op, const std::vector<OpArg>& args) {
         addArg(last_, a);
     if (!last_.fits) return nullptr;
     const Slot& slot = slotFor(op, last_);
-    return slot.op == op && slot.signature == last_ ? &slot.cost : nullptr;
+    return slot.op == op && slot.signature == last_ ? &slot.entry : nullptr;
 }
 
 void OpCostMemo::store(const OpCost& cost) {
@@ -48,7 +49,22 @@ void OpCostMemo::store(const OpCost& cost) {
     Slot& slot = slotFor(lastOp_, last_);
     slot.op = lastOp_;
     slot.signature = last_;
-    slot.cost = cost;
+    slot.entry = {cost, std::nullopt};
+}
+
+void OpCostMemo::holdOuter(const OpCost& cost) {
+    outerOp_ = last_.fits ? lastOp_ : nullptr;
+    outer_ = last_;
+    outerCost_ = cost;
+}
+
+void OpCostMemo::storeOuter(const NestedCalls& nested) {
+    if (!outerOp_) return;
+    Slot& slot = slotFor(outerOp_, outer_);
+    slot.op = outerOp_;
+    slot.signature = outer_;
+    slot.entry = {outerCost_, nested};
+    outerOp_ = nullptr;
 }
 
 } // namespace mvp

@@ -2,26 +2,52 @@
 // Remembers the cost (Flops.h) of recent op calls by their arguments, so the
 // probe does not rerun a FLOP formula for a call it has already seen: a model
 // calls the same op with the same shapes over and over (every decode step,
-// every layer). Direct-mapped and fixed-size: a lookup allocates nothing and
-// a miss costs one signature comparison. Not thread-safe: one per thread.
+// every layer). For a top-level call it also remembers what the calls nested
+// in it added up to (NestedCalls), so that the next such call can run them
+// unobserved. Direct-mapped and fixed-size: a lookup allocates nothing and a
+// miss costs one signature comparison. Not thread-safe: one per thread.
 
 #include "capture/Flops.h"
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace mvp {
 
+// What the calls nested in one call added up to (the fields Recorder::OpFrame
+// collects from its children) and the arithmetic leaves among them, each
+// counted once in the leaf table: enough to account for the nested calls
+// without observing them.
+struct NestedCalls {
+    static constexpr int kMaxLeaves = 4;
+    int64_t childFlops = 0;
+    bool arithmeticBelow = false;
+    int children = 0, unknownChildren = 0;
+    int leafCount = 0;
+    std::array<std::pair<const std::string*, int64_t>, kMaxLeaves> leaves{}; // name, FLOPs
+};
+
 class OpCostMemo {
 public:
-    // The cost stored for `op` (any stable address naming the op overload)
-    // called with exactly `args` (kinds, shapes, values, element sizes and
-    // layout alike), or nullptr. Remembers the signature for a store() that follows.
-    const OpCost* find(const void* op, const std::vector<OpArg>& args);
+    struct Entry {
+        OpCost cost;
+        std::optional<NestedCalls> nested; // stored by storeOuter(), for top-level calls
+    };
+    // The entry stored for `op` (any stable address naming the op overload)
+    // called with exactly `args` (kinds, shapes, dtypes, values, layout alike),
+    // or nullptr. Remembers the signature for a store() that follows.
+    const Entry* find(const void* op, const std::vector<OpArg>& args);
     // Stores `cost` for the call last passed to find(); calls whose arguments
     // are too long to compare cheaply are not stored.
     void store(const OpCost& cost);
+    // Sets the call last passed to find() aside, with its cost, while its
+    // nested calls use the memo; storeOuter() then stores what they added up to.
+    void holdOuter(const OpCost& cost);
+    void storeOuter(const NestedCalls& nested);
 
 private:
     static constexpr size_t kSlots = 512, kMaxSignature = 40;
@@ -34,7 +60,7 @@ private:
     struct Slot {
         const void* op = nullptr;
         Signature signature;
-        OpCost cost;
+        Entry entry;
     };
     static void addArg(Signature& s, const OpArg& a);
     Slot& slotFor(const void* op, const Signature& s);
@@ -42,6 +68,9 @@ private:
     std::vector<Slot> slots_ = std::vector<Slot>(kSlots);
     const void* lastOp_ = nullptr;
     Signature last_;
+    const void* outerOp_ = nullptr;
+    Signature outer_;
+    OpCost outerCost_;
 };
 
 } // namespace mvp

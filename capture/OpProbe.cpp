@@ -11,9 +11,12 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>
 #include <array>
+#include <bit>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <torch/csrc/jit/runtime/interpreter.h>
 #include <unordered_map>
 
@@ -29,7 +32,28 @@ struct OpInfo {
     OpTraits traits;        // class and FLOP formula
     int schemaArgs = -1;    // arguments in its schema; -1: no schema (use every input)
     int schemaReturns = -1; // values it returns; -1: no schema (use every output)
+    bool shapesFromData = false; // its output's shape depends on its inputs' values
 };
+
+// Ops whose nested calls may differ between calls with equal arguments,
+// because a shape in them comes from the data.
+bool shapesFromData(std::string_view name) {
+    static constexpr std::string_view kOps[] = {"aten::nonzero",
+                                                "aten::nonzero_numpy",
+                                                "aten::_local_scalar_dense",
+                                                "aten::item",
+                                                "aten::masked_select",
+                                                "aten::unique_consecutive",
+                                                "aten::unique_dim",
+                                                "aten::_unique",
+                                                "aten::_unique2",
+                                                "aten::repeat_interleave",
+                                                "aten::bincount",
+                                                "aten::nonzero_static"};
+    for (const auto op : kOps)
+        if (name == op) return true;
+    return false;
+}
 
 // Dispatcher ops name themselves with their schema's string, which lives as
 // long as the process: its address identifies the overload on the fast path,
@@ -59,6 +83,7 @@ const OpInfo& findOpInfo(const at::RecordFunction& fn) {
         slot = std::make_unique<OpInfo>();
         slot->name = name;
         slot->traits = opTraits(name);
+        slot->shapesFromData = shapesFromData(name);
         if (op)
             if (const auto handle = c10::Dispatcher::singleton().findSchema(*op)) {
                 slot->schemaArgs = int(handle->schema().arguments().size());
@@ -92,6 +117,20 @@ void setTensorArg(OpArg& a, const at::Tensor& t) {
     a.values.assign(t.sizes().begin(), t.sizes().end());
     a.elemSize = int(t.element_size());
     a.contiguous = t.is_contiguous();
+    a.typeCode = uint16_t(uint16_t(t.scalar_type()) | uint16_t(t.device().type()) << 8);
+}
+
+// A word that tells two values of another kind apart, for the memo's signature.
+void setOtherArg(OpArg& a, const c10::IValue& v) {
+    if (v.isDouble()) {
+        a.values.push_back(std::bit_cast<int64_t>(v.toDouble()));
+    } else if (v.isString()) {
+        a.values.push_back(int64_t(std::hash<std::string_view>{}(v.toStringRef())));
+    } else if (v.isDevice()) {
+        a.values.push_back(int64_t(v.toDevice().type()) << 8 | int64_t(v.toDevice().index()));
+    } else if (!v.isNone()) {
+        a.values.push_back(1); // present, unlike None
+    }
 }
 
 // Fills `a` in place (its inline dims reused): no allocation for the usual shapes.
@@ -117,6 +156,8 @@ void setArg(OpArg& a, const c10::IValue& v) {
     } else if (v.isBool()) {
         a.kind = OpArg::Int;
         a.values.push_back(v.toBool() ? 1 : 0);
+    } else {
+        setOtherArg(a, v);
     }
 }
 
@@ -202,11 +243,26 @@ void readArgs(c10::ArrayRef<const c10::IValue> inputs) {
 }
 
 // A call with the arguments of one seen before costs what that one did.
-OpCost costOf(const OpInfo& info) {
-    if (const OpCost* known = tlsCosts.find(&info, tlsArgs)) return *known;
-    const OpCost cost = estimateOpCost(info.name, info.traits, tlsArgs);
-    tlsCosts.store(cost);
-    return cost;
+const OpCostMemo::Entry& costOf(const OpInfo& info) {
+    static thread_local OpCostMemo::Entry fresh;
+    if (const OpCostMemo::Entry* known = tlsCosts.find(&info, tlsArgs)) return *known;
+    fresh.cost = estimateOpCost(info.name, info.traits, tlsArgs);
+    tlsCosts.store(fresh.cost);
+    return fresh;
+}
+
+// A top-level call's nested calls: replayed from the memo and run with
+// RecordFunction off (no callbacks, no boxed inputs: they cost what they cost
+// unprofiled), or observed and collected for the next call like it.
+void handleNested(Recorder& rec, const OpInfo& info, const OpCostMemo::Entry& entry) {
+    if (rec.recordNestedOps() || info.shapesFromData) return;
+    if (entry.nested) {
+        rec.replayNested(*entry.nested);
+        at::enableRecordFunction(false);
+        return;
+    }
+    tlsCosts.holdOuter(entry.cost);
+    rec.collectNested();
 }
 
 // No ObserverContext: the call's state lives in the Recorder's frame and
@@ -220,6 +276,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     const bool record = top || rec->recordNestedOps();
     Recorder::OpFrame frame;
     frame.leafName = &info.name;
+    if (!top && info.shapesFromData) rec->markUnrepeatable();
     // A nested call that is not recorded matters only if it does arithmetic:
     // views and copies are known to do none, without reading their inputs.
     if (!record && info.traits.cls != OpClass::Arithmetic) {
@@ -229,7 +286,8 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     }
     const auto inputs = schemaInputs(fn, info);
     readArgs(inputs);
-    const OpCost cost = costOf(info);
+    const OpCostMemo::Entry& entry = costOf(info);
+    const OpCost cost = entry.cost;
     frame.ownFlops = cost.flops;
     frame.arithmetic = info.traits.cls == OpClass::Arithmetic && cost.flops.has_value();
     if (!record) {
@@ -248,6 +306,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     row.step = rec->step();
     recordShapes(row, tlsArgs);
     rec->pushOp(frame);
+    if (top) handleNested(*rec, info, entry);
     row.startNs = rec->nowNs();
     return nullptr;
 }
@@ -256,8 +315,11 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
     Recorder* rec = tlsRecorder;
     if (!rec || rec->opDepth() == 0) return;
     const int64_t end = rec->nowNs();
+    if (rec->innermostNestedUnobserved()) at::enableRecordFunction(true);
     const bool recorded = rec->innermostOpRecorded();
     const Recorder::OpOutcome outcome = rec->popOp();
+    if (rec->opDepth() == 0)
+        if (const auto nested = rec->takeCollected()) tlsCosts.storeOuter(*nested);
     if (rec->opDepth() == 0 && rec->observer()) {
         ProbeWork work(rec);
         // Like the inputs, the outputs may sit on top of the interpreter's

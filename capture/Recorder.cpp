@@ -275,6 +275,14 @@ Recorder::OpOutcome Recorder::popOp() {
     } else if (f.children > 0 && f.unknownChildren == 0) {
         out = {f.childFlops, true}; // made only of views and copies
     }
+    if (opStack_.empty() && collecting_) {
+        collecting_ = false;
+        collectedDone_ = true;
+        collected_.childFlops = f.childFlops;
+        collected_.arithmeticBelow = f.arithmeticBelow;
+        collected_.children = f.children;
+        collected_.unknownChildren = f.unknownChildren;
+    }
     if (!opStack_.empty()) {
         OpFrame& parent = opStack_.back();
         parent.children += 1;
@@ -287,12 +295,44 @@ Recorder::OpOutcome Recorder::popOp() {
     return out;
 }
 
+void Recorder::collectNested() {
+    collecting_ = true;
+    collectedFits_ = true;
+    collectedDone_ = false;
+    collected_ = {};
+}
+
+std::optional<NestedCalls> Recorder::takeCollected() {
+    if (!collectedDone_) return std::nullopt;
+    collectedDone_ = false;
+    if (!collectedFits_) return std::nullopt;
+    return collected_;
+}
+
+void Recorder::replayNested(const NestedCalls& nested) {
+    OpFrame& f = opStack_.back();
+    f.nestedUnobserved = true;
+    f.childFlops = nested.childFlops;
+    f.arithmeticBelow = nested.arithmeticBelow;
+    f.children = nested.children;
+    f.unknownChildren = nested.unknownChildren;
+    for (int i = 0; i < nested.leafCount; ++i)
+        countLeaf(nested.leaves[size_t(i)].first, nested.leaves[size_t(i)].second);
+}
+
 void Recorder::useLeavesOf(Phase phase) {
     leaves_ = &leavesByPhase_[phase];
     leafSlots_.fill({});
 }
 
 void Recorder::countLeaf(const std::string* name, int64_t flops) {
+    // A nested leaf of a collected call (its top-level frame still open).
+    if (collecting_ && !opStack_.empty()) {
+        if (collected_.leafCount == NestedCalls::kMaxLeaves)
+            collectedFits_ = false;
+        else
+            collected_.leaves[size_t(collected_.leafCount++)] = {name, flops};
+    }
     if (!leaves_) useLeavesOf(phase_);
     // Interned names are heap blocks: their low bits carry no information.
     LeafSlot& slot = leafSlots_[(reinterpret_cast<uintptr_t>(name) >> 4) % leafSlots_.size()];

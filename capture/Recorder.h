@@ -8,6 +8,7 @@
 // startOps()); ops that libtorch runs on its worker threads are not recorded.
 
 #include "capture/Energy.h"
+#include "capture/OpCostMemo.h"
 #include "core/session/Records.h"
 
 #include <array>
@@ -124,6 +125,7 @@ public:
         bool arithmeticBelow = false;          // a nested call counted arithmetic
         int children = 0, unknownChildren = 0; // nested calls, and those with unknown FLOPs
         const std::string* leafName = nullptr; // the op's name, interned (the leaf table's key)
+        bool nestedUnobserved = false;         // its nested calls run unseen (replayNested)
     };
     // What a finished call hands to its row and its parent.
     struct OpOutcome {
@@ -139,6 +141,18 @@ public:
     // Pops the innermost frame, counts it and hands its FLOPs to its parent.
     OpOutcome popOp();
     bool recordNestedOps() const { return recordNested_; }
+    // A top-level call seen before with the same arguments has the same nested
+    // calls: the first such call collects them (collectNested, then
+    // takeCollected after its popOp), later ones replay them into their frame
+    // (replayNested) and run them unobserved. A nested call whose shapes come
+    // from data (nonzero, unique, …) makes its top-level call unrepeatable.
+    void collectNested();
+    void markUnrepeatable() { collectedFits_ = false; }
+    std::optional<NestedCalls> takeCollected();
+    void replayNested(const NestedCalls& nested);
+    bool innermostNestedUnobserved() const {
+        return !opStack_.empty() && opStack_.back().nestedUnobserved;
+    }
     std::optional<int64_t> currentSpan() const;
     // A recorded op's row while the call runs: beginRecord at its start (a
     // slot reused from call to call: nothing allocated), finishRecord at its
@@ -200,6 +214,8 @@ private:
     std::array<LeafSlot, 64> leafSlots_{};
     void useLeavesOf(Phase phase);
     bool leavesChanged_ = false;
+    bool collecting_ = false, collectedFits_ = true, collectedDone_ = false;
+    NestedCalls collected_;
     int64_t spanCount_ = 0, opCount_ = 0;
     Batch pending_;
     int64_t lastFlushNs_ = 0;

@@ -158,10 +158,11 @@ private slots:
         const std::vector<OpArg> call{t({16, 64}), t({64, 32})};
         QVERIFY(memo.find(&opA, call) == nullptr);
         memo.store(OpCost{int64_t(123), 456});
-        const OpCost* hit = memo.find(&opA, call);
+        const OpCostMemo::Entry* hit = memo.find(&opA, call);
         QVERIFY(hit != nullptr);
-        QCOMPARE(*hit->flops, int64_t(123));
-        QCOMPARE(hit->bytes, int64_t(456));
+        QCOMPARE(*hit->cost.flops, int64_t(123));
+        QCOMPARE(hit->cost.bytes, int64_t(456));
+        QVERIFY(!hit->nested);
         QVERIFY(memo.find(&opB, call) == nullptr); // another op
         QVERIFY(memo.find(&opA, {t({16, 64}), t({64, 33})}) == nullptr);      // a shape
         QVERIFY(memo.find(&opA, {t({16, 64}, 2), t({64, 32})}) == nullptr);   // a dtype size
@@ -169,11 +170,61 @@ private slots:
         QVERIFY(memo.find(&opA, {ints({16, 64}), t({64, 32})}) == nullptr);   // a kind
         QVERIFY(memo.find(&opA, {t({16, 64})}) == nullptr);                   // an argument fewer
         QVERIFY(memo.find(&opA, {list({t({16, 64}), t({64, 32})})}) == nullptr);
+        OpArg int32 = t({16, 64}); // as wide as float32, another scalar type
+        int32.typeCode = 3;
+        QVERIFY(memo.find(&opA, {int32, t({64, 32})}) == nullptr);
         // "No formula" is remembered as such, not as 0 FLOPs.
         memo.find(&opB, call);
         memo.store(OpCost{std::nullopt, 8});
-        QVERIFY(!memo.find(&opB, call)->flops.has_value());
+        QVERIFY(!memo.find(&opB, call)->cost.flops.has_value());
         QVERIFY(memo.find(&opA, call) != nullptr); // both kept
+    }
+
+    // Scalars, strings and None are told apart by their words (setArg), so a
+    // call with another rounding mode or alpha is another call.
+    void costMemoTellsOtherValuesApart() {
+        OpCostMemo memo;
+        const int op = 0;
+        auto other = [](std::vector<int64_t> words) {
+            return OpArg{OpArg::Other, std::move(words), 0};
+        };
+        memo.find(&op, {t({4}), other({7})});
+        memo.store(OpCost{int64_t(4), 16});
+        QVERIFY(memo.find(&op, {t({4}), other({7})}) != nullptr);
+        QVERIFY(memo.find(&op, {t({4}), other({8})}) == nullptr);
+        QVERIFY(memo.find(&op, {t({4}), other({})}) == nullptr); // None
+    }
+
+    // A top-level call keeps what its nested calls added up to, beside its own
+    // cost, even when nested calls used the memo in between.
+    void costMemoKeepsANestedSummaryForTheOuterCall() {
+        OpCostMemo memo;
+        const int linear = 0, addmm = 0;
+        const std::string leaf = "aten::addmm";
+        const std::vector<OpArg> outer{t({8, 64}), t({32, 64})}, inner{t({8, 64}), t({64, 32})};
+        QVERIFY(memo.find(&linear, outer) == nullptr);
+        memo.store(OpCost{std::nullopt, 100});
+        memo.holdOuter(OpCost{std::nullopt, 100});
+        QVERIFY(memo.find(&addmm, inner) == nullptr); // the nested call, in between
+        memo.store(OpCost{int64_t(2 * 8 * 64 * 32), 200});
+        NestedCalls nested;
+        nested.childFlops = 2 * 8 * 64 * 32;
+        nested.arithmeticBelow = true;
+        nested.children = 2;
+        nested.leafCount = 1;
+        nested.leaves[0] = {&leaf, nested.childFlops};
+        memo.storeOuter(nested);
+        const OpCostMemo::Entry* hit = memo.find(&linear, outer);
+        QVERIFY(hit && hit->nested);
+        QCOMPARE(hit->cost.bytes, int64_t(100));
+        QCOMPARE(hit->nested->childFlops, int64_t(2 * 8 * 64 * 32));
+        QCOMPARE(hit->nested->children, 2);
+        QVERIFY(hit->nested->leaves[0].first == &leaf);
+        QVERIFY(memo.find(&addmm, inner) != nullptr); // the nested call's own entry stays
+        // A plain store() for the same call forgets the summary.
+        memo.find(&linear, outer);
+        memo.store(OpCost{std::nullopt, 100});
+        QVERIFY(!memo.find(&linear, outer)->nested);
     }
 
     void costMemoSkipsArgumentsTooLongToCompare() {

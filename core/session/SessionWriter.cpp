@@ -27,6 +27,11 @@ const char* appVersion() {
 namespace {
 // The writer commits whatever is queued at most this long after it arrives.
 constexpr auto kCommitInterval = std::chrono::milliseconds(250);
+// Rows queued before a submit wakes the writer early. Below it, rows wait
+// for the commit interval: a capture hands over small batches (routing per
+// layer and step) whose one-by-one transactions would compete with the model
+// for the CPU on a small machine.
+constexpr size_t kWakeRows = 65536;
 
 struct Job {
     std::optional<Batch> batch;
@@ -150,6 +155,8 @@ struct SessionWriter::Impl {
     std::mutex mutex;
     std::condition_variable wake;
     std::deque<Job> queue;
+    size_t queuedRows = 0;  // in queue's batches
+    int queuedBarriers = 0; // jobs someone waits for: they wake the writer at once
     std::vector<std::vector<OpRecord>> spares; // emptied record buffers, for reuse
     bool stopping = false;
     std::optional<Error> failure; // sticky: the first write error
@@ -226,9 +233,13 @@ void SessionWriter::Impl::loop() {
         std::deque<Job> jobs;
         {
             std::unique_lock lock(mutex);
-            wake.wait_for(lock, kCommitInterval, [&] { return stopping || !queue.empty(); });
+            wake.wait_for(lock, kCommitInterval, [&] {
+                return stopping || queuedBarriers > 0 || queuedRows >= kWakeRows;
+            });
             if (queue.empty() && stopping) return;
             jobs.swap(queue);
+            queuedRows = 0;
+            queuedBarriers = 0;
         }
         if (jobs.empty()) continue;
 
@@ -278,6 +289,7 @@ Status SessionWriter::Impl::waitFor(Job job) {
         std::lock_guard lock(mutex);
         if (stopping) return makeError(ErrorCode::Internal, "the session writer is closed");
         queue.push_back(std::move(job));
+        ++queuedBarriers;
     }
     wake.notify_one();
     return future.get();
@@ -380,13 +392,17 @@ Result<int64_t> SessionWriter::beginRun(const RunInfo& r) {
 }
 
 void SessionWriter::submit(Batch&& batch) {
-    if (batch.empty()) return;
+    const size_t rows = batch.rowCount();
+    if (rows == 0) return;
+    bool wakeNow = false;
     {
         std::lock_guard lock(d->mutex);
         if (d->stopping) return;
         d->queue.push_back(Job{std::move(batch), {}, nullptr});
+        d->queuedRows += rows;
+        wakeNow = d->queuedRows >= kWakeRows;
     }
-    d->wake.notify_one();
+    if (wakeNow) d->wake.notify_one();
 }
 
 Status SessionWriter::flush() {
