@@ -216,6 +216,38 @@ private slots:
         m.kernelRatios.reset(); // a module without measured kernels: no such prediction
         QVERIFY(!predictFromKernelRatios(base, run, {m}));
     }
+
+    void kernelRatioPredictionInTheRepetitionsConditions() {
+        // As above, but with A/B repetitions taken on a machine twice as slow
+        // in prefill as during the stored runs: baseline arm prefill 200 ns
+        // (stored phase 100 → factor 2), decode 50 (stored 50 → 1); what-if arm
+        // prefill 60 (stored 30 → 2), decode 40 (stored 40 → 1), total 100.
+        // 100 − 30·2 + 100·2·0.5 − 40·1 + 50·1·2 = 200.
+        RunData base, run;
+        for (RunData* d : {&base, &run}) {
+            d->modules = {ModuleRow{7, "llm.layer.0.mlp", "SwiGlu", std::nullopt, 0}};
+            d->tokens = {TokenRow{0, Phase::Prefill, 0, Modality::Text, 1, -1},
+                         TokenRow{1, Phase::Decode, 1, Modality::Text, 2, -1}};
+        }
+        base.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 100, std::nullopt},
+                      SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 100, 150, std::nullopt}};
+        base.phases = {PhaseRow{Phase::Prefill, 0, 0, 100}, PhaseRow{Phase::Decode, 1, 100, 150}};
+        run.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 30, std::nullopt},
+                     SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 30, 70, std::nullopt}};
+        run.phases = {PhaseRow{Phase::Prefill, 0, 0, 30}, PhaseRow{Phase::Decode, 1, 30, 70}};
+        run.run.wallNs = 200;
+        for (int rep = 0; rep < 3; ++rep)
+            for (const auto& [arm, prefill, decode] :
+                 {std::tuple{Arm::Baseline, 200, 50}, std::tuple{Arm::WhatIf, 60, 40}}) {
+                run.repetitions.push_back({arm, rep, Phase::Prefill, prefill, false});
+                run.repetitions.push_back({arm, rep, Phase::Decode, decode, false});
+            }
+        const QuantisedModule m{"llm.layer.0.mlp", 4000, 1000, KernelRatios{0.5, 2.0}};
+        const auto p = predictFromKernelRatios(base, run, {m});
+        QVERIFY(p);
+        QCOMPARE(p->wallNs, int64_t(200));
+        QVERIFY(p->note.find("A/B median") != std::string::npos);
+    }
 };
 
 QTEST_MAIN(TestAb)

@@ -43,7 +43,9 @@ struct Int8EngineChoice {
 // reverse), so they are chosen by a measured trial: every distinct [out, in]
 // layer shape (`shapes`, with how many layers have it) runs on each engine
 // this libtorch supports, on the prefill's rows (at most 128 of them, the
-// time scaled to all) and on one row; the engine with the least total
+// time scaled to all) and on one row, in passes over a copy of the weights
+// per layer (up to a memory budget) so that, as in the model, a call does
+// not find its weights in cache; the engine with the least total
 // prefill time becomes the prefill's, the one with the least decode time the
 // decode steps'. Where they differ, each weight is packed for both (and its
 // bytes counted twice). Nullopt when libtorch has no quantized engine.

@@ -39,18 +39,19 @@ struct Comparison {
     std::string energy = "n/a (no energy counter on this machine)";
     // Storage (measured, from tensor sizes); absent for runs that did not record it.
     std::optional<double> baseWeightBytes, runWeightBytes, baseKvBytes, runKvBytes;
-    // The what-if's predicted latency, where a transform's gain cannot be
-    // measured here, and its error against the measured latency.
-    std::optional<double> predictedWallNs;
-    std::string predictionNote;
-    double predictionError() const { // (predicted − measured) / measured
-        return predictedWallNs && runWallNs > 0
-                   ? (*predictedWallNs - double(runWallNs)) / double(runWallNs)
-                   : 0.0;
-    }
     // The what-if's A/B repetitions, where it ran them: the latency figures to
     // trust (the stored runs above are one pass each, taken at different times).
     std::optional<AbTimings> ab;
+    // The what-if's predicted latency, where a transform's gain cannot be
+    // measured here, and its error against the measured latency: the what-if
+    // arm's A/B median where there are repetitions, else the stored run.
+    std::optional<double> predictedWallNs;
+    std::string predictionNote;
+    double predictionMeasuredNs() const { return ab ? ab->total.whatIf.median : double(runWallNs); }
+    double predictionError() const { // (predicted − measured) / measured
+        const double measured = predictionMeasuredNs();
+        return predictedWallNs && measured > 0 ? (*predictedWallNs - measured) / measured : 0.0;
+    }
     // Per decoder layer, how far the visual tokens moved (DIAGNOSTICS.md §7),
     // where the what-if changed them or the KV cache (measured).
     std::vector<LayerResampling> resampling;

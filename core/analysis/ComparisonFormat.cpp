@@ -91,7 +91,8 @@ std::string setupText(const Comparison& c) {
     if (c.predictedWallNs)
         o += "  what-if      " + fmt("%10.2f", *c.predictedWallNs / 1e6) +
              "  ← predicted latency (" + fmt("%+.0f%%", 100 * c.predictionError()) +
-             " vs measured; " + c.predictionNote + ")\n";
+             (c.ab ? " vs the what-if's A/B median; " : " vs the stored run; ") + c.predictionNote +
+             ")\n";
     const std::string speedup =
         c.ab ? "A/B speed-up " + speedupText(c.ab->total)
              : "speed-up " + ratio(double(c.baseWallNs), double(c.runWallNs)) +
@@ -268,6 +269,8 @@ std::string formatComparisonJson(const Comparison& c) {
     if (c.predictedWallNs)
         out["latency_ms_predicted"] = {{"whatif", *c.predictedWallNs / 1e6},
                                        {"prediction_error", c.predictionError()},
+                                       {"measured_ms", c.predictionMeasuredNs() / 1e6},
+                                       {"measured_from", c.ab ? "ab_median" : "stored_run"},
                                        {"note", c.predictionNote}};
     nlohmann::json details = nlohmann::json::object();
     for (const auto& m : c.details)

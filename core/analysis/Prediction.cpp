@@ -1,5 +1,7 @@
 #include "core/analysis/Prediction.h"
 
+#include "core/analysis/AbTimings.h"
+
 #include <algorithm>
 #include <map>
 
@@ -26,22 +28,73 @@ std::map<std::pair<std::string, Phase>, Cost> costsByPhase(const RunData& run) {
     return out;
 }
 
+// Factors that put a stored run's span times into the conditions of the
+// interleaved A/B repetitions: per phase, the arm's median over the stored
+// run's time of that phase (the stored runs are one probed pass each, taken
+// minutes apart; a busy machine during one of them must not skew the
+// prediction). Without repetitions every factor is 1 and the stored what-if
+// wall is the starting point.
+struct Conditions {
+    std::map<Phase, double> base, whatIf;
+    std::optional<double> whatIfWallNs; // the what-if arm's median total
+};
+
+std::map<Phase, double> storedPhaseNs(const RunData& run) {
+    std::map<Phase, double> ns;
+    for (const auto& p : run.phases)
+        ns[p.phase] += double(p.endNs - p.startNs);
+    return ns;
+}
+
+Conditions abConditions(const RunData& base, const RunData& whatIf) {
+    Conditions c;
+    const auto ab = abTimings(whatIf.repetitions);
+    if (!ab) return c;
+    const auto storedBase = storedPhaseNs(base), storedWhatIf = storedPhaseNs(whatIf);
+    auto factor = [](const std::map<Phase, double>& stored, Phase p, double median) {
+        const auto it = stored.find(p);
+        return it != stored.end() && it->second > 0 ? median / it->second : 1.0;
+    };
+    for (const auto& p : ab->phases) {
+        if (!p.phase) continue;
+        c.base[*p.phase] = factor(storedBase, *p.phase, p.baseline.median);
+        c.whatIf[*p.phase] = factor(storedWhatIf, *p.phase, p.whatIf.median);
+    }
+    c.whatIfWallNs = ab->total.whatIf.median;
+    return c;
+}
+
+std::string conditionsNote(const RunData& whatIf) {
+    return abTimings(whatIf.repetitions)
+               ? "; from the what-if's A/B median, stored span times scaled to the "
+                 "repetitions' phase medians"
+               : "; from the stored what-if run";
+}
+
+double at(const std::map<Phase, double>& m, Phase p) {
+    const auto it = m.find(p);
+    return it != m.end() ? it->second : 1.0;
+}
+
 std::map<Phase, int> positionsByPhase(const RunData& run) {
     std::map<Phase, int> n;
     for (const auto& t : run.tokens)
         n[t.phase] += 1;
     return n;
 }
-// The what-if's wall time with each quantised module's measured time in
-// each phase replaced by its baseline time × factor(module, phase, baseline
-// cost), scaled by the what-if's positions in that phase over the
-// baseline's. A factor ≤ 0 leaves that module and phase as measured.
+// The what-if's wall time (its A/B median where it has repetitions) with each
+// quantised module's measured time in each phase replaced by its baseline
+// time × factor(module, phase, baseline cost), scaled by the what-if's
+// positions in that phase over the baseline's, every stored time put into
+// the repetitions' conditions first. A factor ≤ 0 leaves that module and
+// phase as measured.
 template <typename Factor>
 int64_t replacedWall(const RunData& base, const RunData& whatIf,
                      const std::vector<QuantisedModule>& modules, Factor factor) {
     const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
     const auto basePositions = positionsByPhase(base), runPositions = positionsByPhase(whatIf);
-    double wall = double(whatIf.run.wallNs);
+    const Conditions conditions = abConditions(base, whatIf);
+    double wall = conditions.whatIfWallNs.value_or(double(whatIf.run.wallNs));
     for (const auto& m : modules)
         for (const auto& [key, b] : baseCosts) {
             if (key.first != m.path || b.ns <= 0) continue;
@@ -54,8 +107,10 @@ int64_t replacedWall(const RunData& base, const RunData& whatIf,
                     ? double(rp->second) / double(bp->second)
                     : 1.0;
             const auto measured = runCosts.find(key);
-            wall += double(b.ns) * f * scale -
-                    (measured != runCosts.end() ? double(measured->second.ns) : 0.0);
+            wall += double(b.ns) * at(conditions.base, phase) * f * scale -
+                    (measured != runCosts.end()
+                         ? double(measured->second.ns) * at(conditions.whatIf, phase)
+                         : 0.0);
         }
     return int64_t(std::max(0.0, wall));
 }
@@ -80,7 +135,8 @@ predictQuantisedLatency(const RunData& base, const RunData& whatIf,
     p.wallNs = replacedWall(base, whatIf, modules, roofline);
     p.note = "predicted for an int4/int8 kernel that reads the packed weights: the quantised "
              "modules' measured time (float32 kernels here) replaced by the baseline's, scaled "
-             "by the roofline ratio of bytes moved";
+             "by the roofline ratio of bytes moved" +
+             conditionsNote(whatIf);
     return p;
 }
 
@@ -98,7 +154,9 @@ predictFromKernelRatios(const RunData& base, const RunData& whatIf,
     LatencyPrediction p;
     p.wallNs = replacedWall(base, whatIf, modules, measuredKernels);
     p.note = "the quantised modules' baseline time × their layers' int8 ÷ float32 kernel time, "
-             "measured on each layer shape in isolation (prefill's rows, one row)";
+             "measured in passes over a copy of each layer's weights, out of cache as in the model "
+             "(prefill's rows, one row)" +
+             conditionsNote(whatIf);
     return p;
 }
 

@@ -34,16 +34,22 @@ struct LatencyPrediction {
 // spans: T' = T · max(F/P, B'/BW) / max(F/P, B/BW) with B' = B − calls ·
 // (fp32 − quantised weight bytes), scaled by the what-if's positions per
 // phase; the what-if's measured time of m in p is replaced by T'. P and BW are
-// the baseline's device ceilings. None without ceilings or quantised modules.
+// the baseline's device ceilings. Where the what-if has A/B repetitions
+// (whatIf.repetitions), the prediction starts from the what-if arm's median
+// and every stored span time is first scaled by its phase's A/B median over
+// the stored run's phase time, so that it is checked against the
+// repetitions, not against two single passes. None without ceilings or
+// quantised modules.
 std::optional<LatencyPrediction>
 predictQuantisedLatency(const RunData& baseline, const RunData& whatIf,
                         const std::vector<QuantisedModule>& modules);
 
 // The same replacement with T' = T · ratio(phase) (prefill's ratio for
 // prefill, decode's for decode, 1 elsewhere; each module's own, measured on
-// its layers' shapes), scaled by positions as above: a cost model from the
-// kernels timed in isolation, checked against the run. None unless every
-// module has its ratios.
+// its layers' shapes), scaled by positions and put into the A/B conditions
+// as above: a cost model from the kernels timed apart from the model (on
+// weights out of cache, Int8Engine.h), checked against the run. None unless
+// every module has its ratios.
 std::optional<LatencyPrediction>
 predictFromKernelRatios(const RunData& baseline, const RunData& whatIf,
                         const std::vector<QuantisedModule>& modules);
