@@ -14,6 +14,8 @@
 #include <QJsonObject>
 #include <QtTest>
 #include <random>
+#include <tuple>
+#include <utility>
 
 using namespace mvp;
 
@@ -38,6 +40,26 @@ std::vector<RepetitionRow> rows(int reps, double decodeSpeedup, double visionSpe
         }
     return out;
 }
+
+// Module 7 ("llm.layer.0.mlp"): 100 ns of prefill and 50 of decode in the
+// baseline, 30 and 40 in the what-if, whose wall is 200 ns.
+std::pair<RunData, RunData> mlpRuns() {
+    RunData base, run;
+    for (RunData* d : {&base, &run}) {
+        d->modules = {ModuleRow{7, "llm.layer.0.mlp", "SwiGlu", std::nullopt, 0}};
+        d->tokens = {TokenRow{0, Phase::Prefill, 0, Modality::Text, 1, -1},
+                     TokenRow{1, Phase::Decode, 1, Modality::Text, 2, -1}};
+    }
+    base.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 100, std::nullopt},
+                  SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 100, 150, std::nullopt}};
+    base.phases = {PhaseRow{Phase::Prefill, 0, 0, 100}, PhaseRow{Phase::Decode, 1, 100, 150}};
+    run.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 30, std::nullopt},
+                 SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 30, 70, std::nullopt}};
+    run.phases = {PhaseRow{Phase::Prefill, 0, 0, 30}, PhaseRow{Phase::Decode, 1, 30, 70}};
+    run.run.wallNs = 200;
+    return {base, run};
+}
+
 } // namespace
 
 class TestAb : public QObject {
@@ -194,21 +216,9 @@ private slots:
     }
 
     void kernelRatioPredictionByHand() {
-        // Module 7 ("llm.layer.0.mlp"): 100 ns of prefill and 50 of decode in the
-        // baseline, 30 and 40 in the what-if, whose wall is 200 ns. With int8 at
-        // half float32's time on the prefill's rows and twice on one row:
-        // 200 − 30 + 100·0.5 − 40 + 50·2 = 280.
-        RunData base, run;
-        for (RunData* d : {&base, &run}) {
-            d->modules = {ModuleRow{7, "llm.layer.0.mlp", "SwiGlu", std::nullopt, 0}};
-            d->tokens = {TokenRow{0, Phase::Prefill, 0, Modality::Text, 1, -1},
-                         TokenRow{1, Phase::Decode, 1, Modality::Text, 2, -1}};
-        }
-        base.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 100, std::nullopt},
-                      SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 100, 150, std::nullopt}};
-        run.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 30, std::nullopt},
-                     SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 30, 70, std::nullopt}};
-        run.run.wallNs = 200;
+        // With int8 at half float32's time on the prefill's rows and twice on
+        // one row: 200 − 30 + 100·0.5 − 40 + 50·2 = 280.
+        auto [base, run] = mlpRuns();
         QuantisedModule m{"llm.layer.0.mlp", 4000, 1000, KernelRatios{0.5, 2.0}};
         const auto p = predictFromKernelRatios(base, run, {m});
         QVERIFY(p);
@@ -223,19 +233,7 @@ private slots:
         // (stored phase 100 → factor 2), decode 50 (stored 50 → 1); what-if arm
         // prefill 60 (stored 30 → 2), decode 40 (stored 40 → 1), total 100.
         // 100 − 30·2 + 100·2·0.5 − 40·1 + 50·1·2 = 200.
-        RunData base, run;
-        for (RunData* d : {&base, &run}) {
-            d->modules = {ModuleRow{7, "llm.layer.0.mlp", "SwiGlu", std::nullopt, 0}};
-            d->tokens = {TokenRow{0, Phase::Prefill, 0, Modality::Text, 1, -1},
-                         TokenRow{1, Phase::Decode, 1, Modality::Text, 2, -1}};
-        }
-        base.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 100, std::nullopt},
-                      SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 100, 150, std::nullopt}};
-        base.phases = {PhaseRow{Phase::Prefill, 0, 0, 100}, PhaseRow{Phase::Decode, 1, 100, 150}};
-        run.spans = {SpanRow{1, 7, std::nullopt, Phase::Prefill, 0, 0, 30, std::nullopt},
-                     SpanRow{2, 7, std::nullopt, Phase::Decode, 1, 30, 70, std::nullopt}};
-        run.phases = {PhaseRow{Phase::Prefill, 0, 0, 30}, PhaseRow{Phase::Decode, 1, 30, 70}};
-        run.run.wallNs = 200;
+        auto [base, run] = mlpRuns();
         for (int rep = 0; rep < 3; ++rep)
             for (const auto& [arm, prefill, decode] :
                  {std::tuple{Arm::Baseline, 200, 50}, std::tuple{Arm::WhatIf, 60, 40}}) {
