@@ -114,6 +114,62 @@ EngineTimes timeEngine(at::QEngine engine, const std::vector<std::vector<torch::
     }
     return t;
 }
+// Weight copies for the trial: per shape, as many as its layers and the
+// budget allow (each shape's share in proportion to its layers' bytes).
+struct TrialWeights {
+    std::vector<std::vector<torch::Tensor>> dense, int8;
+    std::vector<int> counts, copies;
+};
+
+TrialWeights trialWeights(const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes) {
+    int64_t fp32Bytes = 0;
+    for (const auto& [shape, count] : shapes)
+        fp32Bytes += shape.first * shape.second * 4 * count;
+    const double share =
+        std::min(1.0, double(kTrialCopyBytes) / double(std::max<int64_t>(1, fp32Bytes)));
+    TrialWeights w;
+    for (const auto& [shape, count] : shapes) {
+        const int64_t bytes = shape.first * shape.second * 4;
+        const int n = copiesWithin(bytes, count, int64_t(share * double(bytes) * count));
+        w.dense.emplace_back();
+        w.int8.emplace_back();
+        for (int k = 0; k < n; ++k) {
+            w.dense.back().push_back(torch::randn({shape.first, shape.second}) * 0.02);
+            w.int8.back().push_back(quantisePerChannelInt8(w.dense.back().back()));
+        }
+        w.counts.push_back(count);
+        w.copies.push_back(n);
+    }
+    return w;
+}
+
+// Float32's time per shape on the prefill's rows (scaled to all) and on one row.
+std::vector<ShapeTrial>
+float32Trial(const TrialWeights& w,
+             const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes,
+             const torch::Tensor& input, double scale) {
+    std::vector<torch::Tensor> rows, one;
+    for (const auto& [shape, count] : shapes) {
+        rows.push_back(input.narrow(1, 0, shape.second).contiguous());
+        one.push_back(rows.back().narrow(0, 0, 1).contiguous());
+    }
+    const auto prefillNs = passMedians(w.copies, 3, [&](size_t i, int k) {
+        (void)torch::nn::functional::linear(rows[i], w.dense[i][size_t(k)]);
+    });
+    const auto oneNs = passMedians(w.copies, 5, [&](size_t i, int k) {
+        (void)torch::nn::functional::linear(one[i], w.dense[i][size_t(k)]);
+    });
+    std::vector<ShapeTrial> out;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        ShapeTrial t;
+        t.out = shapes[i].first.first;
+        t.in = shapes[i].first.second;
+        t.fp32Prefill = scale * prefillNs[i];
+        t.fp32One = oneNs[i];
+        out.push_back(t);
+    }
+    return out;
+}
 } // namespace
 
 std::optional<Int8EngineChoice>
@@ -128,44 +184,11 @@ chooseInt8Engines(const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>
     const int64_t rows = std::clamp<int64_t>(w.prefillRows, 1, kTrialRows);
     const double scale = double(std::max<int64_t>(1, w.prefillRows)) / double(rows);
     const auto input = torch::randn({rows, widest});
-    int64_t fp32Bytes = 0;
-    for (const auto& [shape, count] : shapes)
-        fp32Bytes += shape.first * shape.second * 4 * count;
-    // Each shape's share of the budget, in proportion to its layers' bytes.
-    const double share =
-        std::min(1.0, double(kTrialCopyBytes) / double(std::max<int64_t>(1, fp32Bytes)));
-    std::vector<std::vector<torch::Tensor>> dense, weights;
-    std::vector<int> counts, copies;
-    std::vector<torch::Tensor> rowsOf, oneOf;
+    const TrialWeights trial = trialWeights(shapes);
     Int8EngineChoice c;
-    for (const auto& [shape, count] : shapes) {
-        const int64_t bytes = shape.first * shape.second * 4;
-        const int n = copiesWithin(bytes, count, int64_t(share * double(bytes) * count));
-        dense.emplace_back();
-        weights.emplace_back();
-        for (int k = 0; k < n; ++k) {
-            dense.back().push_back(torch::randn({shape.first, shape.second}) * 0.02);
-            weights.back().push_back(quantisePerChannelInt8(dense.back().back()));
-        }
-        counts.push_back(count);
-        copies.push_back(n);
-        rowsOf.push_back(input.narrow(1, 0, shape.second).contiguous());
-        oneOf.push_back(rowsOf.back().narrow(0, 0, 1).contiguous());
-        ShapeTrial t;
-        t.out = shape.first;
-        t.in = shape.second;
-        c.shapes.push_back(t);
-    }
-    const auto fp32PrefillNs = passMedians(copies, 3, [&](size_t i, int k) {
-        (void)torch::nn::functional::linear(rowsOf[i], dense[i][size_t(k)]);
-    });
-    const auto fp32OneNs = passMedians(copies, 5, [&](size_t i, int k) {
-        (void)torch::nn::functional::linear(oneOf[i], dense[i][size_t(k)]);
-    });
-    for (size_t i = 0; i < c.shapes.size(); ++i) {
-        c.shapes[i].fp32Prefill = scale * fp32PrefillNs[i];
-        c.shapes[i].fp32One = fp32OneNs[i];
-    }
+    c.shapes = float32Trial(trial, shapes, input, scale);
+    const auto& weights = trial.int8;
+    const auto& counts = trial.counts;
     std::optional<EngineTimes> large, small;
     std::string trials;
     for (const at::QEngine engine : at::globalContext().supportedQEngines()) {
