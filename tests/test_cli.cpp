@@ -11,7 +11,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <csignal>
+#include <map>
 #include <sqlite3.h>
 
 using namespace mvp;
@@ -270,6 +272,44 @@ private slots:
         QVERIFY(withBar.width() > heat.width() + 40);
         QCOMPARE(withBar.copy(0, 0, heat.width(), heat.height()),
                  heat.convertToFormat(QImage::Format_RGB888));
+    }
+
+    // A real capture as a Chrome trace: one slice per op and span, at the
+    // times the session holds.
+    void exportChromeTrace() {
+        const QString trace = file(QStringLiteral("trace.json"));
+        const auto r =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--chrome-trace"), trace});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray events =
+            QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("traceEvents")].toArray();
+        auto reader = SessionReader::open(session.toStdString());
+        QVERIFY(reader.ok());
+        const auto ops = (*reader)->ops(1);
+        const auto spans = (*reader)->spans(1);
+        QVERIFY(ops.ok() && spans.ok() && !ops->empty());
+        std::map<int64_t, int64_t> opNs; // op id → duration in the trace
+        int spanSlices = 0;
+        for (const auto& v : events) {
+            const QJsonObject e = v.toObject();
+            const QString cat = e[QStringLiteral("cat")].toString();
+            if (cat == QStringLiteral("module")) ++spanSlices;
+            if (cat == QStringLiteral("cpu_op"))
+                opNs[e[QStringLiteral("args")].toObject()[QStringLiteral("op")].toInteger()] =
+                    std::llround(e[QStringLiteral("dur")].toDouble() * 1000.0);
+        }
+        QCOMPARE(opNs.size(), ops->size());
+        QCOMPARE(spanSlices, int(spans->size()));
+        for (const auto& o : *ops)
+            QCOMPARE(opNs[o.id], o.endNs - o.startNs);
+        expectRefused({QStringLiteral("export"), session, QStringLiteral("--chrome-trace"), trace},
+                      QStringLiteral("--force"));
+        expectRefused({QStringLiteral("export"), session, QStringLiteral("--chrome-trace"),
+                       file(QStringLiteral("t2.json")), QStringLiteral("--run"),
+                       QStringLiteral("7")},
+                      QStringLiteral("7"));
     }
 
     // SIGKILL in the middle of decoding: the file opens, the run reads as incomplete.

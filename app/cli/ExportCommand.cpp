@@ -2,6 +2,7 @@
 #include "app/cli/Parser.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/PatchMetrics.h"
+#include "core/report/ChromeTrace.h"
 #include "core/session/SessionReader.h"
 
 #include <algorithm>
@@ -13,7 +14,8 @@ namespace mvp::cli {
 namespace {
 // What to export, as the options say.
 struct ExportRequest {
-    std::string session, png, csv, metric = "attention", layers = "all", colormap = "viridis";
+    std::string session, png, csv, chromeTrace, metric = "attention", layers = "all",
+                                                colormap = "viridis";
     std::optional<int64_t> run;
     double opacity = 0.6;
     bool legend = false, force = false;
@@ -31,7 +33,10 @@ void addExportOptions(CommandLine& cli, ExportRequest& r) {
                    "attention (default; measured), expert_flops (estimated), latency (measured), "
                    "saliency (needs --attn-layers at capture) or waste (cost without attention)");
     app.add_option("--layers", r.layers, "decoder layers to sum (N, A-B or all; default all)");
-    app.add_option("--run", r.run, "the run (default: the first)");
+    app.add_option("--chrome-trace", r.chromeTrace,
+                   "a Chrome trace (JSON) for the Perfetto UI or chrome://tracing: phases, "
+                   "module spans, ops, tokens and routing, a process per run");
+    app.add_option("--run", r.run, "the run (default: the first; for --chrome-trace, every run)");
     app.add_option("--colormap", r.colormap, "viridis (default), magma or turbo")
         ->check(oneOf({"viridis", "magma", "turbo"}));
     app.add_option("--opacity", r.opacity, "overlay opacity in [0, 1] (default 0.6)")
@@ -121,22 +126,43 @@ int exportHeatmap(const ExportRequest& req, LayerRange range) {
         std::printf("Wrote %s (%d×%d patch grid)\n", req.csv.c_str(), heat->rows, heat->cols);
     return 0;
 }
+
+// The work of --chrome-trace: the chosen run (or every run) as a trace file.
+int exportChromeTrace(const ExportRequest& req) {
+    auto reader = SessionReader::open(req.session);
+    if (!reader) return fail(reader.error().exitCode(), reader.error().message);
+    std::vector<int64_t> runs;
+    if (req.run) runs.push_back(*req.run);
+    auto sum = writeChromeTrace(**reader, runs, req.chromeTrace);
+    if (!sum) return fail(sum.error().exitCode(), sum.error().message);
+    std::printf("Wrote %s (%lld events: %lld phases, %lld module spans, %lld ops, %lld tokens, "
+                "%lld routing counters)\n",
+                req.chromeTrace.c_str(), static_cast<long long>(sum->events),
+                static_cast<long long>(sum->phases), static_cast<long long>(sum->spans),
+                static_cast<long long>(sum->ops), static_cast<long long>(sum->tokens),
+                static_cast<long long>(sum->counters));
+    return 0;
+}
 } // namespace
 
 int exportCommand(const std::vector<std::string>& argv) {
-    CommandLine cli("export",
-                    "mvprof-cli export FILE --heatmap OUT.png [options] — the patch heatmap");
+    CommandLine cli("export", "mvprof-cli export FILE --heatmap OUT.png | --chrome-trace OUT.json "
+                              "[options] — the patch heatmap, or a trace for Perfetto");
     ExportRequest req;
     addExportOptions(cli, req);
     if (auto exit = cli.parse(argv)) return *exit;
     if (cli.positional.size() != 1)
         return fail(2, "export needs exactly one session file (see --help)");
     req.session = cli.positional[0];
-    if (req.png.empty() && req.csv.empty())
-        return fail(2, "nothing to export: pass --heatmap OUT.png and/or --csv OUT.csv");
-    for (const auto& out : {req.png, req.csv})
+    if (req.png.empty() && req.csv.empty() && req.chromeTrace.empty())
+        return fail(2, "nothing to export: pass --heatmap OUT.png, --csv OUT.csv and/or "
+                       "--chrome-trace OUT.json");
+    for (const auto& out : {req.png, req.csv, req.chromeTrace})
         if (!out.empty() && exists(out) && !req.force)
             return fail(2, out + " already exists: choose another name or pass --force");
+    if (!req.chromeTrace.empty())
+        if (const int rc = exportChromeTrace(req); rc != 0 || (req.png.empty() && req.csv.empty()))
+            return rc;
     auto range = parseLayerRange(req.layers);
     if (!range) return fail(2, range.error().message);
     return exportHeatmap(req, *range);

@@ -14,6 +14,7 @@ Usage:
   mvprof-cli capture --image IMG --out FILE.mvprof [options]   run a model and record it
   mvprof-cli report FILE [--format text|json]                  summarise a session
   mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
+  mvprof-cli export FILE --chrome-trace OUT.json [--run ID]    a trace for Perfetto / chrome://tracing
   mvprof-cli whatif FILE TRANSFORM… [options]                  re-run with transforms and compare
   mvprof-cli diff FILE A B [--format text|json]                compare two runs, module by module
   mvprof-cli launch --out FILE -- python3 SCRIPT [ARGS…]       run a script that uses the mvprof package
