@@ -42,7 +42,7 @@ Batch rows(int64_t run) {
     b.run = run;
     b.modules = {{1, "llm", "Decoder", std::nullopt, 10},
                  {2, "llm.layer.0", "DecoderLayer", 1, 7},
-                 {3, "llm.layer.0.attn", "Attention", 2, 3}};
+                 {3, "llm.layer.0.attn\xff", "Attention", 2, 3}}; // not UTF-8
     b.phases = {{Phase::Prefill, 0, 0, 1000}, {Phase::Decode, 1, 1000, 1500}};
     // Span 2 starts with its parent: the longer one must come first.
     b.spans = {{1, 1, std::nullopt, Phase::Prefill, 0, 10, 990, std::nullopt, 1000, 64},
@@ -145,6 +145,11 @@ private slots:
         QCOMPARE(args[QStringLiteral("Input Dims")].toArray()[2].toArray()[1].toInt(), 4);
         QCOMPARE(args[QStringLiteral("parent_op")].toInt(), 1);
         QCOMPARE(args[QStringLiteral("flops_estimated")].toInt(), 48);
+        // A name that is not UTF-8 is written with U+FFFD, not dropped.
+        const auto& spans = byCat[QStringLiteral("module")];
+        QVERIFY(std::any_of(spans.begin(), spans.end(), [](const QJsonObject& e) {
+            return str(e, "name") == QStringLiteral("llm.layer.0.attn\uFFFD");
+        }));
         // The decode phase is named with its step.
         QCOMPARE(str(byCat[QStringLiteral("phase")][1], "name"), QStringLiteral("decode 1"));
     }

@@ -279,7 +279,8 @@ std::string formatComparisonJson(const Comparison& c) {
     out["transform_details"] = details;
     if (!c.resampling.empty()) out["resampling_loss_measured"] = resamplingJson(c);
     out["module_diff"] = modulesJson(c);
-    return out.dump(2);
+    return out.dump(2, ' ', false,
+                    nlohmann::json::error_handler_t::replace); // names need not be UTF-8
 }
 
 } // namespace mvp

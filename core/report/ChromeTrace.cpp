@@ -46,6 +46,12 @@ std::string micros(int64_t ns) {
     return buf;
 }
 
+// JSON text of `v`; names from a user's model or file need not be UTF-8, and
+// a byte that is not becomes U+FFFD rather than an exception.
+std::string text(const json& v) {
+    return v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 // The file, one event per line after the first.
 class TraceOut {
 public:
@@ -54,25 +60,24 @@ public:
     void meta(int64_t pid, std::optional<TraceTrack> tid, const char* name, const json& args) {
         write(R"({"ph":"M","pid":)" + std::to_string(pid) +
               (tid ? R"(,"tid":)" + std::to_string(int(*tid)) : std::string()) + R"(,"name":")" +
-              name + R"(","args":)" + args.dump() + "}");
+              name + R"(","args":)" + text(args) + "}");
     }
     void slice(int64_t pid, TraceTrack tid, const std::string& name, const char* cat,
                int64_t startNs, int64_t endNs, const json& args) {
         write(R"({"ph":"X","pid":)" + std::to_string(pid) + R"(,"tid":)" +
               std::to_string(int(tid)) + R"(,"ts":)" + micros(startNs) + R"(,"dur":)" +
-              micros(std::max<int64_t>(0, endNs - startNs)) + R"(,"name":)" + json(name).dump() +
-              R"(,"cat":")" + cat + R"(","args":)" + args.dump() + "}");
+              micros(std::max<int64_t>(0, endNs - startNs)) + R"(,"name":)" + text(name) +
+              R"(,"cat":")" + cat + R"(","args":)" + text(args) + "}");
     }
     void instant(int64_t pid, TraceTrack tid, const std::string& name, int64_t ns,
                  const json& args) {
         write(R"({"ph":"i","s":"t","pid":)" + std::to_string(pid) + R"(,"tid":)" +
-              std::to_string(int(tid)) + R"(,"ts":)" + micros(ns) + R"(,"name":)" +
-              json(name).dump() + R"(,"cat":"token","args":)" + args.dump() + "}");
+              std::to_string(int(tid)) + R"(,"ts":)" + micros(ns) + R"(,"name":)" + text(name) +
+              R"(,"cat":"token","args":)" + text(args) + "}");
     }
     void counter(int64_t pid, const std::string& name, int64_t ns, const json& args) {
         write(R"({"ph":"C","pid":)" + std::to_string(pid) + R"(,"ts":)" + micros(ns) +
-              R"(,"name":)" + json(name).dump() + R"(,"cat":"routing","args":)" + args.dump() +
-              "}");
+              R"(,"name":)" + text(name) + R"(,"cat":"routing","args":)" + text(args) + "}");
     }
     int64_t events() const { return events_; }
 
@@ -280,7 +285,7 @@ Result<ChromeTraceSummary> writeChromeTrace(SessionReader& reader, const std::ve
          << json{{"producer", std::string("mvprof ") + appVersion()},
                  {"session", reader.path()},
                  {"time_unit", "µs from each run's start (ns fractions), measured"}}
-                .dump()
+                .dump(-1, ' ', false, json::error_handler_t::replace)
          << R"(,"traceEvents":[)";
     TraceOut out(file);
     ChromeTraceSummary sum;
