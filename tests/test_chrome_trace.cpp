@@ -49,10 +49,11 @@ Batch rows(int64_t run) {
                {2, 2, 1, Phase::Prefill, 0, 10, 900, std::nullopt, 800, 32},
                {3, 3, 2, Phase::Prefill, 0, 20, 500, std::nullopt, 0, 0, false},
                {4, 1, std::nullopt, Phase::Decode, 1, 1001, 1499, std::nullopt, 10, 8}};
+    // As a capture stores them: a nested op before the op it ended inside.
     b.ops = {
+        {2, 3, 1, "aten::addmm", Phase::Prefill, 0, 35, 75, "[[4],[2,3],[3,4]]", "float", 48, 80},
         {1, 3, std::nullopt, "aten::linear", Phase::Prefill, 0, 30, 80, "[[2,3],[4,3]]", "float",
          48, 80},
-        {2, 3, 1, "aten::addmm", Phase::Prefill, 0, 35, 75, "[[4],[2,3],[3,4]]", "float", 48, 80},
         {3, 3, std::nullopt, "aten::softmax", Phase::Prefill, 0, 100, 923, "", "float", 0, 16,
          false},
         {4, 4, std::nullopt, "aten::view", Phase::Decode, 1, 1100, 1101, "[[8]]", "float", 0, 0}};

@@ -150,20 +150,40 @@ json inputDims(const std::string& shapes) {
     return dims.is_discarded() ? json(shapes) : dims;
 }
 
-int64_t writeOps(TraceOut& out, const RunData& d, std::vector<OpRow> ops) {
-    sortForNesting(ops);
-    for (const auto& o : ops) {
-        json args{{"Input Dims", inputDims(o.shapes)},
-                  {"Input type", o.dtype},
-                  {"op", o.id},
-                  {"phase", phaseName(o.phase)},
-                  {"step", o.step},
-                  {"flops_estimated", flopsArg(o.flops, o.flopsKnown)},
-                  {"bytes_estimated", o.bytes}};
-        if (o.parentOp) args["parent_op"] = *o.parentOp;
-        out.slice(d.run.id, TraceTrack::Ops, o.name, "cpu_op", o.startNs, o.endNs, args);
-    }
-    return int64_t(ops.size());
+void writeOp(TraceOut& out, int64_t pid, const OpRow& o) {
+    json args{{"Input Dims", inputDims(o.shapes)},
+              {"Input type", o.dtype},
+              {"op", o.id},
+              {"phase", phaseName(o.phase)},
+              {"step", o.step},
+              {"flops_estimated", flopsArg(o.flops, o.flopsKnown)},
+              {"bytes_estimated", o.bytes}};
+    if (o.parentOp) args["parent_op"] = *o.parentOp;
+    out.slice(pid, TraceTrack::Ops, o.name, "cpu_op", o.startNs, o.endNs, args);
+}
+
+// Ops arrive as stored: a top-level op after the ops nested in it (it ends
+// last). So the ops seen up to a top-level one are its whole call tree and
+// can be sorted for nesting and written: memory holds one tree, not the run.
+Result<int64_t> writeOps(TraceOut& out, SessionReader& reader, int64_t run) {
+    std::vector<OpRow> tree;
+    int64_t written = 0;
+    auto flush = [&] {
+        sortForNesting(tree);
+        for (const auto& o : tree)
+            writeOp(out, run, o);
+        written += int64_t(tree.size());
+        tree.clear();
+    };
+    const Status s = reader.forEachOp(run, [&](OpRow&& o) -> Status {
+        const bool top = !o.parentOp;
+        tree.push_back(std::move(o));
+        if (top) flush();
+        return Ok{};
+    });
+    if (!s) return s.error();
+    flush(); // nested ops whose parent was never stored (a killed run)
+    return written;
 }
 
 // Where each forward pass (phase, step) starts: its tokens and routing are
@@ -237,12 +257,12 @@ int64_t writeRouting(TraceOut& out, const RunData& d,
 Status writeRun(TraceOut& out, SessionReader& reader, int64_t runId, ChromeTraceSummary& sum) {
     auto data = loadRunData(reader, runId);
     if (!data) return data.error();
-    auto ops = reader.ops(runId);
-    if (!ops) return ops.error();
     writeMetadata(out, *data);
     sum.phases += writePhases(out, *data);
     sum.spans += writeSpans(out, *data);
-    sum.ops += writeOps(out, *data, std::move(ops.value()));
+    auto ops = writeOps(out, reader, runId);
+    if (!ops) return ops.error();
+    sum.ops += *ops;
     const auto starts = passStarts(*data);
     sum.tokens += writeTokens(out, *data, starts);
     sum.counters += writeRouting(out, *data, starts);

@@ -223,8 +223,9 @@ Status checkValues(const PackedOp& r) {
     return Ok{};
 }
 
-// Calls fn(PackedOp) for every stored op of the run, chunk by chunk.
-Status forEachOp(sql::Db& db, int64_t run, const std::function<void(const PackedOp&)>& fn) {
+// Calls fn(PackedOp) for every stored op of the run, chunk by chunk, until
+// it returns an error.
+Status forEachOp(sql::Db& db, int64_t run, const std::function<Status(const PackedOp&)>& fn) {
     auto st = db.prepare(
         "SELECT rows, encoding, data, checksum FROM op_chunk WHERE run=? ORDER BY first_id");
     if (!st) return st.error();
@@ -252,7 +253,7 @@ Status forEachOp(sql::Db& db, int64_t run, const std::function<void(const Packed
             if (!more) return more.error();
             if (!*more) break;
             if (auto ok = checkValues(row); !ok) return ok;
-            fn(row);
+            if (auto ok = fn(row); !ok) return ok;
         }
     }
 }
@@ -267,42 +268,66 @@ Result<const std::string*> lookUp(const Strings& strings, int64_t id) {
 }
 } // namespace
 
+namespace {
+// A packed row with its strings resolved.
+Result<OpRow> resolved(const Strings& strings, const PackedOp& p, int64_t run) {
+    const int64_t refs[] = {p.name, p.phase, p.shapes, p.dtype};
+    const std::string* text[4];
+    for (int i = 0; i < 4; ++i) {
+        auto t = lookUp(strings, refs[i]);
+        if (!t) return t.error();
+        text[i] = *t;
+    }
+    const auto phase = phaseFromString(*text[1]);
+    if (!phase) return rowcheck::unknownPhase(run, "op " + std::to_string(p.id), *text[1]);
+    OpRow r{p.id,
+            p.span ? std::optional(p.span) : std::nullopt,
+            p.parentOp ? std::optional(p.parentOp) : std::nullopt,
+            *text[0],
+            *phase,
+            int(p.step),
+            p.startNs,
+            p.endNs,
+            *text[2],
+            *text[3],
+            p.flops,
+            p.bytes};
+    r.flopsKnown = p.flopsKnown;
+    return r;
+}
+} // namespace
+
 Result<std::vector<OpRow>> readOpChunks(sql::Db& db, int64_t run) {
     auto strings = loadStrings(db);
     if (!strings) return strings.error();
     std::vector<PackedOp> packed;
-    if (auto s = forEachOp(db, run, [&](const PackedOp& r) { packed.push_back(r); }); !s)
+    if (auto s = forEachOp(db, run,
+                           [&](const PackedOp& r) -> Status {
+                               packed.push_back(r);
+                               return Ok{};
+                           });
+        !s)
         return s.error();
     std::sort(packed.begin(), packed.end(),
               [](const PackedOp& a, const PackedOp& b) { return a.id < b.id; });
     std::vector<OpRow> out;
     out.reserve(packed.size());
     for (const auto& p : packed) {
-        const int64_t refs[] = {p.name, p.phase, p.shapes, p.dtype};
-        const std::string* text[4];
-        for (int i = 0; i < 4; ++i) {
-            auto t = lookUp(*strings, refs[i]);
-            if (!t) return t.error();
-            text[i] = *t;
-        }
-        const auto phase = phaseFromString(*text[1]);
-        if (!phase) return rowcheck::unknownPhase(run, "op " + std::to_string(p.id), *text[1]);
-        OpRow r{p.id,
-                p.span ? std::optional(p.span) : std::nullopt,
-                p.parentOp ? std::optional(p.parentOp) : std::nullopt,
-                *text[0],
-                *phase,
-                int(p.step),
-                p.startNs,
-                p.endNs,
-                *text[2],
-                *text[3],
-                p.flops,
-                p.bytes};
-        r.flopsKnown = p.flopsKnown;
-        out.push_back(std::move(r));
+        auto r = resolved(*strings, p, run);
+        if (!r) return r.error();
+        out.push_back(std::move(r.value()));
     }
     return out;
+}
+
+Status visitOpChunks(sql::Db& db, int64_t run, const std::function<Status(OpRow&&)>& visit) {
+    auto strings = loadStrings(db);
+    if (!strings) return strings.error();
+    return forEachOp(db, run, [&](const PackedOp& p) -> Status {
+        auto r = resolved(*strings, p, run);
+        if (!r) return r.error();
+        return visit(std::move(r.value()));
+    });
 }
 
 namespace {
@@ -330,7 +355,12 @@ Result<std::vector<OpTotal>> resolveTotals(sql::Db& db, int64_t run, TotalsByKey
 
 Result<std::vector<OpTotal>> sumOpChunks(sql::Db& db, int64_t run) {
     TotalsByKey sums;
-    if (auto s = forEachOp(db, run, [&](const PackedOp& r) { addToTotals(sums, r); }); !s)
+    if (auto s = forEachOp(db, run,
+                           [&](const PackedOp& r) -> Status {
+                               addToTotals(sums, r);
+                               return Ok{};
+                           });
+        !s)
         return s.error();
     return resolveTotals(db, run, std::move(sums));
 }

@@ -6,6 +6,7 @@
 #include "core/Result.h"
 #include "core/session/Records.h"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,6 +36,10 @@ private:
 
 // The run's op rows in id order, their strings resolved.
 Result<std::vector<OpRow>> readOpChunks(sql::Db& db, int64_t run);
+// The run's op rows as stored, chunk by chunk (each chunk in the order its
+// ops ended), one at a time: memory stays bounded whatever the run's size.
+// Stops at the first error `visit` returns.
+Status visitOpChunks(sql::Db& db, int64_t run, const std::function<Status(OpRow&&)>& visit);
 // Top-level ops (no parent op) summed by phase and name, ordered by both.
 Result<std::vector<OpTotal>> sumOpChunks(sql::Db& db, int64_t run);
 Result<int64_t> countOpChunks(sql::Db& db, int64_t run);

@@ -264,6 +264,15 @@ Result<std::vector<OpRow>> SessionReader::ops(int64_t run) {
     });
 }
 
+Status SessionReader::forEachOp(int64_t run, const std::function<Status(OpRow&&)>& visit) {
+    if (d->version >= 5) return visitOpChunks(d->db, run, visit);
+    auto rows = ops(run); // before v5: one row per op, small sessions
+    if (!rows) return rows.error();
+    for (auto& r : *rows)
+        if (auto s = visit(std::move(r)); !s) return s;
+    return Ok{};
+}
+
 Result<std::vector<OpTotal>> SessionReader::opTotals(int64_t run) {
     return checked(readOpTotals(run), [&](const auto& r) { return rowcheck::opTotals(run, r); });
 }

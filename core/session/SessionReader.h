@@ -7,6 +7,7 @@
 #include "core/Result.h"
 #include "core/session/Records.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ public:
     Result<std::vector<PhaseRow>> phases(int64_t run);
     Result<std::vector<SpanRow>> spans(int64_t run);
     Result<std::vector<OpRow>> ops(int64_t run);
+    // The same rows one at a time, in stored order (not id order: a chunk
+    // holds its ops in the order they ended), without holding them all; stops
+    // at the first error `visit` returns.
+    Status forEachOp(int64_t run, const std::function<Status(OpRow&&)>& visit);
     // Top-level ops (not nested in another recorded op) grouped by phase and
     // name, and the count of all ops.
     Result<std::vector<OpTotal>> opTotals(int64_t run);
