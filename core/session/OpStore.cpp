@@ -266,9 +266,7 @@ Result<const std::string*> lookUp(const Strings& strings, int64_t id) {
                              ", which the session does not hold: the file is damaged");
     return &it->second;
 }
-} // namespace
 
-namespace {
 // A packed row with its strings resolved.
 Result<OpRow> resolved(const Strings& strings, const PackedOp& p, int64_t run) {
     const int64_t refs[] = {p.name, p.phase, p.shapes, p.dtype};
