@@ -18,15 +18,20 @@
 
 namespace mvp {
 
-// What the calls nested in one call added up to (the fields Recorder::OpFrame
-// collects from its children) and the arithmetic leaves among them, each
+// What the calls nested in one call added up to, as its frame collects them
+// (Recorder::OpFrame).
+struct ChildCalls {
+    int64_t flops = 0;          // Σ FLOPs of the nested calls
+    bool arithmetic = false;    // a nested call counted arithmetic
+    int count = 0, unknown = 0; // nested calls, and those with unknown FLOPs
+};
+
+// A call's ChildCalls and the arithmetic leaves among its nested calls, each
 // counted once in the leaf table: enough to account for the nested calls
 // without observing them.
 struct NestedCalls {
     static constexpr int kMaxLeaves = 4;
-    int64_t childFlops = 0;
-    bool arithmeticBelow = false;
-    int children = 0, unknownChildren = 0;
+    ChildCalls children;
     int leafCount = 0;
     std::array<std::pair<const std::string*, int64_t>, kMaxLeaves> leaves{}; // name, FLOPs
 };

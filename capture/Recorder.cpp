@@ -267,30 +267,27 @@ Recorder::OpOutcome Recorder::popOp() {
     // Innermost wins: an op whose nested calls did arithmetic is their sum (a
     // linear is its addmm); an op with a formula and no such calls is a leaf.
     OpOutcome out;
-    if (f.arithmeticBelow) {
-        out = {f.childFlops, true};
+    if (f.children.arithmetic) {
+        out = {f.children.flops, true};
     } else if (f.ownFlops) {
         out = {*f.ownFlops, true};
         if (f.arithmetic) countLeaf(f.leafName, *f.ownFlops);
-    } else if (f.children > 0 && f.unknownChildren == 0) {
-        out = {f.childFlops, true}; // made only of views and copies
+    } else if (f.children.count > 0 && f.children.unknown == 0) {
+        out = {f.children.flops, true}; // made only of views and copies
     }
     if (opStack_.empty() && collecting_) {
         collecting_ = false;
         collectedDone_ = true;
-        collected_.childFlops = f.childFlops;
-        collected_.arithmeticBelow = f.arithmeticBelow;
         collected_.children = f.children;
-        collected_.unknownChildren = f.unknownChildren;
     }
     if (!opStack_.empty()) {
-        OpFrame& parent = opStack_.back();
-        parent.children += 1;
+        ChildCalls& parent = opStack_.back().children;
+        parent.count += 1;
         if (out.known)
-            parent.childFlops += out.flops;
+            parent.flops += out.flops;
         else
-            parent.unknownChildren += 1;
-        parent.arithmeticBelow = parent.arithmeticBelow || f.arithmetic || f.arithmeticBelow;
+            parent.unknown += 1;
+        parent.arithmetic = parent.arithmetic || f.arithmetic || f.children.arithmetic;
     }
     return out;
 }
@@ -312,10 +309,7 @@ std::optional<NestedCalls> Recorder::takeCollected() {
 void Recorder::replayNested(const NestedCalls& nested) {
     OpFrame& f = opStack_.back();
     f.nestedUnobserved = true;
-    f.childFlops = nested.childFlops;
-    f.arithmeticBelow = nested.arithmeticBelow;
     f.children = nested.children;
-    f.unknownChildren = nested.unknownChildren;
     for (int i = 0; i < nested.leafCount; ++i)
         countLeaf(nested.leaves[size_t(i)].first, nested.leaves[size_t(i)].second);
 }

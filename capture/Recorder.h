@@ -121,9 +121,7 @@ public:
         int64_t id = 0;                        // the op row's id; 0 when the call is not recorded
         std::optional<int64_t> ownFlops;       // this op's formula, if it has one
         bool arithmetic = false;               // the formula counts real arithmetic (not a view)
-        int64_t childFlops = 0;                // Σ FLOPs of the nested calls
-        bool arithmeticBelow = false;          // a nested call counted arithmetic
-        int children = 0, unknownChildren = 0; // nested calls, and those with unknown FLOPs
+        ChildCalls children;                   // what its nested calls added up to
         const std::string* leafName = nullptr; // the op's name, interned (the leaf table's key)
         bool nestedUnobserved = false;         // its nested calls run unseen (replayNested)
     };

@@ -208,17 +208,15 @@ private slots:
         QVERIFY(memo.find(&addmm, inner) == nullptr); // the nested call, in between
         memo.store(OpCost{int64_t(2 * 8 * 64 * 32), 200});
         NestedCalls nested;
-        nested.childFlops = 2 * 8 * 64 * 32;
-        nested.arithmeticBelow = true;
-        nested.children = 2;
+        nested.children = {2 * 8 * 64 * 32, true, 2, 0};
         nested.leafCount = 1;
-        nested.leaves[0] = {&leaf, nested.childFlops};
+        nested.leaves[0] = {&leaf, nested.children.flops};
         memo.storeOuter(nested);
         const OpCostMemo::Entry* hit = memo.find(&linear, outer);
         QVERIFY(hit && hit->nested);
         QCOMPARE(hit->cost.bytes, int64_t(100));
-        QCOMPARE(hit->nested->childFlops, int64_t(2 * 8 * 64 * 32));
-        QCOMPARE(hit->nested->children, 2);
+        QCOMPARE(hit->nested->children.flops, int64_t(2 * 8 * 64 * 32));
+        QCOMPARE(hit->nested->children.count, 2);
         QVERIFY(hit->nested->leaves[0].first == &leaf);
         QVERIFY(memo.find(&addmm, inner) != nullptr); // the nested call's own entry stays
         // A plain store() for the same call forgets the summary.

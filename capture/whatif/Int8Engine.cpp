@@ -88,40 +88,17 @@ struct EngineTimes {
     double prefillTotal = 0, oneTotal = 0;
 };
 
-// The copies hold one int8 weight per copy slot, packed for `engine`.
-EngineTimes timeEngine(at::QEngine engine, const std::vector<std::vector<torch::Tensor>>& weights,
-                       const std::vector<int>& counts, const torch::Tensor& rowsIn, double scale) {
-    EngineTimes t;
-    std::vector<std::vector<c10::IValue>> packed(weights.size());
-    std::vector<torch::Tensor> rows, one;
-    std::vector<int> copies;
-    for (size_t i = 0; i < weights.size(); ++i) {
-        for (const auto& w : weights[i])
-            packed[i].push_back(prepackInt8(w, torch::Tensor(), engine));
-        rows.push_back(rowsIn.narrow(1, 0, weights[i].front().size(1)).contiguous());
-        one.push_back(rows.back().narrow(0, 0, 1).contiguous());
-        copies.push_back(int(weights[i].size()));
-    }
-    t.prefill = passMedians(copies, 3, [&](size_t i, int c) {
-        (void)linearDynamicInt8(rows[i], packed[i][size_t(c)]);
-    });
-    t.one = passMedians(
-        copies, 5, [&](size_t i, int c) { (void)linearDynamicInt8(one[i], packed[i][size_t(c)]); });
-    for (size_t i = 0; i < weights.size(); ++i) {
-        t.prefill[i] *= scale;
-        t.prefillTotal += counts[i] * t.prefill[i];
-        t.oneTotal += counts[i] * t.one[i];
-    }
-    return t;
-}
 // Weight copies for the trial: per shape, as many as its layers and the
-// budget allow (each shape's share in proportion to its layers' bytes).
+// budget allow (each shape's share in proportion to its layers' bytes), and
+// the inputs: the prefill's rows and one row, as wide as the shape.
 struct TrialWeights {
     std::vector<std::vector<torch::Tensor>> dense, int8;
     std::vector<int> counts, copies;
+    std::vector<torch::Tensor> rows, one;
 };
 
-TrialWeights trialWeights(const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes) {
+TrialWeights trialWeights(const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes,
+                          const torch::Tensor& input) {
     int64_t fp32Bytes = 0;
     for (const auto& [shape, count] : shapes)
         fp32Bytes += shape.first * shape.second * 4 * count;
@@ -139,33 +116,51 @@ TrialWeights trialWeights(const std::vector<std::pair<std::pair<int64_t, int64_t
         }
         w.counts.push_back(count);
         w.copies.push_back(n);
+        w.rows.push_back(input.narrow(1, 0, shape.second).contiguous());
+        w.one.push_back(w.rows.back().narrow(0, 0, 1).contiguous());
     }
     return w;
 }
 
-// Float32's time per shape on the prefill's rows (scaled to all) and on one row.
+// One kernel's times per shape (ns per call): on the prefill's rows, scaled
+// to all of them, and on one row. kernel(x, shape, copy) runs one call.
+template <typename Kernel>
+EngineTimes timeKernel(const TrialWeights& w, double scale, Kernel&& kernel) {
+    EngineTimes t;
+    t.prefill = passMedians(w.copies, 3, [&](size_t i, int c) { kernel(w.rows[i], i, size_t(c)); });
+    t.one = passMedians(w.copies, 5, [&](size_t i, int c) { kernel(w.one[i], i, size_t(c)); });
+    for (size_t i = 0; i < w.copies.size(); ++i) {
+        t.prefill[i] *= scale;
+        t.prefillTotal += w.counts[i] * t.prefill[i];
+        t.oneTotal += w.counts[i] * t.one[i];
+    }
+    return t;
+}
+
+EngineTimes timeEngine(at::QEngine engine, const TrialWeights& w, double scale) {
+    std::vector<std::vector<c10::IValue>> packed(w.int8.size());
+    for (size_t i = 0; i < w.int8.size(); ++i)
+        for (const auto& q : w.int8[i])
+            packed[i].push_back(prepackInt8(q, torch::Tensor(), engine));
+    return timeKernel(w, scale, [&](const torch::Tensor& x, size_t i, size_t c) {
+        (void)linearDynamicInt8(x, packed[i][c]);
+    });
+}
+
+// Float32's times per shape, as the trial's shapes.
 std::vector<ShapeTrial>
 float32Trial(const TrialWeights& w,
-             const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes,
-             const torch::Tensor& input, double scale) {
-    std::vector<torch::Tensor> rows, one;
-    for (const auto& [shape, count] : shapes) {
-        rows.push_back(input.narrow(1, 0, shape.second).contiguous());
-        one.push_back(rows.back().narrow(0, 0, 1).contiguous());
-    }
-    const auto prefillNs = passMedians(w.copies, 3, [&](size_t i, int k) {
-        (void)torch::nn::functional::linear(rows[i], w.dense[i][size_t(k)]);
-    });
-    const auto oneNs = passMedians(w.copies, 5, [&](size_t i, int k) {
-        (void)torch::nn::functional::linear(one[i], w.dense[i][size_t(k)]);
+             const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>& shapes, double scale) {
+    const EngineTimes fp32 = timeKernel(w, scale, [&](const torch::Tensor& x, size_t i, size_t c) {
+        (void)torch::nn::functional::linear(x, w.dense[i][c]);
     });
     std::vector<ShapeTrial> out;
     for (size_t i = 0; i < shapes.size(); ++i) {
         ShapeTrial t;
         t.out = shapes[i].first.first;
         t.in = shapes[i].first.second;
-        t.fp32Prefill = scale * prefillNs[i];
-        t.fp32One = oneNs[i];
+        t.fp32Prefill = fp32.prefill[i];
+        t.fp32One = fp32.one[i];
         out.push_back(t);
     }
     return out;
@@ -184,16 +179,15 @@ chooseInt8Engines(const std::vector<std::pair<std::pair<int64_t, int64_t>, int>>
     const int64_t rows = std::clamp<int64_t>(w.prefillRows, 1, kTrialRows);
     const double scale = double(std::max<int64_t>(1, w.prefillRows)) / double(rows);
     const auto input = torch::randn({rows, widest});
-    const TrialWeights trial = trialWeights(shapes);
+    const TrialWeights trial = trialWeights(shapes, input);
     Int8EngineChoice c;
-    c.shapes = float32Trial(trial, shapes, input, scale);
-    const auto& weights = trial.int8;
+    c.shapes = float32Trial(trial, shapes, scale);
     const auto& counts = trial.counts;
     std::optional<EngineTimes> large, small;
     std::string trials;
     for (const at::QEngine engine : at::globalContext().supportedQEngines()) {
         if (engine == at::QEngine::NoQEngine) continue;
-        EngineTimes t = timeEngine(engine, weights, counts, input, scale);
+        EngineTimes t = timeEngine(engine, trial, scale);
         trials += std::string(trials.empty() ? "" : "; ") + engineName(engine) + " " +
                   std::to_string(int64_t(t.prefillTotal / 1e3)) + " µs per prefill, " +
                   std::to_string(int64_t(t.oneTotal / 1e3)) + " µs per decode step";

@@ -37,6 +37,11 @@ std::map<std::pair<std::string, Phase>, Cost> costsByPhase(const RunData& run) {
 struct Conditions {
     std::map<Phase, double> base, whatIf;
     std::optional<double> whatIfWallNs; // the what-if arm's median total
+    std::string note() const {
+        return whatIfWallNs ? "; from the what-if's A/B median, stored span times scaled to the "
+                              "repetitions' phase medians"
+                            : "; from the stored what-if run";
+    }
 };
 
 std::map<Phase, double> storedPhaseNs(const RunData& run) {
@@ -64,13 +69,6 @@ Conditions abConditions(const RunData& base, const RunData& whatIf) {
     return c;
 }
 
-std::string conditionsNote(const RunData& whatIf) {
-    return abTimings(whatIf.repetitions)
-               ? "; from the what-if's A/B median, stored span times scaled to the "
-                 "repetitions' phase medians"
-               : "; from the stored what-if run";
-}
-
 double at(const std::map<Phase, double>& m, Phase p) {
     const auto it = m.find(p);
     return it != m.end() ? it->second : 1.0;
@@ -87,10 +85,10 @@ std::map<Phase, int> positionsByPhase(const RunData& run) {
 // time × factor(module, phase, baseline cost), scaled by the what-if's
 // positions in that phase over the baseline's, every stored time put into
 // the repetitions' conditions first. A factor ≤ 0 leaves that module and
-// phase as measured.
+// phase as measured. The note says where the prediction started from.
 template <typename Factor>
-int64_t replacedWall(const RunData& base, const RunData& whatIf,
-                     const std::vector<QuantisedModule>& modules, Factor factor) {
+LatencyPrediction replacedWall(const RunData& base, const RunData& whatIf,
+                               const std::vector<QuantisedModule>& modules, Factor factor) {
     const auto baseCosts = costsByPhase(base), runCosts = costsByPhase(whatIf);
     const auto basePositions = positionsByPhase(base), runPositions = positionsByPhase(whatIf);
     const Conditions conditions = abConditions(base, whatIf);
@@ -112,7 +110,7 @@ int64_t replacedWall(const RunData& base, const RunData& whatIf,
                          ? double(measured->second.ns) * at(conditions.whatIf, phase)
                          : 0.0);
         }
-    return int64_t(std::max(0.0, wall));
+    return {int64_t(std::max(0.0, wall)), conditions.note()};
 }
 } // namespace
 
@@ -131,12 +129,11 @@ predictQuantisedLatency(const RunData& base, const RunData& whatIf,
         const double after = std::max(double(b.flops) / peak, bytesAfter / bw);
         return before > 0 ? after / before : 0.0;
     };
-    LatencyPrediction p;
-    p.wallNs = replacedWall(base, whatIf, modules, roofline);
+    LatencyPrediction p = replacedWall(base, whatIf, modules, roofline);
     p.note = "predicted for an int4/int8 kernel that reads the packed weights: the quantised "
              "modules' measured time (float32 kernels here) replaced by the baseline's, scaled "
              "by the roofline ratio of bytes moved" +
-             conditionsNote(whatIf);
+             p.note;
     return p;
 }
 
@@ -151,12 +148,11 @@ predictFromKernelRatios(const RunData& base, const RunData& whatIf,
                : phase == Phase::Decode ? m.kernelRatios->decode
                                         : 1.0;
     };
-    LatencyPrediction p;
-    p.wallNs = replacedWall(base, whatIf, modules, measuredKernels);
+    LatencyPrediction p = replacedWall(base, whatIf, modules, measuredKernels);
     p.note = "the quantised modules' baseline time × their layers' int8 ÷ float32 kernel time, "
              "measured in passes over a copy of each layer's weights, out of cache as in the model "
              "(prefill's rows, one row)" +
-             conditionsNote(whatIf);
+             p.note;
     return p;
 }
 
