@@ -7,7 +7,7 @@
 // unobserved. Direct-mapped and fixed-size: a lookup allocates nothing and a
 // miss costs one signature comparison. Not thread-safe: one per thread.
 
-#include "capture/Flops.h"
+#include "core/ops/Flops.h"
 
 #include <array>
 #include <cstdint>
@@ -17,14 +17,6 @@
 #include <vector>
 
 namespace mvp {
-
-// What the calls nested in one call added up to, as its frame collects them
-// (Recorder::OpFrame).
-struct ChildCalls {
-    int64_t flops = 0;          // Σ FLOPs of the nested calls
-    bool arithmetic = false;    // a nested call counted arithmetic
-    int count = 0, unknown = 0; // nested calls, and those with unknown FLOPs
-};
 
 // A call's ChildCalls and the arithmetic leaves among its nested calls, each
 // counted once in the leaf table: enough to account for the nested calls

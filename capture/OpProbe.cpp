@@ -3,10 +3,10 @@
 // nested ones with --nested-ops, become op rows with shapes, FLOPs and bytes.
 #include "capture/OpProbe.h"
 
-#include "capture/Flops.h"
 #include "capture/OpCostMemo.h"
 #include "capture/OpObserver.h"
 #include "capture/Recorder.h"
+#include "core/ops/Flops.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/record_function.h>

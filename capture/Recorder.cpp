@@ -264,31 +264,15 @@ std::optional<int64_t> Recorder::recordedParent() const {
 Recorder::OpOutcome Recorder::popOp() {
     const OpFrame f = opStack_.back(); // small: the record itself lives in records_
     opStack_.pop_back();
-    // Innermost wins: an op whose nested calls did arithmetic is their sum (a
-    // linear is its addmm); an op with a formula and no such calls is a leaf.
-    OpOutcome out;
-    if (f.children.arithmetic) {
-        out = {f.children.flops, true};
-    } else if (f.ownFlops) {
-        out = {*f.ownFlops, true};
-        if (f.arithmetic) countLeaf(f.leafName, *f.ownFlops);
-    } else if (f.children.count > 0 && f.children.unknown == 0) {
-        out = {f.children.flops, true}; // made only of views and copies
-    }
+    const CallFlops flops = callFlops(f.children, f.ownFlops, f.arithmetic); // FORMAT.md's rule
+    if (flops.leaf) countLeaf(f.leafName, flops.flops);
+    const OpOutcome out{flops.flops, flops.known};
     if (opStack_.empty() && collecting_) {
         collecting_ = false;
         collectedDone_ = true;
         collected_.children = f.children;
     }
-    if (!opStack_.empty()) {
-        ChildCalls& parent = opStack_.back().children;
-        parent.count += 1;
-        if (out.known)
-            parent.flops += out.flops;
-        else
-            parent.unknown += 1;
-        parent.arithmetic = parent.arithmetic || f.arithmetic || f.children.arithmetic;
-    }
+    if (!opStack_.empty()) addNestedCall(opStack_.back().children, flops, f.arithmetic, f.children);
     return out;
 }
 

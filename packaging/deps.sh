@@ -12,7 +12,7 @@ packages=(
   # without OpenBLAS that is the reference BLAS, ~30x slower.
   libopenblas0-pthread
   libsqlite3-dev sqlite3
-  libstb-dev nlohmann-json3-dev libcli11-dev
+  libstb-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
   xvfb xauth
   # The tests check mvprof's numbers against torch.profiler on torchvision
   # models, with the same libtorch 1.13 (run with /usr/bin/python3).

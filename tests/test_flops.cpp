@@ -1,7 +1,7 @@
 // FLOPs and bytes from shapes, against hand-computed values.
 #include "TestSupport.h"
-#include "capture/Flops.h"
 #include "capture/OpCostMemo.h"
+#include "core/ops/Flops.h"
 
 #include <QTest>
 

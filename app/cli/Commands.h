@@ -14,6 +14,7 @@ int exportCommand(const std::vector<std::string>& args);
 int whatIfCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
 int launchCommand(const std::vector<std::string>& args);
+int importCommand(const std::vector<std::string>& args);
 
 // Prints "mvprof-cli: <message>" on stderr and returns `code`.
 int fail(int code, const std::string& message);

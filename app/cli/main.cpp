@@ -15,6 +15,7 @@ Usage:
   mvprof-cli report FILE [--format text|json]                  summarise a session
   mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
   mvprof-cli export FILE --chrome-trace OUT.json [--run ID]    a trace for Perfetto / chrome://tracing
+  mvprof-cli import TRACE… --out FILE.mvprof                   torch.profiler traces (.json[.gz]) into a session
   mvprof-cli whatif FILE TRANSFORM… [options]                  re-run with transforms and compare
   mvprof-cli diff FILE A B [--format text|json]                compare two runs, module by module
   mvprof-cli launch --out FILE -- python3 SCRIPT [ARGS…]       run a script that uses the mvprof package
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
         if (command == "report") return mvp::cli::reportCommand(args);
         if (command == "export") return mvp::cli::exportCommand(args);
         if (command == "whatif") return mvp::cli::whatIfCommand(args);
+        if (command == "import") return mvp::cli::importCommand(args);
         if (command == "diff") return mvp::cli::diffCommand(args);
         if (command == "launch") return mvp::cli::launchCommand(args);
         if (command == "example-model") {
@@ -58,7 +60,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         return mvp::cli::fail(1, std::string("internal error: ") + e.what());
     }
-    return mvp::cli::fail(
-        2, "unknown command '" + command +
-               "': use capture, report, export, whatif, diff, launch or example-model (see --help)");
+    return mvp::cli::fail(2, "unknown command '" + command +
+                                 "': use capture, report, export, import, whatif, diff, launch or "
+                                 "example-model (see --help)");
 }

@@ -171,6 +171,12 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     }
     const auto format = cfg.is_object() ? cfg.find("format") : cfg.end();
     if (format != cfg.end() && format->is_string() &&
+        format->get_ref<const std::string&>().rfind("chrome-trace", 0) == 0) {
+        d.importFormat = format->get<std::string>();
+        if (const auto src = cfg.find("source"); src != cfg.end() && src->is_string())
+            d.importedFrom = src->get<std::string>();
+    }
+    if (format != cfg.end() && format->is_string() &&
         (*format == "mvprof-model" || *format == "mvprof-python")) {
         // A user model: a TorchScript manifest, or what the Python package saw of an eager one.
         d.parameters = number(cfg, "parameters", int64_t(1) << 50);
@@ -303,8 +309,33 @@ void addKvRegions(RunAnalysis& a, const RunData& d) {
     }
 }
 
+// Top-level ops summed over phases by name, the most time first.
+std::vector<OpTotal> topOps(const std::vector<OpTotal>& totals, size_t n) {
+    std::map<std::string, OpTotal> byName;
+    for (const auto& t : totals) {
+        OpTotal& sum = byName[t.name];
+        sum.name = t.name;
+        sum.calls += t.calls, sum.flops += t.flops, sum.bytes += t.bytes;
+        sum.ns += t.ns, sum.knownNs += t.knownNs;
+    }
+    std::vector<OpTotal> out;
+    for (auto& [name, t] : byName)
+        out.push_back(std::move(t));
+    std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
+    if (out.size() > n) out.resize(n);
+    return out;
+}
+
 // What the run lacks or how it ended, for the report's notes.
 void addNotes(RunAnalysis& a, const RunData& d) {
+    if (!d.importFormat.empty()) {
+        a.notes.push_back(
+            "imported from a trace: it has ops, module spans and device activity, but "
+            "no phases, routing, image or attention (those views need an mvprof "
+            "capture)");
+        if (!a.host) a.notes.push_back("no device ceilings recorded: no roofline");
+        return;
+    }
     if (d.run.status == RunStatus::Incomplete)
         a.notes.push_back("the run is incomplete (its capture was stopped or killed): figures "
                           "cover what was recorded");
@@ -347,6 +378,10 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
     a.modules = buildModuleCosts(d.modules, d.spans, wall);
     a.ops = d.opCount;
+    a.topOps = topOps(d.opTotals, 12);
+    if (!d.importFormat.empty())
+        a.importedFrom = (d.importedFrom.empty() ? std::string("a trace") : d.importedFrom) + " (" +
+                         d.importFormat + ")";
     a.parameters = d.parameters;
     addEnergy(a, d);
     if (a.parameters == 0)

@@ -48,6 +48,8 @@ struct RunData {
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
     int64_t parameters = 0;
     bool userModel = false; // a TorchScript or Python user model (not a built-in preset)
+    // An imported trace (TraceImport.h): its file and format ("chrome-trace"); empty for a capture.
+    std::string importedFrom, importFormat;
 };
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId);
@@ -116,6 +118,8 @@ struct RunAnalysis {
     PhaseSummary phases;
     ModuleCostTree modules;
     int64_t ops = 0;
+    std::vector<OpTotal> topOps; // top-level ops by name over all phases, most time first (≤ 12)
+    std::string importedFrom;    // "FILE (format)" for an imported trace, else empty
     std::vector<LayerMoeReport> moe;
     std::vector<GateExpertTime> gateExpert;
     std::vector<HeadRedundancy> heads;

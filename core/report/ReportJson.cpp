@@ -235,6 +235,19 @@ json runJson(const RunAnalysis& a) {
              {"energy_note", a.energyNote},
              {"ops_recorded", a.ops},
              {"notes", a.notes}};
+    if (!a.importedFrom.empty()) {
+        run["imported_from"] = a.importedFrom;
+        run["peak_rss_bytes_measured"] = nullptr; // a trace does not record it
+    }
+    json ops = json::array();
+    for (const auto& t : a.topOps)
+        ops.push_back({{"name", t.name},
+                       {"calls", t.calls},
+                       {"ms_measured", double(t.ns) / 1e6},
+                       {"gflop_estimated", double(t.flops) / 1e9},
+                       {"flops_known_share", t.ns > 0 ? double(t.knownNs) / double(t.ns) : 0.0},
+                       {"mb_estimated", double(t.bytes) / 1e6}});
+    run["top_ops"] = std::move(ops);
     phasesJson(run, a);
     modulesJson(run, a);
     moeJson(run, a);

@@ -50,15 +50,22 @@ std::string runHeaderText(const RunAnalysis& a) {
     o += "\nRun " + std::to_string(i.id) + " [" + i.label + "] " + toString(i.status) + "\n";
     o += "  model      " + i.model + " (" + fmt("%.2f", double(a.parameters) / 1e6) +
          " M parameters)\n";
-    o += "  device     " + i.device + ", " + i.dtype + ", " + std::to_string(i.threads) +
-         " threads\n";
-    o += "  BLAS       " + i.blas + "\n";
-    o += "  image      " + i.imagePath + "\n";
-    o += "  prompt     " + quoted(i.prompt) + ", " + std::to_string(i.steps) + " decode steps\n";
-    o += "  output     " + quoted(i.outputText) + "\n";
-    o += "  wall time  " + ms(a.modules.wallNs) + " ms (measured)\n";
-    o += "  peak RSS   " + fmt("%.1f", double(i.peakRssBytes) / (1 << 20)) +
-         " MiB (measured, whole process)\n";
+    if (!a.importedFrom.empty()) {
+        o += "  source     " + a.importedFrom + "\n";
+        o += "  device     " + i.device + "\n";
+        o += "  wall time  " + ms(a.modules.wallNs) + " ms (measured by the trace's profiler)\n";
+    } else {
+        o += "  device     " + i.device + ", " + i.dtype + ", " + std::to_string(i.threads) +
+             " threads\n";
+        o += "  BLAS       " + i.blas + "\n";
+        o += "  image      " + i.imagePath + "\n";
+        o +=
+            "  prompt     " + quoted(i.prompt) + ", " + std::to_string(i.steps) + " decode steps\n";
+        o += "  output     " + quoted(i.outputText) + "\n";
+        o += "  wall time  " + ms(a.modules.wallNs) + " ms (measured)\n";
+        o += "  peak RSS   " + fmt("%.1f", double(i.peakRssBytes) / (1 << 20)) +
+             " MiB (measured, whole process)\n";
+    }
     o += "  energy     " +
          (a.energyJ ? fmt("%.3g", *a.energyJ) + " J per inference (measured; " + a.energyNote + ")"
                     : a.energyNote) +
@@ -70,6 +77,7 @@ std::string runHeaderText(const RunAnalysis& a) {
 
 std::string phasesText(const RunAnalysis& a) {
     std::string o;
+    if (a.phases.phases.empty()) return o;
     o += "\n  Phases (measured)          count        ms   share   GFLOP*  FLOPs known\n";
     for (const auto& p : a.phases.phases)
         o += "    " + padRight(phaseName(p.phase), 22) + padLeft(std::to_string(p.count), 6) +
@@ -97,6 +105,22 @@ std::string modulesText(const RunAnalysis& a) {
         o += "    (times measured; * estimated from op shapes; " + std::to_string(a.ops) +
              " ops recorded)\n";
     }
+    return o;
+}
+
+std::string opsText(const RunAnalysis& a) {
+    std::string o;
+    if (a.topOps.empty()) return o;
+    o += "\n  Ops by time (top-level)      calls   total ms   share   GFLOP*      MB*\n";
+    const double wall = double(std::max<int64_t>(a.modules.wallNs, 1));
+    for (const auto& t : a.topOps)
+        o += "    " + padRight(t.name, 26) + padLeft(std::to_string(t.calls), 6) +
+             padLeft(ms(t.ns), 11) + padLeft(pct(double(t.ns) / wall), 8) +
+             padLeft(t.knownNs > 0 || t.flops > 0 ? fmt("%.3f", double(t.flops) / 1e9)
+                                                  : std::string("–"),
+                     9) +
+             padLeft(fmt("%.2f", double(t.bytes) / 1e6), 9) + "\n";
+    o += "    (times measured; share of the wall time; * estimated from op shapes)\n";
     return o;
 }
 
@@ -220,8 +244,8 @@ std::string findingsText(const RunAnalysis& a) {
 }
 
 std::string textRun(const RunAnalysis& a) {
-    return runHeaderText(a) + phasesText(a) + modulesText(a) + expertLoadText(a) + headsText(a) +
-           rooflineText(a) + kvText(a) + batchText(a) + findingsText(a);
+    return runHeaderText(a) + phasesText(a) + modulesText(a) + opsText(a) + expertLoadText(a) +
+           headsText(a) + rooflineText(a) + kvText(a) + batchText(a) + findingsText(a);
 }
 
 std::string markdownRun(const RunAnalysis& a) {

@@ -372,6 +372,10 @@ Result<int64_t> countOpChunks(sql::Db& db, int64_t run) {
     return *has ? st->int64(0) : int64_t(0);
 }
 
+Result<int64_t> OpChunkWriter::intern(std::string_view text) {
+    return d->intern(text);
+}
+
 Status OpChunkWriter::writeTotals(int64_t run) {
     // The sums made while encoding hold when this writer wrote every chunk of
     // the run; otherwise (rows from an earlier writer) the chunks are decoded.

@@ -26,6 +26,9 @@ public:
     // Each call stores its rows as one chunk (none for no rows).
     Status write(int64_t run, const std::vector<OpRecord>& rows);
     Status write(int64_t run, const std::vector<OpRow>& rows);
+    // The id of `text` in `interned`, stored there if new (other tables' names:
+    // device activity).
+    Result<int64_t> intern(std::string_view text);
     // Replaces the run's op_total rows with sums over its stored chunks.
     Status writeTotals(int64_t run);
 

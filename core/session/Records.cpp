@@ -34,6 +34,29 @@ std::optional<Arm> armFromString(const std::string& s) {
     return std::nullopt;
 }
 
+const char* toString(ActivityKind k) {
+    switch (k) {
+    case ActivityKind::Kernel:
+        return "kernel";
+    case ActivityKind::Memcpy:
+        return "memcpy";
+    case ActivityKind::Memset:
+        return "memset";
+    case ActivityKind::Runtime:
+        return "runtime";
+    case ActivityKind::Driver:
+        return "driver";
+    }
+    return "kernel";
+}
+
+std::optional<ActivityKind> activityKindFromString(const std::string& s) {
+    for (auto v : {ActivityKind::Kernel, ActivityKind::Memcpy, ActivityKind::Memset,
+                   ActivityKind::Runtime, ActivityKind::Driver})
+        if (s == toString(v)) return v;
+    return std::nullopt;
+}
+
 void OpRecord::appendShapes(std::string& s) const {
     if (!overflow.empty()) {
         s += overflow;
@@ -66,7 +89,8 @@ size_t Batch::rowCount() const {
     return modules.size() + phases.size() + spans.size() + ops.size() + opRecords.size() +
            tokens.size() + routing.size() + patchMetrics.size() + attnMaps.size() +
            (image ? 1 : 0) + (patchGrid ? 1 : 0) + (device ? 1 : 0) + stepOutputs.size() +
-           (visionFeatures ? 1 : 0) + runMetrics.size() + leafFlops.size() + repetitions.size();
+           (visionFeatures ? 1 : 0) + runMetrics.size() + leafFlops.size() + repetitions.size() +
+           activities.size();
 }
 
 } // namespace mvp

@@ -257,6 +257,31 @@ struct RepetitionRow {
     bool control = false;
 };
 
+// Work on a GPU (a kernel, copy or fill) or a CUDA runtime / driver API call
+// on a host thread (v6): CUPTI's activity records, an imported trace's
+// `kernel`, `gpu_memcpy`, `gpu_memset`, `cuda_runtime` and `cuda_driver`
+// events. An API call and the GPU work it launched share a correlation id.
+enum class ActivityKind { Kernel, Memcpy, Memset, Runtime, Driver };
+const char* toString(ActivityKind k);
+std::optional<ActivityKind> activityKindFromString(const std::string& s);
+constexpr bool onDevice(ActivityKind k) {
+    return k == ActivityKind::Kernel || k == ActivityKind::Memcpy || k == ActivityKind::Memset;
+}
+
+struct DeviceActivityRow {
+    int64_t id = 0;
+    ActivityKind kind = ActivityKind::Kernel;
+    std::string name;    // the kernel's (demangled) name, "Memcpy HtoD", "cudaLaunchKernel"
+    int device = -1;     // GPU index; -1 for an API call
+    int64_t stream = -1; // CUDA stream; -1 for an API call
+    int64_t thread = -1; // the host thread of an API call; -1 for GPU work
+    int64_t startNs = 0, endNs = 0;
+    std::optional<int64_t> correlation; // pairs an API call with the work it launched
+    std::optional<int64_t> op;          // the op that launched it
+    std::optional<int64_t> span;        // the innermost module span around its launch
+    int64_t bytes = 0;                  // copied or filled (0 for kernels and API calls)
+};
+
 // Rows the capture hands to the writer in one go.
 struct Batch {
     int64_t run = 0;
@@ -277,6 +302,7 @@ struct Batch {
     std::vector<RunMetricRow> runMetrics;
     std::vector<LeafFlopsRow> leafFlops; // cumulative: replaces the run's earlier counts
     std::vector<RepetitionRow> repetitions;
+    std::vector<DeviceActivityRow> activities;
 
     size_t rowCount() const;
     bool empty() const { return rowCount() == 0; }

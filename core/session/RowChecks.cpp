@@ -100,6 +100,18 @@ Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows) {
     return Ok{};
 }
 
+Status activities(int64_t run, const std::vector<DeviceActivityRow>& rows) {
+    for (const auto& a : rows) {
+        const int64_t lowDevice = onDevice(a.kind) ? 0 : -1;
+        for (const auto& bad : {outside("device", a.device, lowDevice, kMaxDevices - 1),
+                                outside("start_ns", a.startNs, -kMaxTimeNs, kMaxTimeNs),
+                                outside("end_ns", a.endNs, a.startNs, kMaxTimeNs),
+                                outside("bytes", a.bytes, 0, kMaxCount)})
+            if (bad) return damaged(run, "device_activity " + n(a.id), *bad);
+    }
+    return Ok{};
+}
+
 Status patchGrid(int64_t run, const PatchGridRow& g) {
     for (const auto& bad :
          {outside("grid_h", g.gridH, 1, kMaxGridSide), outside("grid_w", g.gridW, 1, kMaxGridSide),

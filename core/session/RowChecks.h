@@ -23,6 +23,7 @@ inline constexpr int64_t kMaxMapCells = 1LL << 28; // floats in one attention ma
 inline constexpr int64_t kMaxTimeNs = 1LL << 50;   // ~13 days from the run's origin
 inline constexpr int64_t kMaxCount = 1LL << 56;    // FLOPs, bytes or calls of one row
 inline constexpr double kMaxMetric = 1e18;         // |value| of a run metric
+inline constexpr int kMaxDevices = 1024;           // GPU index of device activity
 
 // "<where> of run <run>: <what>: the session is damaged (…what to do)".
 Error damaged(int64_t run, const std::string& where, const std::string& what);
@@ -43,6 +44,7 @@ Status phases(int64_t run, const std::vector<PhaseRow>& rows);
 Status spans(int64_t run, const std::vector<SpanRow>& rows);
 Status stepOutputs(int64_t run, const std::vector<StepOutputRow>& rows);
 Status patchMetrics(int64_t run, const std::vector<PatchMetricRow>& rows);
+Status activities(int64_t run, const std::vector<DeviceActivityRow>& rows);
 // `rows` × `cols` as stored and the floats the blob held.
 Status floatBlob(int64_t run, const char* table, int64_t rows, int64_t cols, size_t held);
 

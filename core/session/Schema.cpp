@@ -151,6 +151,18 @@ CREATE TABLE op_chunk(
 )sql";
 constexpr const char* kDropOpTable = "DROP TABLE op;";
 
+// v6: GPU work and CUDA API calls (Records.h DeviceActivityRow), their names
+// interned like op names: a trace repeats a few kernel names a million times.
+constexpr const char* kTablesV6 = R"sql(
+CREATE TABLE device_activity(
+  run INTEGER NOT NULL, id INTEGER NOT NULL,
+  kind TEXT NOT NULL CHECK(kind IN ('kernel','memcpy','memset','runtime','driver')),
+  name INTEGER NOT NULL, device INTEGER NOT NULL, stream INTEGER NOT NULL,
+  thread INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+  correlation INTEGER, op INTEGER, span INTEGER, bytes INTEGER NOT NULL,
+  PRIMARY KEY(run, id)) WITHOUT ROWID;
+)sql";
+
 Status createV5(sql::Db& db) {
     if (auto s = db.exec(kTablesV5); !s) return s;
     if (auto s = migrateOpTable(db); !s) return s;
@@ -198,6 +210,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV3); !s) return s;
     if (auto s = db.exec(kTablesV4); !s) return s;
     if (auto s = createV5(db); !s) return s;
+    if (auto s = db.exec(kTablesV6); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -232,7 +245,10 @@ Status migrate(sql::Db& db, int fromVersion) {
         // v3 → v4 only adds a table: older what-ifs have no repetitions.
         if (fromVersion < 4)
             if (auto s = db.exec(kTablesV4); !s) return s;
-        if (auto s = createV5(db); !s) return s;
+        if (fromVersion < 5)
+            if (auto s = createV5(db); !s) return s;
+        // v5 → v6 only adds a table: older runs have no device activity.
+        if (auto s = db.exec(kTablesV6); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

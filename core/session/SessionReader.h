@@ -53,6 +53,8 @@ public:
     Result<std::vector<RunMetricRow>> runMetrics(int64_t run);
     // A what-if's A/B repetitions (empty for a baseline and before v4).
     Result<std::vector<RepetitionRow>> repetitions(int64_t run);
+    // GPU work and CUDA API calls in id order (empty before v6).
+    Result<std::vector<DeviceActivityRow>> activities(int64_t run);
     // All layers of one metric, ordered by layer then patch.
     Result<std::vector<PatchMetricRow>> patchMetrics(int64_t run, const std::string& metric);
     Result<std::vector<AttnMapRow>> attnMaps(int64_t run, int layer);

@@ -134,6 +134,27 @@ Result<std::vector<RepetitionRow>> SessionReader::repetitions(int64_t run) {
     return out;
 }
 
+Result<std::vector<DeviceActivityRow>> SessionReader::activities(int64_t run) {
+    if (d->version < 6) return std::vector<DeviceActivityRow>(); // none before v6
+    auto rows = d->query<DeviceActivityRow>(
+        "SELECT a.id, a.kind, i.text, a.device, a.stream, a.thread, a.start_ns, a.end_ns,"
+        " a.correlation, a.op, a.span, a.bytes, a.name FROM device_activity a"
+        " LEFT JOIN interned i ON i.id = a.name WHERE a.run=? ORDER BY a.id",
+        run, [&](const sql::Stmt& s) -> Result<DeviceActivityRow> {
+            const std::string where = "device_activity " + std::to_string(s.int64(0));
+            const auto kind = activityKindFromString(s.text(1));
+            if (!kind) return rowcheck::damaged(run, where, "kind '" + s.text(1) + "' is none");
+            if (s.isNull(2))
+                return rowcheck::damaged(run, where,
+                                         "its name id " + std::to_string(s.int64(12)) +
+                                             " is not an interned string");
+            return DeviceActivityRow{s.int64(0),    *kind,         s.text(2),      s.int32(3),
+                                     s.int64(4),    s.int64(5),    s.int64(6),     s.int64(7),
+                                     s.optInt64(8), s.optInt64(9), s.optInt64(10), s.int64(11)};
+        });
+    return checked(std::move(rows), [&](const auto& r) { return rowcheck::activities(run, r); });
+}
+
 Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {
     auto rows = d->query<VisionFeatureRow>(
         "SELECT rows, cols, data FROM vision_feature WHERE run=?", run, [](const sql::Stmt& s) {

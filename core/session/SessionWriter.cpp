@@ -150,7 +150,7 @@ struct SessionWriter::Impl {
     sql::Db db;
     OpChunkWriter ops;
     sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insRouting, insImage, insGrid,
-        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition;
+        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -166,6 +166,7 @@ struct SessionWriter::Impl {
 
     Status prepareAll();
     Status apply(const Batch& b);
+    Status insertActivities(int64_t run, const std::vector<DeviceActivityRow>& rows);
     void loop();
     Status waitFor(Job job);
     void keepBuffers(std::deque<Job>& jobs);
@@ -192,6 +193,7 @@ Status SessionWriter::Impl::prepareAll() {
         {&insMetric, "INSERT OR REPLACE INTO patch_metric VALUES (?,?,?,?,?)"},
         {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
         {&insDevice, "INSERT OR REPLACE INTO device VALUES (?,?,?,?,?,?,?)"},
+        {&insActivity, "INSERT INTO device_activity VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
     };
     for (const auto& p : all) {
         auto s = db.prepare(p.text);
@@ -199,6 +201,22 @@ Status SessionWriter::Impl::prepareAll() {
         *p.stmt = std::move(s.value());
     }
     return ops.open(db);
+}
+
+// Their names are interned (a few kernel names repeat a million times).
+Status SessionWriter::Impl::insertActivities(int64_t run,
+                                             const std::vector<DeviceActivityRow>& rows) {
+    for (const auto& a : rows) {
+        auto name = ops.intern(a.name);
+        if (!name) return name.error();
+        sql::Stmt& s = insActivity;
+        s.bind(1, run), s.bind(2, a.id), s.bind(3, toString(a.kind)), s.bind(4, *name),
+            s.bind(5, a.device), s.bind(6, a.stream), s.bind(7, a.thread), s.bind(8, a.startNs),
+            s.bind(9, a.endNs), s.bind(10, a.correlation), s.bind(11, a.op), s.bind(12, a.span),
+            s.bind(13, a.bytes);
+        if (auto st = s.exec(); !st) return st;
+    }
+    return Ok{};
 }
 
 // One statement per row kind, bound in column order (see Schema.cpp).
@@ -221,6 +239,7 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     if (auto s = insertEach(insDevice, run, b.device); !s) return s;
     if (auto s = insertEach(insMetric, run, b.patchMetrics); !s) return s;
     if (auto s = insertEach(insAttn, run, b.attnMaps); !s) return s;
+    if (auto s = insertActivities(run, b.activities); !s) return s;
     rows += int64_t(b.rowCount());
     return Ok{};
 }

@@ -60,6 +60,10 @@ public:
     // The column's bytes without a copy, valid until the next step or reset.
     std::string_view blobView(int col) const;
     bool isNull(int col) const;
+    // An integer column that may be NULL.
+    std::optional<int64_t> optInt64(int col) const {
+        return isNull(col) ? std::nullopt : std::optional<int64_t>(int64(col));
+    }
 
 private:
     sqlite3* db_ = nullptr;

@@ -32,7 +32,7 @@
 //   everything else                            Σ tensor inputs + the output (its shape from the
 //                                              formula, else the first tensor input's)
 
-#include "capture/Dims.h"
+#include "core/ops/Dims.h"
 
 #include <cstdint>
 #include <optional>
@@ -44,9 +44,9 @@ namespace mvp {
 // One argument of an op call as seen by the probe.
 struct OpArg {
     enum Kind { Tensor, IntList, Int, TensorList, Other } kind = Other;
-    Dims values; // the shape for Tensor, the values for IntList / Int; for Other, a word that
-                 // tells values apart (a double's bits, a string's hash), read by no formula
-    int elemSize = 4;              // bytes per element for Tensor
+    Dims values;      // the shape for Tensor, the values for IntList / Int; for Other, a word that
+                      // tells values apart (a double's bits, a string's hash), read by no formula
+    int elemSize = 4; // bytes per element for Tensor
     bool contiguous = true;        // for Tensor: laid out densely in row-major order
     uint16_t typeCode = 0;         // for Tensor: scalar type and device, to tell calls apart
     std::vector<OpArg> items = {}; // the tensors of a TensorList
@@ -91,5 +91,30 @@ OpCost estimateOpCost(std::string_view opName, const std::vector<OpArg>& args);
 // The same with the op's traits already resolved (the probe caches them per op).
 OpCost estimateOpCost(std::string_view opName, const OpTraits& traits,
                       const std::vector<OpArg>& args);
+
+// What the calls nested in one call added up to, collected as they finish
+// (the probe's op frames, an imported trace's call tree).
+struct ChildCalls {
+    int64_t flops = 0;          // Σ FLOPs of the nested calls
+    bool arithmetic = false;    // a nested call counted arithmetic
+    int count = 0, unknown = 0; // nested calls, and those with unknown FLOPs
+};
+
+// One finished call's FLOPs by the rule FORMAT.md states: innermost wins. An
+// op whose nested calls did arithmetic is their sum (a linear is its addmm);
+// an op with a formula and no such calls is a leaf, counted with its own
+// formula; an op made only of views and copies is their (zero) sum; else unknown.
+struct CallFlops {
+    int64_t flops = 0;
+    bool known = false;
+    bool leaf = false; // its own formula counted real arithmetic: a row of the leaf table
+};
+// `ownFlops`: the op's formula, if it has one; `arithmetic`: that formula counts
+// real arithmetic (not a view's or copy's 0).
+CallFlops callFlops(const ChildCalls& nested, const std::optional<int64_t>& ownFlops,
+                    bool arithmetic);
+// Hands a finished call up to the calls of its parent.
+void addNestedCall(ChildCalls& parent, const CallFlops& call, bool arithmetic,
+                   const ChildCalls& nested);
 
 } // namespace mvp

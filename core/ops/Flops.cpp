@@ -1,4 +1,4 @@
-#include "capture/Flops.h"
+#include "core/ops/Flops.h"
 
 #include <algorithm>
 #include <array>
@@ -488,6 +488,24 @@ OpCost estimateOpCost(std::string_view name, const OpTraits& traits,
     const int elemSize = firstTensor ? firstTensor->elemSize : 4;
     cost.bytes = inBytes + (outShape ? elements(*outShape) * elemSize : 0);
     return cost;
+}
+
+CallFlops callFlops(const ChildCalls& nested, const std::optional<int64_t>& ownFlops,
+                    bool arithmetic) {
+    if (nested.arithmetic) return {nested.flops, true, false};
+    if (ownFlops) return {*ownFlops, true, arithmetic};
+    if (nested.count > 0 && nested.unknown == 0) return {nested.flops, true, false};
+    return {};
+}
+
+void addNestedCall(ChildCalls& parent, const CallFlops& call, bool arithmetic,
+                   const ChildCalls& nested) {
+    parent.count += 1;
+    if (call.known)
+        parent.flops += call.flops;
+    else
+        parent.unknown += 1;
+    parent.arithmetic = parent.arithmetic || arithmetic || nested.arithmetic;
 }
 
 } // namespace mvp

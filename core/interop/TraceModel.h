@@ -1,0 +1,114 @@
+#pragma once
+// A trace's events reduced to what a session stores, compactly (~80 bytes an
+// event, strings interned), until the whole file has been read: nesting by
+// time needs every event of a thread, and kernels may come before the ops
+// that launched them. Internal to the importers.
+
+#include "core/Phase.h"
+#include "core/Result.h"
+#include "core/interop/TraceJson.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace mvp::interop {
+
+enum class EventKind : uint8_t {
+    Op,         // cpu_op (and a legacy event named like one: "aten::mm")
+    Annotation, // user_annotation, record_function, a legacy event of another name
+    ModuleCall, // python_function "nn.Module: <Class>_<k>"
+    Kernel,
+    Memcpy,
+    Memset,
+    Runtime,
+    Driver,
+    // From mvprof's own export (metadata.producer "mvprof …"): a module span
+    // named by its whole path, and a phase.
+    ModuleSpan,
+    Phase,
+};
+
+constexpr bool isDeviceWork(EventKind k) {
+    return k == EventKind::Kernel || k == EventKind::Memcpy || k == EventKind::Memset;
+}
+
+struct TraceRecord {
+    int64_t startNs = 0, durNs = 0; // on the trace's clock
+    int64_t externalId = -1;        // Kineto's "External id": an op and the GPU work it launched
+    int64_t correlation = -1;       // CUPTI's: an API call and its GPU work
+    int64_t flops = -1;             // the op's own formula; -1: none
+    int64_t bytes = 0;              // estimated for ops, counted for copies and fills
+    uint32_t name = 0, track = 0;   // interned string, TraceModel::tracks index
+    uint32_t shapes = 0, dtype = 0; // interned, ops only
+    uint32_t moduleKind = 0;        // interned, ModuleSpan only
+    mvp::Phase phase = mvp::Phase::None; // where the trace says (mvprof's export)
+    int32_t step = 0;
+    int32_t device = -1;
+    int32_t stream = -1;
+    EventKind kind = EventKind::Op;
+    bool arithmetic = false;  // the own formula counts real arithmetic
+    bool unevaluated = false; // it has a formula, but the trace lacks the shapes it needs
+};
+
+// A thread (CPU events) or a device stream (GPU events).
+struct TraceTrack {
+    std::string pid, tid; // as the trace names them
+    int64_t thread = -1;  // the tid as a number where it is one
+    bool gpu = false;
+};
+
+class TraceModel {
+public:
+    explicit TraceModel(std::string fileName) : file_(std::move(fileName)) {}
+
+    // One event of the trace (its index for messages). Unknown categories
+    // are counted, never fatal; an X event without a name or a valid ts /
+    // dur is refused.
+    Status add(const Json& event, int64_t index);
+    void addMeta(const std::string& key, Json&& value);
+
+    const std::string& file() const { return file_; }
+    std::vector<TraceRecord>& records() { return records_; }
+    const std::vector<TraceTrack>& tracks() const { return tracks_; }
+    const std::string& text(uint32_t id) const { return strings_[id]; }
+    uint32_t intern(std::string_view s);
+    const Json& meta() const { return meta_; }
+    // Events left out, by category ("python frame", "gpu_user_annotation" …).
+    const std::map<std::string, int64_t>& skipped() const { return skipped_; }
+    int64_t events() const { return events_; }
+    // The trace's clock in absolute ns where it tells (baseTimeNanoseconds,
+    // or absolute µs timestamps), for the run's start time.
+    std::optional<int64_t> absoluteOriginNs(int64_t minStartNs) const;
+    // Written by mvprof's export: its phases and module paths come back as
+    // they were, and a run's tracks (phases, modules, ops) nest as one thread.
+    bool fromMvprof() const { return fromMvprof_; }
+
+private:
+    Status addComplete(const Json& e, int64_t index, const std::string& cat);
+    void addOpArgs(TraceRecord& r, const std::string& name, const Json& args);
+    void addMvprofArgs(TraceRecord& r, const Json& args);
+    uint32_t trackOf(const Json& e, bool gpu, bool wholeProcess);
+    void skip(const std::string& why) { ++skipped_[why]; }
+
+    std::string file_;
+    std::vector<TraceRecord> records_;
+    std::vector<TraceTrack> tracks_;
+    std::map<std::pair<std::string, std::string>, uint32_t> trackIds_;
+    std::deque<std::string> strings_{std::string()}; // id 0 = ""
+    std::unordered_map<std::string_view, uint32_t> stringIds_{{std::string_view(), 0}};
+    std::map<std::string, int64_t> skipped_;
+    Json meta_ = Json::object();
+    int64_t events_ = 0;
+    bool fromMvprof_ = false;
+};
+
+// "12.345" µs (or 12, 12.3456789, "12") → ns, exactly for up to 3 decimals
+// and rounded beyond; nullopt for anything that is not a number.
+std::optional<int64_t> microsToNs(const Json& v);
+
+} // namespace mvp::interop

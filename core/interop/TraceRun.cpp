@@ -1,0 +1,377 @@
+#include "core/interop/TraceRun.h"
+
+#include "core/ops/Flops.h"
+#include "core/session/SessionWriter.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+namespace mvp::interop {
+
+namespace {
+// Older traces have whole microseconds, truncated: a child may end up to 1 µs
+// after its parent.
+constexpr int64_t kNestingSlackNs = 1000;
+constexpr size_t kBatchRows = 8192;
+
+bool isSpan(EventKind k) {
+    return k == EventKind::Annotation || k == EventKind::ModuleCall || k == EventKind::ModuleSpan;
+}
+
+// On ties a span opens before the op it encloses, an op before its API calls.
+int nestingRank(EventKind k) {
+    return isSpan(k) ? 0 : k == EventKind::Op ? 1 : 2;
+}
+
+ActivityKind activityKind(EventKind k) {
+    switch (k) {
+    case EventKind::Memcpy:
+        return ActivityKind::Memcpy;
+    case EventKind::Memset:
+        return ActivityKind::Memset;
+    case EventKind::Runtime:
+        return ActivityKind::Runtime;
+    case EventKind::Driver:
+        return ActivityKind::Driver;
+    default:
+        return ActivityKind::Kernel;
+    }
+}
+
+// "nn.Module: ResNet_0" → ("ResNet_0", "ResNet"); "ProfilerStep#3" →
+// ("ProfilerStep", "record_function"): a step's number is no module of its own.
+std::pair<std::string, std::string> moduleName(const TraceRecord& r, const std::string& name) {
+    if (r.kind == EventKind::ModuleSpan) return {name, ""};
+    if (r.kind == EventKind::ModuleCall) {
+        std::string component = name.substr(std::string("nn.Module: ").size());
+        std::string kind = component;
+        if (const auto u = kind.rfind('_');
+            u != std::string::npos && u + 1 < kind.size() &&
+            std::all_of(kind.begin() + long(u) + 1, kind.end(),
+                        [](char c) { return c >= '0' && c <= '9'; }))
+            kind.resize(u);
+        return {component, kind};
+    }
+    std::string component = name;
+    if (const auto hash = component.rfind('#');
+        hash != std::string::npos && hash + 1 < component.size() &&
+        std::all_of(component.begin() + long(hash) + 1, component.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }))
+        component.resize(hash);
+    return {component, "record_function"};
+}
+
+struct Frame {
+    size_t record = 0;
+    int64_t id = 0;    // op or span id
+    int64_t endNs = 0; // on the trace's clock
+    bool op = false;
+    int64_t module = 0;                                  // spans
+    std::optional<int64_t> parent;                       // spans: enclosing span; ops: enclosing op
+    std::optional<int64_t> span;                         // ops: innermost span
+    ChildCalls children;                                 // ops
+    int64_t flops = 0, bytes = 0, ops = 0, knownOps = 0; // spans: top-level ops inside
+};
+
+struct Launch {
+    std::optional<int64_t> op, span;
+};
+
+class RunBuilder {
+public:
+    RunBuilder(TraceModel& m, SessionWriter& w, int64_t run) : m_(m), w_(w) { batch_.run = run; }
+
+    Result<TraceRunCounts> build() {
+        auto& recs = m_.records();
+        if (recs.empty())
+            return makeError(ErrorCode::BadInput,
+                             m_.file() + " has no slices to import (no X events of a known kind)");
+        sortForNesting();
+        counts_.originNs = recs.front().startNs;
+        int64_t last = recs.front().startNs;
+        for (const auto& r : recs) {
+            counts_.originNs = std::min(counts_.originNs, r.startNs);
+            last = std::max(last, r.startNs + r.durNs);
+        }
+        counts_.wallNs = last - counts_.originNs;
+        walkCpuTracks();
+        linkDeviceWork();
+        addLeafFlops();
+        submit(true);
+        return counts_;
+    }
+
+private:
+    void sortForNesting() {
+        std::sort(m_.records().begin(), m_.records().end(),
+                  [&](const TraceRecord& a, const TraceRecord& b) {
+                      const bool ga = isDeviceWork(a.kind), gb = isDeviceWork(b.kind);
+                      if (ga != gb) return gb; // CPU tracks first
+                      if (a.track != b.track) return a.track < b.track;
+                      if (a.startNs != b.startNs) return a.startNs < b.startNs;
+                      if (a.durNs != b.durNs) return a.durNs > b.durNs;
+                      return nestingRank(a.kind) < nestingRank(b.kind);
+                  });
+    }
+
+    void walkCpuTracks() {
+        auto& recs = m_.records();
+        std::optional<uint32_t> track;
+        for (size_t i = 0; i < recs.size() && !isDeviceWork(recs[i].kind); ++i) {
+            const TraceRecord& r = recs[i];
+            if (track != r.track) {
+                closeAll();
+                track = r.track;
+            }
+            if (r.kind != EventKind::Phase) closeEndedBefore(r);
+            if (r.kind == EventKind::Phase)
+                addPhase(r);
+            else if (r.kind == EventKind::Op)
+                openOp(i);
+            else if (isSpan(r.kind))
+                openSpan(i);
+            else
+                addApiCall(r);
+        }
+        closeAll();
+    }
+
+    void closeEndedBefore(const TraceRecord& r) {
+        while (!stack_.empty() && stack_.back().endNs <= r.startNs)
+            close();
+        // A slice that starts inside the innermost one but ends after it is
+        // not its child: the two overlap, and it nests in whatever contains both.
+        bool overlapped = false;
+        while (!stack_.empty() && r.startNs + r.durNs > stack_.back().endNs + kNestingSlackNs) {
+            close();
+            overlapped = true;
+        }
+        counts_.overlapping += overlapped ? 1 : 0;
+    }
+
+    Frame* innermostFrame(bool op) {
+        for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+            if (it->op == op) return &*it;
+        return nullptr;
+    }
+    std::optional<int64_t> innermost(bool op) {
+        const Frame* f = innermostFrame(op);
+        return f ? std::optional<int64_t>(f->id) : std::nullopt;
+    }
+
+    Frame frame(size_t i, int64_t id, bool op) const {
+        const TraceRecord& r = m_.records()[i];
+        Frame f;
+        f.record = i;
+        f.id = id;
+        f.endNs = r.startNs + r.durNs;
+        f.op = op;
+        return f;
+    }
+
+    void openOp(size_t i) {
+        const TraceRecord& r = m_.records()[i];
+        Frame f = frame(i, ++counts_.ops, true);
+        f.parent = innermost(true);
+        f.span = innermost(false);
+        if (r.externalId >= 0) launchByExternal_[r.externalId] = {f.id, f.span};
+        stack_.push_back(f);
+    }
+
+    void openSpan(size_t i) {
+        const TraceRecord& r = m_.records()[i];
+        Frame f = frame(i, ++counts_.spans, false);
+        f.parent = innermost(false);
+        const Frame* outer = innermostFrame(false);
+        const int64_t parentModule = outer ? outer->module : 0;
+        f.module = moduleFor(parentModule, r);
+        stack_.push_back(f);
+    }
+
+    // A phase of mvprof's export: it tiles the run, so it encloses nothing here.
+    void addPhase(const TraceRecord& r) {
+        if (r.phase == Phase::None) return;
+        const int64_t start = r.startNs - counts_.originNs;
+        batch_.phases.push_back({r.phase, r.step, start, start + r.durNs});
+    }
+
+    int64_t moduleFor(int64_t parent, const TraceRecord& r) {
+        auto [component, kind] = moduleName(r, m_.text(r.name));
+        if (r.kind == EventKind::ModuleSpan) { // named by its path already
+            parent = 0;
+            kind = m_.text(r.moduleKind);
+        }
+        const auto key = std::pair{parent, component};
+        if (const auto it = modules_.find(key); it != modules_.end()) return it->second;
+        ModuleRow row;
+        row.id = ++counts_.modules;
+        row.path = parent ? paths_[parent] + "." + component : component;
+        if (r.kind == EventKind::ModuleSpan) {
+            if (const Frame* outer = innermostFrame(false)) row.parent = outer->module;
+        } else if (parent)
+            row.parent = parent;
+        row.kind = kind;
+        paths_[row.id] = row.path;
+        modules_.emplace(key, row.id);
+        batch_.modules.push_back(std::move(row));
+        return counts_.modules;
+    }
+
+    void addApiCall(const TraceRecord& r) {
+        const Launch launch{innermost(true), innermost(false)};
+        if (r.correlation >= 0) launchByCorrelation_[r.correlation] = launch;
+        DeviceActivityRow a = activity(r, launch);
+        a.thread =
+            m_.tracks()[r.track].thread >= 0 ? m_.tracks()[r.track].thread : int64_t(r.track);
+        batch_.activities.push_back(std::move(a));
+        submit(false);
+    }
+
+    DeviceActivityRow activity(const TraceRecord& r, const Launch& launch) {
+        DeviceActivityRow a;
+        a.id = ++counts_.activities;
+        a.kind = activityKind(r.kind);
+        a.name = m_.text(r.name);
+        a.startNs = r.startNs - counts_.originNs;
+        a.endNs = a.startNs + r.durNs;
+        if (r.correlation >= 0) a.correlation = r.correlation;
+        a.op = launch.op;
+        a.span = launch.span;
+        a.bytes = r.bytes;
+        return a;
+    }
+
+    void close() {
+        Frame f = std::move(stack_.back());
+        stack_.pop_back();
+        if (f.op)
+            closeOp(f);
+        else
+            closeSpan(f);
+        submit(false);
+    }
+
+    void closeOp(const Frame& f) {
+        const TraceRecord& r = m_.records()[f.record];
+        const std::optional<int64_t> own =
+            r.flops >= 0 ? std::optional<int64_t>(r.flops) : std::nullopt;
+        CallFlops flops = callFlops(f.children, own, r.arithmetic);
+        // A formula without the shapes it needs (record_shapes off, the legacy
+        // export) is unknown, not the 0 of the allocations nested in it.
+        if (r.unevaluated && !f.children.arithmetic) flops = {};
+        if (flops.leaf) {
+            auto& leaf = leaves_[{r.phase, r.name}];
+            leaf.first += 1;
+            leaf.second += flops.flops;
+        }
+        Frame* parentOp = innermostFrame(true);
+        Frame* span = innermostFrame(false);
+        if (parentOp)
+            addNestedCall(parentOp->children, flops, r.arithmetic, f.children);
+        else if (span) { // a top-level op: its span's figures, handed up when the span ends
+            span->flops += flops.known ? flops.flops : 0;
+            span->bytes += r.bytes;
+            span->ops += 1;
+            span->knownOps += flops.known ? 1 : 0;
+        }
+        OpRow row;
+        row.id = f.id;
+        row.span = f.span;
+        row.parentOp = f.parent;
+        row.name = m_.text(r.name);
+        row.phase = r.phase;
+        row.step = r.step;
+        row.startNs = r.startNs - counts_.originNs;
+        row.endNs = row.startNs + r.durNs;
+        row.shapes = m_.text(r.shapes);
+        row.dtype = m_.text(r.dtype);
+        row.flops = flops.flops;
+        row.bytes = r.bytes;
+        row.flopsKnown = flops.known;
+        batch_.ops.push_back(std::move(row));
+    }
+
+    void closeSpan(const Frame& f) {
+        const TraceRecord& r = m_.records()[f.record];
+        if (Frame* parent = innermostFrame(false)) {
+            parent->flops += f.flops, parent->bytes += f.bytes;
+            parent->ops += f.ops, parent->knownOps += f.knownOps;
+        }
+        SpanRow row;
+        row.id = f.id;
+        row.module = f.module;
+        row.parent = f.parent;
+        row.phase = r.phase;
+        row.step = r.step;
+        row.startNs = r.startNs - counts_.originNs;
+        row.endNs = row.startNs + r.durNs;
+        row.flops = f.flops;
+        row.bytes = f.bytes;
+        row.flopsKnown = f.ops == 0 || f.knownOps > 0;
+        batch_.spans.push_back(std::move(row));
+    }
+
+    void closeAll() {
+        while (!stack_.empty())
+            close();
+    }
+
+    // A kernel, copy or fill belongs to the op whose External id it carries,
+    // else to the API call with its correlation id and that call's op.
+    void linkDeviceWork() {
+        for (const auto& r : m_.records()) {
+            if (!isDeviceWork(r.kind)) continue;
+            Launch launch;
+            if (const auto it = launchByExternal_.find(r.externalId);
+                r.externalId >= 0 && it != launchByExternal_.end())
+                launch = it->second;
+            else if (const auto c = launchByCorrelation_.find(r.correlation);
+                     r.correlation >= 0 && c != launchByCorrelation_.end())
+                launch = c->second;
+            DeviceActivityRow a = activity(r, launch);
+            a.device = std::max(0, r.device);
+            a.stream = r.stream;
+            counts_.linked += a.op ? 1 : 0;
+            counts_.gpu = true;
+            batch_.activities.push_back(std::move(a));
+            submit(false);
+        }
+    }
+
+    void addLeafFlops() {
+        for (const auto& [key, calls] : leaves_)
+            batch_.leafFlops.push_back({key.first, m_.text(key.second), calls.first, calls.second});
+    }
+
+    void submit(bool force) {
+        if (!force && batch_.ops.size() < kBatchRows && batch_.spans.size() < kBatchRows &&
+            batch_.activities.size() < kBatchRows)
+            return;
+        const int64_t run = batch_.run;
+        w_.submit(std::move(batch_));
+        batch_ = Batch{};
+        batch_.run = run;
+        // Bounded memory: wait for the writer now and then rather than queue the whole run.
+        if (++submitted_ % 16 == 0) (void)w_.flush();
+    }
+
+    TraceModel& m_;
+    SessionWriter& w_;
+    Batch batch_;
+    TraceRunCounts counts_;
+    std::vector<Frame> stack_;
+    std::map<std::pair<int64_t, std::string>, int64_t> modules_;
+    std::unordered_map<int64_t, std::string> paths_;
+    std::unordered_map<int64_t, Launch> launchByExternal_, launchByCorrelation_;
+    std::map<std::pair<Phase, uint32_t>, std::pair<int64_t, int64_t>> leaves_; // calls, FLOPs
+    int submitted_ = 0;
+};
+} // namespace
+
+Result<TraceRunCounts> writeTraceRun(TraceModel& m, SessionWriter& writer, int64_t run) {
+    return RunBuilder(m, writer, run).build();
+}
+
+} // namespace mvp::interop
