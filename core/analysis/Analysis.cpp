@@ -329,10 +329,11 @@ std::vector<OpTotal> topOps(const std::vector<OpTotal>& totals, size_t n) {
 // What the run lacks or how it ended, for the report's notes.
 void addNotes(RunAnalysis& a, const RunData& d) {
     if (!d.importFormat.empty()) {
-        a.notes.push_back(
-            "imported from a trace: it has ops, module spans and device activity, but "
-            "no phases, routing, image or attention (those views need an mvprof "
-            "capture)");
+        a.notes.push_back("imported from a trace: no routing, image or attention maps (the MoE, "
+                          "heatmap and head views need an mvprof capture)");
+        if (a.phases.phases.empty())
+            a.notes.push_back("no phases: a trace does not mark them, so its ops and spans are "
+                              "outside every phase");
         if (!a.host) a.notes.push_back("no device ceilings recorded: no roofline");
         return;
     }

@@ -211,7 +211,7 @@ Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& 
     switch (c) {
     case Category::Op:
         r.kind = EventKind::Op;
-        addOpArgs(r, name, args);
+        r.detail = signatureOf(name, args);
         break;
     case Category::Annotation:
         r.kind = EventKind::Annotation;
@@ -229,7 +229,8 @@ Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& 
         r.kind = c == Category::Kernel   ? EventKind::Kernel
                  : c == Category::Memcpy ? EventKind::Memcpy
                                          : EventKind::Memset;
-        r.device = int32_t(integer(args, "device").value_or(integer(e, "pid").value_or(0)));
+        r.device = int16_t(std::clamp<int64_t>(
+            integer(args, "device").value_or(integer(e, "pid").value_or(0)), 0, 1023));
         r.stream = int32_t(integer(args, "stream").value_or(integer(e, "tid").value_or(0)));
         r.bytes = std::max<int64_t>(0, integer(args, "bytes").value_or(0));
         break;
@@ -240,7 +241,7 @@ Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& 
     case Category::ModuleSpan:
         r.kind = EventKind::ModuleSpan;
         if (const auto k = args.find("kind"); k != args.end() && k->is_string())
-            r.moduleKind = intern(k->get_ref<const std::string&>());
+            r.detail = intern(k->get_ref<const std::string&>());
         break;
     case Category::Phase:
         r.kind = EventKind::Phase;
@@ -261,18 +262,31 @@ Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& 
     return Ok{};
 }
 
-void TraceModel::addOpArgs(TraceRecord& r, const std::string& name, const Json& args) {
+uint32_t TraceModel::signatureOf(const std::string& name, const Json& args) {
+    std::string key = name;
+    for (const char* k :
+         {"Input Dims", "Input type", "Concrete Inputs", "flops", "flops_estimated"})
+        if (const auto it = args.find(k); it != args.end()) key += '\x1f' + it->dump();
+    if (const auto it = signatureIds_.find(key); it != signatureIds_.end()) return it->second;
     const OpCall call = opCall(name, args);
+    OpSignature sig;
     // No formula: the trace's own figure where it has one (Kineto's with_flops,
     // mvprof's export), else unknown.
     const auto traceFlops =
         integer(args, "flops").value_or(integer(args, "flops_estimated").value_or(-1));
-    r.flops = call.cost.flops.value_or(traceFlops);
-    r.unevaluated = call.unevaluated && traceFlops < 0;
-    r.arithmetic = call.arithmetic;
-    r.bytes = call.cost.bytes;
-    r.shapes = intern(call.shapes);
-    r.dtype = intern(call.dtype);
+    sig.flops = call.cost.flops.value_or(traceFlops);
+    sig.unevaluated = call.unevaluated && traceFlops < 0;
+    // mvprof's export lists tensor shapes only (no scalars), so its formulas'
+    // argument positions do not hold: its figure is the capture's own.
+    if (fromMvprof_ && traceFlops >= 0) sig.flops = traceFlops, sig.unevaluated = false;
+    sig.arithmetic = call.arithmetic;
+    sig.bytes = call.cost.bytes;
+    sig.shapes = intern(call.shapes);
+    sig.dtype = intern(call.dtype);
+    signatures_.push_back(sig);
+    const auto id = uint32_t(signatures_.size() - 1);
+    signatureIds_.emplace(std::move(key), id);
+    return id;
 }
 
 // mvprof's export names each slice's phase and step.

@@ -37,22 +37,28 @@ constexpr bool isDeviceWork(EventKind k) {
     return k == EventKind::Kernel || k == EventKind::Memcpy || k == EventKind::Memset;
 }
 
+// What an op's name and arguments give, once per distinct pair: a model
+// calls the same op with the same shapes over and over.
+struct OpSignature {
+    int64_t flops = -1;             // the op's own formula (or the trace's figure); -1: none
+    int64_t bytes = 0;              // estimated
+    uint32_t shapes = 0, dtype = 0; // interned
+    bool arithmetic = false;        // the own formula counts real arithmetic
+    bool unevaluated = false;       // it has a formula, but the trace lacks the shapes it needs
+};
+
 struct TraceRecord {
     int64_t startNs = 0, durNs = 0; // on the trace's clock
     int64_t externalId = -1;        // Kineto's "External id": an op and the GPU work it launched
     int64_t correlation = -1;       // CUPTI's: an API call and its GPU work
-    int64_t flops = -1;             // the op's own formula; -1: none
-    int64_t bytes = 0;              // estimated for ops, counted for copies and fills
+    int64_t bytes = 0;              // copied or filled (GPU copies and fills)
     uint32_t name = 0, track = 0;   // interned string, TraceModel::tracks index
-    uint32_t shapes = 0, dtype = 0; // interned, ops only
-    uint32_t moduleKind = 0;        // interned, ModuleSpan only
-    mvp::Phase phase = mvp::Phase::None; // where the trace says (mvprof's export)
-    int32_t step = 0;
-    int32_t device = -1;
+    uint32_t detail = 0;            // Op: its OpSignature; ModuleSpan: its kind (interned)
+    int32_t step = 0;               // where the trace says (mvprof's export)
     int32_t stream = -1;
+    int16_t device = -1;
+    mvp::Phase phase = mvp::Phase::None;
     EventKind kind = EventKind::Op;
-    bool arithmetic = false;  // the own formula counts real arithmetic
-    bool unevaluated = false; // it has a formula, but the trace lacks the shapes it needs
 };
 
 // A thread (CPU events) or a device stream (GPU events).
@@ -73,7 +79,9 @@ public:
     void addMeta(const std::string& key, Json&& value);
 
     const std::string& file() const { return file_; }
-    std::vector<TraceRecord>& records() { return records_; }
+    // A deque: growing it never copies what it holds (a 1 GB trace has millions).
+    std::deque<TraceRecord>& records() { return records_; }
+    const OpSignature& signature(uint32_t id) const { return signatures_[id]; }
     const std::vector<TraceTrack>& tracks() const { return tracks_; }
     const std::string& text(uint32_t id) const { return strings_[id]; }
     uint32_t intern(std::string_view s);
@@ -90,13 +98,15 @@ public:
 
 private:
     Status addComplete(const Json& e, int64_t index, const std::string& cat);
-    void addOpArgs(TraceRecord& r, const std::string& name, const Json& args);
+    uint32_t signatureOf(const std::string& name, const Json& args);
     void addMvprofArgs(TraceRecord& r, const Json& args);
     uint32_t trackOf(const Json& e, bool gpu, bool wholeProcess);
     void skip(const std::string& why) { ++skipped_[why]; }
 
     std::string file_;
-    std::vector<TraceRecord> records_;
+    std::deque<TraceRecord> records_;
+    std::vector<OpSignature> signatures_;
+    std::unordered_map<std::string, uint32_t> signatureIds_;
     std::vector<TraceTrack> tracks_;
     std::map<std::pair<std::string, std::string>, uint32_t> trackIds_;
     std::deque<std::string> strings_{std::string()}; // id 0 = ""

@@ -96,6 +96,7 @@ public:
             last = std::max(last, r.startNs + r.durNs);
         }
         counts_.wallNs = last - counts_.originNs;
+        noteLinksWanted();
         walkCpuTracks();
         linkDeviceWork();
         addLeafFlops();
@@ -114,6 +115,16 @@ private:
                       if (a.durNs != b.durNs) return a.durNs > b.durNs;
                       return nestingRank(a.kind) < nestingRank(b.kind);
                   });
+    }
+
+    // Only the ids some GPU work carries are kept while the CPU tracks are
+    // walked: a map of every op's External id would cost more than the ops.
+    void noteLinksWanted() {
+        for (const auto& r : m_.records()) {
+            if (!isDeviceWork(r.kind)) continue;
+            if (r.externalId >= 0) launchByExternal_.emplace(r.externalId, Launch{});
+            if (r.correlation >= 0) launchByCorrelation_.emplace(r.correlation, Launch{});
+        }
     }
 
     void walkCpuTracks() {
@@ -176,7 +187,9 @@ private:
         Frame f = frame(i, ++counts_.ops, true);
         f.parent = innermost(true);
         f.span = innermost(false);
-        if (r.externalId >= 0) launchByExternal_[r.externalId] = {f.id, f.span};
+        if (const auto it = launchByExternal_.find(r.externalId);
+            r.externalId >= 0 && it != launchByExternal_.end())
+            it->second = {f.id, f.span};
         stack_.push_back(f);
     }
 
@@ -201,7 +214,7 @@ private:
         auto [component, kind] = moduleName(r, m_.text(r.name));
         if (r.kind == EventKind::ModuleSpan) { // named by its path already
             parent = 0;
-            kind = m_.text(r.moduleKind);
+            kind = m_.text(r.detail);
         }
         const auto key = std::pair{parent, component};
         if (const auto it = modules_.find(key); it != modules_.end()) return it->second;
@@ -221,7 +234,9 @@ private:
 
     void addApiCall(const TraceRecord& r) {
         const Launch launch{innermost(true), innermost(false)};
-        if (r.correlation >= 0) launchByCorrelation_[r.correlation] = launch;
+        if (const auto it = launchByCorrelation_.find(r.correlation);
+            r.correlation >= 0 && it != launchByCorrelation_.end())
+            it->second = launch;
         DeviceActivityRow a = activity(r, launch);
         a.thread =
             m_.tracks()[r.track].thread >= 0 ? m_.tracks()[r.track].thread : int64_t(r.track);
@@ -255,12 +270,13 @@ private:
 
     void closeOp(const Frame& f) {
         const TraceRecord& r = m_.records()[f.record];
+        const OpSignature& sig = m_.signature(r.detail);
         const std::optional<int64_t> own =
-            r.flops >= 0 ? std::optional<int64_t>(r.flops) : std::nullopt;
-        CallFlops flops = callFlops(f.children, own, r.arithmetic);
+            sig.flops >= 0 ? std::optional<int64_t>(sig.flops) : std::nullopt;
+        CallFlops flops = callFlops(f.children, own, sig.arithmetic);
         // A formula without the shapes it needs (record_shapes off, the legacy
         // export) is unknown, not the 0 of the allocations nested in it.
-        if (r.unevaluated && !f.children.arithmetic) flops = {};
+        if (sig.unevaluated && !f.children.arithmetic) flops = {};
         if (flops.leaf) {
             auto& leaf = leaves_[{r.phase, r.name}];
             leaf.first += 1;
@@ -269,10 +285,10 @@ private:
         Frame* parentOp = innermostFrame(true);
         Frame* span = innermostFrame(false);
         if (parentOp)
-            addNestedCall(parentOp->children, flops, r.arithmetic, f.children);
+            addNestedCall(parentOp->children, flops, sig.arithmetic, f.children);
         else if (span) { // a top-level op: its span's figures, handed up when the span ends
             span->flops += flops.known ? flops.flops : 0;
-            span->bytes += r.bytes;
+            span->bytes += sig.bytes;
             span->ops += 1;
             span->knownOps += flops.known ? 1 : 0;
         }
@@ -285,10 +301,10 @@ private:
         row.step = r.step;
         row.startNs = r.startNs - counts_.originNs;
         row.endNs = row.startNs + r.durNs;
-        row.shapes = m_.text(r.shapes);
-        row.dtype = m_.text(r.dtype);
+        row.shapes = m_.text(sig.shapes);
+        row.dtype = m_.text(sig.dtype);
         row.flops = flops.flops;
-        row.bytes = r.bytes;
+        row.bytes = sig.bytes;
         row.flopsKnown = flops.known;
         batch_.ops.push_back(std::move(row));
     }
@@ -325,13 +341,13 @@ private:
             if (!isDeviceWork(r.kind)) continue;
             Launch launch;
             if (const auto it = launchByExternal_.find(r.externalId);
-                r.externalId >= 0 && it != launchByExternal_.end())
+                r.externalId >= 0 && it != launchByExternal_.end() && it->second.op)
                 launch = it->second;
             else if (const auto c = launchByCorrelation_.find(r.correlation);
                      r.correlation >= 0 && c != launchByCorrelation_.end())
                 launch = c->second;
             DeviceActivityRow a = activity(r, launch);
-            a.device = std::max(0, r.device);
+            a.device = std::max<int>(0, r.device);
             a.stream = r.stream;
             counts_.linked += a.op ? 1 : 0;
             counts_.gpu = true;
@@ -354,7 +370,7 @@ private:
         batch_ = Batch{};
         batch_.run = run;
         // Bounded memory: wait for the writer now and then rather than queue the whole run.
-        if (++submitted_ % 16 == 0) (void)w_.flush();
+        if (++submitted_ % 4 == 0) (void)w_.flush();
     }
 
     TraceModel& m_;

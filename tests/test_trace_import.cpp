@@ -1,0 +1,567 @@
+// Trace import (core/interop): Kineto-format traces written here from the
+// documented format (pytorch/kineto output_json.cpp, profiler_kineto.cpp;
+// shared/notes/interop.md §A) import with one op per cpu_op, nesting by
+// time, FLOPs from Input Dims equal to the formulas worked by hand, every
+// kernel / copy / fill linked to its op, exact ns times from both timestamp
+// styles, .gz like plain; bad input is refused with a clear error and leaves
+// no file; a generated 200 MB trace imports in bounded memory; a capture
+// exported to Chrome trace and imported again keeps its counts and times.
+#include "SyntheticTrace.h"
+#include "TestSupport.h"
+#include "core/interop/TraceArgs.h"
+#include "core/interop/TraceImport.h"
+#include "core/interop/TraceModel.h"
+#include "core/session/SessionReader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sys/resource.h>
+#include <zlib.h>
+
+using namespace mvp;
+using interop::Json;
+
+namespace {
+std::string str(const QString& s) {
+    return s.toStdString();
+}
+
+std::string pathIn(const QTemporaryDir& dir, const char* name) {
+    return dir.filePath(QString::fromUtf8(name)).toStdString();
+}
+
+bool writeText(const std::string& path, const std::string& text) {
+    return test::writeFile(QString::fromStdString(path), QByteArray::fromStdString(text));
+}
+
+bool writeGzip(const std::string& path, const std::string& text) {
+    gzFile f = gzopen(path.c_str(), "wb");
+    if (!f) return false;
+    const bool ok = gzwrite(f, text.data(), unsigned(text.size())) == int(text.size());
+    return gzclose(f) == Z_OK && ok;
+}
+
+Json slice(const char* cat, const std::string& name, const Json& ts, const Json& dur, Json pid,
+           Json tid, Json args = Json::object()) {
+    return {{"ph", "X"},  {"cat", cat}, {"name", name}, {"pid", pid},
+            {"tid", tid}, {"ts", ts},   {"dur", dur},   {"args", args}};
+}
+
+// aten::addmm(bias [64], x [32,128], w [128,64]) and its Kineto arguments.
+Json addmmArgs(int64_t external) {
+    return {{"Input Dims", {{64}, {32, 128}, {128, 64}, Json::array(), Json::array()}},
+            {"Input type", {"float", "float", "float", "Scalar", "Scalar"}},
+            {"Concrete Inputs", {"", "", "", "1", "1"}},
+            {"External id", external}};
+}
+constexpr int64_t kAddmmFlops = 2LL * 32 * 64 * 128; // 2·M·N·K, worked by hand
+
+// A Kineto trace (2024+ style: µs relative to baseTimeNanoseconds, with ns
+// fractions): one step of a module Net_0 → Linear_0 → aten::linear → (t,
+// addmm → cudaLaunchKernel), a copy_ with cudaMemcpyAsync, and on GPU 0 /
+// stream 7 the GEMM kernel (External id), the copy (correlation only) and a
+// memset (External id); plus a Python frame, an unknown category, a flow and
+// an instant, which are counted, not imported.
+std::string kinetoTrace() {
+    const int pid = 4242, tid = 17;
+    Json ev = Json::array();
+    ev.push_back({{"ph", "M"},
+                  {"name", "thread_name"},
+                  {"pid", pid},
+                  {"tid", tid},
+                  {"args", {{"name", "thread 17 (python)"}}}});
+    ev.push_back(slice("user_annotation", "ProfilerStep#1", "100.000", "50.000", pid, tid));
+    ev.push_back(slice("python_function", "nn.Module: Net_0", "101.000", "40.000", pid, tid));
+    ev.push_back(slice("python_function", "model.py(12): forward", "101.500", "39.000", pid, tid));
+    ev.push_back(slice("python_function", "nn.Module: Linear_0", "102.000", "10.000", pid, tid));
+    ev.push_back(slice("cpu_op", "aten::linear", "105.125", "3.250", pid, tid,
+                       {{"Input Dims", {{32, 128}, {64, 128}, {64}}},
+                        {"Input type", {"float", "float", "float"}},
+                        {"External id", 10}}));
+    ev.push_back(
+        slice("cpu_op", "aten::t", "105.200", "0.300", pid, tid,
+              {{"Input Dims", {{64, 128}}}, {"Input type", {"float"}}, {"External id", 11}}));
+    ev.push_back(slice("cpu_op", "aten::addmm", "105.600", "2.500", pid, tid, addmmArgs(12)));
+    ev.push_back(slice("cuda_runtime", "cudaLaunchKernel", "106.000", "1.000", pid, tid,
+                       {{"correlation", 100}, {"External id", 12}, {"cbid", 211}}));
+    ev.push_back(slice("cpu_op", "aten::copy_", "120.000", "5.000", pid, tid,
+                       {{"Input Dims", {{32, 64}, {32, 64}, Json::array()}},
+                        {"Input type", {"float", "float", "Scalar"}},
+                        {"External id", 13}}));
+    ev.push_back(slice("cuda_runtime", "cudaMemcpyAsync", "121.000", "2.000", pid, tid,
+                       {{"correlation", 101}}));
+    ev.push_back(slice("kernel", "ampere_sgemm_32x64_nn", "107.500", "4.125", 0, 7,
+                       {{"External id", 12},
+                        {"correlation", 100},
+                        {"device", 0},
+                        {"stream", 7},
+                        {"grid", {8, 1, 1}},
+                        {"block", {128, 1, 1}}}));
+    ev.push_back(slice("gpu_memcpy", "Memcpy DtoH (Device -> Pinned)", "122.000", "1.500", 0, 7,
+                       {{"correlation", 101}, {"device", 0}, {"stream", 7}, {"bytes", 8192}}));
+    ev.push_back(slice("gpu_memset", "Memset (Device)", "124.000", "0.500", 0, 7,
+                       {{"External id", 13}, {"device", 0}, {"stream", 7}, {"bytes", 256}}));
+    ev.push_back(slice("my_custom", "something", "130.000", "1.000", pid, tid));
+    ev.push_back({{"ph", "s"},
+                  {"cat", "ac2g"},
+                  {"name", "ac2g"},
+                  {"id", 100},
+                  {"pid", pid},
+                  {"tid", tid},
+                  {"ts", "106.000"}});
+    ev.push_back({{"ph", "f"},
+                  {"cat", "ac2g"},
+                  {"name", "ac2g"},
+                  {"id", 100},
+                  {"pid", 0},
+                  {"tid", 7},
+                  {"ts", "107.500"},
+                  {"bp", "e"}});
+    ev.push_back({{"ph", "i"},
+                  {"s", "g"},
+                  {"name", "Record Window End"},
+                  {"pid", ""},
+                  {"tid", ""},
+                  {"ts", "150.000"}});
+    Json trace = {{"schemaVersion", 1},
+                  {"deviceProperties", {{{"id", 0}, {"name", "NVIDIA H200"}}}},
+                  {"distributedInfo", {{"backend", "nccl"}, {"rank", 1}, {"world_size", 4}}},
+                  {"displayTimeUnit", "ms"},
+                  {"baseTimeNanoseconds", 1700000000000000000ULL},
+                  {"traceEvents", ev},
+                  {"traceName", "rank1.pt.trace.json"}};
+    // Kineto prints ts and dur as bare numbers with three decimals.
+    std::string text = trace.dump();
+    for (size_t at = text.find("\"ts\":\""); at != std::string::npos;
+         at = text.find("\"ts\":\"", at)) {
+        const size_t end = text.find('"', at + 6);
+        text.erase(end, 1);
+        text.erase(at + 5, 1);
+    }
+    for (size_t at = text.find("\"dur\":\""); at != std::string::npos;
+         at = text.find("\"dur\":\"", at)) {
+        const size_t end = text.find('"', at + 7);
+        text.erase(end, 1);
+        text.erase(at + 6, 1);
+    }
+    return text;
+}
+
+// An older Kineto trace: integer absolute Unix µs, capitalised categories.
+std::string olderKinetoTrace() {
+    const int64_t t0 = 1700000000000000; // µs: 2023-11-14T22:13:20Z
+    Json ev = Json::array();
+    ev.push_back(slice("Operator", "aten::mm", t0 + 10, 20, 1, 1,
+                       {{"Input Dims", {{16, 32}, {32, 8}}}, {"Input type", {"float", "float"}}}));
+    ev.push_back(slice("Kernel", "gemm", t0 + 15, 5, 0, 7, {{"device", 0}, {"stream", 7}}));
+    return Json{{"traceEvents", ev}}.dump();
+}
+
+int64_t countOf(const std::vector<OpRow>& ops, const std::string& name) {
+    return std::count_if(ops.begin(), ops.end(), [&](const OpRow& o) { return o.name == name; });
+}
+
+const OpRow* opNamed(const std::vector<OpRow>& ops, const std::string& name) {
+    for (const auto& o : ops)
+        if (o.name == name) return &o;
+    return nullptr;
+}
+
+const RunMetricRow* metric(const std::vector<RunMetricRow>& rows, const std::string& name) {
+    for (const auto& m : rows)
+        if (m.name == name) return &m;
+    return nullptr;
+}
+
+} // namespace
+
+class TraceImportTest : public QObject {
+    Q_OBJECT
+private slots:
+    void microsecondsConvertExactly();
+    void kinetoArgumentsGiveTheFormulas();
+    void kinetoTraceImports();
+    void gzipImportsLikePlain();
+    void legacyArrayNestsWithinAMicrosecond();
+    void badInputIsRefused();
+    void bigTraceImportsInBoundedMemory();
+    void captureRoundTrips();
+};
+
+void TraceImportTest::microsecondsConvertExactly() {
+    using interop::microsToNs;
+    QCOMPARE(microsToNs(Json("12.345")).value(), int64_t(12345));
+    QCOMPARE(microsToNs(Json(12)).value(), int64_t(12000));
+    QCOMPARE(microsToNs(Json("7")).value(), int64_t(7000));
+    QCOMPARE(microsToNs(Json("0.5")).value(), int64_t(500));
+    QCOMPARE(microsToNs(Json("12.3456")).value(), int64_t(12346)); // a 4th digit rounds
+    QCOMPARE(microsToNs(Json("-1.250")).value(), int64_t(-1250));
+    QCOMPARE(microsToNs(Json("1.5e3")).value(), int64_t(1500000));
+    // 19 significant digits: a double would lose the nanoseconds.
+    QCOMPARE(microsToNs(Json("1712345678901234.567")).value(), int64_t(1712345678901234567));
+    QVERIFY(!microsToNs(Json("abc")));
+    QVERIFY(!microsToNs(Json("12.3x")));
+    QVERIFY(!microsToNs(Json(nullptr)));
+    QVERIFY(!microsToNs(Json::array()));
+}
+
+void TraceImportTest::kinetoArgumentsGiveTheFormulas() {
+    const auto mm = interop::opCall("aten::addmm", addmmArgs(1));
+    QCOMPARE(mm.cost.flops.value(), kAddmmFlops);
+    // Σ inputs (64 + 32·128 + 128·64 floats) + the [32,64] output, 4 bytes each.
+    QCOMPARE(mm.cost.bytes, int64_t(4 * (64 + 32 * 128 + 128 * 64 + 32 * 64)));
+    QCOMPARE(mm.shapes, std::string("[[64],[32,128],[128,64]]"));
+    QCOMPARE(mm.dtype, std::string("Float"));
+
+    // conv2d(x [1,3,32,32], w [8,3,3,3], b, stride 2, padding 1, dilation 1, groups 1):
+    // out 16×16, 2·B·Cout·16·16·Cin·3·3.
+    Json conv = {{"Input Dims",
+                  {{1, 3, 32, 32},
+                   {8, 3, 3, 3},
+                   {8},
+                   Json::array(),
+                   Json::array(),
+                   Json::array(),
+                   Json::array()}},
+                 {"Input type",
+                  {"float", "float", "float", "ScalarList", "ScalarList", "ScalarList", "Scalar"}},
+                 {"Concrete Inputs", {"", "", "", "[2, 2]", "[1, 1]", "[1, 1]", "1"}}};
+    QCOMPARE(interop::opCall("aten::conv2d", conv).cost.flops.value(),
+             int64_t(2) * 1 * 8 * 16 * 16 * 3 * 3 * 3);
+    // Without Concrete Inputs the stride is unknown: no FLOPs rather than a guess.
+    conv.erase("Concrete Inputs");
+    const auto unknown = interop::opCall("aten::conv2d", conv);
+    QVERIFY(!unknown.cost.flops);
+    QVERIFY(unknown.unevaluated);
+
+    // Half: 2 bytes an element.
+    const Json half = {{"Input Dims", {{4, 8}, {8, 2}}},
+                       {"Input type", {"c10::Half", "c10::Half"}}};
+    const auto h = interop::opCall("aten::mm", half);
+    QCOMPARE(h.cost.flops.value(), int64_t(2 * 4 * 2 * 8));
+    QCOMPARE(h.cost.bytes, int64_t(2 * (4 * 8 + 8 * 2 + 4 * 2)));
+    QCOMPARE(h.dtype, std::string("Half"));
+}
+
+void TraceImportTest::kinetoTraceImports() {
+    QTemporaryDir dir;
+    const std::string a = pathIn(dir, "rank1.pt.trace.json"), b = pathIn(dir, "old.json"),
+                      out = pathIn(dir, "s.mvprof");
+    QVERIFY(writeText(a, kinetoTrace()) && writeText(b, olderKinetoTrace()));
+    auto done = importTraces({a, b}, out);
+    QVERIFY2(done, done ? "" : done.error().message.c_str());
+    QCOMPARE(done->size(), size_t(2));
+    auto reader = SessionReader::open(out);
+    QVERIFY(reader);
+    auto runs = (*reader)->runs();
+    QVERIFY(runs && runs->size() == 2);
+
+    const int64_t run = (*done)[0].run;
+    auto ops = (*reader)->ops(run);
+    QVERIFY(ops);
+    QCOMPARE(int64_t(ops->size()), int64_t(4)); // one per cpu_op
+    const OpRow* linear = opNamed(*ops, "aten::linear");
+    const OpRow* addmm = opNamed(*ops, "aten::addmm");
+    const OpRow* t = opNamed(*ops, "aten::t");
+    const OpRow* copy = opNamed(*ops, "aten::copy_");
+    QVERIFY(linear && addmm && t && copy);
+    QCOMPARE(countOf(*ops, "aten::addmm"), int64_t(1));
+    // Nesting by time; FLOPs at the innermost op with a formula, handed up.
+    QVERIFY(!linear->parentOp);
+    QCOMPARE(addmm->parentOp.value(), linear->id);
+    QCOMPARE(t->parentOp.value(), linear->id);
+    QCOMPARE(addmm->flops, kAddmmFlops);
+    QCOMPARE(linear->flops, kAddmmFlops);
+    QVERIFY(linear->flopsKnown && addmm->flopsKnown);
+    // Exact ns on the run's clock (origin: the step's start at 100.000 µs).
+    QCOMPARE(linear->startNs, int64_t(5125));
+    QCOMPARE(linear->endNs - linear->startNs, int64_t(3250));
+
+    auto modules = (*reader)->modules(run);
+    QVERIFY(modules);
+    std::map<std::string, std::string> kinds;
+    for (const auto& m : *modules)
+        kinds[m.path] = m.kind;
+    const std::map<std::string, std::string> expected = {{"ProfilerStep", "record_function"},
+                                                         {"ProfilerStep.Net_0", "Net"},
+                                                         {"ProfilerStep.Net_0.Linear_0", "Linear"}};
+    QVERIFY(kinds == expected);
+    auto spans = (*reader)->spans(run);
+    QVERIFY(spans && spans->size() == 3);
+    auto spanOf = [&](const std::string& path) -> const SpanRow* {
+        for (const auto& s : *spans)
+            for (const auto& m : *modules)
+                if (m.id == s.module && m.path == path) return &s;
+        return nullptr;
+    };
+    const SpanRow* linearSpan = spanOf("ProfilerStep.Net_0.Linear_0");
+    const SpanRow* netSpan = spanOf("ProfilerStep.Net_0");
+    QVERIFY(linearSpan && netSpan);
+    QCOMPARE(linear->span.value(), linearSpan->id);
+    QCOMPARE(linearSpan->parent.value(), netSpan->id);
+    QCOMPARE(linearSpan->flops, kAddmmFlops);
+    QCOMPARE(netSpan->flops, kAddmmFlops);     // inclusive: copy_ has no FLOPs (0, known)
+    QCOMPARE(copy->span.value(), netSpan->id); // the Python frame around it is no span
+
+    auto acts = (*reader)->activities(run);
+    QVERIFY(acts);
+    QCOMPARE(int64_t(acts->size()), int64_t(5)); // 2 runtime calls, kernel, copy, fill
+    for (const auto& x : *acts) {
+        QVERIFY2(x.op, x.name.c_str()); // every one attributed
+        const std::string opName = x.op == addmm->id  ? "aten::addmm"
+                                   : x.op == copy->id ? "aten::copy_"
+                                                      : "?";
+        if (x.kind == ActivityKind::Kernel) {
+            QCOMPARE(opName, std::string("aten::addmm"));
+            QCOMPARE(x.device, 0);
+            QCOMPARE(x.stream, int64_t(7));
+            QCOMPARE(x.startNs, int64_t(7500));
+            QCOMPARE(x.endNs - x.startNs, int64_t(4125));
+            QCOMPARE(x.span.value(), linearSpan->id);
+        }
+        if (x.kind == ActivityKind::Memcpy) {
+            QCOMPARE(opName, std::string("aten::copy_")); // through the runtime call's correlation
+            QCOMPARE(x.bytes, int64_t(8192));
+        }
+        if (x.kind == ActivityKind::Memset) QCOMPARE(opName, std::string("aten::copy_"));
+        if (x.kind == ActivityKind::Runtime) QCOMPARE(x.thread, int64_t(17));
+    }
+
+    auto metrics = (*reader)->runMetrics(run);
+    QVERIFY(metrics);
+    const RunMetricRow* skipped = metric(*metrics, "import.skipped");
+    QVERIFY(skipped);
+    QCOMPARE(skipped->value, 5.0); // python frame, unknown category, 2 flow events, 1 instant
+    QVERIFY2(skipped->note.find("unknown category 'my_custom' 1") != std::string::npos,
+             skipped->note.c_str());
+    QVERIFY(skipped->note.find("python frames") != std::string::npos);
+    QCOMPARE(metric(*metrics, "dist.rank")->value, 1.0);
+    QCOMPARE(metric(*metrics, "dist.world_size")->value, 4.0);
+    QCOMPARE(metric(*metrics, "import.linked")->value, 3.0);
+    const RunInfo& info = (*runs)[0];
+    QCOMPARE(info.device, std::string("cuda"));
+    QCOMPARE(info.startedUtc, std::string("2023-11-14T22:13:20Z"));
+    QVERIFY(info.configJson.find("\"world_size\":4") != std::string::npos);
+
+    // The older trace: absolute integer µs. Its kernel carries neither External
+    // id nor correlation, so it stays unattributed rather than guessed by time.
+    const RunInfo& old = (*runs)[1];
+    QCOMPARE(old.startedUtc, std::string("2023-11-14T22:13:20Z"));
+    auto oldOps = (*reader)->ops((*done)[1].run);
+    QVERIFY(oldOps && oldOps->size() == 1);
+    QCOMPARE(oldOps->front().flops, int64_t(2 * 16 * 8 * 32));
+    QCOMPARE(oldOps->front().endNs - oldOps->front().startNs, int64_t(20000));
+    auto oldActs = (*reader)->activities((*done)[1].run);
+    QVERIFY(oldActs && oldActs->size() == 1 && !oldActs->front().op);
+}
+
+void TraceImportTest::gzipImportsLikePlain() {
+    QTemporaryDir dir;
+    const std::string gz = pathIn(dir, "t.json.gz"), out = pathIn(dir, "g.mvprof");
+    QVERIFY(writeGzip(gz, kinetoTrace()));
+    auto done = importTraces({gz}, out);
+    QVERIFY2(done, done ? "" : done.error().message.c_str());
+    auto reader = SessionReader::open(out);
+    QVERIFY(reader);
+    auto ops = (*reader)->ops(done->front().run);
+    QVERIFY(ops && ops->size() == 4);
+    QCOMPARE(opNamed(*ops, "aten::linear")->flops, kAddmmFlops);
+    QVERIFY(looksLikeTraceFile(gz) && looksLikeTraceFile("x.pt.trace.json") &&
+            !looksLikeTraceFile("x.mvprof"));
+}
+
+void TraceImportTest::legacyArrayNestsWithinAMicrosecond() {
+    // The legacy export: a bare array, integer µs, no categories, empty args;
+    // truncation makes a child end 1 µs after its parent.
+    const std::string text =
+        R"([{"name":"aten::linear","ph":"X","ts":10,"dur":20,"tid":1,"pid":"CPU functions","args":{}},)"
+        R"({"name":"aten::addmm","ph":"X","ts":12,"dur":19,"tid":1,"pid":"CPU functions","args":{}},)"
+        R"({"name":"my block","ph":"X","ts":5,"dur":40,"tid":1,"pid":"CPU functions","args":{}},)"
+        R"({"name":"aten::relu","ph":"X","ts":35,"dur":2,"tid":1,"pid":"CPU functions","args":{}}])";
+    QTemporaryDir dir;
+    const std::string in = pathIn(dir, "legacy.json"), out = pathIn(dir, "l.mvprof");
+    QVERIFY(writeText(in, text));
+    auto done = importTraces({in}, out);
+    QVERIFY2(done, done ? "" : done.error().message.c_str());
+    QCOMPARE(done->front().ops, int64_t(3));
+    QCOMPARE(done->front().spans, int64_t(1));
+    auto reader = SessionReader::open(out);
+    auto ops = (*reader)->ops(done->front().run);
+    QVERIFY(ops);
+    QCOMPARE(opNamed(*ops, "aten::addmm")->parentOp.value(), opNamed(*ops, "aten::linear")->id);
+    QVERIFY(!opNamed(*ops, "aten::relu")->parentOp);
+    // No shapes in the legacy export: FLOPs unknown, never 0.
+    QVERIFY(!opNamed(*ops, "aten::addmm")->flopsKnown);
+    QVERIFY(!opNamed(*ops, "aten::linear")->flopsKnown);
+    QCOMPARE(opNamed(*ops, "aten::linear")->startNs, int64_t(5000));
+}
+
+void TraceImportTest::badInputIsRefused() {
+    QTemporaryDir dir;
+    const std::string good = pathIn(dir, "good.json");
+    QVERIFY(writeText(good, kinetoTrace()));
+    const std::string full = kinetoTrace();
+    struct Case {
+        const char* name;
+        std::string text;
+        const char* says;
+    };
+    const Case cases[] = {
+        {"truncated", full.substr(0, full.size() / 2), "not valid JSON at byte"},
+        {"empty", "", "not valid JSON"},
+        {"not json", "hello, world\n", "not valid JSON at byte"},
+        {"sqlite", std::string("SQLite format 3\0\x10\x00", 19), "not valid JSON"},
+        {"number", "42", "not a trace: it holds a number"},
+        {"array of numbers", "[1,2,3]", "event 0 is a number, not an object"},
+        {"array of arrays", R"({"traceEvents":[[1]]})", "event 0 is an array"},
+        {"no events", R"({"foo":1,"bar":[1,2]})", "no traceEvents array (its keys: foo, bar)"},
+        {"events object", R"({"traceEvents":{"a":1}})", "traceEvents is an object"},
+        {"ts string", R"({"traceEvents":[{"ph":"X","name":"aten::mm","ts":"soon","dur":1}]})",
+         "has no valid ts/dur"},
+        {"negative dur", R"({"traceEvents":[{"ph":"X","name":"aten::mm","ts":1,"dur":-5}]})",
+         "has no valid ts/dur"},
+        {"name number", R"({"traceEvents":[{"ph":"X","name":7,"ts":1,"dur":1}]})",
+         "has no name string"},
+        {"no ph", R"({"traceEvents":[{"name":"x","ts":1}]})", "has no phase"},
+        {"nothing to import", R"({"traceEvents":[{"ph":"M","name":"thread_name"}]})",
+         "has no slices to import"},
+    };
+    for (const auto& c : cases) {
+        const std::string in = pathIn(dir, (std::string(c.name) + ".json").c_str());
+        const std::string out = pathIn(dir, (std::string(c.name) + ".mvprof").c_str());
+        QVERIFY(writeText(in, c.text));
+        // A bad file after a good one: the whole import fails, nothing is left.
+        auto r = importTraces({good, in}, out);
+        QVERIFY2(!r, c.name);
+        QVERIFY2(r.error().code == ErrorCode::BadInput, c.name);
+        QVERIFY2(r.error().message.find(c.says) != std::string::npos,
+                 (std::string(c.name) + ": " + r.error().message).c_str());
+        QVERIFY2(r.error().message.find(c.name) != std::string::npos ||
+                     r.error().message.find(".json") != std::string::npos,
+                 c.name); // names the file
+        QVERIFY2(!QFile::exists(QString::fromStdString(out)), c.name);
+        QVERIFY2(!QFile::exists(QString::fromStdString(out + ".partial")), c.name);
+    }
+    const std::string out = pathIn(dir, "x.mvprof");
+    auto missing = importTraces({pathIn(dir, "missing.json")}, out);
+    QVERIFY(!missing && missing.error().code == ErrorCode::NotFound);
+    auto folder = importTraces({str(dir.path())}, out);
+    QVERIFY(!folder && folder.error().message.find("is a folder") != std::string::npos);
+    // An existing session is kept unless overwrite is asked for.
+    QVERIFY(writeText(out, "keep me"));
+    auto exists = importTraces({good}, out);
+    QVERIFY(!exists);
+    QFile kept(QString::fromStdString(out));
+    QVERIFY(kept.open(QIODevice::ReadOnly) && kept.readAll() == "keep me");
+    kept.close();
+    TraceImportOptions replace;
+    replace.overwrite = true;
+    QVERIFY(importTraces({good}, out, replace));
+}
+
+void TraceImportTest::bigTraceImportsInBoundedMemory() {
+    const QString cli = test::cliPath();
+    if (cli.isEmpty()) QSKIP("MVP_CLI is not set: no mvprof-cli to measure");
+    QTemporaryDir dir;
+    const std::string in = pathIn(dir, "big.json"), out = pathIn(dir, "big.mvprof");
+    const int64_t events = 740000; // ~200 MB on one line
+    QVERIFY(test::writeSyntheticTrace(in, events));
+    const double mb = double(QFileInfo(QString::fromStdString(in)).size()) / 1e6;
+    QVERIFY(mb > 190);
+    // mvprof-cli maps libtorch whatever it does: its resident size doing
+    // nothing is the baseline, measured first (getrusage keeps the maximum
+    // over the children waited for).
+    const auto peakChildMiB = [] {
+        rusage usage{};
+        getrusage(RUSAGE_CHILDREN, &usage);
+        return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
+    };
+    QProcess idle;
+    idle.start(cli, {QStringLiteral("--version")});
+    QVERIFY(idle.waitForFinished(60000));
+    const double baseMiB = peakChildMiB();
+    QProcess p;
+    p.start(cli, {QStringLiteral("import"), QString::fromStdString(in), QStringLiteral("--out"),
+                  QString::fromStdString(out), QStringLiteral("--quiet")});
+    QVERIFY(p.waitForFinished(600000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    const double peakMiB = peakChildMiB();
+    std::printf("import of a %.0f MB trace (%lld events): peak RSS %.0f MiB, %.0f MiB above "
+                "mvprof-cli's idle %.0f MiB\n",
+                mb, (long long)events, peakMiB, peakMiB - baseMiB, baseMiB);
+    QVERIFY2(peakMiB - baseMiB < 100, "the import held more than 100 MiB for a 200 MB trace");
+    auto reader = SessionReader::open(out);
+    QVERIFY(reader);
+    auto count = (*reader)->opCount(1);
+    QVERIFY(count && *count == events);
+}
+
+void TraceImportTest::captureRoundTrips() {
+    const QString cli = test::cliPath();
+    if (cli.isEmpty()) QSKIP("MVP_CLI is not set: no mvprof-cli to capture with");
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("c.mvprof")),
+                  trace = dir.filePath(QStringLiteral("c.json")),
+                  back = dir.filePath(QStringLiteral("back.mvprof"));
+    auto cap = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
+                             QStringLiteral("ref:tiny"), QStringLiteral("--image"),
+                             test::sampleImage(), QStringLiteral("--out"), session});
+    QVERIFY2(cap.exitCode == 0, cap.err.constData());
+    auto exp =
+        test::runCli({QStringLiteral("export"), session, QStringLiteral("--chrome-trace"), trace});
+    QVERIFY2(exp.exitCode == 0, exp.err.constData());
+    auto imported = importTraces({str(trace)}, str(back));
+    QVERIFY2(imported, imported ? "" : imported.error().message.c_str());
+    auto a = SessionReader::open(str(session));
+    auto b = SessionReader::open(str(back));
+    QVERIFY(a && b);
+    auto opsA = (*a)->ops(1), opsB = (*b)->ops(imported->front().run);
+    auto spansA = (*a)->spans(1), spansB = (*b)->spans(imported->front().run);
+    auto phasesA = (*a)->phases(1), phasesB = (*b)->phases(imported->front().run);
+    QVERIFY(opsA && opsB && spansA && spansB && phasesA && phasesB);
+    QCOMPARE(opsB->size(), opsA->size());
+    QCOMPARE(spansB->size(), spansA->size());
+    QCOMPARE(phasesB->size(), phasesA->size());
+    // Durations within 1 µs (the export writes exact ns: they are equal),
+    // matched as multisets by name.
+    auto durations = [](const std::vector<OpRow>& ops) {
+        std::multimap<std::string, int64_t> out;
+        for (const auto& o : ops)
+            out.emplace(o.name, o.endNs - o.startNs);
+        return out;
+    };
+    const auto da = durations(*opsA), db = durations(*opsB);
+    QVERIFY(da.size() == db.size());
+    for (auto ia = da.begin(), ib = db.begin(); ia != da.end(); ++ia, ++ib) {
+        QCOMPARE(ib->first, ia->first);
+        QVERIFY(std::abs(ib->second - ia->second) <= 1000);
+    }
+    std::vector<int64_t> sa, sb;
+    for (const auto& s : *spansA)
+        sa.push_back(s.endNs - s.startNs);
+    for (const auto& s : *spansB)
+        sb.push_back(s.endNs - s.startNs);
+    std::sort(sa.begin(), sa.end());
+    std::sort(sb.begin(), sb.end());
+    for (size_t i = 0; i < sa.size(); ++i)
+        QVERIFY(std::abs(sa[i] - sb[i]) <= 1000);
+    // Spans keep their modules' paths; ops stay inside their spans.
+    auto modsA = (*a)->modules(1), modsB = (*b)->modules(imported->front().run);
+    QVERIFY(modsA && modsB && modsA->size() == modsB->size());
+    int64_t inSpanA = 0, inSpanB = 0;
+    for (const auto& o : *opsA)
+        inSpanA += o.span.has_value();
+    for (const auto& o : *opsB)
+        inSpanB += o.span.has_value();
+    QCOMPARE(inSpanB, inSpanA);
+}
+
+QTEST_GUILESS_MAIN(TraceImportTest)
+#include "test_trace_import.moc"
