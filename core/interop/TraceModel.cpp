@@ -256,6 +256,7 @@ Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& 
     if (fromMvprof_) addMvprofArgs(r, args);
     r.externalId = integer(args, "External id").value_or(-1);
     r.correlation = integer(args, "correlation").value_or(-1);
+    r.order = uint32_t(records_.size());
     r.name = intern(name);
     r.track = trackOf(e, r.device >= 0, fromMvprof_ && !isDeviceWork(r.kind));
     records_.push_back(r);

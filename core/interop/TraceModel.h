@@ -56,6 +56,7 @@ struct TraceRecord {
     uint32_t detail = 0;            // Op: its OpSignature; ModuleSpan: its kind (interned)
     int32_t step = 0;               // where the trace says (mvprof's export)
     int32_t stream = -1;
+    uint32_t order = 0; // its place in the file: breaks ties of start and length
     int16_t device = -1;
     mvp::Phase phase = mvp::Phase::None;
     EventKind kind = EventKind::Op;

@@ -113,7 +113,9 @@ private:
                       if (a.track != b.track) return a.track < b.track;
                       if (a.startNs != b.startNs) return a.startNs < b.startNs;
                       if (a.durNs != b.durNs) return a.durNs > b.durNs;
-                      return nestingRank(a.kind) < nestingRank(b.kind);
+                      if (nestingRank(a.kind) != nestingRank(b.kind))
+                          return nestingRank(a.kind) < nestingRank(b.kind);
+                      return a.order < b.order; // the file lists a parent first
                   });
     }
 
