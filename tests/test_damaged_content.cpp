@@ -39,6 +39,14 @@ Batch rows(int64_t run) {
     b.runMetrics = {{"weights.bytes", 4096, "bytes", "measured", ""}};
     b.repetitions = {{Arm::Baseline, 0, Phase::Prefill, 100, false},
                      {Arm::WhatIf, 0, Phase::Prefill, 90, false}};
+    DeviceActivityRow kernel;
+    kernel.id = 1;
+    kernel.name = "sgemm";
+    kernel.device = 0;
+    kernel.stream = 7;
+    kernel.startNs = 25, kernel.endNs = 55;
+    kernel.op = 1;
+    b.activities = {kernel};
     return b;
 }
 
@@ -69,6 +77,7 @@ Status loadAll(const QString& path) {
     if (auto totals = (*r)->opTotals(1); !totals) return totals.error();
     if (auto leaves = (*r)->leafFlops(1); !leaves) return leaves.error();
     if (auto reps = (*r)->repetitions(1); !reps) return reps.error();
+    if (auto acts = (*r)->activities(1); !acts) return acts.error();
     (void)analyseRun(*data);
     return Ok{};
 }
@@ -138,6 +147,12 @@ private slots:
             "run_metric weights.bytes of run 1");
         row("negative repetition", "UPDATE repetition SET ns = -3 WHERE arm = 'whatif'",
             "repetition 0 (prefill) of run 1: ns -3");
+        row("kernel ending before it starts", "UPDATE device_activity SET end_ns = 5",
+            "device_activity 1 of run 1: end_ns 5 is outside 25..");
+        row("kernel on device -1", "UPDATE device_activity SET device = -1",
+            "device_activity 1 of run 1: device -1 is outside 0..1023");
+        row("kernel name not interned", "UPDATE device_activity SET name = 999",
+            "device_activity 1 of run 1: its name id 999 is not an interned string");
         // Phases and modalities are read into types: a name that is none is damage.
         row("unknown phase", "UPDATE phase SET phase = 'warmup' WHERE phase = 'decode'",
             "a phase row of run 1: phase \"warmup\" is none of preprocess, h2d, vision");

@@ -292,11 +292,12 @@ private slots:
         QCOMPARE(w.error().code, ErrorCode::NewerSchema);
     }
 
-    // Turns a current session into what an older mvprof wrote: v4 stored op
-    // rows as rows; v3 had no repetition table; v2 no module roles, no flops_known, op_total
-    // without phases and no leaf_flops; v1 also had no run_metric.
+    // Turns a current session into what an older mvprof wrote: v5 had no
+    // device_activity; v4 stored op rows as rows; v3 had no repetition table; v2 no module roles,
+    // no flops_known, op_total without phases and no leaf_flops; v1 also had no run_metric.
     static void downgrade(const QString& path, int version) {
-        test::unpackOps(path);
+        execSql(path, "DROP TABLE device_activity;");
+        if (version < 5) test::unpackOps(path);
         if (version < 4) execSql(path, "DROP TABLE repetition;");
         if (version < 3)
             execSql(path,
@@ -317,7 +318,7 @@ private slots:
     }
 
     void olderSessionsReadAndMigrateWhenAppendedTo() {
-        for (int version : {1, 2, 3, 4}) {
+        for (int version : {1, 2, 3, 4, 5}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             writeSession(path);
             std::vector<OpRow> before;
@@ -344,6 +345,8 @@ private slots:
                 auto reps = (*r)->repetitions(1);
                 if (version < 4)
                     QVERIFY(reps.ok() && reps->empty()); // none before v4, not an error
+                auto acts = (*r)->activities(1);
+                QVERIFY(acts.ok() && acts->empty()); // none before v6, not an error
                 auto ops = (*r)->ops(1);
                 QVERIFY(ops.ok());
                 QCOMPARE(ops->size(), before.size());
@@ -355,6 +358,14 @@ private slots:
             b.run = 1;
             b.runMetrics.push_back({"kv.bytes", 42, "bytes", "measured", "test"});
             b.repetitions.push_back({Arm::WhatIf, 0, Phase::Decode, 1234, false});
+            DeviceActivityRow kernel;
+            kernel.id = 1;
+            kernel.name = "sgemm";
+            kernel.device = 0;
+            kernel.stream = 7;
+            kernel.startNs = 10, kernel.endNs = 20;
+            kernel.correlation = 5;
+            b.activities.push_back(kernel);
             (*w)->submit(std::move(b));
             QVERIFY((*w)->close().ok());
             auto r = SessionReader::open(path.toStdString());
@@ -368,6 +379,12 @@ private slots:
             QCOMPARE((*r)->runs()->size(), size_t(1)); // the old run is intact
             auto reps = (*r)->repetitions(1);
             QVERIFY(reps.ok() && !reps->empty());
+            auto acts = (*r)->activities(1);
+            QVERIFY(acts.ok() && acts->size() == 1);
+            QCOMPARE(acts->front().name, std::string("sgemm"));
+            QCOMPARE(acts->front().stream, int64_t(7));
+            QCOMPARE(acts->front().correlation.value(), int64_t(5));
+            QVERIFY(!acts->front().op);
             QCOMPARE(reps->back().arm, Arm::WhatIf);
             QCOMPARE(reps->back().ns, int64_t(1234));
             // Migrated: per-phase totals rebuilt, old zero-FLOP ops read as unknown.
