@@ -3,8 +3,8 @@
 // from kinds), opened offscreen and shown in every view without a crash or a
 // Qt warning.
 #include "FuzzCases.h"
-#include "TestSql.h"
 #include "GuiSupport.h"
+#include "TestSql.h"
 #include "TestSupport.h"
 #include "app/gui/MainWindow.h"
 #include "core/session/ModuleRoles.h"
@@ -17,7 +17,10 @@
 #include "views/TimelineView.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QRegularExpression>
@@ -170,6 +173,62 @@ private slots:
         QCOMPARE((*modules)[5].layer, std::optional<int>(7));   // 层7
         QCOMPARE((*modules)[5].expert, std::optional<int>(2));  // 专家2
         QCOMPARE((*modules)[6].layer, std::optional<int>(3));
+    }
+
+    // File → Open on a torch.profiler trace: imported into the cache once,
+    // shown in the views its data supports, the others saying why not.
+    void opensATorchProfilerTrace() {
+        const QString trace = dir.filePath(QStringLiteral("step.pt.trace.json"));
+        const QByteArray json =
+            R"({"schemaVersion":1,"traceEvents":[)"
+            R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":1,"tid":1,"ts":0,"dur":100},)"
+            R"({"ph":"X","cat":"python_function","name":"nn.Module: Net_0","pid":1,"tid":1,"ts":1,"dur":90},)"
+            R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":2,"dur":50,)"
+            R"("args":{"Input Dims":[[256,512],[512,1024]],"Input type":["float","float"],"External id":5}},)"
+            R"({"ph":"X","cat":"kernel","name":"sgemm","pid":0,"tid":7,"ts":10,"dur":30,)"
+            R"("args":{"External id":5,"device":0,"stream":7}}]})";
+        QVERIFY(test::writeFile(trace, json));
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        for (int round = 0; round < 2; ++round) { // the second open reuses the import
+            QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+            QSignalSpy failed(&w, &MainWindow::loadFailed);
+            w.openSession(trace);
+            QVERIFY2(loaded.wait(20000), failed.isEmpty()
+                                             ? "no signal"
+                                             : qPrintable(failed.first().first().toString()));
+        }
+        const auto data = w.session();
+        QVERIFY(data && data->path.endsWith(QStringLiteral(".mvprof")));
+        QCOMPARE(QDir(QFileInfo(data->path).absolutePath())
+                     .entryList({QStringLiteral("*.mvprof")})
+                     .size(),
+                 1);
+        QCOMPARE(data->analysis.modules.nodes.size(), size_t(2));
+        QTest::keyClicks(w.moduleTreeView()->filter(), QStringLiteral("Net_0"));
+        const QModelIndex net = w.moduleTreeView()->proxy()->index(0, 0);
+        QVERIFY(net.isValid());
+        // 2·256·1024·512 FLOPs, worked by hand, from the trace's Input Dims.
+        QCOMPARE(net.siblingAtColumn(views::ModuleTreeModel::GFlops).data().toString(),
+                 QStringLiteral("0.2684"));
+        w.expertLoadView()->show();
+        bool says = false;
+        for (auto* label : w.expertLoadView()->findChildren<QLabel*>())
+            says = says || label->text().contains(QStringLiteral("imported from a trace"));
+        QVERIFY(says);
+        w.grab();
+
+        // A broken trace fails with the importer's reason; the window stays up.
+        const QString broken = dir.filePath(QStringLiteral("broken.json"));
+        QVERIFY(test::writeFile(broken, json.left(json.size() / 2)));
+        QSignalSpy failed(&w, &MainWindow::loadFailed);
+        w.openSession(broken);
+        QVERIFY(failed.wait(20000));
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("not valid JSON")),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(w.isVisible());
+        if (auto* box = w.findChild<QMessageBox*>(QStringLiteral("errorDialog"))) box->accept();
     }
 
     void opensASessionOfForeignNames() {

@@ -9,6 +9,13 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Sessions and traces (*.mvprof *.json *.json.gz);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;All files (*)":
+        "会话与跟踪文件 (*.mvprof *.json *.json.gz);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;所有文件 (*)",
+    "Open Session or Trace": "打开会话或跟踪",
+    "This run was imported from a trace, which has no routing: the MoE views need an mvprof capture.":
+        "此运行导入自跟踪文件，其中没有路由记录：MoE 视图需要 mvprof 采集。",
+    "This run was imported from a trace, which has no image: heatmaps need an mvprof capture.":
+        "此运行导入自跟踪文件，其中没有图像：热力图需要 mvprof 采集。",
     "The heatmap could not be computed: %1": "无法计算热力图：%1",
     "Computing the heatmap for layers %1–%2…": "正在计算第 %1–%2 层的热力图…",
     "apportioned": "分摊",

@@ -400,168 +400,168 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="84" />
+        <location filename="../app/gui/MainWindow.cpp" line="85" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88" />
+        <location filename="../app/gui/MainWindow.cpp" line="105" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="89" />
+        <location filename="../app/gui/MainWindow.cpp" line="106" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="91" />
+        <location filename="../app/gui/MainWindow.cpp" line="108" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="92" />
+        <location filename="../app/gui/MainWindow.cpp" line="109" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="94" />
+        <location filename="../app/gui/MainWindow.cpp" line="111" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="95" />
+        <location filename="../app/gui/MainWindow.cpp" line="112" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="97" />
+        <location filename="../app/gui/MainWindow.cpp" line="114" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="98" />
+        <location filename="../app/gui/MainWindow.cpp" line="115" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99" />
+        <location filename="../app/gui/MainWindow.cpp" line="116" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="100" />
+        <location filename="../app/gui/MainWindow.cpp" line="117" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="101" />
+        <location filename="../app/gui/MainWindow.cpp" line="118" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="102" />
+        <location filename="../app/gui/MainWindow.cpp" line="119" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="103" />
+        <location filename="../app/gui/MainWindow.cpp" line="120" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="104" />
+        <location filename="../app/gui/MainWindow.cpp" line="121" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105" />
+        <location filename="../app/gui/MainWindow.cpp" line="122" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109" />
+        <location filename="../app/gui/MainWindow.cpp" line="126" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111" />
+        <location filename="../app/gui/MainWindow.cpp" line="132" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112" />
+        <location filename="../app/gui/MainWindow.cpp" line="133" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="117" />
+        <location filename="../app/gui/MainWindow.cpp" line="142" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118" />
+        <location filename="../app/gui/MainWindow.cpp" line="143" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120" />
-        <location filename="../app/gui/MainWindow.cpp" line="133" />
+        <location filename="../app/gui/MainWindow.cpp" line="145" />
+        <location filename="../app/gui/MainWindow.cpp" line="158" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="126" />
+        <location filename="../app/gui/MainWindow.cpp" line="151" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="131" />
+        <location filename="../app/gui/MainWindow.cpp" line="156" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133" />
+        <location filename="../app/gui/MainWindow.cpp" line="158" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133" />
+        <location filename="../app/gui/MainWindow.cpp" line="158" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="140" />
+        <location filename="../app/gui/MainWindow.cpp" line="169" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142" />
+        <location filename="../app/gui/MainWindow.cpp" line="171" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="146" />
+        <location filename="../app/gui/MainWindow.cpp" line="175" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="149" />
+        <location filename="../app/gui/MainWindow.cpp" line="178" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="152" />
+        <location filename="../app/gui/MainWindow.cpp" line="181" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="153" />
+        <location filename="../app/gui/MainWindow.cpp" line="182" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="157" />
+        <location filename="../app/gui/MainWindow.cpp" line="186" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
@@ -636,25 +636,25 @@
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="96" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="285" />
-        <location filename="../app/gui/MainWindow.cpp" line="287" />
+        <location filename="../app/gui/MainWindow.cpp" line="272" />
+        <source>Open Session or Trace</source>
+        <translation>打开会话或跟踪</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="273" />
+        <source>Sessions and traces (*.mvprof *.json *.json.gz);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;All files (*)</source>
+        <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="329" />
+        <location filename="../app/gui/MainWindow.cpp" line="331" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="240" />
-        <source>Open Session</source>
-        <translation>打开会话</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="240" />
-        <source>mvprof sessions (*.mvprof);;All files (*)</source>
-        <translation>mvprof 会话 (*.mvprof);;所有文件 (*)</translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindowJobs.cpp" line="97" />
@@ -692,27 +692,27 @@
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="263" />
+        <location filename="../app/gui/MainWindow.cpp" line="297" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="275" />
+        <location filename="../app/gui/MainWindow.cpp" line="319" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="324" />
+        <location filename="../app/gui/MainWindow.cpp" line="368" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="329" />
+        <location filename="../app/gui/MainWindow.cpp" line="373" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="331" />
+        <location filename="../app/gui/MainWindow.cpp" line="375" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1260,22 +1260,27 @@
         <translation>选中词元 %1：%2（实测门控权重）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="114" />
+        <location filename="../views/ExpertLoadView.cpp" line="116" />
         <source>This run has no MoE routing.</source>
         <translation>此运行没有 MoE 路由记录。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="140" />
+        <location filename="../views/ExpertLoadView.cpp" line="117" />
+        <source>This run was imported from a trace, which has no routing: the MoE views need an mvprof capture.</source>
+        <translation>此运行导入自跟踪文件，其中没有路由记录：MoE 视图需要 mvprof 采集。</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="149" />
         <source>%1, visual</source>
         <translation>%1，视觉</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="141" />
+        <location filename="../views/ExpertLoadView.cpp" line="150" />
         <source>%1, text</source>
         <translation>%1，文本</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="172" />
+        <location filename="../views/ExpertLoadView.cpp" line="192" />
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation>第 %1 层，%2：%4 个词元共 %3 个槽位（实测）。CV %5 · 均衡度 %6 · Jain %7 · MaxVio %8 · 空闲 %9 · 归一化熵 %10 · 虚线：过载阈值（Δ = 1.8）</translation>
     </message>
@@ -1439,22 +1444,27 @@
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="369" />
+        <location filename="../views/HeatmapView.cpp" line="371" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="379" />
+        <location filename="../views/HeatmapView.cpp" line="372" />
+        <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
+        <translation>此运行导入自跟踪文件，其中没有图像：热力图需要 mvprof 采集。</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="383" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="408" />
+        <location filename="../views/HeatmapView.cpp" line="411" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="422" />
+        <location filename="../views/HeatmapView.cpp" line="425" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>
@@ -1497,7 +1507,7 @@
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="28" />
+        <location filename="../views/Labels.cpp" line="27" />
         <source>Decode</source>
         <translation>解码</translation>
     </message>

@@ -111,7 +111,11 @@ void ExpertLoadView::render() {
     grid_->clearPlottables();
     shown_ = {};
     if (!data_ || layer_->count() == 0) {
-        scalars_->setText(data_ ? tr("This run has no MoE routing.") : QString());
+        scalars_->setText(!data_ ? QString()
+                          : data_->data.importFormat.empty()
+                              ? tr("This run has no MoE routing.")
+                              : tr("This run was imported from a trace, which has no routing: "
+                                   "the MoE views need an mvprof capture."));
         bars_->replot();
         grid_->replot();
         return;

@@ -366,7 +366,11 @@ void HeatmapView::render() {
     if (!data_ || data_->image.isNull()) {
         canvas_->setImages({}, 0, 0, {});
         colourBar_->clear();
-        info_->setText(data_ ? tr("This run has no stored image.") : QString());
+        info_->setText(!data_ ? QString()
+                       : data_->data.importFormat.empty()
+                           ? tr("This run has no stored image.")
+                           : tr("This run was imported from a trace, which has no image: "
+                                "heatmaps need an mvprof capture."));
         return;
     }
     if (last_->value() < first_->value()) {

@@ -1,10 +1,41 @@
 #include "views/SessionData.h"
 
+#include "core/interop/TraceImport.h"
 #include "core/session/SessionReader.h"
 
+#include <QCryptographicHash>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <set>
 
 namespace mvp::views {
+
+Result<QString> sessionForTrace(const QString& tracePath, const std::function<bool()>& stale) {
+    const QFileInfo trace(tracePath);
+    if (!trace.isFile())
+        return makeError(ErrorCode::NotFound, tracePath.toStdString() + ": no such file");
+    const QString key = trace.absoluteFilePath() + QString::number(trace.size()) +
+                        QString::number(trace.lastModified().toMSecsSinceEpoch());
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+                        QStringLiteral("/imported");
+    if (!QDir().mkpath(dir))
+        return makeError(ErrorCode::Io, "cannot create " + dir.toStdString() +
+                                            " for the imported trace's session");
+    const QString session =
+        dir + QLatin1Char('/') + trace.completeBaseName() + QLatin1Char('-') +
+        QString::fromLatin1(
+            QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex().left(12)) +
+        QStringLiteral(".mvprof");
+    if (QFileInfo::exists(session)) return session;
+    TraceImportOptions options;
+    options.overwrite = true;
+    options.progress = [stale](const std::string&, int64_t, int64_t) { return !stale(); };
+    auto imported = importTraces({tracePath.toStdString()}, session.toStdString(), options);
+    if (!imported) return imported.error();
+    return session;
+}
 
 Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int64_t runId) {
     auto reader = SessionReader::open(path.toStdString());

@@ -8,6 +8,7 @@
 
 #include <QImage>
 #include <QString>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -26,6 +27,11 @@ struct SessionData {
     std::vector<PatchMetricRow> attention; // = data.attention: metric "attention", all layers
     std::vector<int> layers;               // decoder layers with attention values
 };
+
+// The session File → Open shows for a torch.profiler trace (.json, .json.gz):
+// imported once into the user's cache (named by the trace's path, size and
+// time), reused while the trace is unchanged. `stale` stops the import.
+Result<QString> sessionForTrace(const QString& tracePath, const std::function<bool()>& stale);
 
 // Opens `path` and loads run `runId` (0: the first). Safe to call from any thread.
 Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int64_t runId = 0);

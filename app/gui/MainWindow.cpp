@@ -4,6 +4,7 @@
 #include "app/gui/AttachDialog.h"
 #include "app/gui/CaptureDialog.h"
 #include "core/analysis/PatchMetrics.h"
+#include "core/interop/TraceImport.h"
 #include "core/report/Report.h"
 #include "core/session/Records.h"
 #include "core/session/SessionReader.h"
@@ -268,7 +269,9 @@ void MainWindow::chooseSession() {
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Session"), dir, tr("mvprof sessions (*.mvprof);;All files (*)"));
+        this, tr("Open Session or Trace"), dir,
+        tr("Sessions and traces (*.mvprof *.json *.json.gz);;mvprof sessions (*.mvprof);;"
+           "torch.profiler traces (*.json *.json.gz);;All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
     openSession(path);
@@ -293,11 +296,21 @@ void MainWindow::attach() {
 void MainWindow::openSession(const QString& path, qint64 runId) {
     statusBar()->showMessage(tr("Loading %1…").arg(path));
     // A newer open replaces an older one still loading: the GUI never waits for it.
-    loads_.start([path, runId](const auto&) {
+    loads_.start([path, runId](const auto& stale) {
         auto loaded = std::make_shared<Loaded>();
         // Nothing may escape a worker: Qt would abort the whole application.
         try {
-            auto data = views::loadSession(path, runId);
+            // A torch.profiler trace opens as the session it imports into.
+            QString session = path;
+            if (looksLikeTraceFile(path.toStdString())) {
+                auto imported = views::sessionForTrace(path, stale);
+                if (!imported) {
+                    loaded->error = QString::fromStdString(imported.error().message);
+                    return loaded;
+                }
+                session = *imported;
+            }
+            auto data = views::loadSession(session, runId);
             if (data)
                 loaded->data = data.value();
             else
