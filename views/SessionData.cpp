@@ -16,19 +16,21 @@ Result<QString> sessionForTrace(const QString& tracePath, const std::function<bo
     const QFileInfo trace(tracePath);
     if (!trace.isFile())
         return makeError(ErrorCode::NotFound, tracePath.toStdString() + ": no such file");
-    const QString key = trace.absoluteFilePath() + QString::number(trace.size()) +
-                        QString::number(trace.lastModified().toMSecsSinceEpoch());
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
                         QStringLiteral("/imported");
     if (!QDir().mkpath(dir))
         return makeError(ErrorCode::Io, "cannot create " + dir.toStdString() +
                                             " for the imported trace's session");
-    const QString session =
-        dir + QLatin1Char('/') + trace.completeBaseName() + QLatin1Char('-') +
-        QString::fromLatin1(
-            QCryptographicHash::hash(key.toUtf8(), QCryptographicHash::Sha1).toHex().left(12)) +
-        QStringLiteral(".mvprof");
-    if (QFileInfo::exists(session)) return session;
+    // One session per trace path, imported again when the trace is newer.
+    const QByteArray id =
+        QCryptographicHash::hash(trace.absoluteFilePath().toUtf8(), QCryptographicHash::Sha1)
+            .toHex()
+            .left(12);
+    const QString session = dir + QLatin1Char('/') + trace.completeBaseName() + QLatin1Char('-') +
+                            QString::fromLatin1(id) + QStringLiteral(".mvprof");
+    if (const QFileInfo cached(session);
+        cached.exists() && cached.lastModified() >= trace.lastModified())
+        return session;
     TraceImportOptions options;
     options.overwrite = true;
     options.progress = [stale](const std::string&, int64_t, int64_t) { return !stale(); };

@@ -29,8 +29,8 @@ struct SessionData {
 };
 
 // The session File → Open shows for a torch.profiler trace (.json, .json.gz):
-// imported once into the user's cache (named by the trace's path, size and
-// time), reused while the trace is unchanged. `stale` stops the import.
+// imported into the user's cache (one session per trace path), again only
+// when the trace is newer than it. `stale` stops the import.
 Result<QString> sessionForTrace(const QString& tracePath, const std::function<bool()>& stale);
 
 // Opens `path` and loads run `runId` (0: the first). Safe to call from any thread.
