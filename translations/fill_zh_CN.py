@@ -9,8 +9,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
-    "Sessions and traces (*.mvprof *.json *.json.gz);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;All files (*)":
-        "会话与跟踪文件 (*.mvprof *.json *.json.gz);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;所有文件 (*)",
+    "Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)":
+        "会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)",
     "Open Session or Trace": "打开会话或跟踪",
     "This run was imported from a trace, which has no routing: the MoE views need an mvprof capture.":
         "此运行导入自跟踪文件，其中没有路由记录：MoE 视图需要 mvprof 采集。",

@@ -566,6 +566,11 @@
         <translation>假设分析对比</translation>
     </message>
     <message>
+        <location filename="../app/gui/MainWindow.cpp" line="273" />
+        <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
+        <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
         <location filename="../app/gui/MainWindowJobs.cpp" line="27" />
         <source>Cancel</source>
         <translation>取消</translation>
@@ -646,13 +651,8 @@
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="273" />
-        <source>Sessions and traces (*.mvprof *.json *.json.gz);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;All files (*)</source>
-        <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="329" />
-        <location filename="../app/gui/MainWindow.cpp" line="331" />
+        <location filename="../app/gui/MainWindow.cpp" line="330" />
+        <location filename="../app/gui/MainWindow.cpp" line="332" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -692,27 +692,27 @@
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="297" />
+        <location filename="../app/gui/MainWindow.cpp" line="298" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="319" />
+        <location filename="../app/gui/MainWindow.cpp" line="320" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="368" />
+        <location filename="../app/gui/MainWindow.cpp" line="369" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="373" />
+        <location filename="../app/gui/MainWindow.cpp" line="374" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="375" />
+        <location filename="../app/gui/MainWindow.cpp" line="376" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>

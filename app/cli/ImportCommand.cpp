@@ -12,17 +12,19 @@ namespace mvp::cli {
 
 namespace {
 constexpr const char* kFooter =
-    R"(Each trace becomes one run. Ops (cpu_op) keep their shapes, and their FLOPs and bytes are estimated
-from Input Dims with the same formulas as a capture; nn.Module and record_function spans become the
-module tree; kernels, copies and fills are linked to the op that launched them. Events of other
-kinds are counted in the run's import.skipped metric. A trace has no phases: its ops and spans are
-outside every phase.)";
+    R"(Each Chrome trace becomes one run; an Nsight Systems SQLite export (nsys export --type sqlite) one
+run per profiled process. Ops (cpu_op) keep their shapes, and their FLOPs and bytes are estimated
+from Input Dims with the same formulas as a capture; nn.Module and record_function spans (NVTX
+ranges for Nsight) become the module tree; kernels, copies and fills are linked to the op (or NVTX
+range) that launched them. Events of other kinds are counted in the run's import.skipped metric. A
+trace has no phases: its ops and spans are outside every phase.)";
 }
 
 int importCommand(const std::vector<std::string>& argv) {
     CommandLine cli("import",
                     "mvprof-cli import TRACE… --out FILE.mvprof [--force] — "
-                    "torch.profiler traces (.json, .json.gz) into a session",
+                    "torch.profiler traces (.json, .json.gz) or Nsight Systems exports (.sqlite) "
+                    "into a session",
                     kFooter);
     std::string out;
     bool force = false, quiet = false;

@@ -270,8 +270,9 @@ void MainWindow::chooseSession() {
     const QString dir = settings.value(QStringLiteral("lastDirectory")).toString();
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Session or Trace"), dir,
-        tr("Sessions and traces (*.mvprof *.json *.json.gz);;mvprof sessions (*.mvprof);;"
-           "torch.profiler traces (*.json *.json.gz);;All files (*)"));
+        tr("Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;"
+           "torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;"
+           "All files (*)"));
     if (path.isEmpty()) return;
     settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(path).absolutePath());
     openSession(path);

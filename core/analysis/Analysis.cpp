@@ -171,7 +171,8 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     }
     const auto format = cfg.is_object() ? cfg.find("format") : cfg.end();
     if (format != cfg.end() && format->is_string() &&
-        format->get_ref<const std::string&>().rfind("chrome-trace", 0) == 0) {
+        (format->get_ref<const std::string&>().rfind("chrome-trace", 0) == 0 ||
+         *format == "nsight-sqlite")) {
         d.importFormat = format->get<std::string>();
         if (const auto src = cfg.find("source"); src != cfg.end() && src->is_string())
             d.importedFrom = src->get<std::string>();

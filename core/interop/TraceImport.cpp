@@ -1,5 +1,6 @@
 #include "core/interop/TraceImport.h"
 
+#include "core/interop/NsightReader.h"
 #include "core/interop/TraceJson.h"
 #include "core/interop/TraceModel.h"
 #include "core/interop/TraceRun.h"
@@ -49,13 +50,13 @@ std::string isoUtc(int64_t ns) {
     return text;
 }
 
-RunInfo runInfoFor(const std::string& file, const interop::TraceModel& m, interop::TraceForm form,
+RunInfo runInfoFor(const std::string& file, const interop::TraceModel& m, const std::string& format,
                    const interop::TraceRunCounts& counts) {
     RunInfo info;
     info.label = "imported";
     info.model = "trace: " + m.file();
     Json config = m.meta();
-    config["format"] = form == interop::TraceForm::Object ? "chrome-trace" : "chrome-trace-legacy";
+    config["format"] = format;
     config["source"] = fs::absolute(file).string();
     info.configJson = config.dump(-1, ' ', false, Json::error_handler_t::replace);
     info.imagePath = "";
@@ -98,36 +99,52 @@ std::vector<RunMetricRow> importMetrics(const interop::TraceModel& m,
     return out;
 }
 
-Result<ImportedTrace> importOne(const std::string& file, SessionWriter& w,
-                                const TraceImportOptions& options) {
+// A file's runs before they are written: a Chrome trace is one, an Nsight
+// export one per profiled process.
+struct ReadTrace {
+    interop::TraceModel model;
+    std::string format; // config_json's "format"
+};
+
+Result<std::vector<ReadTrace>> readFile(const std::string& file,
+                                        const TraceImportOptions& options) {
+    std::vector<ReadTrace> out;
+    if (interop::isSqliteFile(file)) {
+        auto models = interop::readNsight(file);
+        if (!models) return models.error();
+        for (auto& m : *models)
+            out.push_back({std::move(m), "nsight-sqlite"});
+        return out;
+    }
     interop::TraceForm form{};
     auto model = readTrace(file, options, form);
     if (!model) return model.error();
+    out.push_back({std::move(*model),
+                   form == interop::TraceForm::Object ? "chrome-trace" : "chrome-trace-legacy"});
+    return out;
+}
+
+Result<ImportedTrace> writeRun(const std::string& file, ReadTrace& t, SessionWriter& w) {
+    interop::TraceModel& model = t.model;
     // The run row needs the origin; the rows need the run id: a first
     // pass finds the origin without writing.
     interop::TraceRunCounts pre;
     bool first = true;
-    for (const auto& r : model->records()) {
+    for (const auto& r : model.records()) {
         pre.originNs = first ? r.startNs : std::min(pre.originNs, r.startNs);
         first = false;
         pre.gpu = pre.gpu || interop::isDeviceWork(r.kind);
     }
-    auto run = w.beginRun(runInfoFor(file, *model, form, pre));
+    auto run = w.beginRun(runInfoFor(file, model, t.format, pre));
     if (!run) return run.error();
-    auto counts = interop::writeTraceRun(*model, w, *run);
+    auto counts = interop::writeTraceRun(model, w, *run);
     if (!counts) return counts.error();
-    ImportedTrace out{file,
-                      *run,
-                      model->events(),
-                      counts->ops,
-                      counts->spans,
-                      counts->modules,
-                      counts->activities,
-                      counts->linked,
-                      0};
+    ImportedTrace out{model.file(),       *run,           model.events(),
+                      counts->ops,        counts->spans,  counts->modules,
+                      counts->activities, counts->linked, 0};
     Batch metrics;
     metrics.run = *run;
-    metrics.runMetrics = importMetrics(*model, *counts, out.skipped);
+    metrics.runMetrics = importMetrics(model, *counts, out.skipped);
     w.submit(std::move(metrics));
     RunResult result;
     result.wallNs = counts->wallNs;
@@ -148,7 +165,7 @@ bool looksLikeTraceFile(const std::string& path) {
         return path.size() >= suffix.size() &&
                path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
-    return ends(".json") || ends(".json.gz");
+    return ends(".json") || ends(".json.gz") || ends(".sqlite");
 }
 
 Result<std::vector<ImportedTrace>> importTraces(const std::vector<std::string>& files,
@@ -165,9 +182,13 @@ Result<std::vector<ImportedTrace>> importTraces(const std::vector<std::string>& 
         auto writer = SessionWriter::open(partial, SessionWriter::Mode::Overwrite);
         if (!writer) return writer.error();
         for (const auto& f : files) {
-            auto one = importOne(f, **writer, options);
-            if (!one) return one.error();
-            done.push_back(std::move(*one));
+            auto read = readFile(f, options);
+            if (!read) return read.error();
+            for (auto& t : *read) {
+                auto one = writeRun(f, t, **writer);
+                if (!one) return one.error();
+                done.push_back(std::move(*one));
+            }
         }
         return (*writer)->close();
     }();

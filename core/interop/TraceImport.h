@@ -1,7 +1,8 @@
 #pragma once
 // Imports torch.profiler traces — Kineto's Chrome-trace JSON (object form,
 // either timestamp style) and the legacy profiler's bare array, plain or
-// gzip — into a new session, one run per file. Streamed: memory holds the
+// gzip — into a new session, one run per file; and Nsight Systems' SQLite
+// exports, one run per profiled process (told apart by SQLite's header). Streamed: memory holds the
 // events in compact form (~80 bytes each), never the file's text. What the
 // session gets is in FORMAT.md ("Imported runs").
 
@@ -15,7 +16,7 @@
 namespace mvp {
 
 struct ImportedTrace {
-    std::string file;
+    std::string file; // its name; for an Nsight export with "(pid N)"
     int64_t run = 0;
     int64_t events = 0; // trace events read
     int64_t ops = 0, spans = 0, modules = 0;
@@ -37,7 +38,8 @@ Result<std::vector<ImportedTrace>> importTraces(const std::vector<std::string>& 
                                                 const std::string& out,
                                                 const TraceImportOptions& options = {});
 
-// True for names File → Open hands to the importer: .json, .json.gz, .pt.trace.json.
+// True for names File → Open hands to the importer: .json, .json.gz,
+// .pt.trace.json, .sqlite (an Nsight Systems export).
 bool looksLikeTraceFile(const std::string& path);
 
 } // namespace mvp

@@ -145,13 +145,25 @@ uint32_t TraceModel::trackOf(const Json& e, bool gpu, bool wholeProcess) {
     const auto tidIt = wholeProcess ? e.end() : e.find("tid");
     auto key = std::pair{pidIt == e.end() ? std::string() : idText(*pidIt),
                          tidIt == e.end() ? std::string() : idText(*tidIt)};
+    const int64_t thread =
+        tidIt != e.end() && tidIt->is_number_integer() ? tidIt->get<int64_t>() : -1;
+    return trackOf(std::move(key), thread, gpu);
+}
+
+uint32_t TraceModel::trackOf(std::pair<std::string, std::string> key, int64_t thread, bool gpu) {
     if (const auto it = trackIds_.find(key); it != trackIds_.end()) return it->second;
-    TraceTrack t{key.first, key.second, -1, gpu};
-    if (tidIt != e.end() && tidIt->is_number_integer()) t.thread = tidIt->get<int64_t>();
-    tracks_.push_back(std::move(t));
+    tracks_.push_back(TraceTrack{key.first, key.second, thread, gpu});
     const auto id = uint32_t(tracks_.size() - 1);
     trackIds_.emplace(std::move(key), id);
     return id;
+}
+
+void TraceModel::addRecord(TraceRecord r, std::string_view name, const std::string& pid,
+                           const std::string& tid, int64_t thread) {
+    r.order = uint32_t(records_.size());
+    r.name = intern(name);
+    r.track = trackOf({pid, tid}, thread, isDeviceWork(r.kind));
+    records_.push_back(r);
 }
 
 void TraceModel::addMeta(const std::string& key, Json&& value) {

@@ -78,6 +78,18 @@ public:
     // dur is refused.
     Status add(const Json& event, int64_t index);
     void addMeta(const std::string& key, Json&& value);
+    // For readers of rows rather than JSON (Nsight Systems' SQLite export): a
+    // record named `name` on the thread or GPU stream (pid, tid) names.
+    void addRecord(TraceRecord r, std::string_view name, const std::string& pid,
+                   const std::string& tid, int64_t thread);
+    // An op's cost from Kineto-style arguments ({"Input Dims": …}).
+    uint32_t signatureOf(const std::string& name, const Json& args);
+    void countEvent() { ++events_; }
+    // How far a child may end after its parent and still nest: 1 µs for JSON
+    // traces (older ones have whole, truncated microseconds), 0 for exact ns.
+    int64_t nestingSlackNs() const { return slackNs_; }
+    void setNestingSlackNs(int64_t ns) { slackNs_ = ns; }
+    void skip(const std::string& why) { ++skipped_[why]; }
 
     const std::string& file() const { return file_; }
     // A deque: growing it never copies what it holds (a 1 GB trace has millions).
@@ -99,10 +111,9 @@ public:
 
 private:
     Status addComplete(const Json& e, int64_t index, const std::string& cat);
-    uint32_t signatureOf(const std::string& name, const Json& args);
     void addMvprofArgs(TraceRecord& r, const Json& args);
     uint32_t trackOf(const Json& e, bool gpu, bool wholeProcess);
-    void skip(const std::string& why) { ++skipped_[why]; }
+    uint32_t trackOf(std::pair<std::string, std::string> key, int64_t thread, bool gpu);
 
     std::string file_;
     std::deque<TraceRecord> records_;
@@ -116,6 +127,7 @@ private:
     Json meta_ = Json::object();
     int64_t events_ = 0;
     bool fromMvprof_ = false;
+    int64_t slackNs_ = 1000;
 };
 
 // "12.345" µs (or 12, 12.3456789, "12") → ns, exactly for up to 3 decimals

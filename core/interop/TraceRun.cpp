@@ -11,9 +11,6 @@
 namespace mvp::interop {
 
 namespace {
-// Older traces have whole microseconds, truncated: a child may end up to 1 µs
-// after its parent.
-constexpr int64_t kNestingSlackNs = 1000;
 constexpr size_t kBatchRows = 8192;
 
 bool isSpan(EventKind k) {
@@ -157,7 +154,7 @@ private:
         // A slice that starts inside the innermost one but ends after it is
         // not its child: the two overlap, and it nests in whatever contains both.
         bool overlapped = false;
-        while (!stack_.empty() && r.startNs + r.durNs > stack_.back().endNs + kNestingSlackNs) {
+        while (!stack_.empty() && r.startNs + r.durNs > stack_.back().endNs + m_.nestingSlackNs()) {
             close();
             overlapped = true;
         }

@@ -1,9 +1,9 @@
 #pragma once
 // Turns a TraceModel into one run's rows: each CPU thread's slices nested by
-// time (a slice inside another on its thread is its child, within 1 µs for
-// the integer microseconds of older traces), ops under ops and module spans,
-// FLOPs handed up by the capture's rule (innermost wins), GPU work linked to
-// the op that launched it. Internal to the importers.
+// time (a slice inside another on its thread is its child, within the
+// model's slack: 1 µs for the integer microseconds of older JSON traces), ops under ops and module
+// spans, FLOPs handed up by the capture's rule (innermost wins), GPU work linked to the op that
+// launched it. Internal to the importers.
 
 #include "core/Result.h"
 #include "core/interop/TraceModel.h"
