@@ -9,6 +9,7 @@
 #include "core/interop/TraceArgs.h"
 #include "core/interop/TraceImport.h"
 #include "core/interop/TraceModel.h"
+#include "core/report/ChromeTrace.h"
 #include "core/session/SessionReader.h"
 
 #include <QDir>
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <tuple>
 #include <zlib.h>
 
 using namespace mvp;
@@ -186,6 +188,7 @@ private slots:
     void gzipImportsLikePlain();
     void legacyArrayNestsWithinAMicrosecond();
     void badInputIsRefused();
+    void deviceActivityRoundTrips();
 };
 
 void TraceImportTest::microsecondsConvertExactly() {
@@ -457,6 +460,45 @@ void TraceImportTest::badInputIsRefused() {
     TraceImportOptions replace;
     replace.overwrite = true;
     QVERIFY(importTraces({good}, out, replace));
+}
+
+// Imported, exported as a Chrome trace (kernels on their stream's track,
+// API calls on their thread's, linked by External id), imported again:
+// the same activity at the same times, launched by the same ops.
+void TraceImportTest::deviceActivityRoundTrips() {
+    QTemporaryDir dir;
+    const std::string in = pathIn(dir, "k.json"), first = pathIn(dir, "a.mvprof"),
+                      trace = pathIn(dir, "back.json"), second = pathIn(dir, "b.mvprof");
+    QVERIFY(writeText(in, kinetoTrace()));
+    QVERIFY(importTraces({in}, first));
+    auto a = SessionReader::open(first);
+    QVERIFY(a);
+    auto sum = writeChromeTrace(**a, {}, trace);
+    QVERIFY2(sum, sum ? "" : sum.error().message.c_str());
+    QCOMPARE(sum->activities, int64_t(5));
+    auto back = importTraces({trace}, second);
+    QVERIFY2(back, back ? "" : back.error().message.c_str());
+    auto b = SessionReader::open(second);
+    QVERIFY(b);
+    // name, kind, start, end, the launching op's name
+    using Key = std::tuple<std::string, ActivityKind, int64_t, int64_t, std::string>;
+    auto keys = [](SessionReader& r, int64_t run) {
+        std::vector<Key> out;
+        auto ops = r.ops(run);
+        auto acts = r.activities(run);
+        std::map<int64_t, std::string> opName;
+        for (const auto& o : *ops)
+            opName[o.id] = o.name;
+        for (const auto& x : *acts)
+            out.emplace_back(x.name, x.kind, x.startNs, x.endNs, x.op ? opName[*x.op] : "");
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const auto ka = keys(**a, 1), kb = keys(**b, back->front().run);
+    QCOMPARE(kb.size(), ka.size());
+    QVERIFY(ka == kb);
+    QVERIFY(
+        std::all_of(kb.begin(), kb.end(), [](const Key& k) { return !std::get<4>(k).empty(); }));
 }
 
 QTEST_GUILESS_MAIN(TraceImportTest)

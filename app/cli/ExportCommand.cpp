@@ -136,11 +136,11 @@ int exportChromeTrace(const ExportRequest& req) {
     auto sum = writeChromeTrace(**reader, runs, req.chromeTrace);
     if (!sum) return fail(sum.error().exitCode(), sum.error().message);
     std::printf("Wrote %s (%lld events: %lld phases, %lld module spans, %lld ops, %lld tokens, "
-                "%lld routing counters)\n",
+                "%lld routing counters, %lld GPU/API activities)\n",
                 req.chromeTrace.c_str(), static_cast<long long>(sum->events),
                 static_cast<long long>(sum->phases), static_cast<long long>(sum->spans),
                 static_cast<long long>(sum->ops), static_cast<long long>(sum->tokens),
-                static_cast<long long>(sum->counters));
+                static_cast<long long>(sum->counters), static_cast<long long>(sum->activities));
     return 0;
 }
 } // namespace

@@ -197,6 +197,62 @@ Status TraceModel::add(const Json& e, int64_t index) {
     return Ok{};
 }
 
+namespace {
+// What the record is, from its category: false when it is left out (counted).
+bool classify(TraceModel& m, TraceRecord& r, const std::string& cat, const std::string& name,
+              const Json& e, const Json& args) {
+    const Category c =
+        cat.empty() ? (name.find("::") != std::string::npos ? Category::Op : Category::Annotation)
+                    : categoryOf(cat, m.fromMvprof());
+    switch (c) {
+    case Category::Op:
+        r.kind = EventKind::Op;
+        r.detail = m.signatureOf(name, args);
+        return true;
+    case Category::Annotation:
+        r.kind = EventKind::Annotation;
+        return true;
+    case Category::Python:
+        if (name.rfind("nn.Module: ", 0) != 0) {
+            m.skip("python frames (python_function)");
+            return false;
+        }
+        r.kind = EventKind::ModuleCall;
+        return true;
+    case Category::Kernel:
+    case Category::Memcpy:
+    case Category::Memset:
+        r.kind = c == Category::Kernel   ? EventKind::Kernel
+                 : c == Category::Memcpy ? EventKind::Memcpy
+                                         : EventKind::Memset;
+        r.device = int16_t(std::clamp<int64_t>(
+            integer(args, "device").value_or(integer(e, "pid").value_or(0)), 0, 1023));
+        r.stream = int32_t(integer(args, "stream").value_or(integer(e, "tid").value_or(0)));
+        r.bytes = std::max<int64_t>(0, integer(args, "bytes").value_or(0));
+        return true;
+    case Category::Runtime:
+    case Category::Driver:
+        r.kind = c == Category::Runtime ? EventKind::Runtime : EventKind::Driver;
+        return true;
+    case Category::ModuleSpan:
+        r.kind = EventKind::ModuleSpan;
+        if (const auto k = args.find("kind"); k != args.end() && k->is_string())
+            r.detail = m.intern(k->get_ref<const std::string&>());
+        return true;
+    case Category::Phase:
+        r.kind = EventKind::Phase;
+        return true;
+    case Category::Known:
+        m.skip(cat);
+        return false;
+    case Category::Unknown:
+        m.skip("unknown category '" + cat.substr(0, 60) + "'");
+        return false;
+    }
+    return false;
+}
+} // namespace
+
 Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& cat) {
     const auto where = [&] { return file_ + ": event " + std::to_string(index); };
     const auto nameIt = e.find("name");
@@ -213,58 +269,10 @@ Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& 
                              "') has no valid ts/dur: they must be microseconds, dur ≥ 0");
     const auto argsIt = e.find("args");
     const Json& args = argsIt != e.end() && argsIt->is_object() ? *argsIt : emptyObject();
-
     TraceRecord r;
     r.startNs = *ts;
     r.durNs = *dur;
-    const Category c =
-        cat.empty() ? (name.find("::") != std::string::npos ? Category::Op : Category::Annotation)
-                    : categoryOf(cat, fromMvprof_);
-    switch (c) {
-    case Category::Op:
-        r.kind = EventKind::Op;
-        r.detail = signatureOf(name, args);
-        break;
-    case Category::Annotation:
-        r.kind = EventKind::Annotation;
-        break;
-    case Category::Python:
-        if (name.rfind("nn.Module: ", 0) != 0) {
-            skip("python frames (python_function)");
-            return Ok{};
-        }
-        r.kind = EventKind::ModuleCall;
-        break;
-    case Category::Kernel:
-    case Category::Memcpy:
-    case Category::Memset:
-        r.kind = c == Category::Kernel   ? EventKind::Kernel
-                 : c == Category::Memcpy ? EventKind::Memcpy
-                                         : EventKind::Memset;
-        r.device = int16_t(std::clamp<int64_t>(
-            integer(args, "device").value_or(integer(e, "pid").value_or(0)), 0, 1023));
-        r.stream = int32_t(integer(args, "stream").value_or(integer(e, "tid").value_or(0)));
-        r.bytes = std::max<int64_t>(0, integer(args, "bytes").value_or(0));
-        break;
-    case Category::Runtime:
-    case Category::Driver:
-        r.kind = c == Category::Runtime ? EventKind::Runtime : EventKind::Driver;
-        break;
-    case Category::ModuleSpan:
-        r.kind = EventKind::ModuleSpan;
-        if (const auto k = args.find("kind"); k != args.end() && k->is_string())
-            r.detail = intern(k->get_ref<const std::string&>());
-        break;
-    case Category::Phase:
-        r.kind = EventKind::Phase;
-        break;
-    case Category::Known:
-        skip(cat);
-        return Ok{};
-    case Category::Unknown:
-        skip("unknown category '" + cat.substr(0, 60) + "'");
-        return Ok{};
-    }
+    if (!classify(*this, r, cat, name, e, args)) return Ok{};
     if (fromMvprof_) addMvprofArgs(r, args);
     r.externalId = integer(args, "External id").value_or(-1);
     r.correlation = integer(args, "correlation").value_or(-1);

@@ -57,15 +57,22 @@ class TraceOut {
 public:
     explicit TraceOut(std::ofstream& out) : out_(out) {}
     void write(const std::string& event) { out_ << (events_++ ? ",\n" : "\n") << event; }
-    void meta(int64_t pid, std::optional<TraceTrack> tid, const char* name, const json& args) {
+    void meta(int64_t pid, TraceTrack tid, const char* name, const json& args) {
+        meta(pid, std::optional<int>(int(tid)), name, args);
+    }
+    void meta(int64_t pid, std::optional<int> tid, const char* name, const json& args) {
         write(R"({"ph":"M","pid":)" + std::to_string(pid) +
-              (tid ? R"(,"tid":)" + std::to_string(int(*tid)) : std::string()) + R"(,"name":")" +
-              name + R"(","args":)" + text(args) + "}");
+              (tid ? R"(,"tid":)" + std::to_string(*tid) : std::string()) + R"(,"name":")" + name +
+              R"(","args":)" + text(args) + "}");
     }
     void slice(int64_t pid, TraceTrack tid, const std::string& name, const char* cat,
                int64_t startNs, int64_t endNs, const json& args) {
-        write(R"({"ph":"X","pid":)" + std::to_string(pid) + R"(,"tid":)" +
-              std::to_string(int(tid)) + R"(,"ts":)" + micros(startNs) + R"(,"dur":)" +
+        slice(pid, int(tid), name, cat, startNs, endNs, args);
+    }
+    void slice(int64_t pid, int tid, const std::string& name, const char* cat, int64_t startNs,
+               int64_t endNs, const json& args) {
+        write(R"({"ph":"X","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) +
+              R"(,"ts":)" + micros(startNs) + R"(,"dur":)" +
               micros(std::max<int64_t>(0, endNs - startNs)) + R"(,"name":)" + text(name) +
               R"(,"cat":")" + cat + R"(","args":)" + text(args) + "}");
     }
@@ -153,6 +160,7 @@ json inputDims(const std::string& shapes) {
 void writeOp(TraceOut& out, int64_t pid, const OpRow& o) {
     json args{{"Input Dims", inputDims(o.shapes)},
               {"Input type", o.dtype},
+              {"External id", o.id},
               {"op", o.id},
               {"phase", phaseName(o.phase)},
               {"step", o.step},
@@ -254,6 +262,54 @@ int64_t writeRouting(TraceOut& out, const RunData& d,
     return int64_t(counts.size());
 }
 
+// Kineto's category of each kind of device activity.
+const char* activityCategory(ActivityKind k) {
+    switch (k) {
+    case ActivityKind::Kernel:
+        return "kernel";
+    case ActivityKind::Memcpy:
+        return "gpu_memcpy";
+    case ActivityKind::Memset:
+        return "gpu_memset";
+    case ActivityKind::Runtime:
+        return "cuda_runtime";
+    case ActivityKind::Driver:
+        return "cuda_driver";
+    }
+    return "kernel";
+}
+
+// GPU work on a track per (device, stream), API calls on one per host
+// thread; each track named, in that order after the run's own tracks.
+int64_t writeActivities(TraceOut& out, int64_t pid, std::vector<DeviceActivityRow>& rows) {
+    std::map<std::tuple<bool, int64_t, int64_t>, int> tracks; // (api, device|thread, stream)
+    auto trackOf = [&](const DeviceActivityRow& a) {
+        const bool api = !onDevice(a.kind);
+        const auto key = std::tuple{api, api ? a.thread : int64_t(a.device), api ? 0 : a.stream};
+        auto [it, added] = tracks.emplace(key, kFirstDeviceTrack + int(tracks.size()));
+        if (added) {
+            const std::string name =
+                api ? "CUDA API (thread " + std::to_string(a.thread) + ")"
+                    : "GPU " + std::to_string(a.device) + " stream " + std::to_string(a.stream);
+            out.meta(pid, std::optional<int>(it->second), "thread_name", {{"name", name}});
+            out.meta(pid, std::optional<int>(it->second), "thread_sort_index",
+                     {{"sort_index", it->second}});
+        }
+        return it->second;
+    };
+    sortForNesting(rows);
+    for (const auto& a : rows) {
+        json args{{"device", a.device}, {"stream", a.stream}};
+        if (a.correlation) args["correlation"] = *a.correlation;
+        if (a.op) args["External id"] = *a.op;
+        if (a.span) args["span"] = *a.span;
+        if (!onDevice(a.kind)) args["thread"] = a.thread;
+        if (a.bytes > 0) args["bytes"] = a.bytes;
+        out.slice(pid, trackOf(a), a.name, activityCategory(a.kind), a.startNs, a.endNs, args);
+    }
+    return int64_t(rows.size());
+}
+
 Status writeRun(TraceOut& out, SessionReader& reader, int64_t runId, ChromeTraceSummary& sum) {
     auto data = loadRunData(reader, runId);
     if (!data) return data.error();
@@ -266,6 +322,9 @@ Status writeRun(TraceOut& out, SessionReader& reader, int64_t runId, ChromeTrace
     const auto starts = passStarts(*data);
     sum.tokens += writeTokens(out, *data, starts);
     sum.counters += writeRouting(out, *data, starts);
+    auto activities = reader.activities(runId);
+    if (!activities) return activities.error();
+    sum.activities += writeActivities(out, runId, *activities);
     return Ok{};
 }
 

@@ -4,7 +4,10 @@
 // process per run (pid = run id) with tracks for phases, module spans and
 // ops, each strictly nested in time; the tokens as instant events carrying
 // their experts per layer; routing as counters (tokens per expert, per layer
-// and step); metadata events naming processes and tracks. Timestamps are µs
+// and step); kernels, copies and fills on a track per GPU stream and CUDA
+// API calls on one per host thread, with Kineto's categories and
+// "External id" (the op's id, on the op too) and "correlation" links;
+// metadata events naming processes and tracks. Timestamps are µs
 // from the run's start with ns fractions ("12.345"). Ops carry Kineto's
 // argument names ("Input Dims", "Input type") beside mvprof's estimates, so
 // tools that read torch.profiler traces read them too. Written to a
@@ -20,13 +23,17 @@ namespace mvp {
 
 class SessionReader;
 
-// The tracks of a run's process (their tid), in display order.
+// The tracks of a run's process (their tid), in display order. GPU work
+// goes on a track per (device, stream) and CUDA API calls on one per host
+// thread, from kFirstDeviceTrack on.
 enum class TraceTrack { Phases = 1, Modules = 2, Ops = 3, Tokens = 4 };
+inline constexpr int kFirstDeviceTrack = 100;
 const char* traceTrackName(TraceTrack t);
 
 struct ChromeTraceSummary {
     int64_t events = 0; // every event written, metadata included
     int64_t phases = 0, spans = 0, ops = 0, tokens = 0, counters = 0;
+    int64_t activities = 0; // kernels, copies, fills and CUDA API calls
 };
 
 // `runs` empty: every run of the session.
