@@ -9,6 +9,22 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Flame chart": "火焰图",
+    "phase": "阶段",
+    "module span": "模块区间",
+    "op": "算子",
+    "GPU work": "GPU 任务",
+    "CUDA API call": "CUDA API 调用",
+    "No slices in this run": "此运行没有时间片",
+    "%1 ms": "%1 毫秒",
+    "time (measured)": "时间（实测）",
+    "%1 (%2)\n%3 ms (measured), from %4 ms": "%1（%2）\n%3 毫秒（实测），起于 %4 毫秒",
+    "The flame chart could not be built: %1": "无法构建火焰图：%1",
+    "Find slices by name (Enter: next)": "按名称查找时间片（回车：下一个）",
+    "%1 slices match": "%1 个时间片匹配",
+    "%1 slices": "%1 个时间片",
+    "Building the flame chart…": "正在构建火焰图…",
+    "match %1 of %2: %3": "第 %1 / %2 个匹配：%3",
     "Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)":
         "会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)",
     "Open Session or Trace": "打开会话或跟踪",

@@ -401,173 +401,178 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="85"/>
+        <location filename="../app/gui/MainWindow.cpp" line="87"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105"/>
+        <location filename="../app/gui/MainWindow.cpp" line="107"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="106"/>
+        <location filename="../app/gui/MainWindow.cpp" line="108"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="108"/>
+        <location filename="../app/gui/MainWindow.cpp" line="110"/>
         <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109"/>
+        <location filename="../app/gui/MainWindow.cpp" line="111"/>
         <source>&amp;Open Session…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="113"/>
         <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112"/>
+        <location filename="../app/gui/MainWindow.cpp" line="114"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="114"/>
+        <location filename="../app/gui/MainWindow.cpp" line="116"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="115"/>
+        <location filename="../app/gui/MainWindow.cpp" line="117"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="116"/>
+        <location filename="../app/gui/MainWindow.cpp" line="118"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="117"/>
+        <location filename="../app/gui/MainWindow.cpp" line="119"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118"/>
+        <location filename="../app/gui/MainWindow.cpp" line="120"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="119"/>
+        <location filename="../app/gui/MainWindow.cpp" line="121"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120"/>
+        <location filename="../app/gui/MainWindow.cpp" line="122"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="121"/>
+        <location filename="../app/gui/MainWindow.cpp" line="123"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="122"/>
+        <location filename="../app/gui/MainWindow.cpp" line="124"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="126"/>
+        <location filename="../app/gui/MainWindow.cpp" line="128"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="132"/>
+        <location filename="../app/gui/MainWindow.cpp" line="134"/>
         <source>&amp;What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133"/>
+        <location filename="../app/gui/MainWindow.cpp" line="135"/>
         <source>What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142"/>
+        <location filename="../app/gui/MainWindow.cpp" line="144"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="143"/>
+        <location filename="../app/gui/MainWindow.cpp" line="145"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145"/>
-        <location filename="../app/gui/MainWindow.cpp" line="158"/>
+        <location filename="../app/gui/MainWindow.cpp" line="147"/>
+        <location filename="../app/gui/MainWindow.cpp" line="160"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="151"/>
+        <location filename="../app/gui/MainWindow.cpp" line="153"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="156"/>
+        <location filename="../app/gui/MainWindow.cpp" line="158"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158"/>
+        <location filename="../app/gui/MainWindow.cpp" line="160"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158"/>
+        <location filename="../app/gui/MainWindow.cpp" line="160"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="169"/>
+        <location filename="../app/gui/MainWindow.cpp" line="171"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171"/>
+        <location filename="../app/gui/MainWindow.cpp" line="173"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="175"/>
+        <location filename="../app/gui/MainWindow.cpp" line="177"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="178"/>
+        <location filename="../app/gui/MainWindow.cpp" line="180"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="181"/>
+        <location filename="../app/gui/MainWindow.cpp" line="183"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="182"/>
+        <location filename="../app/gui/MainWindow.cpp" line="184"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="186"/>
+        <location filename="../app/gui/MainWindow.cpp" line="187"/>
+        <source>Flame chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="191"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="273"/>
+        <location filename="../app/gui/MainWindow.cpp" line="290"/>
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -642,18 +647,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96"/>
+        <location filename="../app/gui/MainWindow.cpp" line="98"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="272"/>
+        <location filename="../app/gui/MainWindow.cpp" line="289"/>
         <source>Open Session or Trace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330"/>
-        <location filename="../app/gui/MainWindow.cpp" line="332"/>
+        <location filename="../app/gui/MainWindow.cpp" line="347"/>
+        <location filename="../app/gui/MainWindow.cpp" line="349"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
@@ -693,27 +698,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="298"/>
+        <location filename="../app/gui/MainWindow.cpp" line="315"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="320"/>
+        <location filename="../app/gui/MainWindow.cpp" line="337"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="369"/>
+        <location filename="../app/gui/MainWindow.cpp" line="387"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="374"/>
+        <location filename="../app/gui/MainWindow.cpp" line="392"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="376"/>
+        <location filename="../app/gui/MainWindow.cpp" line="394"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1321,6 +1326,85 @@
     <message>
         <location filename="../views/FindingsModel.cpp" line="80"/>
         <source>View</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::FlameChartView</name>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="34"/>
+        <source>phase</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="36"/>
+        <source>module span</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="38"/>
+        <source>op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="40"/>
+        <source>GPU work</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="42"/>
+        <source>CUDA API call</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="118"/>
+        <source>No slices in this run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="172"/>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="175"/>
+        <source>time (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="239"/>
+        <source>%1 (%2)
+%3 ms (measured), from %4 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="257"/>
+        <source>The flame chart could not be built: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="262"/>
+        <source>Find slices by name (Enter: next)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="278"/>
+        <source>%1 slices match</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="300"/>
+        <source>%1 slices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="321"/>
+        <source>Building the flame chart…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="368"/>
+        <source>match %1 of %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

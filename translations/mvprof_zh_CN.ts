@@ -400,173 +400,178 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="85" />
+        <location filename="../app/gui/MainWindow.cpp" line="87" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105" />
+        <location filename="../app/gui/MainWindow.cpp" line="107" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="106" />
+        <location filename="../app/gui/MainWindow.cpp" line="108" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="108" />
+        <location filename="../app/gui/MainWindow.cpp" line="110" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109" />
+        <location filename="../app/gui/MainWindow.cpp" line="111" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111" />
+        <location filename="../app/gui/MainWindow.cpp" line="113" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112" />
+        <location filename="../app/gui/MainWindow.cpp" line="114" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="114" />
+        <location filename="../app/gui/MainWindow.cpp" line="116" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="115" />
+        <location filename="../app/gui/MainWindow.cpp" line="117" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="116" />
+        <location filename="../app/gui/MainWindow.cpp" line="118" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="117" />
+        <location filename="../app/gui/MainWindow.cpp" line="119" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118" />
+        <location filename="../app/gui/MainWindow.cpp" line="120" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="119" />
+        <location filename="../app/gui/MainWindow.cpp" line="121" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120" />
+        <location filename="../app/gui/MainWindow.cpp" line="122" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="121" />
+        <location filename="../app/gui/MainWindow.cpp" line="123" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="122" />
+        <location filename="../app/gui/MainWindow.cpp" line="124" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="126" />
+        <location filename="../app/gui/MainWindow.cpp" line="128" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="132" />
+        <location filename="../app/gui/MainWindow.cpp" line="134" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133" />
+        <location filename="../app/gui/MainWindow.cpp" line="135" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142" />
+        <location filename="../app/gui/MainWindow.cpp" line="144" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="143" />
+        <location filename="../app/gui/MainWindow.cpp" line="145" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145" />
-        <location filename="../app/gui/MainWindow.cpp" line="158" />
+        <location filename="../app/gui/MainWindow.cpp" line="147" />
+        <location filename="../app/gui/MainWindow.cpp" line="160" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="151" />
+        <location filename="../app/gui/MainWindow.cpp" line="153" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="156" />
+        <location filename="../app/gui/MainWindow.cpp" line="158" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158" />
+        <location filename="../app/gui/MainWindow.cpp" line="160" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158" />
+        <location filename="../app/gui/MainWindow.cpp" line="160" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="169" />
+        <location filename="../app/gui/MainWindow.cpp" line="171" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171" />
+        <location filename="../app/gui/MainWindow.cpp" line="173" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="175" />
+        <location filename="../app/gui/MainWindow.cpp" line="177" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="178" />
+        <location filename="../app/gui/MainWindow.cpp" line="180" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="181" />
+        <location filename="../app/gui/MainWindow.cpp" line="183" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="182" />
+        <location filename="../app/gui/MainWindow.cpp" line="184" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="186" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <source>Flame chart</source>
+        <translation>火焰图</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="191" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="273" />
+        <location filename="../app/gui/MainWindow.cpp" line="290" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -641,18 +646,18 @@
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="96" />
+        <location filename="../app/gui/MainWindow.cpp" line="98" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="272" />
+        <location filename="../app/gui/MainWindow.cpp" line="289" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="330" />
-        <location filename="../app/gui/MainWindow.cpp" line="332" />
+        <location filename="../app/gui/MainWindow.cpp" line="347" />
+        <location filename="../app/gui/MainWindow.cpp" line="349" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -692,27 +697,27 @@
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="298" />
+        <location filename="../app/gui/MainWindow.cpp" line="315" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="320" />
+        <location filename="../app/gui/MainWindow.cpp" line="337" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="369" />
+        <location filename="../app/gui/MainWindow.cpp" line="387" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="374" />
+        <location filename="../app/gui/MainWindow.cpp" line="392" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="376" />
+        <location filename="../app/gui/MainWindow.cpp" line="394" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1321,6 +1326,86 @@
         <location filename="../views/FindingsModel.cpp" line="80" />
         <source>View</source>
         <translation>视图</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::FlameChartView</name>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="34" />
+        <source>phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="36" />
+        <source>module span</source>
+        <translation>模块区间</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="38" />
+        <source>op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="40" />
+        <source>GPU work</source>
+        <translation>GPU 任务</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="42" />
+        <source>CUDA API call</source>
+        <translation>CUDA API 调用</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="118" />
+        <source>No slices in this run</source>
+        <translation>此运行没有时间片</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="172" />
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="175" />
+        <source>time (measured)</source>
+        <translation>时间（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="239" />
+        <source>%1 (%2)
+%3 ms (measured), from %4 ms</source>
+        <translation>%1（%2）
+%3 毫秒（实测），起于 %4 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="257" />
+        <source>The flame chart could not be built: %1</source>
+        <translation>无法构建火焰图：%1</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="262" />
+        <source>Find slices by name (Enter: next)</source>
+        <translation>按名称查找时间片（回车：下一个）</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="278" />
+        <source>%1 slices match</source>
+        <translation>%1 个时间片匹配</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="300" />
+        <source>%1 slices</source>
+        <translation>%1 个时间片</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="321" />
+        <source>Building the flame chart…</source>
+        <translation>正在构建火焰图…</translation>
+    </message>
+    <message>
+        <location filename="../views/FlameChartView.cpp" line="368" />
+        <source>match %1 of %2: %3</source>
+        <translation>第 %1 / %2 个匹配：%3</translation>
     </message>
 </context>
 <context>

@@ -12,6 +12,7 @@
 #include "views/ExpertLoadView.h"
 #include "views/Export.h"
 #include "views/FindingsView.h"
+#include "views/FlameChartView.h"
 #include "views/HeatmapView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
@@ -80,8 +81,9 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), heatmap_(new views::HeatmapView(this)),
       modules_(new views::ModuleTreeView(this)), findings_(new views::FindingsView(this)),
       experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
-      timeline_(new views::TimelineView(this)), roofline_(new views::RooflineView(this)),
-      comparison_(new views::ComparisonView(this)), runLabel_(new QLabel(this)) {
+      timeline_(new views::TimelineView(this)), flame_(new views::FlameChartView(this)),
+      roofline_(new views::RooflineView(this)), comparison_(new views::ComparisonView(this)),
+      runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     setCentralWidget(heatmap_);
     setAcceptDrops(true);
@@ -182,6 +184,9 @@ void MainWindow::setUpDocks() {
     timelineDock_ = addDock(timeline_, tr("Gate vs expert timeline"),
                             QStringLiteral("timelineDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, timelineDock_);
+    flameDock_ = addDock(flame_, tr("Flame chart"), QStringLiteral("flameChartDock"),
+                         Qt::BottomDockWidgetArea);
+    tabifyDockWidget(findingsDock_, flameDock_);
     tabifyDockWidget(findingsDock_, runsDock_);
     comparisonDock_ = addDock(comparison_, tr("What-if comparison"),
                               QStringLiteral("comparisonDock"), Qt::BottomDockWidgetArea);
@@ -214,6 +219,18 @@ void MainWindow::connectViews() {
     connect(runs_, &views::RunsView::runChosen, this, [this](qint64 id) {
         if (session_) openSession(session_->path, id);
     });
+    // A module span clicked in the flame chart is selected in the cost tree,
+    // and the tree's current module is outlined in the flame chart.
+    connect(flame_, &views::FlameChartView::moduleClicked, this, [this](const QString& path) {
+        Finding f;
+        f.target = {FindingView::Modules, {}, {}, path.toStdString(), {}, {}};
+        showFinding(f);
+    });
+    connect(modules_->tree()->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& current) {
+                flame_->selectModule(
+                    current.siblingAtColumn(0).data(views::ModuleTreeModel::SortRole).toString());
+            });
 }
 
 // A live run (attached, or opened while capturing) is re-read while it lasts, but only
@@ -352,6 +369,7 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     findings_->setFindings(session_->analysis.findings);
     experts_->setSession(session_);
     timeline_->setSession(session_);
+    flame_->setSession(session_);
     roofline_->setSession(session_);
     runs_->setRuns(session_->runs, session_->runId);
     comparison_->setRuns(session_->path, session_->runs);

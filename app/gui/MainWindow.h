@@ -31,6 +31,7 @@ class ModuleTreeView;
 class RooflineView;
 class RunsView;
 class TimelineView;
+class FlameChartView;
 } // namespace mvp::views
 
 namespace mvp {
@@ -75,6 +76,7 @@ public:
     views::ExpertLoadView* expertLoadView() const { return experts_; }
     views::RunsView* runsView() const { return runs_; }
     views::TimelineView* timelineView() const { return timeline_; }
+    views::FlameChartView* flameChartView() const { return flame_; }
     views::RooflineView* rooflineView() const { return roofline_; }
     std::shared_ptr<const views::SessionData> session() const { return session_; }
 
@@ -123,6 +125,7 @@ private:
     views::ExpertLoadView* experts_;
     views::RunsView* runs_;
     views::TimelineView* timeline_;
+    views::FlameChartView* flame_;
     views::RooflineView* roofline_;
     views::ComparisonView* comparison_;
     WhatIfActions* whatIfs_ = nullptr;
@@ -131,6 +134,7 @@ private:
     QDockWidget* rooflineDock_ = nullptr;
     QDockWidget* modulesDock_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
+    QDockWidget* flameDock_ = nullptr;
     QDockWidget* findingsDock_ = nullptr;
     QDockWidget* expertsDock_ = nullptr;
     QDockWidget* runsDock_ = nullptr;
