@@ -10,6 +10,7 @@
 #include "views/FlameChartView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
+#include "views/OpTableView.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -20,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <algorithm>
+#include <map>
 
 using namespace mvp;
 
@@ -40,6 +43,32 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
     void init() { test::failOnWarnings(); }
+
+    // The op table: one row per op name, summed over phases, most time first.
+    void opTableSumsTheRunsOps() {
+        MainWindow w;
+        QVERIFY(test::showSession(w, session, QSize(1400, 900)));
+        auto reader = SessionReader::open(session.toStdString());
+        QVERIFY(reader);
+        const auto totals = (*reader)->opTotals(1);
+        QVERIFY(totals);
+        std::map<std::string, int64_t> nsByName;
+        for (const auto& t : *totals)
+            nsByName[t.name] += t.ns;
+        auto* view = w.opTableView();
+        QCOMPARE(view->model()->rowCount(), int(nsByName.size()));
+        const auto* proxy = view->proxy();
+        const auto top = proxy->index(0, views::OpTableModel::Name).data().toString().toStdString();
+        const auto second =
+            proxy->index(1, views::OpTableModel::Name).data().toString().toStdString();
+        QVERIFY(nsByName[top] >= nsByName[second]);
+        QVERIFY(std::all_of(nsByName.begin(), nsByName.end(),
+                            [&](const auto& kv) { return kv.second <= nsByName[top]; }));
+        QTest::keyClicks(view->filter(), QStringLiteral("addmm"));
+        QCOMPARE(proxy->rowCount(), 1);
+        QCOMPARE(proxy->index(0, views::OpTableModel::Name).data().toString(),
+                 QStringLiteral("aten::addmm"));
+    }
 
     void showsTheRunAndSharesSelection() {
         MainWindow w;

@@ -9,6 +9,18 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Ops": "算子",
+    "Filter ops by name": "按名称筛选算子",
+    "Estimated from the op shapes": "由算子形状估算",
+    "Measured": "实测",
+    "Share of the op's time whose FLOPs are known (derived)": "FLOPs 已知部分占该算子时间的比例（推导值）",
+    "Op": "算子",
+    "Calls": "调用次数",
+    "Total ms": "总毫秒",
+    "Share": "占比",
+    "GFLOP*": "GFLOP*",
+    "MB*": "MB*",
+    "FLOPs known": "FLOPs 已知",
     "Flame chart": "火焰图",
     "phase": "阶段",
     "module span": "模块区间",

@@ -16,6 +16,7 @@
 #include "views/HeatmapView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
+#include "views/OpTableView.h"
 #include "views/RooflineView.h"
 #include "views/RunsView.h"
 #include "views/SessionData.h"
@@ -82,8 +83,8 @@ MainWindow::MainWindow(QWidget* parent)
       modules_(new views::ModuleTreeView(this)), findings_(new views::FindingsView(this)),
       experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
       timeline_(new views::TimelineView(this)), flame_(new views::FlameChartView(this)),
-      roofline_(new views::RooflineView(this)), comparison_(new views::ComparisonView(this)),
-      runLabel_(new QLabel(this)) {
+      ops_(new views::OpTableView(this)), roofline_(new views::RooflineView(this)),
+      comparison_(new views::ComparisonView(this)), runLabel_(new QLabel(this)) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     setCentralWidget(heatmap_);
     setAcceptDrops(true);
@@ -176,6 +177,8 @@ void MainWindow::setUpDocks() {
     rooflineDock_ =
         addDock(roofline_, tr("Roofline"), QStringLiteral("rooflineDock"), Qt::RightDockWidgetArea);
     tabifyDockWidget(modulesDock_, rooflineDock_);
+    opsDock_ = addDock(ops_, tr("Ops"), QStringLiteral("opTableDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(modulesDock_, opsDock_);
     modulesDock_->raise();
     findingsDock_ = addDock(findings_, tr("Findings"), QStringLiteral("findingsDock"),
                             Qt::BottomDockWidgetArea);
@@ -370,6 +373,7 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     experts_->setSession(session_);
     timeline_->setSession(session_);
     flame_->setSession(session_);
+    ops_->setSession(session_);
     roofline_->setSession(session_);
     runs_->setRuns(session_->runs, session_->runId);
     comparison_->setRuns(session_->path, session_->runs);

@@ -32,6 +32,7 @@ class RooflineView;
 class RunsView;
 class TimelineView;
 class FlameChartView;
+class OpTableView;
 } // namespace mvp::views
 
 namespace mvp {
@@ -77,6 +78,7 @@ public:
     views::RunsView* runsView() const { return runs_; }
     views::TimelineView* timelineView() const { return timeline_; }
     views::FlameChartView* flameChartView() const { return flame_; }
+    views::OpTableView* opTableView() const { return ops_; }
     views::RooflineView* rooflineView() const { return roofline_; }
     std::shared_ptr<const views::SessionData> session() const { return session_; }
 
@@ -126,6 +128,7 @@ private:
     views::RunsView* runs_;
     views::TimelineView* timeline_;
     views::FlameChartView* flame_;
+    views::OpTableView* ops_;
     views::RooflineView* roofline_;
     views::ComparisonView* comparison_;
     WhatIfActions* whatIfs_ = nullptr;
@@ -135,6 +138,7 @@ private:
     QDockWidget* modulesDock_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
     QDockWidget* flameDock_ = nullptr;
+    QDockWidget* opsDock_ = nullptr;
     QDockWidget* findingsDock_ = nullptr;
     QDockWidget* expertsDock_ = nullptr;
     QDockWidget* runsDock_ = nullptr;
