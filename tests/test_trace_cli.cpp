@@ -8,13 +8,17 @@
 #include "core/session/SessionReader.h"
 
 #include <QFileInfo>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
 #include <cstdio>
+#include <fcntl.h>
 #include <map>
+#include <spawn.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+
+extern char** environ;
 
 using namespace mvp;
 
@@ -26,12 +30,49 @@ std::string str(const QString& s) {
 std::string pathIn(const QTemporaryDir& dir, const char* name) {
     return dir.filePath(QString::fromUtf8(name)).toStdString();
 }
+
+struct Measured {
+    int exitCode = -1;
+    double peakMiB = 0; // the child's own peak resident size
+    QByteArray err;
+};
+
+// Runs `cli` with `args` and reaps it with wait4, which gives this child's
+// own rusage (RUSAGE_CHILDREN would mix in every earlier child).
+Measured runMeasured(const QString& cli, const QStringList& args, const QString& errFile) {
+    std::vector<std::string> argv{cli.toStdString()};
+    for (const auto& a : args)
+        argv.push_back(a.toStdString());
+    std::vector<char*> ptrs;
+    for (auto& a : argv)
+        ptrs.push_back(a.data());
+    ptrs.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 2, errFile.toUtf8().constData(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    Measured m;
+    pid_t pid = 0;
+    if (posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, ptrs.data(), environ) == 0) {
+        int status = 0;
+        rusage usage{};
+        if (wait4(pid, &status, 0, &usage) == pid && WIFEXITED(status))
+            m.exitCode = WEXITSTATUS(status);
+        m.peakMiB = double(usage.ru_maxrss) / 1024.0; // KiB on Linux
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    QFile f(errFile);
+    if (f.open(QIODevice::ReadOnly)) m.err = f.readAll();
+    return m;
+}
 } // namespace
 
 class TraceCliTest : public QObject {
     Q_OBJECT
 private slots:
     void bigTraceImportsInBoundedMemory();
+    void endlessLineIsRefusedInBoundedMemory();
     void captureRoundTrips();
 };
 
@@ -47,29 +88,56 @@ void TraceCliTest::bigTraceImportsInBoundedMemory() {
     // mvprof-cli maps libtorch whatever it does: its resident size doing
     // nothing is the baseline, measured first (getrusage keeps the maximum
     // over the children waited for).
-    const auto peakChildMiB = [] {
-        rusage usage{};
-        getrusage(RUSAGE_CHILDREN, &usage);
-        return double(usage.ru_maxrss) / 1024.0; // KiB on Linux
-    };
-    QProcess idle;
-    idle.start(cli, {QStringLiteral("--version")});
-    QVERIFY(idle.waitForFinished(60000));
-    const double baseMiB = peakChildMiB();
-    QProcess p;
-    p.start(cli, {QStringLiteral("import"), QString::fromStdString(in), QStringLiteral("--out"),
-                  QString::fromStdString(out), QStringLiteral("--quiet")});
-    QVERIFY(p.waitForFinished(600000));
-    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-    const double peakMiB = peakChildMiB();
+    // mvprof-cli maps libtorch whatever it does: its resident size doing
+    // nothing is the baseline.
+    const QString errFile = dir.filePath(QStringLiteral("err.txt"));
+    const Measured idle = runMeasured(cli, {QStringLiteral("--version")}, errFile);
+    const Measured m =
+        runMeasured(cli,
+                    {QStringLiteral("import"), QString::fromStdString(in), QStringLiteral("--out"),
+                     QString::fromStdString(out), QStringLiteral("--quiet")},
+                    errFile);
+    QVERIFY2(m.exitCode == 0, m.err.constData());
     std::printf("import of a %.0f MB trace (%lld events): peak RSS %.0f MiB, %.0f MiB above "
                 "mvprof-cli's idle %.0f MiB\n",
-                mb, (long long)events, peakMiB, peakMiB - baseMiB, baseMiB);
-    QVERIFY2(peakMiB - baseMiB < 100, "the import held more than 100 MiB for a 200 MB trace");
+                mb, (long long)events, m.peakMiB, m.peakMiB - idle.peakMiB, idle.peakMiB);
+    QVERIFY2(m.peakMiB - idle.peakMiB < 100,
+             "the import held more than 100 MiB for a 200 MB trace");
     auto reader = SessionReader::open(out);
     QVERIFY(reader);
     auto count = (*reader)->opCount(1);
     QVERIFY(count && *count == events);
+}
+
+// 300 MB on one line, one string: refused when the string passes 4 MiB,
+// long before the file is read, with the memory of the CLI idle.
+void TraceCliTest::endlessLineIsRefusedInBoundedMemory() {
+    const QString cli = test::cliPath();
+    if (cli.isEmpty()) QSKIP("MVP_CLI is not set: no mvprof-cli to measure");
+    QTemporaryDir dir;
+    const std::string in = pathIn(dir, "line.json"), out = pathIn(dir, "line.mvprof");
+    {
+        std::FILE* f = std::fopen(in.c_str(), "wb");
+        QVERIFY(f);
+        std::fputs(R"({"traceEvents":[{"ph":"X","ts":1,"dur":1,"name":")", f);
+        const std::string block(1 << 20, 'x');
+        for (int i = 0; i < 300; ++i)
+            std::fwrite(block.data(), 1, block.size(), f);
+        std::fputs(R"("}]})", f);
+        QVERIFY(std::fclose(f) == 0);
+    }
+    const QString errFile = dir.filePath(QStringLiteral("err.txt"));
+    const Measured idle = runMeasured(cli, {QStringLiteral("--version")}, errFile);
+    const Measured m = runMeasured(cli,
+                                   {QStringLiteral("import"), QString::fromStdString(in),
+                                    QStringLiteral("--out"), QString::fromStdString(out)},
+                                   errFile);
+    QCOMPARE(m.exitCode, 2);
+    QVERIFY2(m.err.contains("longer than 4 MiB"), m.err.constData());
+    std::printf("a 300 MB line: refused at 4 MiB, peak RSS %.0f MiB (%.0f above idle)\n", m.peakMiB,
+                m.peakMiB - idle.peakMiB);
+    QVERIFY(m.peakMiB - idle.peakMiB < 100);
+    QVERIFY(!QFileInfo::exists(QString::fromStdString(out)));
 }
 
 void TraceCliTest::captureRoundTrips() {

@@ -445,6 +445,21 @@ void TraceImportTest::badInputIsRefused() {
         QVERIFY2(!QFile::exists(QString::fromStdString(out)), c.name);
         QVERIFY2(!QFile::exists(QString::fromStdString(out + ".partial")), c.name);
     }
+    // A .gz cut in half: zlib's complaint or the JSON's end, never a run.
+    const std::string gz = pathIn(dir, "cut.json.gz"), cut = pathIn(dir, "cut.mvprof");
+    QVERIFY(writeGzip(gz, kinetoTrace()));
+    QFile gzFile(QString::fromStdString(gz));
+    QVERIFY(gzFile.open(QIODevice::ReadOnly));
+    const QByteArray gzBytes = gzFile.readAll();
+    gzFile.close();
+    QVERIFY(test::writeFile(QString::fromStdString(gz), gzBytes.left(gzBytes.size() / 2)));
+    auto truncated = importTraces({gz}, cut);
+    QVERIFY(!truncated);
+    QVERIFY2(truncated.error().message.find(".gz") != std::string::npos ||
+                 truncated.error().message.find("not valid JSON") != std::string::npos,
+             truncated.error().message.c_str());
+    QVERIFY(!QFile::exists(QString::fromStdString(cut)));
+
     const std::string out = pathIn(dir, "x.mvprof");
     auto missing = importTraces({pathIn(dir, "missing.json")}, out);
     QVERIFY(!missing && missing.error().code == ErrorCode::NotFound);

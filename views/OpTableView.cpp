@@ -8,7 +8,6 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <map>
 
 namespace mvp::views {
 
@@ -116,16 +115,7 @@ OpTableView::OpTableView(QWidget* parent)
 // Summed over phases by name: the table answers "which ops cost the most".
 void OpTableView::setSession(const std::shared_ptr<const SessionData>& data) {
     if (!data) return;
-    std::map<std::string, OpTotal> byName;
-    for (const auto& t : data->data.opTotals) {
-        OpTotal& s = byName[t.name];
-        s.name = t.name;
-        s.calls += t.calls, s.flops += t.flops, s.bytes += t.bytes;
-        s.ns += t.ns, s.knownNs += t.knownNs;
-    }
-    std::vector<OpTotal> rows;
-    for (auto& [name, t] : byName)
-        rows.push_back(std::move(t));
+    std::vector<OpTotal> rows = opTotalsByName(data->data.opTotals);
     model_->setRun(std::move(rows), data->analysis.modules.wallNs);
     table_->sortByColumn(OpTableModel::TotalMs, Qt::DescendingOrder);
 }

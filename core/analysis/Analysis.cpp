@@ -310,18 +310,9 @@ void addKvRegions(RunAnalysis& a, const RunData& d) {
     }
 }
 
-// Top-level ops summed over phases by name, the most time first.
+// The `n` top-level ops with the most time, summed over phases.
 std::vector<OpTotal> topOps(const std::vector<OpTotal>& totals, size_t n) {
-    std::map<std::string, OpTotal> byName;
-    for (const auto& t : totals) {
-        OpTotal& sum = byName[t.name];
-        sum.name = t.name;
-        sum.calls += t.calls, sum.flops += t.flops, sum.bytes += t.bytes;
-        sum.ns += t.ns, sum.knownNs += t.knownNs;
-    }
-    std::vector<OpTotal> out;
-    for (auto& [name, t] : byName)
-        out.push_back(std::move(t));
+    std::vector<OpTotal> out = opTotalsByName(totals);
     std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.ns > y.ns; });
     if (out.size() > n) out.resize(n);
     return out;
@@ -370,6 +361,21 @@ void addNotes(RunAnalysis& a, const RunData& d) {
 }
 
 } // namespace
+
+std::vector<OpTotal> opTotalsByName(const std::vector<OpTotal>& totals) {
+    std::map<std::string, OpTotal> byName;
+    for (const auto& t : totals) {
+        OpTotal& sum = byName[t.name];
+        sum.name = t.name;
+        sum.calls += t.calls, sum.flops += t.flops, sum.bytes += t.bytes;
+        sum.ns += t.ns, sum.knownNs += t.knownNs;
+    }
+    std::vector<OpTotal> out;
+    out.reserve(byName.size());
+    for (auto& [name, t] : byName)
+        out.push_back(std::move(t));
+    return out;
+}
 
 RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     RunAnalysis a;

@@ -138,6 +138,9 @@ struct RunAnalysis {
 
 RunAnalysis analyseRun(const RunData& data, const AnalysisOptions& options = {});
 
+// Top-level ops summed over phases by name, in name order (the op table).
+std::vector<OpTotal> opTotalsByName(const std::vector<OpTotal>& totals);
+
 // The heatmap metrics a run supports, in display order.
 std::vector<std::string> heatmapMetrics();
 

@@ -34,8 +34,7 @@ Result<interop::TraceModel> readTrace(const std::string& file, const TraceImport
     sink.meta = [&](const std::string& key, Json&& value) { model.addMeta(key, std::move(value)); };
     auto parsed = interop::parseTraceJson((*stream)->stream(), model.file(), sink);
     if (const auto err = (*stream)->readError(); !err.empty())
-        return makeError(ErrorCode::BadInput,
-                         file + " could not be read: " + err + " (a damaged or truncated .gz)");
+        return makeError(ErrorCode::BadInput, file + " could not be read: " + err);
     if (!parsed) return parsed.error();
     form = *parsed;
     return model;

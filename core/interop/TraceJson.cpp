@@ -134,7 +134,8 @@ public:
     }
     bool parse_error(std::size_t position, const std::string&,
                      const nlohmann::detail::exception& ex) {
-        std::string what = ex.what();
+        // nlohmann's message quotes the last token, which may be megabytes long.
+        std::string what = std::string(ex.what()).substr(0, 400);
         if (const auto at = what.find(": "); at != std::string::npos) what = what.substr(at + 2);
         return fail("is not valid JSON at byte " + std::to_string(position) + " (" + what +
                     "): truncated or damaged");

@@ -37,27 +37,25 @@ ActivityKind activityKind(EventKind k) {
     }
 }
 
+// `text` without a trailing `sep` and digits ("ResNet_0" → "ResNet").
+std::string withoutNumber(std::string text, char sep) {
+    const auto at = text.rfind(sep);
+    if (at != std::string::npos && at + 1 < text.size() &&
+        std::all_of(text.begin() + long(at) + 1, text.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }))
+        text.resize(at);
+    return text;
+}
+
 // "nn.Module: ResNet_0" → ("ResNet_0", "ResNet"); "ProfilerStep#3" →
 // ("ProfilerStep", "record_function"): a step's number is no module of its own.
 std::pair<std::string, std::string> moduleName(const TraceRecord& r, const std::string& name) {
     if (r.kind == EventKind::ModuleSpan) return {name, ""};
     if (r.kind == EventKind::ModuleCall) {
         std::string component = name.substr(std::string("nn.Module: ").size());
-        std::string kind = component;
-        if (const auto u = kind.rfind('_');
-            u != std::string::npos && u + 1 < kind.size() &&
-            std::all_of(kind.begin() + long(u) + 1, kind.end(),
-                        [](char c) { return c >= '0' && c <= '9'; }))
-            kind.resize(u);
-        return {component, kind};
+        return {component, withoutNumber(component, '_')};
     }
-    std::string component = name;
-    if (const auto hash = component.rfind('#');
-        hash != std::string::npos && hash + 1 < component.size() &&
-        std::all_of(component.begin() + long(hash) + 1, component.end(),
-                    [](char c) { return c >= '0' && c <= '9'; }))
-        component.resize(hash);
-    return {component, "record_function"};
+    return {withoutNumber(name, '#'), "record_function"};
 }
 
 struct Frame {

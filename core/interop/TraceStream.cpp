@@ -25,19 +25,42 @@ protected:
         if (gptr() < egptr()) return traits_type::to_int_type(*gptr());
         const int n = gzread(file_, buffer_.data(), unsigned(buffer_.size()));
         if (n <= 0) {
-            if (n < 0) {
-                int code = 0;
-                error_ = gzerror(file_, &code);
-            } else if (!gzeof(file_)) {
-                int code = 0;
-                const char* what = gzerror(file_, &code);
-                if (code != Z_OK) error_ = what;
-            }
+            int code = Z_OK;
+            const char* what = gzerror(file_, &code);
+            if (n < 0 || (!gzeof(file_) && code != Z_OK))
+                error_ = std::string(what) + " (a damaged or truncated .gz)";
             return traits_type::eof();
         }
         read_ += n;
+        if (!guardTokens(buffer_.data(), size_t(n))) return traits_type::eof();
         setg(buffer_.data(), buffer_.data(), buffer_.data() + n);
         return traits_type::to_int_type(*gptr());
+    }
+
+    // The JSON parser holds a whole string in memory before handing it over:
+    // a string longer than any trace has (a damaged file, one endless line)
+    // ends the stream here, with the reason, before it fills the memory.
+    bool guardTokens(const char* p, size_t n) {
+        for (size_t i = 0; i < n; ++i) {
+            const char c = p[i];
+            if (!inString_) {
+                inString_ = c == '"';
+                stringBytes_ = 0;
+                continue;
+            }
+            if (escaped_)
+                escaped_ = false;
+            else if (c == '\\')
+                escaped_ = true;
+            else if (c == '"')
+                inString_ = false;
+            if (++stringBytes_ > kMaxStringBytes) {
+                error_ = "it holds a string longer than 4 MiB (no trace has one: the file is "
+                         "damaged or not a trace)";
+                return false;
+            }
+        }
+        return true;
     }
 
 private:
@@ -45,6 +68,9 @@ private:
     std::array<char, 1 << 16> buffer_{};
     int64_t read_ = 0;
     std::string error_;
+    static constexpr int64_t kMaxStringBytes = 4 << 20;
+    bool inString_ = false, escaped_ = false;
+    int64_t stringBytes_ = 0;
 };
 } // namespace
 

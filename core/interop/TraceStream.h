@@ -20,7 +20,9 @@ public:
     std::istream& stream();
     // Bytes of the (uncompressed) content read so far.
     int64_t bytesRead() const;
-    // A read error zlib reported (a damaged gzip member), empty if none.
+    // Why reading stopped early, empty if it did not: a damaged gzip member
+    // (zlib's words), or a string longer than 4 MiB (a JSON parser holds a
+    // string whole in memory, so an endless one would fill it).
     std::string readError() const;
     // The file's size on disk (compressed, for a .gz).
     int64_t fileBytes() const;

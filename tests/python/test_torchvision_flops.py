@@ -147,9 +147,10 @@ def main() -> int:
             problems = compare(name, ours, theirs)
             # torch.profiler's own count of Swin-T's aten::mul differs between
             # processes now and then (+37 632 seen in CI, never in the same
-            # process twice); a disagreement is re-checked against up to two
-            # fresh processes' counts, and fails only if mvprof matches none.
-            for retry in range(2):
+            # process twice; on a loaded 2-core machine in three processes
+            # running): a disagreement is re-checked against up to four fresh
+            # processes' counts, and fails only if mvprof matches none.
+            for retry in range(4):
                 if not problems:
                     break
                 print(f"  {name}: torch.profiler again in a fresh process ({problems[0]})")
