@@ -189,6 +189,7 @@ private slots:
     void legacyArrayNestsWithinAMicrosecond();
     void badInputIsRefused();
     void deviceActivityRoundTrips();
+    void torchScriptModuleHierarchyGivesSpans();
 };
 
 void TraceImportTest::microsecondsConvertExactly() {
@@ -514,6 +515,53 @@ void TraceImportTest::deviceActivityRoundTrips() {
     QVERIFY(ka == kb);
     QVERIFY(
         std::all_of(kb.begin(), kb.end(), [](const Key& k) { return !std::get<4>(k).empty(); }));
+}
+
+// A TorchScript model's trace has no module events: its ops carry "Module
+// Hierarchy" (with_modules=True). Ops sharing a prefix make that module's span.
+void TraceImportTest::torchScriptModuleHierarchyGivesSpans() {
+    auto op = [](const char* name, const char* ts, const char* dur, const char* hierarchy) {
+        return slice("cpu_op", name, ts, dur, 1, 1,
+                     {{"Module Hierarchy", hierarchy}, {"Input Dims", Json::array()}});
+    };
+    Json ev = Json::array();
+    ev.push_back(op("aten::conv2d", "10.000", "5.000", "TOP(Net)::forward.conv1(Conv2d)::forward"));
+    ev.push_back(op("aten::relu", "16.000", "1.000", "TOP(Net)::forward"));
+    ev.push_back(op("aten::linear", "18.000", "4.000", "TOP(Net)::forward.fc(Linear)::forward"));
+    ev.push_back(op("aten::addmm", "18.500", "3.000", "TOP(Net)::forward.fc(Linear)::forward"));
+    ev.push_back(op("aten::mul", "23.000", "1.000",
+                    "TOP(Net)::forward.SELF(Net)::helper.CALL_FUNCTION()::scale"));
+    QTemporaryDir dir;
+    const std::string in = pathIn(dir, "script.json"), out = pathIn(dir, "s.mvprof");
+    QVERIFY(writeText(in, Json{{"traceEvents", ev}}.dump()));
+    auto done = importTraces({in}, out);
+    QVERIFY2(done, done ? "" : done.error().message.c_str());
+    auto reader = SessionReader::open(out);
+    auto modules = (*reader)->modules(1);
+    auto spans = (*reader)->spans(1);
+    auto ops = (*reader)->ops(1);
+    QVERIFY(modules && spans && ops);
+    std::map<std::string, std::string> kinds;
+    std::map<int64_t, std::string> pathOf;
+    for (const auto& m : *modules)
+        kinds[m.path] = m.kind, pathOf[m.id] = m.path;
+    const std::map<std::string, std::string> want = {
+        {"Net", "Net"}, {"Net.conv1", "Conv2d"}, {"Net.fc", "Linear"}};
+    QVERIFY(kinds == want);
+    std::map<std::string, std::pair<int64_t, int64_t>> spanOf;
+    std::map<int64_t, std::string> pathOfSpan;
+    for (const auto& s : *spans) {
+        spanOf[pathOf[s.module]] = {s.startNs, s.endNs};
+        pathOfSpan[s.id] = pathOf[s.module];
+    }
+    QCOMPARE(spans->size(), size_t(3));
+    // Times on the run's clock (origin 10 µs): Net covers every op, fc its two.
+    QVERIFY((spanOf["Net"] == std::pair<int64_t, int64_t>{0, 14000}));
+    QVERIFY((spanOf["Net.conv1"] == std::pair<int64_t, int64_t>{0, 5000}));
+    QVERIFY((spanOf["Net.fc"] == std::pair<int64_t, int64_t>{8000, 12000}));
+    QCOMPARE(pathOfSpan[opNamed(*ops, "aten::addmm")->span.value()], std::string("Net.fc"));
+    QCOMPARE(pathOfSpan[opNamed(*ops, "aten::relu")->span.value()], std::string("Net"));
+    QCOMPARE(pathOfSpan[opNamed(*ops, "aten::mul")->span.value()], std::string("Net"));
 }
 
 QTEST_GUILESS_MAIN(TraceImportTest)

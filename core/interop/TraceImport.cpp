@@ -118,6 +118,7 @@ Result<std::vector<ReadTrace>> readFile(const std::string& file,
     interop::TraceForm form{};
     auto model = readTrace(file, options, form);
     if (!model) return model.error();
+    interop::addModuleHierarchySpans(*model);
     out.push_back({std::move(*model),
                    form == interop::TraceForm::Object ? "chrome-trace" : "chrome-trace-legacy"});
     return out;

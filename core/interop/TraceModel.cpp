@@ -158,6 +158,13 @@ uint32_t TraceModel::trackOf(std::pair<std::string, std::string> key, int64_t th
     return id;
 }
 
+void TraceModel::addRecordOnTrack(TraceRecord r, std::string_view name, uint32_t track) {
+    r.order = uint32_t(records_.size());
+    r.name = intern(name);
+    r.track = track;
+    records_.push_back(r);
+}
+
 void TraceModel::addRecord(TraceRecord r, std::string_view name, const std::string& pid,
                            const std::string& tid, int64_t thread) {
     r.order = uint32_t(records_.size());
@@ -208,6 +215,8 @@ bool classify(TraceModel& m, TraceRecord& r, const std::string& cat, const std::
     case Category::Op:
         r.kind = EventKind::Op;
         r.detail = m.signatureOf(name, args);
+        if (const auto h = args.find("Module Hierarchy"); h != args.end() && h->is_string())
+            r.hierarchy = m.intern(h->get_ref<const std::string&>());
         return true;
     case Category::Annotation:
         r.kind = EventKind::Annotation;

@@ -56,7 +56,8 @@ struct TraceRecord {
     uint32_t detail = 0;            // Op: its OpSignature; ModuleSpan: its kind (interned)
     int32_t step = 0;               // where the trace says (mvprof's export)
     int32_t stream = -1;
-    uint32_t order = 0; // its place in the file: breaks ties of start and length
+    uint32_t order = 0;     // its place in the file: breaks ties of start and length
+    uint32_t hierarchy = 0; // Op: its TorchScript "Module Hierarchy" (interned), 0 = none
     int16_t device = -1;
     mvp::Phase phase = mvp::Phase::None;
     EventKind kind = EventKind::Op;
@@ -82,6 +83,8 @@ public:
     // record named `name` on the thread or GPU stream (pid, tid) names.
     void addRecord(TraceRecord r, std::string_view name, const std::string& pid,
                    const std::string& tid, int64_t thread);
+    // A record on an existing track (the module spans a TorchScript trace implies).
+    void addRecordOnTrack(TraceRecord r, std::string_view name, uint32_t track);
     // An op's cost from Kineto-style arguments ({"Input Dims": …}).
     uint32_t signatureOf(const std::string& name, const Json& args);
     void countEvent() { ++events_; }
@@ -129,6 +132,15 @@ private:
     bool fromMvprof_ = false;
     int64_t slackNs_ = 1000;
 };
+
+// A TorchScript trace's module spans, from its ops' "Module Hierarchy"
+// (frames "<instance>(<Type>)::<method>" joined by ".", the top one "TOP";
+// pytorch/pytorch torch/csrc/jit/runtime/interpreter.cpp moduleHierarchy):
+// on each thread, the ops that share a hierarchy prefix make one span of that
+// module, from the first one's start to the last one's end. Module paths
+// start with the top module's type ("ResNet.layer1.0.conv1"); SELF and
+// CALL_FUNCTION frames (a helper method, a free function) add none.
+void addModuleHierarchySpans(TraceModel& m);
 
 // "12.345" µs (or 12, 12.3456789, "12") → ns, exactly for up to 3 decimals
 // and rounded beyond; nullopt for anything that is not a number.
