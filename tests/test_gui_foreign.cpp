@@ -13,6 +13,8 @@
 #include "views/ExpertLoadView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
+#include "views/OpTableView.h"
+#include "views/RooflineView.h"
 #include "views/SessionData.h"
 #include "views/TimelineView.h"
 
@@ -213,11 +215,17 @@ private slots:
         // 2·256·1024·512 FLOPs, worked by hand, from the trace's Input Dims.
         QCOMPARE(net.siblingAtColumn(views::ModuleTreeModel::GFlops).data().toString(),
                  QStringLiteral("0.2684"));
-        w.expertLoadView()->show();
-        bool says = false;
-        for (auto* label : w.expertLoadView()->findChildren<QLabel*>())
-            says = says || label->text().contains(QStringLiteral("imported from a trace"));
-        QVERIFY(says);
+        // The views without data for it say why: no routing, no ceilings.
+        for (QWidget* view :
+             {static_cast<QWidget*>(w.expertLoadView()), static_cast<QWidget*>(w.rooflineView())}) {
+            view->show();
+            bool says = false;
+            for (auto* label : view->findChildren<QLabel*>())
+                says = says || label->text().contains(QStringLiteral("imported from a trace"));
+            QVERIFY2(says, view->metaObject()->className());
+        }
+        // The op table has the trace's op.
+        QCOMPARE(w.opTableView()->model()->rowCount(), 1);
         w.grab();
 
         // A broken trace fails with the importer's reason; the window stays up.

@@ -9,6 +9,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "This run was imported from a trace, which does not measure its machine's ceilings: no roofline (the op table and flame chart show its ops).":
+        "此运行导入自跟踪文件，其中没有测量机器的性能上限：无法绘制屋顶线（算子表与火焰图展示其算子）。",
     "Ops": "算子",
     "Filter ops by name": "按名称筛选算子",
     "Estimated from the op shapes": "由算子形状估算",

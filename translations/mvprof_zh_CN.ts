@@ -400,183 +400,183 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="89" />
+        <location filename="../app/gui/MainWindow.cpp" line="88" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109" />
+        <location filename="../app/gui/MainWindow.cpp" line="108" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="110" />
+        <location filename="../app/gui/MainWindow.cpp" line="109" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112" />
+        <location filename="../app/gui/MainWindow.cpp" line="111" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="113" />
+        <location filename="../app/gui/MainWindow.cpp" line="112" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="115" />
+        <location filename="../app/gui/MainWindow.cpp" line="114" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="116" />
+        <location filename="../app/gui/MainWindow.cpp" line="115" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118" />
+        <location filename="../app/gui/MainWindow.cpp" line="117" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="119" />
+        <location filename="../app/gui/MainWindow.cpp" line="118" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120" />
+        <location filename="../app/gui/MainWindow.cpp" line="119" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="121" />
+        <location filename="../app/gui/MainWindow.cpp" line="120" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="122" />
+        <location filename="../app/gui/MainWindow.cpp" line="121" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="123" />
+        <location filename="../app/gui/MainWindow.cpp" line="122" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="124" />
+        <location filename="../app/gui/MainWindow.cpp" line="123" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="125" />
+        <location filename="../app/gui/MainWindow.cpp" line="124" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="126" />
+        <location filename="../app/gui/MainWindow.cpp" line="125" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="130" />
+        <location filename="../app/gui/MainWindow.cpp" line="129" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136" />
+        <location filename="../app/gui/MainWindow.cpp" line="135" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="137" />
+        <location filename="../app/gui/MainWindow.cpp" line="136" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="146" />
+        <location filename="../app/gui/MainWindow.cpp" line="145" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="147" />
+        <location filename="../app/gui/MainWindow.cpp" line="146" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="149" />
-        <location filename="../app/gui/MainWindow.cpp" line="162" />
+        <location filename="../app/gui/MainWindow.cpp" line="148" />
+        <location filename="../app/gui/MainWindow.cpp" line="161" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="155" />
+        <location filename="../app/gui/MainWindow.cpp" line="154" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="160" />
+        <location filename="../app/gui/MainWindow.cpp" line="159" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="162" />
+        <location filename="../app/gui/MainWindow.cpp" line="161" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="162" />
+        <location filename="../app/gui/MainWindow.cpp" line="161" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="173" />
+        <location filename="../app/gui/MainWindow.cpp" line="172" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="175" />
+        <location filename="../app/gui/MainWindow.cpp" line="174" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="179" />
+        <location filename="../app/gui/MainWindow.cpp" line="178" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="181" />
+        <location filename="../app/gui/MainWindow.cpp" line="180" />
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="184" />
+        <location filename="../app/gui/MainWindow.cpp" line="183" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="186" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="188" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="191" />
+        <location filename="../app/gui/MainWindow.cpp" line="190" />
         <source>Flame chart</source>
         <translation>火焰图</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="195" />
+        <location filename="../app/gui/MainWindow.cpp" line="194" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="294" />
+        <location filename="../app/gui/MainWindow.cpp" line="293" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -651,18 +651,18 @@
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="100" />
+        <location filename="../app/gui/MainWindow.cpp" line="99" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="293" />
+        <location filename="../app/gui/MainWindow.cpp" line="292" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="351" />
-        <location filename="../app/gui/MainWindow.cpp" line="353" />
+        <location filename="../app/gui/MainWindow.cpp" line="350" />
+        <location filename="../app/gui/MainWindow.cpp" line="352" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -702,27 +702,27 @@
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="319" />
+        <location filename="../app/gui/MainWindow.cpp" line="318" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="341" />
+        <location filename="../app/gui/MainWindow.cpp" line="340" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="392" />
+        <location filename="../app/gui/MainWindow.cpp" line="391" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="397" />
+        <location filename="../app/gui/MainWindow.cpp" line="396" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="399" />
+        <location filename="../app/gui/MainWindow.cpp" line="398" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1798,52 +1798,52 @@
 <context>
     <name>mvp::views::OpTableModel</name>
     <message>
-        <location filename="../views/OpTableView.cpp" line="76" />
+        <location filename="../views/OpTableView.cpp" line="74" />
         <source>Estimated from the op shapes</source>
         <translation>由算子形状估算</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="77" />
+        <location filename="../views/OpTableView.cpp" line="75" />
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="79" />
+        <location filename="../views/OpTableView.cpp" line="77" />
         <source>Share of the op's time whose FLOPs are known (derived)</source>
         <translation>FLOPs 已知部分占该算子时间的比例（推导值）</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="85" />
+        <location filename="../views/OpTableView.cpp" line="83" />
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="87" />
+        <location filename="../views/OpTableView.cpp" line="85" />
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="89" />
+        <location filename="../views/OpTableView.cpp" line="87" />
         <source>Total ms</source>
         <translation>总耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="91" />
+        <location filename="../views/OpTableView.cpp" line="89" />
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="93" />
+        <location filename="../views/OpTableView.cpp" line="91" />
         <source>GFLOP*</source>
         <translation>GFLOP*</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="95" />
+        <location filename="../views/OpTableView.cpp" line="93" />
         <source>MB*</source>
         <translation>MB*</translation>
     </message>
     <message>
-        <location filename="../views/OpTableView.cpp" line="97" />
+        <location filename="../views/OpTableView.cpp" line="95" />
         <source>FLOPs known</source>
         <translation>FLOPs 已知</translation>
     </message>
@@ -1851,7 +1851,7 @@
 <context>
     <name>mvp::views::OpTableView</name>
     <message>
-        <location filename="../views/OpTableView.cpp" line="105" />
+        <location filename="../views/OpTableView.cpp" line="103" />
         <source>Filter ops by name</source>
         <translation>按名称筛选算子</translation>
     </message>
@@ -1869,17 +1869,22 @@
         <translation>性能（FLOP/s）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="45" />
+        <location filename="../views/RooflineView.cpp" line="47" />
         <source>No device ceilings were recorded for this run: no roofline.</source>
         <translation>此运行未记录设备性能上限：无法绘制屋顶线。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="93" />
+        <location filename="../views/RooflineView.cpp" line="48" />
+        <source>This run was imported from a trace, which does not measure its machine's ceilings: no roofline (the op table and flame chart show its ops).</source>
+        <translation>此运行导入自跟踪文件，其中没有测量机器的性能上限：无法绘制屋顶线（算子表与火焰图展示其算子）。</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="97" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 耗时（实测）；FLOPs 与字节数由算子形状估算。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="128" />
+        <location filename="../views/RooflineView.cpp" line="132" />
         <source>%1
 AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>

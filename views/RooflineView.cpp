@@ -42,8 +42,12 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
     dots_.clear();
     points_.clear();
     if (!data || !data->analysis.host) {
-        info_->setText(data ? tr("No device ceilings were recorded for this run: no roofline.")
-                            : QString());
+        info_->setText(!data ? QString()
+                       : data->data.importFormat.empty()
+                           ? tr("No device ceilings were recorded for this run: no roofline.")
+                           : tr("This run was imported from a trace, which does not measure its "
+                                "machine's ceilings: no roofline (the op table and flame chart "
+                                "show its ops)."));
         plot_->replot();
         return;
     }
