@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Every GPU check, in one run on the GPU machine (CUDA 13, PyTorch 2.x wheel,
+# no Qt): builds core + capture + mvprof-cli against the wheel's libtorch
+# (the headless preset), then runs the checks, writing logs under $OUT.
+# Each check reports on its own; the script's status is the first failure.
+#   tests/gpu/run.sh            (on the device: `run` with this command)
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT="${OUT:-/tmp/mvprof-gpu}"
+mkdir -p "$OUT"
+status=0
+PY="${PYTHON:-python3}"
+
+echo "== machine"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee "$OUT/gpu.txt"
+"$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, torch.cuda.is_available())" 2>&1 | tee -a "$OUT/gpu.txt"
+
+echo "== build (headless, libtorch from the wheel)"
+TORCH_PREFIX="$("$PY" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+ABI="$("$PY" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))')"
+if cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DMVP_WITH_GUI=OFF \
+     -DBUILD_TESTING=OFF -DCMAKE_PREFIX_PATH="$TORCH_PREFIX" \
+     -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$ABI" > "$OUT/configure.log" 2>&1 &&
+   cmake --build build-gpu --target mvprof-cli -j "$(nproc)" > "$OUT/build.log" 2>&1; then
+  echo "built build-gpu/bin/mvprof-cli"
+else
+  echo "build failed: see configure.log / build.log (tail below)"
+  tail -30 "$OUT/configure.log" "$OUT/build.log" 2>/dev/null
+  exit 1
+fi
+CLI="$PWD/build-gpu/bin/mvprof-cli"
+
+echo "== #13 (c): a real Kineto trace (PyTorch 2.x, CUDA) imports"
+if "$PY" tests/gpu/check_kineto_import.py "$CLI" "$OUT/kineto" 2>&1 | tee "$OUT/kineto.log"; then
+  echo "kineto import: ok"
+else
+  echo "kineto import: FAILED"
+  status=1
+fi
+exit $status
