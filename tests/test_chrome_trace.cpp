@@ -4,6 +4,7 @@
 // export leaves no file.
 #include "TestSupport.h"
 #include "core/report/ChromeTrace.h"
+#include "core/report/PerfettoTrace.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -16,7 +17,9 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <set>
 #include <vector>
 
 using namespace mvp;
@@ -85,6 +88,54 @@ QString str(const QJsonObject& e, const char* key) {
 // ts in µs back to ns; the export writes three decimals, so this is exact.
 int64_t ns(const QJsonObject& e, const char* key) {
     return std::llround(e[QLatin1String(key)].toDouble() * 1000.0);
+}
+
+// A minimal reader of the protobuf wire format, written from its spec
+// (varint, 64-bit, length-delimited): (field, wire type, integer or bytes).
+struct Field {
+    uint32_t number = 0, wire = 0;
+    uint64_t value = 0;
+    std::string bytes;
+};
+std::vector<Field> fields(const std::string& data) {
+    std::vector<Field> out;
+    size_t at = 0;
+    auto varint = [&](uint64_t& v) {
+        v = 0;
+        for (int shift = 0; at < data.size() && shift < 64; shift += 7) {
+            const auto b = uint8_t(data[at++]);
+            v |= uint64_t(b & 0x7f) << shift;
+            if (!(b & 0x80)) return true;
+        }
+        return false;
+    };
+    while (at < data.size()) {
+        uint64_t key = 0;
+        if (!varint(key)) break;
+        Field f;
+        f.number = uint32_t(key >> 3);
+        f.wire = uint32_t(key & 7);
+        if (f.wire == 0) {
+            varint(f.value);
+        } else if (f.wire == 1) {
+            std::memcpy(&f.value, data.data() + at, 8);
+            at += 8;
+        } else if (f.wire == 2) {
+            uint64_t len = 0;
+            varint(len);
+            f.bytes = data.substr(at, len);
+            at += len;
+        } else {
+            break;
+        }
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+const Field* field(const std::vector<Field>& fs, uint32_t number) {
+    for (const auto& f : fs)
+        if (f.number == number) return &f;
+    return nullptr;
 }
 } // namespace
 
@@ -235,6 +286,72 @@ private slots:
         QCOMPARE(ranks.size(), 2);
         QCOMPARE(ranks[0].toInt(), 3);
         QCOMPARE(ranks[1].toInt(), 0);
+    }
+
+    // The Perfetto protobuf export holds the same events: one SLICE_BEGIN and
+    // one SLICE_END per phase, span and op, properly nested per track, at
+    // the same ns (plus the fixed origin), tokens as instants, one counter
+    // sample per expert and pass, the run as a named process track.
+    void perfettoTraceHoldsTheSameEvents() {
+        const QString out = dir.filePath(QStringLiteral("one.pftrace"));
+        auto reader = SessionReader::open(session.toStdString());
+        QVERIFY(reader.ok());
+        auto sum = writePerfettoTrace(**reader, {1}, out.toStdString());
+        QVERIFY2(sum.ok(), sum.ok() ? "" : sum.error().message.c_str());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const std::string file = f.readAll().toStdString();
+        std::map<uint64_t, std::string> trackName;
+        std::map<uint64_t, std::vector<uint64_t>> open;         // track → begin timestamps
+        std::multiset<std::pair<std::string, uint64_t>> begins; // name, ns
+        int ends = 0, instants = 0, counters = 0, packets = 0;
+        std::string process;
+        for (const auto& top : fields(file)) {
+            QCOMPARE(top.number, uint32_t(1)); // Trace.packet
+            ++packets;
+            const auto packet = fields(top.bytes);
+            if (const Field* d = field(packet, 60)) { // track_descriptor
+                const auto td = fields(d->bytes);
+                const uint64_t uuid = field(td, 1)->value;
+                if (const Field* name = field(td, 2)) trackName[uuid] = name->bytes;
+                if (const Field* proc = field(td, 3))
+                    process = field(fields(proc->bytes), 6)->bytes;
+                continue;
+            }
+            const Field* te = field(packet, 11);
+            QVERIFY(te);
+            const auto ev = fields(te->bytes);
+            const uint64_t ts = field(packet, 8)->value, type = field(ev, 9)->value,
+                           track = field(ev, 11)->value;
+            QVERIFY2(trackName.count(track), "an event before its track's descriptor");
+            if (type == 1) {
+                begins.insert({field(ev, 23)->bytes, ts - uint64_t(kPerfettoOriginNs)});
+                open[track].push_back(ts);
+            } else if (type == 2) {
+                QVERIFY(!open[track].empty());
+                QVERIFY(ts >= open[track].back()); // ends after its begin, innermost first
+                open[track].pop_back();
+                ++ends;
+            } else if (type == 3) {
+                ++instants;
+            } else if (type == 4) {
+                ++counters;
+            }
+        }
+        QCOMPARE(int64_t(packets), sum->events);
+        QCOMPARE(begins.size(), size_t(2 + 4 + 4)); // phases, spans, ops
+        QCOMPARE(ends, int(begins.size()));
+        for (const auto& [track, stack] : open)
+            QVERIFY(stack.empty());
+        QCOMPARE(instants, 4);
+        QCOMPARE(counters, 2 * 4); // layer 0, prefill and decode, 4 experts each
+        QVERIFY(begins.count({"aten::softmax", 100}) == 1);
+        QVERIFY(begins.count({"decode 1", 1000}) == 1);
+        QVERIFY(begins.count({"llm.layer.0", 10}) == 1);
+        QVERIFY(begins.count({"llm.layer.0.attn\xEF\xBF\xBD", 20}) == 1); // the 0xFF byte: U+FFFD
+        QVERIFY(process.find("run 1") == 0);
+        QVERIFY(std::any_of(trackName.begin(), trackName.end(),
+                            [](const auto& t) { return t.second == "ATen ops"; }));
     }
 
     void aFailedExportLeavesNothing() {

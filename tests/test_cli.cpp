@@ -4,6 +4,7 @@
 #include "core/session/SessionReader.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -310,6 +311,19 @@ private slots:
                        file(QStringLiteral("t2.json")), QStringLiteral("--run"),
                        QStringLiteral("7")},
                       QStringLiteral("7"));
+        // The same as Perfetto protobuf: packets (field 1, length-delimited),
+        // smaller than the JSON, with a summary line counting the same rows.
+        const QString pf = file(QStringLiteral("trace.pftrace"));
+        const auto p =
+            runCli({QStringLiteral("export"), session, QStringLiteral("--perfetto"), pf});
+        QVERIFY2(p.exitCode == 0, p.err.constData());
+        QFile pfFile(pf);
+        QVERIFY(pfFile.open(QIODevice::ReadOnly));
+        const QByteArray bytes = pfFile.readAll();
+        QVERIFY(!bytes.isEmpty() && bytes[0] == '\x0a');
+        QVERIFY(bytes.size() < QFileInfo(trace).size());
+        QVERIFY2(p.out.contains(QStringLiteral("%1 ops").arg(ops->size()).toUtf8()),
+                 p.out.constData());
     }
 
     // SIGKILL in the middle of decoding: the file opens, the run reads as incomplete.

@@ -3,6 +3,7 @@
 #include "core/analysis/Analysis.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/report/ChromeTrace.h"
+#include "core/report/PerfettoTrace.h"
 #include "core/session/SessionReader.h"
 
 #include <algorithm>
@@ -14,8 +15,8 @@ namespace mvp::cli {
 namespace {
 // What to export, as the options say.
 struct ExportRequest {
-    std::string session, png, csv, chromeTrace, metric = "attention", layers = "all",
-                                                colormap = "viridis";
+    std::string session, png, csv, chromeTrace, perfetto, metric = "attention", layers = "all",
+                                                          colormap = "viridis";
     std::optional<int64_t> run;
     double opacity = 0.6;
     bool legend = false, force = false;
@@ -36,7 +37,11 @@ void addExportOptions(CommandLine& cli, ExportRequest& r) {
     app.add_option("--chrome-trace", r.chromeTrace,
                    "a Chrome trace (JSON) for the Perfetto UI or chrome://tracing: phases, "
                    "module spans, ops, tokens and routing, a process per run");
-    app.add_option("--run", r.run, "the run (default: the first; for --chrome-trace, every run)");
+    app.add_option("--perfetto", r.perfetto,
+                   "the same trace as Perfetto protobuf (.pftrace): several times smaller, for "
+                   "sessions too large for JSON");
+    app.add_option("--run", r.run,
+                   "the run (default: the first; for --chrome-trace and --perfetto, every run)");
     app.add_option("--colormap", r.colormap, "viridis (default), magma or turbo")
         ->check(oneOf({"viridis", "magma", "turbo"}));
     app.add_option("--opacity", r.opacity, "overlay opacity in [0, 1] (default 0.6)")
@@ -128,6 +133,8 @@ int exportHeatmap(const ExportRequest& req, LayerRange range) {
 }
 
 // The work of --chrome-trace: the chosen run (or every run) as a trace file.
+void printSummary(const std::string& path, const ChromeTraceSummary& s);
+
 int exportChromeTrace(const ExportRequest& req) {
     auto reader = SessionReader::open(req.session);
     if (!reader) return fail(reader.error().exitCode(), reader.error().message);
@@ -135,34 +142,53 @@ int exportChromeTrace(const ExportRequest& req) {
     if (req.run) runs.push_back(*req.run);
     auto sum = writeChromeTrace(**reader, runs, req.chromeTrace);
     if (!sum) return fail(sum.error().exitCode(), sum.error().message);
+    printSummary(req.chromeTrace, *sum);
+    return 0;
+}
+
+int exportPerfetto(const ExportRequest& req) {
+    auto reader = SessionReader::open(req.session);
+    if (!reader) return fail(reader.error().exitCode(), reader.error().message);
+    std::vector<int64_t> runs;
+    if (req.run) runs.push_back(*req.run);
+    auto sum = writePerfettoTrace(**reader, runs, req.perfetto);
+    if (!sum) return fail(sum.error().exitCode(), sum.error().message);
+    printSummary(req.perfetto, *sum);
+    return 0;
+}
+
+void printSummary(const std::string& path, const ChromeTraceSummary& s) {
     std::printf("Wrote %s (%lld events: %lld phases, %lld module spans, %lld ops, %lld tokens, "
                 "%lld routing counters, %lld GPU/API activities)\n",
-                req.chromeTrace.c_str(), static_cast<long long>(sum->events),
-                static_cast<long long>(sum->phases), static_cast<long long>(sum->spans),
-                static_cast<long long>(sum->ops), static_cast<long long>(sum->tokens),
-                static_cast<long long>(sum->counters), static_cast<long long>(sum->activities));
-    return 0;
+                path.c_str(), static_cast<long long>(s.events), static_cast<long long>(s.phases),
+                static_cast<long long>(s.spans), static_cast<long long>(s.ops),
+                static_cast<long long>(s.tokens), static_cast<long long>(s.counters),
+                static_cast<long long>(s.activities));
 }
 } // namespace
 
 int exportCommand(const std::vector<std::string>& argv) {
-    CommandLine cli("export", "mvprof-cli export FILE --heatmap OUT.png | --chrome-trace OUT.json "
-                              "[options] — the patch heatmap, or a trace for Perfetto");
+    CommandLine cli("export",
+                    "mvprof-cli export FILE --heatmap OUT.png | --chrome-trace OUT.json | "
+                    "--perfetto OUT.pftrace [options] — the patch heatmap, or a trace "
+                    "for Perfetto");
     ExportRequest req;
     addExportOptions(cli, req);
     if (auto exit = cli.parse(argv)) return *exit;
     if (cli.positional.size() != 1)
         return fail(2, "export needs exactly one session file (see --help)");
     req.session = cli.positional[0];
-    if (req.png.empty() && req.csv.empty() && req.chromeTrace.empty())
-        return fail(2, "nothing to export: pass --heatmap OUT.png, --csv OUT.csv and/or "
-                       "--chrome-trace OUT.json");
-    for (const auto& out : {req.png, req.csv, req.chromeTrace})
+    if (req.png.empty() && req.csv.empty() && req.chromeTrace.empty() && req.perfetto.empty())
+        return fail(2, "nothing to export: pass --heatmap OUT.png, --csv OUT.csv, "
+                       "--chrome-trace OUT.json and/or --perfetto OUT.pftrace");
+    for (const auto& out : {req.png, req.csv, req.chromeTrace, req.perfetto})
         if (!out.empty() && exists(out) && !req.force)
             return fail(2, out + " already exists: choose another name or pass --force");
     if (!req.chromeTrace.empty())
-        if (const int rc = exportChromeTrace(req); rc != 0 || (req.png.empty() && req.csv.empty()))
-            return rc;
+        if (const int rc = exportChromeTrace(req); rc != 0) return rc;
+    if (!req.perfetto.empty())
+        if (const int rc = exportPerfetto(req); rc != 0) return rc;
+    if (req.png.empty() && req.csv.empty()) return 0;
     auto range = parseLayerRange(req.layers);
     if (!range) return fail(2, range.error().message);
     return exportHeatmap(req, *range);

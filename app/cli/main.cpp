@@ -15,6 +15,7 @@ Usage:
   mvprof-cli report FILE [--format text|json]                  summarise a session
   mvprof-cli export FILE --heatmap OUT.png [options]           write the patch heatmap
   mvprof-cli export FILE --chrome-trace OUT.json [--run ID]    a trace for Perfetto / chrome://tracing
+  mvprof-cli export FILE --perfetto OUT.pftrace [--run ID]     the same as Perfetto protobuf
   mvprof-cli import TRACE… --out FILE.mvprof                   torch.profiler traces (.json[.gz]) into a session
   mvprof-cli whatif FILE TRANSFORM… [options]                  re-run with transforms and compare
   mvprof-cli diff FILE A B [--format text|json]                compare two runs, module by module

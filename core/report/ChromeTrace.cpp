@@ -1,6 +1,7 @@
 #include "core/report/ChromeTrace.h"
 
 #include "core/analysis/Analysis.h"
+#include "core/report/TraceSink.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
@@ -52,41 +53,36 @@ std::string text(const json& v) {
     return v.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-// The file, one event per line after the first.
-class TraceOut {
+// The JSON file, one event per line after the first.
+class JsonSink : public TraceSink {
 public:
-    explicit TraceOut(std::ofstream& out) : out_(out) {}
+    explicit JsonSink(std::ofstream& out) : out_(out) {}
+    using TraceSink::meta;
+    using TraceSink::slice;
     void write(const std::string& event) { out_ << (events_++ ? ",\n" : "\n") << event; }
-    void meta(int64_t pid, TraceTrack tid, const char* name, const json& args) {
-        meta(pid, std::optional<int>(int(tid)), name, args);
-    }
-    void meta(int64_t pid, std::optional<int> tid, const char* name, const json& args) {
+    void meta(int64_t pid, std::optional<int> tid, const char* name, const json& args) override {
         write(R"({"ph":"M","pid":)" + std::to_string(pid) +
               (tid ? R"(,"tid":)" + std::to_string(*tid) : std::string()) + R"(,"name":")" + name +
               R"(","args":)" + text(args) + "}");
     }
-    void slice(int64_t pid, TraceTrack tid, const std::string& name, const char* cat,
-               int64_t startNs, int64_t endNs, const json& args) {
-        slice(pid, int(tid), name, cat, startNs, endNs, args);
-    }
     void slice(int64_t pid, int tid, const std::string& name, const char* cat, int64_t startNs,
-               int64_t endNs, const json& args) {
+               int64_t endNs, const json& args) override {
         write(R"({"ph":"X","pid":)" + std::to_string(pid) + R"(,"tid":)" + std::to_string(tid) +
               R"(,"ts":)" + micros(startNs) + R"(,"dur":)" +
               micros(std::max<int64_t>(0, endNs - startNs)) + R"(,"name":)" + text(name) +
               R"(,"cat":")" + cat + R"(","args":)" + text(args) + "}");
     }
-    void instant(int64_t pid, TraceTrack tid, const std::string& name, int64_t ns,
-                 const json& args) {
+    void instant(int64_t pid, int tid, const std::string& name, int64_t ns,
+                 const json& args) override {
         write(R"({"ph":"i","s":"t","pid":)" + std::to_string(pid) + R"(,"tid":)" +
-              std::to_string(int(tid)) + R"(,"ts":)" + micros(ns) + R"(,"name":)" + text(name) +
+              std::to_string(tid) + R"(,"ts":)" + micros(ns) + R"(,"name":)" + text(name) +
               R"(,"cat":"token","args":)" + text(args) + "}");
     }
-    void counter(int64_t pid, const std::string& name, int64_t ns, const json& args) {
+    void counter(int64_t pid, const std::string& name, int64_t ns, const json& args) override {
         write(R"({"ph":"C","pid":)" + std::to_string(pid) + R"(,"ts":)" + micros(ns) +
               R"(,"name":)" + text(name) + R"(,"cat":"routing","args":)" + text(args) + "}");
     }
-    int64_t events() const { return events_; }
+    int64_t events() const override { return events_; }
 
 private:
     std::ofstream& out_;
@@ -105,7 +101,7 @@ json flopsArg(int64_t flops, bool known) {
     return known ? json(flops) : json(nullptr);
 }
 
-void writeMetadata(TraceOut& out, const RunData& d) {
+void writeMetadata(TraceSink& out, const RunData& d) {
     const int64_t pid = d.run.id;
     std::string name = "run " + std::to_string(pid) + ": " + d.run.model;
     if (!d.run.label.empty()) name += " (" + d.run.label + ")";
@@ -118,7 +114,7 @@ void writeMetadata(TraceOut& out, const RunData& d) {
 }
 
 // Phases tile the run: a decode step is its own slice, named with its step.
-int64_t writePhases(TraceOut& out, RunData& d) {
+int64_t writePhases(TraceSink& out, RunData& d) {
     sortForNesting(d.phases);
     for (const auto& p : d.phases) {
         const std::string name = p.phase == Phase::Decode ? "decode " + std::to_string(p.step)
@@ -129,7 +125,7 @@ int64_t writePhases(TraceOut& out, RunData& d) {
     return int64_t(d.phases.size());
 }
 
-int64_t writeSpans(TraceOut& out, RunData& d) {
+int64_t writeSpans(TraceSink& out, RunData& d) {
     std::map<int64_t, const ModuleRow*> modules;
     for (const auto& m : d.modules)
         modules[m.id] = &m;
@@ -157,7 +153,7 @@ json inputDims(const std::string& shapes) {
     return dims.is_discarded() ? json(shapes) : dims;
 }
 
-void writeOp(TraceOut& out, int64_t pid, const OpRow& o) {
+void writeOp(TraceSink& out, int64_t pid, const OpRow& o) {
     json args{{"Input Dims", inputDims(o.shapes)},
               {"Input type", o.dtype},
               {"External id", o.id},
@@ -173,7 +169,7 @@ void writeOp(TraceOut& out, int64_t pid, const OpRow& o) {
 // Ops arrive as stored: a top-level op after the ops nested in it (it ends
 // last). So the ops seen up to a top-level one are its whole call tree and
 // can be sorted for nesting and written: memory holds one tree, not the run.
-Result<int64_t> writeOps(TraceOut& out, SessionReader& reader, int64_t run) {
+Result<int64_t> writeOps(TraceSink& out, SessionReader& reader, int64_t run) {
     std::vector<OpRow> tree;
     int64_t written = 0;
     auto flush = [&] {
@@ -210,7 +206,7 @@ int64_t passStart(const std::map<std::pair<Phase, int>, int64_t>& starts, Phase 
     return it != starts.end() ? it->second : 0;
 }
 
-int64_t writeTokens(TraceOut& out, const RunData& d,
+int64_t writeTokens(TraceSink& out, const RunData& d,
                     const std::map<std::pair<Phase, int>, int64_t>& starts) {
     // (phase, step, position) → layer → experts by rank.
     std::map<std::tuple<Phase, int, int>, std::map<int, std::vector<int>>> experts;
@@ -232,7 +228,7 @@ int64_t writeTokens(TraceOut& out, const RunData& d,
                 layers["layer " + std::to_string(layer)] = ranks;
             args["experts"] = std::move(layers);
         }
-        out.instant(d.run.id, TraceTrack::Tokens,
+        out.instant(d.run.id, int(TraceTrack::Tokens),
                     std::string(modalityName(t.modality)) + " " + std::to_string(t.position),
                     passStart(starts, t.phase, t.step), args);
     }
@@ -241,7 +237,7 @@ int64_t writeTokens(TraceOut& out, const RunData& d,
 
 // Per MoE layer, one counter sample per forward pass: tokens routed to each
 // expert (every expert named, so an idle one reads 0).
-int64_t writeRouting(TraceOut& out, const RunData& d,
+int64_t writeRouting(TraceSink& out, const RunData& d,
                      const std::map<std::pair<Phase, int>, int64_t>& starts) {
     int experts = d.experts;
     for (const auto& r : d.routing)
@@ -281,7 +277,7 @@ const char* activityCategory(ActivityKind k) {
 
 // GPU work on a track per (device, stream), API calls on one per host
 // thread; each track named, in that order after the run's own tracks.
-int64_t writeActivities(TraceOut& out, int64_t pid, std::vector<DeviceActivityRow>& rows) {
+int64_t writeActivities(TraceSink& out, int64_t pid, std::vector<DeviceActivityRow>& rows) {
     std::map<std::tuple<bool, int64_t, int64_t>, int> tracks; // (api, device|thread, stream)
     auto trackOf = [&](const DeviceActivityRow& a) {
         const bool api = !onDevice(a.kind);
@@ -310,7 +306,10 @@ int64_t writeActivities(TraceOut& out, int64_t pid, std::vector<DeviceActivityRo
     return int64_t(rows.size());
 }
 
-Status writeRun(TraceOut& out, SessionReader& reader, int64_t runId, ChromeTraceSummary& sum) {
+} // namespace
+
+Status writeRunEvents(TraceSink& out, SessionReader& reader, int64_t runId,
+                      ChromeTraceSummary& sum) {
     auto data = loadRunData(reader, runId);
     if (!data) return data.error();
     writeMetadata(out, *data);
@@ -343,7 +342,6 @@ Result<std::vector<int64_t>> chosenRuns(SessionReader& reader, const std::vector
         ids.push_back(r.id);
     return ids;
 }
-} // namespace
 
 Result<ChromeTraceSummary> writeChromeTrace(SessionReader& reader, const std::vector<int64_t>& runs,
                                             const std::string& outPath) {
@@ -366,10 +364,10 @@ Result<ChromeTraceSummary> writeChromeTrace(SessionReader& reader, const std::ve
                  {"time_unit", "µs from each run's start (ns fractions), measured"}}
                 .dump(-1, ' ', false, json::error_handler_t::replace)
          << R"(,"traceEvents":[)";
-    TraceOut out(file);
+    JsonSink out(file);
     ChromeTraceSummary sum;
     for (const int64_t id : *ids)
-        if (auto s = writeRun(out, reader, id, sum); !s) return discard(s.error());
+        if (auto s = writeRunEvents(out, reader, id, sum); !s) return discard(s.error());
     file << "\n]}\n";
     file.close();
     if (!file)
