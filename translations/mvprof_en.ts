@@ -60,7 +60,7 @@
     </message>
     <message>
         <location filename="../app/gui/main.cpp" line="23"/>
-        <source>A session file (.mvprof) to open</source>
+        <source>A session (.mvprof) or a trace (.json, .json.gz, .sqlite) to open</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -59,8 +59,8 @@
     </message>
     <message>
         <location filename="../app/gui/main.cpp" line="23" />
-        <source>A session file (.mvprof) to open</source>
-        <translation>要打开的会话文件（.mvprof）</translation>
+        <source>A session (.mvprof) or a trace (.json, .json.gz, .sqlite) to open</source>
+        <translation>要打开的会话（.mvprof）或跟踪文件（.json、.json.gz、.sqlite）</translation>
     </message>
 </context>
 <context>

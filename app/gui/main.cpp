@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument(
         QStringLiteral("session"),
-        QApplication::translate("main", "A session file (.mvprof) to open"));
+        QApplication::translate(
+            "main", "A session (.mvprof) or a trace (.json, .json.gz, .sqlite) to open"));
     parser.process(app);
 
     mvp::MainWindow window;
