@@ -121,17 +121,24 @@ void FlameChartBuilder::addActivity(const DeviceActivityRow& a) {
 
 FlameChart FlameChartBuilder::finish() {
     // Ops: depth from the parent chain (a parent has a lower id), then by start.
-    std::sort(ops_.begin(), ops_.end(), [](const Slice& a, const Slice& b) { return a.id < b.id; });
-    std::vector<uint16_t> depth(ops_.empty() ? 0 : size_t(ops_.back().id) + 1, 0);
-    for (const auto& s : ops_)
-        if (s.parent && s.parent < depth.size() && s.parent < s.id)
-            depth[s.id] = uint16_t(std::min<int>(depth[s.parent] + 1, 1000));
-    std::stable_sort(ops_.begin(), ops_.end(), [](const Slice& a, const Slice& b) {
-        return std::tie(a.start, b.end) < std::tie(b.start, a.end);
+    // Parents are found by binary search over the ids (a damaged file's huge
+    // id must not size a table), and sorted in place (no copy of 10 M slices).
+    const auto byId = [](const Slice& a, const Slice& b) { return a.id < b.id; };
+    std::sort(ops_.begin(), ops_.end(), byId);
+    for (auto& s : ops_) {
+        if (!s.parent || s.parent >= s.id) continue;
+        Slice key;
+        key.id = s.parent;
+        const auto parent = std::lower_bound(ops_.begin(), ops_.end(), key, byId);
+        if (parent != ops_.end() && parent->id == s.parent)
+            s.depth = uint16_t(std::min<int>(parent->depth + 1, 1000));
+    }
+    std::sort(ops_.begin(), ops_.end(), [](const Slice& a, const Slice& b) {
+        return std::tie(a.start, b.end, a.id) < std::tie(b.start, a.end, b.id);
     });
     Packer opRows{FlameKind::Op, "ops", {}};
     for (const auto& s : ops_)
-        opRows.place(depth[s.id], s.start, s.end, s.name, s.id);
+        opRows.place(s.depth, s.start, s.end, s.name, s.id);
     ops_.clear();
     ops_.shrink_to_fit();
     for (auto& r : opRows.rows)

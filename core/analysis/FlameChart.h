@@ -51,6 +51,7 @@ private:
     struct Slice {
         int64_t start = 0, end = 0;
         uint32_t id = 0, parent = 0, name = 0; // ids ≤ 2³²; parent 0 = none
+        uint16_t depth = 0;                    // nesting depth among ops
     };
     uint32_t intern(const std::string& name);
     std::vector<Slice> ops_;
