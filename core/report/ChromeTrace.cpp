@@ -56,7 +56,15 @@ std::string text(const json& v) {
 // The JSON file, one event per line after the first.
 class JsonSink : public TraceSink {
 public:
-    explicit JsonSink(std::ofstream& out) : out_(out) {}
+    JsonSink(std::ofstream& out, std::string session) : out_(out), session_(std::move(session)) {}
+    void begin() override {
+        out_ << R"({"displayTimeUnit":"ns","metadata":)"
+             << text(json{{"producer", std::string("mvprof ") + appVersion()},
+                          {"session", session_},
+                          {"time_unit", "µs from each run's start (ns fractions), measured"}})
+             << R"(,"traceEvents":[)";
+    }
+    void end() override { out_ << "\n]}\n"; }
     using TraceSink::meta;
     using TraceSink::slice;
     void write(const std::string& event) { out_ << (events_++ ? ",\n" : "\n") << event; }
@@ -86,6 +94,7 @@ public:
 
 private:
     std::ofstream& out_;
+    std::string session_;
     int64_t events_ = 0;
 };
 
@@ -343,8 +352,9 @@ Result<std::vector<int64_t>> chosenRuns(SessionReader& reader, const std::vector
     return ids;
 }
 
-Result<ChromeTraceSummary> writeChromeTrace(SessionReader& reader, const std::vector<int64_t>& runs,
-                                            const std::string& outPath) {
+Result<ChromeTraceSummary>
+writeTraceFile(SessionReader& reader, const std::vector<int64_t>& runs, const std::string& outPath,
+               const std::function<std::unique_ptr<TraceSink>(std::ofstream&)>& make) {
     auto ids = chosenRuns(reader, runs);
     if (!ids) return ids.error();
     const std::string partial = outPath + ".partial";
@@ -358,17 +368,14 @@ Result<ChromeTraceSummary> writeChromeTrace(SessionReader& reader, const std::ve
         std::filesystem::remove(partial, ec);
         return e;
     };
-    file << R"({"displayTimeUnit":"ns","metadata":)"
-         << json{{"producer", std::string("mvprof ") + appVersion()},
-                 {"session", reader.path()},
-                 {"time_unit", "µs from each run's start (ns fractions), measured"}}
-                .dump(-1, ' ', false, json::error_handler_t::replace)
-         << R"(,"traceEvents":[)";
-    JsonSink out(file);
+    const auto out = make(file);
     ChromeTraceSummary sum;
-    for (const int64_t id : *ids)
-        if (auto s = writeRunEvents(out, reader, id, sum); !s) return discard(s.error());
-    file << "\n]}\n";
+    out->begin();
+    for (const int64_t id : *ids) {
+        if (auto s = writeRunEvents(*out, reader, id, sum); !s) return discard(s.error());
+        out->endRun();
+    }
+    out->end();
     file.close();
     if (!file)
         return discard(makeError(ErrorCode::Io, "writing " + outPath + " failed (disk full?)"));
@@ -376,8 +383,15 @@ Result<ChromeTraceSummary> writeChromeTrace(SessionReader& reader, const std::ve
     std::filesystem::rename(partial, outPath, ec);
     if (ec)
         return discard(makeError(ErrorCode::Io, "cannot replace " + outPath + ": " + ec.message()));
-    sum.events = out.events();
+    sum.events = out->events();
     return sum;
+}
+
+Result<ChromeTraceSummary> writeChromeTrace(SessionReader& reader, const std::vector<int64_t>& runs,
+                                            const std::string& outPath) {
+    return writeTraceFile(reader, runs, outPath, [&](std::ofstream& file) {
+        return std::make_unique<JsonSink>(file, reader.path());
+    });
 }
 
 } // namespace mvp

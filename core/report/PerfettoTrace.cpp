@@ -4,7 +4,6 @@
 #include "core/session/SessionReader.h"
 
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -157,7 +156,7 @@ public:
     }
     int64_t events() const override { return events_; }
     // Ends the slices still open, at their ends.
-    void finish() {
+    void endRun() override {
         for (auto& [track, open] : open_)
             while (!open.empty())
                 endSlice(track, open);
@@ -253,34 +252,8 @@ private:
 Result<ChromeTraceSummary> writePerfettoTrace(SessionReader& reader,
                                               const std::vector<int64_t>& runs,
                                               const std::string& outPath) {
-    auto ids = chosenRuns(reader, runs);
-    if (!ids) return ids.error();
-    const std::string partial = outPath + ".partial";
-    std::ofstream file(partial, std::ios::binary | std::ios::trunc);
-    if (!file)
-        return makeError(ErrorCode::Io,
-                         "cannot write " + outPath + ": check the folder exists and is writable");
-    auto discard = [&](Error e) {
-        file.close();
-        std::error_code ec;
-        std::filesystem::remove(partial, ec);
-        return e;
-    };
-    PerfettoSink out(file);
-    ChromeTraceSummary sum;
-    for (const int64_t id : *ids) {
-        if (auto s = writeRunEvents(out, reader, id, sum); !s) return discard(s.error());
-        out.finish();
-    }
-    file.close();
-    if (!file)
-        return discard(makeError(ErrorCode::Io, "writing " + outPath + " failed (disk full?)"));
-    std::error_code ec;
-    std::filesystem::rename(partial, outPath, ec);
-    if (ec)
-        return discard(makeError(ErrorCode::Io, "cannot replace " + outPath + ": " + ec.message()));
-    sum.events = out.events();
-    return sum;
+    return writeTraceFile(reader, runs, outPath,
+                          [](std::ofstream& file) { return std::make_unique<PerfettoSink>(file); });
 }
 
 } // namespace mvp

@@ -8,6 +8,9 @@
 #include "core/report/ChromeTrace.h"
 
 #include <cstdint>
+#include <fstream>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -32,6 +35,10 @@ public:
     virtual void counter(int64_t pid, const std::string& name, int64_t ns,
                          const nlohmann::json& args) = 0;
     virtual int64_t events() const = 0;
+    // Around the runs: a file's head and tail; after each run.
+    virtual void begin() {}
+    virtual void endRun() {}
+    virtual void end() {}
 
     void meta(int64_t pid, TraceTrack tid, const char* name, const nlohmann::json& args) {
         meta(pid, std::optional<int>(int(tid)), name, args);
@@ -44,6 +51,11 @@ public:
 
 // The runs to write: `runs`, each checked, or every run of the session.
 Result<std::vector<int64_t>> chosenRuns(SessionReader& reader, const std::vector<int64_t>& runs);
+// Writes `runs` (all when empty) through the sink `make` builds on
+// OUT.partial, renamed to `outPath` once complete: a failure leaves nothing.
+Result<ChromeTraceSummary>
+writeTraceFile(SessionReader& reader, const std::vector<int64_t>& runs, const std::string& outPath,
+               const std::function<std::unique_ptr<TraceSink>(std::ofstream&)>& make);
 // One run's events into `sink`, counted into `sum`.
 Status writeRunEvents(TraceSink& sink, SessionReader& reader, int64_t run, ChromeTraceSummary& sum);
 
