@@ -76,9 +76,7 @@ void FlameCanvas::setRange(int64_t fromNs, int64_t toNs) {
 void FlameCanvas::setHighlight(const std::string& needle) {
     highlighted_.clear();
     if (!needle.empty()) {
-        highlighted_.assign(chart_.names.size(), false);
-        for (const auto& [row, index] : findSlices(chart_, needle, SIZE_MAX))
-            highlighted_[chart_.rows[row].names[index]] = true;
+        highlighted_ = matchingNames(chart_, needle);
     }
     update();
 }
@@ -271,11 +269,11 @@ FlameChartView::FlameChartView(QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(scroll_, 1);
     connect(search_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        // Highlighting reads the names only; the slices are searched on Enter.
         canvas_->setHighlight(text.toStdString());
-        hits_ = findSlices(canvas_->chart(), text.toStdString(), 100000);
+        hits_.clear();
         nextHit_ = 0;
-        info_->setText(text.isEmpty() ? QString()
-                                      : tr("%1 slices match").arg(qulonglong(hits_.size())));
+        info_->clear();
     });
     connect(search_, &QLineEdit::returnPressed, this, &FlameChartView::findNext);
     connect(canvas_, &FlameCanvas::sliceClicked, this, [this](int row, long index) {
@@ -359,7 +357,11 @@ void FlameChartView::showRange(int64_t fromNs, int64_t toNs) {
 
 // The next match, centred with some context around it.
 void FlameChartView::findNext() {
-    if (hits_.empty()) return;
+    if (hits_.empty()) hits_ = findSlices(canvas_->chart(), search_->text().toStdString(), 100000);
+    if (hits_.empty()) {
+        info_->setText(tr("%1 slices match").arg(0));
+        return;
+    }
     const auto [row, index] = hits_[nextHit_++ % hits_.size()];
     const FlameRow& r = canvas_->chart().rows[row];
     const int64_t start = r.starts[index], end = r.ends[index];

@@ -196,10 +196,7 @@ void flameBoxes(const FlameRow& row, int64_t from, int64_t to, double nsPerPixel
     }
 }
 
-std::vector<std::pair<size_t, size_t>> findSlices(const FlameChart& chart,
-                                                  const std::string& needle, size_t limit) {
-    std::vector<std::pair<size_t, size_t>> out;
-    if (needle.empty()) return out;
+std::vector<bool> matchingNames(const FlameChart& chart, const std::string& needle) {
     auto lower = [](std::string s) {
         for (auto& c : s)
             c = char(std::tolower(static_cast<unsigned char>(c)));
@@ -208,7 +205,15 @@ std::vector<std::pair<size_t, size_t>> findSlices(const FlameChart& chart,
     const std::string want = lower(needle);
     std::vector<bool> match(chart.names.size());
     for (size_t i = 0; i < chart.names.size(); ++i)
-        match[i] = lower(chart.names[i]).find(want) != std::string::npos;
+        match[i] = !want.empty() && lower(chart.names[i]).find(want) != std::string::npos;
+    return match;
+}
+
+std::vector<std::pair<size_t, size_t>> findSlices(const FlameChart& chart,
+                                                  const std::string& needle, size_t limit) {
+    std::vector<std::pair<size_t, size_t>> out;
+    if (needle.empty()) return out;
+    const std::vector<bool> match = matchingNames(chart, needle);
     std::vector<std::tuple<int64_t, size_t, size_t>> hits;
     for (size_t r = 0; r < chart.rows.size(); ++r)
         for (size_t i = 0; i < chart.rows[r].names.size(); ++i)

@@ -73,6 +73,10 @@ struct FlameBox {
 void flameBoxes(const FlameRow& row, int64_t from, int64_t to, double nsPerPixel,
                 std::vector<FlameBox>& out);
 
+// Which of chart.names contain `needle` (case-insensitive): one pass over the
+// names, not the slices (what highlighting needs on every keystroke).
+std::vector<bool> matchingNames(const FlameChart& chart, const std::string& needle);
+
 // Slices whose name contains `needle` (case-insensitive), in time order
 // across rows: (row, slice index).
 std::vector<std::pair<size_t, size_t>> findSlices(const FlameChart& chart,
