@@ -3,6 +3,7 @@
 // counters said as such, and joules per phase from samples at boundaries.
 #include "TestSupport.h"
 #include "capture/Energy.h"
+#include "capture/cuda/NvmlEnergy.h"
 
 #include <QDir>
 #include <QFile>
@@ -102,6 +103,35 @@ private slots:
         QVERIFY(qFuzzyCompare(got["energy.decode.package_j"], 1.0));
         QVERIFY(qFuzzyCompare(got["energy.package_j"], 3.0));
         QVERIFY(got.count("energy.dram_j"));
+    }
+
+    // GPU energy through NVML, loaded at run time: against a fake library
+    // with NVML's signatures whose counter starts at 1000 mJ and grows
+    // 1500 mJ per read, two reads after the zero point are 1.5 J and 3.0 J.
+    void nvmlJoulesSinceStart() {
+        qputenv("FAKE_NVML_MODE", "ok");
+        cuda::NvmlEnergy e(0, MVP_FAKE_NVML);
+        QVERIFY2(e.available(), e.unavailableReason().c_str());
+        QCOMPARE(e.joules(), std::optional<double>(1.5));
+        QCOMPARE(e.joules(), std::optional<double>(3.0));
+    }
+
+    void nvmlAbsentSaysWhy() {
+        const auto reason = [](const char* mode, const std::string& library, int gpu = 0) {
+            qputenv("FAKE_NVML_MODE", mode);
+            cuda::NvmlEnergy e(gpu, library);
+            const bool none = !e.available() && !e.joules();
+            return none ? QString::fromStdString(e.unavailableReason()) : QString();
+        };
+        const std::string fake = MVP_FAKE_NVML;
+        QVERIFY(
+            reason("ok", "/nonexistent/libnvidia-ml.so.1").contains(QStringLiteral("not found")));
+        QVERIFY(reason("init-fails", fake).contains(QStringLiteral("Driver Not Loaded")));
+        QVERIFY(reason("no-gpu", fake).contains(QStringLiteral("GPU 0: Invalid Argument")));
+        QVERIFY(reason("ok", fake, 3).contains(QStringLiteral("GPU 3")));
+        QVERIFY(reason("unsupported", fake).contains(QStringLiteral("no total-energy counter")));
+        for (const char* mode : {"init-fails", "no-gpu", "unsupported"})
+            QVERIFY(reason(mode, fake).startsWith(QStringLiteral("n/a (")));
     }
 };
 
