@@ -36,43 +36,34 @@ const char* copyName(uint8_t copyKind) {
     }
 }
 
-// The fields read here sit at the same offsets in every Kernel record
-// version since Kernel4 (capture-tech.md §3), so older CUPTI 12.x records
-// read correctly through the 13.x struct.
+// GPU work's common fields. A kernel's sit at the same offsets in every
+// Kernel record version since Kernel4 (capture-tech.md §3), so older CUPTI
+// 12.x records read correctly through the 13.x struct.
+template <typename Record>
+DeviceActivityRow gpuRow(ActivityKind kind, std::string name, const Record& r) {
+    DeviceActivityRow row;
+    row.kind = kind;
+    row.name = std::move(name);
+    row.device = static_cast<int>(r.deviceId);
+    row.stream = r.streamId;
+    row.startNs = static_cast<int64_t>(r.start);
+    row.endNs = static_cast<int64_t>(r.end);
+    row.correlation = r.correlationId;
+    return row;
+}
+
 DeviceActivityRow kernelRow(const CUpti_ActivityKernel10& k) {
-    DeviceActivityRow r;
-    r.kind = ActivityKind::Kernel;
-    r.name = demangled(k.name);
-    r.device = static_cast<int>(k.deviceId);
-    r.stream = k.streamId;
-    r.startNs = static_cast<int64_t>(k.start);
-    r.endNs = static_cast<int64_t>(k.end);
-    r.correlation = k.correlationId;
-    return r;
+    return gpuRow(ActivityKind::Kernel, demangled(k.name), k);
 }
 
 DeviceActivityRow copyRow(const CUpti_ActivityMemcpy6& m) {
-    DeviceActivityRow r;
-    r.kind = ActivityKind::Memcpy;
-    r.name = copyName(m.copyKind);
-    r.device = static_cast<int>(m.deviceId);
-    r.stream = m.streamId;
-    r.startNs = static_cast<int64_t>(m.start);
-    r.endNs = static_cast<int64_t>(m.end);
-    r.correlation = m.correlationId;
+    DeviceActivityRow r = gpuRow(ActivityKind::Memcpy, copyName(m.copyKind), m);
     r.bytes = static_cast<int64_t>(m.bytes);
     return r;
 }
 
 DeviceActivityRow fillRow(const CUpti_ActivityMemset4& m) {
-    DeviceActivityRow r;
-    r.kind = ActivityKind::Memset;
-    r.name = "Memset";
-    r.device = static_cast<int>(m.deviceId);
-    r.stream = m.streamId;
-    r.startNs = static_cast<int64_t>(m.start);
-    r.endNs = static_cast<int64_t>(m.end);
-    r.correlation = m.correlationId;
+    DeviceActivityRow r = gpuRow(ActivityKind::Memset, "Memset", m);
     r.bytes = static_cast<int64_t>(m.bytes);
     return r;
 }
