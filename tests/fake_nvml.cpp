@@ -1,7 +1,8 @@
 /* A stand-in for libnvidia-ml.so.1 with NVML's C signatures, for the energy
    reader's tests on machines without NVIDIA's driver. FAKE_NVML_MODE picks
    the behaviour: "ok" (the counter starts at 1000 mJ and grows 1500 mJ per
-   read), "init-fails", "no-gpu", "unsupported". */
+   read), "init-fails", "no-gpu", "unsupported", "restarts" (the counter falls to 0 after the first
+   read). */
 #include <cstdlib>
 #include <cstring>
 
@@ -39,7 +40,10 @@ int nvmlDeviceGetHandleByIndex_v2(unsigned index, void** device) {
 int nvmlDeviceGetTotalEnergyConsumption(void* device, unsigned long long* millijoules) {
     if (strcmp(mode(), "unsupported") == 0) return 3;
     *millijoules = *static_cast<unsigned long long*>(device);
-    *static_cast<unsigned long long*>(device) += 1500;
+    if (strcmp(mode(), "restarts") == 0)
+        *static_cast<unsigned long long*>(device) = 0; // the driver reloaded
+    else
+        *static_cast<unsigned long long*>(device) += 1500;
     return 0;
 }
 

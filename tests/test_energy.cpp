@@ -120,7 +120,7 @@ private slots:
         const auto reason = [](const char* mode, const std::string& library, int gpu = 0) {
             qputenv("FAKE_NVML_MODE", mode);
             cuda::NvmlEnergy e(gpu, library);
-            const bool none = !e.available() && !e.joules();
+            const bool none = !e.joules() && !e.available();
             return none ? QString::fromStdString(e.unavailableReason()) : QString();
         };
         const std::string fake = MVP_FAKE_NVML;
@@ -130,7 +130,8 @@ private slots:
         QVERIFY(reason("no-gpu", fake).contains(QStringLiteral("GPU 0: Invalid Argument")));
         QVERIFY(reason("ok", fake, 3).contains(QStringLiteral("GPU 3")));
         QVERIFY(reason("unsupported", fake).contains(QStringLiteral("no total-energy counter")));
-        for (const char* mode : {"init-fails", "no-gpu", "unsupported"})
+        QVERIFY(reason("restarts", fake).contains(QStringLiteral("went back")));
+        for (const char* mode : {"init-fails", "no-gpu", "unsupported", "restarts"})
             QVERIFY(reason(mode, fake).startsWith(QStringLiteral("n/a (")));
     }
 };

@@ -90,6 +90,12 @@ bool NvmlEnergy::read(uint64_t& millijoules) {
 std::optional<double> NvmlEnergy::joules() {
     uint64_t now = 0;
     if (!available() || !read(now)) return std::nullopt;
+    // The counter only grows while the driver stays loaded; a smaller value
+    // means it restarted, and the difference would be a wrong number.
+    if (now < zero_) {
+        unavailable("the GPU's energy counter went back (driver reloaded)");
+        return std::nullopt;
+    }
     return static_cast<double>(now - zero_) / 1000.0;
 }
 
