@@ -3,6 +3,7 @@
 // nested ones with --nested-ops, become op rows with shapes, FLOPs and bytes.
 #include "capture/OpProbe.h"
 
+#include "capture/CorrelationMarks.h"
 #include "capture/OpCostMemo.h"
 #include "capture/OpObserver.h"
 #include "capture/Recorder.h"
@@ -307,6 +308,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     recordShapes(row, tlsArgs);
     rec->pushOp(frame);
     if (top) handleNested(*rec, info, entry);
+    if (CorrelationMarks* marks = rec->correlationMarks()) marks->opStarted(row.id);
     row.startNs = rec->nowNs();
     return nullptr;
 }

@@ -1,5 +1,6 @@
 #include "capture/Recorder.h"
 
+#include "capture/CorrelationMarks.h"
 #include "capture/OpObserver.h"
 #include "capture/OpProbe.h"
 #include "core/session/ModuleRoles.h"
@@ -197,6 +198,7 @@ std::vector<RunMetricRow> Recorder::energyMetrics() const {
 void Recorder::enter(int64_t moduleId) {
     SpanFrame f{++spanCount_, moduleId, 0, 0, 0, currentSpan()};
     spanStack_.push_back(f);
+    if (marks_) marks_->spanStarted(f.id);
     spanStack_.back().start = nowNs();
 }
 
@@ -226,6 +228,7 @@ std::optional<int> Recorder::innermostLayer() const {
 void Recorder::exit() {
     if (spanStack_.empty()) return;
     const int64_t end = nowNs();
+    if (marks_) marks_->spanEnded();
     const SpanFrame f = spanStack_.back();
     spanStack_.pop_back();
     // Span costs are inclusive: a parent adds its children's.
@@ -328,6 +331,7 @@ std::optional<int64_t> Recorder::currentSpan() const {
 }
 
 void Recorder::finishRecord(int64_t endNs, const OpOutcome& outcome) {
+    if (marks_) marks_->opEnded();
     OpRecord& r = records_[--openRecords_];
     r.endNs = endNs;
     r.flops = outcome.flops;

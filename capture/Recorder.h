@@ -24,7 +24,8 @@
 namespace mvp {
 
 class SessionWriter;
-class OpObserver; // capture/OpObserver.h
+class OpObserver;       // capture/OpObserver.h
+class CorrelationMarks; // capture/CorrelationMarks.h
 
 class Recorder {
 public:
@@ -95,6 +96,10 @@ public:
     // (routing and attention of user models); set before startOps().
     void setObserver(OpObserver* observer) { observer_ = observer; }
     OpObserver* observer() const { return observer_; }
+    // Told the id of every recorded op and module span while it runs (a GPU
+    // tracer's correlation); null: none. Set before the run starts.
+    void setCorrelationMarks(CorrelationMarks* marks) { marks_ = marks; }
+    CorrelationMarks* correlationMarks() const { return marks_; }
     // Module ids of the open spans, outermost first.
     std::vector<int64_t> openModules() const;
     // The frames below the root, outermost first: (instance name, type);
@@ -230,6 +235,7 @@ private:
         layerOf_; // module id → layer (enterModule's modules) // the module a frameless loop's
                   // callees were placed under
     OpObserver* observer_ = nullptr;
+    CorrelationMarks* marks_ = nullptr;
     int probeDepth_ = 0;
     bool probeOpsWereOn_ = false;
     int64_t probeStart_ = 0, excludedNs_ = 0;

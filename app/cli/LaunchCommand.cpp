@@ -5,6 +5,7 @@
 // this process survives to say what the session holds.
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
+#include "app/cli/CudaInject.h"
 #include "app/cli/Parser.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
@@ -32,7 +33,10 @@ constexpr const char* kTitle = R"(mvprof-cli launch --out FILE.mvprof [options] 
 
 Runs PROGRAM (e.g. python3 script.py) with the mvprof Python package
 importable and MVPROF_OUT=FILE, so that mvprof.profile(None, model, …) in the
-script records into FILE; every run the script records is appended to it.)";
+script records into FILE; every run the script records is appended to it.
+With --cuda-inject, any unmodified CUDA program is traced through CUPTI
+(CUDA_INJECTION64_PATH): each process that uses CUDA writes its kernels,
+copies, fills and CUDA API calls to a session of its own, FILE.cuda.PID.mvprof.)";
 constexpr const char* kFooter =
     R"(SIGINT or SIGTERM stops the script (as Ctrl-C would); its open run is kept, marked incomplete.
 Exit status: PROGRAM's failure is 1, no run written is 2.)";
@@ -55,6 +59,8 @@ std::optional<std::string> packageDirectory() {
     return std::nullopt;
 }
 
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
 struct Child {
     pid_t pid = -1;
     int progressFd = -1; // read end of the progress pipe; -1 without --progress
@@ -62,13 +68,14 @@ struct Child {
 
 // Forks PROGRAM in its own process group (a terminal's Ctrl-C reaches it only
 // through this process, once) with the environment the package reads.
-Result<Child> spawn(const std::vector<std::string>& command, const std::string& session,
-                    const std::string& packageDir, const std::string& cwd, bool progress) {
+Result<Child> spawn(const std::vector<std::string>& command, const Environment& env,
+                    const std::string& cwd, bool progress) {
     int pipeFds[2] = {-1, -1};
     if (progress && ::pipe(pipeFds) != 0)
         return makeError(ErrorCode::Internal, std::string("pipe: ") + std::strerror(errno));
     const pid_t pid = ::fork();
-    if (pid < 0) return makeError(ErrorCode::Internal, std::string("fork: ") + std::strerror(errno));
+    if (pid < 0)
+        return makeError(ErrorCode::Internal, std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
         ::setpgid(0, 0);
         ::prctl(PR_SET_PDEATHSIG, SIGINT); // this process killed: the script stops as on Ctrl-C
@@ -76,10 +83,8 @@ Result<Child> spawn(const std::vector<std::string>& command, const std::string& 
             ::close(pipeFds[0]);
             ::setenv("MVPROF_PROGRESS_FD", std::to_string(pipeFds[1]).c_str(), 1);
         }
-        const char* old = std::getenv("PYTHONPATH");
-        ::setenv("PYTHONPATH", (packageDir + (old && *old ? ":" + std::string(old) : "")).c_str(),
-                 1);
-        ::setenv("MVPROF_OUT", session.c_str(), 1);
+        for (const auto& [name, value] : env)
+            ::setenv(name.c_str(), value.c_str(), 1);
         if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) {
             std::fprintf(stderr, "mvprof-cli: cannot enter %s: %s\n", cwd.c_str(),
                          std::strerror(errno));
@@ -147,17 +152,14 @@ std::vector<RunInfo> runsWrittenBy(const std::string& session, int64_t pid) {
 
 // What the script left in the session, and the exit status that says so.
 int reportLaunch(const std::string& session, const std::vector<RunInfo>& runs, int status,
-                 bool stopped, bool jsonl) {
+                 bool stopped, bool jsonl, bool injected) {
     if (jsonl && !runs.empty()) {
         nlohmann::json ids = nlohmann::json::array();
         for (const auto& r : runs)
             ids.push_back(r.id);
-        const nlohmann::json j{{"event", "done"},
-                               {"run", runs.back().id},
-                               {"runs", ids},
-                               {"status", toString(runs.back().status)},
-                               {"out", session},
-                               {"wall_ms", double(runs.back().wallNs) / 1e6}};
+        const nlohmann::json j{{"event", "done"}, {"run", runs.back().id},
+                               {"runs", ids},     {"status", toString(runs.back().status)},
+                               {"out", session},  {"wall_ms", double(runs.back().wallNs) / 1e6}};
         std::printf("%s\n", j.dump().c_str());
     } else if (!jsonl) {
         for (const auto& r : runs)
@@ -168,13 +170,14 @@ int reportLaunch(const std::string& session, const std::vector<RunInfo>& runs, i
     const std::string kept = runs.empty() ? std::string()
                                           : "; " + session + " keeps the " +
                                                 std::to_string(runs.size()) + " run(s) it wrote";
-    if (stopped) return fail(1, "the script was stopped" + kept + " (an open run is incomplete)");
+    if (stopped) return fail(1, "the program was stopped" + kept + " (an open run is incomplete)");
     if (!WIFEXITED(status))
-        return fail(1, "the script was killed by signal " + std::to_string(WTERMSIG(status)) + kept);
+        return fail(1,
+                    "the program was killed by signal " + std::to_string(WTERMSIG(status)) + kept);
     if (WEXITSTATUS(status) != 0)
-        return fail(1, "the script exited with status " + std::to_string(WEXITSTATUS(status)) +
-                           kept);
-    if (runs.empty())
+        return fail(1,
+                    "the program exited with status " + std::to_string(WEXITSTATUS(status)) + kept);
+    if (runs.empty() && !injected)
         return fail(2, "the script wrote no run into " + session +
                            ": profile with mvprof.profile(None, model, ...), which reads "
                            "$MVPROF_OUT");
@@ -183,14 +186,41 @@ int reportLaunch(const std::string& session, const std::vector<RunInfo>& runs, i
 
 } // namespace
 
+// The child's environment: the package importable and MVPROF_OUT for the
+// Python package; with --cuda-inject, the injection library and its session
+// pattern too. PYTHONPATH keeps what the caller had after the package.
+Result<Environment> childEnvironment(const std::string& session, bool cudaInject) {
+    Environment env{{"MVPROF_OUT", session}};
+    const auto packageDir = packageDirectory();
+    if (packageDir) {
+        const char* old = std::getenv("PYTHONPATH");
+        env.emplace_back("PYTHONPATH",
+                         *packageDir + (old && *old ? ":" + std::string(old) : std::string()));
+    } else if (!cudaInject) {
+        return makeError(ErrorCode::BadInput,
+                         "the mvprof Python package was not found beside mvprof-cli: install "
+                         "mvprof's DEB, or set MVPROF_PYTHON_DIR to the folder holding mvprof/");
+    }
+    if (cudaInject) {
+        const auto library = injectionLibrary();
+        if (!library)
+            return makeError(ErrorCode::BadInput,
+                             "--cuda-inject: libmvprof_inject.so was not found in lib/mvprof "
+                             "beside mvprof-cli (this mvprof was built without the CUDA "
+                             "toolkit?); set MVPROF_INJECT_LIBRARY to its path");
+        env.emplace_back("CUDA_INJECTION64_PATH", *library);
+        env.emplace_back("MVPROF_INJECT_SESSION", injectedPattern(session));
+    }
+    return env;
+}
+
 int launchCommand(const std::vector<std::string>& all) {
     const auto dashes = std::find(all.begin(), all.end(), "--");
     const std::vector<std::string> options(all.begin(), dashes);
-    const std::vector<std::string> command(dashes == all.end() ? all.end() : dashes + 1,
-                                           all.end());
+    const std::vector<std::string> command(dashes == all.end() ? all.end() : dashes + 1, all.end());
     CommandLine cli("launch", kTitle, kFooter);
     std::string out, cwd, progress;
-    bool force = false;
+    bool force = false, cudaInject = false;
     cli.app.add_option("--out", out, "the session file (created, or appended to)");
     cli.app.add_flag("--force", force, "replace FILE if it exists");
     cli.app.add_option("--cwd", cwd, "the folder to run PROGRAM in (default: this one)");
@@ -198,6 +228,9 @@ int launchCommand(const std::vector<std::string>& all) {
         .add_option("--progress", progress,
                     "jsonl: one JSON object per phase on stdout, then {\"event\": \"done\", …}")
         ->check(oneOf({"jsonl"}));
+    cli.app.add_flag("--cuda-inject", cudaInject,
+                     "trace any CUDA program's GPU work through CUPTI: one session per CUDA "
+                     "process, FILE.cuda.PID.mvprof");
     if (auto exit = cli.parse(options)) return *exit;
     if (!cli.positional.empty())
         return fail(2, "unexpected argument '" + cli.positional[0] +
@@ -217,17 +250,22 @@ int launchCommand(const std::vector<std::string>& all) {
         exists && !force ? SessionWriter::Mode::Append : SessionWriter::Mode::CreateNew;
     if (auto ok = SessionWriter::checkTarget(session, mode); !ok)
         return fail(ok.error().exitCode(), ok.error().message);
-    const auto packageDir = packageDirectory();
-    if (!packageDir)
-        return fail(2, "the mvprof Python package was not found beside mvprof-cli: install "
-                       "mvprof's DEB, or set MVPROF_PYTHON_DIR to the folder holding mvprof/");
+    auto env = childEnvironment(session, cudaInject);
+    if (!env) return fail(env.error().exitCode(), env.error().message);
+    const auto started = fs::file_time_type::clock::now();
     const auto* cancel = installCancelHandlers();
-    auto child = spawn(command, session, *packageDir, cwd, jsonl);
+    auto child = spawn(command, *env, cwd, jsonl);
     if (!child) return fail(1, child.error().message);
     bool stopped = false;
     const int status = superviseChild(*child, cancel, &stopped);
     const auto runs = runsWrittenBy(session, child->pid);
-    return reportLaunch(session, runs, status, stopped, jsonl);
+    if (!cudaInject) return reportLaunch(session, runs, status, stopped, jsonl, false);
+    const auto injected = injectedSessions(injectedPattern(session), started);
+    printInjected(injected);
+    if (injected.empty() && runs.empty() && !stopped && WIFEXITED(status) && !WEXITSTATUS(status))
+        return fail(2, "no CUDA process was traced: the program used no GPU, or CUPTI could not "
+                       "trace it (its mvprof-inject lines on stderr say why)");
+    return reportLaunch(session, runs, status, stopped, jsonl, !injected.empty());
 }
 
 } // namespace mvp::cli

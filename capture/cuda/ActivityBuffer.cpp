@@ -1,5 +1,7 @@
 #include "capture/cuda/ActivityBuffer.h"
 
+#include "capture/cuda/CuptiError.h"
+
 #include <cstdlib>
 #include <cupti.h>
 #include <cxxabi.h>
@@ -126,12 +128,9 @@ Status parseActivityBuffer(uint8_t* buffer, size_t validSize, ParsedActivities& 
     for (;;) {
         const CUptiResult status = cuptiActivityGetNextRecord(buffer, validSize, &record);
         if (status == CUPTI_ERROR_MAX_LIMIT_REACHED) return Ok{};
-        if (status != CUPTI_SUCCESS) {
-            const char* message = "unknown error";
-            cuptiGetResultString(status, &message);
+        if (status != CUPTI_SUCCESS)
             return makeError(ErrorCode::BadInput,
-                             std::string("CUPTI activity buffer unreadable: ") + message);
-        }
+                             "CUPTI activity buffer unreadable: " + cuptiMessage(status));
         addRecord(record, out);
     }
 }

@@ -40,15 +40,6 @@ Result<interop::TraceModel> readTrace(const std::string& file, const TraceImport
     return model;
 }
 
-std::string isoUtc(int64_t ns) {
-    const std::time_t secs = std::time_t(ns / 1000000000);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
-}
-
 RunInfo runInfoFor(const std::string& file, const interop::TraceModel& m, const std::string& format,
                    const interop::TraceRunCounts& counts) {
     RunInfo info;

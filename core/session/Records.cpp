@@ -1,8 +1,18 @@
 #include "core/session/Records.h"
 
 #include <cstdio>
+#include <ctime>
 
 namespace mvp {
+
+std::string isoUtc(int64_t unixNs) {
+    const std::time_t secs = std::time_t(unixNs / 1000000000);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
 
 const char* toString(RunStatus s) {
     switch (s) {

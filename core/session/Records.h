@@ -50,6 +50,10 @@ inline bool isReferenceBlas(const std::string& blas) {
     return blas.rfind(kReferenceBlas, 0) == 0;
 }
 
+// RunInfo::startedUtc's text (ISO 8601, e.g. 2026-11-29T10:43:25Z) for a
+// Unix time in nanoseconds.
+std::string isoUtc(int64_t unixNs);
+
 // What the capture knows once a run has ended.
 struct RunResult {
     RunStatus status = RunStatus::Complete;

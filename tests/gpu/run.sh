@@ -19,9 +19,9 @@ echo "== build (headless, libtorch from the wheel)"
 TORCH_PREFIX="$("$PY" -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
 ABI="$("$PY" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))')"
 if cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DMVP_WITH_GUI=OFF \
-     -DBUILD_TESTING=OFF -DCMAKE_PREFIX_PATH="$TORCH_PREFIX" \
+     -DBUILD_TESTING=ON -DCMAKE_PREFIX_PATH="$TORCH_PREFIX" \
      -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$ABI" > "$OUT/configure.log" 2>&1 &&
-   cmake --build build-gpu --target mvprof-cli -j "$(nproc)" > "$OUT/build.log" 2>&1; then
+   cmake --build build-gpu --target mvprof-cli test_cuda_gpu -j "$(nproc)" > "$OUT/build.log" 2>&1; then
   echo "built build-gpu/bin/mvprof-cli"
 else
   echo "build failed: see configure.log / build.log (tail below)"
@@ -35,6 +35,13 @@ if "$PY" tests/gpu/check_kineto_import.py "$CLI" "$OUT/kineto" 2>&1 | tee "$OUT/
   echo "kineto import: ok"
 else
   echo "kineto import: FAILED"
+  status=1
+fi
+echo "== #14: CUPTI tracer and CUDA injection (test_cuda_gpu)"
+if build-gpu/tests/test_cuda_gpu "$CLI" 2>&1 | tee "$OUT/cuda_gpu.log"; then
+  echo "cuda tracer + injection: ok"
+else
+  echo "cuda tracer + injection: FAILED"
   status=1
 fi
 exit $status

@@ -1,0 +1,56 @@
+#include "capture/cuda/CudaDriver.h"
+
+#include <dlfcn.h>
+
+namespace mvp::cuda {
+namespace {
+
+// CUresult codes the reasons name (cuda.h; copied so that no toolkit header
+// is needed).
+constexpr int kNoDevice = 100, kStubLibrary = 34, kInsufficientDriver = 35;
+
+std::string initFailure(int code) {
+    switch (code) {
+    case kNoDevice:
+        return "no CUDA device: the driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE)";
+    case kStubLibrary:
+        return "no NVIDIA driver: libcuda.so.1 is the toolkit's stub (cuInit: "
+               "CUDA_ERROR_STUB_LIBRARY)";
+    case kInsufficientDriver:
+        return "the NVIDIA driver is older than this CUDA needs (cuInit: "
+               "CUDA_ERROR_INSUFFICIENT_DRIVER)";
+    default:
+        return "the CUDA driver did not start (cuInit returned " + std::to_string(code) + ")";
+    }
+}
+
+} // namespace
+
+CudaAvailability probeCudaDriver(const std::string& library) {
+    CudaAvailability out;
+    // Kept open for the process's life: CUDA code will use the same driver.
+    void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+        out.reason = "no NVIDIA driver: " + library + " cannot be loaded";
+        return out;
+    }
+    using Init = int (*)(unsigned);
+    using Count = int (*)(int*);
+    auto init = reinterpret_cast<Init>(dlsym(handle, "cuInit"));
+    auto count = reinterpret_cast<Count>(dlsym(handle, "cuDeviceGetCount"));
+    if (!init || !count) {
+        out.reason = library + " is not a CUDA driver (no cuInit / cuDeviceGetCount)";
+        return out;
+    }
+    if (const int code = init(0); code != 0) {
+        out.reason = initFailure(code);
+        return out;
+    }
+    if (const int code = count(&out.devices); code != 0 || out.devices <= 0) {
+        out.devices = 0;
+        out.reason = "no CUDA device: the driver counts none";
+    }
+    return out;
+}
+
+} // namespace mvp::cuda
