@@ -2,6 +2,7 @@
 // records laid out here by hand: the innermost of nested ids wins, a missing
 // span link falls back to the op's span, work without a link stays
 // unattributed, and the result does not depend on the order records arrive in.
+#include "core/analysis/ModuleCosts.h"
 #include "core/interop/ActivityJoin.h"
 
 #include <QTest>
@@ -62,6 +63,7 @@ private slots:
     void innermostAndFallback();
     void orderDoesNotMatter();
     void noLinksLeavesRowsAlone();
+    void gpuTimeAddsUpTheModuleTree();
 };
 
 void TestActivityJoin::innermostAndFallback() {
@@ -110,6 +112,39 @@ void TestActivityJoin::noLinksLeavesRowsAlone() {
         QVERIFY(!x.op && !x.span);
     QCOMPARE(s.withOp, int64_t(0));
     QCOMPARE(s.gpuNsWithSpan, int64_t(0));
+}
+
+// Module A (span 1) calls B twice (spans 2, 3); B's first call calls C
+// (span 4). GPU time attributed to spans, worked by hand: A = 3 + 100 + 50
+// + 7 = 160, B = 100 + 7 + 50 = 157, C = 7; a span the run does not have
+// adds nothing, and a damaged parent loop (spans 5 ↔ 6) ends.
+void TestActivityJoin::gpuTimeAddsUpTheModuleTree() {
+    std::vector<ModuleRow> modules = {{1, "a", "A", std::nullopt},
+                                      {2, "a.b", "B", 1},
+                                      {3, "a.b.c", "C", 2},
+                                      {4, "d", "D", std::nullopt}};
+    auto span = [](int64_t id, int64_t module, std::optional<int64_t> parent) {
+        SpanRow s;
+        s.id = id;
+        s.module = module;
+        s.parent = parent;
+        s.endNs = 1000;
+        return s;
+    };
+    const std::vector<SpanRow> spans = {span(1, 1, std::nullopt),
+                                        span(2, 2, 1),
+                                        span(3, 2, 1),
+                                        span(4, 3, 2),
+                                        span(5, 4, 6),
+                                        span(6, 4, 5)};
+    auto tree = buildModuleCosts(modules, spans, 1000);
+    QVERIFY(!tree.nodes[0].deviceNs); // no GPU activity: no GPU time, not 0
+    addDeviceTime(tree, spans, {{1, 3}, {2, 100}, {3, 50}, {4, 7}, {99, 1000}, {5, 1}});
+    QCOMPARE(tree.nodes[0].deviceNs.value_or(-1), int64_t(160));
+    QCOMPARE(tree.nodes[1].deviceNs.value_or(-1), int64_t(157));
+    QCOMPARE(tree.nodes[2].deviceNs.value_or(-1), int64_t(7));
+    QVERIFY(tree.nodes[3].deviceNs.has_value()); // the loop's module: counted, bounded
+    QVERIFY(*tree.nodes[3].deviceNs <= int64_t(spans.size() + 1));
 }
 
 QTEST_APPLESS_MAIN(TestActivityJoin)

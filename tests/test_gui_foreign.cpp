@@ -147,6 +147,8 @@ class TestGuiForeign : public QObject {
         QVERIFY(vision.isValid());
         QCOMPARE(vision.siblingAtColumn(views::ModuleTreeModel::GFlops).data().toString(),
                  QStringLiteral("–"));
+        // No GPU activity: no GPU column.
+        QVERIFY(tree->isColumnHidden(views::ModuleTreeModel::DeviceMs));
         w.moduleTreeView()->filter()->clear();
         // The expert and timeline views draw what has a layer, and skip the rest.
         w.expertLoadView()->show();
@@ -215,6 +217,10 @@ private slots:
         // 2·256·1024·512 FLOPs, worked by hand, from the trace's Input Dims.
         QCOMPARE(net.siblingAtColumn(views::ModuleTreeModel::GFlops).data().toString(),
                  QStringLiteral("0.2684"));
+        // The kernel it launched (30 µs, by External id) is its GPU time, shown.
+        QCOMPARE(net.siblingAtColumn(views::ModuleTreeModel::DeviceMs).data().toString(),
+                 QStringLiteral("0.030"));
+        QVERIFY(!w.moduleTreeView()->tree()->isColumnHidden(views::ModuleTreeModel::DeviceMs));
         // The views without data for it say why: no routing, no ceilings.
         for (QWidget* view :
              {static_cast<QWidget*>(w.expertLoadView()), static_cast<QWidget*>(w.rooflineView())}) {

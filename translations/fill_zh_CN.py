@@ -9,6 +9,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "GPU ms": "GPU 毫秒",
+    "Measured GPU time of the kernels, copies and fills launched inside the module, children included (CUPTI or the trace's profiler)":
+        "模块内（含子模块）启动的内核、拷贝与填充的 GPU 时间（实测，来自 CUPTI 或跟踪文件的分析器）",
     "A session (.mvprof) or a trace (.json, .json.gz, .sqlite) to open": "要打开的会话（.mvprof）或跟踪文件（.json、.json.gz、.sqlite）",
     "This run was imported from a trace, which does not measure its machine's ceilings: no roofline (the op table and flame chart show its ops).":
         "此运行导入自跟踪文件，其中没有测量机器的性能上限：无法绘制屋顶线（算子表与火焰图展示其算子）。",

@@ -1362,53 +1362,53 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="118"/>
+        <location filename="../views/FlameChartView.cpp" line="116"/>
         <source>No slices in this run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="172"/>
+        <location filename="../views/FlameChartView.cpp" line="170"/>
         <source>%1 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="175"/>
+        <location filename="../views/FlameChartView.cpp" line="173"/>
         <source>time (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="239"/>
+        <location filename="../views/FlameChartView.cpp" line="237"/>
         <source>%1 (%2)
 %3 ms (measured), from %4 ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="257"/>
+        <location filename="../views/FlameChartView.cpp" line="255"/>
         <source>The flame chart could not be built: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="262"/>
+        <location filename="../views/FlameChartView.cpp" line="260"/>
         <source>Find slices by name (Enter: next)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="278"/>
+        <location filename="../views/FlameChartView.cpp" line="362"/>
         <source>%1 slices match</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="300"/>
+        <location filename="../views/FlameChartView.cpp" line="298"/>
         <source>%1 slices</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="321"/>
+        <location filename="../views/FlameChartView.cpp" line="319"/>
         <source>Building the flame chart…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="369"/>
+        <location filename="../views/FlameChartView.cpp" line="371"/>
         <source>match %1 of %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1707,72 +1707,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="125"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="130"/>
         <source>%1 (%2 parameters)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="138"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="143"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="140"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="145"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="142"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="147"/>
         <source>Calls</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="144"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="149"/>
         <source>Total ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="146"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="151"/>
         <source>Self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="148"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="153"/>
         <source>% of run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="150"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="155"/>
         <source>GFLOP (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="152"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="157"/>
         <source>MB (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="154"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="159"/>
         <source>FLOP/B (est.)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="156"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="161"/>
         <source>Bound</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="160"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="163"/>
+        <source>GPU ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="167"/>
         <source>Measured wall time</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="162"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="169"/>
         <source>Memory- or compute-bound against the device&apos;s measured ridge point</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="163"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="171"/>
+        <source>Measured GPU time of the kernels, copies and fills launched inside the module, children included (CUPTI or the trace&apos;s profiler)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="173"/>
         <source>Estimated from the recorded op shapes</source>
         <translation type="unfinished"></translation>
     </message>

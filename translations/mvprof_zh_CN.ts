@@ -1361,54 +1361,54 @@
         <translation>CUDA API 调用</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="118" />
+        <location filename="../views/FlameChartView.cpp" line="116" />
         <source>No slices in this run</source>
         <translation>此运行没有时间片</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="172" />
+        <location filename="../views/FlameChartView.cpp" line="170" />
         <source>%1 ms</source>
         <translation>%1 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="175" />
+        <location filename="../views/FlameChartView.cpp" line="173" />
         <source>time (measured)</source>
         <translation>时间（实测）</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="239" />
+        <location filename="../views/FlameChartView.cpp" line="237" />
         <source>%1 (%2)
 %3 ms (measured), from %4 ms</source>
         <translation>%1（%2）
 %3 毫秒（实测），起于 %4 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="257" />
+        <location filename="../views/FlameChartView.cpp" line="255" />
         <source>The flame chart could not be built: %1</source>
         <translation>无法构建火焰图：%1</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="262" />
+        <location filename="../views/FlameChartView.cpp" line="260" />
         <source>Find slices by name (Enter: next)</source>
         <translation>按名称查找时间片（回车：下一个）</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="278" />
+        <location filename="../views/FlameChartView.cpp" line="362" />
         <source>%1 slices match</source>
         <translation>%1 个时间片匹配</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="300" />
+        <location filename="../views/FlameChartView.cpp" line="298" />
         <source>%1 slices</source>
         <translation>%1 个时间片</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="321" />
+        <location filename="../views/FlameChartView.cpp" line="319" />
         <source>Building the flame chart…</source>
         <translation>正在构建火焰图…</translation>
     </message>
     <message>
-        <location filename="../views/FlameChartView.cpp" line="369" />
+        <location filename="../views/FlameChartView.cpp" line="371" />
         <source>match %1 of %2: %3</source>
         <translation>第 %1 / %2 个匹配：%3</translation>
     </message>
@@ -1707,72 +1707,82 @@
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="125" />
+        <location filename="../views/ModuleTreeModel.cpp" line="130" />
         <source>%1 (%2 parameters)</source>
         <translation>%1（%2 个参数）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="138" />
+        <location filename="../views/ModuleTreeModel.cpp" line="143" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="140" />
+        <location filename="../views/ModuleTreeModel.cpp" line="145" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="142" />
+        <location filename="../views/ModuleTreeModel.cpp" line="147" />
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="144" />
+        <location filename="../views/ModuleTreeModel.cpp" line="149" />
         <source>Total ms</source>
         <translation>总耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="146" />
+        <location filename="../views/ModuleTreeModel.cpp" line="151" />
         <source>Self ms</source>
         <translation>自身耗时 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="148" />
+        <location filename="../views/ModuleTreeModel.cpp" line="153" />
         <source>% of run</source>
         <translation>占运行 %</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="150" />
+        <location filename="../views/ModuleTreeModel.cpp" line="155" />
         <source>GFLOP (est.)</source>
         <translation>GFLOP（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="152" />
+        <location filename="../views/ModuleTreeModel.cpp" line="157" />
         <source>MB (est.)</source>
         <translation>MB（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="154" />
+        <location filename="../views/ModuleTreeModel.cpp" line="159" />
         <source>FLOP/B (est.)</source>
         <translation>FLOP/B（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="156" />
+        <location filename="../views/ModuleTreeModel.cpp" line="161" />
         <source>Bound</source>
         <translation>瓶颈</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="160" />
+        <location filename="../views/ModuleTreeModel.cpp" line="163" />
+        <source>GPU ms</source>
+        <translation>GPU 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="167" />
         <source>Measured wall time</source>
         <translation>实测墙钟时间</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="162" />
+        <location filename="../views/ModuleTreeModel.cpp" line="169" />
         <source>Memory- or compute-bound against the device's measured ridge point</source>
         <translation>相对设备实测拐点判定为访存受限或计算受限</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="163" />
+        <location filename="../views/ModuleTreeModel.cpp" line="171" />
+        <source>Measured GPU time of the kernels, copies and fills launched inside the module, children included (CUPTI or the trace's profiler)</source>
+        <translation>模块内（含子模块）启动的内核、拷贝与填充的 GPU 时间（实测，来自 CUPTI 或跟踪文件的分析器）</translation>
+    </message>
+    <message>
+        <location filename="../views/ModuleTreeModel.cpp" line="173" />
         <source>Estimated from the recorded op shapes</source>
         <translation>由记录的算子形状估算</translation>
     </message>

@@ -89,6 +89,8 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
             return known ? ai : -1.0;
         case BoundColumn:
             return bound;
+        case DeviceMs:
+            return n->deviceNs ? double(*n->deviceNs) / 1e6 : -1.0;
         }
     }
     if (role == Qt::DisplayRole) {
@@ -119,6 +121,9 @@ QVariant ModuleTreeModel::data(const QModelIndex& index, int role) const {
             return known && n->bytes > 0 ? QString::number(ai, 'f', 2) : QString();
         case BoundColumn:
             return bound;
+        case DeviceMs:
+            return n->deviceNs ? QString::number(double(*n->deviceNs) / 1e6, 'f', 3)
+                               : QStringLiteral("–");
         }
     }
     if (role == Qt::ToolTipRole)
@@ -154,12 +159,17 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
             return tr("FLOP/B (est.)");
         case BoundColumn:
             return tr("Bound");
+        case DeviceMs:
+            return tr("GPU ms");
         }
     }
     if (role == Qt::ToolTipRole) {
         if (section >= TotalMs && section <= Share) return tr("Measured wall time");
         if (section == BoundColumn)
             return tr("Memory- or compute-bound against the device's measured ridge point");
+        if (section == DeviceMs)
+            return tr("Measured GPU time of the kernels, copies and fills launched inside the "
+                      "module, children included (CUPTI or the trace's profiler)");
         if (section >= GFlops) return tr("Estimated from the recorded op shapes");
     }
     return {};

@@ -24,6 +24,7 @@ public:
         MBytes,
         Intensity,
         BoundColumn,
+        DeviceMs, // GPU time launched inside (measured); "–" for a run without GPU activity
         ColumnCount
     };
     static constexpr int SortRole = views::SortRole;

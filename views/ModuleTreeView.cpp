@@ -103,7 +103,10 @@ void ModuleTreeView::setTree(ModuleCostTree tree, double ridge, bool keepState) 
             kind_->addItem(QString::fromStdString(k), QString::fromStdString(k));
         static_cast<ModuleFilter*>(proxy_)->kind.clear();
     }
+    // A run without GPU activity has no GPU time to show: no column of "–".
+    const bool gpu = !tree.nodes.empty() && tree.nodes.front().deviceNs.has_value();
     model_->setTree(std::move(tree), ridge);
+    view_->setColumnHidden(ModuleTreeModel::DeviceMs, !gpu);
     if (!keepState) {
         view_->expandToDepth(0);
         for (int c = 1; c < ModuleTreeModel::ColumnCount; ++c)

@@ -108,6 +108,17 @@ Status checkAcrossTables(const RunData& d) {
                                            std::to_string(cells) + " patches of its grid");
     return Ok{};
 }
+// GPU time per span from the run's device activity (kernels, copies, fills).
+Status loadDeviceTime(SessionReader& reader, int64_t runId, RunData& d) {
+    auto activities = reader.activities(runId);
+    if (!activities) return activities.error();
+    for (const auto& a : *activities) {
+        if (!onDevice(a.kind)) continue;
+        d.hasDeviceActivity = true;
+        if (a.span) d.deviceNsBySpan[*a.span] += a.endNs - a.startNs;
+    }
+    return Ok{};
+}
 } // namespace
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
@@ -139,6 +150,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(runMetrics, reader.runMetrics(runId))
     MVP_LOAD(repetitions, reader.repetitions(runId))
 #undef MVP_LOAD
+    if (auto s = loadDeviceTime(reader, runId, d); !s) return s.error();
     auto layers = reader.attnMapLayers(runId);
     if (!layers) return layers.error();
     for (int l : *layers) {
@@ -385,6 +397,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     a.leafFlops = d.leafFlops;
     const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
     a.modules = buildModuleCosts(d.modules, d.spans, wall);
+    if (d.hasDeviceActivity) addDeviceTime(a.modules, d.spans, d.deviceNsBySpan);
     a.ops = d.opCount;
     a.topOps = topOps(d.opTotals, 12);
     if (!d.importFormat.empty())

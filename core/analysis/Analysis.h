@@ -17,6 +17,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mvp {
@@ -43,6 +44,10 @@ struct RunData {
     std::optional<VisionFeatureRow> visionFeatures;
     std::vector<RunMetricRow> runMetrics; // weight / KV bytes, what-if statistics
     std::vector<RepetitionRow> repetitions; // a what-if's A/B timings (Records.h)
+    // GPU time of the kernels, copies and fills attributed to each span
+    // (device_activity); empty, with hasDeviceActivity false, for CPU runs.
+    std::unordered_map<int64_t, int64_t> deviceNsBySpan;
+    bool hasDeviceActivity = false;
     int imageWidth = 0, imageHeight = 0;  // of the original file; 0 without an image
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;

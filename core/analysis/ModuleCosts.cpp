@@ -58,6 +58,26 @@ ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules,
     return tree;
 }
 
+void addDeviceTime(ModuleCostTree& tree, const std::vector<SpanRow>& spans,
+                   const std::unordered_map<int64_t, int64_t>& deviceNsBySpan) {
+    for (auto& n : tree.nodes)
+        n.deviceNs = 0;
+    std::unordered_map<int64_t, const SpanRow*> byId;
+    byId.reserve(spans.size());
+    for (const auto& s : spans)
+        byId[s.id] = &s;
+    // Each span's own GPU time goes to its module and to the modules of the
+    // spans around it; a chain longer than the spans is a damaged parent loop.
+    for (const auto& [spanId, ns] : deviceNsBySpan) {
+        auto it = byId.find(spanId);
+        for (size_t hops = 0; it != byId.end() && hops <= spans.size(); ++hops) {
+            const SpanRow& s = *it->second;
+            if (const auto i = tree.indexOf(s.module)) *tree.nodes[*i].deviceNs += ns;
+            it = s.parent ? byId.find(*s.parent) : byId.end();
+        }
+    }
+}
+
 PhaseSummary summarisePhases(const std::vector<PhaseRow>& rows) {
     PhaseSummary s;
     if (rows.empty()) return s;

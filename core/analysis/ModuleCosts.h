@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mvp {
@@ -14,12 +15,16 @@ namespace mvp {
 struct ModuleCost {
     ModuleRow module;
     int64_t calls = 0;
-    int64_t totalNs = 0;          // Σ span durations (measured)
-    int64_t selfNs = 0;           // total minus the direct child spans (measured)
-    int64_t flops = 0;            // Σ span FLOPs, inclusive (estimated from shapes)
-    int64_t bytes = 0;            // Σ span bytes, inclusive (estimated from shapes)
-    bool flopsKnown = false;      // some span of it ran ops with known FLOPs (else "–")
-    double share = 0;             // totalNs / run wall time
+    int64_t totalNs = 0;     // Σ span durations (measured)
+    int64_t selfNs = 0;      // total minus the direct child spans (measured)
+    int64_t flops = 0;       // Σ span FLOPs, inclusive (estimated from shapes)
+    int64_t bytes = 0;       // Σ span bytes, inclusive (estimated from shapes)
+    bool flopsKnown = false; // some span of it ran ops with known FLOPs (else "–")
+    double share = 0;        // totalNs / run wall time
+    // GPU time of the kernels, copies and fills launched inside its spans,
+    // children included (measured by CUPTI or the trace's profiler); nullopt
+    // for a run without GPU activity.
+    std::optional<int64_t> deviceNs;
     std::vector<size_t> children; // indices into ModuleCostTree::nodes
 };
 
@@ -33,6 +38,12 @@ struct ModuleCostTree {
 
 ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules,
                                 const std::vector<SpanRow>& spans, int64_t wallNs);
+
+// Sets every module's deviceNs from the GPU time launched inside each span
+// (`deviceNsBySpan`: span id → ns of the work attributed to it directly),
+// adding each span's to its enclosing spans as host times are.
+void addDeviceTime(ModuleCostTree& tree, const std::vector<SpanRow>& spans,
+                   const std::unordered_map<int64_t, int64_t>& deviceNsBySpan);
 
 struct PhaseTotal {
     Phase phase = Phase::None;

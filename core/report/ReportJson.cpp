@@ -110,7 +110,9 @@ void modulesJson(json& run, const RunAnalysis& a) {
                                   {"self_ms_measured", double(n.selfNs) / 1e6},
                                   {"share", n.share},
                                   {"flops_estimated", n.flopsKnown ? json(n.flops) : json()},
-                                  {"bytes_estimated", n.bytes}});
+                                  {"bytes_estimated", n.bytes},
+                                  {"device_ms_measured",
+                                   n.deviceNs ? json(double(*n.deviceNs) / 1e6) : json()}});
 }
 
 // Adds its part of the run's JSON.

@@ -1,6 +1,6 @@
 // The text and Markdown reports: the same sections, for a terminal and for a document.
-#include "core/report/Report.h"
 #include "core/Format.h"
+#include "core/report/Report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -95,15 +95,21 @@ std::string modulesText(const RunAnalysis& a) {
     std::string o;
     const auto top = topModules(a.modules, 12);
     if (!top.empty()) {
+        // GPU time only where the run has GPU activity (CUPTI or a trace's kernels).
+        const bool gpu = top.front()->deviceNs.has_value();
         o += "\n  Modules by self time         calls   total ms    self ms   share   GFLOP*      "
-             "MB*\n";
+             "MB*" +
+             std::string(gpu ? "     GPU ms" : "") + "\n";
         for (const auto* n : top)
             o += "    " + padRight(n->module.path, 26) + padLeft(std::to_string(n->calls), 6) +
                  padLeft(ms(n->totalNs), 11) + padLeft(ms(n->selfNs), 11) +
                  padLeft(pct(n->share), 8) + padLeft(gflop(*n), 9) +
-                 padLeft(fmt("%.2f", double(n->bytes) / 1e6), 9) + "\n";
+                 padLeft(fmt("%.2f", double(n->bytes) / 1e6), 9) +
+                 (gpu ? padLeft(ms(n->deviceNs.value_or(0)), 11) : std::string()) + "\n";
         o += "    (times measured; * estimated from op shapes; " + std::to_string(a.ops) +
-             " ops recorded)\n";
+             " ops recorded" +
+             (gpu ? "; GPU ms: kernels, copies and fills launched inside, children included" : "") +
+             ")\n";
     }
     return o;
 }
@@ -199,8 +205,7 @@ std::string kvText(const RunAnalysis& a) {
     std::string o;
     if (a.kv.sequenceLength > 0)
         o += "\n  KV: " + std::to_string(a.kv.regions) + " hot-attention region(s) use " +
-             pct(a.kv.shareRatio) + " of " + std::to_string(a.kv.sequenceLength) +
-             " positions" +
+             pct(a.kv.shareRatio) + " of " + std::to_string(a.kv.sequenceLength) + " positions" +
              (a.kv.resampling.empty()
                   ? std::string("; resampling loss needs a what-if that changes the visual "
                                 "tokens or the KV cache\n")
@@ -293,8 +298,7 @@ std::string markdownRun(const RunAnalysis& a) {
                  fmt("%.3f", s.cv) + " | " + fmt("%.3f", s.balancedness) + " | " +
                  fmt("%.3f", s.jain) + " | " + fmt("%.3f", s.maxvio) + " | " +
                  fmt("%.2f", s.deadFraction) + " | " + fmt("%.2f", s.entropyBits) + " | " +
-                 fmt("%.3f", s.entropyNorm) + " | " + hot +
-                 " |\n";
+                 fmt("%.3f", s.entropyNorm) + " | " + hot + " |\n";
         }
     }
     return o;
