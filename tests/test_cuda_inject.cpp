@@ -178,6 +178,34 @@ private slots:
         QVERIFY2(r.err.contains("no CUDA process was traced"), r.err.constData());
         QVERIFY(!QFile::exists(out));
     }
+
+    // What the traced processes wrote is gathered into the launch's session,
+    // one run per process, and their own files go. The "program" here is a
+    // shell that leaves an injected session as a traced process would.
+    void launchGathersTheProcessesSessions() {
+        if (test::cliPath().isEmpty()) QSKIP("no mvprof-cli in this build");
+        QTemporaryDir dir;
+        const QString prepared = dir.filePath(QStringLiteral("prepared.mvprof"));
+        QVERIFY(writeInjectedRun(prepared.toStdString(), traced(), {{"/opt/bin/saxpy"}, 4242}));
+        const QString out = dir.filePath(QStringLiteral("run.mvprof"));
+        const auto r = test::runCli(
+            {QStringLiteral("launch"), QStringLiteral("--cuda-inject"), QStringLiteral("--out"),
+             out, QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+             QStringLiteral("cp '%1' '%2/run.cuda.'$$'.mvprof'").arg(prepared, dir.path())});
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
+        QVERIFY2(r.out.contains("process:saxpy") && r.out.contains("1 kernels"), r.out.constData());
+        QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("run.cuda.*")}).size(), 0);
+        auto reader = SessionReader::open(out.toStdString());
+        QVERIFY(reader);
+        auto runs = (*reader)->runs();
+        QVERIFY(runs && runs->size() == 1);
+        QCOMPARE(runs->front().model, std::string("process:saxpy"));
+        QCOMPARE(runs->front().wallNs, int64_t(9000));
+        auto rows = (*reader)->activities(runs->front().id);
+        QVERIFY(rows && rows->size() == 4);
+        auto metrics = (*reader)->runMetrics(runs->front().id);
+        QVERIFY(metrics && !metrics->empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCudaInject)

@@ -218,6 +218,65 @@ private slots:
         QVERIFY(experts->barsPlot()->plottableCount() >= 2);
     }
 
+    // "Any CUDA program": launched with --cuda-inject, each traced process's
+    // session gathered into the chosen file, which opens. The program here
+    // is a shell script that leaves a session where $MVPROF_INJECT_SESSION
+    // says, as the injection library would in a CUDA process.
+    void cudaProgramFromTheDialog() {
+        const QString prepared = dir.filePath(QStringLiteral("prepared-cuda.mvprof"));
+        {
+            auto w = SessionWriter::open(prepared.toStdString(), SessionWriter::Mode::Overwrite);
+            QVERIFY(w);
+            RunInfo info;
+            info.label = "cuda-inject";
+            info.model = "process:app";
+            info.device = "cuda";
+            auto run = (*w)->beginRun(info);
+            QVERIFY(run);
+            Batch b;
+            b.run = *run;
+            DeviceActivityRow k;
+            k.id = 1;
+            k.name = "gemm";
+            k.device = 0;
+            k.stream = 7;
+            k.endNs = 30000;
+            b.activities.push_back(k);
+            (*w)->submit(std::move(b));
+            RunResult result;
+            result.wallNs = 30000;
+            QVERIFY((*w)->endRun(*run, result));
+            QVERIFY((*w)->close());
+        }
+        const QString program = dir.filePath(QStringLiteral("app.sh"));
+        QVERIFY(test::writeFile(program, "#!/bin/sh\n"
+                                         "cp \"$1\" \"$(echo \"$MVPROF_INJECT_SESSION\" | "
+                                         "sed \"s/%p/$$/\")\"\n"));
+        QFile::setPermissions(program, QFile::permissions(program) | QFileDevice::ExeOwner);
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        CaptureRequest wanted;
+        wanted.program = program;
+        wanted.scriptArguments = prepared;
+        wanted.output = dir.filePath(QStringLiteral("cuda-program.mvprof"));
+        CaptureDialog dialog;
+        dialog.setRequest(wanted);
+        const CaptureRequest r = dialog.request();
+        QCOMPARE(r.program, program);
+        const QStringList a = r.arguments();
+        QVERIFY(a.contains(QStringLiteral("--cuda-inject")));
+        QCOMPARE(a.mid(a.indexOf(QStringLiteral("--")) + 1), (QStringList{program, prepared}));
+        MainWindow w;
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::captureFinished);
+        w.startCapture(r);
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(2).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session() && w.session()->path == r.output, 20000);
+        QCOMPARE(w.session()->analysis.run.model, std::string("process:app"));
+        QCOMPARE(w.session()->analysis.run.device, std::string("cuda"));
+        QVERIFY(w.session()->data.hasDeviceActivity);
+    }
+
     void customWhatIfDialogBuildsTheCommand() {
         WhatIfDialog dialog;
         auto* prune = dialog.findChildren<QCheckBox*>().value(0);

@@ -9,6 +9,12 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Any CUDA program (its kernels and copies, through CUPTI)…": "任意 CUDA 程序（通过 CUPTI 记录其内核与拷贝）…",
+    "an unmodified program that uses CUDA; each of its CUDA processes becomes a run":
+        "使用 CUDA 的未经修改的程序；它的每个 CUDA 进程成为一次运行",
+    "Choose a CUDA Program": "选择 CUDA 程序",
+    "Program": "程序",
+    "Choose the CUDA program to run (an executable file).": "请选择要运行的 CUDA 程序（可执行文件）。",
     "GPU ms": "GPU 毫秒",
     "Measured GPU time of the kernels, copies and fills launched inside the module, children included (CUPTI or the trace's profiler)":
         "模块内（含子模块）启动的内核、拷贝与填充的 GPU 时间（实测，来自 CUPTI 或跟踪文件的分析器）",

@@ -96,8 +96,8 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="40"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="226"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="230"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="248"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="252"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
@@ -117,75 +117,76 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
         <source>all layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
         <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="99"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="109"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="100"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="110"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="100"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="90"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="96"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="103"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="110"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -201,181 +202,206 @@
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
-        <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
+        <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
+        <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
         <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
         <source>empty: the script&apos;s folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
         <source>the model&apos;s manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
         <source>Choose a Model Manifest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
         <source>Model manifests (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
         <source>Model file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
         <source>Choose a Python Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="92"/>
         <source>Python (*.py)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="95"/>
         <source>Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="92"/>
-        <source>Arguments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="94"/>
-        <source>Working Folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
-        <source>Working folder</source>
+        <source>Choose a CUDA Program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="101"/>
+        <source>Program</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="102"/>
-        <source>Choose an Image</source>
+        <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="103"/>
-        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="107"/>
-        <source>Prompt</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="105"/>
+        <source>Working Folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="108"/>
-        <source>Decode steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="109"/>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="110"/>
-        <source>Precision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="111"/>
-        <source>Attention maps</source>
+        <source>Working folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
+        <source>Choose an Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
+        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="117"/>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="118"/>
+        <source>Decode steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="119"/>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="120"/>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="121"/>
+        <source>Attention maps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="122"/>
         <source>Routing skew</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="123"/>
         <source>Session file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="123"/>
         <source>Choose…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="115"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="125"/>
         <source>Session File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="116"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="126"/>
         <source>mvprof sessions (*.mvprof)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="123"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="200"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="218"/>
         <source>No image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="200"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="218"/>
         <source>Cannot read this image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="204"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="222"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="214"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="234"/>
         <source>Choose the user model&apos;s manifest (a .json file next to its TorchScript archive).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="216"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="236"/>
+        <source>Choose the CUDA program to run (an executable file).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="238"/>
         <source>Choose the Python script to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="218"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="240"/>
         <source>The working folder does not exist.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="220"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="242"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="222"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="244"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="224"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="246"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="231"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="253"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -383,17 +409,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="54"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="61"/>
         <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="63"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="70"/>
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="64"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="71"/>
         <source>The mvprof-cli process exited with status %1.</source>
         <translation type="unfinished"></translation>
     </message>

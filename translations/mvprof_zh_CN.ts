@@ -95,8 +95,8 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="40" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="226" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="230" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="248" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="252" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
@@ -116,75 +116,76 @@
         <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation>将模型截断为此数量的视觉层与解码层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="63" />
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
         <source>float32</source>
         <translation>float32</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation>bfloat16（权重与 KV 字节减半）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation>权重、激活与 KV 缓存的精度（float16 需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="99" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="109" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="100" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="110" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="93" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="100" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="90" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="96" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="103" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="110" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -200,181 +201,206 @@
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="48" />
+        <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
+        <translation>任意 CUDA 程序（通过 CUPTI 记录其内核与拷贝）…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
+        <translation>使用 CUDA 的未经修改的程序；它的每个 CUDA 进程成为一次运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
         <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
         <translation>调用 mvprof.profile(None, model, …) 的脚本，例如 llava_moe.py</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
         <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
         <translation>脚本参数，例如 --steps 8 --image photo.jpg</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="51" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
         <source>empty: the script's folder</source>
         <translation>留空：脚本所在文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
         <source>the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation>模型清单，例如 example-vlm.json（见 USER_MODELS.md）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="85" />
         <source>Choose a Model Manifest</source>
         <translation>选择模型清单</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
         <source>Model manifests (*.json)</source>
         <translation>模型清单 (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="85" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
         <source>Choose a Python Script</source>
         <translation>选择 Python 脚本</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
         <source>Python (*.py)</source>
         <translation>Python (*.py)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="95" />
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="98" />
+        <source>Choose a CUDA Program</source>
+        <translation>选择 CUDA 程序</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="101" />
+        <source>Program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="102" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="94" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="105" />
         <source>Working Folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="98" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="108" />
         <source>Working folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="102" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="112" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="103" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="107" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="117" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="108" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="118" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="109" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="119" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="110" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="120" />
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="111" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="121" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="112" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="122" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="123" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="123" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="115" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="125" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="116" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="126" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="123" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="200" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="218" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="200" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="218" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="204" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="222" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="214" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="234" />
         <source>Choose the user model's manifest (a .json file next to its TorchScript archive).</source>
         <translation>请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="216" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="236" />
+        <source>Choose the CUDA program to run (an executable file).</source>
+        <translation>请选择要运行的 CUDA 程序（可执行文件）。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="238" />
         <source>Choose the Python script to run.</source>
         <translation>请选择要运行的 Python 脚本。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="218" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="240" />
         <source>The working folder does not exist.</source>
         <translation>工作文件夹不存在。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="220" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="242" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="222" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="244" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="224" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="246" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="231" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="253" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>
@@ -382,17 +408,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="54" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="61" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="63" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="70" />
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation>mvprof-cli 进程崩溃；会话保留了已写入的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="64" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="71" />
         <source>The mvprof-cli process exited with status %1.</source>
         <translation>mvprof-cli 进程以状态 %1 退出。</translation>
     </message>

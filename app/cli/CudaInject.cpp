@@ -1,6 +1,7 @@
 #include "app/cli/CudaInject.h"
 
 #include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -90,6 +91,64 @@ void printInjected(const std::vector<std::string>& files) {
                     run.model.c_str(), counts.empty() ? "no CUDA activity" : counts.c_str(),
                     double(run.wallNs) / 1e6);
     }
+}
+
+namespace {
+
+void removeSession(const std::string& path) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        fs::remove(path + suffix, ec);
+}
+
+// Copies the run of one injected session into `w`.
+Result<RunInfo> copyRun(const std::string& file, SessionWriter& w) {
+    auto reader = SessionReader::open(file);
+    if (!reader) return reader.error();
+    auto runs = (*reader)->runs();
+    if (!runs) return runs.error();
+    if (runs->size() != 1)
+        return makeError(ErrorCode::NotASession, file + " is not an injected process's session");
+    RunInfo info = runs->front();
+    auto activities = (*reader)->activities(info.id);
+    if (!activities) return activities.error();
+    auto metrics = (*reader)->runMetrics(info.id);
+    if (!metrics) return metrics.error();
+    auto id = w.beginRun(info);
+    if (!id) return id.error();
+    Batch batch;
+    batch.run = *id;
+    batch.activities = std::move(*activities);
+    batch.runMetrics = std::move(*metrics);
+    w.submit(std::move(batch));
+    RunResult result;
+    result.status = info.status;
+    result.wallNs = info.wallNs;
+    if (auto s = w.endRun(*id, result); !s) return s.error();
+    info.id = *id;
+    return info;
+}
+
+} // namespace
+
+Result<std::vector<RunInfo>> gatherInjected(const std::string& session,
+                                            const std::vector<std::string>& files) {
+    std::vector<RunInfo> added;
+    if (files.empty()) return added;
+    std::error_code ec;
+    const auto mode =
+        fs::exists(session, ec) ? SessionWriter::Mode::Append : SessionWriter::Mode::CreateNew;
+    auto writer = SessionWriter::open(session, mode);
+    if (!writer) return writer.error();
+    for (const auto& f : files) {
+        auto run = copyRun(f, **writer);
+        if (!run) return makeError(run.error().code, f + ": " + run.error().message);
+        added.push_back(std::move(*run));
+    }
+    if (auto s = (*writer)->close(); !s) return s.error();
+    for (const auto& f : files)
+        removeSession(f);
+    return added;
 }
 
 } // namespace mvp::cli

@@ -4,6 +4,9 @@
 // capture/cuda/InjectedRun.h). Needs no CUDA here: the library does the work
 // inside the launched program.
 
+#include "core/Result.h"
+#include "core/session/Records.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -25,5 +28,12 @@ std::vector<std::string> injectedSessions(const std::string& pattern,
 
 // One line per injected session: its GPU work and API calls, by kind.
 void printInjected(const std::vector<std::string>& files);
+
+// Gathers the injected sessions into `session` (created, or appended to):
+// each one's run, with its activity and metrics, becomes a run of it, and
+// the injected file is removed. Returns the runs added; stops at the first
+// file it cannot read or write, which stays where it is.
+Result<std::vector<RunInfo>> gatherInjected(const std::string& session,
+                                            const std::vector<std::string>& files);
 
 } // namespace mvp::cli

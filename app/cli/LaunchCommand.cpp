@@ -36,7 +36,8 @@ importable and MVPROF_OUT=FILE, so that mvprof.profile(None, model, …) in the
 script records into FILE; every run the script records is appended to it.
 With --cuda-inject, any unmodified CUDA program is traced through CUPTI
 (CUDA_INJECTION64_PATH): each process that uses CUDA writes its kernels,
-copies, fills and CUDA API calls to a session of its own, FILE.cuda.PID.mvprof.)";
+copies, fills and CUDA API calls to a session of its own, FILE.cuda.PID.mvprof,
+and when PROGRAM ends they are gathered into FILE, one run per process.)";
 constexpr const char* kFooter =
     R"(SIGINT or SIGTERM stops the script (as Ctrl-C would); its open run is kept, marked incomplete.
 Exit status: PROGRAM's failure is 1, no run written is 2.)";
@@ -152,7 +153,7 @@ std::vector<RunInfo> runsWrittenBy(const std::string& session, int64_t pid) {
 
 // What the script left in the session, and the exit status that says so.
 int reportLaunch(const std::string& session, const std::vector<RunInfo>& runs, int status,
-                 bool stopped, bool jsonl, bool injected) {
+                 bool stopped, bool jsonl) {
     if (jsonl && !runs.empty()) {
         nlohmann::json ids = nlohmann::json::array();
         for (const auto& r : runs)
@@ -177,7 +178,7 @@ int reportLaunch(const std::string& session, const std::vector<RunInfo>& runs, i
     if (WEXITSTATUS(status) != 0)
         return fail(1,
                     "the program exited with status " + std::to_string(WEXITSTATUS(status)) + kept);
-    if (runs.empty() && !injected)
+    if (runs.empty())
         return fail(2, "the script wrote no run into " + session +
                            ": profile with mvprof.profile(None, model, ...), which reads "
                            "$MVPROF_OUT");
@@ -229,8 +230,8 @@ int launchCommand(const std::vector<std::string>& all) {
                     "jsonl: one JSON object per phase on stdout, then {\"event\": \"done\", …}")
         ->check(oneOf({"jsonl"}));
     cli.app.add_flag("--cuda-inject", cudaInject,
-                     "trace any CUDA program's GPU work through CUPTI: one session per CUDA "
-                     "process, FILE.cuda.PID.mvprof");
+                     "trace any CUDA program's GPU work through CUPTI: one run per CUDA "
+                     "process, gathered into FILE");
     if (auto exit = cli.parse(options)) return *exit;
     if (!cli.positional.empty())
         return fail(2, "unexpected argument '" + cli.positional[0] +
@@ -258,14 +259,19 @@ int launchCommand(const std::vector<std::string>& all) {
     if (!child) return fail(1, child.error().message);
     bool stopped = false;
     const int status = superviseChild(*child, cancel, &stopped);
-    const auto runs = runsWrittenBy(session, child->pid);
-    if (!cudaInject) return reportLaunch(session, runs, status, stopped, jsonl, false);
+    auto runs = runsWrittenBy(session, child->pid);
+    if (!cudaInject) return reportLaunch(session, runs, status, stopped, jsonl);
     const auto injected = injectedSessions(injectedPattern(session), started);
-    printInjected(injected);
-    if (injected.empty() && runs.empty() && !stopped && WIFEXITED(status) && !WEXITSTATUS(status))
+    if (!jsonl) printInjected(injected);
+    auto gathered = gatherInjected(session, injected);
+    if (!gathered)
+        return fail(1, "the traced processes' sessions could not be gathered into " + session +
+                           ": " + gathered.error().message + " (the files stay as they are)");
+    runs.insert(runs.end(), gathered->begin(), gathered->end());
+    if (runs.empty() && !stopped && WIFEXITED(status) && !WEXITSTATUS(status))
         return fail(2, "no CUDA process was traced: the program used no GPU, or CUPTI could not "
                        "trace it (its mvprof-inject lines on stderr say why)");
-    return reportLaunch(session, runs, status, stopped, jsonl, !injected.empty());
+    return reportLaunch(session, runs, status, stopped, jsonl);
 }
 
 } // namespace mvp::cli

@@ -32,11 +32,11 @@ QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label,
 
 CaptureDialog::CaptureDialog(QWidget* parent)
     : QDialog(parent), model_(new QComboBox(this)), modelFile_(new QLineEdit(this)),
-      script_(new QLineEdit(this)), scriptArgs_(new QLineEdit(this)),
-      workingFolder_(new QLineEdit(this)), layers_(new QSpinBox(this)), image_(new QLineEdit(this)), preview_(new QLabel(this)),
-      prompt_(new QLineEdit(this)), steps_(new QSpinBox(this)), device_(new QComboBox(this)),
-      dtype_(new QComboBox(this)), attn_(new QLineEdit(this)), skew_(new QDoubleSpinBox(this)),
-      output_(new QLineEdit(this)) {
+      script_(new QLineEdit(this)), program_(new QLineEdit(this)), scriptArgs_(new QLineEdit(this)),
+      workingFolder_(new QLineEdit(this)), layers_(new QSpinBox(this)), image_(new QLineEdit(this)),
+      preview_(new QLabel(this)), prompt_(new QLineEdit(this)), steps_(new QSpinBox(this)),
+      device_(new QComboBox(this)), dtype_(new QComboBox(this)), attn_(new QLineEdit(this)),
+      skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
     setWindowTitle(tr("New Capture"));
     model_->addItem(tr("Reference, tiny (seconds)"), QStringLiteral("ref:tiny"));
     model_->addItem(tr("Reference, small (up to a minute on CPU)"), QStringLiteral("ref:small"));
@@ -45,6 +45,10 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     model_->addItem(tr("User model (TorchScript + manifest)…"), QStringLiteral("file"));
     model_->addItem(tr("Python script (profiles its model with the mvprof package)…"),
                     QStringLiteral("python"));
+    model_->addItem(tr("Any CUDA program (its kernels and copies, through CUPTI)…"),
+                    QStringLiteral("command"));
+    program_->setPlaceholderText(tr("an unmodified program that uses CUDA; each of its CUDA "
+                                    "processes becomes a run"));
     script_->setPlaceholderText(tr("a script calling mvprof.profile(None, model, …), e.g. "
                                    "llava_moe.py"));
     scriptArgs_->setPlaceholderText(tr("its arguments, e.g. --steps 8 --image photo.jpg"));
@@ -89,10 +93,16 @@ CaptureDialog::CaptureDialog(QWidget* parent)
         if (!f.isEmpty()) script_->setText(f);
     });
     form->addRow(tr("Script"), scriptRow_);
+    programRow_ = withButton(this, program_, tr("Browse…"), [this] {
+        const QString f =
+            QFileDialog::getOpenFileName(this, tr("Choose a CUDA Program"), program_->text());
+        if (!f.isEmpty()) program_->setText(f);
+    });
+    form->addRow(tr("Program"), programRow_);
     form->addRow(tr("Arguments"), scriptArgs_);
     workingFolderRow_ = withButton(this, workingFolder_, tr("Browse…"), [this] {
-        const QString d = QFileDialog::getExistingDirectory(this, tr("Working Folder"),
-                                                            workingFolder_->text());
+        const QString d =
+            QFileDialog::getExistingDirectory(this, tr("Working Folder"), workingFolder_->text());
         if (!d.isEmpty()) workingFolder_->setText(d);
     });
     form->addRow(tr("Working folder"), workingFolderRow_);
@@ -135,9 +145,12 @@ void CaptureDialog::modelChanged() {
     // choices apply to the built-in model only. A script also brings its own
     // image, prompt and steps.
     const QString kind = model_->currentData().toString();
-    const bool file = kind == QLatin1String("file"), script = kind == QLatin1String("python");
+    const bool file = kind == QLatin1String("file"), program = kind == QLatin1String("command");
+    const bool script = kind == QLatin1String("python") || program; // brings its own inputs
     modelFileRow_->setEnabled(file);
-    for (QWidget* w : {scriptRow_, static_cast<QWidget*>(scriptArgs_), workingFolderRow_})
+    scriptRow_->setEnabled(script && !program);
+    programRow_->setEnabled(program);
+    for (QWidget* w : {static_cast<QWidget*>(scriptArgs_), workingFolderRow_})
         w->setEnabled(script);
     for (QWidget* w : {static_cast<QWidget*>(layers_), static_cast<QWidget*>(dtype_),
                        static_cast<QWidget*>(attn_), static_cast<QWidget*>(skew_)})
@@ -153,8 +166,11 @@ CaptureRequest CaptureDialog::request() const {
     if (r.model == QLatin1String("file")) {
         r.modelFile = modelFile_->text().trimmed();
         r.model.clear();
-    } else if (r.model == QLatin1String("python")) {
-        r.script = script_->text().trimmed();
+    } else if (r.model == QLatin1String("python") || r.model == QLatin1String("command")) {
+        if (r.model == QLatin1String("python"))
+            r.script = script_->text().trimmed();
+        else
+            r.program = program_->text().trimmed();
         r.scriptArguments = scriptArgs_->text();
         r.workingFolder = workingFolder_->text().trimmed();
         r.model.clear();
@@ -172,12 +188,14 @@ CaptureRequest CaptureDialog::request() const {
 }
 
 void CaptureDialog::setRequest(const CaptureRequest& r) {
-    const QString kind = !r.script.isEmpty()      ? QStringLiteral("python")
+    const QString kind = !r.program.isEmpty()     ? QStringLiteral("command")
+                         : !r.script.isEmpty()    ? QStringLiteral("python")
                          : !r.modelFile.isEmpty() ? QStringLiteral("file")
                                                   : r.model;
     model_->setCurrentIndex(std::max(0, model_->findData(kind)));
     modelFile_->setText(r.modelFile);
     script_->setText(r.script);
+    program_->setText(r.program);
     scriptArgs_->setText(r.scriptArguments);
     workingFolder_->setText(r.workingFolder);
     layers_->setValue(r.layers);
@@ -207,12 +225,16 @@ void CaptureDialog::updatePreview() {
 void CaptureDialog::accept() {
     const CaptureRequest r = request();
     QString problem;
-    const bool script = model_->currentData().toString() == QLatin1String("python");
+    const QString kind = model_->currentData().toString();
+    const bool program = kind == QLatin1String("command");
+    const bool script = kind == QLatin1String("python") || program;
     if (model_->currentData().toString() == QLatin1String("file") &&
         !QFileInfo(r.modelFile).isFile())
         problem =
             tr("Choose the user model's manifest (a .json file next to its TorchScript archive).");
-    else if (script && !QFileInfo(r.script).isFile())
+    else if (program && !QFileInfo(r.program).isExecutable())
+        problem = tr("Choose the CUDA program to run (an executable file).");
+    else if (kind == QLatin1String("python") && !QFileInfo(r.script).isFile())
         problem = tr("Choose the Python script to run.");
     else if (script && !r.workingFolder.isEmpty() && !QFileInfo(r.workingFolder).isDir())
         problem = tr("The working folder does not exist.");

@@ -34,6 +34,8 @@ private:
     QWidget* modelFileRow_;
     QLineEdit* script_;
     QWidget* scriptRow_;
+    QLineEdit* program_;
+    QWidget* programRow_;
     QLineEdit* scriptArgs_;
     QLineEdit* workingFolder_;
     QWidget* workingFolderRow_;

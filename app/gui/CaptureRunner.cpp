@@ -9,15 +9,22 @@
 namespace mvp {
 
 QStringList CaptureRequest::arguments() const {
-    if (!script.isEmpty()) {
+    if (!script.isEmpty() || !program.isEmpty()) {
+        const QString launched = !program.isEmpty() ? program : script;
         const QString folder =
-            workingFolder.isEmpty() ? QFileInfo(script).absolutePath() : workingFolder;
-        QStringList a{QStringLiteral("launch"), QStringLiteral("--out"),      output,
-                      QStringLiteral("--cwd"),  folder,                        QStringLiteral("--progress"),
+            workingFolder.isEmpty() ? QFileInfo(launched).absolutePath() : workingFolder;
+        QStringList a{QStringLiteral("launch"),
+                      QStringLiteral("--out"),
+                      output,
+                      QStringLiteral("--cwd"),
+                      folder,
+                      QStringLiteral("--progress"),
                       QStringLiteral("jsonl")};
         if (force) a << QStringLiteral("--force");
-        a << QStringLiteral("--") << python << QFileInfo(script).absoluteFilePath()
-          << QProcess::splitCommand(scriptArguments);
+        if (!program.isEmpty()) a << QStringLiteral("--cuda-inject");
+        a << QStringLiteral("--");
+        if (program.isEmpty()) a << python;
+        a << QFileInfo(launched).absoluteFilePath() << QProcess::splitCommand(scriptArguments);
         return a;
     }
     QStringList a{QStringLiteral("capture"),

@@ -18,8 +18,12 @@ struct CaptureRequest {
     QString script;
     QString scriptArguments; // one line, split at spaces; "double quotes" group
     QString workingFolder;   // where the script runs; empty: the script's folder
+    // Any CUDA program, traced through CUPTI (`mvprof-cli launch
+    // --cuda-inject`); replaces the model like a script, and takes
+    // scriptArguments and workingFolder (empty: the program's folder).
+    QString program;
     QString python = QStringLiteral("/usr/bin/python3");
-    int layers = 0;    // 0: the preset's depth
+    int layers = 0; // 0: the preset's depth
     QString image;
     QString prompt;
     int steps = 8;
