@@ -95,12 +95,6 @@ void printInjected(const std::vector<std::string>& files) {
 
 namespace {
 
-void removeSession(const std::string& path) {
-    std::error_code ec;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-        fs::remove(path + suffix, ec);
-}
-
 // Copies the run of one injected session into `w`.
 Result<RunInfo> copyRun(const std::string& file, SessionWriter& w) {
     auto reader = SessionReader::open(file);
@@ -147,7 +141,7 @@ Result<std::vector<RunInfo>> gatherInjected(const std::string& session,
     }
     if (auto s = (*writer)->close(); !s) return s.error();
     for (const auto& f : files)
-        removeSession(f);
+        removeSessionFiles(f);
     return added;
 }
 

@@ -185,8 +185,6 @@ int reportLaunch(const std::string& session, const std::vector<RunInfo>& runs, i
     return 0;
 }
 
-} // namespace
-
 // The child's environment: the package importable and MVPROF_OUT for the
 // Python package; with --cuda-inject, the injection library and its session
 // pattern too. PYTHONPATH keeps what the caller had after the package.
@@ -214,6 +212,8 @@ Result<Environment> childEnvironment(const std::string& session, bool cudaInject
     }
     return env;
 }
+
+} // namespace
 
 int launchCommand(const std::vector<std::string>& all) {
     const auto dashes = std::find(all.begin(), all.end(), "--");

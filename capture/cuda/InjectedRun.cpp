@@ -44,12 +44,6 @@ std::vector<RunMetricRow> metricsFor(const TracedActivities& t, int64_t gpuWork)
     };
 }
 
-void removeSession(const std::string& path) {
-    std::error_code ec;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-        fs::remove(path + suffix, ec);
-}
-
 Result<int64_t> write(const std::string& path, TracedActivities& traced,
                       const InjectedProcess& process) {
     auto& rows = traced.parsed.rows;
@@ -104,12 +98,12 @@ Result<int64_t> writeInjectedRun(const std::string& path, TracedActivities trace
     if (auto s = SessionWriter::checkTarget(path, SessionWriter::Mode::CreateNew); !s)
         return s.error();
     const std::string partial = path + ".partial";
-    removeSession(partial);
+    removeSessionFiles(partial);
     auto run = write(partial, traced, process);
     std::error_code ec;
     if (run) fs::rename(partial, path, ec);
     if (!run || ec) {
-        removeSession(partial);
+        removeSessionFiles(partial);
         if (run) return makeError(ErrorCode::Io, "cannot rename " + partial + ": " + ec.message());
     }
     return run;

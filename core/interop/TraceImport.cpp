@@ -143,11 +143,6 @@ Result<ImportedTrace> writeRun(const std::string& file, ReadTrace& t, SessionWri
     return out;
 }
 
-void removeSession(const std::string& path) {
-    std::error_code ec;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-        fs::remove(path + suffix, ec);
-}
 } // namespace
 
 bool looksLikeTraceFile(const std::string& path) {
@@ -167,7 +162,7 @@ Result<std::vector<ImportedTrace>> importTraces(const std::vector<std::string>& 
         options.overwrite ? SessionWriter::Mode::Overwrite : SessionWriter::Mode::CreateNew;
     if (auto s = SessionWriter::checkTarget(out, mode); !s) return s.error();
     const std::string partial = out + ".partial";
-    removeSession(partial);
+    removeSessionFiles(partial);
     std::vector<ImportedTrace> done;
     auto result = [&]() -> Status {
         auto writer = SessionWriter::open(partial, SessionWriter::Mode::Overwrite);
@@ -184,13 +179,13 @@ Result<std::vector<ImportedTrace>> importTraces(const std::vector<std::string>& 
         return (*writer)->close();
     }();
     if (!result) {
-        removeSession(partial);
+        removeSessionFiles(partial);
         return result.error();
     }
     std::error_code ec;
     fs::rename(partial, out, ec);
     if (ec) {
-        removeSession(partial);
+        removeSessionFiles(partial);
         return makeError(ErrorCode::Io,
                          "could not move the session into place at " + out + ": " + ec.message());
     }

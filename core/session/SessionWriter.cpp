@@ -340,14 +340,19 @@ Status SessionWriter::checkTarget(const std::string& path, Mode mode) {
     return Ok{};
 }
 
+void removeSessionFiles(const std::string& path) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(path + suffix, ec);
+}
+
 Result<std::unique_ptr<SessionWriter>> SessionWriter::open(const std::string& path, Mode mode) {
     namespace fs = std::filesystem;
     if (auto s = checkTarget(path, mode); !s) return s.error();
     std::error_code ec;
     if (mode == Mode::Overwrite && fs::exists(path, ec)) {
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-            fs::remove(path + suffix, ec);
-        if (fs::exists(path))
+        removeSessionFiles(path);
+        if (fs::exists(path, ec))
             return makeError(ErrorCode::Io, "cannot replace " + path + ": " + ec.message());
     }
 

@@ -53,4 +53,8 @@ private:
 
 const char* appVersion();
 
+// Removes a session file and its SQLite companions (-wal, -shm, -journal);
+// what is not there is no error.
+void removeSessionFiles(const std::string& path);
+
 } // namespace mvp
