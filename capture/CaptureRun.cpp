@@ -8,6 +8,7 @@
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
+#include "capture/whatif/VisualTokenDrop.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
@@ -51,6 +52,21 @@ double progressAt(Phase phase, int step, int steps) {
     return 1.0;
 }
 
+// Attention over a cache whose prefill dropped visual tokens, back in
+// positions: a dropped token neither asks (a zero row) nor receives (a zero
+// column). The pass's queries are the cache's last slots.
+torch::Tensor spreadToPositions(const torch::Tensor& slotProbs, const KvCache& cache,
+                                int queryStart) {
+    const int64_t heads = slotProbs.size(0), t = slotProbs.size(1), s = slotProbs.size(2);
+    const auto slots = cache.positionOfSlot.narrow(0, 0, s);
+    const int64_t positions = slots[s - 1].item<int64_t>() + 1;
+    auto columns = torch::zeros({heads, t, positions}, torch::kFloat)
+                       .index_copy_(2, slots, slotProbs.to(torch::kFloat));
+    const auto queries = slots.narrow(0, s - t, t) - queryStart;
+    return torch::zeros({heads, positions - queryStart, positions}, torch::kFloat)
+        .index_copy_(1, queries, columns);
+}
+
 // Collects routing and attention for one run and emits them as rows.
 struct HookSink {
     HookSink(Recorder& r, const VlmConfig& c) : rec(r), cfg(c) {}
@@ -67,15 +83,17 @@ struct HookSink {
 
     bool isVisual(int pos) const { return pos >= firstPatch && pos < firstPatch + patches; }
 
-    void routing(int layer, const torch::Tensor& experts, const torch::Tensor& weights) {
+    void routing(int layer, const torch::Tensor& experts, const torch::Tensor& weights,
+                 const torch::Tensor& positions) {
         auto e = experts.to(torch::kCPU).contiguous();
         auto w = weights.to(torch::kCPU, torch::kDouble).contiguous();
         const auto ea = e.accessor<int64_t, 2>();
         const auto wa = w.accessor<double, 2>();
+        const torch::Tensor at = positions.defined() ? positions.contiguous() : positions;
         Batch b;
         b.routing.reserve(size_t(e.size(0) * e.size(1)));
         for (int64_t t = 0; t < e.size(0); ++t) {
-            const int pos = pos0 + int(t);
+            const int pos = at.defined() ? int(at.data_ptr<int64_t>()[t]) : pos0 + int(t);
             for (int64_t r = 0; r < e.size(1); ++r)
                 b.routing.push_back(RoutingRow{layer, rec.phase(), rec.step(), pos,
                                                isVisual(pos) ? Modality::Visual : Modality::Text,
@@ -92,7 +110,8 @@ struct HookSink {
         const torch::Tensor probs =
             cache.compressed() ? slotProbs.to(torch::kFloat).index_select(2, cache.slotOfPosition) /
                                      cache.logCount.index_select(0, cache.slotOfPosition).exp()
-                               : slotProbs.to(torch::kFloat);
+            : cache.positionOfSlot.defined() ? spreadToPositions(slotProbs, cache, queryStart)
+                                             : slotProbs.to(torch::kFloat);
         const int64_t heads = probs.size(0), t = probs.size(1), s = probs.size(2);
         // Attention received by each patch from the text (non-visual) queries,
         // mean over heads. Only the visual columns and text rows are touched.
@@ -201,9 +220,10 @@ ForwardHooks probeHooks(Recorder& rec, HookSink& sink, bool probes) {
     hooks.recorder = &rec;
     // The hooks' own work is the profiler's, not the model's: ProbeWork
     // hides its ops from the op callbacks and its time from the spans.
-    hooks.routing = [&rec, &sink](int layer, const torch::Tensor& e, const torch::Tensor& w) {
+    hooks.routing = [&rec, &sink](int layer, const torch::Tensor& e, const torch::Tensor& w,
+                                  const torch::Tensor& positions) {
         ProbeWork work(&rec);
-        sink.routing(layer, e, w);
+        sink.routing(layer, e, w, positions);
     };
     hooks.attention = [&rec, &sink](int layer, const torch::Tensor& p, int q0,
                                     const KvCache& cache) {
@@ -336,6 +356,11 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         rows.patchMetrics = std::move(metrics.patchMetrics);
         rows.attnMaps = std::move(sink.mapRows(positions).attnMaps);
     }
+    Batch dropped = tokenDropRows(d->model->impl(), seen, sink.totalPositions - int64_t(o.steps));
+    rows.runMetrics.insert(rows.runMetrics.end(), dropped.runMetrics.begin(),
+                           dropped.runMetrics.end());
+    rows.patchMetrics.insert(rows.patchMetrics.end(), dropped.patchMetrics.begin(),
+                             dropped.patchMetrics.end());
     return finishRun(rec, writer, *runId, outcome, std::move(rows), std::move(result), progress,
                      o.steps, "the model run failed: ", ErrorCode::Internal);
 }

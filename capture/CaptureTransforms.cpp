@@ -44,6 +44,11 @@ RunMetricRow metric(std::string name, double value, std::string unit, std::strin
 // A user model: weight quantisation of its LLM's linears is all a what-if
 // can do without rewriting its code.
 Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms& t) {
+    if (t.tokenDrop)
+        return makeError(ErrorCode::BadInput,
+                         std::string(toString(t.tokenDrop->method)) +
+                             " drops visual tokens between decoder layers, which a TorchScript "
+                             "model's forward does not expose: it runs on the built-in model");
     if (t.kv || t.freezeCold || t.pruneChannels > 0)
         return makeError(ErrorCode::BadInput,
                          std::string(t.kv           ? "--kv"
@@ -96,6 +101,20 @@ Status checkTransforms(const ModelTransforms& t, const VlmConfig& cfg) {
                          "the quantisation group must be a positive even number");
     if (t.kv && cfg.llm.headDim() % 2)
         return makeError(ErrorCode::BadInput, "INT4 KV needs an even head size");
+    if (t.tokenDrop) {
+        if (t.kv)
+            return makeError(ErrorCode::BadInput,
+                             std::string(toString(t.tokenDrop->method)) +
+                                 " drops visual tokens inside the decoder: it cannot be combined "
+                                 "with --kv, which merges every layer's visual tokens");
+        for (const auto& s : t.tokenDrop->stages)
+            if (s.layer < 0 || s.layer >= cfg.llm.layers || s.keep < 0 ||
+                s.keep > t.tokenDrop->visual)
+                return makeError(ErrorCode::BadInput,
+                                 "a token-drop stage names layer " + std::to_string(s.layer) +
+                                     " and " + std::to_string(s.keep) + " tokens of " +
+                                     std::to_string(t.tokenDrop->visual) + ": not in this model");
+    }
     for (const auto& [layer, experts] : t.frozenExperts) {
         if (!cfg.llm.isMoe(layer))
             return makeError(ErrorCode::BadInput, "decoder layer " + std::to_string(layer) +
@@ -195,7 +214,9 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
         return makeError(ErrorCode::Internal,
                          std::string("transforming the model failed: ") + e.what());
     }
+    // After the calibration passes above, which see every token.
     if (t.kv) m.kvCompression = *t.kv;
+    m.tokenDrop = t.tokenDrop;
     return out;
 }
 

@@ -283,9 +283,11 @@ private slots:
         QVERIFY(prune);
         prune->setChecked(true);
         auto combos = dialog.findChildren<QComboBox*>();
-        QCOMPARE(combos.size(), 2); // saliency source, weights
+        QCOMPARE(combos.size(),
+                 3); // saliency source, weights, visual tokens dropped in the decoder
         combos[0]->setCurrentIndex(2);
         combos[1]->setCurrentIndex(2);
+        combos[2]->setCurrentIndex(2); // PyramidDrop, λ 0.5
         auto* reps = dialog.findChild<QSpinBox*>();
         QVERIFY(reps);
         QCOMPARE(reps->value(), 5);
@@ -299,8 +301,18 @@ private slots:
              {"--prune-visual", "--saliency", "feature-norm", "--quant", "w4", "--run"})
             QVERIFY2(a.contains(QString::fromLatin1(expected)), expected);
         QVERIFY(!a.contains(QStringLiteral("--kv")) &&
-                !a.contains(QStringLiteral("--freeze-cold")));
+                !a.contains(QStringLiteral("--freeze-cold")) &&
+                !a.contains(QStringLiteral("--fastv")));
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--pdrop")) + 1), QStringLiteral("0.5"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--reps")) + 1), QStringLiteral("9"));
+        // FastV from the menu: R 0.5 and mvprof-cli's K (the paper's 2).
+        WhatIfRequest fastv;
+        fastv.session = QStringLiteral("s.mvprof");
+        fastv.fastv = 0.5;
+        const QStringList f = fastv.arguments();
+        QCOMPARE(f.at(f.indexOf(QStringLiteral("--fastv")) + 1), QStringLiteral("0.5"));
+        QVERIFY(!f.contains(QStringLiteral("--fastv-layer")) &&
+                !f.contains(QStringLiteral("--pdrop")));
     }
 
     void oneClickWhatIfShowsTheComparisonAndDiff() {

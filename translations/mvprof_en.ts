@@ -26,28 +26,38 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="34"/>
+        <location filename="../app/gui/WhatIf.cpp" line="38"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="35"/>
+        <location filename="../app/gui/WhatIf.cpp" line="39"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="36"/>
+        <location filename="../app/gui/WhatIf.cpp" line="40"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="37"/>
+        <location filename="../app/gui/WhatIf.cpp" line="41"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="38"/>
+        <location filename="../app/gui/WhatIf.cpp" line="42"/>
         <source>prune channels %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="43"/>
+        <source>FastV R %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="44"/>
+        <source>PyramidDrop λ %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -818,82 +828,102 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107"/>
+        <location filename="../app/gui/WhatIf.cpp" line="126"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107"/>
+        <location filename="../app/gui/WhatIf.cpp" line="126"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109"/>
-        <source>Quantise Weights to W4 (AWQ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109"/>
-        <source>W4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111"/>
-        <source>Quantise Weights to W8 (AWQ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111"/>
-        <source>W8</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="113"/>
-        <source>Compress the KV Cache (merge + INT4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="113"/>
-        <source>KV INT4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="115"/>
-        <source>Freeze Cold Experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="115"/>
-        <source>Freeze</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="117"/>
-        <source>Prune Vision MLP Channels (30 %)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="117"/>
-        <source>Channels 0.3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="119"/>
-        <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="120"/>
-        <source>W4+KV+Prune</source>
+        <location filename="../app/gui/WhatIf.cpp" line="128"/>
+        <source>FastV: Drop Half the Image Tokens from Layer 2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="129"/>
-        <source>Run again with: %1</source>
+        <source>FastV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="130"/>
+        <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="131"/>
+        <source>PyramidDrop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="132"/>
+        <source>Quantise Weights to W4 (AWQ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="132"/>
+        <source>W4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="134"/>
+        <source>Quantise Weights to W8 (AWQ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="134"/>
+        <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="136"/>
+        <source>Compress the KV Cache (merge + INT4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="136"/>
+        <source>KV INT4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="138"/>
+        <source>Freeze Cold Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="138"/>
+        <source>Freeze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="140"/>
+        <source>Prune Vision MLP Channels (30 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="140"/>
+        <source>Channels 0.3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="142"/>
+        <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="143"/>
+        <source>W4+KV+Prune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="152"/>
+        <source>Run again with: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="159"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -901,82 +931,97 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="43"/>
+        <location filename="../app/gui/WhatIf.cpp" line="49"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45"/>
+        <location filename="../app/gui/WhatIf.cpp" line="51"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <location filename="../app/gui/WhatIf.cpp" line="53"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <location filename="../app/gui/WhatIf.cpp" line="54"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="50"/>
+        <location filename="../app/gui/WhatIf.cpp" line="57"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="54"/>
+        <location filename="../app/gui/WhatIf.cpp" line="61"/>
         <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <location filename="../app/gui/WhatIf.cpp" line="62"/>
         <source>by the saliency map (needs attention maps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57"/>
+        <location filename="../app/gui/WhatIf.cpp" line="64"/>
         <source>by the visual features&apos; norm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="58"/>
+        <location filename="../app/gui/WhatIf.cpp" line="65"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="59"/>
+        <location filename="../app/gui/WhatIf.cpp" line="66"/>
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="60"/>
+        <location filename="../app/gui/WhatIf.cpp" line="67"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66"/>
+        <location filename="../app/gui/WhatIf.cpp" line="71"/>
+        <source>No visual tokens dropped inside the decoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="72"/>
+        <source>FastV (from layer 2, drop the fraction least attended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="74"/>
+        <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="81"/>
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="70"/>
+        <location filename="../app/gui/WhatIf.cpp" line="85"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="73"/>
+        <location filename="../app/gui/WhatIf.cpp" line="88"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="77"/>
+        <location filename="../app/gui/WhatIf.cpp" line="93"/>
         <source>A/B repetitions:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="79"/>
+        <location filename="../app/gui/WhatIf.cpp" line="95"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>

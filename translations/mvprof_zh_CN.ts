@@ -25,29 +25,39 @@
         <translation>编码 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="34" />
+        <location filename="../app/gui/WhatIf.cpp" line="38" />
         <source>W%1</source>
         <translation>W%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="35" />
+        <location filename="../app/gui/WhatIf.cpp" line="39" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="36" />
+        <location filename="../app/gui/WhatIf.cpp" line="40" />
         <source>prune %1</source>
         <translation>剪枝 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="37" />
+        <location filename="../app/gui/WhatIf.cpp" line="41" />
         <source>freeze cold experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="38" />
+        <location filename="../app/gui/WhatIf.cpp" line="42" />
         <source>prune channels %1</source>
         <translation>剪枝通道 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="43" />
+        <source>FastV R %1</source>
+        <translation>FastV R %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="44" />
+        <source>PyramidDrop λ %1</source>
+        <translation>PyramidDrop λ %1</translation>
     </message>
 </context>
 <context>
@@ -817,82 +827,102 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107" />
+        <location filename="../app/gui/WhatIf.cpp" line="126" />
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation>剪枝视觉令牌（保留 40%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107" />
+        <location filename="../app/gui/WhatIf.cpp" line="126" />
         <source>Prune 0.4</source>
         <translation>剪枝 0.4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109" />
+        <location filename="../app/gui/WhatIf.cpp" line="128" />
+        <source>FastV: Drop Half the Image Tokens from Layer 2</source>
+        <translation>FastV：自第 2 层起丢弃一半图像 token</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="129" />
+        <source>FastV</source>
+        <translation>FastV</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="130" />
+        <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
+        <translation>PyramidDrop：每个阶段将图像 token 减半</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="131" />
+        <source>PyramidDrop</source>
+        <translation>PyramidDrop</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="132" />
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation>权重量化为 W4（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="109" />
+        <location filename="../app/gui/WhatIf.cpp" line="132" />
         <source>W4</source>
         <translation>W4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111" />
+        <location filename="../app/gui/WhatIf.cpp" line="134" />
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation>权重量化为 W8（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111" />
+        <location filename="../app/gui/WhatIf.cpp" line="134" />
         <source>W8</source>
         <translation>W8</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="113" />
+        <location filename="../app/gui/WhatIf.cpp" line="136" />
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation>压缩 KV 缓存（合并 + INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="113" />
+        <location filename="../app/gui/WhatIf.cpp" line="136" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="115" />
+        <location filename="../app/gui/WhatIf.cpp" line="138" />
         <source>Freeze Cold Experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="115" />
+        <location filename="../app/gui/WhatIf.cpp" line="138" />
         <source>Freeze</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="117" />
+        <location filename="../app/gui/WhatIf.cpp" line="140" />
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation>剪枝视觉 MLP 通道（30%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="117" />
+        <location filename="../app/gui/WhatIf.cpp" line="140" />
         <source>Channels 0.3</source>
         <translation>通道 0.3</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="119" />
+        <location filename="../app/gui/WhatIf.cpp" line="142" />
         <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
         <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="120" />
+        <location filename="../app/gui/WhatIf.cpp" line="143" />
         <source>W4+KV+Prune</source>
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="129" />
+        <location filename="../app/gui/WhatIf.cpp" line="152" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="136" />
+        <location filename="../app/gui/WhatIf.cpp" line="159" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
     </message>
@@ -900,82 +930,97 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="43" />
+        <location filename="../app/gui/WhatIf.cpp" line="49" />
         <source>Prune visual tokens, keep</source>
         <translation>剪枝视觉令牌，保留比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45" />
+        <location filename="../app/gui/WhatIf.cpp" line="51" />
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47" />
+        <location filename="../app/gui/WhatIf.cpp" line="53" />
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48" />
+        <location filename="../app/gui/WhatIf.cpp" line="54" />
         <source>Prune vision MLP channels, fraction</source>
         <translation>剪枝视觉 MLP 通道，比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="50" />
+        <location filename="../app/gui/WhatIf.cpp" line="57" />
         <source>Custom What-if</source>
         <translation>自定义假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="54" />
+        <location filename="../app/gui/WhatIf.cpp" line="61" />
         <source>by the attention the patches received</source>
         <translation>按图块获得的注意力排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55" />
+        <location filename="../app/gui/WhatIf.cpp" line="62" />
         <source>by the saliency map (needs attention maps)</source>
         <translation>按显著性图排序（需要注意力图）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57" />
+        <location filename="../app/gui/WhatIf.cpp" line="64" />
         <source>by the visual features' norm</source>
         <translation>按视觉特征的范数排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="58" />
+        <location filename="../app/gui/WhatIf.cpp" line="65" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="59" />
+        <location filename="../app/gui/WhatIf.cpp" line="66" />
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation>W8，AWQ，libtorch 提供 int8 内核时使用</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="60" />
+        <location filename="../app/gui/WhatIf.cpp" line="67" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66" />
+        <location filename="../app/gui/WhatIf.cpp" line="71" />
+        <source>No visual tokens dropped inside the decoder</source>
+        <translation>不在解码器内丢弃视觉 token</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="72" />
+        <source>FastV (from layer 2, drop the fraction least attended)</source>
+        <translation>FastV（自第 2 层起，丢弃该比例中最少被关注的 token）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="74" />
+        <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
+        <translation>PyramidDrop（在 L/4、L/2、3L/4 层，保留该比例中最受关注的 token）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="81" />
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation>两种配置各重跑此次数、交替进行，加速比因此带有置信区间；0 表示各比较一次运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="70" />
+        <location filename="../app/gui/WhatIf.cpp" line="85" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="73" />
+        <location filename="../app/gui/WhatIf.cpp" line="88" />
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="77" />
+        <location filename="../app/gui/WhatIf.cpp" line="93" />
         <source>A/B repetitions:</source>
         <translation>A/B 重复次数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="79" />
+        <location filename="../app/gui/WhatIf.cpp" line="95" />
         <source>Run</source>
         <translation>运行</translation>
     </message>

@@ -84,6 +84,25 @@ void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
                    "use decoder layer L's attention for attention and saliency (default: all)")
         ->check(atLeast(0))
         ->group("Transforms");
+    app.add_option("--fastv", a.request.fastvRatio,
+                   "FastV (ECCV 2024): before decoder layer K (--fastv-layer), drop the fraction "
+                   "R (0 ≤ R < 1) of the image tokens the last token attended least in layer "
+                   "K − 1, for the rest of the run")
+        ->check(numberWhere([](double r) { return r >= 0 && r < 1; },
+                            "must be a fraction in [0, 1), e.g. 0.5", "0 <= x < 1"))
+        ->group("Transforms");
+    app.add_option("--fastv-layer", a.request.fastvLayer,
+                   "FastV's K (default 2, the paper's; 1 for a two-layer model): layers 0 … "
+                   "K − 1 see every token")
+        ->check(atLeast(1))
+        ->group("Transforms");
+    app.add_option("--pdrop", a.request.pdropLambda,
+                   "PyramidDrop (CVPR 2025): before decoder layers L/4, L/2 and 3L/4 keep the "
+                   "fraction λ (0 < λ ≤ 1) of the image tokens held, ranked by the last token's "
+                   "attention in that layer")
+        ->check(numberWhere([](double l) { return l > 0 && l <= 1; },
+                            "must be a fraction in (0, 1], e.g. 0.5", "0 < x <= 1"))
+        ->group("Transforms");
     app.add_option(
            "--prune-channels", a.request.pruneChannels,
            "remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden "
@@ -243,8 +262,9 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     resolveWords(args);
     const WhatIfRequest* request = &args.request;
     if (request->empty())
-        return fail(2, "choose a transform: --prune-visual KEEP, --quant w4|w8, --kv int4, "
-                       "--freeze-cold or --prune-channels F (see --help)");
+        return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, "
+                       "--quant w4|w8, --kv int4, --freeze-cold or --prune-channels F (see "
+                       "--help)");
     const Reporting* reporting = &args.reporting;
     const int reps = reporting->reps;
     const std::string& progressMode = reporting->progress;

@@ -25,6 +25,10 @@ QStringList WhatIfRequest::arguments() const {
     if (freezeCold) a << QStringLiteral("--freeze-cold");
     if (pruneChannels > 0)
         a << QStringLiteral("--prune-channels") << QString::number(pruneChannels);
+    if (fastv > 0) a << QStringLiteral("--fastv") << QString::number(fastv);
+    if (fastv > 0 && fastvLayer > 0)
+        a << QStringLiteral("--fastv-layer") << QString::number(fastvLayer);
+    if (pdrop > 0) a << QStringLiteral("--pdrop") << QString::number(pdrop);
     a << QStringLiteral("--reps") << QString::number(reps);
     return a;
 }
@@ -36,6 +40,8 @@ QString WhatIfRequest::label() const {
     if (pruneVisual > 0) parts << QObject::tr("prune %1").arg(pruneVisual);
     if (freezeCold) parts << QObject::tr("freeze cold experts");
     if (pruneChannels > 0) parts << QObject::tr("prune channels %1").arg(pruneChannels);
+    if (fastv > 0) parts << QObject::tr("FastV R %1").arg(fastv);
+    if (pdrop > 0) parts << QObject::tr("PyramidDrop λ %1").arg(pdrop);
     return parts.join(QStringLiteral(" + "));
 }
 
@@ -46,7 +52,8 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
       freeze_(new QCheckBox(
           tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
       channels_(new QCheckBox(tr("Prune vision MLP channels, fraction"), this)),
-      channelFraction_(new QDoubleSpinBox(this)), reps_(new QSpinBox(this)) {
+      channelFraction_(new QDoubleSpinBox(this)), drop_(new QComboBox(this)),
+      dropFraction_(new QDoubleSpinBox(this)), reps_(new QSpinBox(this)) {
     setWindowTitle(tr("Custom What-if"));
     keep_->setRange(0.05, 1.0);
     keep_->setSingleStep(0.05);
@@ -61,6 +68,14 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     channelFraction_->setRange(0.05, 0.95);
     channelFraction_->setSingleStep(0.05);
     channelFraction_->setValue(0.3);
+    drop_->addItem(tr("No visual tokens dropped inside the decoder"), QString());
+    drop_->addItem(tr("FastV (from layer 2, drop the fraction least attended)"),
+                   QStringLiteral("fastv"));
+    drop_->addItem(tr("PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)"),
+                   QStringLiteral("pdrop"));
+    dropFraction_->setRange(0.05, 0.95);
+    dropFraction_->setSingleStep(0.05);
+    dropFraction_->setValue(0.5);
     reps_->setRange(0, 100);
     reps_->setValue(5);
     reps_->setToolTip(tr("Both setups re-run this many times each, interleaved, so the speed-up "
@@ -74,6 +89,7 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     form->addRow(kv_);
     form->addRow(freeze_);
     form->addRow(channels_, channelFraction_);
+    form->addRow(drop_, dropFraction_);
     form->addRow(tr("A/B repetitions:"), reps_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
@@ -92,6 +108,9 @@ WhatIfRequest WhatIfDialog::request() const {
     r.kvInt4 = kv_->isChecked();
     r.freezeCold = freeze_->isChecked();
     if (channels_->isChecked()) r.pruneChannels = channelFraction_->value();
+    const QString drop = drop_->currentData().toString();
+    if (drop == QLatin1String("fastv")) r.fastv = dropFraction_->value();
+    if (drop == QLatin1String("pdrop")) r.pdrop = dropFraction_->value();
     r.reps = reps_->value();
     return r;
 }
@@ -106,6 +125,10 @@ WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogPare
     const std::tuple<QString, QString, QString, WhatIfRequest> presets[] = {
         {QStringLiteral("prune"), tr("Prune Visual Tokens (keep 40 %)"), tr("Prune 0.4"),
          preset([](WhatIfRequest& r) { r.pruneVisual = 0.4; })},
+        {QStringLiteral("fastv"), tr("FastV: Drop Half the Image Tokens from Layer 2"), tr("FastV"),
+         preset([](WhatIfRequest& r) { r.fastv = 0.5; })},
+        {QStringLiteral("pdrop"), tr("PyramidDrop: Halve the Image Tokens at Each Stage"),
+         tr("PyramidDrop"), preset([](WhatIfRequest& r) { r.pdrop = 0.5; })},
         {QStringLiteral("w4"), tr("Quantise Weights to W4 (AWQ)"), tr("W4"),
          preset([](WhatIfRequest& r) { r.quantBits = 4; })},
         {QStringLiteral("w8"), tr("Quantise Weights to W8 (AWQ)"), tr("W8"),

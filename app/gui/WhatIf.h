@@ -26,9 +26,13 @@ struct WhatIfRequest {
     bool kvInt4 = false;
     bool freezeCold = false;
     double pruneChannels = 0; // fraction; 0: none
+    double fastv = 0;         // FastV's R, the fraction of image tokens dropped; 0: none
+    int fastvLayer = 0;       // FastV's K; 0: mvprof-cli's default (the paper's 2)
+    double pdrop = 0;         // PyramidDrop's λ; 0: none
     int reps = 5;             // A/B repetitions of both setups (mvprof-cli whatif --reps)
     bool any() const {
-        return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0;
+        return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0 ||
+               fastv > 0 || pdrop > 0;
     }
     QStringList arguments() const;
     QString label() const; // e.g. "W4 + KV INT4"
@@ -50,6 +54,8 @@ private:
     QCheckBox* freeze_;
     QCheckBox* channels_;
     QDoubleSpinBox* channelFraction_;
+    QComboBox* drop_; // visual tokens dropped inside the decoder: none, FastV, PyramidDrop
+    QDoubleSpinBox* dropFraction_;
     QSpinBox* reps_;
 };
 
@@ -60,8 +66,8 @@ class WhatIfActions : public QObject {
 public:
     WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent);
     void setEnabled(bool enabled);
-    // The preset action for a transform name: "prune", "w4", "w8", "kv", "freeze", "channels",
-    // "combined".
+    // The preset action for a transform name: "prune", "fastv", "pdrop", "w4", "w8", "kv",
+    // "freeze", "channels", "combined".
     QAction* action(const QString& name) const;
 
 signals:

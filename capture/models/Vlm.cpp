@@ -2,6 +2,7 @@
 
 #include "capture/models/VlmLayers.h"
 #include "capture/whatif/KvCompress.h"
+#include "capture/whatif/VisualTokenDrop.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <cmath>
@@ -168,12 +169,16 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
         }
     }
     const int pos0 = d->cached;
-    for (size_t i = 0; i < d->layers.size(); ++i)
-        x = d->layers[i]->forward(x, pos0, *d->rope, int(i), hooks);
-    d->cached = pos0 + int(x.size(0));
+    const auto at = int64_t(std::min(visualAt, ids.size()));
+    d->cached = pos0 + int(x.size(0)); // positions, whether or not their tokens are dropped
+    if (d->tokenDrop && visual.defined() && pos0 == 0) {
+        x = forwardDroppingVisual(*d, x, at, visual.size(0), hooks);
+    } else {
+        for (size_t i = 0; i < d->layers.size(); ++i)
+            x = d->layers[i]->forward(x, pos0, *d->rope, int(i), hooks);
+    }
     if (d->kvCompression && visual.defined() && pos0 == 0) {
         // KV compression acts on the prefill's cache, before the first decode step.
-        const auto at = int64_t(std::min(visualAt, ids.size()));
         for (auto& layer : d->layers)
             compressKvCache(layer->attn->cache, at, visual.size(0), *d->kvCompression,
                             hooks.measureKvError ? &d->kvReport : nullptr, rec);

@@ -26,8 +26,11 @@ struct KvCache;
 // optional; a default-constructed Hooks is the uninstrumented path.
 struct ForwardHooks {
     Recorder* recorder = nullptr;
-    // Per MoE layer: the chosen experts [T, k] (int64) and their renormalised weights [T, k].
-    std::function<void(int layer, const torch::Tensor& experts, const torch::Tensor& weights)>
+    // Per MoE layer: the chosen experts [T, k] (int64) and their renormalised weights [T, k];
+    // `positions` (int64 [T]) where the rows are not the pass's contiguous positions (a
+    // prefill whose visual tokens are being dropped), else undefined.
+    std::function<void(int layer, const torch::Tensor& experts, const torch::Tensor& weights,
+                       const torch::Tensor& positions)>
         routing;
     // Per decoder layer: attention probabilities [heads, T, S] of queries starting at position
     // `queryStart`, over the cache's S slots (positions, unless `cache.compressed()`).

@@ -112,12 +112,19 @@ torch::Tensor Rope::apply(const torch::Tensor& x, int pos0) const {
     auto rotated = torch::cat({-x.narrow(2, half, half), x.narrow(2, 0, half)}, -1);
     return x * c + rotated * s;
 }
+torch::Tensor Rope::apply(const torch::Tensor& x, const torch::Tensor& positions) const {
+    const int64_t half = x.size(2) / 2;
+    auto c = cos.index_select(0, positions).unsqueeze(1);
+    auto s = sin.index_select(0, positions).unsqueeze(1);
+    auto rotated = torch::cat({-x.narrow(2, half, half), x.narrow(2, 0, half)}, -1);
+    return x * c + rotated * s;
+}
 
 void KvCache::reset() {
     k = torch::zeros({maxSeq, kvHeads, headDim}, torch::TensorOptions().dtype(dtype));
     v = torch::zeros({maxSeq, kvHeads, headDim}, torch::TensorOptions().dtype(dtype));
     slots = 0;
-    logCount = slotOfPosition = torch::Tensor();
+    logCount = slotOfPosition = positionOfSlot = torch::Tensor();
     int4 = false;
     qk = qv = GroupCodes();
 }
@@ -181,14 +188,23 @@ AttentionImpl::AttentionImpl(const LlmConfig& c)
 }
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rope& rope, int layer,
-                                     const ForwardHooks& hooks) {
+                                     const ForwardHooks& hooks, const LayerPass* pass) {
     const int64_t t = x.size(0);
-    auto q = rope.apply(wq(x).view({t, heads, headDim}), pos0);
-    auto k = rope.apply(wk(x).view({t, kvHeads, headDim}), pos0);
+    auto q = wq(x).view({t, heads, headDim});
+    auto k = wk(x).view({t, kvHeads, headDim});
+    q = pass ? rope.apply(q, pass->ropePositions) : rope.apply(q, pos0);
+    k = pass ? rope.apply(k, pass->ropePositions) : rope.apply(k, pos0);
     auto v = wv(x).view({t, kvHeads, headDim});
     const int64_t slot0 = cache.slots;
     auto [cachedK, cachedV] = cache.append(k, v);
     const int64_t s = cache.slots;
+    // Slots stop being positions once a prefill dropped visual tokens; a
+    // decode step's token then takes the next position.
+    if (pass)
+        cache.positionOfSlot = pass->sequencePositions;
+    else if (cache.positionOfSlot.defined())
+        cache.positionOfSlot =
+            torch::cat({cache.positionOfSlot, torch::arange(pos0, pos0 + t, torch::kLong)});
     const int group = heads / kvHeads;
     auto keys = cachedK.repeat_interleave(group, 1).transpose(0, 1); // [H, S, hd]
     auto vals = cachedV.repeat_interleave(group, 1).transpose(0, 1);
@@ -203,6 +219,8 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
     if (cache.compressed())
         scores = scores + cache.logCount.narrow(0, 0, s).to(scores.scalar_type());
     auto probs = torch::softmax(scores, -1); // [H, T, S]
+    if (pass && pass->lastQueryAttention)
+        *pass->lastQueryAttention = probs.select(1, t - 1).mean(0);
     if (hooks.attention) hooks.attention(layer, probs, pos0, cache);
     return wo(torch::matmul(probs, vals).transpose(0, 1).reshape({t, heads * headDim}));
 }
@@ -219,7 +237,7 @@ MoeImpl::MoeImpl(const LlmConfig& c, const std::vector<int>& ranking, double ske
 }
 
 torch::Tensor MoeImpl::forward(const torch::Tensor& x, Recorder* rec, int layer,
-                               const ForwardHooks& hooks) {
+                               const ForwardHooks& hooks, const LayerPass* pass) {
     torch::Tensor chosen, weights;
     {
         ProbeScope g(rec, gateId);
@@ -232,7 +250,8 @@ torch::Tensor MoeImpl::forward(const torch::Tensor& x, Recorder* rec, int layer,
         chosen = std::get<1>(top);
         weights = std::get<0>(top) / std::get<0>(top).sum(-1, true);
     }
-    if (hooks.routing) hooks.routing(layer, chosen, weights);
+    if (hooks.routing)
+        hooks.routing(layer, chosen, weights, pass ? pass->sequencePositions : torch::Tensor());
     auto out = torch::zeros_like(x);
     for (size_t e = 0; e < experts.size(); ++e) {
         auto hit = chosen.eq(int64_t(e)); // [T, k]
@@ -257,15 +276,15 @@ DecoderLayerImpl::DecoderLayerImpl(const LlmConfig& c, const std::vector<int>* r
 }
 
 torch::Tensor DecoderLayerImpl::forward(torch::Tensor x, int pos0, const Rope& rope, int layer,
-                                        const ForwardHooks& hooks) {
+                                        const ForwardHooks& hooks, const LayerPass* pass) {
     Recorder* rec = hooks.recorder;
     ProbeScope s(rec, id);
     {
         ProbeScope a(rec, attnId);
-        x = x + attn->forward(norm1(x), pos0, rope, layer, hooks);
+        x = x + attn->forward(norm1(x), pos0, rope, layer, hooks, pass);
     }
     ProbeScope f(rec, ffnId);
-    return x + (moe ? moe->forward(norm2(x), rec, layer, hooks) : ffn(norm2(x)));
+    return x + (moe ? moe->forward(norm2(x), rec, layer, hooks, pass) : ffn(norm2(x)));
 }
 
 } // namespace mvp

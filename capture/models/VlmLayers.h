@@ -7,6 +7,7 @@
 
 #include "capture/models/Vlm.h"
 #include "capture/whatif/TensorQuant.h"
+#include "capture/whatif/TokenDrop.h"
 
 #include <limits>
 #include <map>
@@ -76,6 +77,8 @@ struct Rope {
     Rope(int maxSeq, int headDim, double theta);
     // x: [T, heads, headDim] at positions [pos0, pos0 + T).
     torch::Tensor apply(const torch::Tensor& x, int pos0) const;
+    // x: [T, heads, headDim] at `positions` (int64 [T]).
+    torch::Tensor apply(const torch::Tensor& x, const torch::Tensor& positions) const;
 };
 
 // The KV cache of one attention layer. Slots normally equal positions; after
@@ -92,6 +95,9 @@ struct KvCache {
     // INT4 storage: codes [maxSeq, kvHeads, headDim/2], a scale and minimum per slot and head.
     bool int4 = false;
     GroupCodes qk, qv;
+    // Once visual tokens were dropped (capture/whatif/VisualTokenDrop.cpp):
+    // int64 [slots], the sequence position each slot holds; undefined: slot = position.
+    torch::Tensor positionOfSlot;
 
     void reset();
     // Appends [T, kvHeads, headDim] keys and values; returns every slot's [S, kvHeads, headDim].
@@ -101,6 +107,15 @@ struct KvCache {
     int64_t bytes() const; // the used slots' storage
 };
 
+// A decoder layer's pass over rows that are not the contiguous positions
+// [pos0, pos0 + T): a prefill whose visual tokens are being dropped.
+struct LayerPass {
+    torch::Tensor ropePositions;     // int64 [T]: each row's RoPE position
+    torch::Tensor sequencePositions; // int64 [T]: each row's place in the sequence
+    // When set, receives the last row's attention over the slots, mean over heads [S].
+    torch::Tensor* lastQueryAttention = nullptr;
+};
+
 struct AttentionImpl : torch::nn::Module {
     int heads, kvHeads, headDim;
     Lin wq{nullptr}, wk{nullptr}, wv{nullptr}, wo{nullptr};
@@ -108,7 +123,7 @@ struct AttentionImpl : torch::nn::Module {
 
     explicit AttentionImpl(const LlmConfig& c);
     torch::Tensor forward(const torch::Tensor& x, int pos0, const Rope& rope, int layer,
-                          const ForwardHooks& hooks);
+                          const ForwardHooks& hooks, const LayerPass* pass = nullptr);
 };
 TORCH_MODULE(Attention);
 
@@ -123,7 +138,7 @@ struct MoeImpl : torch::nn::Module {
 
     MoeImpl(const LlmConfig& c, const std::vector<int>& ranking, double skew);
     torch::Tensor forward(const torch::Tensor& x, Recorder* rec, int layer,
-                          const ForwardHooks& hooks);
+                          const ForwardHooks& hooks, const LayerPass* pass = nullptr);
 };
 TORCH_MODULE(Moe);
 
@@ -136,7 +151,7 @@ struct DecoderLayerImpl : torch::nn::Module {
 
     DecoderLayerImpl(const LlmConfig& c, const std::vector<int>* ranking, double skew);
     torch::Tensor forward(torch::Tensor x, int pos0, const Rope& rope, int layer,
-                          const ForwardHooks& hooks);
+                          const ForwardHooks& hooks, const LayerPass* pass = nullptr);
 };
 TORCH_MODULE(DecoderLayer);
 
@@ -175,6 +190,11 @@ struct VlmModel::Impl : torch::nn::Module {
     // KV compression applied after each prefill (capture/whatif/KvCompress.cpp).
     std::optional<KvCompression> kvCompression;
     KvCompressionReport kvReport;
+    // Visual tokens dropped inside the decoder during each prefill
+    // (capture/whatif/VisualTokenDrop.cpp), and what the last prefill kept:
+    // per stage, the indices into the visual tokens it received, ascending.
+    std::optional<TokenDrop> tokenDrop;
+    std::vector<std::vector<int64_t>> keptVisual;
 
     explicit Impl(const VlmConfig& c);
     void initWeights();

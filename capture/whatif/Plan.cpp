@@ -160,6 +160,44 @@ Status planFreezing(const WhatIfRequest& r, const RunData& base, const VlmConfig
     return Ok{};
 }
 
+// FastV or PyramidDrop over the image tokens the decoder receives (every
+// patch: neither combines with --prune-visual or --kv, which change them).
+Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
+    if (r.fastvRatio && r.pdropLambda)
+        return makeError(ErrorCode::BadInput,
+                         "--fastv and --pdrop both drop visual tokens inside the decoder: "
+                         "choose one");
+    const char* flag = r.fastvRatio ? "--fastv" : "--pdrop";
+    if (r.keepVisual || r.kvThreshold)
+        return makeError(ErrorCode::BadInput, std::string(flag) +
+                                                  " ranks every image token inside the decoder: it "
+                                                  "cannot be combined with " +
+                                                  (r.keepVisual ? "--prune-visual" : "--kv"));
+    const int layers = cfg.llm.layers;
+    const int64_t visual = cfg.vision.patches();
+    // The paper's K = 2 needs three layers; a two-layer model cuts after its first.
+    const int k = r.fastvLayer ? *r.fastvLayer : std::min(2, std::max(1, layers - 1));
+    auto drop = r.fastvRatio ? planFastV(layers, visual, k, *r.fastvRatio)
+                             : planPyramidDrop(layers, visual, *r.pdropLambda);
+    if (!drop) return drop.error();
+    std::string stages;
+    for (const auto& s : drop->stages)
+        stages += (stages.empty() ? "" : ", ") + std::to_string(s.keep) + " from layer " +
+                  std::to_string(s.layer);
+    const std::string average = fmt("%.1f", layerAveragedVisualTokens(*drop, layers));
+    if (r.fastvRatio)
+        parts.add("fastv K" + std::to_string(k) + " R" + fmt("%.2g", *r.fastvRatio),
+                  "image tokens ranked by layer " + std::to_string(k - 1) +
+                      "'s last-token attention: " + stages + " of " + std::to_string(visual) +
+                      ", " + average + " per layer on average");
+    else
+        parts.add("pdrop " + fmt("%.2g", *r.pdropLambda),
+                  "image tokens ranked by each stage layer's last-token attention: " + stages +
+                      " of " + std::to_string(visual) + ", " + average + " per layer on average");
+    plan.model.tokenDrop = std::move(drop.value());
+    return Ok{};
+}
+
 void planModelTransforms(const WhatIfRequest& r, const RunData& base, WhatIfPlan& plan,
                          Parts& parts) {
     auto& mt = plan.model;
@@ -199,10 +237,10 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
                              " was profiled from Python (mvprof.profile): its what-ifs run in "
                              "the script, with mvprof.whatif (capture/python/mvprof/README.md)");
     if (isUserModel(base)) {
-        const std::pair<bool, const char*> rewrites[] = {{bool(r.keepVisual), "--prune-visual"},
-                                                         {bool(r.kvThreshold), "--kv"},
-                                                         {r.freezeCold, "--freeze-cold"},
-                                                         {r.pruneChannels > 0, "--prune-channels"}};
+        const std::pair<bool, const char*> rewrites[] = {
+            {bool(r.keepVisual), "--prune-visual"}, {bool(r.fastvRatio), "--fastv"},
+            {bool(r.pdropLambda), "--pdrop"},       {bool(r.kvThreshold), "--kv"},
+            {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"}};
         for (const auto& [asked, flag] : rewrites)
             if (asked)
                 return makeError(ErrorCode::BadInput,
@@ -257,6 +295,8 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
         if (auto s = planPruning(r, base, plan, parts); !s) return s.error();
     if (r.freezeCold)
         if (auto s = planFreezing(r, base, config, plan, parts); !s) return s.error();
+    if (r.fastvRatio || r.pdropLambda)
+        if (auto s = planTokenDrop(r, config, plan, parts); !s) return s.error();
     planModelTransforms(r, base, plan, parts);
     for (const auto& s : base.stepOutputs)
         plan.model.baselineTokens.push_back(s.token);

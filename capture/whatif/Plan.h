@@ -33,9 +33,13 @@ struct WhatIfRequest {
     bool freezeCold = false;
     int freezeWindow = 128, freezeMin = 3;
     double pruneChannels = 0; // (0, 1) when asked for
+    std::optional<double> fastvRatio; // FastV's R: drop that fraction of the image tokens …
+    std::optional<int> fastvLayer; // … before decoder layer K; none: the paper's 2 (1 for 2 layers)
+    std::optional<double> pdropLambda; // PyramidDrop's λ
 
     bool empty() const {
-        return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0;
+        return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0 &&
+               !fastvRatio && !pdropLambda;
     }
 };
 

@@ -2,6 +2,7 @@
 // What a what-if does to the model (DIAGNOSTICS.md §9), and what it found
 // doing it. Plain C++: the CLI and tests describe transforms without torch.
 
+#include "capture/whatif/TokenDrop.h"
 #include "core/analysis/Prediction.h"
 #include "core/session/Records.h"
 
@@ -42,12 +43,16 @@ struct ModelTransforms {
     std::map<int, std::vector<int>>
         frozenExperts;        // decoder layer → experts frozen (weights released)
     double pruneChannels = 0; // fraction of each vision MLP's hidden channels removed, [0, 1)
+    std::optional<TokenDrop>
+        tokenDrop; // visual tokens dropped inside the decoder (FastV, PyramidDrop)
     // The baseline's greedy tokens (prefill's, then each decode step's): the
     // sequence whose log-likelihood gives channel sensitivity and whose
     // activations calibrate AWQ.
     std::vector<int> baselineTokens;
 
-    bool touchesModel() const { return quantBits || kv || freezeCold || pruneChannels > 0; }
+    bool touchesModel() const {
+        return quantBits || kv || freezeCold || pruneChannels > 0 || tokenDrop;
+    }
 };
 
 } // namespace mvp

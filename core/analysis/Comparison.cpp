@@ -80,6 +80,23 @@ void comparePhases(Comparison& c, const RunData& base, const RunData& run) {
         c.phases.push_back(phases[name]);
 }
 
+double prefillFlopsOf(const RunData& d) {
+    double f = 0;
+    for (const auto& t : d.opTotals)
+        if (t.phase == Phase::Prefill) f += double(t.flops);
+    return f;
+}
+
+void comparePrefillFlops(Comparison& c, const RunData& base, const RunData& run) {
+    PrefillFlops p{prefillFlopsOf(base), prefillFlopsOf(run), std::nullopt, {}};
+    if (p.base <= 0 || p.run <= 0) return;
+    if (const auto* m = findMetric(run, "flops.fastv_formula_ratio")) {
+        p.formulaRatio = m->value;
+        p.formulaNote = m->note;
+    }
+    c.prefillFlops = p;
+}
+
 // KL, top-1 agreement and token match of the next-token distributions, step by step.
 void compareOutputs(Comparison& c, const RunData& base, const RunData& run) {
     const size_t steps = std::min(base.stepOutputs.size(), run.stepOutputs.size());
@@ -167,12 +184,14 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
     setEnergy(c, base, run);
     for (const auto& m : run.runMetrics)
         if (m.name != "weights.bytes" && m.name != "kv.bytes" && m.name != "latency.predicted_ns" &&
-            m.name.rfind("energy.", 0) != 0 && m.name.rfind("resample.", 0) != 0)
+            m.name != "flops.fastv_formula_ratio" && m.name.rfind("energy.", 0) != 0 &&
+            m.name.rfind("resample.", 0) != 0)
             c.details.push_back(m);
     c.resampling = resamplingFromMetrics(run.runMetrics);
     c.modules = diffModules(base, run);
     c.ab = abTimings(run.repetitions);
     comparePhases(c, base, run);
+    comparePrefillFlops(c, base, run);
     compareOutputs(c, base, run);
     compareVisionFeatures(c, base, run);
     return c;

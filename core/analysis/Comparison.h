@@ -18,6 +18,16 @@ struct PhaseComparison {
     int64_t baseNs = 0, runNs = 0; // measured, one stored run each
 };
 
+// The LLM prefill's FLOPs, estimated from op shapes, where both runs have
+// them; with the cost formula's ratio where the what-if's method has one
+// (FastV's C(n), predicted: capture/whatif/TokenDrop.h).
+struct PrefillFlops {
+    double base = 0, run = 0;
+    double ratio() const { return base > 0 ? run / base : 0; }
+    std::optional<double> formulaRatio;
+    std::string formulaNote;
+};
+
 struct Comparison {
     int64_t baseRun = 0, run = 0;
     std::string transform;
@@ -55,6 +65,7 @@ struct Comparison {
     // Per decoder layer, how far the visual tokens moved (DIAGNOSTICS.md §7),
     // where the what-if changed them or the KV cache (measured).
     std::vector<LayerResampling> resampling;
+    std::optional<PrefillFlops> prefillFlops;
     std::vector<RunMetricRow> details;  // the what-if's own run metrics (what its transforms found)
     std::vector<ModuleDiffRow> modules; // A = baseline, B = what-if
 };

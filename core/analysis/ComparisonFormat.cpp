@@ -112,6 +112,25 @@ std::string fidelityText(const Comparison& c) {
            fmt("%.4f", c.visionCosine) + "\n";
 }
 
+std::string prefillFlopsText(const Comparison& c) {
+    if (!c.prefillFlops) return {};
+    const PrefillFlops& f = *c.prefillFlops;
+    std::string o = "\n  LLM prefill FLOPs (estimated from op shapes): baseline " +
+                    fmt("%.4g", f.base / 1e9) + " G, what-if " + fmt("%.4g", f.run / 1e9) +
+                    " G, ratio " + fmt("%.4f", f.ratio()) + "\n";
+    if (f.formulaRatio)
+        o += "    FastV's formula predicts " + fmt("%.4f", *f.formulaRatio) +
+             " (predicted: " + f.formulaNote + ")\n";
+    return o;
+}
+
+nlohmann::json prefillFlopsJson(const PrefillFlops& f) {
+    nlohmann::json j{{"baseline", f.base}, {"whatif", f.run}, {"ratio", f.ratio()}};
+    if (f.formulaRatio)
+        j["fastv_formula_ratio_predicted"] = {{"value", *f.formulaRatio}, {"note", f.formulaNote}};
+    return j;
+}
+
 std::string detailsText(const Comparison& c) {
     if (c.details.empty()) return {};
     std::string o = "\n  what the transforms did:\n";
@@ -229,6 +248,7 @@ std::string formatComparisonText(const Comparison& c) {
     o += c.ab ? abText(*c.ab) : storedPhasesText(c);
     o += fidelityText(c);
     o += resamplingText(c);
+    o += prefillFlopsText(c);
     o += detailsText(c);
     if (!c.modules.empty())
         o += "\n  modules, A = baseline, B = what-if (the stored runs):\n" +
@@ -278,6 +298,7 @@ std::string formatComparisonJson(const Comparison& c) {
             {"value", m.value}, {"unit", m.unit}, {"kind", m.kind}, {"note", m.note}};
     out["transform_details"] = details;
     if (!c.resampling.empty()) out["resampling_loss_measured"] = resamplingJson(c);
+    if (c.prefillFlops) out["prefill_flops_estimated"] = prefillFlopsJson(*c.prefillFlops);
     out["module_diff"] = modulesJson(c);
     return out.dump(2, ' ', false,
                     nlohmann::json::error_handler_t::replace); // names need not be UTF-8

@@ -1,0 +1,115 @@
+#include "capture/whatif/TokenDrop.h"
+
+#include "core/Format.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace mvp {
+
+const char* toString(TokenDropMethod m) {
+    return m == TokenDropMethod::FastV ? "fastv" : "pdrop";
+}
+
+Result<TokenDrop> planFastV(int layers, int64_t visual, int k, double r) {
+    if (layers < 2)
+        return makeError(ErrorCode::BadInput,
+                         "FastV cuts between decoder layers: it needs at least 2, the model has " +
+                             std::to_string(layers));
+    if (k < 1 || k >= layers)
+        return makeError(ErrorCode::BadInput,
+                         "FastV's layer K must be from 1 to " + std::to_string(layers - 1) +
+                             " (the model has " + std::to_string(layers) +
+                             " decoder layers; K − 1's attention ranks the image tokens), not " +
+                             std::to_string(k));
+    if (!(r >= 0 && r < 1))
+        return makeError(
+            ErrorCode::BadInput,
+            "FastV's R (the fraction of image tokens dropped) must be in [0, 1), not " +
+                fmt("%g", r));
+    TokenDrop d;
+    d.method = TokenDropMethod::FastV;
+    d.visual = visual;
+    d.parameter = r;
+    // Python's round() (half to even) of N·(1 − R): nearbyint in the
+    // default rounding mode.
+    d.stages.push_back({k, int64_t(std::nearbyint(double(visual) * (1.0 - r)))});
+    return d;
+}
+
+Result<TokenDrop> planPyramidDrop(int layers, int64_t visual, double lambda) {
+    if (layers < 4)
+        return makeError(ErrorCode::BadInput,
+                         "PyramidDrop cuts before layers L/4, L/2 and 3L/4: it needs at least 4 "
+                         "decoder layers, the model has " +
+                             std::to_string(layers));
+    if (!(lambda > 0 && lambda <= 1))
+        return makeError(ErrorCode::BadInput,
+                         "PyramidDrop's λ (the fraction kept at each stage) must be in (0, 1], "
+                         "not " +
+                             fmt("%g", lambda));
+    TokenDrop d;
+    d.method = TokenDropMethod::PyramidDrop;
+    d.visual = visual;
+    d.parameter = lambda;
+    // LLaVA's layer_list [8, 16, 24] of 32 layers, scaled to the depth; the
+    // ratio list [λ, λ², λ³] of N, truncated as int() does.
+    for (int s = 1; s <= 3; ++s)
+        d.stages.push_back({s * layers / 4, int64_t(double(visual) * std::pow(lambda, s))});
+    return d;
+}
+
+std::vector<int64_t> visualTokensPerLayer(const TokenDrop& d, int layers) {
+    std::vector<int64_t> out(size_t(std::max(0, layers)), d.visual);
+    for (const auto& s : d.stages)
+        for (int l = s.layer; l < layers; ++l)
+            out[size_t(l)] = s.keep;
+    return out;
+}
+
+double layerAveragedVisualTokens(const TokenDrop& d, int layers) {
+    const auto per = visualTokensPerLayer(d, layers);
+    if (per.empty()) return 0;
+    return double(std::accumulate(per.begin(), per.end(), int64_t(0))) / double(per.size());
+}
+
+std::vector<int64_t> keptRows(const std::vector<double>& imageScores, int64_t imageStart,
+                              int64_t rows, int64_t keep) {
+    const auto n = int64_t(imageScores.size());
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    keep = std::clamp<int64_t>(keep, 0, n);
+    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](int64_t a, int64_t b) {
+        const double x = imageScores[size_t(a)], y = imageScores[size_t(b)];
+        return x != y ? x > y : a < b;
+    });
+    order.resize(size_t(keep));
+    std::sort(order.begin(), order.end());
+    std::vector<int64_t> out;
+    out.reserve(size_t(rows - n + keep));
+    for (int64_t r = 0; r < imageStart; ++r)
+        out.push_back(r);
+    for (const int64_t i : order)
+        out.push_back(imageStart + i);
+    for (int64_t r = imageStart + n; r < rows; ++r)
+        out.push_back(r);
+    return out;
+}
+
+double fastVCostRatio(const std::vector<FastVCostLayer>& dropped,
+                      const std::vector<FastVCostLayer>& full, int64_t dim) {
+    const auto cost = [dim](const std::vector<FastVCostLayer>& layers) {
+        const double d = double(dim);
+        double sum = 0;
+        for (const auto& l : layers) {
+            const double n = double(l.tokens), m = double(l.ffnWidth);
+            sum += 4 * n * d * d + 2 * n * n * d + 2 * n * d * m;
+        }
+        return sum;
+    };
+    const double whole = cost(full);
+    return whole > 0 ? cost(dropped) / whole : 0;
+}
+
+} // namespace mvp

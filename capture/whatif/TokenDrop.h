@@ -1,0 +1,82 @@
+#pragma once
+// The published methods that drop visual tokens inside the decoder
+// (shared/notes/whatif-methods.md §1): which layers cut, how many image
+// tokens each keeps, how the kept ones are chosen from a score, and the
+// papers' own budget and FLOPs conventions — on plain numbers, so a test can
+// work every case by hand. Plain C++; the model applies a plan in
+// capture/whatif/VisualTokenDrop.cpp.
+//
+// FastV (Chen et al., ECCV 2024; pkunlp-icler/FastV, LlamaModel.forward):
+// before layer K, the image tokens are ranked by the attention the last
+// token gave them in layer K − 1, averaged over heads; the top
+// round((1 − R)·N) stay for every deeper layer, each at its own position
+// (position_ids = keep_indexs).
+// PyramidDrop (Xing et al., CVPR 2025; Cooperx521/PyramidDrop,
+// modeling_llama_pdrop.py, pdrop_rank_drop): before layers L/4, L/2, 3L/4
+// (8, 16, 24 of LLaVA's 32), the image tokens are ranked by the last
+// instruction token's attention computed with that layer's own queries and
+// keys (its input norm, RoPE, softmax over the whole sequence, mean over
+// heads); int(N·λ^s) stay after stage s, and the kept sequence is numbered
+// anew (position_ids = arange).
+
+#include "core/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+enum class TokenDropMethod { FastV, PyramidDrop };
+const char* toString(TokenDropMethod m);
+
+// Before decoder layer `layer`, the image tokens still held are cut to `keep`.
+struct DropStage {
+    int layer = 0;
+    int64_t keep = 0;
+};
+
+struct TokenDrop {
+    TokenDropMethod method = TokenDropMethod::FastV;
+    int64_t visual = 0;            // image tokens the decoder receives
+    std::vector<DropStage> stages; // ascending layers, keep never growing
+    double parameter = 0;          // FastV's R, PyramidDrop's λ (for labels)
+
+    // FastV scores with the previous layer's attention, PyramidDrop with the
+    // stage layer's own queries and keys.
+    bool scoresWithOwnLayer() const { return method == TokenDropMethod::PyramidDrop; }
+    // PyramidDrop renumbers the kept sequence's positions; FastV keeps them.
+    bool renumbersPositions() const { return method == TokenDropMethod::PyramidDrop; }
+};
+
+// FastV with K (1 ≤ K < layers: the scores are layer K − 1's attention) and
+// R ∈ [0, 1). round() is Python's, half to even, as in the paper's code.
+Result<TokenDrop> planFastV(int layers, int64_t visual, int k, double r);
+// PyramidDrop with λ ∈ (0, 1] over `layers` ≥ 4 decoder layers.
+Result<TokenDrop> planPyramidDrop(int layers, int64_t visual, double lambda);
+
+// The image tokens each of the `layers` decoder layers receives.
+std::vector<int64_t> visualTokensPerLayer(const TokenDrop& d, int layers);
+// Their mean over the layers: the budget the in-LLM methods' papers quote
+// (SparseVLM's "192" is (2·576 + 4·300 + 10·200 + 16·110) / 32).
+double layerAveragedVisualTokens(const TokenDrop& d, int layers);
+
+// The rows that go on after a cut: every row outside the image block
+// [imageStart, imageStart + scores.size()) and the `keep` image rows with the
+// largest scores (ties: the earlier row), ascending — FastV's keep_indexs,
+// sorted. `rows` is the sequence's length now.
+std::vector<int64_t> keptRows(const std::vector<double>& imageScores, int64_t imageStart,
+                              int64_t rows, int64_t keep);
+
+// FastV's per-layer cost (§4.2), C(n) = 4nd² + 2n²d + 2ndm multiply-
+// accumulates, summed over the layers with n each layer's tokens (text +
+// image) and m its FFN width (k × the expert width for MoE layers); the
+// ratio of a plan's sum to the full sequence's. It assumes full multi-head
+// attention (no grouped K/V) and a two-matrix FFN (no gate).
+struct FastVCostLayer {
+    int64_t tokens = 0, ffnWidth = 0;
+};
+double fastVCostRatio(const std::vector<FastVCostLayer>& dropped,
+                      const std::vector<FastVCostLayer>& full, int64_t dim);
+
+} // namespace mvp

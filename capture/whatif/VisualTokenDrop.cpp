@@ -1,0 +1,137 @@
+#include "capture/whatif/VisualTokenDrop.h"
+
+#include "core/Format.h"
+
+#include <cmath>
+
+namespace mvp {
+
+namespace {
+std::vector<double> toDoubles(const torch::Tensor& t) {
+    const auto d = t.to(torch::kDouble).contiguous();
+    return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
+}
+
+// PyramidDrop's score (pdrop_rank_drop): the layer's input norm, the last
+// row's query and every row's key with RoPE at the rows' positions, softmax
+// over the whole sequence (the last row sees every row), mean over heads;
+// the image rows' part. Only the last row's query is computed: the others
+// are discarded by the method.
+torch::Tensor ownLayerScores(DecoderLayerImpl& layer, const torch::Tensor& x,
+                             const torch::Tensor& positions, const Rope& rope, int64_t imageStart,
+                             int64_t imageRows) {
+    AttentionImpl& a = *layer.attn;
+    const int64_t t = x.size(0);
+    auto h = layer.norm1(x);
+    auto q = rope.apply(a.wq(h.narrow(0, t - 1, 1)).view({1, a.heads, a.headDim}),
+                        positions.narrow(0, t - 1, 1));
+    auto k = rope.apply(a.wk(h).view({t, a.kvHeads, a.headDim}), positions);
+    auto keys = k.repeat_interleave(a.heads / a.kvHeads, 1).transpose(0, 1); // [H, T, hd]
+    auto scores = torch::matmul(q.transpose(0, 1), keys.transpose(1, 2)) /
+                  std::sqrt(double(a.headDim)); // [H, 1, T]
+    return torch::softmax(scores, -1).mean(0).squeeze(0).narrow(0, imageStart, imageRows);
+}
+} // namespace
+
+torch::Tensor forwardDroppingVisual(VlmModel::Impl& m, torch::Tensor x, int64_t visualAt,
+                                    int64_t visual, const ForwardHooks& hooks) {
+    const TokenDrop& drop = *m.tokenDrop;
+    m.keptVisual.clear();
+    LayerPass pass;
+    pass.sequencePositions = torch::arange(x.size(0), torch::kLong);
+    pass.ropePositions = pass.sequencePositions;
+    torch::Tensor previousAttention; // FastV: layer K − 1's last-row attention
+    int64_t imageRows = visual;
+    size_t next = 0; // the next stage
+    for (size_t i = 0; i < m.layers.size(); ++i) {
+        DecoderLayerImpl& layer = *m.layers[i];
+        if (next < drop.stages.size() && drop.stages[next].layer == int(i)) {
+            const torch::Tensor scores =
+                drop.scoresWithOwnLayer()
+                    ? ownLayerScores(layer, x, pass.ropePositions, *m.rope, visualAt, imageRows)
+                    : previousAttention.narrow(0, visualAt, imageRows);
+            const auto rows =
+                keptRows(toDoubles(scores), visualAt, x.size(0), drop.stages[next].keep);
+            const auto index = torch::tensor(rows, torch::kLong);
+            x = x.index_select(0, index);
+            pass.sequencePositions = pass.sequencePositions.index_select(0, index);
+            pass.ropePositions = drop.renumbersPositions() ? torch::arange(x.size(0), torch::kLong)
+                                                           : pass.sequencePositions;
+            imageRows = drop.stages[next].keep;
+            auto kept = pass.sequencePositions.narrow(0, visualAt, imageRows) - visualAt;
+            m.keptVisual.emplace_back(kept.data_ptr<int64_t>(),
+                                      kept.data_ptr<int64_t>() + imageRows);
+            ++next;
+        }
+        const bool nextCutReadsThis = next < drop.stages.size() && !drop.scoresWithOwnLayer() &&
+                                      drop.stages[next].layer == int(i) + 1;
+        pass.lastQueryAttention = nextCutReadsThis ? &previousAttention : nullptr;
+        x = layer.forward(x, 0, *m.rope, int(i), hooks, &pass);
+    }
+    return x;
+}
+
+namespace {
+// FastV's C(n) over this model's layers: n its tokens there, m its FFN width.
+double formulaRatio(const VlmConfig& cfg, const TokenDrop& drop, int64_t prefillPositions) {
+    const int64_t text = prefillPositions - drop.visual;
+    const auto perLayer = visualTokensPerLayer(drop, cfg.llm.layers);
+    std::vector<FastVCostLayer> dropped, full;
+    for (int l = 0; l < cfg.llm.layers; ++l) {
+        const int64_t m =
+            cfg.llm.isMoe(l) ? int64_t(cfg.llm.topK) * cfg.llm.expertFfn : cfg.llm.ffn;
+        dropped.push_back({text + perLayer[size_t(l)], m});
+        full.push_back({prefillPositions, m});
+    }
+    return fastVCostRatio(dropped, full, cfg.llm.dim);
+}
+} // namespace
+
+Batch tokenDropRows(const VlmModel::Impl& m, const std::vector<int>& patchOf,
+                    int64_t prefillPositions) {
+    Batch b;
+    if (!m.tokenDrop) return b;
+    const TokenDrop& drop = *m.tokenDrop;
+    const int layers = m.cfg.llm.layers;
+    const std::string method = toString(drop.method);
+    for (size_t s = 0; s < drop.stages.size() && s < m.keptVisual.size(); ++s)
+        b.runMetrics.push_back({"tokens.kept.layer_" + std::to_string(drop.stages[s].layer),
+                                double(m.keptVisual[s].size()), "count", "measured",
+                                "image tokens " + method + " kept before decoder layer " +
+                                    std::to_string(drop.stages[s].layer) + ", of " +
+                                    std::to_string(drop.visual)});
+    // The budget as this run really held it: each stage's kept count from its layer on.
+    TokenDrop asRun = drop;
+    for (size_t s = 0; s < asRun.stages.size(); ++s)
+        asRun.stages[s].keep =
+            s < m.keptVisual.size() ? int64_t(m.keptVisual[s].size()) : drop.visual;
+    b.runMetrics.push_back(
+        {"tokens.layer_averaged", layerAveragedVisualTokens(asRun, layers), "count", "measured",
+         "image tokens the decoder layers received, averaged over its " + std::to_string(layers) +
+             " layers: the budget in-LLM methods' papers quote"});
+    b.runMetrics.push_back(
+        {"flops.fastv_formula_ratio", formulaRatio(m.cfg, drop, prefillPositions), "ratio",
+         "predicted",
+         "prefill FLOPs ÷ the baseline's by FastV's C(n) = 4nd² + 2n²d + 2ndm per layer (m: FFN "
+         "width, k × expert width in MoE layers); it assumes full multi-head attention and a "
+         "two-matrix FFN, this model has grouped-query attention (" +
+             std::to_string(m.cfg.llm.kvHeads) + " K/V heads of " +
+             std::to_string(m.cfg.llm.heads) + ") and gated three-matrix FFNs"});
+    // Layer l's input holds what the last cut at or before l kept.
+    std::vector<char> held(patchOf.size(), 1);
+    size_t next = 0;
+    for (int l = 0; l < layers; ++l) {
+        if (next < drop.stages.size() && next < m.keptVisual.size() &&
+            drop.stages[next].layer == l) {
+            std::fill(held.begin(), held.end(), 0);
+            for (const int64_t i : m.keptVisual[next])
+                if (i >= 0 && size_t(i) < held.size()) held[size_t(i)] = 1;
+            ++next;
+        }
+        for (size_t i = 0; i < patchOf.size(); ++i)
+            b.patchMetrics.push_back(PatchMetricRow{l, "tokens.kept", patchOf[i], double(held[i])});
+    }
+    return b;
+}
+
+} // namespace mvp
