@@ -80,6 +80,7 @@ struct HookSink {
     std::vector<torch::Tensor> receivedDecode; // the same from decode-step queries
     std::map<int, torch::Tensor> maps;         // layer → [H, total, total]
     int pos0 = 0;                              // position of the first query in the current forward
+    int64_t skippedSlots = 0;                  // (token, rank) pairs expert skipping left unrun
 
     bool isVisual(int pos) const { return pos >= firstPatch && pos < firstPatch + patches; }
 
@@ -95,9 +96,13 @@ struct HookSink {
         for (int64_t t = 0; t < e.size(0); ++t) {
             const int pos = at.defined() ? int(at.data_ptr<int64_t>()[t]) : pos0 + int(t);
             for (int64_t r = 0; r < e.size(1); ++r)
-                b.routing.push_back(RoutingRow{layer, rec.phase(), rec.step(), pos,
-                                               isVisual(pos) ? Modality::Visual : Modality::Text,
-                                               int(r), int(ea[t][r]), wa[t][r]});
+                if (ea[t][r] < 0)
+                    ++skippedSlots; // expert skipping left this rank unrun
+                else
+                    b.routing.push_back(
+                        RoutingRow{layer, rec.phase(), rec.step(), pos,
+                                   isVisual(pos) ? Modality::Visual : Modality::Text, int(r),
+                                   int(ea[t][r]), wa[t][r]});
         }
         rec.submit(std::move(b));
     }
@@ -167,6 +172,12 @@ struct HookSink {
         return b;
     }
 };
+
+bool skipsExperts(VlmModel& model) {
+    for (const auto& l : model.impl().layers)
+        if (l->moe && l->moe->skipBeta >= 0) return true;
+    return false;
+}
 
 // Weight and KV bytes of every run, plus what the what-if's transforms found.
 std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transform) {
@@ -356,6 +367,10 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         rows.patchMetrics = std::move(metrics.patchMetrics);
         rows.attnMaps = std::move(sink.mapRows(positions).attnMaps);
     }
+    if (skipsExperts(*d->model))
+        rows.runMetrics.push_back({"skip.slots", double(sink.skippedSlots), "count", "measured",
+                                   "(token, expert) choices skipping left unrun, all MoE layers "
+                                   "and phases (the recorded run)"});
     Batch dropped = tokenDropRows(d->model->impl(), seen, sink.totalPositions - int64_t(o.steps));
     rows.runMetrics.insert(rows.runMetrics.end(), dropped.runMetrics.begin(),
                            dropped.runMetrics.end());

@@ -49,11 +49,13 @@ Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms&
                          std::string(toString(t.tokenDrop->method)) +
                              " drops visual tokens between decoder layers, which a TorchScript "
                              "model's forward does not expose: it runs on the built-in model");
-    if (t.kv || t.freezeCold || t.pruneChannels > 0)
+    if (t.kv || t.freezeCold || t.pruneChannels > 0 || !t.skipBeta.empty() || t.keepExperts)
         return makeError(ErrorCode::BadInput,
-                         std::string(t.kv           ? "--kv"
-                                     : t.freezeCold ? "--freeze-cold"
-                                                    : "--prune-channels") +
+                         std::string(t.kv                  ? "--kv"
+                                     : t.freezeCold        ? "--freeze-cold"
+                                     : t.pruneChannels > 0 ? "--prune-channels"
+                                     : t.keepExperts       ? "--keep-experts"
+                                                           : "--skip-experts") +
                              " rewrites the built-in model's layers: on a user model only --quant "
                              "(its LLM's linear weights) runs");
     if (t.quantBits != 4 && t.quantBits != 8)
@@ -89,9 +91,9 @@ Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms&
 namespace {
 // The transforms' parameters against the model they would rewrite.
 Status checkTransforms(const ModelTransforms& t, const VlmConfig& cfg) {
-    if ((t.pruneChannels > 0 || t.quantBits) && t.baselineTokens.empty())
-        return makeError(ErrorCode::BadInput,
-                         "channel pruning and quantisation need the baseline's generated tokens");
+    if ((t.pruneChannels > 0 || t.quantBits || t.keepExperts) && t.baselineTokens.empty())
+        return makeError(ErrorCode::BadInput, "channel pruning, quantisation and expert pruning "
+                                              "need the baseline's generated tokens");
     if (t.pruneChannels < 0 || t.pruneChannels >= 1)
         return makeError(ErrorCode::BadInput, "the channel-pruning fraction must be in [0, 1)");
     if (t.quantBits != 0 && t.quantBits != 4 && t.quantBits != 8)
@@ -115,6 +117,20 @@ Status checkTransforms(const ModelTransforms& t, const VlmConfig& cfg) {
                                      " and " + std::to_string(s.keep) + " tokens of " +
                                      std::to_string(t.tokenDrop->visual) + ": not in this model");
     }
+    for (const auto& [layer, beta] : t.skipBeta)
+        if (!cfg.llm.isMoe(layer) || !(beta >= 0))
+            return makeError(ErrorCode::BadInput,
+                             "decoder layer " + std::to_string(layer) + " has no experts to skip");
+    if (t.keepExperts && (t.keepExperts < cfg.llm.topK || t.keepExperts >= cfg.llm.experts))
+        return makeError(ErrorCode::BadInput,
+                         "expert pruning keeps from " + std::to_string(cfg.llm.topK) +
+                             " (the router's top-k) to " + std::to_string(cfg.llm.experts - 1) +
+                             " of the " + std::to_string(cfg.llm.experts) + " experts, not " +
+                             std::to_string(t.keepExperts));
+    if (t.keepExperts && t.freezeCold)
+        return makeError(ErrorCode::BadInput,
+                         "expert pruning and cold-expert freezing both take experts offline: "
+                         "choose one");
     for (const auto& [layer, experts] : t.frozenExperts) {
         if (!cfg.llm.isMoe(layer))
             return makeError(ErrorCode::BadInput, "decoder layer " + std::to_string(layer) +
@@ -135,6 +151,29 @@ void addPruneMetrics(std::vector<RunMetricRow>& metrics, const ChannelSummary& s
     metrics.push_back(metric("channels.sensitivity_margin", s.sensitivityMargin, "",
                              "per block, least sensitive kept minus most sensitive "
                              "removed (smallest over blocks)"));
+}
+
+void addExpertPruning(std::vector<RunMetricRow>& metrics, const ExpertPruningSummary& s) {
+    for (const auto& [layer, kept] : s.kept) {
+        std::string names;
+        for (const int e : kept)
+            names += (names.empty() ? "" : " ") + std::to_string(e);
+        metrics.push_back(metric("experts.kept.layer_" + std::to_string(layer), double(kept.size()),
+                                 "count", "experts kept: " + names));
+        metrics.push_back(metric("experts.error.layer_" + std::to_string(layer),
+                                 s.relativeError.at(layer), "ratio",
+                                 "‖y_kept − y‖ / ‖y‖ of the layer's output on the baseline's "
+                                 "inputs, the least over every subset of that size"));
+    }
+    metrics.push_back(metric("experts.released_bytes", double(s.releasedBytes), "bytes",
+                             "weight storage of the pruned experts, released"));
+}
+
+void addSkipMetrics(std::vector<RunMetricRow>& metrics, const std::map<int, double>& beta) {
+    for (const auto& [layer, b] : beta)
+        metrics.push_back(metric("skip.beta.layer_" + std::to_string(layer), b, "ratio",
+                                 "median w₂/w₁ of the baseline's tokens: a lower-ranked expert "
+                                 "below β·w₁ is skipped"));
 }
 
 void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, int bits) {
@@ -197,6 +236,11 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
             out.metrics.push_back(metric("freeze.released_bytes", double(released), "bytes",
                                          "weight storage released by freezing (tensor sizes)"));
         }
+        if (t.keepExperts)
+            addExpertPruning(out.metrics, pruneExperts(m, t.keepExperts, [&] {
+                                 torch::NoGradGuard noGrad;
+                                 forcing.logLikelihood();
+                             }));
         if (t.quantBits) {
             torch::NoGradGuard noGrad;
             // The prefill's rows: the sequence minus the visual tokens pruned away.
@@ -214,7 +258,10 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
         return makeError(ErrorCode::Internal,
                          std::string("transforming the model failed: ") + e.what());
     }
-    // After the calibration passes above, which see every token.
+    // After the calibration passes above, which see every token and expert.
+    for (const auto& [layer, beta] : t.skipBeta)
+        m.layers[size_t(layer)]->moe->skipBeta = beta;
+    addSkipMetrics(out.metrics, t.skipBeta);
     if (t.kv) m.kvCompression = *t.kv;
     m.tokenDrop = t.tokenDrop;
     return out;

@@ -288,8 +288,12 @@ private slots:
         combos[0]->setCurrentIndex(2);
         combos[1]->setCurrentIndex(2);
         combos[2]->setCurrentIndex(2); // PyramidDrop, λ 0.5
-        auto* reps = dialog.findChild<QSpinBox*>();
-        QVERIFY(reps);
+        const auto checks = dialog.findChildren<QCheckBox*>();
+        QCOMPARE(checks.size(), 6);  // prune, kv, freeze, channels, skip experts, keep experts
+        checks[5]->setChecked(true); // keep 6 experts per layer
+        const auto spins = dialog.findChildren<QSpinBox*>();
+        QCOMPARE(spins.size(), 2); // experts kept, repetitions
+        auto* reps = spins.last();
         QCOMPARE(reps->value(), 5);
         reps->setValue(9);
         WhatIfRequest r = dialog.request();
@@ -304,6 +308,8 @@ private slots:
                 !a.contains(QStringLiteral("--freeze-cold")) &&
                 !a.contains(QStringLiteral("--fastv")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--pdrop")) + 1), QStringLiteral("0.5"));
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--keep-experts")) + 1), QStringLiteral("6"));
+        QVERIFY(!a.contains(QStringLiteral("--skip-experts")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--reps")) + 1), QStringLiteral("9"));
         // FastV from the menu: R 0.5 and mvprof-cli's K (the paper's 2).
         WhatIfRequest fastv;

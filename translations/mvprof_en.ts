@@ -26,38 +26,48 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="38"/>
+        <location filename="../app/gui/WhatIf.cpp" line="40"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="39"/>
+        <location filename="../app/gui/WhatIf.cpp" line="41"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="40"/>
+        <location filename="../app/gui/WhatIf.cpp" line="42"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="41"/>
+        <location filename="../app/gui/WhatIf.cpp" line="43"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="42"/>
+        <location filename="../app/gui/WhatIf.cpp" line="44"/>
         <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="43"/>
+        <location filename="../app/gui/WhatIf.cpp" line="45"/>
         <source>FastV R %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="44"/>
+        <location filename="../app/gui/WhatIf.cpp" line="46"/>
         <source>PyramidDrop λ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <source>skip experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <source>keep %1 experts</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -828,102 +838,112 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="126"/>
+        <location filename="../app/gui/WhatIf.cpp" line="140"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="126"/>
+        <location filename="../app/gui/WhatIf.cpp" line="140"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="128"/>
+        <location filename="../app/gui/WhatIf.cpp" line="142"/>
         <source>FastV: Drop Half the Image Tokens from Layer 2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="129"/>
+        <location filename="../app/gui/WhatIf.cpp" line="142"/>
         <source>FastV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="130"/>
+        <location filename="../app/gui/WhatIf.cpp" line="144"/>
         <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="131"/>
+        <location filename="../app/gui/WhatIf.cpp" line="145"/>
         <source>PyramidDrop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="132"/>
+        <location filename="../app/gui/WhatIf.cpp" line="146"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="132"/>
+        <location filename="../app/gui/WhatIf.cpp" line="146"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="134"/>
+        <location filename="../app/gui/WhatIf.cpp" line="148"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="134"/>
+        <location filename="../app/gui/WhatIf.cpp" line="148"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="136"/>
+        <location filename="../app/gui/WhatIf.cpp" line="150"/>
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="136"/>
+        <location filename="../app/gui/WhatIf.cpp" line="150"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="138"/>
+        <location filename="../app/gui/WhatIf.cpp" line="152"/>
         <source>Freeze Cold Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="138"/>
+        <location filename="../app/gui/WhatIf.cpp" line="152"/>
         <source>Freeze</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="140"/>
+        <location filename="../app/gui/WhatIf.cpp" line="154"/>
+        <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="155"/>
+        <source>Skip Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="156"/>
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="140"/>
+        <location filename="../app/gui/WhatIf.cpp" line="156"/>
         <source>Channels 0.3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="142"/>
+        <location filename="../app/gui/WhatIf.cpp" line="158"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="143"/>
+        <location filename="../app/gui/WhatIf.cpp" line="159"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="152"/>
+        <location filename="../app/gui/WhatIf.cpp" line="168"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="159"/>
+        <location filename="../app/gui/WhatIf.cpp" line="175"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -931,97 +951,107 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="49"/>
+        <location filename="../app/gui/WhatIf.cpp" line="53"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51"/>
+        <location filename="../app/gui/WhatIf.cpp" line="55"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <location filename="../app/gui/WhatIf.cpp" line="57"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="54"/>
+        <location filename="../app/gui/WhatIf.cpp" line="58"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57"/>
-        <source>Custom What-if</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="61"/>
-        <source>by the attention the patches received</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/WhatIf.cpp" line="62"/>
-        <source>by the saliency map (needs attention maps)</source>
+        <source>Skip a token&apos;s lower-ranked expert below β × the top-1&apos;s weight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="64"/>
-        <source>by the visual features&apos; norm</source>
+        <location filename="../app/gui/WhatIf.cpp" line="63"/>
+        <source>Prune experts, keep per MoE layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="65"/>
-        <source>No weight quantisation</source>
+        <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66"/>
-        <source>W8, AWQ, int8 kernels where libtorch has them</source>
+        <location filename="../app/gui/WhatIf.cpp" line="69"/>
+        <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="67"/>
-        <source>W4, group 128, AWQ</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="71"/>
-        <source>No visual tokens dropped inside the decoder</source>
+        <location filename="../app/gui/WhatIf.cpp" line="70"/>
+        <source>by the saliency map (needs attention maps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="72"/>
-        <source>FastV (from layer 2, drop the fraction least attended)</source>
+        <source>by the visual features&apos; norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="73"/>
+        <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="74"/>
+        <source>W8, AWQ, int8 kernels where libtorch has them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="75"/>
+        <source>W4, group 128, AWQ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="79"/>
+        <source>No visual tokens dropped inside the decoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="80"/>
+        <source>FastV (from layer 2, drop the fraction least attended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="82"/>
         <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="81"/>
+        <location filename="../app/gui/WhatIf.cpp" line="91"/>
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="85"/>
+        <location filename="../app/gui/WhatIf.cpp" line="95"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="88"/>
+        <location filename="../app/gui/WhatIf.cpp" line="98"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="93"/>
+        <location filename="../app/gui/WhatIf.cpp" line="105"/>
         <source>A/B repetitions:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95"/>
+        <location filename="../app/gui/WhatIf.cpp" line="107"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>

@@ -139,6 +139,17 @@ void addDecoderOptions(CLI::App& app, WhatIfArgs& a) {
                  "freeze experts with fewer than --freeze-min activations in two consecutive "
                  "windows of --freeze-window tokens of the baseline (default 3 and 128)")
         ->group("Transforms");
+    app.add_flag("--skip-experts", a.request.skipExperts,
+                 "dynamic expert skipping (Not All Experts are Equal, ACL 2024): a token's "
+                 "lower-ranked expert is not run when its weight is below β × the top-1's, β each "
+                 "MoE layer's median w2/w1 over the baseline's tokens")
+        ->group("Transforms");
+    app.add_option("--keep-experts", a.request.keepExperts,
+                   "static expert pruning (the same paper): each MoE layer keeps the R experts "
+                   "whose output on the baseline's inputs is closest to the full layer's, trying "
+                   "every subset; the others are released")
+        ->check(atLeast(1))
+        ->group("Transforms");
     app.add_option("--freeze-window", a.request.freezeWindow, "tokens per window (default 128)")
         ->check(numberWhere([](double w) { return w > 0; }, "must be a positive number of tokens",
                             "> 0"))
@@ -263,8 +274,8 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     const WhatIfRequest* request = &args.request;
     if (request->empty())
         return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, "
-                       "--quant w4|w8, --kv int4, --freeze-cold or --prune-channels F (see "
-                       "--help)");
+                       "--quant w4|w8, --kv int4, --freeze-cold, --skip-experts, "
+                       "--keep-experts R or --prune-channels F (see --help)");
     const Reporting* reporting = &args.reporting;
     const int reps = reporting->reps;
     const std::string& progressMode = reporting->progress;

@@ -29,6 +29,8 @@ QStringList WhatIfRequest::arguments() const {
     if (fastv > 0 && fastvLayer > 0)
         a << QStringLiteral("--fastv-layer") << QString::number(fastvLayer);
     if (pdrop > 0) a << QStringLiteral("--pdrop") << QString::number(pdrop);
+    if (skipExperts) a << QStringLiteral("--skip-experts");
+    if (keepExperts > 0) a << QStringLiteral("--keep-experts") << QString::number(keepExperts);
     a << QStringLiteral("--reps") << QString::number(reps);
     return a;
 }
@@ -42,6 +44,8 @@ QString WhatIfRequest::label() const {
     if (pruneChannels > 0) parts << QObject::tr("prune channels %1").arg(pruneChannels);
     if (fastv > 0) parts << QObject::tr("FastV R %1").arg(fastv);
     if (pdrop > 0) parts << QObject::tr("PyramidDrop λ %1").arg(pdrop);
+    if (skipExperts) parts << QObject::tr("skip experts");
+    if (keepExperts > 0) parts << QObject::tr("keep %1 experts").arg(keepExperts);
     return parts.join(QStringLiteral(" + "));
 }
 
@@ -53,7 +57,11 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
           tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
       channels_(new QCheckBox(tr("Prune vision MLP channels, fraction"), this)),
       channelFraction_(new QDoubleSpinBox(this)), drop_(new QComboBox(this)),
-      dropFraction_(new QDoubleSpinBox(this)), reps_(new QSpinBox(this)) {
+      dropFraction_(new QDoubleSpinBox(this)),
+      skipExperts_(new QCheckBox(
+          tr("Skip a token's lower-ranked expert below β × the top-1's weight"), this)),
+      keepExperts_(new QCheckBox(tr("Prune experts, keep per MoE layer"), this)),
+      keptExperts_(new QSpinBox(this)), reps_(new QSpinBox(this)) {
     setWindowTitle(tr("Custom What-if"));
     keep_->setRange(0.05, 1.0);
     keep_->setSingleStep(0.05);
@@ -76,6 +84,8 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     dropFraction_->setRange(0.05, 0.95);
     dropFraction_->setSingleStep(0.05);
     dropFraction_->setValue(0.5);
+    keptExperts_->setRange(1, 256);
+    keptExperts_->setValue(6);
     reps_->setRange(0, 100);
     reps_->setValue(5);
     reps_->setToolTip(tr("Both setups re-run this many times each, interleaved, so the speed-up "
@@ -90,6 +100,8 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     form->addRow(freeze_);
     form->addRow(channels_, channelFraction_);
     form->addRow(drop_, dropFraction_);
+    form->addRow(skipExperts_);
+    form->addRow(keepExperts_, keptExperts_);
     form->addRow(tr("A/B repetitions:"), reps_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
@@ -111,6 +123,8 @@ WhatIfRequest WhatIfDialog::request() const {
     const QString drop = drop_->currentData().toString();
     if (drop == QLatin1String("fastv")) r.fastv = dropFraction_->value();
     if (drop == QLatin1String("pdrop")) r.pdrop = dropFraction_->value();
+    r.skipExperts = skipExperts_->isChecked();
+    if (keepExperts_->isChecked()) r.keepExperts = keptExperts_->value();
     r.reps = reps_->value();
     return r;
 }
@@ -137,6 +151,8 @@ WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogPare
          preset([](WhatIfRequest& r) { r.kvInt4 = true; })},
         {QStringLiteral("freeze"), tr("Freeze Cold Experts"), tr("Freeze"),
          preset([](WhatIfRequest& r) { r.freezeCold = true; })},
+        {QStringLiteral("skip"), tr("Skip Weak Second Experts (β = the median w₂/w₁)"),
+         tr("Skip Experts"), preset([](WhatIfRequest& r) { r.skipExperts = true; })},
         {QStringLiteral("channels"), tr("Prune Vision MLP Channels (30 %)"), tr("Channels 0.3"),
          preset([](WhatIfRequest& r) { r.pruneChannels = 0.3; })},
         {QStringLiteral("combined"), tr("W4 + KV INT4 + Prune 0.4 (the design note's setup)"),

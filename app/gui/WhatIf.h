@@ -29,10 +29,12 @@ struct WhatIfRequest {
     double fastv = 0;         // FastV's R, the fraction of image tokens dropped; 0: none
     int fastvLayer = 0;       // FastV's K; 0: mvprof-cli's default (the paper's 2)
     double pdrop = 0;         // PyramidDrop's λ; 0: none
+    bool skipExperts = false; // Expert_Sparsity's dynamic skipping
+    int keepExperts = 0;      // Expert_Sparsity's static pruning: experts kept per layer; 0: none
     int reps = 5;             // A/B repetitions of both setups (mvprof-cli whatif --reps)
     bool any() const {
         return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0 ||
-               fastv > 0 || pdrop > 0;
+               fastv > 0 || pdrop > 0 || skipExperts || keepExperts > 0;
     }
     QStringList arguments() const;
     QString label() const; // e.g. "W4 + KV INT4"
@@ -56,6 +58,9 @@ private:
     QDoubleSpinBox* channelFraction_;
     QComboBox* drop_; // visual tokens dropped inside the decoder: none, FastV, PyramidDrop
     QDoubleSpinBox* dropFraction_;
+    QCheckBox* skipExperts_;
+    QCheckBox* keepExperts_;
+    QSpinBox* keptExperts_;
     QSpinBox* reps_;
 };
 
@@ -67,7 +72,7 @@ public:
     WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent);
     void setEnabled(bool enabled);
     // The preset action for a transform name: "prune", "fastv", "pdrop", "w4", "w8", "kv",
-    // "freeze", "channels", "combined".
+    // "freeze", "skip", "channels", "combined".
     QAction* action(const QString& name) const;
 
 signals:

@@ -26,7 +26,8 @@ struct KvCache;
 // optional; a default-constructed Hooks is the uninstrumented path.
 struct ForwardHooks {
     Recorder* recorder = nullptr;
-    // Per MoE layer: the chosen experts [T, k] (int64) and their renormalised weights [T, k];
+    // Per MoE layer: the chosen experts [T, k] (int64; −1 where skipping left a rank
+    // unrun) and their renormalised weights [T, k];
     // `positions` (int64 [T]) where the rows are not the pass's contiguous positions (a
     // prefill whose visual tokens are being dropped), else undefined.
     std::function<void(int layer, const torch::Tensor& experts, const torch::Tensor& weights,

@@ -248,7 +248,16 @@ torch::Tensor MoeImpl::forward(const torch::Tensor& x, Recorder* rec, int layer,
         auto probs = torch::softmax(logits, -1);
         auto top = probs.topk(topK, -1);
         chosen = std::get<1>(top);
-        weights = std::get<0>(top) / std::get<0>(top).sum(-1, true);
+        auto w = std::get<0>(top);
+        if (skipBeta >= 0 && topK > 1) {
+            // Expert_Sparsity's dynamic skipping: weight 0 and no expert call
+            // (expert −1) below β·w₁, then the usual renormalisation.
+            auto skip = w < skipBeta * w.narrow(1, 0, 1);
+            skip.select(1, 0).fill_(false);
+            w = w.masked_fill(skip, 0);
+            chosen = chosen.masked_fill(skip, -1);
+        }
+        weights = w / w.sum(-1, true);
     }
     if (hooks.routing)
         hooks.routing(layer, chosen, weights, pass ? pass->sequencePositions : torch::Tensor());

@@ -131,7 +131,10 @@ struct MoeImpl : torch::nn::Module {
     int topK;
     Lin gate{nullptr};
     torch::Tensor bias;   // routing skew, fixed (not a parameter)
-    torch::Tensor frozen; // bool [experts] once experts are frozen; undefined before
+    torch::Tensor frozen; // bool [experts] once experts are frozen or pruned; undefined before
+    // Dynamic skipping (capture/whatif/ExpertSparsity.h): ranks ≥ 1 whose
+    // weight is below skipBeta × the top-1's are not run; negative: off.
+    double skipBeta = -1;
     std::vector<SwiGlu> experts;
     int64_t gateId = 0;
     std::vector<int64_t> expertIds;

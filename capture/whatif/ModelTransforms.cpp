@@ -1,11 +1,14 @@
 #include "capture/whatif/ModelTransforms.h"
 
+#include "capture/whatif/ExpertSparsity.h"
 #include "capture/whatif/Int8Engine.h"
 #include "capture/whatif/QuantiseTorch.h"
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <numeric>
 
 namespace mvp {
 
@@ -167,6 +170,62 @@ int64_t freezeExperts(VlmModel::Impl& m, const std::map<int, std::vector<int>>& 
         moe->frozen = mask;
     }
     return released;
+}
+
+namespace {
+// The MoE layer's output on rows whose every expert output is known ([R, E,
+// dim]), the router choosing among `subset` only (the others masked before
+// the softmax, as pruning the router's rows does).
+torch::Tensor mixOf(const MoeImpl& moe, const torch::Tensor& logits, const torch::Tensor& outputs,
+                    const std::vector<int>& subset) {
+    auto outside = torch::ones({logits.size(1)}, torch::kBool);
+    for (const int e : subset)
+        outside[e] = false;
+    auto probs =
+        torch::softmax(logits.masked_fill(outside, -std::numeric_limits<float>::infinity()), -1);
+    auto top = probs.topk(moe.topK, -1);
+    auto w = std::get<0>(top) / std::get<0>(top).sum(-1, true);
+    auto chosen = outputs.gather(
+        1, std::get<1>(top).unsqueeze(-1).expand({outputs.size(0), moe.topK, outputs.size(2)}));
+    return (w.unsqueeze(-1) * chosen).sum(1);
+}
+} // namespace
+
+ExpertPruningSummary pruneExperts(VlmModel::Impl& m, int keep,
+                                  const std::function<void()>& calibrate) {
+    std::map<int, std::vector<torch::Tensor>> inputs;
+    for (size_t l = 0; l < m.layers.size(); ++l)
+        if (auto& moe = m.layers[l]->moe) moe->gate->calibration = &inputs[int(l)];
+    calibrate();
+    for (auto& l : m.layers)
+        if (l->moe) l->moe->gate->calibration = nullptr;
+    torch::NoGradGuard noGrad;
+    ExpertPruningSummary s;
+    std::map<int, std::vector<int>> frozen;
+    for (auto& [layer, rows] : inputs) {
+        MoeImpl& moe = *m.layers[size_t(layer)]->moe;
+        const auto x = torch::cat(rows, 0);
+        const auto logits = moe.gate(x) + moe.bias;
+        std::vector<torch::Tensor> each;
+        for (auto& e : moe.experts)
+            each.push_back(e->forward(x));
+        const auto outputs = torch::stack(each, 1); // [R, E, dim]
+        const int experts = int(moe.experts.size());
+        std::vector<int> all(static_cast<size_t>(experts));
+        std::iota(all.begin(), all.end(), 0);
+        const auto full = mixOf(moe, logits, outputs, all);
+        const auto loss = [&](const std::vector<int>& subset) {
+            return (mixOf(moe, logits, outputs, subset) - full).pow(2).sum().item<double>();
+        };
+        auto best = bestExpertSubset(experts, keep, loss);
+        s.relativeError[layer] =
+            std::sqrt(loss(best) / std::max(1e-30, full.pow(2).sum().item<double>()));
+        for (int e = 0; e < experts; ++e)
+            if (!std::binary_search(best.begin(), best.end(), e)) frozen[layer].push_back(e);
+        s.kept[layer] = std::move(best);
+    }
+    s.releasedBytes = freezeExperts(m, frozen);
+    return s;
 }
 
 ChannelSummary pruneVisionChannels(VlmModel::Impl& m, double fraction,

@@ -34,6 +34,19 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
 // weights are released. Returns the weight bytes released.
 int64_t freezeExperts(VlmModel::Impl& m, const std::map<int, std::vector<int>>& frozen);
 
+struct ExpertPruningSummary {
+    std::map<int, std::vector<int>> kept; // MoE layer → experts kept, ascending
+    std::map<int, double> relativeError; // ‖y_r − y‖ / ‖y‖ on the calibration inputs, per layer
+    int64_t releasedBytes = 0;
+};
+
+// Static expert pruning (Expert_Sparsity's layer-wise pruning): each MoE
+// layer keeps the `keep` experts whose output on the inputs `calibrate`
+// makes it see (the baseline's, teacher-forced) is closest to the full
+// layer's, trying every subset; the others are frozen and released.
+ExpertPruningSummary pruneExperts(VlmModel::Impl& m, int keep,
+                                  const std::function<void()>& calibrate);
+
 struct ChannelSummary {
     int64_t removed = 0, kept = 0; // hidden channels over all vision MLPs
     // Smallest, over the blocks, of (least sensitive kept − most sensitive

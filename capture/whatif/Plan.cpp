@@ -1,6 +1,7 @@
 #include "capture/whatif/Plan.h"
 
 #include "capture/whatif/ColdExperts.h"
+#include "capture/whatif/ExpertSparsity.h"
 #include "core/Format.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/image/Image.h"
@@ -198,6 +199,42 @@ Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
     return Ok{};
 }
 
+// Expert_Sparsity's skipping (β from the baseline's routing) and pruning
+// (the subsets are chosen on the baseline's inputs when the model is built).
+Status planExpertSparsity(const WhatIfRequest& r, const RunData& base, const VlmConfig& cfg,
+                          WhatIfPlan& plan, Parts& parts) {
+    if (cfg.llm.moeLayers.empty())
+        return makeError(ErrorCode::BadInput, runName(base.run) +
+                                                  "'s model has no MoE layers: there are no "
+                                                  "experts to skip or prune");
+    if (r.keepExperts && r.freezeCold)
+        return makeError(ErrorCode::BadInput, "--keep-experts and --freeze-cold both take "
+                                              "experts offline: choose one");
+    if (r.keepExperts && (r.keepExperts < cfg.llm.topK || r.keepExperts >= cfg.llm.experts))
+        return makeError(ErrorCode::BadInput,
+                         "--keep-experts keeps from " + std::to_string(cfg.llm.topK) +
+                             " (the router's top-k) to " + std::to_string(cfg.llm.experts - 1) +
+                             " of the model's " + std::to_string(cfg.llm.experts) +
+                             " experts, not " + std::to_string(r.keepExperts));
+    if (r.keepExperts) {
+        plan.model.keepExperts = r.keepExperts;
+        parts.add("keep-experts " + std::to_string(r.keepExperts),
+                  std::to_string(r.keepExperts) + " of " + std::to_string(cfg.llm.experts) +
+                      " experts per MoE layer, the subset closest to the full layer's output on "
+                      "the baseline's inputs");
+    }
+    if (!r.skipExperts) return Ok{};
+    if (cfg.llm.topK < 2)
+        return makeError(ErrorCode::BadInput, "--skip-experts skips a token's lower-ranked "
+                                              "experts: the router chooses only one");
+    auto beta = skippingThresholds(base.routing);
+    if (!beta) return beta.error();
+    plan.model.skipBeta = std::move(beta.value());
+    parts.add("skip-experts", "a lower-ranked expert below β·w₁ is skipped, β each layer's median "
+                              "w₂/w₁ over the baseline's tokens");
+    return Ok{};
+}
+
 void planModelTransforms(const WhatIfRequest& r, const RunData& base, WhatIfPlan& plan,
                          Parts& parts) {
     auto& mt = plan.model;
@@ -240,7 +277,8 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
         const std::pair<bool, const char*> rewrites[] = {
             {bool(r.keepVisual), "--prune-visual"}, {bool(r.fastvRatio), "--fastv"},
             {bool(r.pdropLambda), "--pdrop"},       {bool(r.kvThreshold), "--kv"},
-            {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"}};
+            {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"},
+            {r.skipExperts, "--skip-experts"},      {r.keepExperts > 0, "--keep-experts"}};
         for (const auto& [asked, flag] : rewrites)
             if (asked)
                 return makeError(ErrorCode::BadInput,
@@ -297,10 +335,13 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
         if (auto s = planFreezing(r, base, config, plan, parts); !s) return s.error();
     if (r.fastvRatio || r.pdropLambda)
         if (auto s = planTokenDrop(r, config, plan, parts); !s) return s.error();
+    if (r.skipExperts || r.keepExperts)
+        if (auto s = planExpertSparsity(r, base, config, plan, parts); !s) return s.error();
     planModelTransforms(r, base, plan, parts);
     for (const auto& s : base.stepOutputs)
         plan.model.baselineTokens.push_back(s.token);
-    if ((plan.model.quantBits || plan.model.pruneChannels > 0) && plan.model.baselineTokens.empty())
+    if ((plan.model.quantBits || plan.model.pruneChannels > 0 || plan.model.keepExperts) &&
+        plan.model.baselineTokens.empty())
         return makeError(ErrorCode::BadInput,
                          runName(base.run) +
                              " stored no generated tokens: capture a new baseline to calibrate "

@@ -36,10 +36,12 @@ struct WhatIfRequest {
     std::optional<double> fastvRatio; // FastV's R: drop that fraction of the image tokens …
     std::optional<int> fastvLayer; // … before decoder layer K; none: the paper's 2 (1 for 2 layers)
     std::optional<double> pdropLambda; // PyramidDrop's λ
+    bool skipExperts = false;          // Expert_Sparsity's dynamic skipping
+    int keepExperts = 0;               // Expert_Sparsity's static pruning: experts kept per layer
 
     bool empty() const {
         return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0 &&
-               !fastvRatio && !pdropLambda;
+               !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0;
     }
 };
 

@@ -43,15 +43,21 @@ struct ModelTransforms {
     std::map<int, std::vector<int>>
         frozenExperts;        // decoder layer → experts frozen (weights released)
     double pruneChannels = 0; // fraction of each vision MLP's hidden channels removed, [0, 1)
-    std::optional<TokenDrop>
-        tokenDrop; // visual tokens dropped inside the decoder (FastV, PyramidDrop)
+    // Visual tokens dropped inside the decoder (FastV, PyramidDrop).
+    std::optional<TokenDrop> tokenDrop;
+    // Expert_Sparsity (capture/whatif/ExpertSparsity.h): β per MoE layer for
+    // dynamic skipping (empty: none), and the experts each MoE layer keeps
+    // under static pruning (0: none), chosen on the baseline's inputs.
+    std::map<int, double> skipBeta;
+    int keepExperts = 0;
     // The baseline's greedy tokens (prefill's, then each decode step's): the
     // sequence whose log-likelihood gives channel sensitivity and whose
     // activations calibrate AWQ.
     std::vector<int> baselineTokens;
 
     bool touchesModel() const {
-        return quantBits || kv || freezeCold || pruneChannels > 0 || tokenDrop;
+        return quantBits || kv || freezeCold || pruneChannels > 0 || tokenDrop ||
+               !skipBeta.empty() || keepExperts > 0;
     }
 };
 
