@@ -115,6 +115,28 @@ private slots:
                 1e-12);
     }
 
+    void budgetsBecomeParameters() {
+        // FastV K=2 over 8 layers: keep = (192·8 − 2·576) / 6 = 64, R = 1 − 64/576.
+        auto r = fastVRatioForBudget(8, 576, 2, 192);
+        QVERIFY(r.ok());
+        QCOMPARE(planFastV(8, 576, 2, *r)->stages[0].keep, int64_t(64));
+        // LLaVA's 32 layers, K=2: keep = (192·32 − 2·576) / 30 = 166.4 → 166.
+        r = fastVRatioForBudget(32, 576, 2, 192);
+        QCOMPARE(planFastV(32, 576, 2, *r)->stages[0].keep, int64_t(166));
+        // Unreachable: 2 of 8 layers already average 144.
+        QVERIFY(!fastVRatioForBudget(8, 576, 2, 128).ok());
+        QVERIFY(!fastVRatioForBudget(8, 576, 2, 600).ok());
+        // PyramidDrop over 32 layers at λ = 0.5 averages (8·576 + 8·288 + 8·144 +
+        // 8·72) / 32 = 270: the budget 270 gives back a λ with that average.
+        const auto l = pyramidDropLambdaForBudget(32, 576, 270);
+        QVERIFY(l.ok());
+        QCOMPARE(layerAveragedVisualTokens(*planPyramidDrop(32, 576, *l), 32), 270.0);
+        QVERIFY(!pyramidDropLambdaForBudget(8, 576, 128).ok()); // layers 0, 1 hold 144
+        // Pre-LLM pruning: the tokens sent.
+        QCOMPARE(*keepFractionForBudget(576, 64), 64.0 / 576);
+        QVERIFY(!keepFractionForBudget(576, 0).ok());
+    }
+
     void badRequestsAreRefused_data() {
         QTest::addColumn<QString>("method");
         QTest::addColumn<int>("layers");

@@ -297,6 +297,36 @@ private slots:
         reader = SessionReader::open(session.toStdString());
         QCOMPARE((*reader)->runs()->size(), before);
     }
+
+    // Last: it adds runs to the session.
+    void aSweepRunsEveryReachableBudget() {
+        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv", "--budgets", "192,128",
+                                    "--reps", "1", "--format", "json"})
+                                  << session,
+                              300000);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto table = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(table.at("visual_tokens").get<int>(), 576);
+        const auto& points = table.at("points");
+        QCOMPARE(points.size(), size_t(4));
+        for (const auto& p : points) {
+            const std::string method = p.at("method");
+            const double budget = p.at("budget");
+            if (method == "fastv" && budget == 128) {
+                // 2 of 8 layers already average 2·576/8 = 144.
+                QVERIFY(p.at("error").get<std::string>().find("144.0") != std::string::npos);
+                continue;
+            }
+            QCOMPARE(p.at("tokens_held_measured").get<double>(), budget);
+            QVERIFY(p.at("prefill_flops_ratio_estimated").get<double>() < 1);
+            QCOMPARE(p.at("speedup").at("reps").get<int>(), 1);
+            if (method == "fastv") {
+                // (192·8 − 2·576) / 6 = 64 image tokens from layer 2 on.
+                const RunData w = test::loadRun(session, p.at("run").get<int64_t>());
+                QCOMPARE(metric(w, "tokens.kept.layer_2"), 64.0);
+            }
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWhatIfTokenDrop)

@@ -5,6 +5,7 @@
 #include "app/cli/Parser.h"
 #include "app/cli/Progress.h"
 #include "app/cli/WhatIfArms.h"
+#include "app/cli/WhatIfSweep.h"
 #include "capture/Capture.h"
 #include "capture/whatif/Plan.h"
 #include "core/analysis/Comparison.h"
@@ -255,6 +256,62 @@ int printOutcome(const Comparison& c, const CaptureResult& result, int64_t baseR
     return 0;
 }
 
+// One what-if of `request` against the loaded baseline: planned, built,
+// transformed, measured A/B and recorded in `path` (which no reader holds).
+Result<Recorded> runWhatIf(const std::string& path, const CaptureOptions& options,
+                           const RunData& base, const WhatIfRequest& request,
+                           const Reporting& reporting) {
+    auto prepared = prepareCapture(options);
+    if (!prepared) return prepared.error();
+    const PreparedCapture baselinePrep = *prepared; // the A arm's model is built from the same
+    auto plan = planWhatIf(request, base, prepared->config);
+    if (!plan) return plan.error();
+    const ModelTransforms& mt = plan->model;
+    RunTransform t = plan->run;
+    auto capturer = Capturer::create(std::move(prepared.value()));
+    if (!capturer) return capturer.error();
+    // Calibration and sensitivity passes run before the what-if: say so.
+    if (reporting.progress == "jsonl" && mt.touchesModel())
+        jsonlProgress()({CaptureProgress::Stage::Transforming});
+    auto outcome = (*capturer)->transformModel(mt);
+    if (!outcome) return outcome.error();
+    t.metrics = outcome->metrics;
+    const ProgressFn progress = reporting.progress == "jsonl" ? jsonlProgress() : ProgressFn();
+    auto arms = runBothArms(baselinePrep, **capturer, t, mt, reporting.reps, progress);
+    if (!arms) return arms.error();
+    for (const auto& m : arms->resampling)
+        t.metrics.push_back(m);
+    return recordWhatIf(path, **capturer, t, progress, reporting.reps, std::move(arms->repetitions),
+                        *outcome, base);
+}
+
+// What every what-if starts from: the baseline's rows and capture options,
+// read once; the reader is closed before anything is written.
+struct Baseline {
+    RunInfo info;
+    RunData data;
+    CaptureOptions options;
+};
+
+Result<Baseline> loadBaseline(const std::string& path, std::optional<int64_t> run,
+                              const WhatIfRequest& request) {
+    auto reader = SessionReader::open(path);
+    if (!reader) return reader.error();
+    auto runs = (*reader)->runs();
+    if (!runs) return runs.error();
+    auto chosen = chooseBaseline(*runs, run, path);
+    if (!chosen) return makeError(ErrorCode::BadInput, chosen.error().message);
+    Baseline b{**chosen, {}, {}};
+    if (auto ok = checkBaseline(b.info, request); !ok) return ok.error();
+    auto data = loadRunData(**reader, b.info.id);
+    if (!data) return data.error();
+    b.data = std::move(data.value());
+    auto options = baselineOptions(**reader, b.info);
+    if (!options) return options.error();
+    b.options = std::move(options.value());
+    return b;
+}
+
 } // namespace
 
 int whatIfCommand(const std::vector<std::string>& argv) {
@@ -265,67 +322,35 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     addVisualOptions(cli.app, args);
     addDecoderOptions(cli.app, args);
     addReportingOptions(cli.app, args);
+    SweepArgs sweep;
+    addSweepOptions(cli.app, sweep);
     // Every request is checked before anything runs, so a bad one writes nothing.
     if (auto exit = cli.parse(argv)) return *exit;
     if (cli.positional.size() != 1)
         return fail(2, "whatif needs exactly one session file (see --help)");
     const std::string path = cli.positional[0];
     resolveWords(args);
-    const WhatIfRequest* request = &args.request;
-    if (request->empty())
+    if (args.request.empty() && sweep.methods.empty())
         return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, "
                        "--quant w4|w8, --kv int4, --freeze-cold, --skip-experts, "
-                       "--keep-experts R or --prune-channels F (see --help)");
-    const Reporting* reporting = &args.reporting;
-    const int reps = reporting->reps;
-    const std::string& progressMode = reporting->progress;
-
-    auto reader = SessionReader::open(path);
-    if (!reader) return fail(reader.error().exitCode(), reader.error().message);
-    auto runs = (*reader)->runs();
-    if (!runs) return fail(runs.error().exitCode(), runs.error().message);
-    auto chosen = chooseBaseline(*runs, args.run, path);
-    if (!chosen) return fail(2, chosen.error().message);
-    const RunInfo base = **chosen;
-    if (auto ok = checkBaseline(base, *request); !ok) return fail(2, ok.error().message);
-    auto baseData = loadRunData(**reader, base.id);
-    if (!baseData) return fail(baseData.error().exitCode(), baseData.error().message);
-
-    auto options = baselineOptions(**reader, base);
-    if (!options) return fail(options.error().exitCode(), options.error().message);
-    options->cancel = installCancelHandlers();
-    auto prepared = prepareCapture(*options);
-    if (!prepared) return fail(prepared.error().exitCode(), prepared.error().message);
-    const PreparedCapture baselinePrep = *prepared; // the A arm's model is built from the same
-    auto plan = planWhatIf(*request, *baseData, prepared->config);
-    if (!plan) return fail(2, plan.error().message);
-    const ModelTransforms& mt = plan->model;
-    RunTransform t = plan->run;
-
-    auto capturer = Capturer::create(std::move(prepared.value()));
-    if (!capturer) return fail(capturer.error().exitCode(), capturer.error().message);
-    // Calibration and sensitivity passes run before the what-if: say so.
-    if (progressMode == "jsonl" && mt.touchesModel())
-        jsonlProgress()({CaptureProgress::Stage::Transforming});
-    auto outcome = (*capturer)->transformModel(mt);
-    if (!outcome) return fail(outcome.error().exitCode(), outcome.error().message);
-    reader->reset();
-
-    t.metrics = outcome->metrics;
-
-    const ProgressFn progress = progressMode == "jsonl" ? jsonlProgress() : ProgressFn();
-    auto arms = runBothArms(baselinePrep, **capturer, t, mt, reps, progress);
-    if (!arms) return fail(arms.error().exitCode(), arms.error().message);
-    for (const auto& m : arms->resampling)
-        t.metrics.push_back(m);
-    std::vector<RepetitionRow> repetitions = std::move(arms->repetitions);
-
-    auto recorded = recordWhatIf(path, **capturer, t, progress, reps, std::move(repetitions),
-                                 *outcome, *baseData);
+                       "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
+    if (!sweep.methods.empty() && !args.request.empty())
+        return fail(2, "--sweep runs each method on its own: give no other transform with it");
+    auto base = loadBaseline(path, args.run, args.request);
+    if (!base) return fail(base.error().exitCode(), base.error().message);
+    base->options.cancel = installCancelHandlers();
+    if (!sweep.methods.empty()) {
+        const SweepRun one = [&](const WhatIfRequest& r) -> Result<RunData> {
+            auto w = runWhatIf(path, base->options, base->data, r, args.reporting);
+            if (!w) return w.error();
+            return std::move(w->data);
+        };
+        return runSweep(base->data, sweep, one, args.reporting.format);
+    }
+    auto recorded = runWhatIf(path, base->options, base->data, args.request, args.reporting);
     if (!recorded) return fail(recorded.error().exitCode(), recorded.error().message);
-    const CaptureResult* result = &recorded->result;
-    const RunData* w = &recorded->data;
-    return printOutcome(compareRuns(*baseData, *w), *result, base.id, path, *reporting);
+    return printOutcome(compareRuns(base->data, recorded->data), recorded->result, base->info.id,
+                        path, args.reporting);
 }
 
 } // namespace mvp::cli

@@ -112,4 +112,56 @@ double fastVCostRatio(const std::vector<FastVCostLayer>& dropped,
     return whole > 0 ? cost(dropped) / whole : 0;
 }
 
+namespace {
+Status budgetWithin(int64_t visual, double budget) {
+    if (budget > 0 && budget <= double(visual)) return Ok{};
+    return makeError(ErrorCode::BadInput, "a budget of " + fmt("%g", budget) +
+                                              " tokens is not in (0, " + std::to_string(visual) +
+                                              "], the image tokens the decoder receives");
+}
+} // namespace
+
+Result<double> fastVRatioForBudget(int layers, int64_t visual, int k, double budget) {
+    if (auto s = budgetWithin(visual, budget); !s) return s.error();
+    if (k < 1 || k >= layers)
+        return makeError(ErrorCode::BadInput,
+                         "FastV's layer K must be from 1 to " + std::to_string(layers - 1));
+    const double keep =
+        std::nearbyint((budget * layers - double(k) * double(visual)) / double(layers - k));
+    if (keep < 0)
+        return makeError(ErrorCode::BadInput,
+                         "FastV with K = " + std::to_string(k) + " cannot average " +
+                             fmt("%g", budget) + " image tokens over " + std::to_string(layers) +
+                             " layers: its first K layers alone hold " +
+                             fmt("%.1f", double(k) * double(visual) / layers) + " on average");
+    return 1.0 - keep / double(visual);
+}
+
+Result<double> pyramidDropLambdaForBudget(int layers, int64_t visual, double budget) {
+    if (auto s = budgetWithin(visual, budget); !s) return s.error();
+    if (layers < 4) return planPyramidDrop(layers, visual, 1.0).error();
+    const auto average = [&](double lambda) {
+        return layerAveragedVisualTokens(*planPyramidDrop(layers, visual, lambda), layers);
+    };
+    const double least = double(layers / 4) * double(visual) / layers; // before the first cut
+    if (budget < least - 0.5)
+        return makeError(ErrorCode::BadInput,
+                         "PyramidDrop cannot average " + fmt("%g", budget) + " image tokens over " +
+                             std::to_string(layers) +
+                             " layers: the layers before its first cut alone hold " +
+                             fmt("%.1f", least) + " on average");
+    double lo = 1e-9, hi = 1.0;
+    for (int i = 0; i < 60; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (average(mid) < budget ? lo : hi) = mid;
+    }
+    // The count is a step function of λ: the nearer of the two ends.
+    return std::abs(average(lo) - budget) < std::abs(average(hi) - budget) ? lo : hi;
+}
+
+Result<double> keepFractionForBudget(int64_t visual, double budget) {
+    if (auto s = budgetWithin(visual, budget); !s) return s.error();
+    return budget / double(visual);
+}
+
 } // namespace mvp

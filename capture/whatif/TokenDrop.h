@@ -68,6 +68,18 @@ double layerAveragedVisualTokens(const TokenDrop& d, int layers);
 std::vector<int64_t> keptRows(const std::vector<double>& imageScores, int64_t imageStart,
                               int64_t rows, int64_t keep);
 
+// The papers' token budgets (whatif-methods.md §0) turned into each
+// method's parameter: in-LLM methods quote the layer-averaged count,
+// pre-LLM ones the tokens sent. FastV with K: keep = (budget·L − K·N) /
+// (L − K), rounded, as R = 1 − keep / N; PyramidDrop: the λ whose
+// layer-averaged count is nearest the budget (bisection; the count grows
+// with λ); pre-LLM pruning: keep = budget / N. A budget the method cannot
+// reach (above N, or below what FastV's first K layers already hold) is an
+// error saying so.
+Result<double> fastVRatioForBudget(int layers, int64_t visual, int k, double budget);
+Result<double> pyramidDropLambdaForBudget(int layers, int64_t visual, double budget);
+Result<double> keepFractionForBudget(int64_t visual, double budget);
+
 // FastV's per-layer cost (§4.2), C(n) = 4nd² + 2n²d + 2ndm multiply-
 // accumulates, summed over the layers with n each layer's tokens (text +
 // image) and m its FFN width (k × the expert width for MoE layers); the

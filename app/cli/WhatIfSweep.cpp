@@ -1,0 +1,193 @@
+#include "app/cli/WhatIfSweep.h"
+
+#include "app/cli/Commands.h"
+#include "app/cli/Parser.h"
+#include "capture/whatif/TokenDrop.h"
+#include "core/Format.h"
+#include "core/analysis/Comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace mvp::cli {
+
+namespace {
+// The paper grid for LLaVA-1.5's 576 tokens (whatif-methods.md §0).
+constexpr double kPaperGrid[] = {192, 128, 64};
+constexpr double kPaperTokens = 576;
+
+struct Model {
+    int layers = 0;
+    int64_t visual = 0;
+};
+
+Model modelOf(const RunData& base) {
+    Model m;
+    const auto cfg = nlohmann::json::parse(base.run.configJson, nullptr, false);
+    if (cfg.is_object() && cfg.contains("llm")) m.layers = cfg["llm"].value("layers", 0);
+    m.visual = std::count_if(base.tokens.begin(), base.tokens.end(), [](const TokenRow& t) {
+        return t.phase == Phase::Prefill && t.modality == Modality::Visual;
+    });
+    return m;
+}
+
+// One cell of the sweep: a method at a budget, run or refused.
+struct Point {
+    std::string method, convention, parameter, error;
+    double budget = 0;
+    std::optional<Comparison> comparison;
+    std::optional<double> tokensHeld; // layer-averaged, as the run held them
+};
+
+// The request that spends `budget` tokens with `method`, and its parameter in words.
+Result<std::pair<WhatIfRequest, std::string>> requestFor(const std::string& method, double budget,
+                                                         const Model& m) {
+    WhatIfRequest r;
+    if (method == "prune") {
+        auto keep = keepFractionForBudget(m.visual, budget);
+        if (!keep) return keep.error();
+        r.keepVisual = *keep;
+        return std::pair{r, "keep " + fmt("%.4g", *keep)};
+    }
+    if (method == "fastv") {
+        const int k = std::min(2, std::max(1, m.layers - 1));
+        auto ratio = fastVRatioForBudget(m.layers, m.visual, k, budget);
+        if (!ratio) return ratio.error();
+        r.fastvRatio = *ratio;
+        r.fastvLayer = k;
+        return std::pair{r, "K " + std::to_string(k) + ", R " + fmt("%.4g", *ratio)};
+    }
+    auto lambda = pyramidDropLambdaForBudget(m.layers, m.visual, budget);
+    if (!lambda) return lambda.error();
+    r.pdropLambda = *lambda;
+    return std::pair{r, "λ " + fmt("%.4g", *lambda)};
+}
+
+std::string padRight(std::string s, size_t n) {
+    if (s.size() < n) s.append(n - s.size(), ' ');
+    return s;
+}
+
+std::string speedupText(const Comparison& c) {
+    if (!c.ab) return "n/a (--reps 0)";
+    const auto& s = c.ab->total.speedup;
+    return fmt("%.3f×", s.median) + " [" + fmt("%.3f", s.low) + ", " + fmt("%.3f", s.high) + "]" +
+           (c.ab->total.withinNoise() ? " within noise" : "");
+}
+
+std::string textTable(const RunData& base, const Model& m, const std::vector<Point>& points) {
+    std::string o = "Sweep against baseline run " + std::to_string(base.run.id) + " (" +
+                    std::to_string(m.visual) + " image tokens, " + std::to_string(m.layers) +
+                    " decoder layers; budgets: tokens sent before the LLM, layer-averaged "
+                    "inside it)\n"
+                    "  method  budget  convention      parameter          run  tokens held  "
+                    "total speed-up (A/B, measured)       prefill FLOPs*  KL mean   top-1  match\n";
+    for (const auto& p : points) {
+        o += "  " + padRight(p.method, 7) + fmt("%7.0f", p.budget) + "  " +
+             padRight(p.convention, 15) + " ";
+        if (!p.comparison) {
+            o += "not run: " + p.error + "\n";
+            continue;
+        }
+        const Comparison& c = *p.comparison;
+        o += padRight(p.parameter, 18) + fmt("%4.0f", double(c.run)) +
+             fmt("%13.1f", p.tokensHeld ? *p.tokensHeld : double(c.runVisualTokens)) + "  " +
+             padRight(speedupText(c), 36) +
+             (c.prefillFlops ? fmt("%14.4f", c.prefillFlops->ratio())
+                             : std::string("           n/a")) +
+             fmt("%10.4g", c.klMean) + fmt("%7.0f%%", 100 * c.top1Agreement) +
+             fmt("%6.0f%%", 100 * c.tokenMatch) + "\n";
+    }
+    return o + "  (* prefill FLOPs: the what-if's ÷ the baseline's, estimated from op shapes; "
+               "KL, top-1 agreement and token match measured against the baseline)\n";
+}
+
+nlohmann::json jsonTable(const RunData& base, const Model& m, const std::vector<Point>& points) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& p : points) {
+        nlohmann::json j{{"method", p.method}, {"budget", p.budget}, {"convention", p.convention}};
+        if (!p.comparison) {
+            j["error"] = p.error;
+            rows.push_back(j);
+            continue;
+        }
+        const Comparison& c = *p.comparison;
+        j["parameter"] = p.parameter;
+        j["run"] = c.run;
+        j["tokens_held_measured"] = p.tokensHeld ? *p.tokensHeld : double(c.runVisualTokens);
+        if (c.ab)
+            j["speedup"] = {{"median", c.ab->total.speedup.median},
+                            {"ci95", {c.ab->total.speedup.low, c.ab->total.speedup.high}},
+                            {"reps", c.ab->total.speedup.n},
+                            {"within_noise", c.ab->total.withinNoise()}};
+        j["prefill_flops_ratio_estimated"] =
+            c.prefillFlops ? nlohmann::json(c.prefillFlops->ratio()) : nlohmann::json("n/a");
+        j["fidelity_measured"] = {{"kl_mean", c.klMean},
+                                  {"top1_agreement", c.top1Agreement},
+                                  {"token_match", c.tokenMatch}};
+        rows.push_back(j);
+    }
+    return {{"baseline_run", base.run.id},
+            {"visual_tokens", m.visual},
+            {"decoder_layers", m.layers},
+            {"points", rows}};
+}
+} // namespace
+
+void addSweepOptions(CLI::App& app, SweepArgs& a) {
+    app.add_option("--sweep", a.methods,
+                   "run each of these visual-token methods at each --budgets value: prune "
+                   "(--prune-visual), fastv, pdrop; one table of all")
+        ->delimiter(',')
+        ->check(oneOf({"prune", "fastv", "pdrop"}))
+        ->group("Sweeps");
+    app.add_option("--budgets", a.budgets,
+                   "image tokens per budget (default 192,128,64 of 576, scaled to the model's "
+                   "tokens): sent to the LLM for prune, averaged over the decoder layers for "
+                   "fastv and pdrop, as the papers count them")
+        ->delimiter(',')
+        ->check(
+            numberWhere([](double b) { return b > 0; }, "must be a positive token count", "> 0"))
+        ->group("Sweeps");
+}
+
+int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
+             const std::string& format) {
+    const Model m = modelOf(base);
+    std::vector<double> budgets = sweep.budgets;
+    if (budgets.empty())
+        for (const double b : kPaperGrid)
+            budgets.push_back(std::round(b * double(m.visual) / kPaperTokens));
+    std::vector<Point> points;
+    for (const auto& method : sweep.methods)
+        for (const double budget : budgets) {
+            Point p;
+            p.method = method;
+            p.budget = budget;
+            p.convention = method == "prune" ? "sent" : "layer-averaged";
+            auto request = requestFor(method, budget, m);
+            if (!request) {
+                p.error = request.error().message;
+                points.push_back(std::move(p));
+                continue;
+            }
+            p.parameter = request->second;
+            auto w = run(request->first);
+            if (!w)
+                return fail(w.error().exitCode(), method + " at " + fmt("%g", budget) +
+                                                      " tokens: " + w.error().message +
+                                                      " (the points before it are stored)");
+            if (const auto* held = findMetric(*w, "tokens.layer_averaged"))
+                p.tokensHeld = held->value;
+            p.comparison = compareRuns(base, *w);
+            points.push_back(std::move(p));
+        }
+    const std::string out =
+        format == "json" ? jsonTable(base, m, points).dump(2) + "\n" : textTable(base, m, points);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
+}
+
+} // namespace mvp::cli

@@ -1,0 +1,32 @@
+#pragma once
+// `mvprof-cli whatif S --sweep METHODS --budgets B…`: each visual-token
+// method at each token budget, one what-if apiece against the same baseline
+// (interleaved A/B repetitions as for any what-if), and one table of them.
+// Budgets follow the papers' conventions (whatif-methods.md §0): the tokens
+// sent for pre-LLM pruning, the layer-averaged count for in-LLM FastV and
+// PyramidDrop; a budget a method cannot reach on this model is a row saying
+// why, not a failure.
+
+#include "capture/whatif/Plan.h"
+#include "core/analysis/Analysis.h"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mvp::cli {
+
+struct SweepArgs {
+    std::vector<std::string> methods; // prune, fastv, pdrop
+    std::vector<double> budgets;      // empty: 192, 128, 64 of 576, scaled to the model's tokens
+};
+void addSweepOptions(CLI::App& app, SweepArgs& a);
+
+// Runs one what-if and returns its recorded run.
+using SweepRun = std::function<Result<RunData>(const WhatIfRequest&)>;
+// The sweep's table (text or json) on stdout; the CLI's exit status.
+int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
+             const std::string& format);
+
+} // namespace mvp::cli
