@@ -36,4 +36,25 @@ QString skewedBaseline(const QString& out, const QStringList& extra) {
     return r.exitCode == 0 ? out : QString();
 }
 
+double prefillFlops(const RunData& run) {
+    double f = 0;
+    for (const auto& t : run.opTotals)
+        if (t.phase == Phase::Prefill) f += double(t.flops);
+    return f;
+}
+
+QString refusalProblem(const QString& session, const QStringList& request, const QString& says) {
+    const auto runs = [&]() -> int64_t {
+        auto reader = SessionReader::open(session.toStdString());
+        return reader && (*reader)->runs() ? int64_t((*reader)->runs()->size()) : -1;
+    };
+    const int64_t before = runs();
+    const auto r = runCli(QStringList{QStringLiteral("whatif")} + request +
+                          QStringList{QStringLiteral("--reps"), QStringLiteral("0"), session});
+    if (r.exitCode != 2) return QStringLiteral("exit %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err));
+    if (!QString::fromUtf8(r.err).contains(says)) return QString::fromUtf8(r.err);
+    if (runs() != before) return QStringLiteral("the session's runs changed");
+    return {};
+}
+
 } // namespace mvp::test

@@ -18,5 +18,10 @@ RunData loadRun(const QString& path, int64_t run);
 // A ref:tiny baseline at `out` with strongly skewed routing (so some experts
 // are cold), 4 decode steps; `out`, or empty (with a warning) when it failed.
 QString skewedBaseline(const QString& out, const QStringList& extra = {});
+// The run's LLM-prefill FLOPs: its prefill ops' estimated FLOPs, summed.
+double prefillFlops(const RunData& run);
+// Runs `whatif REQUEST --reps 0 SESSION`: empty when it exits 2 saying
+// `says` on stderr and the session keeps its runs, else what went wrong.
+QString refusalProblem(const QString& session, const QStringList& request, const QString& says);
 
 } // namespace mvp::test

@@ -58,13 +58,6 @@ double lowerMedian(std::vector<double> v) {
     return v[(v.size() - 1) / 2];
 }
 
-double prefillFlops(const RunData& run) {
-    double f = 0;
-    for (const auto& t : run.opTotals)
-        if (t.phase == Phase::Prefill) f += double(t.flops);
-    return f;
-}
-
 size_t prefillRows(const RunData& run) {
     return size_t(std::count_if(run.routing.begin(), run.routing.end(),
                                 [](const RoutingRow& r) { return r.phase == Phase::Prefill; }));
@@ -140,7 +133,7 @@ private slots:
         const double perRow = 3 * 2 * double(m.dim) * double(m.expertFfn);
         const double rows = double(prefillRows(base)) - double(prefillRows(skip));
         QVERIFY(rows > 0);
-        const double saved = prefillFlops(base) - prefillFlops(skip);
+        const double saved = test::prefillFlops(base) - test::prefillFlops(skip);
         qInfo("prefill FLOPs saved by skipping %.0f rows: %.4g measured, %.4g counted", rows, saved,
               rows * perRow);
         QVERIFY(std::abs(saved / (rows * perRow) - 1) < 0.01);
@@ -197,15 +190,8 @@ private slots:
     void badRequestsWriteNothing() {
         QFETCH(QStringList, request);
         QFETCH(QString, says);
-        auto reader = SessionReader::open(session.toStdString());
-        const size_t before = (*reader)->runs()->size();
-        reader->reset();
-        const auto r = runCli(QStringList{QStringLiteral("whatif")} + request +
-                              QStringList{QStringLiteral("--reps"), QStringLiteral("0"), session});
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(QString::fromUtf8(r.err).contains(says), r.err.constData());
-        reader = SessionReader::open(session.toStdString());
-        QCOMPARE((*reader)->runs()->size(), before);
+        const QString problem = test::refusalProblem(session, request, says);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 };
 
