@@ -105,19 +105,22 @@ Rope::Rope(int maxSeq, int headDim, double theta) {
     cos = emb.cos();
     sin = emb.sin();
 }
-torch::Tensor Rope::apply(const torch::Tensor& x, int pos0) const {
-    const int64_t t = x.size(0), half = x.size(2) / 2;
-    auto c = cos.narrow(0, pos0, t).unsqueeze(1);
-    auto s = sin.narrow(0, pos0, t).unsqueeze(1);
+namespace {
+// Rotate-half RoPE with the rows' cos and sin [T, 1, headDim].
+torch::Tensor rotate(const torch::Tensor& x, const torch::Tensor& c, const torch::Tensor& s) {
+    const int64_t half = x.size(2) / 2;
     auto rotated = torch::cat({-x.narrow(2, half, half), x.narrow(2, 0, half)}, -1);
     return x * c + rotated * s;
 }
+} // namespace
+
+torch::Tensor Rope::apply(const torch::Tensor& x, int pos0) const {
+    const int64_t t = x.size(0);
+    return rotate(x, cos.narrow(0, pos0, t).unsqueeze(1), sin.narrow(0, pos0, t).unsqueeze(1));
+}
 torch::Tensor Rope::apply(const torch::Tensor& x, const torch::Tensor& positions) const {
-    const int64_t half = x.size(2) / 2;
-    auto c = cos.index_select(0, positions).unsqueeze(1);
-    auto s = sin.index_select(0, positions).unsqueeze(1);
-    auto rotated = torch::cat({-x.narrow(2, half, half), x.narrow(2, 0, half)}, -1);
-    return x * c + rotated * s;
+    return rotate(x, cos.index_select(0, positions).unsqueeze(1),
+                  sin.index_select(0, positions).unsqueeze(1));
 }
 
 void KvCache::reset() {
