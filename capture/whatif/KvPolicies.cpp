@@ -8,20 +8,6 @@
 namespace mvp::kv {
 namespace {
 
-// The `count` indices of the largest values (ties: the earlier index), ascending.
-Positions topIndices(const std::vector<double>& values, int64_t count) {
-    Positions order(values.size());
-    std::iota(order.begin(), order.end(), 0);
-    count = std::clamp<int64_t>(count, 0, int64_t(order.size()));
-    std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int64_t a, int64_t b) {
-        return values[size_t(a)] != values[size_t(b)] ? values[size_t(a)] > values[size_t(b)]
-                                                      : a < b;
-    });
-    order.resize(size_t(count));
-    std::sort(order.begin(), order.end());
-    return order;
-}
-
 Positions range(int64_t from, int64_t to) {
     Positions out(size_t(std::max<int64_t>(0, to - from)));
     std::iota(out.begin(), out.end(), from);
@@ -46,6 +32,19 @@ std::vector<double> pool(const std::vector<double>& x, int kernel, Pooling pooli
 }
 
 } // namespace
+
+Positions topIndices(const std::vector<double>& values, int64_t count) {
+    Positions order(values.size());
+    std::iota(order.begin(), order.end(), 0);
+    count = std::clamp<int64_t>(count, 0, int64_t(order.size()));
+    std::partial_sort(order.begin(), order.begin() + count, order.end(), [&](int64_t a, int64_t b) {
+        return values[size_t(a)] != values[size_t(b)] ? values[size_t(a)] > values[size_t(b)]
+                                                      : a < b;
+    });
+    order.resize(size_t(count));
+    std::sort(order.begin(), order.end());
+    return order;
+}
 
 Positions streamingKeep(int64_t positions, int64_t sinks, int64_t recent) {
     if (positions <= sinks + recent) return range(0, positions);

@@ -18,6 +18,9 @@ namespace mvp::kv {
 
 using Positions = std::vector<int64_t>;
 
+// The `count` indices of the largest values (ties: the earlier index), ascending.
+Positions topIndices(const std::vector<double>& values, int64_t count);
+
 // StreamingLLM (Xiao et al., ICLR 2024; mit-han-lab/streaming-llm,
 // streaming_llm/kv_cache.py, StartRecentKVCache): the first `sinks`
 // positions (the attention sinks) and the last `recent`; every position when

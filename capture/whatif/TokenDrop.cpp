@@ -1,5 +1,6 @@
 #include "capture/whatif/TokenDrop.h"
 
+#include "capture/whatif/KvPolicies.h"
 #include "core/Format.h"
 
 #include <algorithm>
@@ -77,17 +78,9 @@ double layerAveragedVisualTokens(const TokenDrop& d, int layers) {
 std::vector<int64_t> keptRows(const std::vector<double>& imageScores, int64_t imageStart,
                               int64_t rows, int64_t keep) {
     const auto n = int64_t(imageScores.size());
-    std::vector<int64_t> order(static_cast<size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    keep = std::clamp<int64_t>(keep, 0, n);
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](int64_t a, int64_t b) {
-        const double x = imageScores[size_t(a)], y = imageScores[size_t(b)];
-        return x != y ? x > y : a < b;
-    });
-    order.resize(size_t(keep));
-    std::sort(order.begin(), order.end());
+    const auto order = kv::topIndices(imageScores, keep);
     std::vector<int64_t> out;
-    out.reserve(size_t(rows - n + keep));
+    out.reserve(size_t(rows - n) + order.size());
     for (int64_t r = 0; r < imageStart; ++r)
         out.push_back(r);
     for (const int64_t i : order)
