@@ -2,12 +2,14 @@
 // hooks see (routing, attention) into session rows.
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
+#include "capture/HookSink.h"
 #include "capture/HostRoofline.h"
 #include "capture/Pipeline.h"
 #include "capture/ScriptRoles.h"
 #include "capture/SystemInfo.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
+#include "capture/whatif/KvMethods.h"
 #include "capture/whatif/VisualTokenDrop.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
@@ -52,127 +54,6 @@ double progressAt(Phase phase, int step, int steps) {
     return 1.0;
 }
 
-// Attention over a cache whose prefill dropped visual tokens, back in
-// positions: a dropped token neither asks (a zero row) nor receives (a zero
-// column). The pass's queries are the cache's last slots.
-torch::Tensor spreadToPositions(const torch::Tensor& slotProbs, const KvCache& cache,
-                                int queryStart) {
-    const int64_t heads = slotProbs.size(0), t = slotProbs.size(1), s = slotProbs.size(2);
-    const auto slots = cache.positionOfSlot.narrow(0, 0, s);
-    const int64_t positions = slots[s - 1].item<int64_t>() + 1;
-    auto columns = torch::zeros({heads, t, positions}, torch::kFloat)
-                       .index_copy_(2, slots, slotProbs.to(torch::kFloat));
-    const auto queries = slots.narrow(0, s - t, t) - queryStart;
-    return torch::zeros({heads, positions - queryStart, positions}, torch::kFloat)
-        .index_copy_(1, queries, columns);
-}
-
-// Collects routing and attention for one run and emits them as rows.
-struct HookSink {
-    HookSink(Recorder& r, const VlmConfig& c) : rec(r), cfg(c) {}
-    Recorder& rec;
-    const VlmConfig& cfg;
-    int firstPatch = 1;       // sequence position of patch 0 (after BOS)
-    int patches = 0;          // visual tokens the decoder sees
-    std::vector<int> patchOf; // visual token → image patch
-    int totalPositions = 0;
-    std::vector<torch::Tensor> received; // per decoder layer [patches], float64: prefill queries
-    std::vector<torch::Tensor> receivedDecode; // the same from decode-step queries
-    std::map<int, torch::Tensor> maps;         // layer → [H, total, total]
-    int pos0 = 0;                              // position of the first query in the current forward
-    int64_t skippedSlots = 0;                  // (token, rank) pairs expert skipping left unrun
-
-    bool isVisual(int pos) const { return pos >= firstPatch && pos < firstPatch + patches; }
-
-    void routing(int layer, const torch::Tensor& experts, const torch::Tensor& weights,
-                 const torch::Tensor& positions) {
-        auto e = experts.to(torch::kCPU).contiguous();
-        auto w = weights.to(torch::kCPU, torch::kDouble).contiguous();
-        const auto ea = e.accessor<int64_t, 2>();
-        const auto wa = w.accessor<double, 2>();
-        const torch::Tensor at = positions.defined() ? positions.contiguous() : positions;
-        Batch b;
-        b.routing.reserve(size_t(e.size(0) * e.size(1)));
-        for (int64_t t = 0; t < e.size(0); ++t) {
-            const int pos = at.defined() ? int(at.data_ptr<int64_t>()[t]) : pos0 + int(t);
-            for (int64_t r = 0; r < e.size(1); ++r)
-                if (ea[t][r] < 0)
-                    ++skippedSlots; // expert skipping left this rank unrun
-                else
-                    b.routing.push_back(
-                        RoutingRow{layer, rec.phase(), rec.step(), pos,
-                                   isVisual(pos) ? Modality::Visual : Modality::Text, int(r),
-                                   int(ea[t][r]), wa[t][r]});
-        }
-        rec.submit(std::move(b));
-    }
-
-    void attention(int layer, const torch::Tensor& slotProbs, int queryStart,
-                   const KvCache& cache) {
-        // Over a compressed cache, a merged slot's attention is shared evenly by
-        // the tokens merged into it, so patches keep their own columns. Sums
-        // are taken in float32 whatever the model's dtype.
-        const torch::Tensor probs =
-            cache.compressed() ? slotProbs.to(torch::kFloat).index_select(2, cache.slotOfPosition) /
-                                     cache.logCount.index_select(0, cache.slotOfPosition).exp()
-            : cache.positionOfSlot.defined() ? spreadToPositions(slotProbs, cache, queryStart)
-                                             : slotProbs.to(torch::kFloat);
-        const int64_t heads = probs.size(0), t = probs.size(1), s = probs.size(2);
-        // Attention received by each patch from the text (non-visual) queries,
-        // mean over heads. Only the visual columns and text rows are touched.
-        const int64_t n = std::min<int64_t>(patches, s - firstPatch);
-        if (n > 0) {
-            int64_t lo = 0,
-                    hi = t; // text rows are those outside [firstPatch, firstPatch + patches)
-            auto cols = probs.narrow(2, firstPatch, n);
-            torch::Tensor sum = torch::zeros({n}, torch::kDouble);
-            const int64_t visLo = std::clamp<int64_t>(firstPatch - queryStart, lo, hi);
-            const int64_t visHi = std::clamp<int64_t>(firstPatch + patches - queryStart, lo, hi);
-            if (visLo > lo)
-                sum += cols.narrow(1, lo, visLo - lo).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
-            if (hi > visHi)
-                sum +=
-                    cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
-            auto& into = rec.phase() == Phase::Decode ? receivedDecode : received;
-            into[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
-        }
-        auto it = maps.find(layer);
-        if (it != maps.end()) it->second.narrow(1, queryStart, t).narrow(2, 0, s).copy_(probs);
-    }
-
-    // "attention" over the whole run, and split by phase (FORMAT.md).
-    Batch metricRows() const {
-        Batch b;
-        for (size_t l = 0; l < received.size(); ++l) {
-            auto pre = received[l].accessor<double, 1>();
-            auto dec = receivedDecode[l].accessor<double, 1>();
-            for (int p = 0; p < patches; ++p) {
-                const int patch = patchOf[size_t(p)];
-                b.patchMetrics.push_back(
-                    PatchMetricRow{int(l), "attention", patch, pre[p] + dec[p]});
-                b.patchMetrics.push_back(
-                    PatchMetricRow{int(l), "attention.prefill", patch, pre[p]});
-                b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.decode", patch, dec[p]});
-            }
-        }
-        return b;
-    }
-
-    Batch mapRows(int positions) const {
-        Batch b;
-        for (const auto& [layer, m] : maps) {
-            auto used = m.narrow(1, 0, positions).narrow(2, 0, positions).contiguous();
-            for (int64_t h = 0; h < used.size(0); ++h) {
-                auto head = used[h].contiguous();
-                AttnMapRow row{layer, int(h), positions, positions, {}};
-                row.data.assign(head.data_ptr<float>(), head.data_ptr<float>() + head.numel());
-                b.attnMaps.push_back(std::move(row));
-            }
-        }
-        return b;
-    }
-};
-
 bool skipsExperts(VlmModel& model) {
     for (const auto& l : model.impl().layers)
         if (l->moe && l->moe->skipBeta >= 0) return true;
@@ -186,6 +67,11 @@ std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transf
                  "storage of every weight tensor, quantised codes and scales included"});
     m.push_back({"kv.bytes", double(model.kvBytes()), "bytes", "measured",
                  "storage of the KV cache's used slots, all layers, at the end of the run"});
+    if (!model.impl().layers.empty()) {
+        const auto kv = kvMethodMetrics(model.impl().layers.front()->attn->cache,
+                                        int(model.impl().layers.size()));
+        m.insert(m.end(), kv.begin(), kv.end());
+    }
     const KvCompressionReport& kv = model.impl().kvReport;
     if (kv.applied) {
         m.push_back({"kv.positions", double(kv.positions), "count", "measured",
@@ -207,42 +93,6 @@ std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transf
     return m;
 }
 
-// The sink's buffers for the positions and patches of this run.
-void sizeSink(HookSink& sink, const PreparedCapture& prep, const std::vector<int>& seen) {
-    const auto& cfg = prep.config;
-    const int patches = int(seen.size());
-    sink.patches = patches;
-    sink.patchOf = seen;
-    sink.totalPositions = prep.sequenceLength - (cfg.vision.patches() - patches);
-    for (int l = 0; l < cfg.llm.layers; ++l) {
-        sink.received.push_back(torch::zeros({patches}, torch::kDouble));
-        sink.receivedDecode.push_back(torch::zeros({patches}, torch::kDouble));
-    }
-    for (int l : prep.options.attnLayers)
-        sink.maps.emplace(l,
-                          torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));
-}
-
-// The model's hooks into `sink`: routing and attention, where probes are on.
-ForwardHooks probeHooks(Recorder& rec, HookSink& sink, bool probes) {
-    ForwardHooks hooks;
-    hooks.measureKvError = true; // timed passes skip it
-    if (!probes) return hooks;
-    hooks.recorder = &rec;
-    // The hooks' own work is the profiler's, not the model's: ProbeWork
-    // hides its ops from the op callbacks and its time from the spans.
-    hooks.routing = [&rec, &sink](int layer, const torch::Tensor& e, const torch::Tensor& w,
-                                  const torch::Tensor& positions) {
-        ProbeWork work(&rec);
-        sink.routing(layer, e, w, positions);
-    };
-    hooks.attention = [&rec, &sink](int layer, const torch::Tensor& p, int q0,
-                                    const KvCache& cache) {
-        ProbeWork work(&rec);
-        sink.attention(layer, p, q0, cache);
-    };
-    return hooks;
-}
 } // namespace
 
 torch::Tensor modelPixels(const PreparedCapture& prep) {

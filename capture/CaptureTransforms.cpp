@@ -3,6 +3,7 @@
 // run here, before the what-if run itself, and are not part of its timing.
 #include "capture/CapturerImpl.h"
 #include "capture/models/VlmLayers.h"
+#include "capture/whatif/KvMethods.h"
 #include "capture/whatif/ModelTransforms.h"
 #include "capture/whatif/ScriptedQuant.h"
 
@@ -49,6 +50,11 @@ Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms&
                          std::string(toString(t.tokenDrop->method)) +
                              " drops visual tokens between decoder layers, which a TorchScript "
                              "model's forward does not expose: it runs on the built-in model");
+    if (t.kvMethod)
+        return makeError(ErrorCode::BadInput,
+                         std::string(toString(t.kvMethod->kind)) +
+                             " evicts or re-stores the decoder's KV cache, which a TorchScript "
+                             "model's forward keeps to itself: it runs on the built-in model");
     if (t.kv || t.freezeCold || t.pruneChannels > 0 || !t.skipBeta.empty() || t.keepExperts)
         return makeError(ErrorCode::BadInput,
                          std::string(t.kv                  ? "--kv"
@@ -103,6 +109,11 @@ Status checkTransforms(const ModelTransforms& t, const VlmConfig& cfg) {
                          "the quantisation group must be a positive even number");
     if (t.kv && cfg.llm.headDim() % 2)
         return makeError(ErrorCode::BadInput, "INT4 KV needs an even head size");
+    if (t.kvMethod && (t.kv || t.tokenDrop))
+        return makeError(ErrorCode::BadInput, std::string(toString(t.kvMethod->kind)) +
+                                                  " manages the KV cache itself: "
+                                                  "it cannot be combined with " +
+                                                  (t.kv ? "--kv" : "FastV or PyramidDrop"));
     if (t.tokenDrop) {
         if (t.kv)
             return makeError(ErrorCode::BadInput,
@@ -216,6 +227,12 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
     if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
     if (d->scripted) return transformScripted(t);
     if (auto ok = checkTransforms(t, d->prep.config); !ok) return ok.error();
+    if (t.kvMethod)
+        if (auto ok = checkKvMethod(*t.kvMethod, d->prep.sequenceLength - d->prep.options.steps,
+                                    d->prep.config.llm.headDim(),
+                                    d->prep.options.dtype == "bfloat16" ? 2 : 4);
+            !ok)
+            return ok.error();
     d->transformed = true;
     auto& m = d->model->impl();
     ModelTransformOutcome out;
@@ -264,6 +281,8 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
     addSkipMetrics(out.metrics, t.skipBeta);
     if (t.kv) m.kvCompression = *t.kv;
     m.tokenDrop = t.tokenDrop;
+    m.kvMethod = t.kvMethod;
+    d->model->reset(); // installs the KV method on every layer's cache
     return out;
 }
 

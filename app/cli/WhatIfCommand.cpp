@@ -65,7 +65,7 @@ struct WhatIfArgs {
     WhatIfRequest request;
     Reporting reporting;
     std::optional<int64_t> run;
-    std::string saliency = "attention", quant, kv;
+    std::string saliency = "attention", quant, kv, kvMethod;
     double kvThreshold = 0.82;
 };
 
@@ -136,6 +136,27 @@ void addDecoderOptions(CLI::App& app, WhatIfArgs& a) {
         ->check(numberWhere([](double c) { return c > -1 && c <= 1; },
                             "must be a cosine in (-1, 1]", "-1 < x <= 1"))
         ->group("Transforms");
+    app.add_option("--kv-method", a.kvMethod,
+                   "a published KV-cache method on every decoder layer: streaming (StreamingLLM: "
+                   "4 attention sinks + recent positions, re-indexed), h2o (heavy hitters by "
+                   "attention received + recent, evicting every step), snapkv (the prefill's last "
+                   "32 queries vote, avg-pooled, once), kivi (2-bit keys per channel, values per "
+                   "token, group 32, 32 recent tokens full)")
+        ->check(oneOf({"streaming", "h2o", "snapkv", "kivi"}))
+        ->group("Transforms");
+    app.add_option("--kv-budget", a.request.kvBudget,
+                   "streaming, h2o, snapkv: the fraction of the prefill's positions each KV head "
+                   "keeps (default 0.4, EffiVLM-Bench's)")
+        ->check(numberWhere([](double f) { return f > 0 && f < 1; },
+                            "must be a fraction in (0, 1), e.g. 0.4", "0 < x < 1"))
+        ->group("Transforms");
+    app.add_option("--kivi-bits", a.request.kiviBits, "KIVI's code width: 2 (default) or 4")
+        ->check(CLI::IsMember({2, 4}))
+        ->group("Transforms");
+    app.add_option("--kivi-group", a.request.kiviGroup,
+                   "KIVI's group (default 32): tokens per key scale, channels per value scale")
+        ->check(CLI::IsMember({8, 16, 32}))
+        ->group("Transforms");
     app.add_flag("--freeze-cold", a.request.freezeCold,
                  "freeze experts with fewer than --freeze-min activations in two consecutive "
                  "windows of --freeze-window tokens of the baseline (default 3 and 128)")
@@ -182,6 +203,7 @@ void resolveWords(WhatIfArgs& a) {
     a.request.saliency = *saliencySourceFromString(a.saliency); // oneOf checked it
     a.request.quantBits = a.quant == "w4" ? 4 : a.quant == "w8" ? 8 : 0;
     if (a.kv == "int4") a.request.kvThreshold = a.kvThreshold;
+    if (!a.kvMethod.empty()) a.request.kvMethod = kvMethodFromString(a.kvMethod);
 }
 
 // The what-if's recorded run, written to the session and read back once (the

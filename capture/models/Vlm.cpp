@@ -2,6 +2,7 @@
 
 #include "capture/models/VlmLayers.h"
 #include "capture/whatif/KvCompress.h"
+#include "capture/whatif/KvMethods.h"
 #include "capture/whatif/VisualTokenDrop.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -206,8 +207,10 @@ void VlmModel::setDtype(torch::ScalarType dtype) {
 }
 
 void VlmModel::reset() {
-    for (auto& l : d->layers)
+    for (auto& l : d->layers) {
         l->attn->cache.reset();
+        if (d->kvMethod) installKvMethod(l->attn->cache, *d->kvMethod);
+    }
     d->cached = 0;
 }
 

@@ -3,7 +3,9 @@
 // compressed KV cache) is set by capture/whatif/ and is inert until then, so
 // a baseline runs exactly the plain computation.
 #include "capture/models/VlmLayers.h"
+
 #include "capture/whatif/Int8Engine.h"
+#include "capture/whatif/KvMethods.h"
 
 #include <cmath>
 
@@ -128,6 +130,7 @@ void KvCache::reset() {
     v = torch::zeros({maxSeq, kvHeads, headDim}, torch::TensorOptions().dtype(dtype));
     slots = 0;
     logCount = slotOfPosition = positionOfSlot = torch::Tensor();
+    method.reset();
     int4 = false;
     qk = qv = GroupCodes();
 }
@@ -158,6 +161,7 @@ std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& key
             torch::cat({slotOfPosition, torch::arange(first, first + t, torch::kLong)});
     }
     slots += int(t);
+    if (method && method->kivi) return method->kivi->append(keys, values);
     if (!int4) {
         k.narrow(0, first, t).copy_(keys);
         v.narrow(0, first, t).copy_(values);
@@ -169,7 +173,14 @@ std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& key
             dequantiseGroups(rowsOf(qv, 0, slots)).to(dtype)};
 }
 
+void KvCache::notePositions(const torch::Tensor& positions) {
+    const int64_t t = positions.size(0);
+    auto perHead = positions.unsqueeze(1).expand({t, kvHeads});
+    positionOfSlot = slots == t ? perHead.contiguous() : torch::cat({positionOfSlot, perHead});
+}
+
 int64_t KvCache::bytes() const {
+    if (method && method->kivi) return method->kivi->bytes();
     int64_t n = 0;
     if (int4)
         n = rowsOf(qk, 0, slots).bytes() + rowsOf(qv, 0, slots).bytes();
@@ -193,21 +204,27 @@ AttentionImpl::AttentionImpl(const LlmConfig& c)
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rope& rope, int layer,
                                      const ForwardHooks& hooks, const LayerPass* pass) {
     const int64_t t = x.size(0);
+    const int64_t slot0 = cache.slots;
+    // StreamingLLM re-indexes positions inside the cache (its pos-shift
+    // attention): keys are stored before RoPE and every pass rotates them,
+    // and its queries, at their slots.
+    const bool rotateInCache = cache.method && cache.method->rotatesInCache();
     auto q = wq(x).view({t, heads, headDim});
     auto k = wk(x).view({t, kvHeads, headDim});
-    q = pass ? rope.apply(q, pass->ropePositions) : rope.apply(q, pos0);
-    k = pass ? rope.apply(k, pass->ropePositions) : rope.apply(k, pos0);
+    q = pass            ? rope.apply(q, pass->ropePositions)
+        : rotateInCache ? rope.apply(q, int(slot0))
+                        : rope.apply(q, pos0);
+    if (!rotateInCache) k = pass ? rope.apply(k, pass->ropePositions) : rope.apply(k, pos0);
     auto v = wv(x).view({t, kvHeads, headDim});
-    const int64_t slot0 = cache.slots;
     auto [cachedK, cachedV] = cache.append(k, v);
+    if (rotateInCache) cachedK = rope.apply(cachedK, 0);
     const int64_t s = cache.slots;
-    // Slots stop being positions once a prefill dropped visual tokens; a
-    // decode step's token then takes the next position.
+    // Slots stop being positions once a prefill dropped visual tokens or a
+    // KV method evicted some; a decode step's token then takes the next position.
     if (pass)
-        cache.positionOfSlot = pass->sequencePositions;
+        cache.notePositions(pass->sequencePositions);
     else if (cache.positionOfSlot.defined())
-        cache.positionOfSlot =
-            torch::cat({cache.positionOfSlot, torch::arange(pos0, pos0 + t, torch::kLong)});
+        cache.notePositions(torch::arange(pos0, pos0 + t, torch::kLong));
     const int group = heads / kvHeads;
     auto keys = cachedK.repeat_interleave(group, 1).transpose(0, 1); // [H, S, hd]
     auto vals = cachedV.repeat_interleave(group, 1).transpose(0, 1);
@@ -225,7 +242,9 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
     if (pass && pass->lastQueryAttention)
         *pass->lastQueryAttention = probs.select(1, t - 1).mean(0);
     if (hooks.attention) hooks.attention(layer, probs, pos0, cache);
-    return wo(torch::matmul(probs, vals).transpose(0, 1).reshape({t, heads * headDim}));
+    auto out = wo(torch::matmul(probs, vals).transpose(0, 1).reshape({t, heads * headDim}));
+    if (cache.method) afterKvPass(cache, probs, t);
+    return out;
 }
 
 MoeImpl::MoeImpl(const LlmConfig& c, const std::vector<int>& ranking, double skew) : topK(c.topK) {

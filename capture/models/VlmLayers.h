@@ -22,6 +22,8 @@ namespace mvp {
 // Or, for W8 where libtorch has a quantized engine, the weight per output
 // channel as symmetric int8 (`int8`, during the search) packed for the
 // engine's quantized::linear_dynamic (`packed`); `codes` then stay empty.
+struct KvMethodState;
+
 struct QuantisedWeight {
     GroupCodes codes;
     torch::Tensor inputScale; // float16 [cols]; undefined for plain round-to-nearest
@@ -95,15 +97,21 @@ struct KvCache {
     // INT4 storage: codes [maxSeq, kvHeads, headDim/2], a scale and minimum per slot and head.
     bool int4 = false;
     GroupCodes qk, qv;
-    // Once visual tokens were dropped (capture/whatif/VisualTokenDrop.cpp):
-    // int64 [slots], the sequence position each slot holds; undefined: slot = position.
+    // Once visual tokens were dropped (capture/whatif/VisualTokenDrop.cpp) or
+    // evicted (capture/whatif/KvMethods.cpp): int64 [slots, kvHeads], the
+    // sequence position each KV head's slot holds; undefined: slot = position.
     torch::Tensor positionOfSlot;
+    // A published KV method's state (capture/whatif/KvMethods.h); null: none.
+    std::shared_ptr<KvMethodState> method;
 
-    void reset();
+    void reset(); // also drops the KV method's state
     // Appends [T, kvHeads, headDim] keys and values; returns every slot's [S, kvHeads, headDim].
     std::pair<torch::Tensor, torch::Tensor> append(const torch::Tensor& keys,
                                                    const torch::Tensor& values);
     bool compressed() const { return slotOfPosition.defined(); }
+    // Notes the sequence positions [T] of the slots just appended, once slots
+    // and positions differ.
+    void notePositions(const torch::Tensor& positions);
     int64_t bytes() const; // the used slots' storage
 };
 
@@ -193,6 +201,8 @@ struct VlmModel::Impl : torch::nn::Module {
     // KV compression applied after each prefill (capture/whatif/KvCompress.cpp).
     std::optional<KvCompression> kvCompression;
     KvCompressionReport kvReport;
+    // A published KV method on every layer's cache, fresh for each run (reset()).
+    std::optional<KvMethod> kvMethod;
     // Visual tokens dropped inside the decoder during each prefill
     // (capture/whatif/VisualTokenDrop.cpp), and what the last prefill kept:
     // per stage, the indices into the visual tokens it received, ascending.

@@ -1,5 +1,7 @@
 #include "capture/whatif/KvPolicies.h"
 
+#include "capture/whatif/Transforms.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -172,3 +174,19 @@ GroupCode kiviQuantise(const std::vector<double>& group, int bits) {
 }
 
 } // namespace mvp::kv
+
+namespace mvp {
+const char* toString(KvMethodKind k) {
+    switch (k) {
+    case KvMethodKind::StreamingLLM:
+        return "StreamingLLM";
+    case KvMethodKind::H2O:
+        return "H2O";
+    case KvMethodKind::SnapKV:
+        return "SnapKV";
+    case KvMethodKind::Kivi:
+        return "KIVI";
+    }
+    return "?";
+}
+} // namespace mvp

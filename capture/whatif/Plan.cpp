@@ -235,6 +235,49 @@ Status planExpertSparsity(const WhatIfRequest& r, const RunData& base, const Vlm
     return Ok{};
 }
 
+// A published KV method; the budget is turned into positions by the run,
+// which knows the prefill's length.
+Status planKvMethod(const WhatIfRequest& r, WhatIfPlan& plan, Parts& parts) {
+    const KvMethodKind kind = *r.kvMethod;
+    if (r.kvThreshold || r.fastvRatio || r.pdropLambda)
+        return makeError(ErrorCode::BadInput,
+                         std::string("--kv-method ") + toString(kind) +
+                             " manages the KV cache itself: it cannot be combined with " +
+                             (r.kvThreshold  ? "--kv"
+                              : r.fastvRatio ? "--fastv"
+                                             : "--pdrop"));
+    KvMethod m;
+    m.kind = kind;
+    m.budget = r.kvBudget;
+    m.kivi.bits = r.kiviBits;
+    m.kivi.group = r.kiviGroup;
+    const std::string budget = fmt("%.3g", r.kvBudget);
+    switch (kind) {
+    case KvMethodKind::StreamingLLM:
+        parts.add("streamingllm " + budget,
+                  std::to_string(m.sinks) + " attention sinks + the most recent positions, " +
+                      budget + " of the prefill per KV head, positions re-indexed in the cache");
+        break;
+    case KvMethodKind::H2O:
+        parts.add("h2o " + budget, "heavy hitters by attention received + the most recent, " +
+                                       budget + " of the prefill per KV head, evicting every step");
+        break;
+    case KvMethodKind::SnapKV:
+        parts.add("snapkv " + budget, "the last " + std::to_string(m.window) +
+                                          " queries' pooled votes (avg, kernel " +
+                                          std::to_string(m.kernel) + ") + the window, " + budget +
+                                          " of the prefill per KV head");
+        break;
+    case KvMethodKind::Kivi:
+        parts.add("kivi " + std::to_string(r.kiviBits) + "-bit",
+                  "keys per channel, values per token, group " + std::to_string(r.kiviGroup) +
+                      ", " + std::to_string(m.kivi.residual) + " recent tokens in full precision");
+        break;
+    }
+    plan.model.kvMethod = m;
+    return Ok{};
+}
+
 void planModelTransforms(const WhatIfRequest& r, const RunData& base, WhatIfPlan& plan,
                          Parts& parts) {
     auto& mt = plan.model;
@@ -257,6 +300,14 @@ void planModelTransforms(const WhatIfRequest& r, const RunData& base, WhatIfPlan
 }
 } // namespace
 
+std::optional<KvMethodKind> kvMethodFromString(const std::string& s) {
+    if (s == "streaming" || s == "streamingllm") return KvMethodKind::StreamingLLM;
+    if (s == "h2o") return KvMethodKind::H2O;
+    if (s == "snapkv") return KvMethodKind::SnapKV;
+    if (s == "kivi") return KvMethodKind::Kivi;
+    return std::nullopt;
+}
+
 std::optional<SaliencySource> saliencySourceFromString(const std::string& s) {
     if (s == "attention") return SaliencySource::Attention;
     if (s == "saliency") return SaliencySource::Saliency;
@@ -278,7 +329,8 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
             {bool(r.keepVisual), "--prune-visual"}, {bool(r.fastvRatio), "--fastv"},
             {bool(r.pdropLambda), "--pdrop"},       {bool(r.kvThreshold), "--kv"},
             {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"},
-            {r.skipExperts, "--skip-experts"},      {r.keepExperts > 0, "--keep-experts"}};
+            {r.skipExperts, "--skip-experts"},      {r.keepExperts > 0, "--keep-experts"},
+            {bool(r.kvMethod), "--kv-method"}};
         for (const auto& [asked, flag] : rewrites)
             if (asked)
                 return makeError(ErrorCode::BadInput,
@@ -337,6 +389,8 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
         if (auto s = planTokenDrop(r, config, plan, parts); !s) return s.error();
     if (r.skipExperts || r.keepExperts)
         if (auto s = planExpertSparsity(r, base, config, plan, parts); !s) return s.error();
+    if (r.kvMethod)
+        if (auto s = planKvMethod(r, plan, parts); !s) return s.error();
     planModelTransforms(r, base, plan, parts);
     for (const auto& s : base.stepOutputs)
         plan.model.baselineTokens.push_back(s.token);

@@ -21,6 +21,8 @@ class SessionReader;
 // What ranks the visual patches kept by --prune-visual.
 enum class SaliencySource { Attention, Saliency, FeatureNorm };
 std::optional<SaliencySource> saliencySourceFromString(const std::string& s);
+// "streaming", "h2o", "snapkv", "kivi".
+std::optional<KvMethodKind> kvMethodFromString(const std::string& s);
 
 // A what-if as asked for, each value already range-checked by its front end.
 struct WhatIfRequest {
@@ -38,10 +40,13 @@ struct WhatIfRequest {
     std::optional<double> pdropLambda; // PyramidDrop's λ
     bool skipExperts = false;          // Expert_Sparsity's dynamic skipping
     int keepExperts = 0;               // Expert_Sparsity's static pruning: experts kept per layer
+    std::optional<KvMethodKind> kvMethod; // a published KV-cache method …
+    double kvBudget = 0.4;                // … keeping this fraction of the prefill per KV head
+    int kiviBits = 2, kiviGroup = 32;     // KIVI's code width and group (residual 32)
 
     bool empty() const {
         return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0 &&
-               !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0;
+               !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0 && !kvMethod;
     }
 };
 

@@ -2,6 +2,7 @@
 // What a what-if does to the model (DIAGNOSTICS.md §9), and what it found
 // doing it. Plain C++: the CLI and tests describe transforms without torch.
 
+#include "capture/whatif/KvPolicies.h"
 #include "capture/whatif/TokenDrop.h"
 #include "core/analysis/Prediction.h"
 #include "core/session/Records.h"
@@ -33,11 +34,29 @@ struct KvCompressionReport {
     double keyError = 0, valueError = 0, keyNorm = 0, valueNorm = 0;
 };
 
+// A published KV-cache method (shared/notes/whatif-methods.md §2) run on the
+// model's own cache (capture/whatif/KvMethods.h). The budget is a fraction
+// of the prefill's positions, EffiVLM-Bench's convention; each KV head of
+// each layer keeps int(fraction · T) of the T prefill positions (H2O: its
+// heavy and recent halves, each int(fraction / 2 · T), as its code rounds).
+enum class KvMethodKind { StreamingLLM, H2O, SnapKV, Kivi };
+const char* toString(KvMethodKind k);
+struct KvMethod {
+    KvMethodKind kind = KvMethodKind::H2O;
+    double budget = 0.4; // StreamingLLM, H2O, SnapKV: (0, 1)
+    int64_t sinks = 4;   // StreamingLLM's attention sinks (start_size)
+    int64_t window = 32; // SnapKV's observation window
+    int kernel = 5;      // SnapKV's pooling kernel (its avgpool default)
+    kv::Pooling pooling = kv::Pooling::Average;
+    kv::KiviFormat kivi; // KIVI (floatBytes: the cache's own float type)
+};
+
 struct ModelTransforms {
     int quantBits = 0; // 0 (none), 4 or 8: decoder linears, group-wise asymmetric with AWQ scaling
     int quantGroup = 128;
     int awqGridPoints = 11; // α ∈ {0, 1/(n−1), …, 1}; α = 0 is plain round-to-nearest
     std::optional<KvCompression> kv;
+    std::optional<KvMethod> kvMethod;
     bool freezeCold =
         false; // cold-expert freezing was asked for (frozenExperts may still be empty)
     std::map<int, std::vector<int>>
@@ -56,7 +75,7 @@ struct ModelTransforms {
     std::vector<int> baselineTokens;
 
     bool touchesModel() const {
-        return quantBits || kv || freezeCold || pruneChannels > 0 || tokenDrop ||
+        return quantBits || kv || kvMethod || freezeCold || pruneChannels > 0 || tokenDrop ||
                !skipBeta.empty() || keepExperts > 0;
     }
 };
