@@ -296,6 +296,31 @@ private slots:
         }
     }
 
+    void sweepTabulatesEachBudget() {
+        const auto r = runCli(args({"whatif", "--sweep", "h2o,snapkv", "--budgets", "0.2,0.05",
+                                    "--reps", "0", "--format", "json"})
+                              << session);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.constData());
+        const auto& points = j.at("points");
+        QCOMPARE(points.size(), size_t(4));
+        const int64_t h2oAt[] = {2 * int64_t(0.1 * double(prefill)),
+                                 2 * int64_t(0.025 * double(prefill))};
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(points[size_t(i)].at("method").get<std::string>(), std::string("h2o"));
+            QCOMPARE(points[size_t(i)].at("kv_positions_per_head_measured").get<double>(),
+                     double(h2oAt[i]));
+        }
+        QCOMPARE(points[2].at("kv_positions_per_head_measured").get<double>(),
+                 double(int64_t(0.2 * double(prefill)) + 4)); // + the 4 decode steps, appended
+        // 0.05 of the prefill is below SnapKV's window: a row saying so, not a run.
+        QVERIFY(points[3].at("error").get<std::string>().find("--kv-budget") != std::string::npos);
+        const auto mixed =
+            runCli(args({"whatif", "--sweep", "fastv,h2o", "--reps", "0"}) << session);
+        QCOMPARE(mixed.exitCode, 2);
+        QVERIFY(mixed.err.contains("separately"));
+    }
+
     void badRequestsSayWhy() {
         QString p = test::refusalProblem(session, args({"--kv-method", "h2o", "--kv", "int4"}),
                                          QStringLiteral("cannot be combined with --kv"));

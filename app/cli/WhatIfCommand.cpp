@@ -354,7 +354,7 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     resolveWords(args);
     if (args.request.empty() && sweep.methods.empty())
         return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, "
-                       "--quant w4|w8, --kv int4, --freeze-cold, --skip-experts, "
+                       "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
                        "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
     if (!sweep.methods.empty() && !args.request.empty())
         return fail(2, "--sweep runs each method on its own: give no other transform with it");

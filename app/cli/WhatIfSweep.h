@@ -1,11 +1,12 @@
 #pragma once
-// `mvprof-cli whatif S --sweep METHODS --budgets B…`: each visual-token
-// method at each token budget, one what-if apiece against the same baseline
-// (interleaved A/B repetitions as for any what-if), and one table of them.
-// Budgets follow the papers' conventions (whatif-methods.md §0): the tokens
+// `mvprof-cli whatif S --sweep METHODS --budgets B…`: each method at each
+// budget, one what-if apiece against the same baseline (interleaved A/B
+// repetitions as for any what-if), and one table of them. Visual-token
+// budgets follow the papers' conventions (whatif-methods.md §0): the tokens
 // sent for pre-LLM pruning, the layer-averaged count for in-LLM FastV and
-// PyramidDrop; a budget a method cannot reach on this model is a row saying
-// why, not a failure.
+// PyramidDrop; KV budgets are the fraction of the prefill each KV head keeps
+// (EffiVLM-Bench's). The two families are swept separately. A budget a
+// method cannot reach on this model is a row saying why, not a failure.
 
 #include "capture/whatif/Plan.h"
 #include "core/analysis/Analysis.h"
@@ -18,8 +19,8 @@
 namespace mvp::cli {
 
 struct SweepArgs {
-    std::vector<std::string> methods; // prune, fastv, pdrop
-    std::vector<double> budgets;      // empty: 192, 128, 64 of 576, scaled to the model's tokens
+    std::vector<std::string> methods; // prune, fastv, pdrop; or streaming, h2o, snapkv
+    std::vector<double> budgets;      // empty: 192, 128, 64 of 576 scaled; KV: 0.4, 0.2, 0.1
 };
 void addSweepOptions(CLI::App& app, SweepArgs& a);
 

@@ -69,12 +69,6 @@ struct KvMethodState {
 // Installs a fresh state for `method` on an emptied cache.
 void installKvMethod(KvCache& cache, const KvMethod& method);
 
-// The positions each KV head keeps for a prefill of `prefill` tokens, and
-// what is wrong with the method on this cache, if anything (checked before a
-// run: the methods cannot fail inside the model's forward).
-int64_t kvBudgetPositions(const KvMethod& method, int64_t prefill);
-Status checkKvMethod(const KvMethod& method, int64_t prefill, int64_t headDim, int floatBytes);
-
 // After a pass that appended `added` positions and attended with `probs`
 // [heads, added, slots]: evicts as the method says (StreamingLLM and H2O
 // after every pass, SnapKV once, after the prefill).

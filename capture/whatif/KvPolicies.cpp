@@ -1,6 +1,7 @@
 #include "capture/whatif/KvPolicies.h"
 
 #include "capture/whatif/Transforms.h"
+#include "core/Format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -189,4 +190,43 @@ const char* toString(KvMethodKind k) {
     }
     return "?";
 }
+
+int64_t kvBudgetPositions(const KvMethod& m, int64_t prefill) {
+    if (m.kind == KvMethodKind::Kivi) return prefill;
+    if (m.kind == KvMethodKind::H2O) return 2 * int64_t(m.budget / 2 * double(prefill));
+    return int64_t(m.budget * double(prefill));
+}
+
+Status checkKvMethod(const KvMethod& m, int64_t prefill, int64_t headDim, int floatBytes) {
+    if (m.kind == KvMethodKind::Kivi) {
+        kv::KiviFormat f = m.kivi;
+        f.floatBytes = floatBytes;
+        if (f.bits != 2 && f.bits != 4 && f.bits != 8)
+            return makeError(ErrorCode::BadInput, "KIVI quantises to 2, 4 or 8 bits");
+        if (auto b = kv::kiviBytes(prefill, headDim, f); !b)
+            return makeError(ErrorCode::BadInput,
+                             b.error().message + ": head size " + std::to_string(headDim) +
+                                 ", group " + std::to_string(f.group) + ", residual " +
+                                 std::to_string(f.residual) + " (try --kivi-group " +
+                                 std::to_string(std::min<int64_t>(headDim, 32)) + ")");
+        return Ok{};
+    }
+    if (!(m.budget > 0 && m.budget < 1))
+        return makeError(ErrorCode::BadInput,
+                         "the KV budget is a fraction in (0, 1), not " + fmt("%g", m.budget));
+    const int64_t keep = kvBudgetPositions(m, prefill);
+    const int64_t least = m.kind == KvMethodKind::StreamingLLM ? m.sinks + 1
+                          : m.kind == KvMethodKind::SnapKV     ? m.window + 1
+                                                               : 2;
+    if (keep < least)
+        return makeError(ErrorCode::BadInput,
+                         std::string(toString(m.kind)) + " at budget " + fmt("%g", m.budget) +
+                             " keeps " + std::to_string(keep) + " of the prefill's " +
+                             std::to_string(prefill) + " positions; it needs at least " +
+                             std::to_string(least) + " (a larger --kv-budget)");
+    if (m.kind == KvMethodKind::SnapKV && (m.kernel < 1 || m.kernel % 2 == 0))
+        return makeError(ErrorCode::BadInput, "SnapKV's pooling kernel must be odd");
+    return Ok{};
+}
+
 } // namespace mvp

@@ -51,6 +51,13 @@ struct KvMethod {
     kv::KiviFormat kivi; // KIVI (floatBytes: the cache's own float type)
 };
 
+// The positions each KV head keeps for a prefill of `prefill` tokens, and
+// what is wrong with the method on this model, if anything (checked before a
+// run: the methods cannot fail inside the model's forward). `floatBytes`: the
+// cache's float type.
+int64_t kvBudgetPositions(const KvMethod& method, int64_t prefill);
+Status checkKvMethod(const KvMethod& method, int64_t prefill, int64_t headDim, int floatBytes);
+
 struct ModelTransforms {
     int quantBits = 0; // 0 (none), 4 or 8: decoder linears, group-wise asymmetric with AWQ scaling
     int quantGroup = 128;
