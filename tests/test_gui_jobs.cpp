@@ -284,10 +284,11 @@ private slots:
         prune->setChecked(true);
         auto combos = dialog.findChildren<QComboBox*>();
         QCOMPARE(combos.size(),
-                 3); // saliency source, weights, visual tokens dropped in the decoder
+                 4); // saliency source, weights, visual tokens dropped in the decoder, KV method
         combos[0]->setCurrentIndex(2);
         combos[1]->setCurrentIndex(2);
         combos[2]->setCurrentIndex(2); // PyramidDrop, λ 0.5
+        combos[3]->setCurrentIndex(2); // H2O, keeping 0.4
         const auto checks = dialog.findChildren<QCheckBox*>();
         QCOMPARE(checks.size(), 6);  // prune, kv, freeze, channels, skip experts, keep experts
         checks[5]->setChecked(true); // keep 6 experts per layer
@@ -311,6 +312,15 @@ private slots:
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--keep-experts")) + 1), QStringLiteral("6"));
         QVERIFY(!a.contains(QStringLiteral("--skip-experts")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--reps")) + 1), QStringLiteral("9"));
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-method")) + 1), QStringLiteral("h2o"));
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-budget")) + 1), QStringLiteral("0.4"));
+        // KIVI from the menu: no budget (it keeps every position).
+        WhatIfRequest kivi;
+        kivi.session = QStringLiteral("s.mvprof");
+        kivi.kvMethod = QStringLiteral("kivi");
+        const QStringList k = kivi.arguments();
+        QCOMPARE(k.at(k.indexOf(QStringLiteral("--kv-method")) + 1), QStringLiteral("kivi"));
+        QVERIFY(!k.contains(QStringLiteral("--kv-budget")));
         // FastV from the menu: R 0.5 and mvprof-cli's K (the paper's 2).
         WhatIfRequest fastv;
         fastv.session = QStringLiteral("s.mvprof");

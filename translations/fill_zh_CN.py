@@ -440,6 +440,18 @@ ZH = {
     'QPS (derived, 1/latency)': 'QPS（推导值，1/延迟）',
     'J/inference (measured)': '焦耳/次推理（实测）',
     'Expert latency share (apportioned)': '专家延迟份额（分摊）',
+    "KIVI 2-bit": "KIVI 2 位",
+    "%1 KV %2": "%1 KV %2",
+    "H2O: Keep 40 % of the KV Cache (heavy hitters + recent)": "H2O：保留 40 % 的 KV 缓存（重要词元 + 最近词元）",
+    "H2O 0.4": "H2O 0.4",
+    "KIVI: Hold the KV Cache in 2 Bits": "KIVI：以 2 位存放 KV 缓存",
+    "KIVI": "KIVI",
+    "No published KV-cache method": "不使用已发表的 KV 缓存方法",
+    "StreamingLLM (4 attention sinks + the most recent), keep": "StreamingLLM（4 个注意力汇点 + 最近词元），保留",
+    "H2O (heavy hitters + the most recent, every step), keep": "H2O（重要词元 + 最近词元，每步淘汰），保留",
+    "SnapKV (the prompt's last 32 queries vote, once), keep": "SnapKV（提示的最后 32 个查询投票，一次），保留",
+    "KIVI (2-bit keys per channel, values per token)": "KIVI（2 位，键按通道、值按词元量化）",
+    "The fraction of the prompt's positions each KV head keeps": "每个 KV 头保留的提示位置比例",
 }
 
 

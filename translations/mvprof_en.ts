@@ -26,48 +26,58 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="40"/>
+        <location filename="../app/gui/WhatIf.cpp" line="43"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="41"/>
+        <location filename="../app/gui/WhatIf.cpp" line="44"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="42"/>
+        <location filename="../app/gui/WhatIf.cpp" line="45"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="43"/>
+        <location filename="../app/gui/WhatIf.cpp" line="46"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="44"/>
+        <location filename="../app/gui/WhatIf.cpp" line="47"/>
         <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45"/>
+        <location filename="../app/gui/WhatIf.cpp" line="48"/>
         <source>FastV R %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46"/>
+        <location filename="../app/gui/WhatIf.cpp" line="49"/>
         <source>PyramidDrop λ %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <location filename="../app/gui/WhatIf.cpp" line="50"/>
         <source>skip experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <location filename="../app/gui/WhatIf.cpp" line="51"/>
         <source>keep %1 experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <source>KIVI 2-bit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <source>%1 KV %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -838,112 +848,132 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="140"/>
+        <location filename="../app/gui/WhatIf.cpp" line="168"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="140"/>
+        <location filename="../app/gui/WhatIf.cpp" line="168"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="142"/>
+        <location filename="../app/gui/WhatIf.cpp" line="170"/>
         <source>FastV: Drop Half the Image Tokens from Layer 2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="142"/>
+        <location filename="../app/gui/WhatIf.cpp" line="170"/>
         <source>FastV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="144"/>
+        <location filename="../app/gui/WhatIf.cpp" line="172"/>
         <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="145"/>
+        <location filename="../app/gui/WhatIf.cpp" line="173"/>
         <source>PyramidDrop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="146"/>
+        <location filename="../app/gui/WhatIf.cpp" line="174"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="146"/>
+        <location filename="../app/gui/WhatIf.cpp" line="174"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="148"/>
+        <location filename="../app/gui/WhatIf.cpp" line="176"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="148"/>
+        <location filename="../app/gui/WhatIf.cpp" line="176"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="150"/>
+        <location filename="../app/gui/WhatIf.cpp" line="178"/>
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="150"/>
+        <location filename="../app/gui/WhatIf.cpp" line="178"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="152"/>
+        <location filename="../app/gui/WhatIf.cpp" line="180"/>
+        <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="181"/>
+        <source>H2O 0.4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="182"/>
+        <source>KIVI: Hold the KV Cache in 2 Bits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="182"/>
+        <source>KIVI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="184"/>
         <source>Freeze Cold Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="152"/>
+        <location filename="../app/gui/WhatIf.cpp" line="184"/>
         <source>Freeze</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="154"/>
+        <location filename="../app/gui/WhatIf.cpp" line="186"/>
         <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="155"/>
+        <location filename="../app/gui/WhatIf.cpp" line="187"/>
         <source>Skip Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="156"/>
+        <location filename="../app/gui/WhatIf.cpp" line="188"/>
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="156"/>
+        <location filename="../app/gui/WhatIf.cpp" line="188"/>
         <source>Channels 0.3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="158"/>
+        <location filename="../app/gui/WhatIf.cpp" line="190"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="159"/>
+        <location filename="../app/gui/WhatIf.cpp" line="191"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="168"/>
+        <location filename="../app/gui/WhatIf.cpp" line="200"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="175"/>
+        <location filename="../app/gui/WhatIf.cpp" line="207"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -951,107 +981,137 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <location filename="../app/gui/WhatIf.cpp" line="64"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <location filename="../app/gui/WhatIf.cpp" line="66"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57"/>
+        <location filename="../app/gui/WhatIf.cpp" line="68"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="58"/>
+        <location filename="../app/gui/WhatIf.cpp" line="69"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="62"/>
+        <location filename="../app/gui/WhatIf.cpp" line="73"/>
         <source>Skip a token&apos;s lower-ranked expert below β × the top-1&apos;s weight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="63"/>
+        <location filename="../app/gui/WhatIf.cpp" line="74"/>
         <source>Prune experts, keep per MoE layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="65"/>
+        <location filename="../app/gui/WhatIf.cpp" line="77"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="69"/>
+        <location filename="../app/gui/WhatIf.cpp" line="81"/>
         <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="70"/>
+        <location filename="../app/gui/WhatIf.cpp" line="82"/>
         <source>by the saliency map (needs attention maps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="72"/>
+        <location filename="../app/gui/WhatIf.cpp" line="84"/>
         <source>by the visual features&apos; norm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="73"/>
+        <location filename="../app/gui/WhatIf.cpp" line="85"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="74"/>
+        <location filename="../app/gui/WhatIf.cpp" line="86"/>
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="75"/>
+        <location filename="../app/gui/WhatIf.cpp" line="87"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="79"/>
+        <location filename="../app/gui/WhatIf.cpp" line="91"/>
         <source>No visual tokens dropped inside the decoder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="80"/>
+        <location filename="../app/gui/WhatIf.cpp" line="92"/>
         <source>FastV (from layer 2, drop the fraction least attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="82"/>
+        <location filename="../app/gui/WhatIf.cpp" line="94"/>
         <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="91"/>
+        <location filename="../app/gui/WhatIf.cpp" line="99"/>
+        <source>No published KV-cache method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="100"/>
+        <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <source>H2O (heavy hitters + the most recent, every step), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="104"/>
+        <source>SnapKV (the prompt&apos;s last 32 queries vote, once), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="106"/>
+        <source>KIVI (2-bit keys per channel, values per token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="111"/>
+        <source>The fraction of the prompt&apos;s positions each KV head keeps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="116"/>
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95"/>
+        <location filename="../app/gui/WhatIf.cpp" line="120"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98"/>
+        <location filename="../app/gui/WhatIf.cpp" line="123"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105"/>
+        <location filename="../app/gui/WhatIf.cpp" line="131"/>
         <source>A/B repetitions:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107"/>
+        <location filename="../app/gui/WhatIf.cpp" line="133"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>

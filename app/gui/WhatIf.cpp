@@ -31,6 +31,9 @@ QStringList WhatIfRequest::arguments() const {
     if (pdrop > 0) a << QStringLiteral("--pdrop") << QString::number(pdrop);
     if (skipExperts) a << QStringLiteral("--skip-experts");
     if (keepExperts > 0) a << QStringLiteral("--keep-experts") << QString::number(keepExperts);
+    if (!kvMethod.isEmpty()) a << QStringLiteral("--kv-method") << kvMethod;
+    if (!kvMethod.isEmpty() && kvMethod != QLatin1String("kivi"))
+        a << QStringLiteral("--kv-budget") << QString::number(kvBudget);
     a << QStringLiteral("--reps") << QString::number(reps);
     return a;
 }
@@ -46,6 +49,14 @@ QString WhatIfRequest::label() const {
     if (pdrop > 0) parts << QObject::tr("PyramidDrop λ %1").arg(pdrop);
     if (skipExperts) parts << QObject::tr("skip experts");
     if (keepExperts > 0) parts << QObject::tr("keep %1 experts").arg(keepExperts);
+    if (kvMethod == QLatin1String("kivi"))
+        parts << QObject::tr("KIVI 2-bit");
+    else if (!kvMethod.isEmpty())
+        parts << QObject::tr("%1 KV %2")
+                     .arg(kvMethod == QLatin1String("h2o")      ? QStringLiteral("H2O")
+                          : kvMethod == QLatin1String("snapkv") ? QStringLiteral("SnapKV")
+                                                                : QStringLiteral("StreamingLLM"))
+                     .arg(kvBudget);
     return parts.join(QStringLiteral(" + "));
 }
 
@@ -61,7 +72,8 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
       skipExperts_(new QCheckBox(
           tr("Skip a token's lower-ranked expert below β × the top-1's weight"), this)),
       keepExperts_(new QCheckBox(tr("Prune experts, keep per MoE layer"), this)),
-      keptExperts_(new QSpinBox(this)), reps_(new QSpinBox(this)) {
+      keptExperts_(new QSpinBox(this)), kvMethod_(new QComboBox(this)),
+      kvBudget_(new QDoubleSpinBox(this)), reps_(new QSpinBox(this)) {
     setWindowTitle(tr("Custom What-if"));
     keep_->setRange(0.05, 1.0);
     keep_->setSingleStep(0.05);
@@ -84,6 +96,19 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     dropFraction_->setRange(0.05, 0.95);
     dropFraction_->setSingleStep(0.05);
     dropFraction_->setValue(0.5);
+    kvMethod_->addItem(tr("No published KV-cache method"), QString());
+    kvMethod_->addItem(tr("StreamingLLM (4 attention sinks + the most recent), keep"),
+                       QStringLiteral("streaming"));
+    kvMethod_->addItem(tr("H2O (heavy hitters + the most recent, every step), keep"),
+                       QStringLiteral("h2o"));
+    kvMethod_->addItem(tr("SnapKV (the prompt's last 32 queries vote, once), keep"),
+                       QStringLiteral("snapkv"));
+    kvMethod_->addItem(tr("KIVI (2-bit keys per channel, values per token)"),
+                       QStringLiteral("kivi"));
+    kvBudget_->setRange(0.05, 0.95);
+    kvBudget_->setSingleStep(0.05);
+    kvBudget_->setValue(0.4);
+    kvBudget_->setToolTip(tr("The fraction of the prompt's positions each KV head keeps"));
     keptExperts_->setRange(1, 256);
     keptExperts_->setValue(6);
     reps_->setRange(0, 100);
@@ -97,6 +122,7 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     form->addRow(QString(), saliency_);
     form->addRow(tr("Weights:"), quant_);
     form->addRow(kv_);
+    form->addRow(kvMethod_, kvBudget_);
     form->addRow(freeze_);
     form->addRow(channels_, channelFraction_);
     form->addRow(drop_, dropFraction_);
@@ -125,6 +151,8 @@ WhatIfRequest WhatIfDialog::request() const {
     if (drop == QLatin1String("pdrop")) r.pdrop = dropFraction_->value();
     r.skipExperts = skipExperts_->isChecked();
     if (keepExperts_->isChecked()) r.keepExperts = keptExperts_->value();
+    r.kvMethod = kvMethod_->currentData().toString();
+    r.kvBudget = kvBudget_->value();
     r.reps = reps_->value();
     return r;
 }
@@ -149,6 +177,10 @@ WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogPare
          preset([](WhatIfRequest& r) { r.quantBits = 8; })},
         {QStringLiteral("kv"), tr("Compress the KV Cache (merge + INT4)"), tr("KV INT4"),
          preset([](WhatIfRequest& r) { r.kvInt4 = true; })},
+        {QStringLiteral("h2o"), tr("H2O: Keep 40 % of the KV Cache (heavy hitters + recent)"),
+         tr("H2O 0.4"), preset([](WhatIfRequest& r) { r.kvMethod = QStringLiteral("h2o"); })},
+        {QStringLiteral("kivi"), tr("KIVI: Hold the KV Cache in 2 Bits"), tr("KIVI"),
+         preset([](WhatIfRequest& r) { r.kvMethod = QStringLiteral("kivi"); })},
         {QStringLiteral("freeze"), tr("Freeze Cold Experts"), tr("Freeze"),
          preset([](WhatIfRequest& r) { r.freezeCold = true; })},
         {QStringLiteral("skip"), tr("Skip Weak Second Experts (β = the median w₂/w₁)"),
