@@ -73,7 +73,8 @@ struct RunTransform {
     std::string label = "baseline";
     std::string transform; // e.g. "prune-visual keep=0.4"; empty for a baseline
     std::optional<int64_t> baselineRun;
-    std::vector<int> keepPatches;      // patch indices in spatial order; empty: every patch
+    std::vector<int>
+        keepPatches; // patch per visual token, in the decoder's order; empty: every patch
     std::vector<RunMetricRow> metrics; // stored with the run (e.g. what transformModel found)
 };
 
@@ -83,6 +84,9 @@ struct ModelTransformOutcome {
     std::vector<RunMetricRow> metrics;
     std::vector<QuantisedModule> quantised;
     bool int8Kernels = false; // W8 runs libtorch's int8 engine: its latency is measured
+    // Where the transform decides which patches' tokens reach the decoder
+    // (VisionZip, on this image): one per visual token, in the decoder's order.
+    std::vector<int> visualPatches;
 };
 
 // Everything checked and loaded that can be before a model exists.

@@ -6,6 +6,7 @@
 #include "capture/whatif/KvMethods.h"
 #include "capture/whatif/ModelTransforms.h"
 #include "capture/whatif/ScriptedQuant.h"
+#include "capture/whatif/VisionZip.h"
 
 #include <cmath>
 
@@ -50,6 +51,11 @@ Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms&
                          std::string(toString(t.tokenDrop->method)) +
                              " drops visual tokens between decoder layers, which a TorchScript "
                              "model's forward does not expose: it runs on the built-in model");
+    if (t.visionZip)
+        return makeError(ErrorCode::BadInput,
+                         "VisionZip merges visual tokens inside the vision encoder, whose "
+                         "attention a TorchScript model's forward does not expose: it runs on "
+                         "the built-in model");
     if (t.kvMethod)
         return makeError(ErrorCode::BadInput,
                          std::string(toString(t.kvMethod->kind)) +
@@ -114,6 +120,11 @@ Status checkTransforms(const ModelTransforms& t, const VlmConfig& cfg) {
                                                   " manages the KV cache itself: "
                                                   "it cannot be combined with " +
                                                   (t.kv ? "--kv" : "FastV or PyramidDrop"));
+    if (t.visionZip && t.tokenDrop)
+        return makeError(ErrorCode::BadInput,
+                         std::string(toString(t.tokenDrop->method)) +
+                             " ranks every image token inside the decoder: it cannot follow "
+                             "VisionZip, which sends fewer");
     if (t.tokenDrop) {
         if (t.kv)
             return makeError(ErrorCode::BadInput,
@@ -221,6 +232,32 @@ void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, 
                "output MSE with the chosen AWQ scaling, same activations, summed over layers"));
     metrics.push_back(metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
 }
+// VisionZip on this image, once: which patches' tokens the decoder will get
+// (each run recomputes the same choice, as the method does per image).
+Status chooseVisionZip(VlmModel& model, const PreparedCapture& prep, int64_t tokens,
+                       ModelTransformOutcome& out) {
+    auto split = visionZipSplit(prep.config.vision.patches(), tokens);
+    if (!split) return split.error();
+    VlmModel::Impl& m = model.impl();
+    m.visionZip = *split;
+    try {
+        c10::InferenceMode inference;
+        (void)model.encodeImage(modelPixels(prep), {});
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("VisionZip failed: ") + e.what());
+    }
+    for (const int64_t p : m.lastZip.sent())
+        out.visualPatches.push_back(int(p));
+    out.metrics.push_back(metric("visionzip.dominant", double(split->dominant), "count",
+                                 "visual tokens kept as they are: the most attended (attention "
+                                 "received, mean over queries, summed over heads; no CLS token)"));
+    out.metrics.push_back(metric("visionzip.contextual", double(split->contextual), "count",
+                                 "contextual tokens: a target each, plus the mean of the tokens "
+                                 "whose keys are closest to it"));
+    out.metrics.push_back(metric("visionzip.merged", double(m.lastZip.merged.size()), "count",
+                                 "visual tokens merged into the contextual ones"));
+    return Ok{};
+}
 } // namespace
 
 Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t) {
@@ -282,6 +319,8 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
     if (t.kv) m.kvCompression = *t.kv;
     m.tokenDrop = t.tokenDrop;
     m.kvMethod = t.kvMethod;
+    if (t.visionZip)
+        if (auto s = chooseVisionZip(*d->model, d->prep, *t.visionZip, out); !s) return s.error();
     d->model->reset(); // installs the KV method on every layer's cache
     return out;
 }

@@ -5,6 +5,7 @@
 // budget (SparseVLM's own "192" example), the kept rows with ties, FastV's
 // cost formula against the notes' LLaVA-1.5-7B figures, and the refusals.
 #include "capture/whatif/TokenDrop.h"
+#include "capture/whatif/VisionZip.h"
 
 #include <QTest>
 
@@ -14,6 +15,41 @@ class TestTokenDrop : public QObject {
     Q_OBJECT
 
 private slots:
+    void visionZipSplitsLikeItsLlavaSettings() {
+        // 54 + 10, 108 + 20, 162 + 30 (VisionZip's LLaVA-1.5 settings).
+        const std::pair<int64_t, int64_t> expected[] = {{54, 10}, {108, 20}, {162, 30}};
+        const int64_t budgets[] = {64, 128, 192};
+        for (int i = 0; i < 3; ++i) {
+            const auto s = visionZipSplit(576, budgets[i]);
+            QVERIFY(s.ok());
+            QCOMPARE(s->dominant, expected[i].first);
+            QCOMPARE(s->contextual, expected[i].second);
+        }
+        QCOMPARE(visionZipSplit(576, 3)->contextual, int64_t(1)); // round(0.47) → at least 1
+        QVERIFY(!visionZipSplit(576, 576).ok());
+        QVERIFY(!visionZipSplit(576, 1).ok());
+    }
+
+    void visionZipSelectsAndAssignsByHand() {
+        // Eight tokens, 2 dominant + 2 contextual. Scores: 5 and 1 lead
+        // (0.9, 0.8); 0.5 ties at 2 and 6 but neither is needed.
+        const std::vector<double> scores{0.1, 0.9, 0.5, 0.2, 0.3, 0.8, 0.5, 0.0};
+        // Keys in 2-D: the rest (0, 2, 3, 4, 6, 7) has R = 6, step 6 / 2 = 3,
+        // targets rest[0] = 0 and rest[3] = 4. Token 2 (1, 0.1) is nearer 0's (1, 0);
+        // 3 (0, 1) and 6 (0.1, 1) nearer 4's (0, 2); 7 (1, 1) is equidistant
+        // (cosine 0.707 to both): the first target, 0.
+        const std::vector<std::vector<double>> keys{{1, 0}, {5, 5}, {1, 0.1}, {0, 1},
+                                                    {0, 2}, {3, 1}, {0.1, 1}, {1, 1}};
+        const auto s = visionZipSelect(scores, keys, VisionZipSplit{2, 2});
+        QVERIFY(s.ok());
+        QCOMPARE(s->dominant, (std::vector<int64_t>{1, 5}));
+        QCOMPARE(s->targets, (std::vector<int64_t>{0, 4}));
+        QCOMPARE(s->merged, (std::vector<int64_t>{2, 3, 6, 7}));
+        QCOMPARE(s->into, (std::vector<int64_t>{0, 1, 1, 0}));
+        QCOMPARE(s->sent(), (std::vector<int64_t>{1, 5, 0, 4}));
+        QVERIFY(!visionZipSelect(scores, keys, VisionZipSplit{7, 2}).ok());
+    }
+
     void fastVKeepsRoundedComplement_data() {
         QTest::addColumn<int>("visual");
         QTest::addColumn<double>("r");

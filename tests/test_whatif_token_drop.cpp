@@ -245,6 +245,44 @@ private slots:
         QVERIFY(fast / full < 0.75); // the cut is real work saved, not rounding
     }
 
+    void visionZipSendsItsBudget() {
+        const auto r = runCli(args({"whatif", "--visionzip", "64", "--reps", "0"}) << session);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const int64_t id = [&] {
+            auto reader = SessionReader::open(session.toStdString());
+            auto runs = reader ? (*reader)->runs() : makeError(ErrorCode::BadInput, "unreadable");
+            for (const auto& run : runs ? *runs : std::vector<RunInfo>{})
+                if (run.label.rfind("visionzip", 0) == 0) return run.id;
+            return int64_t(0);
+        }();
+        QVERIFY(id > 0);
+        const RunData zip = test::loadRun(session, id);
+        QCOMPARE(metric(zip, "visionzip.dominant"), 54.0);
+        QCOMPARE(metric(zip, "visionzip.contextual"), 10.0);
+        QCOMPARE(metric(zip, "visionzip.merged"), 512.0);
+        std::vector<int> patches;
+        for (const auto& t : zip.tokens)
+            if (t.phase == Phase::Prefill && t.modality == Modality::Visual)
+                patches.push_back(t.patch);
+        QCOMPARE(patches.size(), size_t(64));
+        // The dominant tokens in spatial order, then the contextual ones.
+        QVERIFY(std::is_sorted(patches.begin(), patches.begin() + 54));
+        QCOMPARE(std::set<int>(patches.begin(), patches.end()).size(), size_t(64));
+        // The decoder really runs on 64 image tokens: its prefill FLOPs
+        // equal an analytic count of the layers over 64 + the text.
+        const Decoder d = decoderOf(base);
+        const double n0 = double(prefillPositions(base)), text = n0 - 576;
+        const double head = 2.0 * double(d.dim) * double(d.vocab);
+        double full = head, zipped = head;
+        for (int64_t l = 0; l < d.layers; ++l) {
+            full += layerFlops(d, l, n0);
+            zipped += layerFlops(d, l, text + 64);
+        }
+        const double measured = test::prefillFlops(zip) / test::prefillFlops(base);
+        qInfo("VisionZip prefill FLOPs ratio %.4f measured, %.4f counted", measured, zipped / full);
+        QVERIFY(std::abs(measured / (zipped / full) - 1) < 0.01);
+    }
+
     void fastVsFormulaIsStoredAsAPrediction() {
         const Decoder d = decoderOf(base);
         const double n0 = double(prefillPositions(base)), text = n0 - 576, dim = double(d.dim);

@@ -104,6 +104,12 @@ void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
         ->check(numberWhere([](double l) { return l > 0 && l <= 1; },
                             "must be a fraction in (0, 1], e.g. 0.5", "0 < x <= 1"))
         ->group("Transforms");
+    app.add_option("--visionzip", a.request.visionZip,
+                   "VisionZip (CVPR 2025): the encoder sends N visual tokens, the most attended "
+                   "in its last block (mean attention received: the encoder has no CLS token) "
+                   "plus round(N·10/64) contextual tokens merging the rest by key cosine")
+        ->check(atLeast(2))
+        ->group("Transforms");
     app.add_option(
            "--prune-channels", a.request.pruneChannels,
            "remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden "
@@ -298,6 +304,7 @@ Result<Recorded> runWhatIf(const std::string& path, const CaptureOptions& option
     auto outcome = (*capturer)->transformModel(mt);
     if (!outcome) return outcome.error();
     t.metrics = outcome->metrics;
+    if (!outcome->visualPatches.empty()) t.keepPatches = outcome->visualPatches;
     const ProgressFn progress = reporting.progress == "jsonl" ? jsonlProgress() : ProgressFn();
     auto arms = runBothArms(baselinePrep, **capturer, t, mt, reporting.reps, progress);
     if (!arms) return arms.error();
@@ -353,9 +360,10 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     const std::string path = cli.positional[0];
     resolveWords(args);
     if (args.request.empty() && sweep.methods.empty())
-        return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, "
-                       "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
-                       "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
+        return fail(2,
+                    "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, --visionzip N, "
+                    "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
+                    "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
     if (!sweep.methods.empty() && !args.request.empty())
         return fail(2, "--sweep runs each method on its own: give no other transform with it");
     auto base = loadBaseline(path, args.run, args.request);

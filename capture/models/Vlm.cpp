@@ -4,6 +4,7 @@
 #include "capture/whatif/KvCompress.h"
 #include "capture/whatif/KvMethods.h"
 #include "capture/whatif/VisualTokenDrop.h"
+#include "capture/whatif/VisualTokenMerge.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <cmath>
@@ -141,10 +142,17 @@ torch::Tensor VlmModel::encodeImage(const torch::Tensor& pixels, const ForwardHo
         ProbeScope p(rec, d->idPatch);
         x = d->patchEmbed(pixels).flatten(2).squeeze(0).transpose(0, 1) + d->posEmbed; // [N, D]
     }
-    for (auto& b : d->vit)
-        x = b->forward(x, rec);
+    VitTap tap;
+    const bool tapLast = d->visionZip || hooks.lastVisionAttention;
+    for (size_t i = 0; i < d->vit.size(); ++i)
+        x = d->vit[i]->forward(x, rec, tapLast && i + 1 == d->vit.size() ? &tap : nullptr);
+    if (hooks.lastVisionAttention) hooks.lastVisionAttention(tap.probs, tap.keys);
     ProbeScope n(rec, d->idVitNorm);
-    return d->vitNorm(x);
+    x = d->vitNorm(x);
+    // VisionZip reads the layer whose output feeds the projector (LLaVA's
+    // select_layer −2, CLIP's penultimate); here that is the last block.
+    if (d->visionZip) x = visionZipFeatures(x, tap.probs, tap.keys, *d->visionZip, d->lastZip);
+    return x;
 }
 
 torch::Tensor VlmModel::project(const torch::Tensor& features, const ForwardHooks& hooks) {

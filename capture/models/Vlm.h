@@ -37,6 +37,9 @@ struct ForwardHooks {
     // `queryStart`, over the cache's S slots (positions, unless `cache.compressed()`).
     std::function<void(int layer, const torch::Tensor& probs, int queryStart, const KvCache& cache)>
         attention;
+    // The vision encoder's last block: its attention [heads, N, N] and keys
+    // [heads, N, headDim] (what VisionZip reads).
+    std::function<void(const torch::Tensor& probs, const torch::Tensor& keys)> lastVisionAttention;
     // Account KV compression's reconstruction error in the model's kvReport
     // (a captured run; the time is `recorder`'s ProbeWork). Timed passes skip it.
     bool measureKvError = false;

@@ -64,7 +64,7 @@ VitBlockImpl::VitBlockImpl(const VisionConfig& c) : heads(c.heads) {
     fc2 = register_module("fc2", Lin(c.mlp, c.dim, true));
 }
 
-torch::Tensor VitBlockImpl::forward(torch::Tensor x, Recorder* rec) {
+torch::Tensor VitBlockImpl::forward(torch::Tensor x, Recorder* rec, VitTap* tap) {
     ProbeScope s(rec, id);
     {
         ProbeScope a(rec, attnId);
@@ -73,6 +73,7 @@ torch::Tensor VitBlockImpl::forward(torch::Tensor x, Recorder* rec) {
         auto q = t[0], k = t[1], v = t[2];
         auto probs =
             torch::softmax(torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(hd)), -1);
+        if (tap) *tap = VitTap{probs, k};
         x = x + proj(torch::matmul(probs, v).transpose(0, 1).reshape({n, dim}));
     }
     {

@@ -8,6 +8,7 @@
 #include "capture/models/Vlm.h"
 #include "capture/whatif/TensorQuant.h"
 #include "capture/whatif/TokenDrop.h"
+#include "capture/whatif/VisionZip.h"
 
 #include <limits>
 #include <map>
@@ -48,6 +49,12 @@ struct LinImpl : torch::nn::Module {
 };
 TORCH_MODULE(Lin);
 
+// What a ViT block's attention saw, for the methods that read it (VisionZip).
+struct VitTap {
+    torch::Tensor probs; // [heads, N, N]
+    torch::Tensor keys;  // [heads, N, headDim]
+};
+
 struct VitBlockImpl : torch::nn::Module {
     int heads;
     torch::nn::LayerNorm ln1{nullptr}, ln2{nullptr};
@@ -55,7 +62,7 @@ struct VitBlockImpl : torch::nn::Module {
     int64_t id = 0, attnId = 0, mlpId = 0;
 
     explicit VitBlockImpl(const VisionConfig& c);
-    torch::Tensor forward(torch::Tensor x, Recorder* rec);
+    torch::Tensor forward(torch::Tensor x, Recorder* rec, VitTap* tap = nullptr);
 };
 TORCH_MODULE(VitBlock);
 
@@ -208,6 +215,10 @@ struct VlmModel::Impl : torch::nn::Module {
     // per stage, the indices into the visual tokens it received, ascending.
     std::optional<TokenDrop> tokenDrop;
     std::vector<std::vector<int64_t>> keptVisual;
+    // VisionZip after the encoder (capture/whatif/VisualTokenMerge.cpp), and
+    // what the last image encoded chose.
+    std::optional<VisionZipSplit> visionZip;
+    VisionZipSelection lastZip;
 
     explicit Impl(const VlmConfig& c);
     void initWeights();

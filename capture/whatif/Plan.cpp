@@ -2,6 +2,7 @@
 
 #include "capture/whatif/ColdExperts.h"
 #include "capture/whatif/ExpertSparsity.h"
+#include "capture/whatif/VisionZip.h"
 #include "core/Format.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/image/Image.h"
@@ -235,6 +236,28 @@ Status planExpertSparsity(const WhatIfRequest& r, const RunData& base, const Vlm
     return Ok{};
 }
 
+// VisionZip's split of the tokens sent; which patches it keeps is decided
+// on the image when the model is transformed (ModelTransformOutcome).
+Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
+    if (r.keepVisual || r.fastvRatio || r.pdropLambda)
+        return makeError(ErrorCode::BadInput,
+                         std::string("--visionzip chooses the visual tokens itself: it cannot be "
+                                     "combined with ") +
+                             (r.keepVisual   ? "--prune-visual"
+                              : r.fastvRatio ? "--fastv"
+                                             : "--pdrop"));
+    auto split = visionZipSplit(cfg.vision.patches(), *r.visionZip);
+    if (!split) return split.error();
+    plan.model.visionZip = *r.visionZip;
+    parts.add("visionzip " + std::to_string(*r.visionZip),
+              std::to_string(split->dominant) +
+                  " dominant tokens by the attention they receive "
+                  "(mean over queries: the encoder has no CLS token) + " +
+                  std::to_string(split->contextual) +
+                  " contextual tokens merged by key cosine, in the encoder's last block");
+    return Ok{};
+}
+
 // A published KV method; the budget is turned into positions by the run,
 // which knows the prefill's length.
 Status planKvMethod(const WhatIfRequest& r, WhatIfPlan& plan, Parts& parts) {
@@ -330,7 +353,7 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
             {bool(r.pdropLambda), "--pdrop"},       {bool(r.kvThreshold), "--kv"},
             {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"},
             {r.skipExperts, "--skip-experts"},      {r.keepExperts > 0, "--keep-experts"},
-            {bool(r.kvMethod), "--kv-method"}};
+            {bool(r.kvMethod), "--kv-method"},      {bool(r.visionZip), "--visionzip"}};
         for (const auto& [asked, flag] : rewrites)
             if (asked)
                 return makeError(ErrorCode::BadInput,
@@ -391,6 +414,8 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
         if (auto s = planExpertSparsity(r, base, config, plan, parts); !s) return s.error();
     if (r.kvMethod)
         if (auto s = planKvMethod(r, plan, parts); !s) return s.error();
+    if (r.visionZip)
+        if (auto s = planVisionZip(r, config, plan, parts); !s) return s.error();
     planModelTransforms(r, base, plan, parts);
     for (const auto& s : base.stepOutputs)
         plan.model.baselineTokens.push_back(s.token);

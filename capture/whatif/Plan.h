@@ -40,13 +40,15 @@ struct WhatIfRequest {
     std::optional<double> pdropLambda; // PyramidDrop's λ
     bool skipExperts = false;          // Expert_Sparsity's dynamic skipping
     int keepExperts = 0;               // Expert_Sparsity's static pruning: experts kept per layer
+    std::optional<int> visionZip;      // VisionZip: visual tokens sent
     std::optional<KvMethodKind> kvMethod; // a published KV-cache method …
     double kvBudget = 0.4;                // … keeping this fraction of the prefill per KV head
     int kiviBits = 2, kiviGroup = 32;     // KIVI's code width and group (residual 32)
 
     bool empty() const {
         return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0 &&
-               !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0 && !kvMethod;
+               !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0 && !kvMethod &&
+               !visionZip;
     }
 };
 

@@ -71,6 +71,8 @@ struct ModelTransforms {
     double pruneChannels = 0; // fraction of each vision MLP's hidden channels removed, [0, 1)
     // Visual tokens dropped inside the decoder (FastV, PyramidDrop).
     std::optional<TokenDrop> tokenDrop;
+    // VisionZip: the visual tokens the encoder sends (dominant + contextual).
+    std::optional<int64_t> visionZip;
     // Expert_Sparsity (capture/whatif/ExpertSparsity.h): β per MoE layer for
     // dynamic skipping (empty: none), and the experts each MoE layer keeps
     // under static pruning (0: none), chosen on the baseline's inputs.
@@ -83,7 +85,7 @@ struct ModelTransforms {
 
     bool touchesModel() const {
         return quantBits || kv || kvMethod || freezeCold || pruneChannels > 0 || tokenDrop ||
-               !skipBeta.empty() || keepExperts > 0;
+               !skipBeta.empty() || keepExperts > 0 || visionZip;
     }
 };
 
