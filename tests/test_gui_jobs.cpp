@@ -290,10 +290,11 @@ private slots:
         combos[2]->setCurrentIndex(2); // PyramidDrop, λ 0.5
         combos[3]->setCurrentIndex(2); // H2O, keeping 0.4
         const auto checks = dialog.findChildren<QCheckBox*>();
-        QCOMPARE(checks.size(), 6);  // prune, kv, freeze, channels, skip experts, keep experts
+        QCOMPARE(checks.size(),
+                 7); // prune, kv, freeze, channels, skip experts, keep experts, VisionZip
         checks[5]->setChecked(true); // keep 6 experts per layer
         const auto spins = dialog.findChildren<QSpinBox*>();
-        QCOMPARE(spins.size(), 2); // experts kept, repetitions
+        QCOMPARE(spins.size(), 3); // experts kept, VisionZip's tokens, repetitions
         auto* reps = spins.last();
         QCOMPARE(reps->value(), 5);
         reps->setValue(9);
@@ -310,7 +311,8 @@ private slots:
                 !a.contains(QStringLiteral("--fastv")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--pdrop")) + 1), QStringLiteral("0.5"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--keep-experts")) + 1), QStringLiteral("6"));
-        QVERIFY(!a.contains(QStringLiteral("--skip-experts")));
+        QVERIFY(!a.contains(QStringLiteral("--skip-experts")) &&
+                !a.contains(QStringLiteral("--visionzip")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--reps")) + 1), QStringLiteral("9"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-method")) + 1), QStringLiteral("h2o"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-budget")) + 1), QStringLiteral("0.4"));

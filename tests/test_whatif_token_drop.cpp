@@ -324,15 +324,15 @@ private slots:
 
     // Last: it adds runs to the session.
     void aSweepRunsEveryReachableBudget() {
-        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv", "--budgets", "192,128",
-                                    "--reps", "1", "--format", "json"})
+        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv,visionzip", "--budgets",
+                                    "192,128", "--reps", "1", "--format", "json"})
                                   << session,
                               300000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto table = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(table.at("visual_tokens").get<int>(), 576);
         const auto& points = table.at("points");
-        QCOMPARE(points.size(), size_t(4));
+        QCOMPARE(points.size(), size_t(6));
         for (const auto& p : points) {
             const std::string method = p.at("method");
             const double budget = p.at("budget");
@@ -348,6 +348,10 @@ private slots:
                 // (192·8 − 2·576) / 6 = 64 image tokens from layer 2 on.
                 const RunData w = test::loadRun(session, p.at("run").get<int64_t>());
                 QCOMPARE(metric(w, "tokens.kept.layer_2"), 64.0);
+            }
+            if (method == "visionzip") {
+                const RunData w = test::loadRun(session, p.at("run").get<int64_t>());
+                QCOMPARE(metric(w, "visionzip.contextual"), budget == 192 ? 30.0 : 20.0);
             }
         }
     }

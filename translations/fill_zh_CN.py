@@ -452,6 +452,11 @@ ZH = {
     "SnapKV (the prompt's last 32 queries vote, once), keep": "SnapKV（提示的最后 32 个查询投票，一次），保留",
     "KIVI (2-bit keys per channel, values per token)": "KIVI（2 位，键按通道、值按词元量化）",
     "The fraction of the prompt's positions each KV head keeps": "每个 KV 头保留的提示位置比例",
+    "VisionZip %1": "VisionZip %1",
+    "VisionZip: Send 64 Visual Tokens": "VisionZip：只送出 64 个视觉词元",
+    "VisionZip 64": "VisionZip 64",
+    "VisionZip: the encoder sends, tokens": "VisionZip：编码器送出的词元数",
+    "The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)": "最受关注的词元，加上按键相似度合并其余词元得到的上下文词元（VisionZip，CVPR 2025）",
 }
 
 

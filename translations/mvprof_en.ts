@@ -26,57 +26,62 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="43"/>
+        <location filename="../app/gui/WhatIf.cpp" line="44"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="44"/>
+        <location filename="../app/gui/WhatIf.cpp" line="45"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45"/>
+        <location filename="../app/gui/WhatIf.cpp" line="46"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46"/>
+        <location filename="../app/gui/WhatIf.cpp" line="47"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <location filename="../app/gui/WhatIf.cpp" line="48"/>
         <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <location filename="../app/gui/WhatIf.cpp" line="49"/>
         <source>FastV R %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="49"/>
+        <location filename="../app/gui/WhatIf.cpp" line="50"/>
         <source>PyramidDrop λ %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="50"/>
+        <location filename="../app/gui/WhatIf.cpp" line="51"/>
         <source>skip experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51"/>
+        <location filename="../app/gui/WhatIf.cpp" line="52"/>
         <source>keep %1 experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="53"/>
-        <source>KIVI 2-bit</source>
+        <source>VisionZip %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <source>KIVI 2-bit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="57"/>
         <source>%1 KV %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -848,132 +853,142 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="168"/>
+        <location filename="../app/gui/WhatIf.cpp" line="178"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="168"/>
+        <location filename="../app/gui/WhatIf.cpp" line="178"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="170"/>
+        <location filename="../app/gui/WhatIf.cpp" line="180"/>
         <source>FastV: Drop Half the Image Tokens from Layer 2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="170"/>
+        <location filename="../app/gui/WhatIf.cpp" line="180"/>
         <source>FastV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="172"/>
+        <location filename="../app/gui/WhatIf.cpp" line="182"/>
         <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="173"/>
+        <location filename="../app/gui/WhatIf.cpp" line="183"/>
         <source>PyramidDrop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="174"/>
-        <source>Quantise Weights to W4 (AWQ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="174"/>
-        <source>W4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="176"/>
-        <source>Quantise Weights to W8 (AWQ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="176"/>
-        <source>W8</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="178"/>
-        <source>Compress the KV Cache (merge + INT4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="178"/>
-        <source>KV INT4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="180"/>
-        <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="181"/>
-        <source>H2O 0.4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="182"/>
-        <source>KIVI: Hold the KV Cache in 2 Bits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="182"/>
-        <source>KIVI</source>
+        <location filename="../app/gui/WhatIf.cpp" line="184"/>
+        <source>VisionZip: Send 64 Visual Tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="184"/>
-        <source>Freeze Cold Experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="184"/>
-        <source>Freeze</source>
+        <source>VisionZip 64</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="186"/>
-        <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
+        <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="187"/>
-        <source>Skip Experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="188"/>
-        <source>Prune Vision MLP Channels (30 %)</source>
+        <location filename="../app/gui/WhatIf.cpp" line="186"/>
+        <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="188"/>
-        <source>Channels 0.3</source>
+        <source>Quantise Weights to W8 (AWQ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="188"/>
+        <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="190"/>
-        <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
+        <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="191"/>
-        <source>W4+KV+Prune</source>
+        <location filename="../app/gui/WhatIf.cpp" line="190"/>
+        <source>KV INT4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="192"/>
+        <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="193"/>
+        <source>H2O 0.4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="194"/>
+        <source>KIVI: Hold the KV Cache in 2 Bits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="194"/>
+        <source>KIVI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="196"/>
+        <source>Freeze Cold Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="196"/>
+        <source>Freeze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="198"/>
+        <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="199"/>
+        <source>Skip Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="200"/>
+        <source>Prune Vision MLP Channels (30 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="200"/>
+        <source>Channels 0.3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="202"/>
+        <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="203"/>
+        <source>W4+KV+Prune</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="212"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="207"/>
+        <location filename="../app/gui/WhatIf.cpp" line="219"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -981,137 +996,147 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="64"/>
+        <location filename="../app/gui/WhatIf.cpp" line="66"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66"/>
+        <location filename="../app/gui/WhatIf.cpp" line="68"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="68"/>
+        <location filename="../app/gui/WhatIf.cpp" line="70"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="69"/>
+        <location filename="../app/gui/WhatIf.cpp" line="71"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="73"/>
+        <location filename="../app/gui/WhatIf.cpp" line="75"/>
         <source>Skip a token&apos;s lower-ranked expert below β × the top-1&apos;s weight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="74"/>
+        <location filename="../app/gui/WhatIf.cpp" line="76"/>
         <source>Prune experts, keep per MoE layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="77"/>
-        <source>Custom What-if</source>
+        <location filename="../app/gui/WhatIf.cpp" line="78"/>
+        <source>VisionZip: the encoder sends, tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="81"/>
-        <source>by the attention the patches received</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="82"/>
-        <source>by the saliency map (needs attention maps)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="84"/>
-        <source>by the visual features&apos; norm</source>
+        <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="85"/>
-        <source>No weight quantisation</source>
+        <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="86"/>
+        <source>by the saliency map (needs attention maps)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="88"/>
+        <source>by the visual features&apos; norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="89"/>
+        <source>No weight quantisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="90"/>
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="87"/>
+        <location filename="../app/gui/WhatIf.cpp" line="91"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="91"/>
+        <location filename="../app/gui/WhatIf.cpp" line="95"/>
         <source>No visual tokens dropped inside the decoder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <location filename="../app/gui/WhatIf.cpp" line="96"/>
         <source>FastV (from layer 2, drop the fraction least attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="94"/>
+        <location filename="../app/gui/WhatIf.cpp" line="98"/>
         <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="99"/>
+        <location filename="../app/gui/WhatIf.cpp" line="105"/>
+        <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="107"/>
         <source>No published KV-cache method</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="100"/>
+        <location filename="../app/gui/WhatIf.cpp" line="108"/>
         <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <location filename="../app/gui/WhatIf.cpp" line="110"/>
         <source>H2O (heavy hitters + the most recent, every step), keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="104"/>
+        <location filename="../app/gui/WhatIf.cpp" line="112"/>
         <source>SnapKV (the prompt&apos;s last 32 queries vote, once), keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="106"/>
+        <location filename="../app/gui/WhatIf.cpp" line="114"/>
         <source>KIVI (2-bit keys per channel, values per token)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="111"/>
+        <location filename="../app/gui/WhatIf.cpp" line="119"/>
         <source>The fraction of the prompt&apos;s positions each KV head keeps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="116"/>
+        <location filename="../app/gui/WhatIf.cpp" line="124"/>
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="120"/>
+        <location filename="../app/gui/WhatIf.cpp" line="128"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="123"/>
+        <location filename="../app/gui/WhatIf.cpp" line="131"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="131"/>
+        <location filename="../app/gui/WhatIf.cpp" line="140"/>
         <source>A/B repetitions:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="133"/>
+        <location filename="../app/gui/WhatIf.cpp" line="142"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>

@@ -4,6 +4,7 @@
 #include "app/cli/Parser.h"
 #include "capture/whatif/Plan.h"
 #include "capture/whatif/TokenDrop.h"
+#include "capture/whatif/VisionZip.h"
 #include "core/Format.h"
 #include "core/analysis/Comparison.h"
 
@@ -75,6 +76,14 @@ Result<std::pair<WhatIfRequest, std::string>> requestFor(const std::string& meth
         r.kvMethod = kv;
         r.kvBudget = budget;
         return std::pair{r, "fraction " + fmt("%.3g", budget)};
+    }
+    if (method == "visionzip") {
+        const auto tokens = int64_t(std::llround(budget));
+        auto split = visionZipSplit(m.visual, tokens);
+        if (!split) return split.error();
+        r.visionZip = int(tokens);
+        return std::pair{r, std::to_string(split->dominant) + " dom + " +
+                                std::to_string(split->contextual) + " ctx"};
     }
     if (method == "prune") {
         auto keep = keepFractionForBudget(m.visual, budget);
@@ -198,14 +207,16 @@ void fillFromRun(Point& p, const RunData& base, const RunData& w) {
 void addSweepOptions(CLI::App& app, SweepArgs& a) {
     app.add_option("--sweep", a.methods,
                    "run each of these methods at each --budgets value, one table of all: the "
-                   "visual-token methods prune (--prune-visual), fastv, pdrop, or the KV methods "
+                   "visual-token methods prune (--prune-visual), visionzip, fastv, pdrop, or the "
+                   "KV methods "
                    "streaming, h2o, snapkv (--kv-method)")
         ->delimiter(',')
-        ->check(oneOf({"prune", "fastv", "pdrop", "streaming", "h2o", "snapkv"}))
+        ->check(oneOf({"prune", "visionzip", "fastv", "pdrop", "streaming", "h2o", "snapkv"}))
         ->group("Sweeps");
     app.add_option("--budgets", a.budgets,
                    "visual-token methods: image tokens per budget (default 192,128,64 of 576, "
-                   "scaled to the model's tokens), sent to the LLM for prune, averaged over the "
+                   "scaled to the model's tokens), sent to the LLM for prune and visionzip, "
+                   "averaged over the "
                    "decoder layers for fastv and pdrop, as the papers count them; KV methods: the "
                    "fraction of the prefill each KV head keeps (default 0.4,0.2,0.1)")
         ->delimiter(',')
@@ -231,7 +242,9 @@ int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
             Point p;
             p.method = method;
             p.budget = budget;
-            p.convention = kv ? "per KV head" : method == "prune" ? "sent" : "layer-averaged";
+            p.convention = kv                                           ? "per KV head"
+                           : method == "prune" || method == "visionzip" ? "sent"
+                                                                        : "layer-averaged";
             auto request = requestFor(method, budget, m);
             if (!request) {
                 p.error = request.error().message;

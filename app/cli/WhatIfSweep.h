@@ -3,7 +3,7 @@
 // budget, one what-if apiece against the same baseline (interleaved A/B
 // repetitions as for any what-if), and one table of them. Visual-token
 // budgets follow the papers' conventions (whatif-methods.md §0): the tokens
-// sent for pre-LLM pruning, the layer-averaged count for in-LLM FastV and
+// sent for pre-LLM pruning and VisionZip, the layer-averaged count for in-LLM FastV and
 // PyramidDrop; KV budgets are the fraction of the prefill each KV head keeps
 // (EffiVLM-Bench's). The two families are swept separately. A budget a
 // method cannot reach on this model is a row saying why, not a failure.
@@ -19,7 +19,7 @@
 namespace mvp::cli {
 
 struct SweepArgs {
-    std::vector<std::string> methods; // prune, fastv, pdrop; or streaming, h2o, snapkv
+    std::vector<std::string> methods; // prune, visionzip, fastv, pdrop; or streaming, h2o, snapkv
     std::vector<double> budgets;      // empty: 192, 128, 64 of 576 scaled; KV: 0.4, 0.2, 0.1
 };
 void addSweepOptions(CLI::App& app, SweepArgs& a);

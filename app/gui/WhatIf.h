@@ -31,12 +31,14 @@ struct WhatIfRequest {
     double pdrop = 0;         // PyramidDrop's λ; 0: none
     bool skipExperts = false; // Expert_Sparsity's dynamic skipping
     int keepExperts = 0;      // Expert_Sparsity's static pruning: experts kept per layer; 0: none
+    int visionZip = 0;        // VisionZip: visual tokens the encoder sends; 0: none
     QString kvMethod;      // a published KV method: "streaming", "h2o", "snapkv", "kivi"; "": none
     double kvBudget = 0.4; // the fraction of the prefill each KV head keeps (not KIVI)
     int reps = 5;             // A/B repetitions of both setups (mvprof-cli whatif --reps)
     bool any() const {
         return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0 ||
-               fastv > 0 || pdrop > 0 || skipExperts || keepExperts > 0 || !kvMethod.isEmpty();
+               fastv > 0 || pdrop > 0 || skipExperts || keepExperts > 0 || !kvMethod.isEmpty() ||
+               visionZip > 0;
     }
     QStringList arguments() const;
     QString label() const; // e.g. "W4 + KV INT4"
@@ -63,6 +65,8 @@ private:
     QCheckBox* skipExperts_;
     QCheckBox* keepExperts_;
     QSpinBox* keptExperts_;
+    QCheckBox* visionZip_;
+    QSpinBox* visionZipTokens_;
     QComboBox* kvMethod_; // none, StreamingLLM, H2O, SnapKV, KIVI
     QDoubleSpinBox* kvBudget_;
     QSpinBox* reps_;
@@ -76,7 +80,7 @@ public:
     WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent);
     void setEnabled(bool enabled);
     // The preset action for a transform name: "prune", "fastv", "pdrop", "w4", "w8", "kv",
-    // "h2o", "kivi", "freeze", "skip", "channels", "combined".
+    // "visionzip", "h2o", "kivi", "freeze", "skip", "channels", "combined".
     QAction* action(const QString& name) const;
 
 signals:
