@@ -97,6 +97,7 @@ struct PreparedCapture {
     std::vector<uint8_t> imageBytes; // the file, re-decoded inside `preprocess`
     std::vector<int> promptIds;
     int sequenceLength = 0;                     // BOS + patches + prompt + steps
+    int pixelSide = 0; // the side the model's input is resized to; 0: the config's image size
     std::optional<UserModelManifest> userModel; // set for a TorchScript user model
 };
 

@@ -98,7 +98,7 @@ std::vector<RunMetricRow> runMetrics(VlmModel& model, const RunTransform& transf
 torch::Tensor modelPixels(const PreparedCapture& prep) {
     auto decoded = decodeImage(prep.imageBytes, prep.options.imagePath);
     if (!decoded) throw std::runtime_error(decoded.error().message);
-    const int side = prep.config.vision.imageSize;
+    const int side = prep.pixelSide > 0 ? prep.pixelSide : prep.config.vision.imageSize;
     if (prep.userModel)
         return toPixels(resize(*decoded, side, side), prep.userModel->mean.data(),
                         prep.userModel->std.data());

@@ -51,6 +51,11 @@ Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms&
                          std::string(toString(t.tokenDrop->method)) +
                              " drops visual tokens between decoder layers, which a TorchScript "
                              "model's forward does not expose: it runs on the built-in model");
+    if (t.downsampleGrid > 0)
+        return makeError(ErrorCode::BadInput,
+                         "the downsample baseline resizes the image and interpolates the vision "
+                         "encoder's position table, which a TorchScript model keeps to itself: it "
+                         "runs on the built-in model");
     if (t.visionZip)
         return makeError(ErrorCode::BadInput,
                          "VisionZip merges visual tokens inside the vision encoder, whose "
@@ -321,6 +326,14 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
     m.kvMethod = t.kvMethod;
     if (t.visionZip)
         if (auto s = chooseVisionZip(*d->model, d->prep, *t.visionZip, out); !s) return s.error();
+    if (t.downsampleGrid > 0) {
+        d->prep.pixelSide = t.downsampleGrid * d->prep.config.vision.patch;
+        out.metrics.push_back(metric("downsample.side_px", d->prep.pixelSide, "px",
+                                     "the side the image was resized to for the encoder"));
+        out.metrics.push_back(metric("downsample.tokens",
+                                     double(t.downsampleGrid) * t.downsampleGrid, "count",
+                                     "visual tokens the encoder emitted (a square grid)"));
+    }
     d->model->reset(); // installs the KV method on every layer's cache
     return out;
 }

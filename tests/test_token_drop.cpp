@@ -4,6 +4,7 @@
 // PyramidDrop's stage layers and truncated λ^s budgets, the layer-averaged
 // budget (SparseVLM's own "192" example), the kept rows with ties, FastV's
 // cost formula against the notes' LLaVA-1.5-7B figures, and the refusals.
+#include "capture/whatif/Downsample.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
 
@@ -15,6 +16,25 @@ class TestTokenDrop : public QObject {
     Q_OBJECT
 
 private slots:
+    void downsampleTokensStandForTheirCentrePatches() {
+        // 24 × 24 → 8 × 8: the centres are rows and columns 1, 4, 7, …, 22.
+        QCOMPARE(*downsampleGrid(24, 64), 8);
+        QCOMPARE(*downsampleGrid(24, 128), 11); // √128 = 11.3: the nearest square, 121
+        QCOMPARE(*downsampleGrid(24, 192), 14); // √192 = 13.9: 196
+        QVERIFY(!downsampleGrid(24, 576).ok());
+        QVERIFY(!downsampleGrid(24, 0).ok());
+        const auto reps = downsampleRepresentatives(24, 8);
+        QCOMPARE(reps.size(), size_t(64));
+        QCOMPARE(reps[0], 1 * 24 + 1);
+        QCOMPARE(reps[1], 1 * 24 + 4);
+        QCOMPARE(reps[8], 4 * 24 + 1);
+        QCOMPARE(reps[63], 22 * 24 + 22);
+        // 16 → 5 (ratio 3.2): floor(0.5·3.2) = 1, floor(1.5·3.2) = 4, 8, 11, 14.
+        const auto five = downsampleRepresentatives(16, 5);
+        QCOMPARE(five[4], 1 * 16 + 14); // row 0 → patch row 1, column 4 → 14
+        QCOMPARE(five[5], 4 * 16 + 1);
+    }
+
     void visionZipSplitsLikeItsLlavaSettings() {
         // 54 + 10, 108 + 20, 162 + 30 (VisionZip's LLaVA-1.5 settings).
         const std::pair<int64_t, int64_t> expected[] = {{54, 10}, {108, 20}, {162, 30}};

@@ -20,6 +20,37 @@ class TestVisionZip : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void downsampledPositionsAreInterpolated() {
+        // ref:tiny's 16 × 16 table to 8 × 8, bilinear with align_corners
+        // false: output cell i samples source (i + ½)·2 − ½ = 2i + ½, midway
+        // between rows 2i and 2i + 1 (and columns likewise): the mean of a 2 × 2 block.
+        auto cfg = presetConfig("ref:tiny");
+        QVERIFY(bool(cfg));
+        VlmModel model(*cfg);
+        c10::InferenceMode inference;
+        const auto& impl = model.impl();
+        QCOMPARE(cfg->vision.gridSide(), 16);
+        const auto table = impl.positionTable(8).contiguous();
+        const auto full = impl.posEmbed.contiguous();
+        QCOMPARE(table.size(0), int64_t(64));
+        torch::manual_seed(1);
+        const auto fa = full.accessor<float, 2>();
+        const auto ta = table.accessor<float, 2>();
+        for (int r = 0; r < 8; ++r)
+            for (int c = 0; c < 8; ++c)
+                for (int64_t ch = 0; ch < full.size(1); ch += 7) {
+                    const double want =
+                        (double(fa[(2 * r) * 16 + 2 * c][ch]) + fa[(2 * r) * 16 + 2 * c + 1][ch] +
+                         fa[(2 * r + 1) * 16 + 2 * c][ch] + fa[(2 * r + 1) * 16 + 2 * c + 1][ch]) /
+                        4;
+                    QVERIFY(std::abs(ta[r * 8 + c][ch] - want) < 1e-6);
+                }
+        QVERIFY(torch::equal(impl.positionTable(16), impl.posEmbed)); // the own grid: unchanged
+        // A 112-px image gives 64 tokens.
+        const auto x = model.encodeImage(torch::randn({1, 3, 112, 112}), {});
+        QCOMPARE(x.size(0), int64_t(64));
+    }
+
     void sentTokensMatchAHandMerge() {
         auto cfg = presetConfig("ref:tiny");
         QVERIFY(bool(cfg));

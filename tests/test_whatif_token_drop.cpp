@@ -136,6 +136,22 @@ class TestWhatIfTokenDrop : public QObject {
     QString session;
     RunData base, fastv, pdrop;
 
+    // The last run whose label starts with `prefix`; 0 if none.
+    int64_t runLabelled(const std::string& prefix) const {
+        auto reader = SessionReader::open(session.toStdString());
+        auto runs = reader ? (*reader)->runs() : makeError(ErrorCode::BadInput, "unreadable");
+        int64_t id = 0;
+        for (const auto& run : runs ? *runs : std::vector<RunInfo>{})
+            if (run.label.rfind(prefix, 0) == 0) id = run.id;
+        return id;
+    }
+    static double phaseFlops(const RunData& run, Phase phase) {
+        double f = 0;
+        for (const auto& t : run.opTotals)
+            if (t.phase == phase) f += double(t.flops);
+        return f;
+    }
+
 private slots:
     void initTestCase() {
         session = dir.filePath(QStringLiteral("small.mvprof"));
@@ -248,13 +264,7 @@ private slots:
     void visionZipSendsItsBudget() {
         const auto r = runCli(args({"whatif", "--visionzip", "64", "--reps", "0"}) << session);
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        const int64_t id = [&] {
-            auto reader = SessionReader::open(session.toStdString());
-            auto runs = reader ? (*reader)->runs() : makeError(ErrorCode::BadInput, "unreadable");
-            for (const auto& run : runs ? *runs : std::vector<RunInfo>{})
-                if (run.label.rfind("visionzip", 0) == 0) return run.id;
-            return int64_t(0);
-        }();
+        const int64_t id = runLabelled("visionzip");
         QVERIFY(id > 0);
         const RunData zip = test::loadRun(session, id);
         QCOMPARE(metric(zip, "visionzip.dominant"), 54.0);
@@ -281,6 +291,36 @@ private slots:
         const double measured = test::prefillFlops(zip) / test::prefillFlops(base);
         qInfo("VisionZip prefill FLOPs ratio %.4f measured, %.4f counted", measured, zipped / full);
         QVERIFY(std::abs(measured / (zipped / full) - 1) < 0.01);
+    }
+
+    void downsampleSendsASquareGrid() {
+        const auto r = runCli(args({"whatif", "--downsample", "64", "--reps", "0"}) << session);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const RunData small = test::loadRun(session, runLabelled("downsample"));
+        QCOMPARE(metric(small, "downsample.side_px"), 8.0 * 14);
+        std::vector<int> patches;
+        for (const auto& t : small.tokens)
+            if (t.phase == Phase::Prefill && t.modality == Modality::Visual)
+                patches.push_back(t.patch);
+        std::vector<int> centres; // rows and columns 1, 4, …, 22 of the 24 × 24 grid
+        for (int row = 1; row < 24; row += 3)
+            for (int col = 1; col < 24; col += 3)
+                centres.push_back(row * 24 + col);
+        QCOMPARE(patches, centres);
+        // The encoder really ran on 64 patches: its FLOPs against a count of
+        // its blocks (qkv, QKᵀ and PV, proj, the MLP) and the patch embedding.
+        const auto vit = nlohmann::json::parse(base.run.configJson).at("vision");
+        const double dim = vit.at("dim"), mlp = vit.at("mlp"), blocks = vit.at("layers"),
+                     patch = vit.at("patch");
+        auto encoder = [&](double n) {
+            return 2 * n * 3 * patch * patch * dim +
+                   blocks * (2 * n * dim * 3 * dim + 2 * 2 * n * n * dim + 2 * n * dim * dim +
+                             2 * 2 * n * dim * mlp);
+        };
+        const double measured = phaseFlops(small, Phase::Vision) / phaseFlops(base, Phase::Vision);
+        qInfo("downsample vision FLOPs ratio %.4f measured, %.4f counted", measured,
+              encoder(64) / encoder(576));
+        QVERIFY(std::abs(measured / (encoder(64) / encoder(576)) - 1) < 0.02);
     }
 
     void fastVsFormulaIsStoredAsAPrediction() {
@@ -324,15 +364,15 @@ private slots:
 
     // Last: it adds runs to the session.
     void aSweepRunsEveryReachableBudget() {
-        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv,visionzip", "--budgets",
-                                    "192,128", "--reps", "1", "--format", "json"})
+        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv,visionzip,downsample",
+                                    "--budgets", "192,128", "--reps", "1", "--format", "json"})
                                   << session,
                               300000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto table = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(table.at("visual_tokens").get<int>(), 576);
         const auto& points = table.at("points");
-        QCOMPARE(points.size(), size_t(6));
+        QCOMPARE(points.size(), size_t(8));
         for (const auto& p : points) {
             const std::string method = p.at("method");
             const double budget = p.at("budget");
@@ -341,7 +381,9 @@ private slots:
                 QVERIFY(p.at("error").get<std::string>().find("144.0") != std::string::npos);
                 continue;
             }
-            QCOMPARE(p.at("tokens_held_measured").get<double>(), budget);
+            // Downsampling sends the nearest square grid: 14² for 192, 11² for 128.
+            const double sent = method != "downsample" ? budget : budget == 192 ? 196 : 121;
+            QCOMPARE(p.at("tokens_held_measured").get<double>(), sent);
             QVERIFY(p.at("prefill_flops_ratio_estimated").get<double>() < 1);
             QCOMPARE(p.at("speedup").at("reps").get<int>(), 1);
             if (method == "fastv") {

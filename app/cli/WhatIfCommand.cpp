@@ -110,6 +110,11 @@ void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
                    "plus round(N·10/64) contextual tokens merging the rest by key cosine")
         ->check(atLeast(2))
         ->group("Transforms");
+    app.add_option("--downsample", a.request.downsample,
+                   "the downsample baseline: the image resized so the encoder emits about N "
+                   "visual tokens (the nearest square grid), its position table interpolated")
+        ->check(atLeast(1))
+        ->group("Transforms");
     app.add_option(
            "--prune-channels", a.request.pruneChannels,
            "remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden "
@@ -360,10 +365,10 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     const std::string path = cli.positional[0];
     resolveWords(args);
     if (args.request.empty() && sweep.methods.empty())
-        return fail(2,
-                    "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, --visionzip N, "
-                    "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
-                    "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
+        return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, --visionzip "
+                       "N, --downsample N, "
+                       "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
+                       "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
     if (!sweep.methods.empty() && !args.request.empty())
         return fail(2, "--sweep runs each method on its own: give no other transform with it");
     auto base = loadBaseline(path, args.run, args.request);

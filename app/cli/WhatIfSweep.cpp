@@ -2,6 +2,7 @@
 
 #include "app/cli/Commands.h"
 #include "app/cli/Parser.h"
+#include "capture/whatif/Downsample.h"
 #include "capture/whatif/Plan.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
@@ -76,6 +77,13 @@ Result<std::pair<WhatIfRequest, std::string>> requestFor(const std::string& meth
         r.kvMethod = kv;
         r.kvBudget = budget;
         return std::pair{r, "fraction " + fmt("%.3g", budget)};
+    }
+    if (method == "downsample") {
+        const int grid = int(std::lround(std::sqrt(double(m.visual))));
+        auto g = downsampleGrid(grid, int(std::lround(budget)));
+        if (!g) return g.error();
+        r.downsample = *g * *g;
+        return std::pair{r, std::to_string(*g) + " × " + std::to_string(*g) + " grid"};
     }
     if (method == "visionzip") {
         const auto tokens = int64_t(std::llround(budget));
@@ -207,17 +215,17 @@ void fillFromRun(Point& p, const RunData& base, const RunData& w) {
 void addSweepOptions(CLI::App& app, SweepArgs& a) {
     app.add_option("--sweep", a.methods,
                    "run each of these methods at each --budgets value, one table of all: the "
-                   "visual-token methods prune (--prune-visual), visionzip, fastv, pdrop, or the "
-                   "KV methods "
-                   "streaming, h2o, snapkv (--kv-method)")
+                   "visual-token methods prune (--prune-visual), visionzip, downsample, fastv, "
+                   "pdrop, or the KV methods streaming, h2o, snapkv (--kv-method)")
         ->delimiter(',')
-        ->check(oneOf({"prune", "visionzip", "fastv", "pdrop", "streaming", "h2o", "snapkv"}))
+        ->check(oneOf(
+            {"prune", "visionzip", "downsample", "fastv", "pdrop", "streaming", "h2o", "snapkv"}))
         ->group("Sweeps");
     app.add_option("--budgets", a.budgets,
                    "visual-token methods: image tokens per budget (default 192,128,64 of 576, "
-                   "scaled to the model's tokens), sent to the LLM for prune and visionzip, "
-                   "averaged over the "
-                   "decoder layers for fastv and pdrop, as the papers count them; KV methods: the "
+                   "scaled to the model's tokens), sent to the LLM for prune, visionzip and "
+                   "downsample (the nearest square), averaged over the decoder layers for fastv "
+                   "and pdrop, as the papers count them; KV methods: the "
                    "fraction of the prefill each KV head keeps (default 0.4,0.2,0.1)")
         ->delimiter(',')
         ->check(numberWhere([](double b) { return b > 0; }, "must be a positive number", "> 0"))
@@ -242,9 +250,8 @@ int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
             Point p;
             p.method = method;
             p.budget = budget;
-            p.convention = kv                                           ? "per KV head"
-                           : method == "prune" || method == "visionzip" ? "sent"
-                                                                        : "layer-averaged";
+            const bool sent = method == "prune" || method == "visionzip" || method == "downsample";
+            p.convention = kv ? "per KV head" : sent ? "sent" : "layer-averaged";
             auto request = requestFor(method, budget, m);
             if (!request) {
                 p.error = request.error().message;

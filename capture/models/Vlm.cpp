@@ -118,6 +118,18 @@ void VlmModel::Impl::initWeights() {
     }
 }
 
+torch::Tensor VlmModel::Impl::positionTable(int64_t side) const {
+    const int64_t grid = cfg.vision.gridSide();
+    if (side == grid) return posEmbed;
+    auto table = posEmbed.t().reshape({1, posEmbed.size(1), grid, grid});
+    namespace F = torch::nn::functional;
+    auto resized = F::interpolate(table, F::InterpolateFuncOptions()
+                                             .size(std::vector<int64_t>{side, side})
+                                             .mode(torch::kBilinear)
+                                             .align_corners(false));
+    return resized.reshape({posEmbed.size(1), side * side}).t();
+}
+
 VlmModel::VlmModel(const VlmConfig& config) : d(std::make_unique<Impl>(config)) {
     d->eval();
     reset();
@@ -140,7 +152,9 @@ torch::Tensor VlmModel::encodeImage(const torch::Tensor& pixels, const ForwardHo
     torch::Tensor x;
     {
         ProbeScope p(rec, d->idPatch);
-        x = d->patchEmbed(pixels).flatten(2).squeeze(0).transpose(0, 1) + d->posEmbed; // [N, D]
+        auto patches = d->patchEmbed(pixels); // [1, D, side, side]
+        x = patches.flatten(2).squeeze(0).transpose(0, 1) +
+            d->positionTable(patches.size(2)); // [N, D]
     }
     VitTap tap;
     const bool tapLast = d->visionZip || hooks.lastVisionAttention;

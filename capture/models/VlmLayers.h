@@ -222,6 +222,10 @@ struct VlmModel::Impl : torch::nn::Module {
 
     explicit Impl(const VlmConfig& c);
     void initWeights();
+    // The learned position table for a `side` × `side` patch grid: the
+    // trained one, or it bilinearly interpolated (align_corners false) to a
+    // smaller grid (the downsample baseline, capture/whatif/Downsample.h).
+    torch::Tensor positionTable(int64_t side) const;
 };
 
 int64_t countParams(const torch::nn::Module& m);

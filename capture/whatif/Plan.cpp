@@ -1,6 +1,7 @@
 #include "capture/whatif/Plan.h"
 
 #include "capture/whatif/ColdExperts.h"
+#include "capture/whatif/Downsample.h"
 #include "capture/whatif/ExpertSparsity.h"
 #include "capture/whatif/VisionZip.h"
 #include "core/Format.h"
@@ -258,6 +259,30 @@ Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
     return Ok{};
 }
 
+// The downsample baseline: the image resized so the encoder emits about
+// `tokens` tokens (a square grid); each token stands for its centre patch.
+Status planDownsample(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan,
+                      Parts& parts) {
+    if (r.keepVisual || r.visionZip || r.fastvRatio || r.pdropLambda)
+        return makeError(ErrorCode::BadInput,
+                         std::string("--downsample sends fewer visual tokens itself: it cannot be "
+                                     "combined with ") +
+                             (r.keepVisual   ? "--prune-visual"
+                              : r.visionZip  ? "--visionzip"
+                              : r.fastvRatio ? "--fastv"
+                                             : "--pdrop"));
+    const int grid = cfg.vision.gridSide();
+    auto g = downsampleGrid(grid, *r.downsample);
+    if (!g) return g.error();
+    plan.model.downsampleGrid = *g;
+    plan.run.keepPatches = downsampleRepresentatives(grid, *g);
+    parts.add("downsample " + std::to_string(*g * *g),
+              "the image resized to " + std::to_string(*g * cfg.vision.patch) +
+                  " px: " + std::to_string(*g) + " × " + std::to_string(*g) +
+                  " visual tokens, the position table interpolated bilinearly");
+    return Ok{};
+}
+
 // A published KV method; the budget is turned into positions by the run,
 // which knows the prefill's length.
 Status planKvMethod(const WhatIfRequest& r, WhatIfPlan& plan, Parts& parts) {
@@ -353,7 +378,8 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
             {bool(r.pdropLambda), "--pdrop"},       {bool(r.kvThreshold), "--kv"},
             {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"},
             {r.skipExperts, "--skip-experts"},      {r.keepExperts > 0, "--keep-experts"},
-            {bool(r.kvMethod), "--kv-method"},      {bool(r.visionZip), "--visionzip"}};
+            {bool(r.kvMethod), "--kv-method"},      {bool(r.visionZip), "--visionzip"},
+            {bool(r.downsample), "--downsample"}};
         for (const auto& [asked, flag] : rewrites)
             if (asked)
                 return makeError(ErrorCode::BadInput,
@@ -416,6 +442,8 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
         if (auto s = planKvMethod(r, plan, parts); !s) return s.error();
     if (r.visionZip)
         if (auto s = planVisionZip(r, config, plan, parts); !s) return s.error();
+    if (r.downsample)
+        if (auto s = planDownsample(r, config, plan, parts); !s) return s.error();
     planModelTransforms(r, base, plan, parts);
     for (const auto& s : base.stepOutputs)
         plan.model.baselineTokens.push_back(s.token);

@@ -41,6 +41,7 @@ struct WhatIfRequest {
     bool skipExperts = false;          // Expert_Sparsity's dynamic skipping
     int keepExperts = 0;               // Expert_Sparsity's static pruning: experts kept per layer
     std::optional<int> visionZip;      // VisionZip: visual tokens sent
+    std::optional<int> downsample;     // the downsample baseline: visual tokens sent
     std::optional<KvMethodKind> kvMethod; // a published KV-cache method …
     double kvBudget = 0.4;                // … keeping this fraction of the prefill per KV head
     int kiviBits = 2, kiviGroup = 32;     // KIVI's code width and group (residual 32)
@@ -48,7 +49,7 @@ struct WhatIfRequest {
     bool empty() const {
         return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0 &&
                !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0 && !kvMethod &&
-               !visionZip;
+               !visionZip && !downsample;
     }
 };
 
