@@ -4,6 +4,7 @@
 #include "core/analysis/Analysis.h"
 #include "core/analysis/Comparison.h"
 #include "core/analysis/Intervals.h"
+#include "core/analysis/Pareto.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/analysis/Timeline.h"
 #include "core/report/Report.h"
@@ -367,6 +368,15 @@ private slots:
     }
 
     // Runs with parts missing give a report that says what is missing: no error, no NaN.
+    void paretoFrontByHand() {
+        // (cost, loss): 0 (1, 5), 1 (2, 3), 2 (3, 4) beaten by 1, 3 (4, 1),
+        // 4 (2, 3) 1's twin, 5 (0.5, NaN) unmeasured, 6 (5, 1) beaten by 3.
+        const std::vector<std::pair<double, double>> p{
+            {1, 5}, {2, 3}, {3, 4}, {4, 1}, {2, 3}, {0.5, std::nan("")}, {5, 1}};
+        QCOMPARE(paretoFront(p), (std::vector<size_t>{0, 1, 4, 3}));
+        QVERIFY(paretoFront({}).empty());
+    }
+
     void medianIntervalByHand() {
         const Interval five = medianInterval({5, 1, 4, 2, 3});
         QCOMPARE(five.median, 3.0);

@@ -460,6 +460,102 @@
     </message>
 </context>
 <context>
+    <name>mvp::CompareMethodsDialog</name>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="40"/>
+        <source>Saliency pruning (tokens sent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="41"/>
+        <source>VisionZip (tokens sent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="42"/>
+        <source>Downsampled image (tokens sent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="43"/>
+        <source>FastV (layer-averaged)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="44"/>
+        <source>PyramidDrop (layer-averaged)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="45"/>
+        <source>StreamingLLM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="46"/>
+        <source>H2O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="47"/>
+        <source>SnapKV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="54"/>
+        <source>Compare Methods</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="55"/>
+        <source>Visual-token methods (budget: image tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="56"/>
+        <source>KV-cache methods (budget: fraction of the prompt kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="58"/>
+        <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="61"/>
+        <source>Family:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="68"/>
+        <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="70"/>
+        <source>Budgets:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="73"/>
+        <source>A/B repetitions per point:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="75"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::CompareMethodsWindow</name>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="107"/>
+        <source>Compare Methods</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>mvp::MainWindow</name>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="88"/>
@@ -557,159 +653,164 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145"/>
+        <location filename="../app/gui/MainWindow.cpp" line="158"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="146"/>
+        <location filename="../app/gui/MainWindow.cpp" line="159"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148"/>
         <location filename="../app/gui/MainWindow.cpp" line="161"/>
+        <location filename="../app/gui/MainWindow.cpp" line="174"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="154"/>
+        <location filename="../app/gui/MainWindow.cpp" line="167"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="159"/>
+        <location filename="../app/gui/MainWindow.cpp" line="172"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161"/>
+        <location filename="../app/gui/MainWindow.cpp" line="174"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161"/>
+        <location filename="../app/gui/MainWindow.cpp" line="174"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172"/>
+        <location filename="../app/gui/MainWindow.cpp" line="185"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174"/>
+        <location filename="../app/gui/MainWindow.cpp" line="187"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="178"/>
+        <location filename="../app/gui/MainWindow.cpp" line="191"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180"/>
+        <location filename="../app/gui/MainWindow.cpp" line="193"/>
         <source>Ops</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="183"/>
+        <location filename="../app/gui/MainWindow.cpp" line="196"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="186"/>
+        <location filename="../app/gui/MainWindow.cpp" line="199"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187"/>
+        <location filename="../app/gui/MainWindow.cpp" line="200"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="190"/>
+        <location filename="../app/gui/MainWindow.cpp" line="203"/>
         <source>Flame chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="194"/>
+        <location filename="../app/gui/MainWindow.cpp" line="207"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="293"/>
+        <location filename="../app/gui/MainWindow.cpp" line="306"/>
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="27"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="28"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="43"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="44"/>
         <source> · ~%1 s left</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="48"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="49"/>
         <source>decode %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="50"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="51"/>
         <source>decode %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="52"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="53"/>
         <source>A/B pass %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="53"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="54"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="76"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="76"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
         <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="79"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="87"/>
         <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="88"/>
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="81"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="89"/>
         <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="87"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="95"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="96"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="97"/>
         <source>Capture failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="187"/>
+        <source>Comparing %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -718,73 +819,75 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="292"/>
+        <location filename="../app/gui/MainWindow.cpp" line="305"/>
         <source>Open Session or Trace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="350"/>
-        <location filename="../app/gui/MainWindow.cpp" line="352"/>
+        <location filename="../app/gui/MainWindow.cpp" line="363"/>
+        <location filename="../app/gui/MainWindow.cpp" line="365"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="97"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="105"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="105"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="113"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="138"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="146"/>
         <source>Running %1 with the mvprof package…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="145"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="153"/>
         <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="151"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="159"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="177"/>
         <source>Open a session with a baseline run first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="155"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="163"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="181"/>
         <source>Wait for the running job to finish, or cancel it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="163"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="171"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318"/>
+        <location filename="../app/gui/MainWindow.cpp" line="331"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="340"/>
+        <location filename="../app/gui/MainWindow.cpp" line="353"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="391"/>
+        <location filename="../app/gui/MainWindow.cpp" line="404"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="396"/>
+        <location filename="../app/gui/MainWindow.cpp" line="409"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="398"/>
+        <location filename="../app/gui/MainWindow.cpp" line="411"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -983,13 +1086,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="212"/>
+        <location filename="../app/gui/WhatIf.cpp" line="216"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="219"/>
+        <location filename="../app/gui/WhatIf.cpp" line="223"/>
         <source>&amp;Custom What-if…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="231"/>
+        <source>Compare &amp;Methods…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2053,6 +2161,70 @@
     </message>
 </context>
 <context>
+    <name>mvp::views::ParetoView</name>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="28"/>
+        <source>Latency ratio, 1 / speed-up (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="29"/>
+        <source>Prefill FLOPs or KV bytes ratio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="30"/>
+        <source>KL mean to the baseline (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="31"/>
+        <source>Top-1 agreement (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="32"/>
+        <source>Token match (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="34"/>
+        <source>Cost:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="36"/>
+        <source>Fidelity:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="66"/>
+        <source>KV bytes ratio (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="67"/>
+        <source>Prefill FLOPs ratio (estimated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="118"/>
+        <source>Pareto front</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="126"/>
+        <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less). Click a point to open its comparison.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="163"/>
+        <source>%1 at %2 (%3): run %4
+cost %5 · fidelity %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::RooflineView</name>
     <message>
         <location filename="../views/RooflineView.cpp" line="21"/>
@@ -2183,6 +2355,94 @@ prompt &quot;%3&quot;
     <message>
         <location filename="../views/RunsView.cpp" line="93"/>
         <source>Wall ms (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::SweepTableModel</name>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="64"/>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="71"/>
+        <source>not run: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="76"/>
+        <source>%1× [%2, %3]%4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="80"/>
+        <source> within noise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="92"/>
+        <source>Method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="93"/>
+        <source>Budget (KV fraction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="93"/>
+        <source>Budget (tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="94"/>
+        <source>Parameter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="95"/>
+        <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="96"/>
+        <source>Positions/head (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="96"/>
+        <source>Tokens held (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="97"/>
+        <source>Speed-up (A/B, measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="98"/>
+        <source>KV bytes ratio (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="98"/>
+        <source>Prefill FLOPs ratio (estimated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="99"/>
+        <source>KL mean (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="100"/>
+        <source>Top-1 agreement (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="101"/>
+        <source>Token match (measured)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

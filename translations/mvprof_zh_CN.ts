@@ -459,6 +459,102 @@
     </message>
 </context>
 <context>
+    <name>mvp::CompareMethodsDialog</name>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="40" />
+        <source>Saliency pruning (tokens sent)</source>
+        <translation>显著性剪枝（送出的词元数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="41" />
+        <source>VisionZip (tokens sent)</source>
+        <translation>VisionZip（送出的词元数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="42" />
+        <source>Downsampled image (tokens sent)</source>
+        <translation>降采样图像（送出的词元数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="43" />
+        <source>FastV (layer-averaged)</source>
+        <translation>FastV（按层平均）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="44" />
+        <source>PyramidDrop (layer-averaged)</source>
+        <translation>PyramidDrop（按层平均）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="45" />
+        <source>StreamingLLM</source>
+        <translation>StreamingLLM</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="46" />
+        <source>H2O</source>
+        <translation>H2O</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="47" />
+        <source>SnapKV</source>
+        <translation>SnapKV</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="54" />
+        <source>Compare Methods</source>
+        <translation>比较方法</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="55" />
+        <source>Visual-token methods (budget: image tokens)</source>
+        <translation>视觉词元方法（预算：图像词元数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="56" />
+        <source>KV-cache methods (budget: fraction of the prompt kept)</source>
+        <translation>KV 缓存方法（预算：保留的提示比例）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="58" />
+        <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
+        <translation>每种方法在每个预算下对照基线各运行一次假设分析，结果存入会话。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="61" />
+        <source>Family:</source>
+        <translation>类别：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="68" />
+        <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
+        <translation>用逗号分隔；留空：576 个图像词元中的 192、128、64（按模型缩放），或 KV 缓存的 0.4、0.2、0.1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="70" />
+        <source>Budgets:</source>
+        <translation>预算：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="73" />
+        <source>A/B repetitions per point:</source>
+        <translation>每个点的 A/B 重复次数：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="75" />
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::CompareMethodsWindow</name>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="107" />
+        <source>Compare Methods</source>
+        <translation>比较方法</translation>
+    </message>
+</context>
+<context>
     <name>mvp::MainWindow</name>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="88" />
@@ -556,160 +652,165 @@
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145" />
+        <location filename="../app/gui/MainWindow.cpp" line="158" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="146" />
+        <location filename="../app/gui/MainWindow.cpp" line="159" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148" />
         <location filename="../app/gui/MainWindow.cpp" line="161" />
+        <location filename="../app/gui/MainWindow.cpp" line="174" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="154" />
+        <location filename="../app/gui/MainWindow.cpp" line="167" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="159" />
+        <location filename="../app/gui/MainWindow.cpp" line="172" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161" />
+        <location filename="../app/gui/MainWindow.cpp" line="174" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161" />
+        <location filename="../app/gui/MainWindow.cpp" line="174" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172" />
+        <location filename="../app/gui/MainWindow.cpp" line="185" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="178" />
+        <location filename="../app/gui/MainWindow.cpp" line="191" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180" />
+        <location filename="../app/gui/MainWindow.cpp" line="193" />
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="183" />
+        <location filename="../app/gui/MainWindow.cpp" line="196" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="186" />
+        <location filename="../app/gui/MainWindow.cpp" line="199" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="200" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="190" />
+        <location filename="../app/gui/MainWindow.cpp" line="203" />
         <source>Flame chart</source>
         <translation>火焰图</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="194" />
+        <location filename="../app/gui/MainWindow.cpp" line="207" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="293" />
+        <location filename="../app/gui/MainWindow.cpp" line="306" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="27" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="28" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="43" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="44" />
         <source> · ~%1 s left</source>
         <translation> · 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="48" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="49" />
         <source>decode %1</source>
         <translation>解码 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="50" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="51" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="52" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="53" />
         <source>A/B pass %1/%2 · %p%</source>
         <translation>A/B 第 %1/%2 轮 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="53" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="54" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="76" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="76" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
         <source>The what-if failed</source>
         <translation>假设分析失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="79" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="87" />
         <source>What-if complete: see the comparison</source>
         <translation>假设分析完成：请查看对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="88" />
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="81" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="89" />
         <source>What-if failed: %1</source>
         <translation>假设分析失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="87" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="95" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="96" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="97" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="187" />
+        <source>Comparing %1 against run %2…</source>
+        <translation>正在对照运行 %2 比较 %1…</translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="99" />
@@ -717,73 +818,75 @@
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="292" />
+        <location filename="../app/gui/MainWindow.cpp" line="305" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="350" />
-        <location filename="../app/gui/MainWindow.cpp" line="352" />
+        <location filename="../app/gui/MainWindow.cpp" line="363" />
+        <location filename="../app/gui/MainWindow.cpp" line="365" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="97" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="105" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="105" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="113" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="138" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="146" />
         <source>Running %1 with the mvprof package…</source>
         <translation>正在用 mvprof 包运行 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="145" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="153" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="151" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="159" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="177" />
         <source>Open a session with a baseline run first</source>
         <translation>请先打开包含基线运行的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="155" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="163" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="181" />
         <source>Wait for the running job to finish, or cancel it</source>
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="163" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="171" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318" />
+        <location filename="../app/gui/MainWindow.cpp" line="331" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="340" />
+        <location filename="../app/gui/MainWindow.cpp" line="353" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="391" />
+        <location filename="../app/gui/MainWindow.cpp" line="404" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="396" />
+        <location filename="../app/gui/MainWindow.cpp" line="409" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="398" />
+        <location filename="../app/gui/MainWindow.cpp" line="411" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -982,14 +1085,19 @@
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="212" />
+        <location filename="../app/gui/WhatIf.cpp" line="216" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="219" />
+        <location filename="../app/gui/WhatIf.cpp" line="223" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="231" />
+        <source>Compare &amp;Methods…</source>
+        <translation>比较方法(&amp;M)…</translation>
     </message>
 </context>
 <context>
@@ -2053,6 +2161,71 @@
     </message>
 </context>
 <context>
+    <name>mvp::views::ParetoView</name>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="28" />
+        <source>Latency ratio, 1 / speed-up (measured)</source>
+        <translation>延迟比，1 / 加速比（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="29" />
+        <source>Prefill FLOPs or KV bytes ratio</source>
+        <translation>预填充 FLOPs 或 KV 字节比</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="30" />
+        <source>KL mean to the baseline (measured)</source>
+        <translation>相对基线的平均 KL（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="31" />
+        <source>Top-1 agreement (measured)</source>
+        <translation>Top-1 一致率（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="32" />
+        <source>Token match (measured)</source>
+        <translation>词元匹配率（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="34" />
+        <source>Cost:</source>
+        <translation>代价：</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="36" />
+        <source>Fidelity:</source>
+        <translation>保真度：</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="66" />
+        <source>KV bytes ratio (measured)</source>
+        <translation>KV 字节比（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="67" />
+        <source>Prefill FLOPs ratio (estimated)</source>
+        <translation>预填充 FLOPs 比（估算）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="118" />
+        <source>Pareto front</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="126" />
+        <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less). Click a point to open its comparison.</source>
+        <translation>%1 次运行对照基线运行 %2；%3 个在前沿上（没有更便宜且损失更小的）。点击一个点可打开其比较。</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="163" />
+        <source>%1 at %2 (%3): run %4
+cost %5 · fidelity %6</source>
+        <translation>%1 在 %2（%3）：运行 %4
+代价 %5 · 保真度 %6</translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::RooflineView</name>
     <message>
         <location filename="../views/RooflineView.cpp" line="21" />
@@ -2189,6 +2362,94 @@ prompt "%3"
         <location filename="../views/RunsView.cpp" line="93" />
         <source>Wall ms (measured)</source>
         <translation>墙钟 毫秒（实测）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::SweepTableModel</name>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="64" />
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="71" />
+        <source>not run: %1</source>
+        <translation>未运行：%1</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="76" />
+        <source>%1× [%2, %3]%4</source>
+        <translation>%1× [%2, %3]%4</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="80" />
+        <source> within noise</source>
+        <translation> 在噪声范围内</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="92" />
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="93" />
+        <source>Budget (KV fraction)</source>
+        <translation>预算（KV 比例）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="93" />
+        <source>Budget (tokens)</source>
+        <translation>预算（词元数）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="94" />
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="95" />
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="96" />
+        <source>Positions/head (measured)</source>
+        <translation>每头位置数（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="96" />
+        <source>Tokens held (measured)</source>
+        <translation>保留的词元数（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="97" />
+        <source>Speed-up (A/B, measured)</source>
+        <translation>加速比（A/B，实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="98" />
+        <source>KV bytes ratio (measured)</source>
+        <translation>KV 字节比（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="98" />
+        <source>Prefill FLOPs ratio (estimated)</source>
+        <translation>预填充 FLOPs 比（估算）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="99" />
+        <source>KL mean (measured)</source>
+        <translation>KL 均值（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="100" />
+        <source>Top-1 agreement (measured)</source>
+        <translation>Top-1 一致率（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="101" />
+        <source>Token match (measured)</source>
+        <translation>词元匹配率（实测）</translation>
     </message>
 </context>
 <context>

@@ -375,12 +375,16 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     if (!base) return fail(base.error().exitCode(), base.error().message);
     base->options.cancel = installCancelHandlers();
     if (!sweep.methods.empty()) {
+        // The sweep reports its own progress, a line per point.
+        Reporting quiet = args.reporting;
+        quiet.progress.clear();
         const SweepRun one = [&](const WhatIfRequest& r) -> Result<RunData> {
-            auto w = runWhatIf(path, base->options, base->data, r, args.reporting);
+            auto w = runWhatIf(path, base->options, base->data, r, quiet);
             if (!w) return w.error();
             return std::move(w->data);
         };
-        return runSweep(base->data, sweep, one, args.reporting.format);
+        return runSweep(base->data, sweep, one, args.reporting.format,
+                        args.reporting.progress == "jsonl");
     }
     auto recorded = runWhatIf(path, base->options, base->data, args.request, args.reporting);
     if (!recorded) return fail(recorded.error().exitCode(), recorded.error().message);

@@ -113,6 +113,11 @@ Result<std::pair<WhatIfRequest, std::string>> requestFor(const std::string& meth
     return std::pair{r, "λ " + fmt("%.4g", *lambda)};
 }
 
+void printLine(const nlohmann::json& j) {
+    std::printf("%s\n", j.dump().c_str());
+    std::fflush(stdout);
+}
+
 std::string padRight(std::string s, size_t n) {
     if (s.size() < n) s.append(n - s.size(), ' ');
     return s;
@@ -233,7 +238,7 @@ void addSweepOptions(CLI::App& app, SweepArgs& a) {
 }
 
 int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
-             const std::string& format) {
+             const std::string& format, bool jsonl) {
     const Model m = modelOf(base);
     const bool kv = std::any_of(sweep.methods.begin(), sweep.methods.end(), isKvMethod);
     if (kv && !std::all_of(sweep.methods.begin(), sweep.methods.end(), isKvMethod))
@@ -245,8 +250,16 @@ int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
         for (const double b : kPaperGrid)
             budgets.push_back(std::round(b * double(m.visual) / kPaperTokens));
     std::vector<Point> points;
+    const size_t total = sweep.methods.size() * budgets.size();
+    int64_t lastRun = 0;
     for (const auto& method : sweep.methods)
         for (const double budget : budgets) {
+            if (jsonl)
+                printLine({{"event", "progress"},
+                           {"phase", "sweep"},
+                           {"step", points.size() + 1},
+                           {"steps", total},
+                           {"fraction", double(points.size()) / double(total)}});
             Point p;
             p.method = method;
             p.budget = budget;
@@ -265,9 +278,15 @@ int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
                                                       " tokens: " + w.error().message +
                                                       " (the points before it are stored)");
             fillFromRun(p, base, *w);
+            lastRun = w->run.id;
             p.comparison = compareRuns(base, *w);
             points.push_back(std::move(p));
         }
+    if (jsonl) {
+        printLine({{"event", "sweep"}, {"table", jsonTable(base, m, points, kv)}});
+        printLine({{"event", "done"}, {"run", lastRun}});
+        return 0;
+    }
     const std::string out = format == "json" ? jsonTable(base, m, points, kv).dump(2) + "\n"
                                              : textTable(base, m, points, kv);
     std::fwrite(out.data(), 1, out.size(), stdout);

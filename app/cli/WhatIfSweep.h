@@ -26,8 +26,10 @@ void addSweepOptions(CLI::App& app, SweepArgs& a);
 
 // Runs one what-if and returns its recorded run.
 using SweepRun = std::function<Result<RunData>(const WhatIfRequest&)>;
-// The sweep's table (text or json) on stdout; the CLI's exit status.
+// The sweep's table (text or json) on stdout; the CLI's exit status. With
+// `jsonl`, a progress line before each point instead, then {"event":
+// "sweep", "table": the json table} and {"event": "done", "run": the last run}.
 int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
-             const std::string& format);
+             const std::string& format, bool jsonl = false);
 
 } // namespace mvp::cli

@@ -96,6 +96,7 @@ void CaptureRunner::startJob(const QStringList& arguments, const QString& sessio
     session_ = session;
     whatIf_ = whatIf;
     finishedRun_ = 0;
+    sweepTable_ = QJsonObject();
     cancelled_ = false;
     pending_.clear();
     process_.start(cliPath(), arguments);
@@ -123,6 +124,8 @@ void CaptureRunner::readLines() {
                           j.value(QStringLiteral("phase")).toString(),
                           j.value(QStringLiteral("step")).toInt(),
                           j.value(QStringLiteral("steps")).toInt());
+        else if (j.value(QStringLiteral("event")).toString() == QLatin1String("sweep"))
+            sweepTable_ = j.value(QStringLiteral("table")).toObject();
         else if (j.value(QStringLiteral("event")).toString() == QLatin1String("done")) {
             finishedRun_ = j.value(QStringLiteral("run")).toInteger();
             emit progress(1.0, QStringLiteral("done"), 0, 0);

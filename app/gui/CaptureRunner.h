@@ -4,6 +4,7 @@
 // the child's JSON lines; cancel() sends SIGTERM, and the child marks its run
 // incomplete and keeps what it wrote.
 
+#include <QJsonObject>
 #include <QObject>
 #include <QProcess>
 #include <QStringList>
@@ -54,6 +55,8 @@ public:
     QString session() const { return session_; } // the file the current job writes
     bool isWhatIf() const { return whatIf_; }
     qint64 finishedRun() const { return finishedRun_; } // from the job's "done" line; 0 if none
+    // A sweep job's table (its "sweep" line); empty for other jobs.
+    const QJsonObject& sweepTable() const { return sweepTable_; }
 
 signals:
     // fraction < 0: unknown (a script's length is its own); steps 0: unknown.
@@ -69,6 +72,7 @@ private:
     QString session_;
     bool whatIf_ = false;
     qint64 finishedRun_ = 0;
+    QJsonObject sweepTable_;
     bool cancelled_ = false;
     QByteArray pending_;
 };

@@ -138,6 +138,19 @@ void MainWindow::setUpWhatIfs() {
     whatIfBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     whatIfs_ = new WhatIfActions(whatIfMenu, whatIfBar, this);
     connect(whatIfs_, &WhatIfActions::requested, this, &MainWindow::startWhatIf);
+    compare_ = new CompareMethodsWindow(this);
+    connect(whatIfs_, &WhatIfActions::compareRequested, this, [this] {
+        CompareMethodsDialog dialog(this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        const SweepRequest r = dialog.request();
+        if (!r.methods.isEmpty()) startSweep(r);
+    });
+    // A point opens its what-if, compared with the baseline, once loaded.
+    connect(compare_, &CompareMethodsWindow::openRun, this, [this](qint64 run) {
+        if (!session_) return;
+        compareWhenLoaded_ = run;
+        openSession(session_->path, run);
+    });
 }
 
 // View: language and theme (the docks add themselves below them).

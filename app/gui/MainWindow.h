@@ -4,6 +4,7 @@
 // and run. Sessions load on a worker thread.
 
 #include "app/gui/CaptureRunner.h"
+#include "app/gui/CompareMethods.h"
 #include "app/gui/WhatIf.h"
 #include "views/LatestJob.h"
 
@@ -53,6 +54,10 @@ public:
     // Runs a what-if on the open session's baseline (the run shown, or its
     // baseline) in a child process; the comparison view shows it when done.
     void startWhatIf(WhatIfRequest request);
+    // Runs a method sweep the same way; its table and Pareto plot open in
+    // the Compare Methods window when it finishes.
+    void startSweep(SweepRequest request);
+    CompareMethodsWindow* compareWindow() const { return compare_; }
     WhatIfActions* whatIfActions() const { return whatIfs_; }
     views::ComparisonView* comparisonView() const { return comparison_; }
     enum class Export {
@@ -88,6 +93,7 @@ signals:
     void captureProgress(int percent);
     void captureFinished(bool ok, bool cancelled, const QString& message);
     void whatIfFinished(bool ok, const QString& message);
+    void sweepFinished(bool ok, const QString& message);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -132,6 +138,8 @@ private:
     views::RooflineView* roofline_;
     views::ComparisonView* comparison_;
     WhatIfActions* whatIfs_ = nullptr;
+    CompareMethodsWindow* compare_ = nullptr;
+    bool sweeping_ = false;        // the running job is a method sweep
     qint64 compareWhenLoaded_ = 0; // a finished what-if's run, compared once its session loads
     QDockWidget* comparisonDock_ = nullptr;
     QDockWidget* rooflineDock_ = nullptr;

@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <cmath>
+#include <utility>
 
 namespace mvp {
 
@@ -74,6 +75,13 @@ void MainWindow::setUpJobs() {
                 openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
             if (!ok && !cancelled)
                 showError(whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
+            if (std::exchange(sweeping_, false)) {
+                if (!runner_.sweepTable().isEmpty()) {
+                    compare_->setTable(views::parseSweepTable(runner_.sweepTable()));
+                    compare_->show();
+                }
+                emit sweepFinished(ok, message);
+            }
             if (whatIf) {
                 statusBar()->showMessage(
                     ok          ? tr("What-if complete: see the comparison")
@@ -161,6 +169,25 @@ void MainWindow::startWhatIf(WhatIfRequest request) {
     request.baseline = shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
     showJobStarted(
         tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
+    runner_.startJob(request.arguments(), request.session, true);
+}
+
+void MainWindow::startSweep(SweepRequest request) {
+    if (!session_) {
+        statusBar()->showMessage(tr("Open a session with a baseline run first"), 5000);
+        return;
+    }
+    if (runner_.isRunning()) {
+        statusBar()->showMessage(tr("Wait for the running job to finish, or cancel it"), 5000);
+        return;
+    }
+    const RunInfo& shown = session_->analysis.run;
+    request.session = session_->path;
+    request.baseline = shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
+    showJobStarted(tr("Comparing %1 against run %2…")
+                       .arg(request.methods.join(QStringLiteral(", ")))
+                       .arg(request.baseline));
+    sweeping_ = true;
     runner_.startJob(request.arguments(), request.session, true);
 }
 

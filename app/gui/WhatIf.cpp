@@ -228,6 +228,9 @@ WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogPare
         if (r.any()) emit requested(r);
     });
     actions_.emplace_back(QStringLiteral("custom"), custom);
+    auto* compare = menu->addAction(tr("Compare &Methods…"));
+    connect(compare, &QAction::triggered, this, &WhatIfActions::compareRequested);
+    actions_.emplace_back(QStringLiteral("compare"), compare);
     setEnabled(false);
 }
 

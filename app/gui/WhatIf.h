@@ -85,6 +85,7 @@ public:
 
 signals:
     void requested(const WhatIfRequest& request);
+    void compareRequested(); // What-if → Compare Methods…
 
 private:
     std::vector<std::pair<QString, QAction*>> actions_;

@@ -1,0 +1,136 @@
+#include "app/gui/CompareMethods.h"
+
+#include "views/ParetoView.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace mvp {
+
+QStringList SweepRequest::arguments() const {
+    QStringList a{QStringLiteral("whatif"),     session,
+                  QStringLiteral("--progress"), QStringLiteral("jsonl"),
+                  QStringLiteral("--sweep"),    methods.join(QLatin1Char(','))};
+    if (baseline > 0) a << QStringLiteral("--run") << QString::number(baseline);
+    if (!budgets.trimmed().isEmpty()) a << QStringLiteral("--budgets") << budgets.trimmed();
+    a << QStringLiteral("--reps") << QString::number(reps);
+    return a;
+}
+
+namespace {
+struct Method {
+    const char* name;
+    const char* text;
+    bool kv;
+};
+// The methods mvprof-cli's --sweep takes, by family (their budgets count
+// different things, so one sweep holds one family).
+const Method kMethods[] = {
+    {"prune", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "Saliency pruning (tokens sent)"),
+     false},
+    {"visionzip", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "VisionZip (tokens sent)"), false},
+    {"downsample",
+     QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "Downsampled image (tokens sent)"), false},
+    {"fastv", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "FastV (layer-averaged)"), false},
+    {"pdrop", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "PyramidDrop (layer-averaged)"),
+     false},
+    {"streaming", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "StreamingLLM"), true},
+    {"h2o", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "H2O"), true},
+    {"snapkv", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "SnapKV"), true},
+};
+} // namespace
+
+CompareMethodsDialog::CompareMethodsDialog(QWidget* parent)
+    : QDialog(parent), family_(new QComboBox(this)), budgets_(new QLineEdit(this)),
+      reps_(new QSpinBox(this)) {
+    setWindowTitle(tr("Compare Methods"));
+    family_->addItem(tr("Visual-token methods (budget: image tokens)"));
+    family_->addItem(tr("KV-cache methods (budget: fraction of the prompt kept)"));
+    auto* form = new QFormLayout(this);
+    form->addRow(new QLabel(tr("Each method runs at each budget against the baseline, as a "
+                               "what-if of its own, stored in the session."),
+                            this));
+    form->addRow(tr("Family:"), family_);
+    for (const Method& m : kMethods) {
+        auto* box = new QCheckBox(tr(m.text), this);
+        box->setProperty("kv", m.kv);
+        methods_.emplace_back(QString::fromLatin1(m.name), box);
+        form->addRow(box);
+    }
+    budgets_->setToolTip(tr("Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled "
+                            "to the model), or 0.4, 0.2, 0.1 of the KV cache"));
+    form->addRow(tr("Budgets:"), budgets_);
+    reps_->setRange(0, 100);
+    reps_->setValue(3);
+    form->addRow(tr("A/B repetitions per point:"), reps_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    form->addRow(buttons);
+    connect(family_, &QComboBox::currentIndexChanged, this, &CompareMethodsDialog::showFamily);
+    showFamily();
+}
+
+void CompareMethodsDialog::showFamily() {
+    const bool kv = family_->currentIndex() == 1;
+    for (auto& [name, box] : methods_) {
+        const bool mine = box->property("kv").toBool() == kv;
+        box->setVisible(mine);
+        box->setChecked(mine && name != QLatin1String("prune") &&
+                        name != QLatin1String("downsample"));
+    }
+    budgets_->setPlaceholderText(kv ? QStringLiteral("0.4,0.2,0.1") : QStringLiteral("192,128,64"));
+}
+
+SweepRequest CompareMethodsDialog::request() const {
+    SweepRequest r;
+    for (const auto& [name, box] : methods_)
+        if (box->isChecked()) r.methods << name;
+    r.budgets = budgets_->text();
+    r.reps = reps_->value();
+    return r;
+}
+
+CompareMethodsWindow::CompareMethodsWindow(QWidget* parent)
+    : QWidget(parent, Qt::Window), model_(new views::SweepTableModel(this)),
+      proxy_(new QSortFilterProxyModel(this)), view_(new QTableView(this)),
+      pareto_(new views::ParetoView(this)) {
+    setObjectName(QStringLiteral("compareMethodsWindow"));
+    setWindowTitle(tr("Compare Methods"));
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(Qt::UserRole);
+    view_->setModel(proxy_);
+    view_->setSortingEnabled(true);
+    view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(pareto_);
+    split->addWidget(view_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(split);
+    connect(pareto_, &views::ParetoView::runClicked, this, &CompareMethodsWindow::openRun);
+    connect(view_, &QTableView::activated, this, [this](const QModelIndex& index) {
+        if (const auto* p = model_->rowAt(proxy_->mapToSource(index)); p && p->run)
+            emit openRun(p->run);
+    });
+    resize(900, 700);
+}
+
+void CompareMethodsWindow::setTable(const views::SweepTable& table) {
+    model_->setTable(table);
+    pareto_->setTable(table);
+}
+
+} // namespace mvp

@@ -1,0 +1,129 @@
+// What-if → Compare Methods: a real sweep (saliency pruning and VisionZip at
+// two budgets on ref:tiny) run from the main window as a child job, its
+// table behind a sort proxy, its Pareto plot — the front checked against a
+// dominance test worked here, the points drawn in their method's colour —
+// and a click on a point opening that what-if's comparison.
+#include "GuiSupport.h"
+#include "TestSupport.h"
+#include "app/gui/CompareMethods.h"
+#include "views/ComparisonView.h"
+#include "views/ParetoView.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <cmath>
+#include <qcustomplot.h>
+#include <set>
+
+using namespace mvp;
+
+class TestGuiCompare : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+    QString session;
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        session = dir.filePath(QStringLiteral("compare.mvprof"));
+        const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"),
+                                     test::sampleImage(), QStringLiteral("--out"), session,
+                                     QStringLiteral("--steps"), QStringLiteral("3")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+    }
+    void init() { test::failOnWarnings(); }
+
+    void dialogBuildsOneFamilysSweep() {
+        CompareMethodsDialog dialog;
+        SweepRequest r = dialog.request();
+        QCOMPARE(r.methods, (QStringList{QStringLiteral("visionzip"), QStringLiteral("fastv"),
+                                         QStringLiteral("pdrop")}));
+        dialog.findChild<QComboBox*>()->setCurrentIndex(1); // the KV methods
+        r = dialog.request();
+        r.session = QStringLiteral("s.mvprof");
+        const QStringList a = r.arguments();
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--sweep")) + 1),
+                 QStringLiteral("streaming,h2o,snapkv"));
+        QVERIFY(!a.contains(QStringLiteral("--budgets"))); // mvprof-cli's default grid
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--progress")) + 1), QStringLiteral("jsonl"));
+    }
+
+    void sweepShowsATableAndAParetoPlot() {
+        MainWindow w;
+        QVERIFY(test::showSession(w, session, QSize(1200, 800)));
+        QSignalSpy finished(&w, &MainWindow::sweepFinished);
+        SweepRequest r;
+        r.methods = {QStringLiteral("prune"), QStringLiteral("visionzip")};
+        r.budgets = QStringLiteral("64,32");
+        r.reps = 1;
+        w.startSweep(r);
+        QVERIFY(finished.wait(240000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+        CompareMethodsWindow* win = w.compareWindow();
+        QVERIFY(win->isVisible());
+        QAbstractItemModelTester tester(win->table()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(win->table()->model()->rowCount(), 4);
+        views::ParetoView* pareto = win->pareto();
+        QCOMPARE(pareto->plotted().size(), size_t(4));
+
+        // The front by a dominance test worked here over the table's own cells.
+        auto number = [&](int row, int column) {
+            return win->table()->model()->index(row, column).data(Qt::UserRole).toDouble();
+        };
+        std::vector<std::pair<double, double>> costLoss; // latency ratio, KL, by table row
+        std::vector<qint64> runs;
+        for (int row = 0; row < 4; ++row) {
+            costLoss.push_back({1 / number(row, views::SweepTableModel::Speedup),
+                                number(row, views::SweepTableModel::Kl)});
+            runs.push_back(qint64(number(row, views::SweepTableModel::Run)));
+        }
+        std::set<qint64> onFront;
+        for (size_t i = 0; i < 4; ++i) {
+            bool dominated = false;
+            for (size_t j = 0; j < 4; ++j)
+                dominated |= costLoss[j].first <= costLoss[i].first &&
+                             costLoss[j].second <= costLoss[i].second && costLoss[j] != costLoss[i];
+            if (!dominated) onFront.insert(runs[i]);
+        }
+        std::set<qint64> shown;
+        const auto table = views::parseSweepTable(w.captureRunner()->sweepTable());
+        for (const size_t i : pareto->front())
+            shown.insert(table.points[i].run);
+        QCOMPARE(shown, onFront);
+
+        // Each point is drawn: its pixel differs from the plot's background.
+        win->resize(900, 700);
+        QApplication::processEvents();
+        pareto->plot()->replot();
+        const QImage image = pareto->plot()->toPixmap().toImage();
+        const QColor background = image.pixelColor(image.width() - 3, 3);
+        for (const size_t i : pareto->plotted()) {
+            const QPoint at = pareto->pixelOf(i).toPoint();
+            QVERIFY2(
+                image.pixelColor(at) != background,
+                qPrintable(
+                    QStringLiteral("point %1 at %2,%3 not drawn").arg(i).arg(at.x()).arg(at.y())));
+        }
+
+        // A click on a point opens that what-if's comparison.
+        QSignalSpy opened(win, &CompareMethodsWindow::openRun);
+        QSignalSpy compared(w.comparisonView(), &views::ComparisonView::compared);
+        const size_t target = pareto->plotted().back();
+        QTest::mouseClick(pareto->plot(), Qt::LeftButton, {}, pareto->pixelOf(target).toPoint());
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().at(0).toLongLong(), table.points[target].run);
+        QVERIFY(compared.count() > 0 || compared.wait(30000));
+        QCOMPARE(w.comparisonView()->runB(), table.points[target].run);
+    }
+};
+
+QTEST_MAIN(TestGuiCompare)
+#include "test_gui_compare.moc"

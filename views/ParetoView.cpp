@@ -1,0 +1,176 @@
+#include "views/ParetoView.h"
+
+#include "core/analysis/Pareto.h"
+#include "views/Colours.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <cmath>
+#include <map>
+#include <qcustomplot.h>
+
+namespace mvp::views {
+
+namespace {
+// Categorical colours that read on light and dark bases alike.
+const QColor kMethodColours[] = {QColor(31, 119, 180), QColor(255, 127, 14),  QColor(44, 160, 44),
+                                 QColor(214, 39, 40),  QColor(148, 103, 189), QColor(140, 86, 75),
+                                 QColor(227, 119, 194)};
+} // namespace
+
+ParetoView::ParetoView(QWidget* parent)
+    : QWidget(parent), costBox_(new QComboBox(this)), fidelityBox_(new QComboBox(this)),
+      plot_(new QCustomPlot(this)), info_(new QLabel(this)) {
+    costBox_->addItem(tr("Latency ratio, 1 / speed-up (measured)"));
+    costBox_->addItem(tr("Prefill FLOPs or KV bytes ratio"));
+    fidelityBox_->addItem(tr("KL mean to the baseline (measured)"));
+    fidelityBox_->addItem(tr("Top-1 agreement (measured)"));
+    fidelityBox_->addItem(tr("Token match (measured)"));
+    auto* axes = new QHBoxLayout;
+    axes->addWidget(new QLabel(tr("Cost:"), this));
+    axes->addWidget(costBox_, 1);
+    axes->addWidget(new QLabel(tr("Fidelity:"), this));
+    axes->addWidget(fidelityBox_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(axes);
+    layout->addWidget(plot_, 1);
+    layout->addWidget(info_);
+    info_->setWordWrap(true);
+    // The legend goes below the axes, where it cannot hide a point.
+    plot_->legend->setVisible(true);
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->addElement(1, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->installEventFilter(this);
+    plot_->setMouseTracking(true);
+    auto changed = [this] {
+        setAxes(costBox_->currentIndex() == 0 ? Cost::Latency : Cost::Ratio,
+                Fidelity(fidelityBox_->currentIndex()));
+    };
+    connect(costBox_, &QComboBox::currentIndexChanged, this, changed);
+    connect(fidelityBox_, &QComboBox::currentIndexChanged, this, changed);
+}
+
+void ParetoView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) redraw();
+}
+
+void ParetoView::setTable(const SweepTable& table) {
+    table_ = table;
+    costBox_->setItemText(1, table.kv ? tr("KV bytes ratio (measured)")
+                                      : tr("Prefill FLOPs ratio (estimated)"));
+    redraw();
+}
+
+void ParetoView::setAxes(Cost cost, Fidelity fidelity) {
+    cost_ = cost;
+    fidelity_ = fidelity;
+    const QSignalBlocker a(costBox_), b(fidelityBox_);
+    costBox_->setCurrentIndex(cost == Cost::Latency ? 0 : 1);
+    fidelityBox_->setCurrentIndex(int(fidelity));
+    redraw();
+}
+
+double ParetoView::costOf(const SweepPoint& p) const {
+    return cost_ == Cost::Latency ? 1.0 / p.speedup : p.costRatio;
+}
+
+double ParetoView::fidelityOf(const SweepPoint& p) const {
+    return fidelity_ == Fidelity::Kl     ? p.klMean
+           : fidelity_ == Fidelity::Top1 ? p.top1
+                                         : p.tokenMatch;
+}
+
+void ParetoView::redraw() {
+    colours::stylePlot(*plot_, palette());
+    plot_->clearGraphs();
+    plotted_.clear();
+    // On the front: least cost and least loss (KL, or 1 − agreement).
+    std::vector<std::pair<double, double>> costLoss;
+    std::map<QString, QCPGraph*> byMethod;
+    double maxX = 1, maxY = fidelity_ == Fidelity::Kl ? 0 : 1;
+    for (size_t i = 0; i < table_.points.size(); ++i) {
+        const SweepPoint& p = table_.points[i];
+        const double x = costOf(p), y = fidelityOf(p);
+        costLoss.push_back({x, fidelity_ == Fidelity::Kl ? y : 1 - y});
+        if (p.run == 0 || !std::isfinite(x) || !std::isfinite(y)) continue;
+        QCPGraph*& g = byMethod[p.method];
+        if (!g) {
+            g = plot_->addGraph();
+            const QColor c = kMethodColours[(byMethod.size() - 1) % std::size(kMethodColours)];
+            g->setName(p.method);
+            g->setLineStyle(QCPGraph::lsNone);
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 10));
+        }
+        g->addData(x, y);
+        plotted_.push_back(i);
+        maxX = std::max(maxX, x);
+        maxY = std::max(maxY, y);
+    }
+    front_.clear();
+    for (const size_t i : paretoFront(costLoss))
+        if (std::find(plotted_.begin(), plotted_.end(), i) != plotted_.end()) front_.push_back(i);
+    auto* line = plot_->addGraph();
+    line->setName(tr("Pareto front"));
+    line->setPen(QPen(colours::ink(palette()), 1.2, Qt::DashLine));
+    for (const size_t i : front_)
+        line->addData(costOf(table_.points[i]), fidelityOf(table_.points[i]));
+    plot_->xAxis->setLabel(costBox_->currentText());
+    plot_->yAxis->setLabel(fidelityBox_->currentText());
+    plot_->xAxis->setRange(0, maxX * 1.1);
+    plot_->yAxis->setRange(0, maxY > 0 ? maxY * 1.1 : 1);
+    info_->setText(tr("%1 runs against baseline run %2; %3 on the front (none cheaper loses "
+                      "less). Click a point to open its comparison.")
+                       .arg(plotted_.size())
+                       .arg(table_.baseline)
+                       .arg(front_.size()));
+    plot_->replot();
+}
+
+QPointF ParetoView::pixelOf(size_t point) const {
+    const SweepPoint& p = table_.points[point];
+    return {plot_->xAxis->coordToPixel(costOf(p)), plot_->yAxis->coordToPixel(fidelityOf(p))};
+}
+
+int ParetoView::pointAt(QPointF pos) const {
+    int best = -1;
+    double bestD = 10.0; // pixels
+    for (const size_t i : plotted_) {
+        const QPointF at = pixelOf(i);
+        const double d = std::hypot(at.x() - pos.x(), at.y() - pos.y());
+        if (d < bestD) bestD = d, best = int(i);
+    }
+    return best;
+}
+
+bool ParetoView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched != plot_ ||
+        (event->type() != QEvent::MouseMove && event->type() != QEvent::MouseButtonRelease))
+        return false;
+    auto* m = static_cast<QMouseEvent*>(event);
+    const int i = pointAt(m->position());
+    if (i < 0) return false;
+    const SweepPoint& p = table_.points[size_t(i)];
+    if (event->type() == QEvent::MouseButtonRelease) {
+        emit runClicked(p.run);
+        return false;
+    }
+    QToolTip::showText(m->globalPosition().toPoint(),
+                       tr("%1 at %2 (%3): run %4\ncost %5 · fidelity %6")
+                           .arg(p.method)
+                           .arg(p.budget)
+                           .arg(p.parameter)
+                           .arg(p.run)
+                           .arg(costOf(p), 0, 'f', 4)
+                           .arg(fidelityOf(p), 0, 'f', 4),
+                       plot_);
+    return false;
+}
+
+} // namespace mvp::views
