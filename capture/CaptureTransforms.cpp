@@ -51,6 +51,10 @@ Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms&
                          std::string(toString(t.tokenDrop->method)) +
                              " drops visual tokens between decoder layers, which a TorchScript "
                              "model's forward does not expose: it runs on the built-in model");
+    if (!t.tomeSchedule.empty())
+        return makeError(ErrorCode::BadInput,
+                         "ToMe merges tokens inside each vision block, which a TorchScript "
+                         "model's forward does not expose: it runs on the built-in model");
     if (t.downsampleGrid > 0)
         return makeError(ErrorCode::BadInput,
                          "the downsample baseline resizes the image and interpolates the vision "
@@ -237,6 +241,34 @@ void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, 
                "output MSE with the chosen AWQ scaling, same activations, summed over layers"));
     metrics.push_back(metric("quant.mean_alpha", s.meanAlpha, "", "mean chosen AWQ exponent α"));
 }
+// ToMe on this image, once: the patches its tokens stand for, in order.
+Status chooseTome(VlmModel& model, const PreparedCapture& prep,
+                  const std::vector<int64_t>& schedule, ModelTransformOutcome& out) {
+    VlmModel::Impl& m = model.impl();
+    if (schedule.size() != m.vit.size() || m.visionZip)
+        return makeError(ErrorCode::BadInput, "ToMe needs one r per vision block and no VisionZip");
+    m.tomeSchedule = schedule;
+    try {
+        c10::InferenceMode inference;
+        (void)model.encodeImage(modelPixels(prep), {});
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("ToMe failed: ") + e.what());
+    }
+    out.visualPatches.assign(m.lastTomePatches.begin(), m.lastTomePatches.end());
+    int64_t merged = 0;
+    for (const int64_t r : schedule)
+        merged += r;
+    out.metrics.push_back(
+        metric("tome.r", double(schedule.front()), "count",
+               "tokens bipartite soft matching merges in the first vision block"));
+    out.metrics.push_back(metric("tome.merged", double(merged), "count",
+                                 "visual tokens merged away over all vision blocks"));
+    out.metrics.push_back(metric("tome.tokens", double(out.visualPatches.size()), "count",
+                                 "visual tokens the encoder sent (each stands for the patch it "
+                                 "started as)"));
+    return Ok{};
+}
+
 // VisionZip on this image, once: which patches' tokens the decoder will get
 // (each run recomputes the same choice, as the method does per image).
 Status chooseVisionZip(VlmModel& model, const PreparedCapture& prep, int64_t tokens,
@@ -326,6 +358,8 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
     m.kvMethod = t.kvMethod;
     if (t.visionZip)
         if (auto s = chooseVisionZip(*d->model, d->prep, *t.visionZip, out); !s) return s.error();
+    if (!t.tomeSchedule.empty())
+        if (auto s = chooseTome(*d->model, d->prep, t.tomeSchedule, out); !s) return s.error();
     if (t.downsampleGrid > 0) {
         d->prep.pixelSide = t.downsampleGrid * d->prep.config.vision.patch;
         out.metrics.push_back(metric("downsample.side_px", d->prep.pixelSide, "px",

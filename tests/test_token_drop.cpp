@@ -5,6 +5,7 @@
 // budget (SparseVLM's own "192" example), the kept rows with ties, FastV's
 // cost formula against the notes' LLaVA-1.5-7B figures, and the refusals.
 #include "capture/whatif/Downsample.h"
+#include "capture/whatif/ToMe.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
 
@@ -33,6 +34,21 @@ private slots:
         const auto five = downsampleRepresentatives(16, 5);
         QCOMPARE(five[4], 1 * 16 + 14); // row 0 → patch row 1, column 4 → 14
         QCOMPARE(five[5], 4 * 16 + 1);
+    }
+
+    void tomeSchedulesByHand() {
+        QCOMPARE(*tomeSchedule(576, 6, 40), (std::vector<int64_t>(6, 40)));
+        // merge.py's clamp to half of what a block holds: 10 → 6 → 3 → 2.
+        QCOMPARE(*tomeSchedule(10, 3, 4), (std::vector<int64_t>{4, 3, 1}));
+        // 128 of 576 over 6 blocks: r = ceil(448 / 6) = 75; 576 − 5·75 = 201,
+        // so the last block merges 73.
+        QCOMPARE(*tomeScheduleForBudget(576, 6, 128),
+                 (std::vector<int64_t>{75, 75, 75, 75, 75, 73}));
+        // 64: r = 86 leaves 146 before the last block, which merges at most 73.
+        const auto low = tomeScheduleForBudget(576, 6, 64);
+        QVERIFY(!low.ok());
+        QVERIFY(low.error().message.find("leaves 73") != std::string::npos);
+        QVERIFY(!tomeSchedule(576, 6, 0).ok());
     }
 
     void visionZipSplitsLikeItsLlavaSettings() {

@@ -12,14 +12,120 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 
 using namespace mvp;
+
+namespace {
+// ToMe's state as this test tracks it.
+struct HandTome {
+    std::vector<double> size;
+    std::vector<int64_t> patchOf;
+};
+
+// One ViT block with ToMe, worked here: attention with log(size) on every
+// key's logit, then merge.py's matching on the head-averaged keys (A = even
+// tokens, B = odd; each A's best B by cosine, the first on ties; the r A
+// tokens with the best scores, stably, merge into their B by size-weighted
+// mean; kept A tokens in that order, then B), then the MLP.
+torch::Tensor handBlock(VitBlockImpl& block, const torch::Tensor& x, int64_t r, HandTome& h) {
+    const int64_t n = x.size(0), dim = x.size(1), heads = block.heads, hd = dim / heads;
+    auto t = block.qkv(block.ln1(x)).view({n, 3, heads, hd}).permute({1, 2, 0, 3});
+    auto logSize = torch::tensor(h.size, torch::kDouble).log().to(torch::kFloat).view({1, 1, n});
+    auto probs = torch::softmax(
+        torch::matmul(t[0], t[1].transpose(1, 2)) / std::sqrt(double(hd)) + logSize, -1);
+    const auto xa = (x + block.proj(torch::matmul(probs, t[2]).transpose(0, 1).reshape({n, dim})))
+                        .to(torch::kDouble)
+                        .contiguous();
+    const auto key = t[1].mean(0).to(torch::kDouble).contiguous();
+    const auto ka = key.accessor<double, 2>();
+    auto cosine = [&](int64_t i, int64_t j) {
+        double d = 0, ni = 0, nj = 0;
+        for (int64_t c = 0; c < hd; ++c) {
+            d += ka[i][c] * ka[j][c];
+            ni += ka[i][c] * ka[i][c];
+            nj += ka[j][c] * ka[j][c];
+        }
+        return d / std::sqrt(ni * nj);
+    };
+    std::vector<std::pair<double, int64_t>> best; // per A token: (score, its B)
+    for (int64_t a = 0; a < n; a += 2) {
+        std::pair<double, int64_t> top{-INFINITY, -1};
+        for (int64_t b = 1; b < n; b += 2)
+            if (const double c = cosine(a, b); c > top.first) top = {c, b};
+        best.push_back(top);
+    }
+    std::vector<size_t> order(best.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t i, size_t j) { return best[i].first > best[j].first; });
+    std::vector<int64_t> rows; // the tokens that stay, as rows of xa
+    std::map<int64_t, std::vector<int64_t>> into;
+    for (size_t i = 0; i < order.size(); ++i)
+        if (int64_t(i) < r)
+            into[best[order[i]].second].push_back(int64_t(2 * order[i]));
+        else
+            rows.push_back(int64_t(2 * order[i]));
+    for (int64_t b = 1; b < n; b += 2)
+        rows.push_back(b);
+    HandTome next;
+    auto merged = torch::zeros({int64_t(rows.size()), dim}, torch::kDouble);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        double size = h.size[size_t(rows[i])];
+        auto sum = xa[rows[i]] * size;
+        if (const auto it = into.find(rows[i]); it != into.end() && rows[i] % 2)
+            for (const int64_t a : it->second) {
+                sum += xa[a] * h.size[size_t(a)];
+                size += h.size[size_t(a)];
+            }
+        merged[int64_t(i)] = sum / size;
+        next.size.push_back(size);
+        next.patchOf.push_back(h.patchOf[size_t(rows[i])]);
+    }
+    h = next;
+    const auto mf = merged.to(torch::kFloat);
+    return (mf + block.fc2(torch::gelu(block.fc1(block.ln2(mf))))).to(torch::kDouble);
+}
+} // namespace
 
 class TestVisionZip : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void tomeMergesAsMergePyByHand() {
+        auto cfg = presetConfig("ref:tiny");
+        QVERIFY(bool(cfg));
+        VlmModel model(*cfg);
+        c10::InferenceMode inference;
+        auto& m = model.impl();
+        torch::manual_seed(5);
+        const auto pixels = torch::randn({1, 3, cfg->vision.imageSize, cfg->vision.imageSize});
+        const auto x0 = m.patchEmbed(pixels).flatten(2).squeeze(0).transpose(0, 1) + m.posEmbed;
+        const int64_t n = x0.size(0);
+        // Block 0 merges 30 of equal-size tokens, block 1 another 20 of
+        // unequal sizes (size-weighted means, proportional attention).
+        HandTome hand{std::vector<double>(size_t(n), 1.0), std::vector<int64_t>(size_t(n))};
+        std::iota(hand.patchOf.begin(), hand.patchOf.end(), 0);
+        ToMeState state{{30, 20}, torch::ones({n, 1}), torch::arange(n, torch::kLong)};
+        torch::Tensor x = x0;
+        for (size_t b = 0; b < 2; ++b) {
+            auto& block = *m.vit[b];
+            const auto want = handBlock(block, x, state.r[b], hand);
+            x = block.forward(x, nullptr, nullptr, &state, b);
+            QCOMPARE(x.size(0), int64_t(hand.size.size()));
+            std::vector<int64_t> gotPatches(state.patchOf.data_ptr<int64_t>(),
+                                            state.patchOf.data_ptr<int64_t>() +
+                                                state.patchOf.numel());
+            QCOMPARE(gotPatches, hand.patchOf);
+            for (size_t i = 0; i < hand.size.size(); ++i)
+                QCOMPARE(double(state.size[int64_t(i)][0].item<float>()), hand.size[i]);
+            const double err = (x.to(torch::kDouble) - want).abs().max().item<double>();
+            QVERIFY2(err < 1e-4, qPrintable(QStringLiteral("block %1: %2").arg(b).arg(err)));
+        }
+        QCOMPARE(x.size(0), n - 50);
+    }
+
     void downsampledPositionsAreInterpolated() {
         // ref:tiny's 16 × 16 table to 8 × 8, bilinear with align_corners
         // false: output cell i samples source (i + ½)·2 − ½ = 2i + ½, midway

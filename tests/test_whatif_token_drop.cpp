@@ -364,7 +364,7 @@ private slots:
 
     // Last: it adds runs to the session.
     void aSweepRunsEveryReachableBudget() {
-        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv,visionzip,downsample",
+        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv,visionzip,tome,downsample",
                                     "--budgets", "192,128", "--reps", "1", "--format", "json"})
                                   << session,
                               300000);
@@ -372,7 +372,7 @@ private slots:
         const auto table = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(table.at("visual_tokens").get<int>(), 576);
         const auto& points = table.at("points");
-        QCOMPARE(points.size(), size_t(8));
+        QCOMPARE(points.size(), size_t(10));
         for (const auto& p : points) {
             const std::string method = p.at("method");
             const double budget = p.at("budget");
@@ -390,6 +390,11 @@ private slots:
                 // (192·8 − 2·576) / 6 = 64 image tokens from layer 2 on.
                 const RunData w = test::loadRun(session, p.at("run").get<int64_t>());
                 QCOMPARE(metric(w, "tokens.kept.layer_2"), 64.0);
+            }
+            if (method == "tome") { // ToMe's r per block, the last block topping up
+                const RunData w = test::loadRun(session, p.at("run").get<int64_t>());
+                QCOMPARE(metric(w, "tome.tokens"), budget);
+                QCOMPARE(metric(w, "tome.r"), budget == 192 ? 64.0 : 75.0);
             }
             if (method == "visionzip") {
                 const RunData w = test::loadRun(session, p.at("run").get<int64_t>());

@@ -467,82 +467,87 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="41"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="42"/>
         <source>VisionZip (tokens sent)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="42"/>
-        <source>Downsampled image (tokens sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/CompareMethods.cpp" line="43"/>
-        <source>FastV (layer-averaged)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="44"/>
-        <source>PyramidDrop (layer-averaged)</source>
+        <source>ToMe (tokens sent)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="45"/>
-        <source>StreamingLLM</source>
+        <source>Downsampled image (tokens sent)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="46"/>
-        <source>H2O</source>
+        <source>FastV (layer-averaged)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="47"/>
+        <source>PyramidDrop (layer-averaged)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="49"/>
+        <source>StreamingLLM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="50"/>
+        <source>H2O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="51"/>
         <source>SnapKV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="54"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="58"/>
         <source>Compare Methods</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="55"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="59"/>
         <source>Visual-token methods (budget: image tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="56"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="60"/>
         <source>KV-cache methods (budget: fraction of the prompt kept)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="58"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="62"/>
         <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="61"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="65"/>
         <source>Family:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="68"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="72"/>
         <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="70"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="74"/>
         <source>Budgets:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="73"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="77"/>
         <source>A/B repetitions per point:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="75"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="79"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -550,7 +555,7 @@
 <context>
     <name>mvp::CompareMethodsWindow</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="107"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="112"/>
         <source>Compare Methods</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2208,17 +2213,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="118"/>
+        <location filename="../views/ParetoView.cpp" line="120"/>
         <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="126"/>
+        <location filename="../views/ParetoView.cpp" line="128"/>
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less). Click a point to open its comparison.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="163"/>
+        <location filename="../views/ParetoView.cpp" line="165"/>
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>
@@ -2366,82 +2371,82 @@ prompt &quot;%3&quot;
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="71"/>
+        <location filename="../views/SweepModels.cpp" line="74"/>
         <source>not run: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="76"/>
+        <location filename="../views/SweepModels.cpp" line="81"/>
         <source>%1× [%2, %3]%4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="80"/>
+        <location filename="../views/SweepModels.cpp" line="85"/>
         <source> within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="92"/>
+        <location filename="../views/SweepModels.cpp" line="103"/>
         <source>Method</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="93"/>
+        <location filename="../views/SweepModels.cpp" line="105"/>
         <source>Budget (KV fraction)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="93"/>
+        <location filename="../views/SweepModels.cpp" line="105"/>
         <source>Budget (tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="94"/>
+        <location filename="../views/SweepModels.cpp" line="107"/>
         <source>Parameter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="95"/>
+        <location filename="../views/SweepModels.cpp" line="109"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="96"/>
+        <location filename="../views/SweepModels.cpp" line="111"/>
         <source>Positions/head (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="96"/>
+        <location filename="../views/SweepModels.cpp" line="111"/>
         <source>Tokens held (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="97"/>
+        <location filename="../views/SweepModels.cpp" line="113"/>
         <source>Speed-up (A/B, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="98"/>
+        <location filename="../views/SweepModels.cpp" line="115"/>
         <source>KV bytes ratio (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="98"/>
+        <location filename="../views/SweepModels.cpp" line="115"/>
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="99"/>
+        <location filename="../views/SweepModels.cpp" line="117"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="100"/>
+        <location filename="../views/SweepModels.cpp" line="119"/>
         <source>Top-1 agreement (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="101"/>
+        <location filename="../views/SweepModels.cpp" line="121"/>
         <source>Token match (measured)</source>
         <translation type="unfinished"></translation>
     </message>

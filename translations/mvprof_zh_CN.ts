@@ -466,82 +466,87 @@
         <translation>显著性剪枝（送出的词元数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="41" />
+        <location filename="../app/gui/CompareMethods.cpp" line="42" />
         <source>VisionZip (tokens sent)</source>
         <translation>VisionZip（送出的词元数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="42" />
+        <location filename="../app/gui/CompareMethods.cpp" line="43" />
+        <source>ToMe (tokens sent)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="45" />
         <source>Downsampled image (tokens sent)</source>
         <translation>降采样图像（送出的词元数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="43" />
+        <location filename="../app/gui/CompareMethods.cpp" line="46" />
         <source>FastV (layer-averaged)</source>
         <translation>FastV（按层平均）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="44" />
+        <location filename="../app/gui/CompareMethods.cpp" line="47" />
         <source>PyramidDrop (layer-averaged)</source>
         <translation>PyramidDrop（按层平均）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="45" />
+        <location filename="../app/gui/CompareMethods.cpp" line="49" />
         <source>StreamingLLM</source>
         <translation>StreamingLLM</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="46" />
+        <location filename="../app/gui/CompareMethods.cpp" line="50" />
         <source>H2O</source>
         <translation>H2O</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="47" />
+        <location filename="../app/gui/CompareMethods.cpp" line="51" />
         <source>SnapKV</source>
         <translation>SnapKV</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="54" />
+        <location filename="../app/gui/CompareMethods.cpp" line="58" />
         <source>Compare Methods</source>
         <translation>比较方法</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="55" />
+        <location filename="../app/gui/CompareMethods.cpp" line="59" />
         <source>Visual-token methods (budget: image tokens)</source>
         <translation>视觉词元方法（预算：图像词元数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="56" />
+        <location filename="../app/gui/CompareMethods.cpp" line="60" />
         <source>KV-cache methods (budget: fraction of the prompt kept)</source>
         <translation>KV 缓存方法（预算：保留的提示比例）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="58" />
+        <location filename="../app/gui/CompareMethods.cpp" line="62" />
         <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
         <translation>每种方法在每个预算下对照基线各运行一次假设分析，结果存入会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="61" />
+        <location filename="../app/gui/CompareMethods.cpp" line="65" />
         <source>Family:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="68" />
+        <location filename="../app/gui/CompareMethods.cpp" line="72" />
         <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
         <translation>用逗号分隔；留空：576 个图像词元中的 192、128、64（按模型缩放），或 KV 缓存的 0.4、0.2、0.1</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="70" />
+        <location filename="../app/gui/CompareMethods.cpp" line="74" />
         <source>Budgets:</source>
         <translation>预算：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="73" />
+        <location filename="../app/gui/CompareMethods.cpp" line="77" />
         <source>A/B repetitions per point:</source>
         <translation>每个点的 A/B 重复次数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="75" />
+        <location filename="../app/gui/CompareMethods.cpp" line="79" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -549,7 +554,7 @@
 <context>
     <name>mvp::CompareMethodsWindow</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="107" />
+        <location filename="../app/gui/CompareMethods.cpp" line="112" />
         <source>Compare Methods</source>
         <translation>比较方法</translation>
     </message>
@@ -2208,17 +2213,17 @@
         <translation>预填充 FLOPs 比（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="118" />
+        <location filename="../views/ParetoView.cpp" line="120" />
         <source>Pareto front</source>
         <translation>帕累托前沿</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="126" />
+        <location filename="../views/ParetoView.cpp" line="128" />
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less). Click a point to open its comparison.</source>
         <translation>%1 次运行对照基线运行 %2；%3 个在前沿上（没有更便宜且损失更小的）。点击一个点可打开其比较。</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="163" />
+        <location filename="../views/ParetoView.cpp" line="165" />
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation>%1 在 %2（%3）：运行 %4
@@ -2372,82 +2377,82 @@ prompt "%3"
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="71" />
+        <location filename="../views/SweepModels.cpp" line="74" />
         <source>not run: %1</source>
         <translation>未运行：%1</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="76" />
+        <location filename="../views/SweepModels.cpp" line="81" />
         <source>%1× [%2, %3]%4</source>
         <translation>%1× [%2, %3]%4</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="80" />
+        <location filename="../views/SweepModels.cpp" line="85" />
         <source> within noise</source>
         <translation> 在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="92" />
+        <location filename="../views/SweepModels.cpp" line="103" />
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="93" />
+        <location filename="../views/SweepModels.cpp" line="105" />
         <source>Budget (KV fraction)</source>
         <translation>预算（KV 比例）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="93" />
+        <location filename="../views/SweepModels.cpp" line="105" />
         <source>Budget (tokens)</source>
         <translation>预算（词元数）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="94" />
+        <location filename="../views/SweepModels.cpp" line="107" />
         <source>Parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="95" />
+        <location filename="../views/SweepModels.cpp" line="109" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="96" />
+        <location filename="../views/SweepModels.cpp" line="111" />
         <source>Positions/head (measured)</source>
         <translation>每头位置数（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="96" />
+        <location filename="../views/SweepModels.cpp" line="111" />
         <source>Tokens held (measured)</source>
         <translation>保留的词元数（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="97" />
+        <location filename="../views/SweepModels.cpp" line="113" />
         <source>Speed-up (A/B, measured)</source>
         <translation>加速比（A/B，实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="98" />
+        <location filename="../views/SweepModels.cpp" line="115" />
         <source>KV bytes ratio (measured)</source>
         <translation>KV 字节比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="98" />
+        <location filename="../views/SweepModels.cpp" line="115" />
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation>预填充 FLOPs 比（估算）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="99" />
+        <location filename="../views/SweepModels.cpp" line="117" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="100" />
+        <location filename="../views/SweepModels.cpp" line="119" />
         <source>Top-1 agreement (measured)</source>
         <translation>Top-1 一致率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="101" />
+        <location filename="../views/SweepModels.cpp" line="121" />
         <source>Token match (measured)</source>
         <translation>词元匹配率（实测）</translation>
     </message>

@@ -110,6 +110,12 @@ void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
                    "plus round(N·10/64) contextual tokens merging the rest by key cosine")
         ->check(atLeast(2))
         ->group("Transforms");
+    app.add_option("--tome", a.request.tome,
+                   "ToMe (ICLR 2023): in every vision block, after attention, merge the R "
+                   "tokens with the most similar partners (bipartite soft matching on the keys, "
+                   "size-weighted means, proportional attention)")
+        ->check(atLeast(1))
+        ->group("Transforms");
     app.add_option("--downsample", a.request.downsample,
                    "the downsample baseline: the image resized so the encoder emits about N "
                    "visual tokens (the nearest square grid), its position table interpolated")
@@ -366,7 +372,7 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     resolveWords(args);
     if (args.request.empty() && sweep.methods.empty())
         return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, --visionzip "
-                       "N, --downsample N, "
+                       "N, --tome R, --downsample N, "
                        "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
                        "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
     if (!sweep.methods.empty() && !args.request.empty())

@@ -4,6 +4,7 @@
 #include "app/cli/Parser.h"
 #include "capture/whatif/Downsample.h"
 #include "capture/whatif/Plan.h"
+#include "capture/whatif/ToMe.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
 #include "core/Format.h"
@@ -31,12 +32,15 @@ bool isKvMethod(const std::string& method) {
 struct Model {
     int layers = 0;
     int64_t visual = 0, prefill = 0, headDim = 0;
+    int visionBlocks = 0;
     int floatBytes = 4;
 };
 
 Model modelOf(const RunData& base) {
     Model m;
     const auto cfg = nlohmann::json::parse(base.run.configJson, nullptr, false);
+    if (cfg.is_object() && cfg.contains("vision"))
+        m.visionBlocks = cfg["vision"].value("layers", 0);
     if (cfg.is_object() && cfg.contains("llm")) {
         m.layers = cfg["llm"].value("layers", 0);
         m.headDim = cfg["llm"].value("dim", 0) / std::max(1, cfg["llm"].value("heads", 1));
@@ -84,6 +88,13 @@ Result<std::pair<WhatIfRequest, std::string>> requestFor(const std::string& meth
         if (!g) return g.error();
         r.downsample = *g * *g;
         return std::pair{r, std::to_string(*g) + " × " + std::to_string(*g) + " grid"};
+    }
+    if (method == "tome") {
+        const int64_t tokens = std::llround(budget);
+        auto schedule = tomeScheduleForBudget(m.visual, m.visionBlocks, tokens);
+        if (!schedule) return schedule.error();
+        r.tomeTokens = int(tokens);
+        return std::pair{r, "r " + std::to_string(schedule->front()) + " per block"};
     }
     if (method == "visionzip") {
         const auto tokens = int64_t(std::llround(budget));
@@ -218,17 +229,18 @@ void fillFromRun(Point& p, const RunData& base, const RunData& w) {
 } // namespace
 
 void addSweepOptions(CLI::App& app, SweepArgs& a) {
-    app.add_option("--sweep", a.methods,
-                   "run each of these methods at each --budgets value, one table of all: the "
-                   "visual-token methods prune (--prune-visual), visionzip, downsample, fastv, "
-                   "pdrop, or the KV methods streaming, h2o, snapkv (--kv-method)")
+    app.add_option(
+           "--sweep", a.methods,
+           "run each of these methods at each --budgets value, one table of all: the "
+           "visual-token methods prune (--prune-visual), visionzip, tome, downsample, fastv, "
+           "pdrop, or the KV methods streaming, h2o, snapkv (--kv-method)")
         ->delimiter(',')
-        ->check(oneOf(
-            {"prune", "visionzip", "downsample", "fastv", "pdrop", "streaming", "h2o", "snapkv"}))
+        ->check(oneOf({"prune", "visionzip", "tome", "downsample", "fastv", "pdrop", "streaming",
+                       "h2o", "snapkv"}))
         ->group("Sweeps");
     app.add_option("--budgets", a.budgets,
                    "visual-token methods: image tokens per budget (default 192,128,64 of 576, "
-                   "scaled to the model's tokens), sent to the LLM for prune, visionzip and "
+                   "scaled to the model's tokens), sent to the LLM for prune, visionzip, tome and "
                    "downsample (the nearest square), averaged over the decoder layers for fastv "
                    "and pdrop, as the papers count them; KV methods: the "
                    "fraction of the prefill each KV head keeps (default 0.4,0.2,0.1)")
@@ -263,7 +275,8 @@ int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
             Point p;
             p.method = method;
             p.budget = budget;
-            const bool sent = method == "prune" || method == "visionzip" || method == "downsample";
+            const bool sent = method == "prune" || method == "visionzip" || method == "tome" ||
+                              method == "downsample";
             p.convention = kv ? "per KV head" : sent ? "sent" : "layer-averaged";
             auto request = requestFor(method, budget, m);
             if (!request) {

@@ -40,6 +40,7 @@ const Method kMethods[] = {
     {"prune", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "Saliency pruning (tokens sent)"),
      false},
     {"visionzip", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "VisionZip (tokens sent)"), false},
+    {"tome", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "ToMe (tokens sent)"), false},
     {"downsample",
      QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "Downsampled image (tokens sent)"), false},
     {"fastv", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "FastV (layer-averaged)"), false},

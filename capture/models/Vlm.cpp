@@ -158,8 +158,16 @@ torch::Tensor VlmModel::encodeImage(const torch::Tensor& pixels, const ForwardHo
     }
     VitTap tap;
     const bool tapLast = d->visionZip || hooks.lastVisionAttention;
+    std::optional<ToMeState> tome;
+    if (!d->tomeSchedule.empty())
+        tome = ToMeState{d->tomeSchedule, torch::ones({x.size(0), 1}, x.options()),
+                         torch::arange(x.size(0), torch::kLong)};
     for (size_t i = 0; i < d->vit.size(); ++i)
-        x = d->vit[i]->forward(x, rec, tapLast && i + 1 == d->vit.size() ? &tap : nullptr);
+        x = d->vit[i]->forward(x, rec, tapLast && i + 1 == d->vit.size() ? &tap : nullptr,
+                               tome ? &*tome : nullptr, i);
+    if (tome)
+        d->lastTomePatches.assign(tome->patchOf.data_ptr<int64_t>(),
+                                  tome->patchOf.data_ptr<int64_t>() + tome->patchOf.numel());
     if (hooks.lastVisionAttention) hooks.lastVisionAttention(tap.probs, tap.keys);
     ProbeScope n(rec, d->idVitNorm);
     x = d->vitNorm(x);

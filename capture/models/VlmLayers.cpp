@@ -64,17 +64,22 @@ VitBlockImpl::VitBlockImpl(const VisionConfig& c) : heads(c.heads) {
     fc2 = register_module("fc2", Lin(c.mlp, c.dim, true));
 }
 
-torch::Tensor VitBlockImpl::forward(torch::Tensor x, Recorder* rec, VitTap* tap) {
+torch::Tensor VitBlockImpl::forward(torch::Tensor x, Recorder* rec, VitTap* tap, ToMeState* tome,
+                                    size_t index) {
     ProbeScope s(rec, id);
     {
         ProbeScope a(rec, attnId);
         const int64_t n = x.size(0), dim = x.size(1), hd = dim / heads;
         auto t = qkv(ln1(x)).view({n, 3, heads, hd}).permute({1, 2, 0, 3}); // [3, H, N, hd]
         auto q = t[0], k = t[1], v = t[2];
-        auto probs =
-            torch::softmax(torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(hd)), -1);
+        auto scores = torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(hd));
+        // ToMe's proportional attention: a key of size s counts s times.
+        if (tome) scores = scores + tome->size.log().view({1, 1, n}).to(scores.scalar_type());
+        auto probs = torch::softmax(scores, -1);
         if (tap) *tap = VitTap{probs, k};
         x = x + proj(torch::matmul(probs, v).transpose(0, 1).reshape({n, dim}));
+        if (tome && index < tome->r.size() && tome->r[index] > 0)
+            x = tomeMerge(x, k.mean(0), tome->r[index], *tome);
     }
     {
         ProbeScope m(rec, mlpId);

@@ -9,6 +9,7 @@
 #include "capture/whatif/TensorQuant.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
+#include "capture/whatif/VisualTokenMerge.h"
 
 #include <limits>
 #include <map>
@@ -62,7 +63,9 @@ struct VitBlockImpl : torch::nn::Module {
     int64_t id = 0, attnId = 0, mlpId = 0;
 
     explicit VitBlockImpl(const VisionConfig& c);
-    torch::Tensor forward(torch::Tensor x, Recorder* rec, VitTap* tap = nullptr);
+    // `tome`: ToMe's proportional attention and the merge after attention (block `index`).
+    torch::Tensor forward(torch::Tensor x, Recorder* rec, VitTap* tap = nullptr,
+                          ToMeState* tome = nullptr, size_t index = 0);
 };
 TORCH_MODULE(VitBlock);
 
@@ -219,6 +222,10 @@ struct VlmModel::Impl : torch::nn::Module {
     // what the last image encoded chose.
     std::optional<VisionZipSplit> visionZip;
     VisionZipSelection lastZip;
+    // ToMe in the encoder's blocks: r per block, and the patches the last
+    // image's tokens stand for, in the order they leave the encoder.
+    std::vector<int64_t> tomeSchedule;
+    std::vector<int64_t> lastTomePatches;
 
     explicit Impl(const VlmConfig& c);
     void initWeights();

@@ -3,6 +3,7 @@
 #include "capture/whatif/ColdExperts.h"
 #include "capture/whatif/Downsample.h"
 #include "capture/whatif/ExpertSparsity.h"
+#include "capture/whatif/ToMe.h"
 #include "capture/whatif/VisionZip.h"
 #include "core/Format.h"
 #include "core/analysis/PatchMetrics.h"
@@ -259,6 +260,38 @@ Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
     return Ok{};
 }
 
+// ToMe in every vision block; which patches its tokens stand for is decided
+// on the image when the model is transformed.
+Status planTome(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
+    if (r.keepVisual || r.visionZip || r.downsample || r.fastvRatio || r.pdropLambda)
+        return makeError(ErrorCode::BadInput,
+                         std::string("--tome merges the visual tokens itself: it cannot be "
+                                     "combined with ") +
+                             (r.keepVisual   ? "--prune-visual"
+                              : r.visionZip  ? "--visionzip"
+                              : r.downsample ? "--downsample"
+                              : r.fastvRatio ? "--fastv"
+                                             : "--pdrop"));
+    const int64_t n = cfg.vision.patches();
+    auto schedule = r.tomeTokens ? tomeScheduleForBudget(n, cfg.vision.layers, *r.tomeTokens)
+                                 : tomeSchedule(n, cfg.vision.layers, *r.tome);
+    if (!schedule) return schedule.error();
+    int64_t sent = n;
+    std::string per;
+    for (const int64_t m : *schedule) {
+        sent -= m;
+        per += (per.empty() ? "" : ", ") + std::to_string(m);
+    }
+    plan.model.tomeSchedule = *schedule;
+    parts.add("tome " + std::to_string(schedule->front()),
+              "bipartite soft matching in each of the " + std::to_string(cfg.vision.layers) +
+                  " vision blocks, merging " + per +
+                  " tokens (size-weighted means, proportional "
+                  "attention): " +
+                  std::to_string(sent) + " of " + std::to_string(n) + " sent");
+    return Ok{};
+}
+
 // The downsample baseline: the image resized so the encoder emits about
 // `tokens` tokens (a square grid); each token stands for its centre patch.
 Status planDownsample(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan,
@@ -379,7 +412,7 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
             {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"},
             {r.skipExperts, "--skip-experts"},      {r.keepExperts > 0, "--keep-experts"},
             {bool(r.kvMethod), "--kv-method"},      {bool(r.visionZip), "--visionzip"},
-            {bool(r.downsample), "--downsample"}};
+            {bool(r.downsample), "--downsample"},   {bool(r.tome || r.tomeTokens), "--tome"}};
         for (const auto& [asked, flag] : rewrites)
             if (asked)
                 return makeError(ErrorCode::BadInput,
@@ -444,6 +477,8 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
         if (auto s = planVisionZip(r, config, plan, parts); !s) return s.error();
     if (r.downsample)
         if (auto s = planDownsample(r, config, plan, parts); !s) return s.error();
+    if (r.tome || r.tomeTokens)
+        if (auto s = planTome(r, config, plan, parts); !s) return s.error();
     planModelTransforms(r, base, plan, parts);
     for (const auto& s : base.stepOutputs)
         plan.model.baselineTokens.push_back(s.token);

@@ -42,6 +42,8 @@ struct WhatIfRequest {
     int keepExperts = 0;               // Expert_Sparsity's static pruning: experts kept per layer
     std::optional<int> visionZip;      // VisionZip: visual tokens sent
     std::optional<int> downsample;     // the downsample baseline: visual tokens sent
+    std::optional<int> tome;           // ToMe: tokens merged per vision block …
+    std::optional<int> tomeTokens;     // … or the tokens it sends (a sweep's budget)
     std::optional<KvMethodKind> kvMethod; // a published KV-cache method …
     double kvBudget = 0.4;                // … keeping this fraction of the prefill per KV head
     int kiviBits = 2, kiviGroup = 32;     // KIVI's code width and group (residual 32)
@@ -49,7 +51,7 @@ struct WhatIfRequest {
     bool empty() const {
         return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0 &&
                !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0 && !kvMethod &&
-               !visionZip && !downsample;
+               !visionZip && !downsample && !tome && !tomeTokens;
     }
 };
 

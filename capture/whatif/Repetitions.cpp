@@ -42,7 +42,8 @@ Result<std::vector<RepetitionRow>> runAbRepetitions(const AbPlan& plan) {
 std::vector<Phase> controlPhases(const ModelTransforms& t, bool prunesVisualTokens) {
     // The reference pipeline's phases in order, and the first each transform touches.
     if (t.downsampleGrid > 0) return {}; // the image is resized to fewer pixels
-    if (t.pruneChannels > 0 || t.visionZip) return {Phase::Preprocess}; // the vision encoder
+    if (t.pruneChannels > 0 || t.visionZip || !t.tomeSchedule.empty())
+        return {Phase::Preprocess};                                    // the vision encoder
     if (prunesVisualTokens) return {Phase::Preprocess, Phase::Vision}; // after the projector
     return {Phase::Preprocess, Phase::Vision, Phase::Projector};       // decoder-side
 }

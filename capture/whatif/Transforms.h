@@ -75,6 +75,8 @@ struct ModelTransforms {
     std::optional<int64_t> visionZip;
     // The downsample baseline: the image resized to this grid side of patches (0: none).
     int downsampleGrid = 0;
+    // ToMe: the tokens merged in each vision block (empty: none).
+    std::vector<int64_t> tomeSchedule;
     // Expert_Sparsity (capture/whatif/ExpertSparsity.h): β per MoE layer for
     // dynamic skipping (empty: none), and the experts each MoE layer keeps
     // under static pruning (0: none), chosen on the baseline's inputs.
@@ -87,7 +89,8 @@ struct ModelTransforms {
 
     bool touchesModel() const {
         return quantBits || kv || kvMethod || freezeCold || pruneChannels > 0 || tokenDrop ||
-               !skipBeta.empty() || keepExperts > 0 || visionZip || downsampleGrid > 0;
+               !skipBeta.empty() || keepExperts > 0 || visionZip || downsampleGrid > 0 ||
+               !tomeSchedule.empty();
     }
 };
 

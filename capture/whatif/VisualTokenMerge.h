@@ -20,4 +20,21 @@ torch::Tensor visionZipFeatures(const torch::Tensor& x, const torch::Tensor& pro
                                 const torch::Tensor& keys, const VisionZipSplit& split,
                                 VisionZipSelection& selection);
 
+// ToMe's state through the encoder: each token's size (the patches merged
+// into it) and the patch it stands for (its own, for a token that absorbed
+// others: ToMe keeps the destination's place).
+struct ToMeState {
+    std::vector<int64_t> r; // tokens merged in each block
+    torch::Tensor size;     // float [N, 1]
+    torch::Tensor patchOf;  // int64 [N]
+};
+// merge.py's bipartite_soft_matching + merge_wavg on x [N, dim] with the
+// block's keys averaged over heads `metric` [N, hd]: tokens alternate into
+// sets A (even) and B (odd); each A token's best B partner by cosine; the r
+// A tokens with the best matches (stable, ties to the earlier) merge into
+// their partners by size-weighted mean; returns [unmerged A in that order,
+// then B] and updates `state`.
+torch::Tensor tomeMerge(const torch::Tensor& x, const torch::Tensor& metric, int64_t r,
+                        ToMeState& state);
+
 } // namespace mvp
