@@ -43,8 +43,8 @@ private slots:
     void dialogBuildsOneFamilysSweep() {
         CompareMethodsDialog dialog;
         SweepRequest r = dialog.request();
-        QCOMPARE(r.methods, (QStringList{QStringLiteral("visionzip"), QStringLiteral("fastv"),
-                                         QStringLiteral("pdrop")}));
+        QCOMPARE(r.methods, (QStringList{QStringLiteral("visionzip"), QStringLiteral("tome"),
+                                         QStringLiteral("fastv"), QStringLiteral("pdrop")}));
         dialog.findChild<QComboBox*>()->setCurrentIndex(1); // the KV methods
         r = dialog.request();
         r.session = QStringLiteral("s.mvprof");

@@ -496,7 +496,9 @@ ZH = {
     'Parameter': '参数',
     'Positions/head (measured)': '每头位置数（实测）',
     'Tokens held (measured)': '保留的词元数（实测）',
-    'Speed-up (A/B, measured)': '加速比（A/B，实测）',}
+    'Speed-up (A/B, measured)': '加速比（A/B，实测）',
+    'ToMe (tokens sent)': 'ToMe（送出的词元数）',
+}
 
 
 def main(path):

@@ -473,7 +473,7 @@
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="43" />
         <source>ToMe (tokens sent)</source>
-        <translation type="unfinished" />
+        <translation>ToMe（送出的词元数）</translation>
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="45" />
