@@ -1,10 +1,8 @@
 #include "capture/whatif/Plan.h"
 
 #include "capture/whatif/ColdExperts.h"
-#include "capture/whatif/Downsample.h"
 #include "capture/whatif/ExpertSparsity.h"
-#include "capture/whatif/ToMe.h"
-#include "capture/whatif/VisionZip.h"
+#include "capture/whatif/PlanParts.h"
 #include "core/Format.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/image/Image.h"
@@ -18,6 +16,7 @@
 namespace mvp {
 
 namespace {
+using planning::Parts;
 bool isUserModel(const RunInfo& run) {
     return run.model.rfind("file:", 0) == 0;
 }
@@ -109,21 +108,6 @@ salientPatches(const RunData& base, double keep, SaliencySource source, std::opt
     return std::pair{kept, n};
 }
 
-// The plan's label ("prune-visual 0.4 + w8") and description, part by part.
-struct Parts {
-    std::vector<std::string> names, details;
-    void add(std::string name, std::string detail) {
-        names.push_back(std::move(name));
-        details.push_back(std::move(detail));
-    }
-    void into(RunTransform& t) const {
-        for (size_t i = 0; i < names.size(); ++i) {
-            t.label += (i ? " + " : "") + names[i];
-            t.transform += (i ? "; " : "") + names[i] + " (" + details[i] + ")";
-        }
-    }
-};
-
 Status planPruning(const WhatIfRequest& r, const RunData& base, WhatIfPlan& plan, Parts& parts) {
     auto kept = salientPatches(base, *r.keepVisual, r.saliency, r.saliencyLayer);
     if (!kept) return kept.error();
@@ -164,44 +148,6 @@ Status planFreezing(const WhatIfRequest& r, const RunData& base, const VlmConfig
     return Ok{};
 }
 
-// FastV or PyramidDrop over the image tokens the decoder receives (every
-// patch: neither combines with --prune-visual or --kv, which change them).
-Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.fastvRatio && r.pdropLambda)
-        return makeError(ErrorCode::BadInput,
-                         "--fastv and --pdrop both drop visual tokens inside the decoder: "
-                         "choose one");
-    const char* flag = r.fastvRatio ? "--fastv" : "--pdrop";
-    if (r.keepVisual || r.kvThreshold)
-        return makeError(ErrorCode::BadInput, std::string(flag) +
-                                                  " ranks every image token inside the decoder: it "
-                                                  "cannot be combined with " +
-                                                  (r.keepVisual ? "--prune-visual" : "--kv"));
-    const int layers = cfg.llm.layers;
-    const int64_t visual = cfg.vision.patches();
-    // The paper's K = 2 needs three layers; a two-layer model cuts after its first.
-    const int k = r.fastvLayer ? *r.fastvLayer : std::min(2, std::max(1, layers - 1));
-    auto drop = r.fastvRatio ? planFastV(layers, visual, k, *r.fastvRatio)
-                             : planPyramidDrop(layers, visual, *r.pdropLambda);
-    if (!drop) return drop.error();
-    std::string stages;
-    for (const auto& s : drop->stages)
-        stages += (stages.empty() ? "" : ", ") + std::to_string(s.keep) + " from layer " +
-                  std::to_string(s.layer);
-    const std::string average = fmt("%.1f", layerAveragedVisualTokens(*drop, layers));
-    if (r.fastvRatio)
-        parts.add("fastv K" + std::to_string(k) + " R" + fmt("%.2g", *r.fastvRatio),
-                  "image tokens ranked by layer " + std::to_string(k - 1) +
-                      "'s last-token attention: " + stages + " of " + std::to_string(visual) +
-                      ", " + average + " per layer on average");
-    else
-        parts.add("pdrop " + fmt("%.2g", *r.pdropLambda),
-                  "image tokens ranked by each stage layer's last-token attention: " + stages +
-                      " of " + std::to_string(visual) + ", " + average + " per layer on average");
-    plan.model.tokenDrop = std::move(drop.value());
-    return Ok{};
-}
-
 // Expert_Sparsity's skipping (β from the baseline's routing) and pruning
 // (the subsets are chosen on the baseline's inputs when the model is built).
 Status planExpertSparsity(const WhatIfRequest& r, const RunData& base, const VlmConfig& cfg,
@@ -235,127 +181,6 @@ Status planExpertSparsity(const WhatIfRequest& r, const RunData& base, const Vlm
     plan.model.skipBeta = std::move(beta.value());
     parts.add("skip-experts", "a lower-ranked expert below β·w₁ is skipped, β each layer's median "
                               "w₂/w₁ over the baseline's tokens");
-    return Ok{};
-}
-
-// VisionZip's split of the tokens sent; which patches it keeps is decided
-// on the image when the model is transformed (ModelTransformOutcome).
-Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.keepVisual || r.fastvRatio || r.pdropLambda)
-        return makeError(ErrorCode::BadInput,
-                         std::string("--visionzip chooses the visual tokens itself: it cannot be "
-                                     "combined with ") +
-                             (r.keepVisual   ? "--prune-visual"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
-    auto split = visionZipSplit(cfg.vision.patches(), *r.visionZip);
-    if (!split) return split.error();
-    plan.model.visionZip = *r.visionZip;
-    parts.add("visionzip " + std::to_string(*r.visionZip),
-              std::to_string(split->dominant) +
-                  " dominant tokens by the attention they receive "
-                  "(mean over queries: the encoder has no CLS token) + " +
-                  std::to_string(split->contextual) +
-                  " contextual tokens merged by key cosine, in the encoder's last block");
-    return Ok{};
-}
-
-// ToMe in every vision block; which patches its tokens stand for is decided
-// on the image when the model is transformed.
-Status planTome(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.keepVisual || r.visionZip || r.downsample || r.fastvRatio || r.pdropLambda)
-        return makeError(ErrorCode::BadInput,
-                         std::string("--tome merges the visual tokens itself: it cannot be "
-                                     "combined with ") +
-                             (r.keepVisual   ? "--prune-visual"
-                              : r.visionZip  ? "--visionzip"
-                              : r.downsample ? "--downsample"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
-    const int64_t n = cfg.vision.patches();
-    auto schedule = r.tomeTokens ? tomeScheduleForBudget(n, cfg.vision.layers, *r.tomeTokens)
-                                 : tomeSchedule(n, cfg.vision.layers, *r.tome);
-    if (!schedule) return schedule.error();
-    int64_t sent = n;
-    std::string per;
-    for (const int64_t m : *schedule) {
-        sent -= m;
-        per += (per.empty() ? "" : ", ") + std::to_string(m);
-    }
-    plan.model.tomeSchedule = *schedule;
-    parts.add("tome " + std::to_string(schedule->front()),
-              "bipartite soft matching in each of the " + std::to_string(cfg.vision.layers) +
-                  " vision blocks, merging " + per +
-                  " tokens (size-weighted means, proportional "
-                  "attention): " +
-                  std::to_string(sent) + " of " + std::to_string(n) + " sent");
-    return Ok{};
-}
-
-// The downsample baseline: the image resized so the encoder emits about
-// `tokens` tokens (a square grid); each token stands for its centre patch.
-Status planDownsample(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan,
-                      Parts& parts) {
-    if (r.keepVisual || r.visionZip || r.fastvRatio || r.pdropLambda)
-        return makeError(ErrorCode::BadInput,
-                         std::string("--downsample sends fewer visual tokens itself: it cannot be "
-                                     "combined with ") +
-                             (r.keepVisual   ? "--prune-visual"
-                              : r.visionZip  ? "--visionzip"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
-    const int grid = cfg.vision.gridSide();
-    auto g = downsampleGrid(grid, *r.downsample);
-    if (!g) return g.error();
-    plan.model.downsampleGrid = *g;
-    plan.run.keepPatches = downsampleRepresentatives(grid, *g);
-    parts.add("downsample " + std::to_string(*g * *g),
-              "the image resized to " + std::to_string(*g * cfg.vision.patch) +
-                  " px: " + std::to_string(*g) + " × " + std::to_string(*g) +
-                  " visual tokens, the position table interpolated bilinearly");
-    return Ok{};
-}
-
-// A published KV method; the budget is turned into positions by the run,
-// which knows the prefill's length.
-Status planKvMethod(const WhatIfRequest& r, WhatIfPlan& plan, Parts& parts) {
-    const KvMethodKind kind = *r.kvMethod;
-    if (r.kvThreshold || r.fastvRatio || r.pdropLambda)
-        return makeError(ErrorCode::BadInput,
-                         std::string("--kv-method ") + toString(kind) +
-                             " manages the KV cache itself: it cannot be combined with " +
-                             (r.kvThreshold  ? "--kv"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
-    KvMethod m;
-    m.kind = kind;
-    m.budget = r.kvBudget;
-    m.kivi.bits = r.kiviBits;
-    m.kivi.group = r.kiviGroup;
-    const std::string budget = fmt("%.3g", r.kvBudget);
-    switch (kind) {
-    case KvMethodKind::StreamingLLM:
-        parts.add("streamingllm " + budget,
-                  std::to_string(m.sinks) + " attention sinks + the most recent positions, " +
-                      budget + " of the prefill per KV head, positions re-indexed in the cache");
-        break;
-    case KvMethodKind::H2O:
-        parts.add("h2o " + budget, "heavy hitters by attention received + the most recent, " +
-                                       budget + " of the prefill per KV head, evicting every step");
-        break;
-    case KvMethodKind::SnapKV:
-        parts.add("snapkv " + budget, "the last " + std::to_string(m.window) +
-                                          " queries' pooled votes (avg, kernel " +
-                                          std::to_string(m.kernel) + ") + the window, " + budget +
-                                          " of the prefill per KV head");
-        break;
-    case KvMethodKind::Kivi:
-        parts.add("kivi " + std::to_string(r.kiviBits) + "-bit",
-                  "keys per channel, values per token, group " + std::to_string(r.kiviGroup) +
-                      ", " + std::to_string(m.kivi.residual) + " recent tokens in full precision");
-        break;
-    }
-    plan.model.kvMethod = m;
     return Ok{};
 }
 
@@ -468,17 +293,17 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
     if (r.freezeCold)
         if (auto s = planFreezing(r, base, config, plan, parts); !s) return s.error();
     if (r.fastvRatio || r.pdropLambda)
-        if (auto s = planTokenDrop(r, config, plan, parts); !s) return s.error();
+        if (auto s = planning::planTokenDrop(r, config, plan, parts); !s) return s.error();
     if (r.skipExperts || r.keepExperts)
         if (auto s = planExpertSparsity(r, base, config, plan, parts); !s) return s.error();
     if (r.kvMethod)
-        if (auto s = planKvMethod(r, plan, parts); !s) return s.error();
+        if (auto s = planning::planKvMethod(r, plan, parts); !s) return s.error();
     if (r.visionZip)
-        if (auto s = planVisionZip(r, config, plan, parts); !s) return s.error();
+        if (auto s = planning::planVisionZip(r, config, plan, parts); !s) return s.error();
     if (r.downsample)
-        if (auto s = planDownsample(r, config, plan, parts); !s) return s.error();
+        if (auto s = planning::planDownsample(r, config, plan, parts); !s) return s.error();
     if (r.tome || r.tomeTokens)
-        if (auto s = planTome(r, config, plan, parts); !s) return s.error();
+        if (auto s = planning::planTome(r, config, plan, parts); !s) return s.error();
     planModelTransforms(r, base, plan, parts);
     for (const auto& s : base.stepOutputs)
         plan.model.baselineTokens.push_back(s.token);
