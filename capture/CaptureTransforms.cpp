@@ -129,6 +129,11 @@ Status checkTransforms(const ModelTransforms& t, const VlmConfig& cfg) {
                                                   " manages the KV cache itself: "
                                                   "it cannot be combined with " +
                                                   (t.kv ? "--kv" : "FastV or PyramidDrop"));
+    if (t.tokenDrop && (t.downsampleGrid > 0 || !t.tomeSchedule.empty()))
+        return makeError(ErrorCode::BadInput,
+                         std::string(toString(t.tokenDrop->method)) +
+                             " ranks every image token inside the decoder: it cannot follow "
+                             "the downsample baseline or ToMe, which send fewer");
     if (t.visionZip && t.tokenDrop)
         return makeError(ErrorCode::BadInput,
                          std::string(toString(t.tokenDrop->method)) +

@@ -36,6 +36,31 @@ private slots:
         QCOMPARE(five[5], 4 * 16 + 1);
     }
 
+    void dartSelectsByHand() {
+        const auto plan = planDart(8, 576, 2, 128);
+        QVERIFY(plan.ok());
+        QCOMPARE(plan->perPivot, int64_t(16));
+        QCOMPARE(plan->stages.front().keep, int64_t(4 + 8 * 16)); // 132 for DART's "128"
+        QCOMPARE(plan->stages.front().layer, 2);
+        QVERIFY(!planDart(8, 576, 2, 7).ok()); // fewer than one token per pivot
+        QVERIFY(!planDart(8, 576, 8, 128).ok());
+        // Six image tokens, two text tokens; one pivot of each, two tokens per pivot.
+        TokenDrop d;
+        d.method = TokenDropMethod::Dart;
+        d.pivotsImage = 1;
+        d.pivotsText = 1;
+        d.perPivot = 2;
+        const std::vector<double> imageL1{1, 9, 3, 2, 5, 4}, textL1{7, 8};
+        // Image pivot 1 (L1 9), text pivot 1 (L1 8). States in 2-D:
+        const std::vector<std::vector<double>> image{{1, 0},  {1, 0},   {0, 1},
+                                                     {-1, 0}, {1, 0.1}, {0.7, 0.7}},
+            text{{0, 0}, {0, 1}};
+        // Pivot image 1 = (1, 0): cosines of 0, 2, 3, 4, 5 are 1, 0, −1, 0.995, 0.707:
+        // the least similar are 3 and 2. Then text pivot (0, 1) against 0, 4, 5:
+        // 0, 0.0995, 0.707: 0 and 4. Kept: the image pivot 1, then 3, 2, 0, 4.
+        QCOMPARE(dartKeep(imageL1, textL1, image, text, d), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+    }
+
     void tomeSchedulesByHand() {
         QCOMPARE(*tomeSchedule(576, 6, 40), (std::vector<int64_t>(6, 40)));
         // merge.py's clamp to half of what a block holds: 10 → 6 → 3 → 2.

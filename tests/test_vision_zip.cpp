@@ -1,4 +1,7 @@
-// VisionZip inside the model (capture/whatif/VisualTokenMerge.cpp): the
+// The visual-token methods inside the model, each against a hand computation
+// from the model's own tensors: ToMe's merges block by block, DART's pivots
+// and picks, the downsample baseline's interpolated positions, and
+// VisionZip (capture/whatif/VisualTokenMerge.cpp): the
 // tokens the encoder sends equal what this test works out by hand from the
 // encoder's own last-block attention and keys (seen through the model's
 // hook on an unchanged run) and its unchanged output features: scores
@@ -14,6 +17,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 using namespace mvp;
 
@@ -124,6 +128,72 @@ private Q_SLOTS:
             QVERIFY2(err < 1e-4, qPrintable(QStringLiteral("block %1: %2").arg(b).arg(err)));
         }
         QCOMPARE(x.size(0), n - 50);
+    }
+
+    void dartKeepsAHandSelection() {
+        // ref:tiny's two decoder layers: DART cuts before layer 1, with layer
+        // 0's keys (after RoPE) and the final norm of layer 1's input.
+        auto cfg = presetConfig("ref:tiny");
+        QVERIFY(bool(cfg));
+        VlmModel model(*cfg);
+        c10::InferenceMode inference;
+        auto& m = model.impl();
+        torch::manual_seed(11);
+        const int64_t n = cfg->vision.patches();
+        const auto visual = torch::randn({n, cfg->llm.dim});
+        const std::vector<int> prompt{5, 9, 14, 3, 27, 8};
+        std::vector<int64_t> ids{1};
+        ids.insert(ids.end(), prompt.begin(), prompt.end());
+        auto text = m.tokEmbed(torch::tensor(ids, torch::kLong));
+        const auto x0 = torch::cat({text.narrow(0, 0, 1), visual, text.narrow(0, 1, 6)});
+        const int64_t t = x0.size(0);
+        auto& layer0 = *m.layers[0];
+        auto& a = *layer0.attn;
+        const auto keys = m.rope->apply(a.wk(layer0.norm1(x0)).view({t, a.kvHeads, a.headDim}), 0);
+        const auto x1 = layer0.forward(x0, 0, *m.rope, 0, {});
+        model.reset();
+        const auto states = m.finalNorm(x1).to(torch::kDouble).contiguous();
+        const auto l1 = keys.abs().sum(at::IntArrayRef{1, 2}).to(torch::kDouble).contiguous();
+        auto topOf = [&](int64_t from, int64_t count, int64_t k) {
+            std::vector<int64_t> rows(static_cast<size_t>(count));
+            std::iota(rows.begin(), rows.end(), from);
+            std::stable_sort(rows.begin(), rows.end(), [&](int64_t x, int64_t y) {
+                return l1[x].item<double>() > l1[y].item<double>();
+            });
+            rows.resize(size_t(k));
+            std::sort(rows.begin(), rows.end());
+            return rows;
+        };
+        const auto imagePivots = topOf(1, n, 4), textPivots = topOf(1 + n, t - 1 - n, 4);
+        std::set<int64_t> kept(imagePivots.begin(), imagePivots.end()), candidates;
+        for (int64_t r = 1; r <= n; ++r)
+            if (!kept.count(r)) candidates.insert(r);
+        auto cosine = [&](int64_t x, int64_t y) {
+            return torch::cosine_similarity(states[x], states[y], 0).item<double>();
+        };
+        std::vector<int64_t> pivots = imagePivots;
+        pivots.insert(pivots.end(), textPivots.begin(), textPivots.end());
+        for (const int64_t p : pivots) {
+            std::vector<int64_t> pool(candidates.begin(), candidates.end());
+            std::stable_sort(pool.begin(), pool.end(),
+                             [&](int64_t x, int64_t y) { return cosine(p, x) < cosine(p, y); });
+            for (size_t i = 0; i < 16; ++i) {
+                kept.insert(pool[i]);
+                candidates.erase(pool[i]);
+            }
+        }
+        std::vector<int64_t> want;
+        for (const int64_t r : kept)
+            want.push_back(r - 1); // as indices into the image tokens
+        QCOMPARE(want.size(), size_t(4 + 8 * 16));
+
+        m.tokenDrop = *planDart(cfg->llm.layers, n, 1, 128);
+        model.reset();
+        std::vector<int> forwardIds{1};
+        forwardIds.insert(forwardIds.end(), prompt.begin(), prompt.end());
+        (void)model.forward(forwardIds, visual, 1, {});
+        QCOMPARE(m.keptVisual.size(), size_t(1));
+        QCOMPARE(m.keptVisual.front(), want);
     }
 
     void downsampledPositionsAreInterpolated() {

@@ -293,6 +293,26 @@ private slots:
         QVERIFY(std::abs(measured / (zipped / full) - 1) < 0.01);
     }
 
+    void dartKeepsItsPivotsAndPicks() {
+        const auto r = runCli(args({"whatif", "--dart", "128", "--reps", "0"}) << session);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const RunData dart = test::loadRun(session, runLabelled("dart"));
+        QCOMPARE(metric(dart, "tokens.kept.layer_2"), 132.0); // 4 + 8 · floor(128 / 8)
+        QCOMPARE(keptPatches(session, dart.run.id, 1).size(), size_t(576));
+        QCOMPARE(keptPatches(session, dart.run.id, 2).size(), size_t(132));
+        const Decoder d = decoderOf(base);
+        const double n0 = double(prefillPositions(base)), text = n0 - 576;
+        const double head = 2.0 * double(d.dim) * double(d.vocab);
+        double full = head, cut = head;
+        for (int64_t l = 0; l < d.layers; ++l) {
+            full += layerFlops(d, l, n0);
+            cut += layerFlops(d, l, text + (l < 2 ? 576 : 132));
+        }
+        const double measured = test::prefillFlops(dart) / test::prefillFlops(base);
+        qInfo("DART prefill FLOPs ratio %.4f measured, %.4f counted", measured, cut / full);
+        QVERIFY(std::abs(measured / (cut / full) - 1) < 0.01);
+    }
+
     void downsampleSendsASquareGrid() {
         const auto r = runCli(args({"whatif", "--downsample", "64", "--reps", "0"}) << session);
         QVERIFY2(r.exitCode == 0, r.err.constData());

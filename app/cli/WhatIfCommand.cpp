@@ -121,6 +121,12 @@ void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
                    "visual tokens (the nearest square grid), its position table interpolated")
         ->check(atLeast(1))
         ->group("Transforms");
+    app.add_option("--dart", a.request.dart,
+                   "DART (EMNLP 2025): before decoder layer K (--fastv-layer's default, 2) keep "
+                   "4 image + 4 text pivots by key L1 norm and, per pivot, the floor(N/8) image "
+                   "tokens least similar to it (4 + 8·floor(N/8) kept; the paper's N is 128)")
+        ->check(atLeast(8))
+        ->group("Transforms");
     app.add_option(
            "--prune-channels", a.request.pruneChannels,
            "remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden "
@@ -371,10 +377,12 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     const std::string path = cli.positional[0];
     resolveWords(args);
     if (args.request.empty() && sweep.methods.empty())
-        return fail(2, "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, --visionzip "
-                       "N, --tome R, --downsample N, "
-                       "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
-                       "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
+        return fail(
+            2,
+            "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, --dart N, --visionzip "
+            "N, --tome R, --downsample N, "
+            "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
+            "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
     if (!sweep.methods.empty() && !args.request.empty())
         return fail(2, "--sweep runs each method on its own: give no other transform with it");
     auto base = loadBaseline(path, args.run, args.request);

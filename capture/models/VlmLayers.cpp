@@ -221,6 +221,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
         : rotateInCache ? rope.apply(q, int(slot0))
                         : rope.apply(q, pos0);
     if (!rotateInCache) k = pass ? rope.apply(k, pass->ropePositions) : rope.apply(k, pos0);
+    if (pass && pass->keys) *pass->keys = k;
     auto v = wv(x).view({t, kvHeads, headDim});
     auto [cachedK, cachedV] = cache.append(k, v);
     if (rotateInCache) cachedK = rope.apply(cachedK, 0);

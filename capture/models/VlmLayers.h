@@ -132,6 +132,8 @@ struct LayerPass {
     torch::Tensor sequencePositions; // int64 [T]: each row's place in the sequence
     // When set, receives the last row's attention over the slots, mean over heads [S].
     torch::Tensor* lastQueryAttention = nullptr;
+    // When set, receives the rows' keys after RoPE [T, kvHeads, headDim] (DART).
+    torch::Tensor* keys = nullptr;
 };
 
 struct AttentionImpl : torch::nn::Module {

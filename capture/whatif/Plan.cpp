@@ -231,13 +231,19 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
                              " was profiled from Python (mvprof.profile): its what-ifs run in "
                              "the script, with mvprof.whatif (capture/python/mvprof/README.md)");
     if (isUserModel(base)) {
-        const std::pair<bool, const char*> rewrites[] = {
-            {bool(r.keepVisual), "--prune-visual"}, {bool(r.fastvRatio), "--fastv"},
-            {bool(r.pdropLambda), "--pdrop"},       {bool(r.kvThreshold), "--kv"},
-            {r.freezeCold, "--freeze-cold"},        {r.pruneChannels > 0, "--prune-channels"},
-            {r.skipExperts, "--skip-experts"},      {r.keepExperts > 0, "--keep-experts"},
-            {bool(r.kvMethod), "--kv-method"},      {bool(r.visionZip), "--visionzip"},
-            {bool(r.downsample), "--downsample"},   {bool(r.tome || r.tomeTokens), "--tome"}};
+        const std::pair<bool, const char*> rewrites[] = {{bool(r.keepVisual), "--prune-visual"},
+                                                         {bool(r.fastvRatio), "--fastv"},
+                                                         {bool(r.pdropLambda), "--pdrop"},
+                                                         {bool(r.dart), "--dart"},
+                                                         {bool(r.kvThreshold), "--kv"},
+                                                         {r.freezeCold, "--freeze-cold"},
+                                                         {r.pruneChannels > 0, "--prune-channels"},
+                                                         {r.skipExperts, "--skip-experts"},
+                                                         {r.keepExperts > 0, "--keep-experts"},
+                                                         {bool(r.kvMethod), "--kv-method"},
+                                                         {bool(r.visionZip), "--visionzip"},
+                                                         {bool(r.downsample), "--downsample"},
+                                                         {bool(r.tome || r.tomeTokens), "--tome"}};
         for (const auto& [asked, flag] : rewrites)
             if (asked)
                 return makeError(ErrorCode::BadInput,
@@ -292,7 +298,7 @@ Result<WhatIfPlan> planWhatIf(const WhatIfRequest& r, const RunData& base,
         if (auto s = planPruning(r, base, plan, parts); !s) return s.error();
     if (r.freezeCold)
         if (auto s = planFreezing(r, base, config, plan, parts); !s) return s.error();
-    if (r.fastvRatio || r.pdropLambda)
+    if (planning::dropsInDecoder(r))
         if (auto s = planning::planTokenDrop(r, config, plan, parts); !s) return s.error();
     if (r.skipExperts || r.keepExperts)
         if (auto s = planExpertSparsity(r, base, config, plan, parts); !s) return s.error();

@@ -38,6 +38,7 @@ struct WhatIfRequest {
     std::optional<double> fastvRatio; // FastV's R: drop that fraction of the image tokens …
     std::optional<int> fastvLayer; // … before decoder layer K; none: the paper's 2 (1 for 2 layers)
     std::optional<double> pdropLambda; // PyramidDrop's λ
+    std::optional<int> dart;           // DART's token cap (its max_num_trunction)
     bool skipExperts = false;          // Expert_Sparsity's dynamic skipping
     int keepExperts = 0;               // Expert_Sparsity's static pruning: experts kept per layer
     std::optional<int> visionZip;      // VisionZip: visual tokens sent
@@ -50,8 +51,8 @@ struct WhatIfRequest {
 
     bool empty() const {
         return !keepVisual && !quantBits && !kvThreshold && !freezeCold && pruneChannels <= 0 &&
-               !fastvRatio && !pdropLambda && !skipExperts && keepExperts <= 0 && !kvMethod &&
-               !visionZip && !downsample && !tome && !tomeTokens;
+               !fastvRatio && !pdropLambda && !dart && !skipExperts && keepExperts <= 0 &&
+               !kvMethod && !visionZip && !downsample && !tome && !tomeTokens;
     }
 };
 

@@ -12,11 +12,11 @@ namespace mvp::planning {
 // FastV or PyramidDrop over the image tokens the decoder receives (every
 // patch: neither combines with --prune-visual or --kv, which change them).
 Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.fastvRatio && r.pdropLambda)
+    if (int(bool(r.fastvRatio)) + int(bool(r.pdropLambda)) + int(bool(r.dart)) > 1)
         return makeError(ErrorCode::BadInput,
-                         "--fastv and --pdrop both drop visual tokens inside the decoder: "
+                         "--fastv, --pdrop and --dart all drop visual tokens inside the decoder: "
                          "choose one");
-    const char* flag = r.fastvRatio ? "--fastv" : "--pdrop";
+    const char* flag = decoderDropFlag(r);
     if (r.keepVisual || r.kvThreshold)
         return makeError(ErrorCode::BadInput, std::string(flag) +
                                                   " ranks every image token inside the decoder: it "
@@ -27,6 +27,7 @@ Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
     // The paper's K = 2 needs three layers; a two-layer model cuts after its first.
     const int k = r.fastvLayer ? *r.fastvLayer : std::min(2, std::max(1, layers - 1));
     auto drop = r.fastvRatio ? planFastV(layers, visual, k, *r.fastvRatio)
+                : r.dart     ? planDart(layers, visual, k, *r.dart)
                              : planPyramidDrop(layers, visual, *r.pdropLambda);
     if (!drop) return drop.error();
     std::string stages;
@@ -39,6 +40,14 @@ Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
                   "image tokens ranked by layer " + std::to_string(k - 1) +
                       "'s last-token attention: " + stages + " of " + std::to_string(visual) +
                       ", " + average + " per layer on average");
+    else if (r.dart)
+        parts.add("dart " + std::to_string(*r.dart),
+                  "before layer " + std::to_string(k) +
+                      ", 4 image + 4 text pivots by key L1 "
+                      "norm, each adding the " +
+                      std::to_string(drop->perPivot) +
+                      " image tokens least similar to it: " + stages + " of " +
+                      std::to_string(visual) + ", " + average + " per layer on average");
     else
         parts.add("pdrop " + fmt("%.2g", *r.pdropLambda),
                   "image tokens ranked by each stage layer's last-token attention: " + stages +
@@ -50,13 +59,11 @@ Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
 // VisionZip's split of the tokens sent; which patches it keeps is decided
 // on the image when the model is transformed (ModelTransformOutcome).
 Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.keepVisual || r.fastvRatio || r.pdropLambda)
+    if (r.keepVisual || dropsInDecoder(r))
         return makeError(ErrorCode::BadInput,
                          std::string("--visionzip chooses the visual tokens itself: it cannot be "
                                      "combined with ") +
-                             (r.keepVisual   ? "--prune-visual"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
+                             (r.keepVisual ? "--prune-visual" : decoderDropFlag(r)));
     auto split = visionZipSplit(cfg.vision.patches(), *r.visionZip);
     if (!split) return split.error();
     plan.model.visionZip = *r.visionZip;
@@ -72,15 +79,14 @@ Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
 // ToMe in every vision block; which patches its tokens stand for is decided
 // on the image when the model is transformed.
 Status planTome(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.keepVisual || r.visionZip || r.downsample || r.fastvRatio || r.pdropLambda)
+    if (r.keepVisual || r.visionZip || r.downsample || dropsInDecoder(r))
         return makeError(ErrorCode::BadInput,
                          std::string("--tome merges the visual tokens itself: it cannot be "
                                      "combined with ") +
                              (r.keepVisual   ? "--prune-visual"
                               : r.visionZip  ? "--visionzip"
                               : r.downsample ? "--downsample"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
+                                             : decoderDropFlag(r)));
     const int64_t n = cfg.vision.patches();
     auto schedule = r.tomeTokens ? tomeScheduleForBudget(n, cfg.vision.layers, *r.tomeTokens)
                                  : tomeSchedule(n, cfg.vision.layers, *r.tome);
@@ -105,14 +111,13 @@ Status planTome(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, 
 // `tokens` tokens (a square grid); each token stands for its centre patch.
 Status planDownsample(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan,
                       Parts& parts) {
-    if (r.keepVisual || r.visionZip || r.fastvRatio || r.pdropLambda)
+    if (r.keepVisual || r.visionZip || dropsInDecoder(r))
         return makeError(ErrorCode::BadInput,
                          std::string("--downsample sends fewer visual tokens itself: it cannot be "
                                      "combined with ") +
-                             (r.keepVisual   ? "--prune-visual"
-                              : r.visionZip  ? "--visionzip"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
+                             (r.keepVisual  ? "--prune-visual"
+                              : r.visionZip ? "--visionzip"
+                                            : decoderDropFlag(r)));
     const int grid = cfg.vision.gridSide();
     auto g = downsampleGrid(grid, *r.downsample);
     if (!g) return g.error();
@@ -129,13 +134,11 @@ Status planDownsample(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& 
 // which knows the prefill's length.
 Status planKvMethod(const WhatIfRequest& r, WhatIfPlan& plan, Parts& parts) {
     const KvMethodKind kind = *r.kvMethod;
-    if (r.kvThreshold || r.fastvRatio || r.pdropLambda)
+    if (r.kvThreshold || dropsInDecoder(r))
         return makeError(ErrorCode::BadInput,
                          std::string("--kv-method ") + toString(kind) +
                              " manages the KV cache itself: it cannot be combined with " +
-                             (r.kvThreshold  ? "--kv"
-                              : r.fastvRatio ? "--fastv"
-                                             : "--pdrop"));
+                             (r.kvThreshold ? "--kv" : decoderDropFlag(r)));
     KvMethod m;
     m.kind = kind;
     m.budget = r.kvBudget;

@@ -25,7 +25,15 @@ struct Parts {
     }
 };
 
-// FastV or PyramidDrop over every image token the decoder receives.
+// FastV, PyramidDrop or DART: visual tokens dropped inside the decoder.
+inline bool dropsInDecoder(const WhatIfRequest& r) {
+    return r.fastvRatio || r.pdropLambda || r.dart;
+}
+inline const char* decoderDropFlag(const WhatIfRequest& r) {
+    return r.fastvRatio ? "--fastv" : r.pdropLambda ? "--pdrop" : "--dart";
+}
+
+// FastV, PyramidDrop or DART over every image token the decoder receives.
 Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts);
 // VisionZip's split; its patches are chosen on the image when the model is transformed.
 Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts);

@@ -10,7 +10,7 @@
 namespace mvp {
 
 const char* toString(TokenDropMethod m) {
-    return m == TokenDropMethod::FastV ? "fastv" : "pdrop";
+    return m == TokenDropMethod::FastV ? "fastv" : m == TokenDropMethod::Dart ? "dart" : "pdrop";
 }
 
 Result<TokenDrop> planFastV(int layers, int64_t visual, int k, double r) {
@@ -37,6 +37,73 @@ Result<TokenDrop> planFastV(int layers, int64_t visual, int k, double r) {
     // default rounding mode.
     d.stages.push_back({k, int64_t(std::nearbyint(double(visual) * (1.0 - r)))});
     return d;
+}
+
+Result<TokenDrop> planDart(int layers, int64_t visual, int k, int64_t maxTokens) {
+    if (k < 1 || k >= layers)
+        return makeError(ErrorCode::BadInput, "DART's layer must be from 1 to " +
+                                                  std::to_string(layers - 1) + ", not " +
+                                                  std::to_string(k));
+    TokenDrop d;
+    d.method = TokenDropMethod::Dart;
+    d.visual = visual;
+    d.parameter = double(maxTokens);
+    d.perPivot = maxTokens / (d.pivotsImage + d.pivotsText);
+    const int64_t keep = d.pivotsImage + (d.pivotsImage + d.pivotsText) * d.perPivot;
+    if (d.perPivot < 1 || keep > visual)
+        return makeError(ErrorCode::BadInput,
+                         "DART keeps 4 + 8 · floor(N / 8) image tokens: N from 8 to " +
+                             std::to_string((visual - 4) / 8 * 8) + " on this model's " +
+                             std::to_string(visual) + ", not " + std::to_string(maxTokens));
+    d.stages.push_back({k, keep});
+    return d;
+}
+
+namespace {
+double cosine(const std::vector<double>& a, const std::vector<double>& b) {
+    double d = 0, na = 0, nb = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        d += a[i] * b[i];
+        na += a[i] * a[i];
+        nb += b[i] * b[i];
+    }
+    // torch's cosine_similarity: the norms clamped below by 1e-8.
+    return d / (std::max(std::sqrt(na), 1e-8) * std::max(std::sqrt(nb), 1e-8));
+}
+} // namespace
+
+std::vector<int64_t> dartKeep(const std::vector<double>& imageKeyL1,
+                              const std::vector<double>& textKeyL1,
+                              const std::vector<std::vector<double>>& imageStates,
+                              const std::vector<std::vector<double>>& textStates,
+                              const TokenDrop& drop) {
+    const auto n = int64_t(imageKeyL1.size());
+    const auto imagePivots = kv::topIndices(imageKeyL1, drop.pivotsImage);
+    const auto textPivots = kv::topIndices(textKeyL1, drop.pivotsText);
+    std::vector<char> kept(size_t(n), 0), candidate(size_t(n), 1);
+    for (const int64_t p : imagePivots)
+        kept[size_t(p)] = 1, candidate[size_t(p)] = 0;
+    // The pivots in ascending position: the image's, then the text after it.
+    std::vector<const std::vector<double>*> pivots;
+    for (const int64_t p : imagePivots)
+        pivots.push_back(&imageStates[size_t(p)]);
+    for (const int64_t p : textPivots)
+        pivots.push_back(&textStates[size_t(p)]);
+    for (const auto* pivot : pivots) {
+        std::vector<int64_t> pool;
+        std::vector<double> dissimilarity;
+        for (int64_t i = 0; i < n; ++i)
+            if (candidate[size_t(i)]) {
+                pool.push_back(i);
+                dissimilarity.push_back(-cosine(*pivot, imageStates[size_t(i)]));
+            }
+        for (const int64_t j : kv::topIndices(dissimilarity, drop.perPivot))
+            kept[size_t(pool[size_t(j)])] = 1, candidate[size_t(pool[size_t(j)])] = 0;
+    }
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < n; ++i)
+        if (kept[size_t(i)]) out.push_back(i);
+    return out;
 }
 
 Result<TokenDrop> planPyramidDrop(int layers, int64_t visual, double lambda) {

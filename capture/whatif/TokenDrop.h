@@ -27,7 +27,7 @@
 
 namespace mvp {
 
-enum class TokenDropMethod { FastV, PyramidDrop };
+enum class TokenDropMethod { FastV, PyramidDrop, Dart };
 const char* toString(TokenDropMethod m);
 
 // Before decoder layer `layer`, the image tokens still held are cut to `keep`.
@@ -40,7 +40,11 @@ struct TokenDrop {
     TokenDropMethod method = TokenDropMethod::FastV;
     int64_t visual = 0;            // image tokens the decoder receives
     std::vector<DropStage> stages; // ascending layers, keep never growing
-    double parameter = 0;          // FastV's R, PyramidDrop's λ (for labels)
+    double parameter = 0;          // FastV's R, PyramidDrop's λ, DART's token cap (for labels)
+    // DART: pivots among the image tokens and the text after them, and the
+    // image tokens each pivot adds.
+    int pivotsImage = 4, pivotsText = 4;
+    int64_t perPivot = 0;
 
     // FastV scores with the previous layer's attention, PyramidDrop with the
     // stage layer's own queries and keys.
@@ -54,6 +58,24 @@ struct TokenDrop {
 Result<TokenDrop> planFastV(int layers, int64_t visual, int k, double r);
 // PyramidDrop with λ ∈ (0, 1] over `layers` ≥ 4 decoder layers.
 Result<TokenDrop> planPyramidDrop(int layers, int64_t visual, double lambda);
+// DART (Wen et al., EMNLP 2025; its llmc port, token_reduction/dart.py):
+// before decoder layer k (the paper's 2), keep the image pivots plus, for
+// each of the 4 + 4 pivots, floor(maxTokens / 8) image tokens — 4 + 8 ·
+// floor(maxTokens / 8) in all (132 for its "128").
+Result<TokenDrop> planDart(int layers, int64_t visual, int k, int64_t maxTokens);
+
+// DART's kept image tokens (get_retained_image_token): the pivots are the
+// `pivotsImage` image tokens and the `pivotsText` tokens after the image with
+// the largest key L1 norms (ties: the earlier); for each pivot in ascending
+// position (llmc iterates a Python set), the `perPivot` remaining image
+// tokens least cosine-similar to it (their normed hidden states; ties: the
+// earlier) join and stop being candidates. The image pivots stay, the text
+// pivots do not. Returns indices into the image tokens, ascending.
+std::vector<int64_t> dartKeep(const std::vector<double>& imageKeyL1,
+                              const std::vector<double>& textKeyL1,
+                              const std::vector<std::vector<double>>& imageStates,
+                              const std::vector<std::vector<double>>& textStates,
+                              const TokenDrop& drop);
 
 // The image tokens each of the `layers` decoder layers receives.
 std::vector<int64_t> visualTokensPerLayer(const TokenDrop& d, int layers);

@@ -31,6 +31,36 @@ torch::Tensor ownLayerScores(DecoderLayerImpl& layer, const torch::Tensor& x,
                   std::sqrt(double(a.headDim)); // [H, 1, T]
     return torch::softmax(scores, -1).mean(0).squeeze(0).narrow(0, imageStart, imageRows);
 }
+std::vector<std::vector<double>> rowsOf(const torch::Tensor& t) {
+    const auto d = t.to(torch::kDouble).contiguous();
+    std::vector<std::vector<double>> out;
+    for (int64_t i = 0; i < d.size(0); ++i)
+        out.emplace_back(d[i].data_ptr<double>(), d[i].data_ptr<double>() + d.size(1));
+    return out;
+}
+
+// DART's selection (dart.py): pivots by the previous layer's keys' L1 norm
+// (over every KV head; llmc repeats them per query head, which scales every
+// norm alike), similarity on the final norm of this layer's input. Returns
+// the rows kept: every non-image row and the chosen image rows.
+std::vector<int64_t> dartRows(VlmModel::Impl& m, const TokenDrop& drop, const torch::Tensor& x,
+                              const torch::Tensor& keys, int64_t imageStart, int64_t imageRows) {
+    const int64_t t = x.size(0), textStart = imageStart + imageRows;
+    const auto l1 = keys.abs().sum(at::IntArrayRef{1, 2});
+    const auto states = m.finalNorm(x);
+    const auto kept = dartKeep(toDoubles(l1.narrow(0, imageStart, imageRows)),
+                               toDoubles(l1.narrow(0, textStart, t - textStart)),
+                               rowsOf(states.narrow(0, imageStart, imageRows)),
+                               rowsOf(states.narrow(0, textStart, t - textStart)), drop);
+    std::vector<int64_t> rows;
+    for (int64_t i = 0; i < imageStart; ++i)
+        rows.push_back(i);
+    for (const int64_t i : kept)
+        rows.push_back(imageStart + i);
+    for (int64_t i = textStart; i < t; ++i)
+        rows.push_back(i);
+    return rows;
+}
 } // namespace
 
 torch::Tensor forwardDroppingVisual(VlmModel::Impl& m, torch::Tensor x, int64_t visualAt,
@@ -41,17 +71,22 @@ torch::Tensor forwardDroppingVisual(VlmModel::Impl& m, torch::Tensor x, int64_t 
     pass.sequencePositions = torch::arange(x.size(0), torch::kLong);
     pass.ropePositions = pass.sequencePositions;
     torch::Tensor previousAttention; // FastV: layer K − 1's last-row attention
+    torch::Tensor previousKeys;      // DART: layer K − 1's keys
     int64_t imageRows = visual;
     size_t next = 0; // the next stage
     for (size_t i = 0; i < m.layers.size(); ++i) {
         DecoderLayerImpl& layer = *m.layers[i];
         if (next < drop.stages.size() && drop.stages[next].layer == int(i)) {
-            const torch::Tensor scores =
-                drop.scoresWithOwnLayer()
-                    ? ownLayerScores(layer, x, pass.ropePositions, *m.rope, visualAt, imageRows)
-                    : previousAttention.narrow(0, visualAt, imageRows);
-            const auto rows =
-                keptRows(toDoubles(scores), visualAt, x.size(0), drop.stages[next].keep);
+            std::vector<int64_t> rows;
+            if (drop.method == TokenDropMethod::Dart) {
+                rows = dartRows(m, drop, x, previousKeys, visualAt, imageRows);
+            } else {
+                const torch::Tensor scores =
+                    drop.scoresWithOwnLayer()
+                        ? ownLayerScores(layer, x, pass.ropePositions, *m.rope, visualAt, imageRows)
+                        : previousAttention.narrow(0, visualAt, imageRows);
+                rows = keptRows(toDoubles(scores), visualAt, x.size(0), drop.stages[next].keep);
+            }
             const auto index = torch::tensor(rows, torch::kLong);
             x = x.index_select(0, index);
             pass.sequencePositions = pass.sequencePositions.index_select(0, index);
@@ -65,7 +100,9 @@ torch::Tensor forwardDroppingVisual(VlmModel::Impl& m, torch::Tensor x, int64_t 
         }
         const bool nextCutReadsThis = next < drop.stages.size() && !drop.scoresWithOwnLayer() &&
                                       drop.stages[next].layer == int(i) + 1;
-        pass.lastQueryAttention = nextCutReadsThis ? &previousAttention : nullptr;
+        const bool dart = drop.method == TokenDropMethod::Dart;
+        pass.lastQueryAttention = nextCutReadsThis && !dart ? &previousAttention : nullptr;
+        pass.keys = nextCutReadsThis && dart ? &previousKeys : nullptr;
         x = layer.forward(x, 0, *m.rope, int(i), hooks, &pass);
     }
     return x;
