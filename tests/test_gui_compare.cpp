@@ -44,7 +44,8 @@ private slots:
         CompareMethodsDialog dialog;
         SweepRequest r = dialog.request();
         QCOMPARE(r.methods, (QStringList{QStringLiteral("visionzip"), QStringLiteral("tome"),
-                                         QStringLiteral("fastv"), QStringLiteral("pdrop")}));
+                                         QStringLiteral("fastv"), QStringLiteral("pdrop"),
+                                         QStringLiteral("dart")}));
         dialog.findChild<QComboBox*>()->setCurrentIndex(1); // the KV methods
         r = dialog.request();
         r.session = QStringLiteral("s.mvprof");

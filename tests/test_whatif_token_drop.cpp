@@ -384,15 +384,16 @@ private slots:
 
     // Last: it adds runs to the session.
     void aSweepRunsEveryReachableBudget() {
-        const auto r = runCli(args({"whatif", "--sweep", "prune,fastv,visionzip,tome,downsample",
-                                    "--budgets", "192,128", "--reps", "1", "--format", "json"})
-                                  << session,
-                              300000);
+        const auto r =
+            runCli(args({"whatif", "--sweep", "prune,fastv,visionzip,tome,downsample,dart",
+                         "--budgets", "192,128", "--reps", "1", "--format", "json"})
+                       << session,
+                   300000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto table = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(table.at("visual_tokens").get<int>(), 576);
         const auto& points = table.at("points");
-        QCOMPARE(points.size(), size_t(10));
+        QCOMPARE(points.size(), size_t(12));
         for (const auto& p : points) {
             const std::string method = p.at("method");
             const double budget = p.at("budget");
@@ -402,7 +403,10 @@ private slots:
                 continue;
             }
             // Downsampling sends the nearest square grid: 14² for 192, 11² for 128.
-            const double sent = method != "downsample" ? budget : budget == 192 ? 196 : 121;
+            // DART keeps 4 + 8·floor(B/8): 196 for 192, 132 for 128.
+            const double sent = method == "downsample" ? (budget == 192 ? 196 : 121)
+                                : method == "dart"     ? (budget == 192 ? 196 : 132)
+                                                       : budget;
             QCOMPARE(p.at("tokens_held_measured").get<double>(), sent);
             QVERIFY(p.at("prefill_flops_ratio_estimated").get<double>() < 1);
             QCOMPARE(p.at("speedup").at("reps").get<int>(), 1);

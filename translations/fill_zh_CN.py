@@ -498,6 +498,7 @@ ZH = {
     'Tokens held (measured)': '保留的词元数（实测）',
     'Speed-up (A/B, measured)': '加速比（A/B，实测）',
     'ToMe (tokens sent)': 'ToMe（送出的词元数）',
+    'DART (kept after its cut)': 'DART（剪枝后保留的词元数）',
 }
 
 

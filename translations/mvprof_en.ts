@@ -493,61 +493,66 @@
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="49"/>
-        <source>StreamingLLM</source>
+        <source>DART (kept after its cut)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="50"/>
-        <source>H2O</source>
+        <source>StreamingLLM</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="51"/>
+        <source>H2O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="52"/>
         <source>SnapKV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="58"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="59"/>
         <source>Compare Methods</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="59"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="60"/>
         <source>Visual-token methods (budget: image tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="60"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="61"/>
         <source>KV-cache methods (budget: fraction of the prompt kept)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="62"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="63"/>
         <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="65"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="66"/>
         <source>Family:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="72"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="73"/>
         <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="74"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="75"/>
         <source>Budgets:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="77"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="78"/>
         <source>A/B repetitions per point:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="79"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="80"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -555,7 +560,7 @@
 <context>
     <name>mvp::CompareMethodsWindow</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="112"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="113"/>
         <source>Compare Methods</source>
         <translation type="unfinished"></translation>
     </message>

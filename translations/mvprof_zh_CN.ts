@@ -492,61 +492,66 @@
     </message>
     <message>
         <location filename="../app/gui/CompareMethods.cpp" line="49" />
+        <source>DART (kept after its cut)</source>
+        <translation>DART（剪枝后保留的词元数）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="50" />
         <source>StreamingLLM</source>
         <translation>StreamingLLM</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="50" />
+        <location filename="../app/gui/CompareMethods.cpp" line="51" />
         <source>H2O</source>
         <translation>H2O</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="51" />
+        <location filename="../app/gui/CompareMethods.cpp" line="52" />
         <source>SnapKV</source>
         <translation>SnapKV</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="58" />
+        <location filename="../app/gui/CompareMethods.cpp" line="59" />
         <source>Compare Methods</source>
         <translation>比较方法</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="59" />
+        <location filename="../app/gui/CompareMethods.cpp" line="60" />
         <source>Visual-token methods (budget: image tokens)</source>
         <translation>视觉词元方法（预算：图像词元数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="60" />
+        <location filename="../app/gui/CompareMethods.cpp" line="61" />
         <source>KV-cache methods (budget: fraction of the prompt kept)</source>
         <translation>KV 缓存方法（预算：保留的提示比例）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="62" />
+        <location filename="../app/gui/CompareMethods.cpp" line="63" />
         <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
         <translation>每种方法在每个预算下对照基线各运行一次假设分析，结果存入会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="65" />
+        <location filename="../app/gui/CompareMethods.cpp" line="66" />
         <source>Family:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="72" />
+        <location filename="../app/gui/CompareMethods.cpp" line="73" />
         <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
         <translation>用逗号分隔；留空：576 个图像词元中的 192、128、64（按模型缩放），或 KV 缓存的 0.4、0.2、0.1</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="74" />
+        <location filename="../app/gui/CompareMethods.cpp" line="75" />
         <source>Budgets:</source>
         <translation>预算：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="77" />
+        <location filename="../app/gui/CompareMethods.cpp" line="78" />
         <source>A/B repetitions per point:</source>
         <translation>每个点的 A/B 重复次数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="79" />
+        <location filename="../app/gui/CompareMethods.cpp" line="80" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -554,7 +559,7 @@
 <context>
     <name>mvp::CompareMethodsWindow</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="112" />
+        <location filename="../app/gui/CompareMethods.cpp" line="113" />
         <source>Compare Methods</source>
         <translation>比较方法</translation>
     </message>

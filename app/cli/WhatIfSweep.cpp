@@ -110,6 +110,15 @@ Result<std::pair<WhatIfRequest, std::string>> requestFor(const std::string& meth
         r.keepVisual = *keep;
         return std::pair{r, "keep " + fmt("%.4g", *keep)};
     }
+    if (method == "dart") { // DART's own count: the image tokens kept after its cut
+        const int k = std::min(2, std::max(1, m.layers - 1));
+        auto plan = planDart(m.layers, m.visual, k, std::llround(budget));
+        if (!plan) return plan.error();
+        r.dart = int(std::llround(budget));
+        r.fastvLayer = k;
+        return std::pair{r, "layer " + std::to_string(k) + ", " + std::to_string(plan->perPivot) +
+                                " per pivot"};
+    }
     if (method == "fastv") {
         const int k = std::min(2, std::max(1, m.layers - 1));
         auto ratio = fastVRatioForBudget(m.layers, m.visual, k, budget);
@@ -221,6 +230,9 @@ nlohmann::json jsonTable(const RunData& base, const Model& m, const std::vector<
 // What a run held and stored, for its row.
 void fillFromRun(Point& p, const RunData& base, const RunData& w) {
     if (const auto* held = findMetric(w, "tokens.layer_averaged")) p.tokensHeld = held->value;
+    if (p.method == "dart")
+        for (const auto& m : w.runMetrics)
+            if (m.name.rfind("tokens.kept.layer_", 0) == 0) p.tokensHeld = m.value;
     if (const auto* held = findMetric(w, "kv.positions_per_head")) p.tokensHeld = held->value;
     const auto* a = findMetric(base, "kv.bytes");
     const auto* b = findMetric(w, "kv.bytes");
@@ -233,16 +245,17 @@ void addSweepOptions(CLI::App& app, SweepArgs& a) {
            "--sweep", a.methods,
            "run each of these methods at each --budgets value, one table of all: the "
            "visual-token methods prune (--prune-visual), visionzip, tome, downsample, fastv, "
-           "pdrop, or the KV methods streaming, h2o, snapkv (--kv-method)")
+           "pdrop, dart, or the KV methods streaming, h2o, snapkv (--kv-method)")
         ->delimiter(',')
-        ->check(oneOf({"prune", "visionzip", "tome", "downsample", "fastv", "pdrop", "streaming",
-                       "h2o", "snapkv"}))
+        ->check(oneOf({"prune", "visionzip", "tome", "downsample", "fastv", "pdrop", "dart",
+                       "streaming", "h2o", "snapkv"}))
         ->group("Sweeps");
     app.add_option("--budgets", a.budgets,
                    "visual-token methods: image tokens per budget (default 192,128,64 of 576, "
                    "scaled to the model's tokens), sent to the LLM for prune, visionzip, tome and "
                    "downsample (the nearest square), averaged over the decoder layers for fastv "
-                   "and pdrop, as the papers count them; KV methods: the "
+                   "and pdrop, as the papers count them, kept after the cut for dart (its "
+                   "paper's count); KV methods: the "
                    "fraction of the prefill each KV head keeps (default 0.4,0.2,0.1)")
         ->delimiter(',')
         ->check(numberWhere([](double b) { return b > 0; }, "must be a positive number", "> 0"))
@@ -277,7 +290,10 @@ int runSweep(const RunData& base, const SweepArgs& sweep, const SweepRun& run,
             p.budget = budget;
             const bool sent = method == "prune" || method == "visionzip" || method == "tome" ||
                               method == "downsample";
-            p.convention = kv ? "per KV head" : sent ? "sent" : "layer-averaged";
+            p.convention = kv                 ? "per KV head"
+                           : sent             ? "sent"
+                           : method == "dart" ? "kept after cut"
+                                              : "layer-averaged";
             auto request = requestFor(method, budget, m);
             if (!request) {
                 p.error = request.error().message;

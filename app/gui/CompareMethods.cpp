@@ -46,6 +46,7 @@ const Method kMethods[] = {
     {"fastv", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "FastV (layer-averaged)"), false},
     {"pdrop", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "PyramidDrop (layer-averaged)"),
      false},
+    {"dart", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "DART (kept after its cut)"), false},
     {"streaming", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "StreamingLLM"), true},
     {"h2o", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "H2O"), true},
     {"snapkv", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "SnapKV"), true},
