@@ -7,7 +7,9 @@
 #include "TestSupport.h"
 #include "app/gui/CompareMethods.h"
 #include "views/ComparisonView.h"
+#include "views/HeatmapView.h"
 #include "views/ParetoView.h"
+#include "views/SessionData.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -123,6 +125,32 @@ private slots:
         QCOMPARE(opened.first().at(0).toLongLong(), table.points[target].run);
         QVERIFY(compared.count() > 0 || compared.wait(30000));
         QCOMPARE(w.comparisonView()->runB(), table.points[target].run);
+
+        // Its heatmap outlines the kept tokens (the ones it sent) and greys the rest.
+        QTRY_COMPARE_WITH_TIMEOUT(w.session()->runId, table.points[target].run, 20000);
+        views::HeatmapCanvas* canvas = w.heatmapView()->canvas();
+        const auto& kept = canvas->keptPatches();
+        const int outlined = int(std::count(kept.begin(), kept.end(), true));
+        QCOMPARE(double(outlined), table.points[target].held);
+        const auto& grid = *w.session()->data.grid;
+        canvas->resize(400, 400);
+        const QImage shot = canvas->grab().toImage();
+        const QRect area = canvas->imageRect();
+        const double cw = double(area.width()) / grid.gridW,
+                     ch = double(area.height()) / grid.gridH;
+        auto edgeOf = [&](int patch) { // a point on the cell's outline, its left edge's middle
+            return QPoint(int(area.x() + (patch % grid.gridW) * cw + 1.5),
+                          int(area.y() + (patch / grid.gridW + 0.5) * ch));
+        };
+        auto near = [](QColor a, QColor b) {
+            return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                       std::abs(a.blue() - b.blue()) <
+                   90;
+        };
+        const int keptPatch = int(std::find(kept.begin(), kept.end(), true) - kept.begin());
+        const int droppedPatch = int(std::find(kept.begin(), kept.end(), false) - kept.begin());
+        QVERIFY(near(shot.pixelColor(edgeOf(keptPatch)), views::HeatmapCanvas::keptOutline()));
+        QVERIFY(!near(shot.pixelColor(edgeOf(droppedPatch)), views::HeatmapCanvas::keptOutline()));
     }
 };
 

@@ -108,6 +108,15 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
                 p.fillRect(QRectF(r.x() + (i % cols_) * w, r.y() + (i / cols_) * h, w, h),
                            QColor(128, 128, 128, 215));
     }
+    if (!kept_.empty() && rows_ > 0 && cols_ > 0 && int(kept_.size()) == rows_ * cols_) {
+        const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
+        p.setPen(QPen(HeatmapCanvas::keptOutline(), 1.5));
+        p.setBrush(Qt::NoBrush);
+        for (int i = 0; i < rows_ * cols_; ++i)
+            if (kept_[size_t(i)])
+                p.drawRect(
+                    QRectF(r.x() + (i % cols_) * w + 1, r.y() + (i / cols_) * h + 1, w - 2, h - 2));
+    }
     if (selected_ >= 0 && rows_ > 0 && cols_ > 0) {
         const double w = double(r.width()) / cols_, h = double(r.height()) / rows_;
         p.setPen(QPen(Qt::white, 2));
@@ -117,6 +126,11 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
 
 void HeatmapCanvas::setPrunedPatches(std::vector<bool> pruned) {
     pruned_ = std::move(pruned);
+    update();
+}
+
+void HeatmapCanvas::setKeptPatches(std::vector<bool> kept) {
+    kept_ = std::move(kept);
     update();
 }
 
@@ -199,6 +213,7 @@ HeatmapView::HeatmapView(QWidget* parent)
 
     for (auto* spin : {first_, last_})
         connect(spin, &QSpinBox::valueChanged, this, &HeatmapView::render);
+    connect(last_, &QSpinBox::valueChanged, this, &HeatmapView::outlineHeldTokens);
     connect(opacity_, &QSlider::valueChanged, this, &HeatmapView::render);
     connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
@@ -296,7 +311,13 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
                 if (patch >= 0 && patch < patches) pruned[size_t(patch)] = false;
         }
     }
+    // The tokens a what-if kept, outlined: those it sent, or (a method that
+    // drops inside the decoder) those the last shown layer's input held.
+    std::vector<bool> kept;
+    for (size_t i = 0; i < pruned.size(); ++i)
+        kept.push_back(!pruned[i]);
     canvas_->setPrunedPatches(std::move(pruned));
+    canvas_->setKeptPatches(std::move(kept));
     if (keepState) {
         QSignalBlocker b1(metric_), b2(phase_), b3(first_), b4(last_);
         if (const int i = metric_->findData(metric); i >= 0) metric_->setCurrentIndex(i);
@@ -304,6 +325,7 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
         first_->setValue(first); // clamped to the new range
         last_->setValue(last);
     }
+    outlineHeldTokens();
     render();
     if (keepState && selected >= 0) {
         selected_ = selected;
@@ -360,6 +382,22 @@ void HeatmapView::recomputed(const std::shared_ptr<const Grids>& grids) {
     allGrids_ = grids->byMetric;
     cacheKey_ = pendingKey_;
     render();
+}
+
+void HeatmapView::outlineHeldTokens() {
+    if (!data_ || !data_->grid || data_->data.tokensKept.empty()) return;
+    // FastV, PyramidDrop, DART: outline what the last shown layer's input
+    // held, when that layer held fewer image tokens than it was sent.
+    const int layer = last_->value();
+    const int patches = data_->grid->gridH * data_->grid->gridW;
+    std::vector<bool> held(size_t(patches), false);
+    int rows = 0, kept = 0;
+    for (const auto& r : data_->data.tokensKept)
+        if (r.layer == layer && r.patch >= 0 && r.patch < patches) {
+            ++rows;
+            if (r.value > 0) held[size_t(r.patch)] = true, ++kept;
+        }
+    canvas_->setKeptPatches(rows > 0 && kept < rows ? std::move(held) : std::vector<bool>{});
 }
 
 void HeatmapView::render() {

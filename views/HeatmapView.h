@@ -42,6 +42,11 @@ public:
     // pruning) are drawn greyed out; empty: none.
     void setPrunedPatches(std::vector<bool> pruned);
     const std::vector<bool>& prunedPatches() const { return pruned_; }
+    // Patches whose tokens a what-if kept are outlined (a method that drops
+    // or merges visual tokens); empty: none.
+    void setKeptPatches(std::vector<bool> kept);
+    const std::vector<bool>& keptPatches() const { return kept_; }
+    static QColor keptOutline() { return QColor(0, 229, 255); }
     void setGridVisible(bool on);
     // Zoom factor (1 = fit) and pan offset in widget pixels; wheel zooms at
     // the cursor, the middle or right button drags, a double-click fits again.
@@ -74,6 +79,7 @@ private:
     int rows_ = 0, cols_ = 0;
     std::vector<double> values_;
     std::vector<bool> pruned_;
+    std::vector<bool> kept_;
 };
 
 class HeatmapView : public QWidget {
@@ -116,6 +122,7 @@ signals:
 
 private:
     void render();
+    void outlineHeldTokens(); // the tokens.kept of the last shown layer, if it dropped some
     struct Grids;
     void recompute(const QString& key);
     void recomputed(const std::shared_ptr<const Grids>& grids);

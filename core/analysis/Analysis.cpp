@@ -143,6 +143,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(attention, reader.patchMetrics(runId, "attention"))
     MVP_LOAD(attentionPrefill, reader.patchMetrics(runId, "attention.prefill"))
     MVP_LOAD(attentionDecode, reader.patchMetrics(runId, "attention.decode"))
+    MVP_LOAD(tokensKept, reader.patchMetrics(runId, "tokens.kept"))
     MVP_LOAD(grid, reader.patchGrid(runId))
     MVP_LOAD(device, reader.device(runId))
     MVP_LOAD(stepOutputs, reader.stepOutputs(runId))

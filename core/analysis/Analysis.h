@@ -37,6 +37,8 @@ struct RunData {
     std::vector<RoutingRow> routing;
     std::vector<PatchMetricRow> attention; // metric "attention": all text queries
     std::vector<PatchMetricRow> attentionPrefill, attentionDecode; // split by the query's phase
+    std::vector<PatchMetricRow>
+        tokensKept; // "tokens.kept": 1 where a decoder layer's input held the patch's token
     std::map<int, std::vector<AttnMapRow>> attnMaps;               // by layer; only --attn-layers
     std::optional<PatchGridRow> grid;
     std::optional<DeviceRow> device;
