@@ -76,6 +76,10 @@ private slots:
         QCOMPARE(win->table()->model()->rowCount(), 4);
         views::ParetoView* pareto = win->pareto();
         QCOMPARE(pareto->plotted().size(), size_t(4));
+        int errorBars = 0; // each method's latency intervals
+        for (int i = 0; i < pareto->plot()->plottableCount(); ++i)
+            errorBars += qobject_cast<QCPErrorBars*>(pareto->plot()->plottable(i)) != nullptr;
+        QCOMPARE(errorBars, 2);
 
         // The front by a dominance test worked here over the table's own cells.
         auto number = [&](int row, int column) {

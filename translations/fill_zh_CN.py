@@ -485,7 +485,6 @@ ZH = {
     'KV bytes ratio (measured)': 'KV 字节比（实测）',
     'Prefill FLOPs ratio (estimated)': '预填充 FLOPs 比（估算）',
     'Pareto front': '帕累托前沿',
-    '%1 runs against baseline run %2; %3 on the front (none cheaper loses less). Click a point to open its comparison.': '%1 次运行对照基线运行 %2；%3 个在前沿上（没有更便宜且损失更小的）。点击一个点可打开其比较。',
     '%1 at %2 (%3): run %4\ncost %5 · fidelity %6': '%1 在 %2（%3）：运行 %4\n代价 %5 · 保真度 %6',
     'not run: %1': '未运行：%1',
     '%1× [%2, %3]%4': '%1× [%2, %3]%4',
@@ -499,6 +498,7 @@ ZH = {
     'Speed-up (A/B, measured)': '加速比（A/B，实测）',
     'ToMe (tokens sent)': 'ToMe（送出的词元数）',
     'DART (kept after its cut)': 'DART（剪枝后保留的词元数）',
+    "%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio's interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.": '%1 次运行对照基线运行 %2；按中位数有 %3 个在前沿上（没有更便宜且损失更小的）；误差线：延迟比的区间（A/B，实测；6 次重复起约 95 %，更少则更低）。点击一个点可打开其比较。',
 }
 
 

@@ -749,72 +749,72 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="28"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="29"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="44"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="45"/>
         <source> · ~%1 s left</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="49"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="50"/>
         <source>decode %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="51"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="52"/>
         <source>decode %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="53"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="54"/>
         <source>A/B pass %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="54"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="55"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="78"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="78"/>
         <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="87"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="88"/>
         <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="89"/>
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="90"/>
         <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="95"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="96"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="96"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="97"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="97"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="98"/>
         <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -840,39 +840,37 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="105"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="106"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="113"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="114"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="146"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="147"/>
         <source>Running %1 with the mvprof package…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="153"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="154"/>
         <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="159"/>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="177"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="160"/>
         <source>Open a session with a baseline run first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="163"/>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="181"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="164"/>
         <source>Wait for the running job to finish, or cancel it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="171"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="178"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1753,112 +1751,112 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="165"/>
+        <location filename="../views/HeatmapView.cpp" line="179"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="168"/>
+        <location filename="../views/HeatmapView.cpp" line="182"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="173"/>
+        <location filename="../views/HeatmapView.cpp" line="187"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="178"/>
+        <location filename="../views/HeatmapView.cpp" line="192"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="179"/>
+        <location filename="../views/HeatmapView.cpp" line="193"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="187"/>
+        <location filename="../views/HeatmapView.cpp" line="201"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="190"/>
+        <location filename="../views/HeatmapView.cpp" line="204"/>
         <source>Draw the patch grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="220"/>
+        <location filename="../views/HeatmapView.cpp" line="235"/>
         <source>%1 %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="225"/>
+        <location filename="../views/HeatmapView.cpp" line="240"/>
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="272"/>
+        <location filename="../views/HeatmapView.cpp" line="287"/>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="321"/>
+        <location filename="../views/HeatmapView.cpp" line="343"/>
         <source>none (score)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="323"/>
+        <location filename="../views/HeatmapView.cpp" line="345"/>
         <source>seconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="326"/>
+        <location filename="../views/HeatmapView.cpp" line="348"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="327"/>
+        <location filename="../views/HeatmapView.cpp" line="349"/>
         <source>layers %1–%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="328"/>
+        <location filename="../views/HeatmapView.cpp" line="350"/>
         <source>unit: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="341"/>
+        <location filename="../views/HeatmapView.cpp" line="363"/>
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="357"/>
+        <location filename="../views/HeatmapView.cpp" line="379"/>
         <source>The heatmap could not be computed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="371"/>
+        <location filename="../views/HeatmapView.cpp" line="409"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="372"/>
+        <location filename="../views/HeatmapView.cpp" line="410"/>
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="383"/>
+        <location filename="../views/HeatmapView.cpp" line="421"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="411"/>
+        <location filename="../views/HeatmapView.cpp" line="449"/>
         <source>No %1 values for layers %2–%3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="425"/>
+        <location filename="../views/HeatmapView.cpp" line="463"/>
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2173,62 +2171,62 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="28"/>
+        <location filename="../views/ParetoView.cpp" line="27"/>
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29"/>
+        <location filename="../views/ParetoView.cpp" line="28"/>
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30"/>
+        <location filename="../views/ParetoView.cpp" line="29"/>
         <source>KL mean to the baseline (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31"/>
+        <location filename="../views/ParetoView.cpp" line="30"/>
         <source>Top-1 agreement (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="32"/>
+        <location filename="../views/ParetoView.cpp" line="31"/>
         <source>Token match (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="34"/>
+        <location filename="../views/ParetoView.cpp" line="33"/>
         <source>Cost:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="36"/>
+        <location filename="../views/ParetoView.cpp" line="35"/>
         <source>Fidelity:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="66"/>
+        <location filename="../views/ParetoView.cpp" line="65"/>
         <source>KV bytes ratio (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="67"/>
+        <location filename="../views/ParetoView.cpp" line="66"/>
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="120"/>
+        <location filename="../views/ParetoView.cpp" line="150"/>
         <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="128"/>
-        <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less). Click a point to open its comparison.</source>
+        <location filename="../views/ParetoView.cpp" line="158"/>
+        <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio&apos;s interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="165"/>
+        <location filename="../views/ParetoView.cpp" line="197"/>
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>

@@ -748,72 +748,72 @@
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="28" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="29" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="44" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="45" />
         <source> · ~%1 s left</source>
         <translation> · 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="49" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="50" />
         <source>decode %1</source>
         <translation>解码 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="51" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="52" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="53" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="54" />
         <source>A/B pass %1/%2 · %p%</source>
         <translation>A/B 第 %1/%2 轮 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="54" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="55" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="78" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="77" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="78" />
         <source>The what-if failed</source>
         <translation>假设分析失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="87" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="88" />
         <source>What-if complete: see the comparison</source>
         <translation>假设分析完成：请查看对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="89" />
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="90" />
         <source>What-if failed: %1</source>
         <translation>假设分析失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="95" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="96" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="96" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="97" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="97" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="98" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
@@ -839,39 +839,37 @@
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="105" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="106" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="113" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="114" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="146" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="147" />
         <source>Running %1 with the mvprof package…</source>
         <translation>正在用 mvprof 包运行 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="153" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="154" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="159" />
-        <location filename="../app/gui/MainWindowJobs.cpp" line="177" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="160" />
         <source>Open a session with a baseline run first</source>
         <translation>请先打开包含基线运行的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="163" />
-        <location filename="../app/gui/MainWindowJobs.cpp" line="181" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="164" />
         <source>Wait for the running job to finish, or cancel it</source>
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="171" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="178" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
@@ -1753,112 +1751,112 @@
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="165" />
+        <location filename="../views/HeatmapView.cpp" line="179" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="168" />
+        <location filename="../views/HeatmapView.cpp" line="182" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="173" />
+        <location filename="../views/HeatmapView.cpp" line="187" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="178" />
+        <location filename="../views/HeatmapView.cpp" line="192" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="179" />
+        <location filename="../views/HeatmapView.cpp" line="193" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="187" />
+        <location filename="../views/HeatmapView.cpp" line="201" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="190" />
+        <location filename="../views/HeatmapView.cpp" line="204" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="220" />
+        <location filename="../views/HeatmapView.cpp" line="235" />
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="225" />
+        <location filename="../views/HeatmapView.cpp" line="240" />
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="272" />
+        <location filename="../views/HeatmapView.cpp" line="287" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="321" />
+        <location filename="../views/HeatmapView.cpp" line="343" />
         <source>none (score)</source>
         <translation>无（得分）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="323" />
+        <location filename="../views/HeatmapView.cpp" line="345" />
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="326" />
+        <location filename="../views/HeatmapView.cpp" line="348" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="327" />
+        <location filename="../views/HeatmapView.cpp" line="349" />
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="328" />
+        <location filename="../views/HeatmapView.cpp" line="350" />
         <source>unit: %1</source>
         <translation>单位：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="341" />
+        <location filename="../views/HeatmapView.cpp" line="363" />
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation>正在计算第 %1–%2 层的热力图…</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="357" />
+        <location filename="../views/HeatmapView.cpp" line="379" />
         <source>The heatmap could not be computed: %1</source>
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="371" />
+        <location filename="../views/HeatmapView.cpp" line="409" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="372" />
+        <location filename="../views/HeatmapView.cpp" line="410" />
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation>此运行导入自跟踪文件，其中没有图像：热力图需要 mvprof 采集。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="383" />
+        <location filename="../views/HeatmapView.cpp" line="421" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="411" />
+        <location filename="../views/HeatmapView.cpp" line="449" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="425" />
+        <location filename="../views/HeatmapView.cpp" line="463" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>
@@ -2173,62 +2171,62 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="28" />
+        <location filename="../views/ParetoView.cpp" line="27" />
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation>延迟比，1 / 加速比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29" />
+        <location filename="../views/ParetoView.cpp" line="28" />
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation>预填充 FLOPs 或 KV 字节比</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30" />
+        <location filename="../views/ParetoView.cpp" line="29" />
         <source>KL mean to the baseline (measured)</source>
         <translation>相对基线的平均 KL（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31" />
+        <location filename="../views/ParetoView.cpp" line="30" />
         <source>Top-1 agreement (measured)</source>
         <translation>Top-1 一致率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="32" />
+        <location filename="../views/ParetoView.cpp" line="31" />
         <source>Token match (measured)</source>
         <translation>词元匹配率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="34" />
+        <location filename="../views/ParetoView.cpp" line="33" />
         <source>Cost:</source>
         <translation>代价：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="36" />
+        <location filename="../views/ParetoView.cpp" line="35" />
         <source>Fidelity:</source>
         <translation>保真度：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="66" />
+        <location filename="../views/ParetoView.cpp" line="65" />
         <source>KV bytes ratio (measured)</source>
         <translation>KV 字节比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="67" />
+        <location filename="../views/ParetoView.cpp" line="66" />
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation>预填充 FLOPs 比（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="120" />
+        <location filename="../views/ParetoView.cpp" line="150" />
         <source>Pareto front</source>
         <translation>帕累托前沿</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="128" />
-        <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less). Click a point to open its comparison.</source>
-        <translation>%1 次运行对照基线运行 %2；%3 个在前沿上（没有更便宜且损失更小的）。点击一个点可打开其比较。</translation>
+        <location filename="../views/ParetoView.cpp" line="158" />
+        <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio's interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
+        <translation>%1 次运行对照基线运行 %2；按中位数有 %3 个在前沿上（没有更便宜且损失更小的）；误差线：延迟比的区间（A/B，实测；6 次重复起约 95 %，更少则更低）。点击一个点可打开其比较。</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="165" />
+        <location filename="../views/ParetoView.cpp" line="197" />
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation>%1 在 %2（%3）：运行 %4

@@ -10,7 +10,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <cmath>
-#include <map>
 #include <qcustomplot.h>
 
 namespace mvp::views {
@@ -87,32 +86,63 @@ double ParetoView::fidelityOf(const SweepPoint& p) const {
                                          : p.tokenMatch;
 }
 
+// One method's points, by rising cost (QCPGraph keeps its data sorted, and
+// the error bars follow the data's order), with the latency interval as
+// horizontal error bars: 1 / speed-up, so [1 / high, 1 / low].
+void ParetoView::drawMethod(const QString& method, const QColor& colour,
+                            std::vector<size_t> points) {
+    std::sort(points.begin(), points.end(), [&](size_t a, size_t b) {
+        return costOf(table_.points[a]) < costOf(table_.points[b]);
+    });
+    auto* g = plot_->addGraph();
+    g->setName(method);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 10));
+    auto* bars = cost_ == Cost::Latency ? new QCPErrorBars(plot_->xAxis, plot_->yAxis) : nullptr;
+    if (bars) {
+        bars->removeFromLegend();
+        bars->setErrorType(QCPErrorBars::etKeyError);
+        bars->setPen(QPen(colour, 1.2));
+        bars->setDataPlottable(g);
+    }
+    for (const size_t i : points) {
+        const SweepPoint& p = table_.points[i];
+        const double x = costOf(p);
+        g->addData(x, fidelityOf(p));
+        if (!bars) continue;
+        const bool spread = std::isfinite(p.speedupLow) && std::isfinite(p.speedupHigh) &&
+                            p.speedupLow > 0 && p.speedupHigh > 0;
+        bars->addData(spread ? x - 1 / p.speedupHigh : 0, spread ? 1 / p.speedupLow - x : 0);
+    }
+}
+
 void ParetoView::redraw() {
     colours::stylePlot(*plot_, palette());
-    plot_->clearGraphs();
+    plot_->clearPlottables();
     plotted_.clear();
     // On the front: least cost and least loss (KL, or 1 − agreement).
     std::vector<std::pair<double, double>> costLoss;
-    std::map<QString, QCPGraph*> byMethod;
+    std::vector<std::pair<QString, std::vector<size_t>>> byMethod; // in first-seen order
     double maxX = 1, maxY = fidelity_ == Fidelity::Kl ? 0 : 1;
     for (size_t i = 0; i < table_.points.size(); ++i) {
         const SweepPoint& p = table_.points[i];
         const double x = costOf(p), y = fidelityOf(p);
         costLoss.push_back({x, fidelity_ == Fidelity::Kl ? y : 1 - y});
         if (p.run == 0 || !std::isfinite(x) || !std::isfinite(y)) continue;
-        QCPGraph*& g = byMethod[p.method];
-        if (!g) {
-            g = plot_->addGraph();
-            const QColor c = kMethodColours[(byMethod.size() - 1) % std::size(kMethodColours)];
-            g->setName(p.method);
-            g->setLineStyle(QCPGraph::lsNone);
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 10));
-        }
-        g->addData(x, y);
+        auto it = std::find_if(byMethod.begin(), byMethod.end(),
+                               [&](const auto& m) { return m.first == p.method; });
+        if (it == byMethod.end()) it = byMethod.insert(byMethod.end(), {p.method, {}});
+        it->second.push_back(i);
         plotted_.push_back(i);
-        maxX = std::max(maxX, x);
+        maxX =
+            std::max(maxX, cost_ == Cost::Latency && std::isfinite(p.speedupLow) && p.speedupLow > 0
+                               ? 1 / p.speedupLow
+                               : x);
         maxY = std::max(maxY, y);
     }
+    for (size_t m = 0; m < byMethod.size(); ++m)
+        drawMethod(byMethod[m].first, kMethodColours[m % std::size(kMethodColours)],
+                   byMethod[m].second);
     front_.clear();
     for (const size_t i : paretoFront(costLoss))
         if (std::find(plotted_.begin(), plotted_.end(), i) != plotted_.end()) front_.push_back(i);
@@ -125,11 +155,14 @@ void ParetoView::redraw() {
     plot_->yAxis->setLabel(fidelityBox_->currentText());
     plot_->xAxis->setRange(0, maxX * 1.1);
     plot_->yAxis->setRange(0, maxY > 0 ? maxY * 1.1 : 1);
-    info_->setText(tr("%1 runs against baseline run %2; %3 on the front (none cheaper loses "
-                      "less). Click a point to open its comparison.")
-                       .arg(plotted_.size())
-                       .arg(table_.baseline)
-                       .arg(front_.size()));
+    info_->setText(
+        tr("%1 runs against baseline run %2; %3 on the front (none cheaper loses "
+           "less), by medians; bars: the latency ratio's interval (A/B, measured; ≈ 95 % "
+           "from 6 repetitions on, less with fewer). "
+           "Click a point to open its comparison.")
+            .arg(plotted_.size())
+            .arg(table_.baseline)
+            .arg(front_.size()));
     plot_->replot();
 }
 

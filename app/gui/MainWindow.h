@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <memory>
+#include <optional>
 
 class QDockWidget;
 class QTimer;
@@ -115,6 +116,9 @@ private:
     void connectViews();
     void setUpLiveFollow();
     void restoreSettings();
+    // The baseline a what-if or sweep runs against (the run shown, or its
+    // baseline); none, with a status message, without a session or while a job runs.
+    std::optional<qint64> whatIfBaseline();
     // The progress bar, Cancel and a status message for a child job just started.
     void showJobStarted(const QString& message);
     // A window-modal message box that returns at once (object name "errorDialog"):

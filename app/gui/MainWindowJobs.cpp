@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 namespace mvp {
@@ -154,36 +155,35 @@ void MainWindow::startCapture(const CaptureRequest& request) {
     runner_.start(request);
 }
 
-void MainWindow::startWhatIf(WhatIfRequest request) {
+std::optional<qint64> MainWindow::whatIfBaseline() {
     if (!session_) {
         statusBar()->showMessage(tr("Open a session with a baseline run first"), 5000);
-        return;
+        return std::nullopt;
     }
     if (runner_.isRunning()) {
         statusBar()->showMessage(tr("Wait for the running job to finish, or cancel it"), 5000);
-        return;
+        return std::nullopt;
     }
-    // The what-if runs against the run shown if it is a baseline, else against its baseline.
+    // The run shown if it is a baseline, else its baseline.
     const RunInfo& shown = session_->analysis.run;
+    return shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
+}
+
+void MainWindow::startWhatIf(WhatIfRequest request) {
+    const auto baseline = whatIfBaseline();
+    if (!baseline) return;
     request.session = session_->path;
-    request.baseline = shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
+    request.baseline = *baseline;
     showJobStarted(
         tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
     runner_.startJob(request.arguments(), request.session, true);
 }
 
 void MainWindow::startSweep(SweepRequest request) {
-    if (!session_) {
-        statusBar()->showMessage(tr("Open a session with a baseline run first"), 5000);
-        return;
-    }
-    if (runner_.isRunning()) {
-        statusBar()->showMessage(tr("Wait for the running job to finish, or cancel it"), 5000);
-        return;
-    }
-    const RunInfo& shown = session_->analysis.run;
+    const auto baseline = whatIfBaseline();
+    if (!baseline) return;
     request.session = session_->path;
-    request.baseline = shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
+    request.baseline = *baseline;
     showJobStarted(tr("Comparing %1 against run %2…")
                        .arg(request.methods.join(QStringLiteral(", ")))
                        .arg(request.baseline));

@@ -1,6 +1,7 @@
 #include "capture/whatif/KvMethods.h"
 
 #include "capture/models/VlmLayers.h"
+#include "capture/whatif/TensorVectors.h"
 #include "core/Format.h"
 
 #include <algorithm>
@@ -124,15 +125,6 @@ torch::Tensor perKvHead(const torch::Tensor& probs, int kvHeads, int64_t from, i
         .contiguous();
 }
 
-std::vector<std::vector<double>> rowsOf(const torch::Tensor& t) {
-    std::vector<std::vector<double>> out;
-    for (int64_t i = 0; i < t.size(0); ++i) {
-        auto row = t[i].contiguous();
-        out.emplace_back(row.data_ptr<double>(), row.data_ptr<double>() + row.numel());
-    }
-    return out;
-}
-
 torch::Tensor slotPositions(const KvCache& c) {
     if (c.positionOfSlot.defined()) return c.positionOfSlot.narrow(0, 0, c.slots);
     return torch::arange(c.slots, torch::kLong).unsqueeze(1).expand({c.slots, c.kvHeads});
@@ -197,7 +189,7 @@ void afterKvPass(KvCache& c, const torch::Tensor& probs, int64_t added) {
     }
     case KvMethodKind::H2O: {
         if (!s.h2o) s.h2o = std::make_unique<kv::H2OCache>(c.kvHeads, s.heavy, s.recent);
-        unwrap(s.h2o->step(rowsOf(perKvHead(probs, c.kvHeads, 0, probs.size(1))), added));
+        unwrap(s.h2o->step(toDoubleRows(perKvHead(probs, c.kvHeads, 0, probs.size(1))), added));
         if (c.slots > s.heavy + s.recent) keepSlots(c, slotsOfPositions(c, s.h2o->kept()));
         return;
     }
@@ -206,7 +198,7 @@ void afterKvPass(KvCache& c, const torch::Tensor& probs, int64_t added) {
         if (!prefill || t < s.budget) return;
         auto votes = perKvHead(probs, c.kvHeads, t - w, w).narrow(1, 0, t - w).contiguous();
         auto keep =
-            kv::snapKvKeep(rowsOf(votes), t, w, s.budget, s.method.kernel, s.method.pooling);
+            kv::snapKvKeep(toDoubleRows(votes), t, w, s.budget, s.method.kernel, s.method.pooling);
         if (!keep) throw std::runtime_error(keep.error().message);
         keepSlots(c, *keep);
         return;

@@ -1,5 +1,6 @@
 #include "capture/whatif/VisualTokenDrop.h"
 
+#include "capture/whatif/TensorVectors.h"
 #include "core/Format.h"
 
 #include <cmath>
@@ -7,11 +8,6 @@
 namespace mvp {
 
 namespace {
-std::vector<double> toDoubles(const torch::Tensor& t) {
-    const auto d = t.to(torch::kDouble).contiguous();
-    return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
-}
-
 // PyramidDrop's score (pdrop_rank_drop): the layer's input norm, the last
 // row's query and every row's key with RoPE at the rows' positions, softmax
 // over the whole sequence (the last row sees every row), mean over heads;
@@ -31,14 +27,6 @@ torch::Tensor ownLayerScores(DecoderLayerImpl& layer, const torch::Tensor& x,
                   std::sqrt(double(a.headDim)); // [H, 1, T]
     return torch::softmax(scores, -1).mean(0).squeeze(0).narrow(0, imageStart, imageRows);
 }
-std::vector<std::vector<double>> rowsOf(const torch::Tensor& t) {
-    const auto d = t.to(torch::kDouble).contiguous();
-    std::vector<std::vector<double>> out;
-    for (int64_t i = 0; i < d.size(0); ++i)
-        out.emplace_back(d[i].data_ptr<double>(), d[i].data_ptr<double>() + d.size(1));
-    return out;
-}
-
 // DART's selection (dart.py): pivots by the previous layer's keys' L1 norm
 // (over every KV head; llmc repeats them per query head, which scales every
 // norm alike), similarity on the final norm of this layer's input. Returns
@@ -50,8 +38,8 @@ std::vector<int64_t> dartRows(VlmModel::Impl& m, const TokenDrop& drop, const to
     const auto states = m.finalNorm(x);
     const auto kept = dartKeep(toDoubles(l1.narrow(0, imageStart, imageRows)),
                                toDoubles(l1.narrow(0, textStart, t - textStart)),
-                               rowsOf(states.narrow(0, imageStart, imageRows)),
-                               rowsOf(states.narrow(0, textStart, t - textStart)), drop);
+                               toDoubleRows(states.narrow(0, imageStart, imageRows)),
+                               toDoubleRows(states.narrow(0, textStart, t - textStart)), drop);
     std::vector<int64_t> rows;
     for (int64_t i = 0; i < imageStart; ++i)
         rows.push_back(i);

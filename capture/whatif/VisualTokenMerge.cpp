@@ -1,14 +1,12 @@
 #include "capture/whatif/VisualTokenMerge.h"
 
+#include "capture/whatif/TensorVectors.h"
+
 #include <stdexcept>
 
 namespace mvp {
 
 namespace {
-std::vector<double> doubles(const torch::Tensor& t) {
-    const auto d = t.to(torch::kDouble).contiguous();
-    return {d.data_ptr<double>(), d.data_ptr<double>() + d.numel()};
-}
 torch::Tensor indexTensor(const std::vector<int64_t>& v) {
     return torch::tensor(v, torch::kLong);
 }
@@ -19,12 +17,8 @@ torch::Tensor visionZipFeatures(const torch::Tensor& x, const torch::Tensor& pro
                                 VisionZipSelection& selection) {
     // Scores: summed over heads (as VisionZip sums its CLS row's), averaged
     // over the queries, standing in for the CLS row this encoder lacks.
-    const auto scores = doubles(probs.sum(0).mean(0));
-    const auto meanKeys =
-        keys.mean(0).to(torch::kDouble).contiguous(); // [N, hd], utils.py's metric
-    std::vector<std::vector<double>> k;
-    for (int64_t i = 0; i < meanKeys.size(0); ++i)
-        k.push_back(doubles(meanKeys[i]));
+    const auto scores = toDoubles(probs.sum(0).mean(0));
+    const auto k = toDoubleRows(keys.mean(0)); // [N, hd]: utils.py's metric
     auto chosen = visionZipSelect(scores, k, split);
     if (!chosen) throw std::runtime_error(chosen.error().message);
     selection = std::move(chosen.value());
