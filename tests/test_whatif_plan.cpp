@@ -137,6 +137,16 @@ private slots:
         prune.keepVisual = 0.5;
         QVERIFY(messageOf(checkBaseline(base, prune))
                     .contains(QStringLiteral("run 3 is a user model: --prune-visual rewrites")));
+        // The published methods say which observable a TorchScript model lacks.
+        WhatIfRequest fastv;
+        fastv.fastvRatio = 0.5;
+        QVERIFY(messageOf(checkBaseline(base, fastv)).contains(QStringLiteral("mvprof.FastV")));
+        WhatIfRequest zip;
+        zip.visionZip = 64;
+        QVERIFY(messageOf(checkBaseline(base, zip)).contains(QStringLiteral("encode_image")));
+        WhatIfRequest h2o;
+        h2o.kvMethod = KvMethodKind::H2O;
+        QVERIFY(messageOf(checkBaseline(base, h2o)).contains(QStringLiteral("no cache")));
         WhatIfRequest quant;
         quant.quantBits = 8;
         QVERIFY(checkBaseline(base, quant).ok()); // a user model's linears can be quantised

@@ -61,7 +61,8 @@ mvp::Result<mvp::ImageRow> imageRow(const std::string& path, const unsigned char
 // The attention heatmap's rows, and whether it could be read.
 void addAttentionRows(mvprof_session& s) {
     if (!s.attention) return;
-    s.rows.patchMetrics = s.attention->metrics();
+    auto attention = s.attention->metrics();
+    s.rows.patchMetrics.insert(s.rows.patchMetrics.end(), attention.begin(), attention.end());
     const bool saw = s.attention->sawAttention();
     s.rows.runMetrics.push_back(
         {"roles.attention_observed", saw ? 1.0 : 0.0, "", "measured",

@@ -159,6 +159,21 @@ int mvprof_add_metric(mvprof_session* s, const char* name, double value, const c
     });
 }
 
+int mvprof_add_patch_metrics(mvprof_session* s, int layer, const char* name, int n,
+                             const int* patches, const double* values) {
+    return guarded(s, true, [&]() -> int {
+        if (text(name).empty() || layer < 0 || n < 0 || (n > 0 && (!patches || !values)))
+            return fail(MVPROF_BAD_INPUT, "patch metrics need a name, a layer >= 0 and n rows");
+        for (int i = 0; i < n; ++i) {
+            if (patches[i] < 0 || !std::isfinite(values[i]))
+                return fail(MVPROF_BAD_INPUT,
+                            "a patch metric needs a patch >= 0 and a finite value");
+            s->rows.patchMetrics.push_back({layer, text(name), patches[i], values[i]});
+        }
+        return MVPROF_OK;
+    });
+}
+
 int mvprof_add_quantised_module(mvprof_session* s, const char* path, long long fp32_bytes,
                                 long long quant_bytes) {
     return guarded(s, true, [&]() -> int {

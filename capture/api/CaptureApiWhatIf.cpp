@@ -4,6 +4,7 @@
 #include "capture/api/ApiSession.h"
 #include "capture/whatif/ColdExperts.h"
 #include "capture/whatif/TensorQuant.h"
+#include "capture/whatif/TokenDrop.h"
 #include "core/analysis/Analysis.h"
 #include "core/session/SessionReader.h"
 
@@ -122,6 +123,35 @@ int mvprof_quantise_weights(float* data, long long rows, long long cols, int bit
     } catch (const std::exception& e) {
         return fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());
     }
+}
+
+int mvprof_plan_token_drop(int method, int layers, long long visual, int k, double parameter,
+                           int* stage_layers, long long* stage_keep, int capacity, int* count,
+                           double* layer_averaged) {
+    if ((method != 0 && method != 1) || visual < 1 || capacity < 0 || !count || !layer_averaged ||
+        (capacity > 0 && (!stage_layers || !stage_keep)))
+        return fail(MVPROF_BAD_INPUT, "a token-drop plan needs method 0 (FastV) or 1 "
+                                      "(PyramidDrop), visual tokens >= 1 and room for its answer");
+    const auto plan = method == 0 ? mvp::planFastV(layers, visual, k, parameter)
+                                  : mvp::planPyramidDrop(layers, visual, parameter);
+    if (!plan) return fail(plan.error());
+    const auto& stages = plan->stages;
+    for (size_t i = 0; i < stages.size() && i < size_t(capacity); ++i) {
+        stage_layers[i] = stages[i].layer;
+        stage_keep[i] = stages[i].keep;
+    }
+    *count = int(stages.size());
+    *layer_averaged = mvp::layerAveragedVisualTokens(*plan, layers);
+    return MVPROF_OK;
+}
+
+int mvprof_top_scores(const double* scores, long long n, long long keep, long long* kept) {
+    if (n < 0 || keep < 0 || keep > n || (n > 0 && !scores) || (keep > 0 && !kept))
+        return fail(MVPROF_BAD_INPUT, "top scores need 0 <= keep <= n and the arrays");
+    const std::vector<double> v(scores, scores + n);
+    const auto rows = mvp::keptRows(v, 0, n, keep);
+    std::copy(rows.begin(), rows.end(), kept);
+    return MVPROF_OK;
 }
 
 } // extern "C"

@@ -19,7 +19,7 @@ extern "C" {
 #define MVPROF_API
 #endif
 
-#define MVPROF_ABI_VERSION 2
+#define MVPROF_ABI_VERSION 3
 
 enum mvprof_error {
     MVPROF_OK = 0,
@@ -135,6 +135,12 @@ MVPROF_API int mvprof_add_metric(mvprof_session* s, const char* name, double val
  * low-bit kernel would move (stored as latency.predicted_ns, "predicted"). */
 MVPROF_API int mvprof_add_quantised_module(mvprof_session* s, const char* path,
                                            long long fp32_bytes, long long quant_bytes);
+/* Per-patch figures of the current run (FORMAT.md `patch_metric`): n rows
+ * (layer, name, patches[i], values[i]); "tokens.kept" (1 where decoder layer
+ * `layer`'s input held the patch's token) outlines an in-LLM what-if's kept
+ * tokens on the heatmap. */
+MVPROF_API int mvprof_add_patch_metrics(mvprof_session* s, int layer, const char* name, int n,
+                                        const int* patches, const double* values);
 /* Ends the run with a status and, for incomplete or failed runs, why. */
 MVPROF_API int mvprof_end_run(mvprof_session* s, int status, const char* error);
 /* Ends a run still open as failed, writes everything and frees the session. */
@@ -157,6 +163,20 @@ MVPROF_API int mvprof_plan_cold_experts(mvprof_session* s, long long baseline_ru
  * The same format as the built-in model's and TorchScript models' --quant. */
 MVPROF_API int mvprof_quantise_weights(float* data, long long rows, long long cols, int bits,
                                        int group, long long* stored_bytes);
+
+/* The cuts of a published in-LLM visual-token method (capture/whatif/TokenDrop.h)
+ * over `layers` decoder layers and `visual` image tokens: method 0 = FastV
+ * (k = its layer K, parameter = R), 1 = PyramidDrop (parameter = λ). Cut i
+ * (i < *count; at most capacity written) keeps stage_keep[i] image tokens
+ * from decoder layer stage_layers[i] on; *layer_averaged is the image tokens
+ * per layer averaged over the layers (the papers' budget). No session. */
+MVPROF_API int mvprof_plan_token_drop(int method, int layers, long long visual, int k,
+                                      double parameter, int* stage_layers, long long* stage_keep,
+                                      int capacity, int* count, double* layer_averaged);
+/* The indices of the `keep` largest of n scores (ties: the earlier), ascending
+ * (FastV's keep_indexs, sorted). No session. */
+MVPROF_API int mvprof_top_scores(const double* scores, long long n, long long keep,
+                                 long long* kept);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 
 namespace mvp {
 
@@ -221,6 +222,47 @@ std::optional<SaliencySource> saliencySourceFromString(const std::string& s) {
     return std::nullopt;
 }
 
+namespace {
+// Why a what-if cannot run on a TorchScript model: the observable or the
+// place to act that it needs, which the archive's three methods keep to
+// themselves (capture/models/USER_MODELS.md) — and where it runs instead.
+std::optional<std::string> userModelRefusal(const WhatIfRequest& r) {
+    const std::string eager = " (an eager model profiled with the Python package runs ";
+    if (r.fastvRatio || r.pdropLambda)
+        return std::string(r.fastvRatio ? "--fastv" : "--pdrop") +
+               " drops image tokens between decoder layers by the decoder's attention, and a "
+               "TorchScript forward neither shows mvprof its attention probabilities nor lets it "
+               "change the sequence between layers" +
+               eager + (r.fastvRatio ? "mvprof.FastV" : "mvprof.PyramidDrop") +
+               ", by attention masking)";
+    if (r.dart)
+        return std::string("--dart reads a decoder layer's keys and hidden states and drops image "
+                           "tokens after it, which a TorchScript forward keeps to itself");
+    if (r.visionZip || r.tome || r.tomeTokens)
+        return std::string(r.visionZip ? "--visionzip" : "--tome") +
+               " merges visual tokens inside the vision encoder by its attention and keys, which "
+               "a TorchScript encode_image keeps to itself";
+    if (r.downsample)
+        return std::string("--downsample resizes the image and interpolates the vision encoder's "
+                           "position table, which a TorchScript model keeps to itself");
+    if (r.kvMethod || r.kvThreshold)
+        return std::string(r.kvMethod ? "--kv-method" : "--kv") +
+               " compresses the decoder's KV cache, and a TorchScript forward receives the whole "
+               "sequence at every step: there is no cache mvprof can reach";
+    const std::pair<bool, const char*> rewrites[] = {{bool(r.keepVisual), "--prune-visual"},
+                                                     {r.freezeCold, "--freeze-cold"},
+                                                     {r.pruneChannels > 0, "--prune-channels"},
+                                                     {r.skipExperts, "--skip-experts"},
+                                                     {r.keepExperts > 0, "--keep-experts"}};
+    for (const auto& [asked, flag] : rewrites)
+        if (asked)
+            return std::string(flag) +
+                   " rewrites the built-in reference model's layers; on a TorchScript model only "
+                   "--quant (its LLM's linear weights, named by the manifest's roles) runs";
+    return std::nullopt;
+}
+} // namespace
+
 Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
     if (base.status != RunStatus::Complete)
         return makeError(ErrorCode::BadInput, runName(base) + " is " + toString(base.status) +
@@ -230,28 +272,9 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
                          runName(base) +
                              " was profiled from Python (mvprof.profile): its what-ifs run in "
                              "the script, with mvprof.whatif (capture/python/mvprof/README.md)");
-    if (isUserModel(base)) {
-        const std::pair<bool, const char*> rewrites[] = {{bool(r.keepVisual), "--prune-visual"},
-                                                         {bool(r.fastvRatio), "--fastv"},
-                                                         {bool(r.pdropLambda), "--pdrop"},
-                                                         {bool(r.dart), "--dart"},
-                                                         {bool(r.kvThreshold), "--kv"},
-                                                         {r.freezeCold, "--freeze-cold"},
-                                                         {r.pruneChannels > 0, "--prune-channels"},
-                                                         {r.skipExperts, "--skip-experts"},
-                                                         {r.keepExperts > 0, "--keep-experts"},
-                                                         {bool(r.kvMethod), "--kv-method"},
-                                                         {bool(r.visionZip), "--visionzip"},
-                                                         {bool(r.downsample), "--downsample"},
-                                                         {bool(r.tome || r.tomeTokens), "--tome"}};
-        for (const auto& [asked, flag] : rewrites)
-            if (asked)
-                return makeError(ErrorCode::BadInput,
-                                 runName(base) + " is a user model: " + flag +
-                                     " rewrites the built-in reference model's layers; on a "
-                                     "TorchScript model only --quant (its LLM's linear weights, "
-                                     "named by the manifest's roles) runs");
-    }
+    if (isUserModel(base))
+        if (const auto why = userModelRefusal(r))
+            return makeError(ErrorCode::BadInput, runName(base) + " is a user model: " + *why);
     if (!base.probes)
         return makeError(ErrorCode::BadInput, runName(base) +
                                                   " was captured with --no-probes: it has no "

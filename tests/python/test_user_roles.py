@@ -219,7 +219,9 @@ def check_quantisation(args: argparse.Namespace, session: str, model: Vlm) -> Li
           f"top-1 {fid['top1_agreement']:.2f}")
     with sqlite3.connect(session) as db:
         before = db.execute("SELECT COUNT(*) FROM run").fetchone()[0]
-    for flag in (["--kv", "int4"], ["--freeze-cold"], ["--prune-visual", "0.5"]):
+    for flag in (["--kv", "int4"], ["--freeze-cold"], ["--prune-visual", "0.5"],
+                 ["--fastv", "0.5"], ["--pdrop", "0.5"], ["--dart", "16"], ["--visionzip", "16"],
+                 ["--tome", "4"], ["--downsample", "16"], ["--kv-method", "h2o"]):
         r = cli(args, "whatif", session, *flag, check=False)
         if r.returncode != 2 or "user model" not in r.stderr or "\n" in r.stderr.strip():
             failures.append(f"whatif {flag[0]} on a user model: exit {r.returncode}, {r.stderr}")

@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Optional
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 
 
 class MvprofError(RuntimeError):
@@ -65,6 +65,10 @@ _SIGNATURES = {
     "mvprof_close": [_S],
     "mvprof_plan_cold_experts": [_S, _LL, _INT, _INT, _INTP, _INTP, _INT, _INTP],
     "mvprof_quantise_weights": [_FLTP, _LL, _LL, _INT, _INT, ctypes.POINTER(_LL)],
+    "mvprof_add_patch_metrics": [_S, _INT, _STR, _INT, _INTP, ctypes.POINTER(_DBL)],
+    "mvprof_plan_token_drop": [_INT, _INT, _LL, _INT, _DBL, _INTP, ctypes.POINTER(_LL), _INT,
+                               _INTP, ctypes.POINTER(_DBL)],
+    "mvprof_top_scores": [ctypes.POINTER(_DBL), _LL, _LL, ctypes.POINTER(_LL)],
 }
 
 
@@ -118,3 +122,7 @@ def floats(tensor) -> "ctypes._Pointer":
 
 def ints(values) -> "ctypes.Array":
     return (ctypes.c_int * len(values))(*values)
+
+
+def doubles(values) -> "ctypes.Array":
+    return (ctypes.c_double * len(values))(*values)

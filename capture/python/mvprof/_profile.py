@@ -72,14 +72,26 @@ class NullProfile:
     def __init__(self, model: torch.nn.Module) -> None:
         self.model = model
         self.run_id = 0
+        self.current_phase = ""  # the phase running now, and how many have begun
+        self.phase_serial = 0
+        self.visual_span: Optional[Tuple[int, int]] = None  # (first position, count)
+
+    def _mark_phase(self, name: str) -> None:
+        self.current_phase, self.phase_serial = name, self.phase_serial + 1
 
     @contextlib.contextmanager
     def phase(self, name: str, step: int = 0) -> Iterator[None]:
+        self._mark_phase(name)
         yield
 
     def visual_tokens(self, start: int, grid: Tuple[int, int], patch: int = 14,
                       input_size: int = 0) -> None:
-        pass
+        kept = getattr(self, "kept_patches", None)
+        self.visual_span = (int(start), len(kept) if kept is not None else grid[0] * grid[1])
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        yield
 
     def output(self, logits: torch.Tensor, token: Optional[int] = None) -> int:
         if token is not None:
@@ -120,6 +132,8 @@ class Profile:
         self._pass_end = 0    # positions the current phase's routers have covered
         self._features: Optional[torch.Tensor] = None  # the projector's last output
         self.kept_patches: Optional[List[int]] = None  # set by a visual-token pruning
+        self.current_phase, self.phase_serial = "", 0  # as NullProfile's
+        self.visual_span: Optional[Tuple[int, int]] = None
         self._progress = _progress_stream()
 
     # -- the C ABI -----------------------------------------------------------
@@ -164,6 +178,8 @@ class Profile:
             if self.transform is not None:
                 self.transform.started(self)
             self._install_hooks()
+            if self.transform is not None:
+                self._hooks += self.transform.attach(self, self.model, self.patterns)
         except BaseException:
             self._remove_hooks()
             lib.mvprof_close(self._session)  # a run already open is stored as failed
@@ -215,6 +231,8 @@ class Profile:
         self._remove_hooks()
         lib = _abi.library()
         try:
+            if self.transform is not None and value is None:
+                self.transform.finished(self)
             self.metric("roles.routing_observed", 1.0 if self.routers else 0.0,
                         note=f"routing read from {len(self.routers)} router modules"
                         if self.routers else self.no_router_message())
@@ -237,6 +255,7 @@ class Profile:
     def phase(self, name: str, step: int = 0) -> Iterator[None]:
         """Marks a phase: preprocess, h2d, vision, projector, prefill or decode (with its step)."""
         self.call("mvprof_begin_phase", b(name), int(step))
+        self.current_phase, self.phase_serial = name, self.phase_serial + 1
         if self._progress:
             self._progress.write(json.dumps({"event": "progress", "phase": name, "step": step,
                                              "steps": 0, "fraction": -1}) + "\n")
@@ -258,6 +277,7 @@ class Profile:
         patches = self.kept_patches if self.kept_patches is not None else range(rows * cols)
         self.call("mvprof_set_patch_grid", rows, cols, patch, input_size or patch * cols, start)
         self.call("mvprof_add_visual_tokens", start, len(patches), _abi.ints(list(patches)))
+        self.visual_span = (int(start), len(patches))
         f = self._features
         if f is not None and f.shape[0] == len(patches):
             self.call("mvprof_set_vision_features", f.shape[0], f.shape[1], _abi.floats(f))

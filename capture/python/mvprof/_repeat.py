@@ -36,6 +36,7 @@ class TimedPass(NullProfile):
 
     @contextlib.contextmanager
     def phase(self, name: str, step: int = 0) -> Iterator[None]:
+        self._mark_phase(name)
         start = time.perf_counter_ns()
         try:
             yield
@@ -49,7 +50,8 @@ class TimedPass(NullProfile):
 
 def _hooked(model: torch.nn.Module, transform: "Transform", prof: TimedPass,
             patterns: List[Tuple[str, Pattern[str]]]) -> List[torch.utils.hooks.RemovableHandle]:
-    """Forward hooks applying `transform` to the router and projector outputs."""
+    """Forward hooks applying `transform` to the router and projector outputs,
+    and whatever the transform attaches itself (FastV's attention masks)."""
     handles = []
     for path, module in model.named_modules():
         r = role_of(patterns, path) if path else ""
@@ -62,7 +64,7 @@ def _hooked(model: torch.nn.Module, transform: "Transform", prof: TimedPass,
         elif r == "projector":
             handles.append(module.register_forward_hook(
                 lambda m, i, out, p=path: transform.on_projector(prof, p, out)))
-    return handles
+    return handles + transform.attach(prof, model, patterns)
 
 
 def _pass(model: torch.nn.Module, run: Callable[[NullProfile], object],

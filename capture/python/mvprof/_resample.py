@@ -46,6 +46,7 @@ class ObservePass(TimedPass):
             yield
 
     def visual_tokens(self, start: int, grid, patch: int = 14, input_size: int = 0) -> None:
+        super().visual_tokens(start, grid, patch, input_size)
         rows, cols = grid
         self.start, self.grid = int(start), int(rows * cols)
         self.patches = (list(self.kept_patches) if self.kept_patches is not None

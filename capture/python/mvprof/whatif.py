@@ -19,6 +19,8 @@ Transforms (DIAGNOSTICS.md §9 for the built-in model's counterparts):
 - PruneVisual: a keep mask over the visual tokens, applied to the
   projector's output (so the sequence the user builds from it is shorter):
   the round(keep·N) rows of largest L2 norm, or the patches given.
+- FastV, PyramidDrop (_visual_drop.py): the published in-LLM methods, the
+  dropped image tokens masked out of the decoder's attention.
 """
 
 from __future__ import annotations
@@ -52,6 +54,13 @@ class Transform:
 
     def on_projector(self, prof: Profile, path: str, output):
         return None
+
+    def attach(self, prof: Profile, model: torch.nn.Module, patterns) -> List:
+        """Hooks of its own on `model` for one pass or run (each with .remove())."""
+        return []
+
+    def finished(self, prof: Profile) -> None:
+        """The recorded run's block ended without an error: metrics it learnt."""
 
 
 def _llm_linears(prof: Profile, model: torch.nn.Module) -> List[str]:
@@ -247,7 +256,8 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
     else:
         baseline_run = int(baseline)
     if not isinstance(transform, Transform):
-        raise MvprofError("transform must be mvprof.W8(), W4(), FreezeCold() or PruneVisual()")
+        raise MvprofError("transform must be mvprof.W8(), W4(), FreezeCold(), PruneVisual(), "
+                          "FastV() or PyramidDrop()")
     if reps < 0 or (reps and run is None):
         raise MvprofError("A/B repetitions need reps >= 0 and, with reps, the pass to repeat: "
                           "run=lambda p: pipeline(p)")
