@@ -5,6 +5,7 @@
 #include "capture/whatif/ColdExperts.h"
 #include "capture/whatif/TensorQuant.h"
 #include "capture/whatif/TokenDrop.h"
+#include "capture/whatif/VisionZip.h"
 #include "core/analysis/Analysis.h"
 #include "core/session/SessionReader.h"
 
@@ -107,6 +108,22 @@ int mvprof_plan_cold_experts(mvprof_session* s, long long baseline_run, int wind
     });
 }
 
+int mvprof_visual_token_count(mvprof_session* s, long long baseline_run, int* count) {
+    return guarded(s, false, [&]() -> int {
+        if (s->run) return fail(MVPROF_BAD_INPUT, "count a baseline's tokens between runs");
+        if (!count) return fail(MVPROF_BAD_INPUT, "mvprof_visual_token_count needs an out pointer");
+        auto reader = mvp::api::readSoFar(*s);
+        if (!reader) return fail(reader.error());
+        if (auto r = (*reader)->run(baseline_run); !r) return fail(r.error());
+        auto tokens = (*reader)->tokens(baseline_run);
+        if (!tokens) return fail(tokens.error());
+        *count = int(std::count_if(tokens->begin(), tokens->end(), [](const mvp::TokenRow& t) {
+            return t.modality == mvp::Modality::Visual;
+        }));
+        return MVPROF_OK;
+    });
+}
+
 int mvprof_quantise_weights(float* data, long long rows, long long cols, int bits, int group,
                             long long* stored_bytes) {
     if (!data || rows < 1 || cols < 1 || (bits != 4 && bits != 8) || group < 2 || group % 2 ||
@@ -151,6 +168,28 @@ int mvprof_top_scores(const double* scores, long long n, long long keep, long lo
     const std::vector<double> v(scores, scores + n);
     const auto rows = mvp::keptRows(v, 0, n, keep);
     std::copy(rows.begin(), rows.end(), kept);
+    return MVPROF_OK;
+}
+
+int mvprof_plan_visionzip(const double* scores, long long n, const double* keys, int dim,
+                          long long budget, long long* sent, long long* into, long long* dominant) {
+    if (!scores || !keys || n < 1 || dim < 1 || !sent || !into || !dominant)
+        return fail(MVPROF_BAD_INPUT, "a VisionZip plan needs n >= 1 scores, their keys and "
+                                      "room for its answer");
+    const auto split = mvp::visionZipSplit(n, budget);
+    if (!split) return fail(split.error());
+    std::vector<std::vector<double>> k(static_cast<size_t>(n));
+    for (long long i = 0; i < n; ++i)
+        k[size_t(i)].assign(keys + i * dim, keys + (i + 1) * dim);
+    const auto s = mvp::visionZipSelect(std::vector<double>(scores, scores + n), k, *split);
+    if (!s) return fail(s.error());
+    const auto order = s->sent();
+    std::copy(order.begin(), order.end(), sent);
+    std::fill(into, into + n, -1LL);
+    const auto first = int64_t(s->dominant.size()); // the targets' place in `sent`
+    for (size_t i = 0; i < s->merged.size(); ++i)
+        into[s->merged[i]] = first + s->into[i];
+    *dominant = first;
     return MVPROF_OK;
 }
 

@@ -155,6 +155,11 @@ MVPROF_API int mvprof_plan_cold_experts(mvprof_session* s, long long baseline_ru
                                         int min_activations, int* layers, int* experts,
                                         int capacity, int* count);
 
+/* How many visual tokens run baseline_run of this session sent the decoder
+ * (its token rows of visual modality; 0 when it declared none), so a
+ * what-if's budget is checked before its run begins. Call between runs. */
+MVPROF_API int mvprof_visual_token_count(mvprof_session* s, long long baseline_run, int* count);
+
 /* Group-wise asymmetric round-to-nearest quantisation of a float32 weight
  * [rows, cols] in place: each row in groups of `group` values (even), each
  * group with a float16 scale and minimum; the data is replaced by its
@@ -177,6 +182,16 @@ MVPROF_API int mvprof_plan_token_drop(int method, int layers, long long visual, 
  * (FastV's keep_indexs, sorted). No session. */
 MVPROF_API int mvprof_top_scores(const double* scores, long long n, long long keep,
                                  long long* kept);
+
+/* VisionZip's choice (capture/whatif/VisionZip.h) for `budget` tokens of n:
+ * scores[n] rank the dominant tokens, keys[n × dim] (the layer's keys, mean
+ * over heads) give each other token its contextual target. sent[budget]:
+ * the patches sent, the dominant first (ascending), then the targets;
+ * into[n]: -1 for a sent patch, else the index in sent of the target it
+ * merges into. No session. */
+MVPROF_API int mvprof_plan_visionzip(const double* scores, long long n, const double* keys, int dim,
+                                     long long budget, long long* sent, long long* into,
+                                     long long* dominant);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""FastV and PyramidDrop on an eager model the package has never seen
+"""FastV, PyramidDrop and VisionZip on an eager model the package has never seen
 (capture/python/examples/llava_moe.py: 4 decoder layers, a KV cache, no
 positions in its decoder), checked against the test's own in-place drop:
 
@@ -16,7 +16,13 @@ positions in its decoder), checked against the test's own in-place drop:
   token-layer ratio worked from those counts and the prompt's length;
 - A/B repetitions with the mask on the what-if's timed passes;
 - refusals: K beyond the depth, no attention role inside the llm, and an
-  attention without a softmax (a fused kernel): the run fails with the reason.
+  attention without a softmax (a fused kernel): the run fails with the reason;
+- VisionZip 64 (54 dominant + 10 contextual) on the example's torchvision
+  ViT (nn.MultiheadAttention, a CLS token the tower drops): the patches sent
+  and every step's logits equal VisionZip's clip_encoder.py steps done here
+  on torch's own attention weights (need_weights=True); a budget of every
+  token is refused before anything is written; the same (32 sent) with that
+  block's attention as eager code (q @ kᵀ, softmax), read as it runs.
 Run by CTest with Debian's /usr/bin/python3.
 """
 
@@ -203,6 +209,120 @@ def check_refusals(session: str, model, base) -> None:
     check(status is not None and status[0] == "failed", f"the fused-attention run is {status}")
 
 
+def visionzip_by_hand(model, budget: int) -> Tuple[torch.Tensor, List[int]]:
+    """VisionZip as dvlab-research/VisionZip's clip_encoder.py does it (batch
+    1), on the example's torchvision ViT: its last block's attention as
+    nn.MultiheadAttention computes it with need_weights=True, the keys from
+    its in_proj weights (mean over heads), the CLS row ranking the patches.
+    Returns the projector's input and the patches sent."""
+    block = model.vision_tower.vit.encoder.layers[-1]
+    mha, seen = block.self_attention, {}
+    hook = block.ln_1.register_forward_hook(lambda m, a, out: seen.setdefault("x", out.detach()))
+    features = model.vision_tower(example.load_pixels(IMAGE))
+    hook.remove()
+    x, e, heads = seen["x"], mha.embed_dim, mha.num_heads
+    _, weights = mha(x, x, x, need_weights=True, average_attn_weights=False)
+    keys = torch.nn.functional.linear(x, mha.in_proj_weight[e:2 * e], mha.in_proj_bias[e:2 * e])
+    keys = keys.view(1, x.shape[1], heads, e // heads).mean(2)[0, 1:]
+    contextual = round(budget * 10 / 64)
+    dominant = budget - contextual
+    kept = torch.zeros(GRID, dtype=torch.bool)
+    kept[weights[0, :, 0, 1:].sum(0).topk(dominant).indices] = True
+    dom, rest = kept.nonzero().flatten(), (~kept).nonzero().flatten()
+    metric = keys[rest] / keys[rest].norm(dim=-1, keepdim=True)
+    targets = torch.arange(0, len(rest), max(1, len(rest) // contextual))[:contextual]
+    is_target = torch.zeros(len(rest), dtype=torch.bool)
+    is_target[targets] = True
+    assign = torch.nn.functional.one_hot(
+        (metric[~is_target] @ metric[targets].T).argmax(1), contextual).to(features.dtype)
+    hidden = features[rest]
+    merged = (assign.T @ hidden[~is_target]) / assign.sum(0).clamp(min=1)[:, None]
+    tokens = torch.cat([features[dom], hidden[targets] + merged])
+    return tokens, dom.tolist() + rest[targets].tolist()
+
+
+def generate_from(model, features: torch.Tensor) -> List[torch.Tensor]:
+    """The example's decoding from a given projector input, greedy, KV cache."""
+    lm = model.language_model
+    visual = model.multi_modal_projector(features)
+    text = torch.tensor(list(PROMPT.encode()))
+    cache: list = [None] * example.LAYERS
+    embeds = torch.cat([lm.embed_tokens(torch.tensor([example.BOS])), visual, lm.embed_tokens(text)])
+    logits = [lm(embeds, cache).double()]
+    for _ in range(STEPS):
+        logits.append(lm(lm.embed_tokens(torch.tensor([int(logits[-1].argmax())])), cache).double())
+    return logits
+
+
+def check_visionzip(session: str, model, base) -> None:
+    with mvprof.whatif(base.prof, model, mvprof.VisionZip(64), reps=1, run=common.warmup) as w:
+        spy = common.run(w)
+    tokens, sent = visionzip_by_hand(model, 64)
+    want = generate_from(model, tokens)
+    worst = max(float((a - b).abs().max()) for a, b in zip(spy.logits, want))
+    got = [p for (p,) in sqlite3.connect(session).execute(
+        "SELECT patch FROM token WHERE run=? AND modality='visual' ORDER BY position",
+        (w.run_id,))]
+    m = metrics(session, w.run_id)
+    print(f"  visionzip 64: sent {len(got)} ({m.get('visionzip.dominant')} dominant); max |logit "
+          f"mvprof − by hand| {worst:.2g}")
+    check(got == sent, f"visionzip sent {got[:8]}…, by hand {sent[:8]}…")
+    check(len(spy.logits) == len(want) and worst < 1e-4, f"visionzip logits off by {worst}")
+    check(m.get("visionzip.dominant", (0,))[0] == 54 and
+          m.get("visionzip.contextual", (0,))[0] == 10 and
+          m.get("visionzip.merged", (0,))[0] == GRID - 64, f"visionzip metrics {m}")
+    common.check_fidelity("visionzip", common.diff(session, w.run_id), base.logits, want)
+    runs = sqlite3.connect(session).execute("SELECT count(*) FROM run").fetchone()[0]
+    try:
+        mvprof.whatif(base.prof, model, mvprof.VisionZip(GRID)).__enter__()
+        failures.append("VisionZip sending every token accepted")
+    except mvprof.MvprofError as e:
+        print(f"  refused (VisionZip {GRID}): {e}")
+        check("from 2 to 195" in str(e), f"VisionZip {GRID}: {e}")
+    check(sqlite3.connect(session).execute("SELECT count(*) FROM run").fetchone()[0] == runs,
+          "a refused VisionZip wrote a run")
+
+
+class EagerAttention(torch.nn.Module):
+    """An nn.MultiheadAttention's weights run as eager code (q @ kᵀ, softmax),
+    as Hugging Face's CLIPAttention does: mvprof reads it as it runs."""
+
+    def __init__(self, mha: torch.nn.MultiheadAttention) -> None:
+        super().__init__()
+        self.mha = mha
+
+    def forward(self, query, key, value, need_weights=False):
+        m, (b, t, e) = self.mha, query.shape
+        h, d = m.num_heads, e // m.num_heads
+        q, k, v = torch.nn.functional.linear(query, m.in_proj_weight, m.in_proj_bias).chunk(3, -1)
+        q, k, v = (z.view(b, t, h, d).transpose(1, 2) for z in (q, k, v))
+        probs = torch.nn.functional.softmax(torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(d),
+                                            dim=-1)
+        return m.out_proj((probs @ v).transpose(1, 2).reshape(b, t, e)), None
+
+
+def check_visionzip_eager(session: str, model, base) -> None:
+    block = model.vision_tower.vit.encoder.layers[-1]
+    mha = block.self_attention
+    block.self_attention = EagerAttention(mha)
+    roles = dict(mvprof.DEFAULT_ROLES, attention=r"\.(self_attn|self_attention)$")
+    try:
+        with mvprof.whatif(base.prof, model, mvprof.VisionZip(32), roles=roles) as w:
+            spy = common.run(w)
+        block.self_attention = mha  # the by-hand reading takes torch's weights from it
+        tokens, sent = visionzip_by_hand(model, 32)
+    finally:
+        block.self_attention = mha
+    want = generate_from(model, tokens)
+    worst = max(float((a - b).abs().max()) for a, b in zip(spy.logits, want))
+    got = [p for (p,) in sqlite3.connect(session).execute(
+        "SELECT patch FROM token WHERE run=? AND modality='visual' ORDER BY position",
+        (w.run_id,))]
+    print(f"  visionzip 32, eager attention: sent {len(got)}; max |logit − by hand| {worst:.2g}")
+    check(got == sent, f"visionzip (eager) sent {got[:8]}…, by hand {sent[:8]}…")
+    check(worst < 1e-4, f"visionzip (eager) logits off by {worst}")
+
+
 def main() -> int:
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -215,6 +335,8 @@ def main() -> int:
         check_method(session, model, base, mvprof.FastV(k=2, r=0.5), {2: 98}, False)
         check_method(session, model, base, mvprof.PyramidDrop(0.5), {1: 98, 2: 49, 3: 24}, True)
         check_repetitions(session, model, base)
+        check_visionzip(session, model, base)
+        check_visionzip_eager(session, model, base)
         check_refusals(session, model, base)
     for f in failures:
         print("FAIL:", f)

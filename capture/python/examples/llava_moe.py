@@ -180,7 +180,8 @@ def generate(prof: "mvprof.Profile", model: LlavaMoe, image: str, prompt: str,
 TRANSFORMS = {"w8": lambda: mvprof.W8(), "w4": lambda: mvprof.W4(),
               "freeze-cold": lambda: mvprof.FreezeCold(window=32),
               "prune-visual": lambda: mvprof.PruneVisual(keep=0.4),
-              "fastv": lambda: mvprof.FastV(k=2, r=0.5), "pdrop": lambda: mvprof.PyramidDrop(0.5)}
+              "fastv": lambda: mvprof.FastV(k=2, r=0.5), "pdrop": lambda: mvprof.PyramidDrop(0.5),
+              "visionzip": lambda: mvprof.VisionZip(64)}
 
 
 def default_image() -> str:

@@ -65,10 +65,13 @@ _SIGNATURES = {
     "mvprof_close": [_S],
     "mvprof_plan_cold_experts": [_S, _LL, _INT, _INT, _INTP, _INTP, _INT, _INTP],
     "mvprof_quantise_weights": [_FLTP, _LL, _LL, _INT, _INT, ctypes.POINTER(_LL)],
+    "mvprof_visual_token_count": [_S, _LL, _INTP],
     "mvprof_add_patch_metrics": [_S, _INT, _STR, _INT, _INTP, ctypes.POINTER(_DBL)],
     "mvprof_plan_token_drop": [_INT, _INT, _LL, _INT, _DBL, _INTP, ctypes.POINTER(_LL), _INT,
                                _INTP, ctypes.POINTER(_DBL)],
     "mvprof_top_scores": [ctypes.POINTER(_DBL), _LL, _LL, ctypes.POINTER(_LL)],
+    "mvprof_plan_visionzip": [ctypes.POINTER(_DBL), _LL, ctypes.POINTER(_DBL), _INT, _LL,
+                              ctypes.POINTER(_LL), ctypes.POINTER(_LL), ctypes.POINTER(_LL)],
 }
 
 

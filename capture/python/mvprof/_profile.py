@@ -35,6 +35,8 @@ DEFAULT_ROLES: Dict[str, str] = {
     "moe": r"\.(block_sparse_moe|moe)$",
     "attention": r"\.(self_attn|attn|attention)$",
 }
+# The calls an attention's probabilities come from, however the model spells them.
+SOFTMAX_CALLS = (torch.softmax, torch.nn.functional.softmax, torch.Tensor.softmax)
 TOP_K_ATTRIBUTES = ("top_k", "num_experts_per_tok", "num_activated_experts", "k")
 STATUS = {"complete": 0, "incomplete": 1, "failed": 2}
 

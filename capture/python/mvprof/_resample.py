@@ -16,13 +16,12 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 from . import _abi
-from ._profile import NullProfile, role_of
+from ._profile import SOFTMAX_CALLS, NullProfile, role_of
 from ._repeat import TimedPass, _hooked
 
 if TYPE_CHECKING:
     from .whatif import Transform
 
-_SOFTMAX = (torch.softmax, torch.nn.functional.softmax, torch.Tensor.softmax)
 
 
 class ObservePass(TimedPass):
@@ -90,7 +89,7 @@ class _Softmaxes(TorchFunctionMode):
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         out = func(*args, **(kwargs or {}))
-        if func in _SOFTMAX:
+        if func in SOFTMAX_CALLS:
             self.observer.read_softmax(out)
         return out
 

@@ -35,10 +35,9 @@ from torch.overrides import TorchFunctionMode
 
 from . import _abi
 from ._abi import MvprofError
-from ._profile import Profile, role_of
+from ._profile import SOFTMAX_CALLS, Profile, role_of
 from .whatif import Transform
 
-_SOFTMAX = (torch.softmax, torch.nn.functional.softmax, torch.Tensor.softmax)
 _FASTV, _PDROP = 0, 1  # mvprof_plan_token_drop's methods
 
 
@@ -199,7 +198,7 @@ class _Mask(TorchFunctionMode):
         self.state = state
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        if func in _SOFTMAX:
+        if func in SOFTMAX_CALLS:
             return self.state.softmax(func, args, kwargs or {})
         return func(*args, **(kwargs or {}))
 

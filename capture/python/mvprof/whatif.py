@@ -21,6 +21,8 @@ Transforms (DIAGNOSTICS.md §9 for the built-in model's counterparts):
   the round(keep·N) rows of largest L2 norm, or the patches given.
 - FastV, PyramidDrop (_visual_drop.py): the published in-LLM methods, the
   dropped image tokens masked out of the decoder's attention.
+- VisionZip (_visionzip.py): dominant + contextual tokens from the vision
+  tower's attention and keys, merged on the projector's input.
 """
 
 from __future__ import annotations
@@ -257,7 +259,7 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
         baseline_run = int(baseline)
     if not isinstance(transform, Transform):
         raise MvprofError("transform must be mvprof.W8(), W4(), FreezeCold(), PruneVisual(), "
-                          "FastV() or PyramidDrop()")
+                          "FastV(), PyramidDrop() or VisionZip()")
     if reps < 0 or (reps and run is None):
         raise MvprofError("A/B repetitions need reps >= 0 and, with reps, the pass to repeat: "
                           "run=lambda p: pipeline(p)")
