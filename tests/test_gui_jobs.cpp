@@ -284,18 +284,27 @@ private slots:
         prune->setChecked(true);
         auto combos = dialog.findChildren<QComboBox*>();
         QCOMPARE(combos.size(),
-                 4); // saliency source, weights, visual tokens dropped in the decoder, KV method
+                 5); // saliency source, weights, decoder drop, encoder tokens, KV method
         combos[0]->setCurrentIndex(2);
         combos[1]->setCurrentIndex(2);
-        combos[2]->setCurrentIndex(2); // PyramidDrop, λ 0.5
-        combos[3]->setCurrentIndex(2); // H2O, keeping 0.4
+        auto* drop = dialog.findChild<QComboBox*>(QStringLiteral("decoderDrop"));
+        auto* encoder = dialog.findChild<QComboBox*>(QStringLiteral("encoder"));
+        auto* encoderValue = dialog.findChild<QSpinBox*>(QStringLiteral("encoderValue"));
+        auto* dartTokens = dialog.findChild<QSpinBox*>(QStringLiteral("dartTokens"));
+        QVERIFY(drop && encoder && encoderValue && dartTokens);
+        drop->setCurrentIndex(2); // PyramidDrop, λ 0.5
+        QVERIFY(!dartTokens->isEnabled());
+        combos.last()->setCurrentIndex(2); // H2O, keeping 0.4
+        QVERIFY(!encoderValue->isEnabled());
+        encoder->setCurrentIndex(2); // ToMe: the box now counts tokens merged per block
+        QVERIFY(encoderValue->isEnabled());
+        QCOMPARE(encoderValue->value(), 8);
+        encoderValue->setValue(12);
         const auto checks = dialog.findChildren<QCheckBox*>();
-        QCOMPARE(checks.size(),
-                 7); // prune, kv, freeze, channels, skip experts, keep experts, VisionZip
+        QCOMPARE(checks.size(), 6);  // prune, kv, freeze, channels, skip experts, keep experts
         checks[5]->setChecked(true); // keep 6 experts per layer
-        const auto spins = dialog.findChildren<QSpinBox*>();
-        QCOMPARE(spins.size(), 3); // experts kept, VisionZip's tokens, repetitions
-        auto* reps = spins.last();
+        auto* reps = dialog.findChild<QSpinBox*>(QStringLiteral("reps"));
+        QVERIFY(reps);
         QCOMPARE(reps->value(), 5);
         reps->setValue(9);
         WhatIfRequest r = dialog.request();
@@ -312,7 +321,18 @@ private slots:
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--pdrop")) + 1), QStringLiteral("0.5"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--keep-experts")) + 1), QStringLiteral("6"));
         QVERIFY(!a.contains(QStringLiteral("--skip-experts")) &&
-                !a.contains(QStringLiteral("--visionzip")));
+                !a.contains(QStringLiteral("--visionzip")) &&
+                !a.contains(QStringLiteral("--dart")));
+        QCOMPARE(a.at(a.indexOf(QStringLiteral("--tome")) + 1), QStringLiteral("12"));
+        // DART and the downsample baseline, each with its own count.
+        drop->setCurrentIndex(3);
+        QVERIFY(dartTokens->isEnabled());
+        encoder->setCurrentIndex(3);
+        QCOMPARE(encoderValue->value(), 64);
+        const QStringList d = dialog.request().arguments();
+        QCOMPARE(d.at(d.indexOf(QStringLiteral("--dart")) + 1), QStringLiteral("128"));
+        QCOMPARE(d.at(d.indexOf(QStringLiteral("--downsample")) + 1), QStringLiteral("64"));
+        QVERIFY(!d.contains(QStringLiteral("--pdrop")) && !d.contains(QStringLiteral("--tome")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--reps")) + 1), QStringLiteral("9"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-method")) + 1), QStringLiteral("h2o"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-budget")) + 1), QStringLiteral("0.4"));

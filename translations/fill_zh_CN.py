@@ -497,6 +497,21 @@ ZH = {
     'Tokens held (measured)': '保留的词元数（实测）',
     'Speed-up (A/B, measured)': '加速比（A/B，实测）',
     'ToMe (tokens sent)': 'ToMe（送出的词元数）',
+    'ToMe r %1': 'ToMe r %1',
+    'downsample to %1': '下采样至 %1',
+    'DART %1': 'DART %1',
+    'DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N':
+        'DART（第 2 层后，保留与 8 个枢轴最不相似的 4 + 8·⌊N/8⌋ 个词元），N',
+    'The encoder sends every visual token': '编码器发送全部视觉词元',
+    'VisionZip (most attended + contextual merges), tokens sent':
+        'VisionZip（最受关注的 + 上下文合并），发送词元数',
+    'ToMe (merge in every vision block), tokens merged per block':
+        'ToMe（在每个视觉块中合并），每块合并词元数',
+    'Downsample baseline (the image resized), tokens': '下采样基线（缩放图像），词元数',
+    'Tokens merged after attention in every vision block by bipartite soft matching on the keys (ToMe, ICLR 2023)':
+        '在每个视觉块的注意力之后，按键的二分软匹配合并的词元数（ToMe，ICLR 2023）',
+    'The image resized so the encoder emits about this many tokens (the nearest square grid), its position table interpolated':
+        '缩放图像，使编码器输出约这么多词元（最接近的正方形网格），并插值其位置表',
     'DART (kept after its cut)': 'DART（剪枝后保留的词元数）',
     "%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio's interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.": '%1 次运行对照基线运行 %2；按中位数有 %3 个在前沿上（没有更便宜且损失更小的）；误差线：延迟比的区间（A/B，实测；6 次重复起约 95 %，更少则更低）。点击一个点可打开其比较。',
 }

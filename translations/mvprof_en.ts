@@ -26,62 +26,77 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="44"/>
+        <location filename="../app/gui/WhatIf.cpp" line="48"/>
         <source>W%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45"/>
+        <location filename="../app/gui/WhatIf.cpp" line="49"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46"/>
+        <location filename="../app/gui/WhatIf.cpp" line="50"/>
         <source>prune %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47"/>
+        <location filename="../app/gui/WhatIf.cpp" line="51"/>
         <source>freeze cold experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48"/>
+        <location filename="../app/gui/WhatIf.cpp" line="52"/>
         <source>prune channels %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="49"/>
+        <location filename="../app/gui/WhatIf.cpp" line="53"/>
         <source>FastV R %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="50"/>
+        <location filename="../app/gui/WhatIf.cpp" line="54"/>
         <source>PyramidDrop λ %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51"/>
+        <location filename="../app/gui/WhatIf.cpp" line="55"/>
         <source>skip experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="52"/>
+        <location filename="../app/gui/WhatIf.cpp" line="56"/>
         <source>keep %1 experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53"/>
+        <location filename="../app/gui/WhatIf.cpp" line="57"/>
         <source>VisionZip %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55"/>
+        <location filename="../app/gui/WhatIf.cpp" line="58"/>
+        <source>ToMe r %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="59"/>
+        <source>downsample to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="60"/>
+        <source>DART %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="62"/>
         <source>KIVI 2-bit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57"/>
+        <location filename="../app/gui/WhatIf.cpp" line="64"/>
         <source>%1 KV %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -964,147 +979,147 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="178"/>
+        <location filename="../app/gui/WhatIf.cpp" line="235"/>
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="178"/>
+        <location filename="../app/gui/WhatIf.cpp" line="235"/>
         <source>Prune 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="180"/>
+        <location filename="../app/gui/WhatIf.cpp" line="237"/>
         <source>FastV: Drop Half the Image Tokens from Layer 2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="180"/>
+        <location filename="../app/gui/WhatIf.cpp" line="237"/>
         <source>FastV</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="182"/>
+        <location filename="../app/gui/WhatIf.cpp" line="239"/>
         <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="183"/>
+        <location filename="../app/gui/WhatIf.cpp" line="240"/>
         <source>PyramidDrop</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="184"/>
+        <location filename="../app/gui/WhatIf.cpp" line="241"/>
         <source>VisionZip: Send 64 Visual Tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="184"/>
+        <location filename="../app/gui/WhatIf.cpp" line="241"/>
         <source>VisionZip 64</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="186"/>
+        <location filename="../app/gui/WhatIf.cpp" line="243"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="186"/>
+        <location filename="../app/gui/WhatIf.cpp" line="243"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="188"/>
+        <location filename="../app/gui/WhatIf.cpp" line="245"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="188"/>
+        <location filename="../app/gui/WhatIf.cpp" line="245"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="190"/>
+        <location filename="../app/gui/WhatIf.cpp" line="247"/>
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="190"/>
+        <location filename="../app/gui/WhatIf.cpp" line="247"/>
         <source>KV INT4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="192"/>
+        <location filename="../app/gui/WhatIf.cpp" line="249"/>
         <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="193"/>
+        <location filename="../app/gui/WhatIf.cpp" line="250"/>
         <source>H2O 0.4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="194"/>
+        <location filename="../app/gui/WhatIf.cpp" line="251"/>
         <source>KIVI: Hold the KV Cache in 2 Bits</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="194"/>
+        <location filename="../app/gui/WhatIf.cpp" line="251"/>
         <source>KIVI</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="196"/>
+        <location filename="../app/gui/WhatIf.cpp" line="253"/>
         <source>Freeze Cold Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="196"/>
+        <location filename="../app/gui/WhatIf.cpp" line="253"/>
         <source>Freeze</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="198"/>
+        <location filename="../app/gui/WhatIf.cpp" line="255"/>
         <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="199"/>
+        <location filename="../app/gui/WhatIf.cpp" line="256"/>
         <source>Skip Experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="200"/>
+        <location filename="../app/gui/WhatIf.cpp" line="257"/>
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="200"/>
+        <location filename="../app/gui/WhatIf.cpp" line="257"/>
         <source>Channels 0.3</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="202"/>
+        <location filename="../app/gui/WhatIf.cpp" line="259"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="203"/>
+        <location filename="../app/gui/WhatIf.cpp" line="260"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="216"/>
+        <location filename="../app/gui/WhatIf.cpp" line="273"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="223"/>
+        <location filename="../app/gui/WhatIf.cpp" line="280"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="231"/>
+        <location filename="../app/gui/WhatIf.cpp" line="288"/>
         <source>Compare &amp;Methods…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1112,147 +1127,177 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66"/>
+        <location filename="../app/gui/WhatIf.cpp" line="73"/>
         <source>Prune visual tokens, keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="68"/>
+        <location filename="../app/gui/WhatIf.cpp" line="75"/>
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="70"/>
+        <location filename="../app/gui/WhatIf.cpp" line="77"/>
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="71"/>
+        <location filename="../app/gui/WhatIf.cpp" line="78"/>
         <source>Prune vision MLP channels, fraction</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="75"/>
+        <location filename="../app/gui/WhatIf.cpp" line="82"/>
         <source>Skip a token&apos;s lower-ranked expert below β × the top-1&apos;s weight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="76"/>
+        <location filename="../app/gui/WhatIf.cpp" line="83"/>
         <source>Prune experts, keep per MoE layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="78"/>
-        <source>VisionZip: the encoder sends, tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="81"/>
+        <location filename="../app/gui/WhatIf.cpp" line="88"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="85"/>
+        <location filename="../app/gui/WhatIf.cpp" line="92"/>
         <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="86"/>
+        <location filename="../app/gui/WhatIf.cpp" line="93"/>
         <source>by the saliency map (needs attention maps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="88"/>
+        <location filename="../app/gui/WhatIf.cpp" line="95"/>
         <source>by the visual features&apos; norm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="89"/>
+        <location filename="../app/gui/WhatIf.cpp" line="96"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90"/>
+        <location filename="../app/gui/WhatIf.cpp" line="97"/>
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="91"/>
+        <location filename="../app/gui/WhatIf.cpp" line="98"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95"/>
+        <location filename="../app/gui/WhatIf.cpp" line="102"/>
         <source>No visual tokens dropped inside the decoder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96"/>
+        <location filename="../app/gui/WhatIf.cpp" line="103"/>
         <source>FastV (from layer 2, drop the fraction least attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98"/>
+        <location filename="../app/gui/WhatIf.cpp" line="105"/>
         <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105"/>
-        <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/WhatIf.cpp" line="107"/>
-        <source>No published KV-cache method</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="108"/>
-        <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="110"/>
-        <source>H2O (heavy hitters + the most recent, every step), keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="112"/>
-        <source>SnapKV (the prompt&apos;s last 32 queries vote, once), keep</source>
+        <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="114"/>
-        <source>KIVI (2-bit keys per channel, values per token)</source>
+        <source>The encoder sends every visual token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="115"/>
+        <source>VisionZip (most attended + contextual merges), tokens sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="117"/>
+        <source>ToMe (merge in every vision block), tokens merged per block</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="119"/>
-        <source>The fraction of the prompt&apos;s positions each KV head keeps</source>
+        <source>Downsample baseline (the image resized), tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="124"/>
-        <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
+        <location filename="../app/gui/WhatIf.cpp" line="212"/>
+        <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="128"/>
-        <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
+        <location filename="../app/gui/WhatIf.cpp" line="214"/>
+        <source>Tokens merged after attention in every vision block by bipartite soft matching on the keys (ToMe, ICLR 2023)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="216"/>
+        <source>The image resized so the encoder emits about this many tokens (the nearest square grid), its position table interpolated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/WhatIf.cpp" line="131"/>
+        <source>No published KV-cache method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="132"/>
+        <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="134"/>
+        <source>H2O (heavy hitters + the most recent, every step), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="136"/>
+        <source>SnapKV (the prompt&apos;s last 32 queries vote, once), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="138"/>
+        <source>KIVI (2-bit keys per channel, values per token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="143"/>
+        <source>The fraction of the prompt&apos;s positions each KV head keeps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="148"/>
+        <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="152"/>
+        <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="155"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="140"/>
+        <location filename="../app/gui/WhatIf.cpp" line="169"/>
         <source>A/B repetitions:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="142"/>
+        <location filename="../app/gui/WhatIf.cpp" line="171"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2221,12 +2266,12 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="158"/>
+        <location filename="../views/ParetoView.cpp" line="159"/>
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio&apos;s interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="197"/>
+        <location filename="../views/ParetoView.cpp" line="198"/>
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>

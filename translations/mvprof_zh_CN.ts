@@ -25,62 +25,77 @@
         <translation>编码 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="44" />
+        <location filename="../app/gui/WhatIf.cpp" line="48" />
         <source>W%1</source>
         <translation>W%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="45" />
+        <location filename="../app/gui/WhatIf.cpp" line="49" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="46" />
+        <location filename="../app/gui/WhatIf.cpp" line="50" />
         <source>prune %1</source>
         <translation>剪枝 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="47" />
+        <location filename="../app/gui/WhatIf.cpp" line="51" />
         <source>freeze cold experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48" />
+        <location filename="../app/gui/WhatIf.cpp" line="52" />
         <source>prune channels %1</source>
         <translation>剪枝通道 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="49" />
+        <location filename="../app/gui/WhatIf.cpp" line="53" />
         <source>FastV R %1</source>
         <translation>FastV R %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="50" />
+        <location filename="../app/gui/WhatIf.cpp" line="54" />
         <source>PyramidDrop λ %1</source>
         <translation>PyramidDrop λ %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51" />
+        <location filename="../app/gui/WhatIf.cpp" line="55" />
         <source>skip experts</source>
         <translation>跳过专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="52" />
+        <location filename="../app/gui/WhatIf.cpp" line="56" />
         <source>keep %1 experts</source>
         <translation>保留 %1 个专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53" />
+        <location filename="../app/gui/WhatIf.cpp" line="57" />
         <source>VisionZip %1</source>
         <translation>VisionZip %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55" />
+        <location filename="../app/gui/WhatIf.cpp" line="58" />
+        <source>ToMe r %1</source>
+        <translation>ToMe r %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="59" />
+        <source>downsample to %1</source>
+        <translation>下采样至 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="60" />
+        <source>DART %1</source>
+        <translation>DART %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="62" />
         <source>KIVI 2-bit</source>
         <translation>KIVI 2 位</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57" />
+        <location filename="../app/gui/WhatIf.cpp" line="64" />
         <source>%1 KV %2</source>
         <translation>%1 KV %2</translation>
     </message>
@@ -963,147 +978,147 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="178" />
+        <location filename="../app/gui/WhatIf.cpp" line="235" />
         <source>Prune Visual Tokens (keep 40 %)</source>
         <translation>剪枝视觉令牌（保留 40%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="178" />
+        <location filename="../app/gui/WhatIf.cpp" line="235" />
         <source>Prune 0.4</source>
         <translation>剪枝 0.4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="180" />
+        <location filename="../app/gui/WhatIf.cpp" line="237" />
         <source>FastV: Drop Half the Image Tokens from Layer 2</source>
         <translation>FastV：自第 2 层起丢弃一半图像 token</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="180" />
+        <location filename="../app/gui/WhatIf.cpp" line="237" />
         <source>FastV</source>
         <translation>FastV</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="182" />
+        <location filename="../app/gui/WhatIf.cpp" line="239" />
         <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
         <translation>PyramidDrop：每个阶段将图像 token 减半</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="183" />
+        <location filename="../app/gui/WhatIf.cpp" line="240" />
         <source>PyramidDrop</source>
         <translation>PyramidDrop</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="184" />
+        <location filename="../app/gui/WhatIf.cpp" line="241" />
         <source>VisionZip: Send 64 Visual Tokens</source>
         <translation>VisionZip：只送出 64 个视觉词元</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="184" />
+        <location filename="../app/gui/WhatIf.cpp" line="241" />
         <source>VisionZip 64</source>
         <translation>VisionZip 64</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="186" />
+        <location filename="../app/gui/WhatIf.cpp" line="243" />
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation>权重量化为 W4（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="186" />
+        <location filename="../app/gui/WhatIf.cpp" line="243" />
         <source>W4</source>
         <translation>W4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="188" />
+        <location filename="../app/gui/WhatIf.cpp" line="245" />
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation>权重量化为 W8（AWQ）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="188" />
+        <location filename="../app/gui/WhatIf.cpp" line="245" />
         <source>W8</source>
         <translation>W8</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="190" />
+        <location filename="../app/gui/WhatIf.cpp" line="247" />
         <source>Compress the KV Cache (merge + INT4)</source>
         <translation>压缩 KV 缓存（合并 + INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="190" />
+        <location filename="../app/gui/WhatIf.cpp" line="247" />
         <source>KV INT4</source>
         <translation>KV INT4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="192" />
+        <location filename="../app/gui/WhatIf.cpp" line="249" />
         <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
         <translation>H2O：保留 40 % 的 KV 缓存（重要词元 + 最近词元）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="193" />
+        <location filename="../app/gui/WhatIf.cpp" line="250" />
         <source>H2O 0.4</source>
         <translation>H2O 0.4</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="194" />
+        <location filename="../app/gui/WhatIf.cpp" line="251" />
         <source>KIVI: Hold the KV Cache in 2 Bits</source>
         <translation>KIVI：以 2 位存放 KV 缓存</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="194" />
+        <location filename="../app/gui/WhatIf.cpp" line="251" />
         <source>KIVI</source>
         <translation>KIVI</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="196" />
+        <location filename="../app/gui/WhatIf.cpp" line="253" />
         <source>Freeze Cold Experts</source>
         <translation>冻结冷专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="196" />
+        <location filename="../app/gui/WhatIf.cpp" line="253" />
         <source>Freeze</source>
         <translation>冻结</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="198" />
+        <location filename="../app/gui/WhatIf.cpp" line="255" />
         <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
         <translation>跳过权重偏弱的第二专家（β = w₂/w₁ 的中位数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="199" />
+        <location filename="../app/gui/WhatIf.cpp" line="256" />
         <source>Skip Experts</source>
         <translation>跳过专家</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="200" />
+        <location filename="../app/gui/WhatIf.cpp" line="257" />
         <source>Prune Vision MLP Channels (30 %)</source>
         <translation>剪枝视觉 MLP 通道（30%）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="200" />
+        <location filename="../app/gui/WhatIf.cpp" line="257" />
         <source>Channels 0.3</source>
         <translation>通道 0.3</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="202" />
+        <location filename="../app/gui/WhatIf.cpp" line="259" />
         <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
         <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="203" />
+        <location filename="../app/gui/WhatIf.cpp" line="260" />
         <source>W4+KV+Prune</source>
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="216" />
+        <location filename="../app/gui/WhatIf.cpp" line="273" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="223" />
+        <location filename="../app/gui/WhatIf.cpp" line="280" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="231" />
+        <location filename="../app/gui/WhatIf.cpp" line="288" />
         <source>Compare &amp;Methods…</source>
         <translation>比较方法(&amp;M)…</translation>
     </message>
@@ -1111,147 +1126,177 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="66" />
+        <location filename="../app/gui/WhatIf.cpp" line="73" />
         <source>Prune visual tokens, keep</source>
         <translation>剪枝视觉令牌，保留比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="68" />
+        <location filename="../app/gui/WhatIf.cpp" line="75" />
         <source>Compress the KV cache (merge similar visual keys, INT4)</source>
         <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="70" />
+        <location filename="../app/gui/WhatIf.cpp" line="77" />
         <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
         <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="71" />
+        <location filename="../app/gui/WhatIf.cpp" line="78" />
         <source>Prune vision MLP channels, fraction</source>
         <translation>剪枝视觉 MLP 通道，比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="75" />
+        <location filename="../app/gui/WhatIf.cpp" line="82" />
         <source>Skip a token's lower-ranked expert below β × the top-1's weight</source>
         <translation>当 token 的低位专家权重低于 β × 首位专家权重时跳过它</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="76" />
+        <location filename="../app/gui/WhatIf.cpp" line="83" />
         <source>Prune experts, keep per MoE layer</source>
         <translation>剪枝专家，每个 MoE 层保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="78" />
-        <source>VisionZip: the encoder sends, tokens</source>
-        <translation>VisionZip：编码器送出的词元数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="81" />
+        <location filename="../app/gui/WhatIf.cpp" line="88" />
         <source>Custom What-if</source>
         <translation>自定义假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="85" />
+        <location filename="../app/gui/WhatIf.cpp" line="92" />
         <source>by the attention the patches received</source>
         <translation>按图块获得的注意力排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="86" />
+        <location filename="../app/gui/WhatIf.cpp" line="93" />
         <source>by the saliency map (needs attention maps)</source>
         <translation>按显著性图排序（需要注意力图）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="88" />
+        <location filename="../app/gui/WhatIf.cpp" line="95" />
         <source>by the visual features' norm</source>
         <translation>按视觉特征的范数排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="89" />
+        <location filename="../app/gui/WhatIf.cpp" line="96" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="90" />
+        <location filename="../app/gui/WhatIf.cpp" line="97" />
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation>W8，AWQ，libtorch 提供 int8 内核时使用</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="91" />
+        <location filename="../app/gui/WhatIf.cpp" line="98" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95" />
+        <location filename="../app/gui/WhatIf.cpp" line="102" />
         <source>No visual tokens dropped inside the decoder</source>
         <translation>不在解码器内丢弃视觉 token</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96" />
+        <location filename="../app/gui/WhatIf.cpp" line="103" />
         <source>FastV (from layer 2, drop the fraction least attended)</source>
         <translation>FastV（自第 2 层起，丢弃该比例中最少被关注的 token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98" />
+        <location filename="../app/gui/WhatIf.cpp" line="105" />
         <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
         <translation>PyramidDrop（在 L/4、L/2、3L/4 层，保留该比例中最受关注的 token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105" />
+        <location filename="../app/gui/WhatIf.cpp" line="107" />
+        <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
+        <translation>DART（第 2 层后，保留与 8 个枢轴最不相似的 4 + 8·⌊N/8⌋ 个词元），N</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="114" />
+        <source>The encoder sends every visual token</source>
+        <translation>编码器发送全部视觉词元</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="115" />
+        <source>VisionZip (most attended + contextual merges), tokens sent</source>
+        <translation>VisionZip（最受关注的 + 上下文合并），发送词元数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="117" />
+        <source>ToMe (merge in every vision block), tokens merged per block</source>
+        <translation>ToMe（在每个视觉块中合并），每块合并词元数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="119" />
+        <source>Downsample baseline (the image resized), tokens</source>
+        <translation>下采样基线（缩放图像），词元数</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="212" />
         <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
         <translation>最受关注的词元，加上按键相似度合并其余词元得到的上下文词元（VisionZip，CVPR 2025）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107" />
+        <location filename="../app/gui/WhatIf.cpp" line="214" />
+        <source>Tokens merged after attention in every vision block by bipartite soft matching on the keys (ToMe, ICLR 2023)</source>
+        <translation>在每个视觉块的注意力之后，按键的二分软匹配合并的词元数（ToMe，ICLR 2023）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="216" />
+        <source>The image resized so the encoder emits about this many tokens (the nearest square grid), its position table interpolated</source>
+        <translation>缩放图像，使编码器输出约这么多词元（最接近的正方形网格），并插值其位置表</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WhatIf.cpp" line="131" />
         <source>No published KV-cache method</source>
         <translation>不使用已发表的 KV 缓存方法</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="108" />
+        <location filename="../app/gui/WhatIf.cpp" line="132" />
         <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
         <translation>StreamingLLM（4 个注意力汇点 + 最近词元），保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="110" />
+        <location filename="../app/gui/WhatIf.cpp" line="134" />
         <source>H2O (heavy hitters + the most recent, every step), keep</source>
         <translation>H2O（重要词元 + 最近词元，每步淘汰），保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="112" />
+        <location filename="../app/gui/WhatIf.cpp" line="136" />
         <source>SnapKV (the prompt's last 32 queries vote, once), keep</source>
         <translation>SnapKV（提示的最后 32 个查询投票，一次），保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="114" />
+        <location filename="../app/gui/WhatIf.cpp" line="138" />
         <source>KIVI (2-bit keys per channel, values per token)</source>
         <translation>KIVI（2 位，键按通道、值按词元量化）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="119" />
+        <location filename="../app/gui/WhatIf.cpp" line="143" />
         <source>The fraction of the prompt's positions each KV head keeps</source>
         <translation>每个 KV 头保留的提示位置比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="124" />
+        <location filename="../app/gui/WhatIf.cpp" line="148" />
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation>两种配置各重跑此次数、交替进行，加速比因此带有置信区间；0 表示各比较一次运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="128" />
+        <location filename="../app/gui/WhatIf.cpp" line="152" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="131" />
+        <location filename="../app/gui/WhatIf.cpp" line="155" />
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="140" />
+        <location filename="../app/gui/WhatIf.cpp" line="169" />
         <source>A/B repetitions:</source>
         <translation>A/B 重复次数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="142" />
+        <location filename="../app/gui/WhatIf.cpp" line="171" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -2221,12 +2266,12 @@
         <translation>帕累托前沿</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="158" />
+        <location filename="../views/ParetoView.cpp" line="159" />
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio's interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
         <translation>%1 次运行对照基线运行 %2；按中位数有 %3 个在前沿上（没有更便宜且损失更小的）；误差线：延迟比的区间（A/B，实测；6 次重复起约 95 %，更少则更低）。点击一个点可打开其比较。</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="197" />
+        <location filename="../views/ParetoView.cpp" line="198" />
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation>%1 在 %2（%3）：运行 %4

@@ -6,6 +6,7 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QPushButton>
@@ -32,6 +33,9 @@ QStringList WhatIfRequest::arguments() const {
     if (skipExperts) a << QStringLiteral("--skip-experts");
     if (keepExperts > 0) a << QStringLiteral("--keep-experts") << QString::number(keepExperts);
     if (visionZip > 0) a << QStringLiteral("--visionzip") << QString::number(visionZip);
+    if (tome > 0) a << QStringLiteral("--tome") << QString::number(tome);
+    if (downsample > 0) a << QStringLiteral("--downsample") << QString::number(downsample);
+    if (dart > 0) a << QStringLiteral("--dart") << QString::number(dart);
     if (!kvMethod.isEmpty()) a << QStringLiteral("--kv-method") << kvMethod;
     if (!kvMethod.isEmpty() && kvMethod != QLatin1String("kivi"))
         a << QStringLiteral("--kv-budget") << QString::number(kvBudget);
@@ -51,6 +55,9 @@ QString WhatIfRequest::label() const {
     if (skipExperts) parts << QObject::tr("skip experts");
     if (keepExperts > 0) parts << QObject::tr("keep %1 experts").arg(keepExperts);
     if (visionZip > 0) parts << QObject::tr("VisionZip %1").arg(visionZip);
+    if (tome > 0) parts << QObject::tr("ToMe r %1").arg(tome);
+    if (downsample > 0) parts << QObject::tr("downsample to %1").arg(downsample);
+    if (dart > 0) parts << QObject::tr("DART %1").arg(dart);
     if (kvMethod == QLatin1String("kivi"))
         parts << QObject::tr("KIVI 2-bit");
     else if (!kvMethod.isEmpty())
@@ -70,13 +77,12 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
           tr("Freeze cold experts (< 3 activations in two windows of 128 tokens)"), this)),
       channels_(new QCheckBox(tr("Prune vision MLP channels, fraction"), this)),
       channelFraction_(new QDoubleSpinBox(this)), drop_(new QComboBox(this)),
-      dropFraction_(new QDoubleSpinBox(this)),
+      dropFraction_(new QDoubleSpinBox(this)), dropTokens_(new QSpinBox(this)),
       skipExperts_(new QCheckBox(
           tr("Skip a token's lower-ranked expert below β × the top-1's weight"), this)),
       keepExperts_(new QCheckBox(tr("Prune experts, keep per MoE layer"), this)),
-      keptExperts_(new QSpinBox(this)),
-      visionZip_(new QCheckBox(tr("VisionZip: the encoder sends, tokens"), this)),
-      visionZipTokens_(new QSpinBox(this)), kvMethod_(new QComboBox(this)),
+      keptExperts_(new QSpinBox(this)), encoder_(new QComboBox(this)),
+      encoderValue_(new QSpinBox(this)), kvMethod_(new QComboBox(this)),
       kvBudget_(new QDoubleSpinBox(this)), reps_(new QSpinBox(this)) {
     setWindowTitle(tr("Custom What-if"));
     keep_->setRange(0.05, 1.0);
@@ -97,13 +103,30 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
                    QStringLiteral("fastv"));
     drop_->addItem(tr("PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)"),
                    QStringLiteral("pdrop"));
+    drop_->addItem(tr("DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N"),
+                   QStringLiteral("dart"));
     dropFraction_->setRange(0.05, 0.95);
     dropFraction_->setSingleStep(0.05);
     dropFraction_->setValue(0.5);
-    visionZipTokens_->setRange(2, 4096);
-    visionZipTokens_->setValue(64);
-    visionZipTokens_->setToolTip(tr("The most attended tokens plus contextual tokens merging "
-                                    "the rest by key similarity (VisionZip, CVPR 2025)"));
+    dropTokens_->setRange(8, 4096);
+    dropTokens_->setValue(128);
+    encoder_->addItem(tr("The encoder sends every visual token"), QString());
+    encoder_->addItem(tr("VisionZip (most attended + contextual merges), tokens sent"),
+                      QStringLiteral("visionzip"));
+    encoder_->addItem(tr("ToMe (merge in every vision block), tokens merged per block"),
+                      QStringLiteral("tome"));
+    encoder_->addItem(tr("Downsample baseline (the image resized), tokens"),
+                      QStringLiteral("downsample"));
+    connect(encoder_, &QComboBox::currentIndexChanged, this, [this] { encoderChosen(); });
+    connect(drop_, &QComboBox::currentIndexChanged, this, [this] { dropChosen(); });
+    encoderChosen();
+    dropChosen();
+    // Named for style sheets and UI automation.
+    drop_->setObjectName(QStringLiteral("decoderDrop"));
+    dropTokens_->setObjectName(QStringLiteral("dartTokens"));
+    encoder_->setObjectName(QStringLiteral("encoder"));
+    encoderValue_->setObjectName(QStringLiteral("encoderValue"));
+    reps_->setObjectName(QStringLiteral("reps"));
     kvMethod_->addItem(tr("No published KV-cache method"), QString());
     kvMethod_->addItem(tr("StreamingLLM (4 attention sinks + the most recent), keep"),
                        QStringLiteral("streaming"));
@@ -133,8 +156,13 @@ WhatIfDialog::WhatIfDialog(QWidget* parent)
     form->addRow(kvMethod_, kvBudget_);
     form->addRow(freeze_);
     form->addRow(channels_, channelFraction_);
-    form->addRow(visionZip_, visionZipTokens_);
-    form->addRow(drop_, dropFraction_);
+    form->addRow(encoder_, encoderValue_);
+    auto* dropValues = new QWidget(this);
+    auto* dropRow = new QHBoxLayout(dropValues);
+    dropRow->setContentsMargins(0, 0, 0, 0);
+    dropRow->addWidget(dropFraction_);
+    dropRow->addWidget(dropTokens_);
+    form->addRow(drop_, dropValues);
     form->addRow(skipExperts_);
     form->addRow(keepExperts_, keptExperts_);
     form->addRow(tr("A/B repetitions:"), reps_);
@@ -158,13 +186,42 @@ WhatIfRequest WhatIfDialog::request() const {
     const QString drop = drop_->currentData().toString();
     if (drop == QLatin1String("fastv")) r.fastv = dropFraction_->value();
     if (drop == QLatin1String("pdrop")) r.pdrop = dropFraction_->value();
+    if (drop == QLatin1String("dart")) r.dart = dropTokens_->value();
     r.skipExperts = skipExperts_->isChecked();
     if (keepExperts_->isChecked()) r.keepExperts = keptExperts_->value();
-    if (visionZip_->isChecked()) r.visionZip = visionZipTokens_->value();
+    const QString encoder = encoder_->currentData().toString();
+    if (encoder == QLatin1String("visionzip")) r.visionZip = encoderValue_->value();
+    if (encoder == QLatin1String("tome")) r.tome = encoderValue_->value();
+    if (encoder == QLatin1String("downsample")) r.downsample = encoderValue_->value();
     r.kvMethod = kvMethod_->currentData().toString();
     r.kvBudget = kvBudget_->value();
     r.reps = reps_->value();
     return r;
+}
+
+void WhatIfDialog::encoderChosen() {
+    const QString method = encoder_->currentData().toString();
+    const bool tome = method == QLatin1String("tome");
+    encoderValue_->setEnabled(!method.isEmpty());
+    encoderValue_->setRange(tome                                   ? 1
+                            : method == QLatin1String("visionzip") ? 2
+                                                                   : 1,
+                            tome ? 512 : 4096);
+    encoderValue_->setValue(tome ? 8 : 64);
+    encoderValue_->setToolTip(
+        method == QLatin1String("visionzip")
+            ? tr("The most attended tokens plus contextual tokens merging the rest by key "
+                 "similarity (VisionZip, CVPR 2025)")
+        : tome ? tr("Tokens merged after attention in every vision block by bipartite soft "
+                    "matching on the keys (ToMe, ICLR 2023)")
+               : tr("The image resized so the encoder emits about this many tokens (the "
+                    "nearest square grid), its position table interpolated"));
+}
+
+void WhatIfDialog::dropChosen() {
+    const QString method = drop_->currentData().toString();
+    dropFraction_->setEnabled(method == QLatin1String("fastv") || method == QLatin1String("pdrop"));
+    dropTokens_->setEnabled(method == QLatin1String("dart"));
 }
 
 WhatIfActions::WhatIfActions(QMenu* menu, QToolBar* toolbar, QWidget* dialogParent)

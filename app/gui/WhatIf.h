@@ -32,13 +32,16 @@ struct WhatIfRequest {
     bool skipExperts = false; // Expert_Sparsity's dynamic skipping
     int keepExperts = 0;      // Expert_Sparsity's static pruning: experts kept per layer; 0: none
     int visionZip = 0;        // VisionZip: visual tokens the encoder sends; 0: none
+    int tome = 0;             // ToMe: tokens merged in every vision block; 0: none
+    int downsample = 0;       // the downsample baseline: visual tokens (nearest square); 0: none
+    int dart = 0;             // DART: its token count N (4 + 8·floor(N/8) kept); 0: none
     QString kvMethod;      // a published KV method: "streaming", "h2o", "snapkv", "kivi"; "": none
     double kvBudget = 0.4; // the fraction of the prefill each KV head keeps (not KIVI)
     int reps = 5;             // A/B repetitions of both setups (mvprof-cli whatif --reps)
     bool any() const {
         return pruneVisual > 0 || quantBits || kvInt4 || freezeCold || pruneChannels > 0 ||
                fastv > 0 || pdrop > 0 || skipExperts || keepExperts > 0 || !kvMethod.isEmpty() ||
-               visionZip > 0;
+               visionZip > 0 || tome > 0 || downsample > 0 || dart > 0;
     }
     QStringList arguments() const;
     QString label() const; // e.g. "W4 + KV INT4"
@@ -60,16 +63,20 @@ private:
     QCheckBox* freeze_;
     QCheckBox* channels_;
     QDoubleSpinBox* channelFraction_;
-    QComboBox* drop_; // visual tokens dropped inside the decoder: none, FastV, PyramidDrop
-    QDoubleSpinBox* dropFraction_;
+    QComboBox* drop_; // visual tokens dropped inside the decoder: none, FastV, PyramidDrop, DART
+    QDoubleSpinBox* dropFraction_; // FastV's R, PyramidDrop's λ
+    QSpinBox* dropTokens_;         // DART's N
     QCheckBox* skipExperts_;
     QCheckBox* keepExperts_;
     QSpinBox* keptExperts_;
-    QCheckBox* visionZip_;
-    QSpinBox* visionZipTokens_;
+    QComboBox* encoder_; // tokens the encoder sends: as is, VisionZip, ToMe, downsampled
+    QSpinBox* encoderValue_;
     QComboBox* kvMethod_; // none, StreamingLLM, H2O, SnapKV, KIVI
     QDoubleSpinBox* kvBudget_;
     QSpinBox* reps_;
+
+    void encoderChosen(); // the value box's meaning, range and default follow the method
+    void dropChosen();    // the fraction for FastV/PyramidDrop, the count for DART
 };
 
 // The What-if menu and toolbar: one action per transform, one for the
