@@ -143,7 +143,7 @@ private slots:
         QVERIFY(messageOf(checkBaseline(base, fastv)).contains(QStringLiteral("mvprof.FastV")));
         WhatIfRequest zip;
         zip.visionZip = 64;
-        QVERIFY(messageOf(checkBaseline(base, zip)).contains(QStringLiteral("encode_image")));
+        QVERIFY(messageOf(checkBaseline(base, zip)).contains(QStringLiteral("mvprof.VisionZip")));
         WhatIfRequest h2o;
         h2o.kvMethod = KvMethodKind::H2O;
         QVERIFY(messageOf(checkBaseline(base, h2o)).contains(QStringLiteral("no cache")));

@@ -230,18 +230,21 @@ std::optional<std::string> userModelRefusal(const WhatIfRequest& r) {
     const std::string eager = " (an eager model profiled with the Python package runs ";
     if (r.fastvRatio || r.pdropLambda)
         return std::string(r.fastvRatio ? "--fastv" : "--pdrop") +
-               " drops image tokens between decoder layers by the decoder's attention, and a "
-               "TorchScript forward neither shows mvprof its attention probabilities nor lets it "
-               "change the sequence between layers" +
+               " drops image tokens between decoder layers, and a TorchScript forward does not "
+               "let mvprof change its sequence or its attention there" +
                eager + (r.fastvRatio ? "mvprof.FastV" : "mvprof.PyramidDrop") +
                ", by attention masking)";
     if (r.dart)
         return std::string("--dart reads a decoder layer's keys and hidden states and drops image "
                            "tokens after it, which a TorchScript forward keeps to itself");
-    if (r.visionZip || r.tome || r.tomeTokens)
-        return std::string(r.visionZip ? "--visionzip" : "--tome") +
-               " merges visual tokens inside the vision encoder by its attention and keys, which "
-               "a TorchScript encode_image keeps to itself";
+    if (r.visionZip)
+        return "--visionzip merges visual tokens by the vision encoder's keys, which a TorchScript "
+               "model's ops do not expose as such" +
+               eager + "mvprof.VisionZip, reading its attention and keys)";
+    if (r.tome || r.tomeTokens)
+        return std::string("--tome merges tokens between the vision encoder's blocks and adds "
+                           "log(size) to its attention scores, which a TorchScript encode_image "
+                           "does not let mvprof change");
     if (r.downsample)
         return std::string("--downsample resizes the image and interpolates the vision encoder's "
                            "position table, which a TorchScript model keeps to itself");
