@@ -207,6 +207,16 @@ def check_refusals(session: str, model, base) -> None:
     status = sqlite3.connect(session).execute(
         "SELECT status FROM run ORDER BY id DESC LIMIT 1").fetchone()
     check(status is not None and status[0] == "failed", f"the fused-attention run is {status}")
+    try:  # a block that never runs the decoder: no cut, the run kept as failed with why
+        with mvprof.whatif(base.prof, model, mvprof.FastV(k=2, r=0.5)):
+            pass
+        failures.append("FastV without a prefill passed")
+    except mvprof.MvprofError as e:
+        print(f"  refused (no prefill): {e}")
+    row = sqlite3.connect(session).execute(
+        "SELECT status, error FROM run ORDER BY id DESC LIMIT 1").fetchone()
+    check(row is not None and row[0] == "failed" and "made no cut" in row[1],
+          f"the run without a prefill: {row}")
 
 
 def visionzip_by_hand(model, budget: int) -> Tuple[torch.Tensor, List[int]]:

@@ -232,9 +232,13 @@ class Profile:
     def __exit__(self, kind, value, tb) -> bool:
         self._remove_hooks()
         lib = _abi.library()
+        unfinished: Optional[MvprofError] = None
         try:
             if self.transform is not None and value is None:
-                self.transform.finished(self)
+                try:
+                    self.transform.finished(self)
+                except MvprofError as e:  # the run is stored as failed, saying why
+                    unfinished, kind, value = e, MvprofError, e
             self.metric("roles.routing_observed", 1.0 if self.routers else 0.0,
                         note=f"routing read from {len(self.routers)} router modules"
                         if self.routers else self.no_router_message())
@@ -250,6 +254,8 @@ class Profile:
             rc = lib.mvprof_close(self._session)
         if rc != 0 and value is None:
             _abi.check(rc)
+        if unfinished is not None:
+            raise unfinished
         return False  # the user's exception propagates unchanged
 
     # -- the user's markers -------------------------------------------------
