@@ -252,14 +252,29 @@ const OpCostMemo::Entry& costOf(const OpInfo& info) {
     return fresh;
 }
 
-// A top-level call's nested calls: replayed from the memo and run with
-// RecordFunction off (no callbacks, no boxed inputs: they cost what they cost
-// unprofiled), or observed and collected for the next call like it.
+// Whether this thread switched RecordFunction off for a replayed call's
+// nested calls (onOpEnd switches it back on).
+thread_local bool tlsSwitchedOff = false;
+// Nested calls of a replayed call that reached the callbacks and were let go.
+thread_local int tlsLetGo = 0;
+// Switching RecordFunction off and on rebuilds libtorch 1.13's thread-local
+// callback lists twice (~2 600 instructions each, measured with callgrind on
+// bench_capture_overhead): more than letting a few nested calls through the
+// callbacks, which return at once. Past this many nested calls, switch off.
+constexpr int kSwitchOffAbove = 4;
+
+// A top-level call's nested calls: replayed from the memo and run unseen —
+// with RecordFunction off when there are many (no callbacks, no boxed
+// inputs), let go at the callbacks' door when there are few or none — or
+// observed and collected for the next call like it.
 void handleNested(Recorder& rec, const OpInfo& info, const OpCostMemo::Entry& entry) {
     if (rec.recordNestedOps() || info.shapesFromData) return;
     if (entry.nested) {
         rec.replayNested(*entry.nested);
-        at::enableRecordFunction(false);
+        if (entry.nested->children.count > kSwitchOffAbove) {
+            at::enableRecordFunction(false);
+            tlsSwitchedOff = true;
+        }
         return;
     }
     tlsCosts.holdOuter(entry.cost);
@@ -272,6 +287,10 @@ void handleNested(Recorder& rec, const OpInfo& info, const OpCostMemo::Entry& en
 std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     Recorder* rec = tlsRecorder;
     if (!rec) return nullptr;
+    if (rec->innermostNestedUnobserved()) { // a replayed call's nested call
+        ++tlsLetGo;
+        return nullptr;
+    }
     const OpInfo& info = opInfo(fn);
     const bool top = rec->opDepth() == 0;
     const bool record = top || rec->recordNestedOps();
@@ -316,8 +335,15 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
 void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
     Recorder* rec = tlsRecorder;
     if (!rec || rec->opDepth() == 0) return;
+    if (tlsLetGo > 0) { // calls end innermost first: this is a let-go nested call's end
+        --tlsLetGo;
+        return;
+    }
     const int64_t end = rec->nowNs();
-    if (rec->innermostNestedUnobserved()) at::enableRecordFunction(true);
+    if (tlsSwitchedOff) {
+        at::enableRecordFunction(true);
+        tlsSwitchedOff = false;
+    }
     const bool recorded = rec->innermostOpRecorded();
     const Recorder::OpOutcome outcome = rec->popOp();
     if (rec->opDepth() == 0)
@@ -344,6 +370,7 @@ std::optional<at::CallbackHandle> gCallback, gCallbackOutputs;
 
 void setThreadRecorder(Recorder* rec) {
     tlsRecorder = rec;
+    tlsLetGo = 0;
 }
 
 // Two registrations: outputs cost a copy per op, so only an observed run asks for them.
