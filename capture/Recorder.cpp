@@ -44,9 +44,11 @@ int64_t Recorder::nowNs() const {
 // op and phase still open around it, and out of nothing that ended before.
 void Recorder::beginProbeWork() {
     if (probeDepth_++ > 0) return;
+    // The clock stops first: switching RecordFunction off and on again (a
+    // rebuild of libtorch's callback lists each time) is the probe's cost too.
+    probeStart_ = nowNs();
     probeOpsWereOn_ = at::isRecordFunctionEnabled();
     at::enableRecordFunction(false);
-    probeStart_ = nowNs();
 }
 
 RunMetricRow Recorder::probeWorkMetric() const {
@@ -57,8 +59,8 @@ RunMetricRow Recorder::probeWorkMetric() const {
 
 void Recorder::endProbeWork() {
     if (probeDepth_ == 0 || --probeDepth_ > 0) return;
-    excludedNs_ += nowNs() - probeStart_;
     at::enableRecordFunction(probeOpsWereOn_);
+    excludedNs_ += nowNs() - probeStart_;
 }
 
 void Recorder::followScriptHierarchy(const std::string& rootKind) {
