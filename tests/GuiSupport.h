@@ -3,13 +3,21 @@
 
 #include "app/gui/MainWindow.h"
 
+#include <QCoreApplication>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSize>
+#include <QStandardPaths>
 #include <QString>
 #include <QTest>
 
 namespace mvp::test {
+
+// Settings and standard paths of a test's own, never the user's (call it from initTestCase()).
+inline void isolateSettings() {
+    QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
+    QStandardPaths::setTestModeEnabled(true);
+}
 
 // Shows `w` at `size` with `path` opened; false if the load did not finish in 20 s.
 inline bool showSession(MainWindow& w, const QString& path, QSize size) {

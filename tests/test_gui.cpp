@@ -58,8 +58,7 @@ class TestGui : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
-        QStandardPaths::setTestModeEnabled(true);
+        test::isolateSettings();
         session = dir.filePath(QStringLiteral("gui.mvprof"));
         const auto r = test::runCli(
             {QStringLiteral("capture"), QStringLiteral("--image"), test::sampleImage(),

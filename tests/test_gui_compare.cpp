@@ -31,8 +31,7 @@ class TestGuiCompare : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
-        QStandardPaths::setTestModeEnabled(true);
+        test::isolateSettings();
         qputenv("MVPROF_CLI", test::cliPath().toUtf8());
         session = dir.filePath(QStringLiteral("compare.mvprof"));
         const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"),

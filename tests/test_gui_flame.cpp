@@ -33,8 +33,7 @@ class TestGuiFlame : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
-        QStandardPaths::setTestModeEnabled(true);
+        test::isolateSettings();
         session = dir.filePath(QStringLiteral("tiny.mvprof"));
         const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
                                      QStringLiteral("ref:tiny"), QStringLiteral("--image"),

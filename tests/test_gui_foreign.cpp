@@ -158,10 +158,7 @@ class TestGuiForeign : public QObject {
     }
 
 private slots:
-    void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
-        QStandardPaths::setTestModeEnabled(true);
-    }
+    void initTestCase() { test::isolateSettings(); }
     void init() {
         test::failOnWarnings();
     }

@@ -55,8 +55,7 @@ class TestGuiJobs : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
-        QStandardPaths::setTestModeEnabled(true);
+        test::isolateSettings();
         qputenv("MVPROF_CLI", test::cliPath().toUtf8());
         session = dir.filePath(QStringLiteral("jobs.mvprof"));
         const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"),

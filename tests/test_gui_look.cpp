@@ -35,8 +35,7 @@ class TestGuiLook : public QObject {
 
 private slots:
     void initTestCase() {
-        QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
-        QStandardPaths::setTestModeEnabled(true);
+        test::isolateSettings();
         session = dir.filePath(QStringLiteral("look.mvprof"));
         const auto r = test::runCli({QStringLiteral("capture"), QStringLiteral("--image"),
                                      test::sampleImage(), QStringLiteral("--out"), session,

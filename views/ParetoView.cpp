@@ -2,6 +2,7 @@
 
 #include "core/analysis/Pareto.h"
 #include "views/Colours.h"
+#include "views/PlotPicking.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -172,14 +173,9 @@ QPointF ParetoView::pixelOf(size_t point) const {
 }
 
 int ParetoView::pointAt(QPointF pos) const {
-    int best = -1;
-    double bestD = 10.0; // pixels
-    for (const size_t i : plotted_) {
-        const QPointF at = pixelOf(i);
-        const double d = std::hypot(at.x() - pos.x(), at.y() - pos.y());
-        if (d < bestD) bestD = d, best = int(i);
-    }
-    return best;
+    const int k = nearestPoint(
+        plotted_.size(), [this](size_t n) { return pixelOf(plotted_[n]); }, pos, 10.0);
+    return k < 0 ? -1 : int(plotted_[size_t(k)]);
 }
 
 bool ParetoView::eventFilter(QObject* watched, QEvent* event) {

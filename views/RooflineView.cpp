@@ -1,6 +1,7 @@
 #include "views/RooflineView.h"
 
 #include "views/Colours.h"
+#include "views/PlotPicking.h"
 #include "views/SessionData.h"
 
 #include <QLabel>
@@ -104,15 +105,13 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
 }
 
 int RooflineView::pointAt(QPointF pos) const {
-    int best = -1;
-    double bestD = 12.0; // pixels
-    for (size_t i = 0; i < points_.size(); ++i) {
-        const double x = plot_->xAxis->coordToPixel(points_[i].intensity),
-                     y = plot_->yAxis->coordToPixel(points_[i].achievedFlops);
-        const double d = std::hypot(x - pos.x(), y - pos.y());
-        if (d < bestD) bestD = d, best = int(i);
-    }
-    return best;
+    return nearestPoint(
+        points_.size(),
+        [this](size_t i) {
+            return QPointF(plot_->xAxis->coordToPixel(points_[i].intensity),
+                           plot_->yAxis->coordToPixel(points_[i].achievedFlops));
+        },
+        pos, 12.0);
 }
 
 bool RooflineView::eventFilter(QObject* watched, QEvent* event) {

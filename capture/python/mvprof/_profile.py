@@ -67,6 +67,16 @@ def role_of(patterns, path: str) -> str:
     return next((r for r, p in patterns if p.search(path)), "")
 
 
+def role_paths(model: torch.nn.Module, patterns, role: str) -> List[str]:
+    """The paths of the modules that have `role`, in module order."""
+    return [p for p, _ in model.named_modules() if p and role_of(patterns, p) == role]
+
+
+def within(paths: List[str], path: str) -> bool:
+    """Whether the module at `path` is one of `paths` or lies inside one."""
+    return any(path == q or path.startswith(q + ".") for q in paths)
+
+
 class NullProfile:
     """A Profile's markers that record nothing: the same script code runs a
     warm-up pass (or an unprofiled one) through it."""

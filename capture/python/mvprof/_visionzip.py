@@ -38,23 +38,19 @@ from torch.overrides import TorchFunctionMode
 
 from . import _abi
 from ._abi import MvprofError
-from ._profile import SOFTMAX_CALLS, Profile, role_of
+from ._profile import SOFTMAX_CALLS, Profile, role_of, role_paths, within
 from .whatif import Transform
 
 _MATMUL = (torch.matmul, torch.bmm, torch.Tensor.matmul, torch.Tensor.__matmul__,
            torch.Tensor.bmm)
 
 
-def _inside(paths: List[str], p: str) -> bool:
-    return any(p == q or p.startswith(q + ".") for q in paths)
-
-
 def vision_attention(model: torch.nn.Module, patterns) -> List[Tuple[str, torch.nn.Module]]:
     """The vision role's attention modules (attention role or nn.MultiheadAttention),
     in module order; one inside another is the outer one's business (an eager
     attention holding an unused MultiheadAttention, say)."""
-    vision = [p for p, _ in model.named_modules() if p and role_of(patterns, p) == "vision"]
-    found = [(p, m) for p, m in model.named_modules() if p and _inside(vision, p) and
+    vision = role_paths(model, patterns, "vision")
+    found = [(p, m) for p, m in model.named_modules() if p and within(vision, p) and
              (role_of(patterns, p) == "attention" or isinstance(m, torch.nn.MultiheadAttention))]
     return [(p, m) for p, m in found if not any(p.startswith(q + ".") for q, _ in found)]
 

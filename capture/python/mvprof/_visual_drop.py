@@ -35,7 +35,7 @@ from torch.overrides import TorchFunctionMode
 
 from . import _abi
 from ._abi import MvprofError
-from ._profile import SOFTMAX_CALLS, Profile, role_of
+from ._profile import SOFTMAX_CALLS, Profile, role_of, role_paths, within
 from .whatif import Transform
 
 _FASTV, _PDROP = 0, 1  # mvprof_plan_token_drop's methods
@@ -43,9 +43,9 @@ _FASTV, _PDROP = 0, 1  # mvprof_plan_token_drop's methods
 
 def decoder_attention(model: torch.nn.Module, patterns) -> List[Tuple[str, torch.nn.Module]]:
     """The attention-role modules inside the llm role's modules, in module order."""
-    llm = [p for p, _ in model.named_modules() if p and role_of(patterns, p) == "llm"]
+    llm = role_paths(model, patterns, "llm")
     return [(p, m) for p, m in model.named_modules()
-            if p and role_of(patterns, p) == "attention" and any(p.startswith(q + ".") for q in llm)]
+            if p and role_of(patterns, p) == "attention" and within(llm, p)]
 
 
 class _Plan:
@@ -156,13 +156,18 @@ class _Pass:
                 self._cut(out, x.shape[-1])
         return out
 
+    def _last_cut(self, layer: int) -> Optional[int]:
+        """The index of the last cut made at or before `layer`, if any."""
+        made = [c for c, cut in enumerate(self.plan.layers[:len(self.kept)]) if cut <= layer]
+        return made[-1] if made else None
+
     def _masked(self, x: torch.Tensor, layer: int) -> torch.Tensor:
-        held = [d for cut, d in zip(self.plan.layers, self.dropped) if cut <= layer]
-        if not held or held[-1].numel() == 0:
+        c = self._last_cut(layer)
+        if c is None or self.dropped[c].numel() == 0:
             return x
         # The lowest finite score: exp() makes it exactly 0 next to any real
         # score, and a row with nothing else left stays finite (no NaN).
-        return x.index_fill(-1, held[-1].to(x.device), torch.finfo(x.dtype).min)
+        return x.index_fill(-1, self.dropped[c].to(x.device), torch.finfo(x.dtype).min)
 
     def _cut(self, probs: torch.Tensor, positions: int) -> None:
         """The last query's attention on the image tokens still held, mean over heads."""
@@ -180,14 +185,10 @@ class _Pass:
         self.prefill_positions = positions
 
     # -- what the recorded run learnt -----------------------------------------
-    def held_per_layer(self) -> List[int]:
-        """The image tokens each decoder layer's input held."""
-        n = self.prof.visual_span[1]
-        counts = []
-        for layer in range(len(self.paths)):
-            cuts = [len(k) for cut, k in zip(self.plan.layers, self.kept) if cut <= layer]
-            counts.append(cuts[-1] if cuts else n)
-        return counts
+    def held_at(self, layer: int) -> List[int]:
+        """The image tokens (indices) decoder layer `layer`'s input held."""
+        c = self._last_cut(layer)
+        return self.kept[c] if c is not None else list(range(self.prof.visual_span[1]))
 
 
 class _Mask(TorchFunctionMode):
@@ -245,7 +246,7 @@ class DecoderTokenDrop(Transform):
         for cut, kept in zip(s.plan.layers, s.kept):
             prof.metric(f"tokens.kept.layer_{cut}", len(kept), "count",
                         note=f"image tokens {self.name} kept before decoder layer {cut}, of {n}")
-        held = s.held_per_layer()
+        held = [len(s.held_at(layer)) for layer in range(len(s.paths))]
         depth = len(held)
         prof.metric("tokens.layer_averaged", sum(held) / depth, "count",
                     note=f"image tokens the decoder layers received, averaged over its {depth} "
@@ -267,8 +268,8 @@ class DecoderTokenDrop(Transform):
         """Patch metric tokens.kept: the heatmap's outline of what each layer held."""
         patches = prof.kept_patches if prof.kept_patches is not None else list(range(n))
         for layer in range(len(s.paths)):
-            cuts = [set(k) for cut, k in zip(s.plan.layers, s.kept) if cut <= layer]
-            values = [1.0 if not cuts or i in cuts[-1] else 0.0 for i in range(n)]
+            held = set(s.held_at(layer))
+            values = [1.0 if i in held else 0.0 for i in range(n)]
             prof.call("mvprof_add_patch_metrics", s.stored_layer.get(layer, layer),
                       _abi.b("tokens.kept"), n, _abi.ints(list(patches)), _abi.doubles(values))
 

@@ -35,7 +35,7 @@ import torch
 
 from . import _abi
 from ._abi import MvprofError
-from ._profile import Profile, Warmup
+from ._profile import Profile, Warmup, role_paths, within
 
 
 class Transform:
@@ -67,13 +67,12 @@ class Transform:
 
 def _llm_linears(prof: Profile, model: torch.nn.Module) -> List[str]:
     """Paths of the Linear layers inside the LLM role's modules, routers excepted."""
-    llm = [p for p, _ in model.named_modules() if p and prof.role(p) == "llm"]
+    llm = role_paths(model, prof.patterns, "llm")
     if not llm:
         raise MvprofError("weight quantisation works on the LLM's Linear layers: no module "
                           "matched the llm role (pass roles={'llm': r'...'})")
-    inside = lambda p: any(p == q or p.startswith(q + ".") for q in llm)  # noqa: E731
     paths = [p for p, m in model.named_modules()
-             if isinstance(m, torch.nn.Linear) and inside(p) and prof.role(p) != "router"]
+             if isinstance(m, torch.nn.Linear) and within(llm, p) and prof.role(p) != "router"]
     if not paths:
         raise MvprofError(f"no Linear module inside {', '.join(llm)}: nothing to quantise")
     return paths
