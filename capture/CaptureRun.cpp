@@ -256,8 +256,7 @@ RunResult runRecorded(Recorder& rec, const PreparedCapture& prep, PipelineModel&
 
 void addRecorderMetrics(Batch& rows, const Recorder& rec, const RunMetricRow& startMemory) {
     rows.runMetrics.push_back(startMemory);
-    rows.runMetrics.push_back(rec.probeWorkMetric());
-    for (auto& m : rec.energyMetrics())
+    for (auto& m : rec.runMetrics())
         rows.runMetrics.push_back(std::move(m));
 }
 

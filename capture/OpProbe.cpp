@@ -14,6 +14,7 @@
 #include <array>
 #include <bit>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -176,8 +177,10 @@ void recordShapes(OpRecord& r, const std::vector<OpArg>& args) {
             return;
         }
         r.rank[r.tensors++] = uint8_t(t.values.size());
-        for (int64_t d : t.values)
-            r.dims[used++] = d;
+        for (int64_t d : t.values) {
+            if (d > std::numeric_limits<int32_t>::max()) fits = false;
+            r.dims[used++] = int32_t(d);
+        }
     };
     for (const auto& a : args) {
         if (a.kind == OpArg::Tensor) add(a);

@@ -7,6 +7,8 @@
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
+#include <cmath>
+#include <cstdio>
 #include <mutex>
 #include <set>
 
@@ -16,28 +18,34 @@ namespace {
 
 // Rows are handed to the writer when this many are pending, or when this much
 // time has passed, so the session on disk never lags the run by much.
-constexpr size_t kFlushRows = 8192;
+constexpr size_t kFlushRows = SessionWriter::kRecordBufferRows;
 
 constexpr int64_t kFlushEveryNs = 500'000'000;
+
+// The next op's record goes to memory the writer's thread read last (or none
+// touched yet): asking for its cache lines now, an op ahead, keeps the
+// stores of finishRecord from waiting on them.
+void prefetchForWrite(const std::vector<OpRecord>& records) {
+    if (records.size() == records.capacity()) return;
+    const auto* next = reinterpret_cast<const char*>(records.data() + records.size());
+    for (size_t at = 0; at < sizeof(OpRecord); at += 64)
+        __builtin_prefetch(next + at, 1);
+    __builtin_prefetch(next + sizeof(OpRecord) - 1, 1);
+}
 
 } // namespace
 
 Recorder::Recorder(SessionWriter& writer, int64_t run, bool recordOps, bool recordNestedOps)
     : writer_(writer), run_(run), recordOps_(recordOps), recordNested_(recordNestedOps),
-      origin_(std::chrono::steady_clock::now()) {
+      clock_(HostClock::instance()), originNs_(clock_.nowNs()),
+      steadyOriginNs_(HostClock::steadyNs()) {
     pending_.run = run;
+    if (recordOps_) writer_.prepareRecordBuffers();
 }
 
 Recorder::~Recorder() {
     stopOps();
     flush();
-}
-
-int64_t Recorder::nowNs() const {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
-                                                                origin_)
-               .count() -
-           excludedNs_;
 }
 
 // Shifting the clock back by the work's duration takes it out of every span,
@@ -51,10 +59,39 @@ void Recorder::beginProbeWork() {
     at::enableRecordFunction(false);
 }
 
-RunMetricRow Recorder::probeWorkMetric() const {
-    return {"capture.probe_work_ns", double(excludedNs_), "ns", "measured",
-            "the profiler's own work inside the run (routing rows, attention copies, KV-error "
-            "bookkeeping, observers), taken off the run's clock: its spans and phases exclude it"};
+std::vector<RunMetricRow> Recorder::runMetrics() const {
+    std::vector<RunMetricRow> out{
+        {"capture.probe_work_ns", double(excludedNs_), "ns", "measured",
+         "the profiler's own work inside the run (routing rows, attention copies, KV-error "
+         "bookkeeping, observers), taken off the run's clock: its spans and phases exclude it"},
+        clockMetric()};
+    for (auto& m : energyMetrics())
+        out.push_back(std::move(m));
+    return out;
+}
+
+// The run's clock against steady_clock from the run's origin to now: a
+// time-stamp counter that was not steady after all shows here.
+RunMetricRow Recorder::clockMetric() const {
+    const int64_t byClock = clock_.nowNs() - originNs_;
+    const int64_t bySteady = HostClock::steadyNs() - steadyOriginNs_;
+    RunMetricRow m{"capture.clock_disagreement_ns", double(byClock - bySteady), "ns", "measured",
+                   ""};
+    if (!clock_.countsTicks()) {
+        m.note = "op, span and phase times come from steady_clock (no invariant time-stamp "
+                 "counter here)";
+        return m;
+    }
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.4f GHz", clock_.ticksPerSecond() / 1e9);
+    m.note = std::string("op, span and phase times come from the CPU's invariant time-stamp "
+                         "counter (") +
+             rate +
+             ", calibrated against steady_clock); this is how far the two disagreed over the "
+             "run";
+    if (bySteady > 0 && std::abs(double(byClock - bySteady)) > 1e-3 * double(bySteady))
+        m.note += " — over 0.1 %: the counter was not steady, so durations may be off by as much";
+    return m;
 }
 
 void Recorder::endProbeWork() {
@@ -162,7 +199,8 @@ void Recorder::beginPhase(Phase phase, int step) {
     // The run's origin is the start of its first phase: set-up before it
     // (allocations, registering callbacks) is not part of the run.
     if (!started_) {
-        origin_ = std::chrono::steady_clock::now();
+        originNs_ = clock_.nowNs();
+        steadyOriginNs_ = HostClock::steadyNs();
         started_ = true;
         // Probe work before the origin is outside the run, not taken off it.
         excludedNs_ = 0;
@@ -260,12 +298,6 @@ std::vector<int64_t> Recorder::openModules() const {
     return out;
 }
 
-std::optional<int64_t> Recorder::recordedParent() const {
-    for (auto it = opStack_.rbegin(); it != opStack_.rend(); ++it)
-        if (it->id != 0) return it->id;
-    return std::nullopt;
-}
-
 Recorder::OpOutcome Recorder::popOp() {
     const OpFrame f = opStack_.back(); // small: the record itself lives in records_
     opStack_.pop_back();
@@ -327,11 +359,6 @@ void Recorder::countLeaf(const std::string* name, int64_t flops) {
     leavesChanged_ = true;
 }
 
-std::optional<int64_t> Recorder::currentSpan() const {
-    if (spanStack_.empty()) return std::nullopt;
-    return spanStack_.back().id;
-}
-
 void Recorder::finishRecord(int64_t endNs, const OpOutcome& outcome) {
     if (marks_) marks_->opEnded();
     OpRecord& r = records_[--openRecords_];
@@ -352,7 +379,10 @@ void Recorder::finishRecord(int64_t endNs, const OpOutcome& outcome) {
     }
     pending_.opRecords.push_back(std::move(r));
     r.overflow.clear(); // the slot is reused: an overflow text must not carry over
-    if (pending_.opRecords.size() >= kFlushRows) maybeFlush();
+    if (pending_.opRecords.size() >= kFlushRows)
+        maybeFlush();
+    else
+        prefetchForWrite(pending_.opRecords);
 }
 
 void Recorder::startOps() {

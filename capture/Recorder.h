@@ -8,11 +8,11 @@
 // startOps()); ops that libtorch runs on its worker threads are not recorded.
 
 #include "capture/Energy.h"
+#include "capture/HostClock.h"
 #include "capture/OpCostMemo.h"
 #include "core/session/Records.h"
 
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -38,16 +38,19 @@ public:
 
     // Nanoseconds since the run's origin (the start of the first phase), less
     // the time spent in ProbeWork: the run's clock measures the model alone.
-    int64_t nowNs() const;
+    int64_t nowNs() const { return clock_.nowNs() - originNs_ - excludedNs_; }
 
     // The profiler's own work inside a run (routing rows, attention copies,
     // KV-error bookkeeping, observers): hidden from the op callbacks, its time
     // measured and taken off the clock (ProbeWork below). Nests.
     void beginProbeWork();
     void endProbeWork();
-    // Time taken off the clock so far, as the run metric capture.probe_work_ns.
+    // Time taken off the clock so far (the run metric capture.probe_work_ns).
     int64_t probeWorkNs() const { return excludedNs_; }
-    RunMetricRow probeWorkMetric() const;
+    // The run's metrics of the capture itself: probe work, the clock's source
+    // and its disagreement with steady_clock (capture.clock_disagreement_ns),
+    // and energy (energyMetrics).
+    std::vector<RunMetricRow> runMetrics() const;
 
     // Phase spans tile the run: beginPhase ends the previous phase first.
     void beginPhase(Phase phase, int step = 0);
@@ -138,7 +141,11 @@ public:
     int64_t nextOpId() { return ++opCount_; }
     size_t opDepth() const { return opStack_.size(); }
     // The innermost recorded op on the stack (parent of a nested row), if any.
-    std::optional<int64_t> recordedParent() const;
+    std::optional<int64_t> recordedParent() const {
+        for (auto it = opStack_.rbegin(); it != opStack_.rend(); ++it)
+            if (it->id != 0) return it->id;
+        return std::nullopt;
+    }
     void pushOp(const OpFrame& f) { opStack_.push_back(f); }
     bool innermostOpRecorded() const { return !opStack_.empty() && opStack_.back().id != 0; }
     // Pops the innermost frame, counts it and hands its FLOPs to its parent.
@@ -156,7 +163,9 @@ public:
     bool innermostNestedUnobserved() const {
         return !opStack_.empty() && opStack_.back().nestedUnobserved;
     }
-    std::optional<int64_t> currentSpan() const;
+    std::optional<int64_t> currentSpan() const {
+        return spanStack_.empty() ? std::nullopt : std::optional<int64_t>(spanStack_.back().id);
+    }
     // A recorded op's row while the call runs: beginRecord at its start (a
     // slot reused from call to call: nothing allocated), finishRecord at its
     // end hands it to the writer; a top-level op also adds its cost to the
@@ -174,6 +183,7 @@ private:
         int64_t ops = 0, knownOps = 0; // top-level ops inside, children included
     };
     void maybeFlush();
+    RunMetricRow clockMetric() const;
     void countLeaf(const std::string* name, int64_t flops);
     void closeHierarchy();
     // `parent`'s child `instance` by the resolver; "" when the model has none.
@@ -186,7 +196,9 @@ private:
     bool recordOps_;
     bool recordNested_;
     bool opsActive_ = false;
-    std::chrono::steady_clock::time_point origin_;
+    const HostClock& clock_;
+    int64_t originNs_ = 0;       // the run's origin on clock_
+    int64_t steadyOriginNs_ = 0; // the same moment on steady_clock, to check clock_ against
     Phase phase_ = Phase::None;
     int step_ = 0;
     int64_t phaseStart_ = 0;

@@ -1,6 +1,7 @@
 // A real ref:tiny capture, checked against the invariants the session promises.
 #include "TestSupport.h"
 #include "capture/Capture.h"
+#include "capture/HostClock.h"
 #include "capture/Recorder.h"
 #include "core/analysis/ModuleCosts.h"
 #include "core/session/SessionReader.h"
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -254,6 +256,41 @@ private slots:
         QVERIFY(tokens.ok());
         QCOMPARE(int(tokens->size()), 1 + 256 + int(kPrompt.size()) + kSteps);
         QCOMPARE(int(result.outputTokens.size()), kSteps + 1);
+    }
+
+    // The capture's clock (the time-stamp counter where it is invariant)
+    // against steady_clock: monotonic, and over 60 ms of sleep the two agree
+    // to 0.1 % (the calibration is good to ~10 ppm; the slack is the reads').
+    void theClockAgreesWithSteadyClock() {
+        const HostClock& clock = HostClock::instance();
+        int64_t last = clock.nowNs();
+        for (int i = 0; i < 100000; ++i) {
+            const int64_t now = clock.nowNs();
+            QVERIFY2(now >= last, qPrintable(QStringLiteral("%1 then %2").arg(last).arg(now)));
+            last = now;
+        }
+        const int64_t c0 = clock.nowNs(), s0 = HostClock::steadyNs();
+        QThread::msleep(60);
+        const int64_t c1 = clock.nowNs(), s1 = HostClock::steadyNs();
+        const double byClock = double(c1 - c0), bySteady = double(s1 - s0);
+        QVERIFY2(std::abs(byClock - bySteady) < 1e-3 * bySteady + 20'000,
+                 qPrintable(QStringLiteral("clock %1 ns, steady_clock %2 ns")
+                                .arg(byClock, 0, 'f', 0)
+                                .arg(bySteady, 0, 'f', 0)));
+        if (clock.countsTicks()) QVERIFY(clock.ticksPerSecond() > 5e7);
+        // The run says which clock timed it and how far it drifted from steady_clock.
+        auto metrics = reader->runMetrics(run.id);
+        QVERIFY(metrics.ok());
+        const auto it = std::find_if(metrics->begin(), metrics->end(), [](const RunMetricRow& m) {
+            return m.name == "capture.clock_disagreement_ns";
+        });
+        QVERIFY(it != metrics->end());
+        QCOMPARE(it->kind, std::string("measured"));
+        QVERIFY2(std::abs(it->value) < 1e-3 * double(run.wallNs) + 100'000,
+                 qPrintable(QString::number(it->value)));
+        QVERIFY2(it->note.find(clock.countsTicks() ? "time-stamp counter (" : "steady_clock") !=
+                     std::string::npos,
+                 it->note.c_str());
     }
 
     // The profiler's own work (here: 30 ms of it, nested) is taken off the

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <set>
 #include <sqlite3.h>
 
 using namespace mvp;
@@ -198,6 +199,35 @@ private slots:
             if (seen < 2) QThread::msleep(50);
         }
         QCOMPARE(seen, size_t(2));
+        QVERIFY((*w)->close().ok());
+    }
+
+    // The writer's thread readies record buffers when asked (a capture is
+    // starting) and hands each out once, empty and at full capacity.
+    void writerPreparesRecordBuffersOffTheCallersThread() {
+        auto w = SessionWriter::open(file("buffers.mvprof").toStdString(),
+                                     SessionWriter::Mode::CreateNew);
+        QVERIFY(w.ok());
+        QVERIFY((*w)->spareRecords().capacity() == 0); // none before they are asked for
+        (*w)->prepareRecordBuffers();
+        QElapsedTimer t;
+        t.start();
+        std::vector<std::vector<OpRecord>> got;
+        while (got.size() < 3 && t.elapsed() < 5000) {
+            auto b = (*w)->spareRecords();
+            if (b.capacity() == 0) {
+                QThread::msleep(5);
+                continue;
+            }
+            QVERIFY(b.empty());
+            QCOMPARE(b.capacity(), SessionWriter::kRecordBufferRows);
+            got.push_back(std::move(b));
+        }
+        QCOMPARE(got.size(), size_t(3));
+        std::set<const OpRecord*> distinct;
+        for (const auto& b : got)
+            distinct.insert(b.data());
+        QCOMPARE(distinct.size(), got.size());
         QVERIFY((*w)->close().ok());
     }
 

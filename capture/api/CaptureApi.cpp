@@ -77,8 +77,7 @@ int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     rec.stopOps();
     rec.setObserver(nullptr);
     addAttentionRows(*s);
-    s->rows.runMetrics.push_back(rec.probeWorkMetric());
-    for (auto& m : rec.energyMetrics())
+    for (auto& m : rec.runMetrics())
         s->rows.runMetrics.push_back(std::move(m));
     s->attention.reset();
     s->rows.run = *s->run;

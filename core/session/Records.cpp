@@ -5,6 +5,9 @@
 
 namespace mvp {
 
+// The capture writes one record per op: its size is its cost (Records.h).
+static_assert(sizeof(OpRecord) <= 192);
+
 std::string isoUtc(int64_t unixNs) {
     const std::time_t secs = std::time_t(unixNs / 1000000000);
     std::tm tm{};

@@ -123,20 +123,23 @@ struct OpRow {
 // dtype at libtorch's static name; shapes are inline (the tensor arguments'
 // dims, flattened) and become OpRow::shapes' text on the writer's thread.
 struct OpRecord {
-    static constexpr int kMaxTensors = 8, kMaxDims = 24;
+    static constexpr int kMaxTensors = 8, kMaxDims = 16;
     int64_t id = 0;
     int64_t span = 0, parentOp = 0; // 0: none (ids start at 1)
     const std::string* name = nullptr;
-    Phase phase = Phase::None;
     const char* dtype = "";
-    int step = 0;
     int64_t startNs = 0, endNs = 0, flops = 0, bytes = 0;
+    int32_t step = 0;
+    Phase phase = Phase::None;
     bool flopsKnown = true;
     // Tensor shapes: `tensors` of them, tensor i with rank[i] dims, in `dims`
-    // one after another. An op with more (a long cat) keeps its text in `overflow`.
+    // one after another. An op with more (a long cat), or a dim past int32's
+    // range, keeps its text in `overflow`. The record is kept small (184
+    // bytes): the capture writes one per op into memory it has not touched
+    // lately, and every cache line of it costs.
     uint8_t tensors = 0;
     uint8_t rank[kMaxTensors] = {};
-    int64_t dims[kMaxDims] = {};
+    int32_t dims[kMaxDims] = {};
     std::string overflow;
 
     // Appends the shapes as OpRow::shapes has them: "[[16,64],[64,32]]"

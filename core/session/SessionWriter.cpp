@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace mvp {
 
@@ -32,6 +33,9 @@ constexpr auto kCommitInterval = std::chrono::milliseconds(250);
 // layer and step) whose one-by-one transactions would compete with the model
 // for the CPU on a small machine.
 constexpr size_t kWakeRows = 65536;
+// Record buffers kept for reuse: the capture fills kWakeRows' worth before the
+// writer wakes and hands them back, and one more meanwhile.
+constexpr size_t kMaxSpares = kWakeRows / SessionWriter::kRecordBufferRows + 2;
 
 struct Job {
     std::optional<Batch> batch;
@@ -158,6 +162,7 @@ struct SessionWriter::Impl {
     size_t queuedRows = 0;  // in queue's batches
     int queuedBarriers = 0; // jobs someone waits for: they wake the writer at once
     std::vector<std::vector<OpRecord>> spares; // emptied record buffers, for reuse
+    bool sparesWanted = false;                 // prepareRecordBuffers() asked for them
     bool stopping = false;
     std::optional<Error> failure; // sticky: the first write error
     std::atomic<int64_t> rows{0};
@@ -170,6 +175,7 @@ struct SessionWriter::Impl {
     void loop();
     Status waitFor(Job job);
     void keepBuffers(std::deque<Job>& jobs);
+    void fillSpares();
 };
 
 Status SessionWriter::Impl::prepareAll() {
@@ -250,16 +256,19 @@ Status SessionWriter::Impl::apply(const Batch& b) {
 void SessionWriter::Impl::loop() {
     for (;;) {
         std::deque<Job> jobs;
+        bool prepare = false;
         {
             std::unique_lock lock(mutex);
             wake.wait_for(lock, kCommitInterval, [&] {
-                return stopping || queuedBarriers > 0 || queuedRows >= kWakeRows;
+                return stopping || queuedBarriers > 0 || queuedRows >= kWakeRows || sparesWanted;
             });
             if (queue.empty() && stopping) return;
             jobs.swap(queue);
             queuedRows = 0;
             queuedBarriers = 0;
+            prepare = std::exchange(sparesWanted, false);
         }
+        if (prepare) fillSpares();
         if (jobs.empty()) continue;
 
         std::optional<Error> err;
@@ -291,12 +300,26 @@ void SessionWriter::Impl::loop() {
 // A batch's records are 2–3 MB: handing the buffers back spares the capture
 // thread an allocation and a page fault per few records.
 void SessionWriter::Impl::keepBuffers(std::deque<Job>& jobs) {
-    constexpr size_t kMaxSpares = 4;
     for (auto& job : jobs) {
         if (!job.batch || job.batch->opRecords.capacity() == 0) continue;
         job.batch->opRecords.clear();
         std::lock_guard lock(mutex);
         if (spares.size() < kMaxSpares) spares.push_back(std::move(job.batch->opRecords));
+    }
+}
+
+// Constructing a buffer's records touches every page of it, here rather than
+// on the model's thread.
+void SessionWriter::Impl::fillSpares() {
+    for (;;) {
+        {
+            std::lock_guard lock(mutex);
+            if (spares.size() >= kMaxSpares) return;
+        }
+        std::vector<OpRecord> buffer(kRecordBufferRows);
+        buffer.clear();
+        std::lock_guard lock(mutex);
+        spares.push_back(std::move(buffer));
     }
 }
 
@@ -477,6 +500,15 @@ std::vector<OpRecord> SessionWriter::spareRecords() {
     auto out = std::move(d->spares.back());
     d->spares.pop_back();
     return out;
+}
+
+void SessionWriter::prepareRecordBuffers() {
+    {
+        std::lock_guard lock(d->mutex);
+        if (d->stopping || d->spares.size() >= kMaxSpares) return;
+        d->sparesWanted = true;
+    }
+    d->wake.notify_one();
 }
 
 int64_t SessionWriter::rowsWritten() const {

@@ -15,7 +15,8 @@ Checks, against PyTorch itself:
   gate) is recorded as those choices;
 - an exception in the user's forward propagates unchanged and the run is
   stored as failed with its last line; a session path that cannot be written
-  is a clear MvprofError.
+  is a clear MvprofError;
+- a dimension past int32's range keeps its size in the op's shapes.
 Run by CTest with Debian's /usr/bin/python3; the package comes from
 $MVP_PYTHON_DIR (<build>/python).
 """
@@ -167,6 +168,28 @@ def check_tuple_router(folder: str, failures: List[str]) -> None:
         failures.append(f"tuple router: {rows[:4]} vs {want[:4]}")
 
 
+def check_wide_shapes(folder: str, failures: List[str]) -> None:
+    """A dimension past int32's range (an expanded view of 3e9 elements) keeps
+    its exact size in the op's shapes, as the Chrome trace export shows them."""
+    linear = torch.nn.Linear(4, 4)
+    session = os.path.join(folder, "wide.mvprof")
+    wide = 3_000_000_000
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # no router: not this check's business
+        with torch.inference_mode(), mvprof.profile(session, linear, force=True) as prof:
+            with prof.phase("prefill"):
+                torch.ones(1).expand(wide).narrow(0, 0, 2)
+    trace = os.path.join(folder, "wide.json")
+    subprocess.run([os.environ["MVP_CLI"], "export", session, "--chrome-trace", trace],
+                   check=True, stdout=subprocess.DEVNULL)
+    with open(trace) as f:
+        events = json.load(f)["traceEvents"]
+    dims = [e.get("args", {}).get("Input Dims") for e in events if e.get("name") == "aten::narrow"]
+    if dims != [[[wide]]]:
+        failures.append(f"a dimension of {wide}: aten::narrow's Input Dims {dims}")
+    print(f"  wide shapes: aten::narrow Input Dims {dims}")
+
+
 def check_inputs(folder: str, failures: List[str]) -> None:
     """An image given as bytes is stored; bad images and a missing library are
     clear MvprofErrors, and nothing is left half-written."""
@@ -302,6 +325,7 @@ def main() -> int:
         print(f"  no router: {message[:110]}…")
         check_einsum_experts(folder, failures)
         check_inputs(folder, failures)
+        check_wide_shapes(folder, failures)
         check_tuple_router(folder, failures)
         try:
             mvprof.profile("/proc/no/such/dir/x.mvprof", model).__enter__()
