@@ -208,10 +208,11 @@ void recordShapes(OpRecord& r, const std::vector<OpArg>& args) {
     r.overflow = s + "]";
 }
 
-const char* dtypeOf(c10::ArrayRef<const c10::IValue> inputs) {
-    for (const auto& v : inputs)
-        if (v.isTensor() && v.toTensor().defined())
-            return c10::toString(v.toTensor().scalar_type());
+// The first defined tensor argument's scalar type (setTensorArg keeps it in
+// typeCode's low byte), named as libtorch names it.
+const char* dtypeOf(const std::vector<OpArg>& args) {
+    for (const auto& a : args)
+        if (a.kind == OpArg::Tensor) return c10::toString(c10::ScalarType(a.typeCode & 0xff));
     return "";
 }
 
@@ -320,7 +321,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     if (top && rec->followsScriptHierarchy()) syncScriptHierarchy(*rec);
     OpRecord& row = rec->beginRecord();
     row.name = &info.name;
-    row.dtype = dtypeOf(inputs);
+    row.dtype = dtypeOf(tlsArgs);
     row.bytes = cost.bytes;
     row.id = frame.id = rec->nextOpId();
     row.parentOp = rec->recordedParent().value_or(0);

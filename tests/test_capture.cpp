@@ -376,6 +376,19 @@ private slots:
         // The recorded ops ran in bfloat16, and the routing still has every token.
         auto totals = (*other)->opTotals(1);
         QVERIFY(totals.ok() && !totals->empty());
+        // Each op's dtype is its first tensor's: the decoder's
+        // matmuls read bfloat16 here, float32 in the float capture.
+        auto matmulDtypes = [](const std::vector<OpRow>& ops) {
+            std::set<std::string> seen;
+            for (const auto& op : ops)
+                if (op.name == "aten::matmul" && op.phase == Phase::Prefill) seen.insert(op.dtype);
+            return seen;
+        };
+        auto bfOps = (*other)->ops(1);
+        auto fOps = reader->ops(run.id);
+        QVERIFY(bfOps.ok() && fOps.ok());
+        QCOMPARE(matmulDtypes(*bfOps), std::set<std::string>{"BFloat16"});
+        QCOMPARE(matmulDtypes(*fOps), std::set<std::string>{"Float"});
         auto routing = (*other)->routing(1);
         QVERIFY(routing.ok());
         QCOMPARE(routing->size(), reader->routing(run.id)->size());
