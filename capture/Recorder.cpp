@@ -22,17 +22,6 @@ constexpr size_t kFlushRows = SessionWriter::kRecordBufferRows;
 
 constexpr int64_t kFlushEveryNs = 500'000'000;
 
-// The next op's record goes to memory the writer's thread read last (or none
-// touched yet): asking for its cache lines now, an op ahead, keeps the
-// stores of finishRecord from waiting on them.
-void prefetchForWrite(const std::vector<OpRecord>& records) {
-    if (records.size() == records.capacity()) return;
-    const auto* next = reinterpret_cast<const char*>(records.data() + records.size());
-    for (size_t at = 0; at < sizeof(OpRecord); at += 64)
-        __builtin_prefetch(next + at, 1);
-    __builtin_prefetch(next + sizeof(OpRecord) - 1, 1);
-}
-
 } // namespace
 
 Recorder::Recorder(SessionWriter& writer, int64_t run, bool recordOps, bool recordNestedOps)
@@ -379,10 +368,7 @@ void Recorder::finishRecord(int64_t endNs, const OpOutcome& outcome) {
     }
     pending_.opRecords.push_back(std::move(r));
     r.overflow.clear(); // the slot is reused: an overflow text must not carry over
-    if (pending_.opRecords.size() >= kFlushRows)
-        maybeFlush();
-    else
-        prefetchForWrite(pending_.opRecords);
+    if (pending_.opRecords.size() >= kFlushRows) maybeFlush();
 }
 
 void Recorder::startOps() {

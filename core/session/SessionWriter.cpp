@@ -297,7 +297,7 @@ void SessionWriter::Impl::loop() {
     }
 }
 
-// A batch's records are 2–3 MB: handing the buffers back spares the capture
+// A batch's records are 1.5 MB: handing the buffers back spares the capture
 // thread an allocation and a page fault per few records.
 void SessionWriter::Impl::keepBuffers(std::deque<Job>& jobs) {
     for (auto& job : jobs) {
