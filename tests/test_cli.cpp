@@ -171,7 +171,12 @@ private slots:
         QVERIFY2(text.exitCode == 0, text.err.constData());
         QVERIFY(text.out.contains("ref:tiny"));
         QVERIFY(text.out.contains("Phases (measured)"));
-        QVERIFY(text.out.contains("llm.layer.0.moe"));
+        // Which modules make the top 12 by self time depends on this machine's noise (a
+        // decoder MoE block's 0.4 ms can fall behind an expert's); some decoder module and
+        // the run's op count are always there.
+        QVERIFY(text.out.contains("Modules by self time"));
+        QVERIFY(text.out.contains("    llm.layer."));
+        QVERIFY(text.out.contains(" ops recorded"));
         const auto json = runCli({QStringLiteral("report"), session, QStringLiteral("--format"),
                                   QStringLiteral("json")});
         QCOMPARE(json.exitCode, 0);
