@@ -19,6 +19,20 @@
 using namespace mvp;
 
 namespace {
+// A writer's spare record buffers, taken until none is left.
+std::vector<std::vector<OpRecord>> drainSpares(SessionWriter& w) {
+    std::vector<std::vector<OpRecord>> out;
+    for (auto b = w.spareRecords(); b.capacity() > 0; b = w.spareRecords())
+        out.push_back(std::move(b));
+    return out;
+}
+std::set<const OpRecord*> addresses(const std::vector<std::vector<OpRecord>>& v) {
+    std::set<const OpRecord*> out;
+    for (const auto& b : v)
+        out.insert(b.data());
+    return out;
+}
+
 RunInfo sampleRun() {
     RunInfo r;
     r.label = "baseline";
@@ -229,6 +243,58 @@ private slots:
             distinct.insert(b.data());
         QCOMPARE(distinct.size(), got.size());
         QVERIFY((*w)->close().ok());
+    }
+
+    // A capture that fills buffers as fast as they come must not have the
+    // writer make new ones while the lent ones are still being written (and
+    // unmap the surplus when they return): the same buffers circulate.
+    void recordBuffersCirculateInAFixedPool() {
+        auto w =
+            SessionWriter::open(file("pool.mvprof").toStdString(), SessionWriter::Mode::CreateNew);
+        QVERIFY(w.ok());
+        auto run = (*w)->beginRun(sampleRun());
+        QVERIFY(run.ok());
+        // The writer serves a buffer request before a flush that follows it.
+        (*w)->prepareRecordBuffers();
+        QVERIFY((*w)->flush().ok());
+        auto lent = drainSpares(**w);
+        QVERIFY(lent.size() >= 2);
+        const auto first = addresses(lent);
+        QCOMPARE(first.size(), lent.size());
+        (*w)->prepareRecordBuffers(); // all lent: none more
+        QVERIFY((*w)->flush().ok());
+        QCOMPARE((*w)->spareRecords().capacity(), size_t(0));
+        static const std::string add = "aten::add";
+        int64_t id = 0;
+        for (auto& b : lent) {
+            OpRecord r;
+            r.id = ++id;
+            r.name = &add;
+            r.phase = Phase::Decode;
+            r.startNs = 10 * id, r.endNs = 10 * id + 5;
+            b.push_back(r);
+            Batch batch;
+            batch.run = *run;
+            batch.opRecords = std::move(b);
+            (*w)->submit(std::move(batch));
+        }
+        // A batch's buffer goes back after its flush is answered: the next flush sees it back.
+        QVERIFY((*w)->flush().ok());
+        QVERIFY((*w)->flush().ok());
+        (*w)->prepareRecordBuffers();
+        QVERIFY((*w)->flush().ok());
+        const auto back = drainSpares(**w);
+        for (const auto& b : back) {
+            QVERIFY(b.empty());
+            QCOMPARE(b.capacity(), SessionWriter::kRecordBufferRows);
+        }
+        QCOMPARE(addresses(back), first);
+        QVERIFY((*w)->close().ok());
+        auto r = SessionReader::open(file("pool.mvprof").toStdString());
+        QVERIFY(r.ok());
+        const auto written = (*r)->opCount(*run);
+        QVERIFY(written.ok());
+        QCOMPARE(*written, id);
     }
 
     void createNewRefusesAnExistingFile() {

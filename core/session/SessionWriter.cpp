@@ -33,9 +33,12 @@ constexpr auto kCommitInterval = std::chrono::milliseconds(250);
 // layer and step) whose one-by-one transactions would compete with the model
 // for the CPU on a small machine.
 constexpr size_t kWakeRows = 65536;
-// Record buffers kept for reuse: the capture fills kWakeRows' worth before the
-// writer wakes and hands them back, and one more meanwhile.
-constexpr size_t kMaxSpares = kWakeRows / SessionWriter::kRecordBufferRows + 2;
+// Record buffers in circulation (ready, or lent to a capture and not yet
+// written): the capture fills kWakeRows' worth before the writer wakes and
+// hands them back, and a few more meanwhile. A fixed pool: once it exists, a
+// capture neither faults pages in nor has the writer unmap any (an unmap
+// interrupts the model's core to flush its TLB).
+constexpr size_t kPoolBuffers = kWakeRows / SessionWriter::kRecordBufferRows + 4;
 
 struct Job {
     std::optional<Batch> batch;
@@ -162,6 +165,7 @@ struct SessionWriter::Impl {
     size_t queuedRows = 0;  // in queue's batches
     int queuedBarriers = 0; // jobs someone waits for: they wake the writer at once
     std::vector<std::vector<OpRecord>> spares; // emptied record buffers, for reuse
+    size_t lent = 0;                           // handed out by spareRecords(), not back yet
     bool sparesWanted = false;                 // prepareRecordBuffers() asked for them
     bool stopping = false;
     std::optional<Error> failure; // sticky: the first write error
@@ -298,23 +302,26 @@ void SessionWriter::Impl::loop() {
 }
 
 // A batch's records are 1.5 MB: handing the buffers back spares the capture
-// thread an allocation and a page fault per few records.
+// thread an allocation and a page fault per few records. A buffer the pool
+// did not lend (a capture that ran out, another writer's rows) joins it while
+// there is room.
 void SessionWriter::Impl::keepBuffers(std::deque<Job>& jobs) {
     for (auto& job : jobs) {
         if (!job.batch || job.batch->opRecords.capacity() == 0) continue;
         job.batch->opRecords.clear();
         std::lock_guard lock(mutex);
-        if (spares.size() < kMaxSpares) spares.push_back(std::move(job.batch->opRecords));
+        if (lent > 0) --lent;
+        if (spares.size() + lent < kPoolBuffers) spares.push_back(std::move(job.batch->opRecords));
     }
 }
 
 // Constructing a buffer's records touches every page of it, here rather than
-// on the model's thread.
+// on the model's thread. Buffers lent out count: they come back.
 void SessionWriter::Impl::fillSpares() {
     for (;;) {
         {
             std::lock_guard lock(mutex);
-            if (spares.size() >= kMaxSpares) return;
+            if (spares.size() + lent >= kPoolBuffers) return;
         }
         std::vector<OpRecord> buffer(kRecordBufferRows);
         buffer.clear();
@@ -499,13 +506,14 @@ std::vector<OpRecord> SessionWriter::spareRecords() {
     if (d->spares.empty()) return {};
     auto out = std::move(d->spares.back());
     d->spares.pop_back();
+    ++d->lent;
     return out;
 }
 
 void SessionWriter::prepareRecordBuffers() {
     {
         std::lock_guard lock(d->mutex);
-        if (d->stopping || d->spares.size() >= kMaxSpares) return;
+        if (d->stopping || d->spares.size() + d->lent >= kPoolBuffers) return;
         d->sparesWanted = true;
     }
     d->wake.notify_one();
