@@ -10,19 +10,12 @@ bool OpCostMemo::Signature::operator==(const Signature& o) const {
 
 // Every field estimateOpCost reads, with the kinds and lengths in between, so
 // that two different argument lists can never flatten to the same words.
-void OpCostMemo::addArg(Signature& s, const OpArg& a) {
-    if (!s.fits || s.size + 2 + a.values.size() > kMaxSignature) {
-        s.fits = false;
-        return;
-    }
-    s.words[s.size++] =
-        int64_t(a.kind) | int64_t(a.values.size()) << 8 | int64_t(a.items.size()) << 32;
-    s.words[s.size++] =
-        int64_t(a.elemSize) << 1 | (a.contiguous ? 1 : 0) | int64_t(a.typeCode) << 16;
+void OpCostMemo::addArgWords(const OpArg& a) {
+    addArg(a.kind, a.values.size(), a.items.size(), a.elemSize, a.contiguous, a.typeCode);
     for (const int64_t v : a.values)
-        s.words[s.size++] = v;
+        addValue(v);
     for (const auto& item : a.items)
-        addArg(s, item);
+        addArgWords(item);
 }
 
 OpCostMemo::Slot& OpCostMemo::slotFor(const void* op, const Signature& s) {
@@ -34,14 +27,16 @@ OpCostMemo::Slot& OpCostMemo::slotFor(const void* op, const Signature& s) {
 }
 
 const OpCostMemo::Entry* OpCostMemo::find(const void* op, const std::vector<OpArg>& args) {
-    last_.size = 0; // the words beyond size are never read
-    last_.fits = true;
-    lastOp_ = op;
+    beginCall(op);
     for (const auto& a : args)
-        addArg(last_, a);
+        addArgWords(a);
+    return findCall();
+}
+
+const OpCostMemo::Entry* OpCostMemo::findCall() {
     if (!last_.fits) return nullptr;
-    const Slot& slot = slotFor(op, last_);
-    return slot.op == op && slot.signature == last_ ? &slot.entry : nullptr;
+    const Slot& slot = slotFor(lastOp_, last_);
+    return slot.op == lastOp_ && slot.signature == last_ ? &slot.entry : nullptr;
 }
 
 void OpCostMemo::store(const OpCost& cost) {

@@ -38,6 +38,33 @@ public:
     // called with exactly `args` (kinds, shapes, dtypes, values, layout alike),
     // or nullptr. Remembers the signature for a store() that follows.
     const Entry* find(const void* op, const std::vector<OpArg>& args);
+
+    // The same signature built piece by piece, from values that are no OpArgs
+    // yet (the probe reads libtorch's arguments once, for this and for the
+    // record's shapes, and makes OpArgs only on a miss): beginCall, then per
+    // argument in order addArg with the OpArg fields it would have and its
+    // values with addValue (then its items' the same way), then findCall.
+    // Both ways give the same words for the same arguments.
+    void beginCall(const void* op) {
+        lastOp_ = op;
+        last_.size = 0; // the words beyond size are never read
+        last_.fits = true;
+    }
+    void addArg(OpArg::Kind kind, size_t values, size_t items, int elemSize, bool contiguous,
+                uint16_t typeCode) {
+        if (!last_.fits || last_.size + 2 + values > kMaxSignature) {
+            last_.fits = false;
+            return;
+        }
+        last_.words[last_.size++] = int64_t(kind) | int64_t(values) << 8 | int64_t(items) << 32;
+        last_.words[last_.size++] =
+            int64_t(elemSize) << 1 | (contiguous ? 1 : 0) | int64_t(typeCode) << 16;
+    }
+    // One of the values the last addArg announced (room was checked there).
+    void addValue(int64_t v) {
+        if (last_.fits) last_.words[last_.size++] = v;
+    }
+    const Entry* findCall();
     // Stores `cost` for the call last passed to find(); calls whose arguments
     // are too long to compare cheaply are not stored.
     void store(const OpCost& cost);
@@ -59,7 +86,7 @@ private:
         Signature signature;
         Entry entry;
     };
-    static void addArg(Signature& s, const OpArg& a);
+    void addArgWords(const OpArg& a);
     Slot& slotFor(const void* op, const Signature& s);
 
     std::vector<Slot> slots_ = std::vector<Slot>(kSlots);

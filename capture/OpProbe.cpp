@@ -135,16 +135,24 @@ void setOtherArg(OpArg& a, const c10::IValue& v) {
     }
 }
 
+// What OpArg's tensor fields hold for an argument that is no tensor (setArg
+// and signArgs agree on them, so both make the same memo signature).
+const OpArg kPlain;
+
 // Fills `a` in place (its inline dims reused): no allocation for the usual shapes.
 void setArg(OpArg& a, const c10::IValue& v) {
     a.kind = OpArg::Other;
     a.values.clear();
     a.items.clear();
+    a.elemSize = kPlain.elemSize;
+    a.contiguous = kPlain.contiguous;
+    a.typeCode = kPlain.typeCode;
     if (v.isTensor()) {
         if (v.toTensor().defined()) setTensorArg(a, v.toTensor());
     } else if (v.isTensorList()) {
         a.kind = OpArg::TensorList;
-        for (const at::Tensor t : v.toTensorList()) {
+        for (const auto& item : v.toTensorList()) {
+            const at::Tensor& t = item;
             a.items.emplace_back();
             if (t.defined()) setTensorArg(a.items.back(), t);
         }
@@ -163,32 +171,9 @@ void setArg(OpArg& a, const c10::IValue& v) {
     }
 }
 
-// The tensor arguments' shapes (a tensor list's members in order) into the
-// record's inline dims; an op with more than fit keeps them as text.
-void recordShapes(OpRecord& r, const std::vector<OpArg>& args) {
-    r.tensors = 0;
-    int used = 0;
-    bool fits = true;
-    auto add = [&](const OpArg& t) {
-        if (t.kind != OpArg::Tensor) return;
-        if (r.tensors == OpRecord::kMaxTensors ||
-            used + int(t.values.size()) > OpRecord::kMaxDims) {
-            fits = false;
-            return;
-        }
-        r.rank[r.tensors++] = uint8_t(t.values.size());
-        for (int64_t d : t.values) {
-            if (d > std::numeric_limits<int32_t>::max()) fits = false;
-            r.dims[used++] = int32_t(d);
-        }
-    };
-    for (const auto& a : args) {
-        if (a.kind == OpArg::Tensor) add(a);
-        if (a.kind == OpArg::TensorList)
-            for (const auto& t : a.items)
-                add(t);
-    }
-    if (fits) return;
+// A call whose shapes do not fit the record's inline dims keeps them as text,
+// made from its OpArgs (readArgs): [[d0,d1],[d0],…], a tensor list's members in order.
+std::string shapesText(const std::vector<OpArg>& args) {
     std::string s = "[";
     bool first = true;
     auto text = [&](const OpArg& t) {
@@ -205,15 +190,7 @@ void recordShapes(OpRecord& r, const std::vector<OpArg>& args) {
             for (const auto& t : a.items)
                 text(t);
     }
-    r.overflow = s + "]";
-}
-
-// The first defined tensor argument's scalar type (setTensorArg keeps it in
-// typeCode's low byte), named as libtorch names it.
-const char* dtypeOf(const std::vector<OpArg>& args) {
-    for (const auto& a : args)
-        if (a.kind == OpArg::Tensor) return c10::toString(c10::ScalarType(a.typeCode & 0xff));
-    return "";
+    return s + "]";
 }
 
 // TorchScript frames "vision(VisionEncoder)::forward" → (instance, type); TOP
@@ -247,10 +224,109 @@ void readArgs(c10::ArrayRef<const c10::IValue> inputs) {
     tlsArgs.resize(inputs.size());
 }
 
-// A call with the arguments of one seen before costs what that one did.
-const OpCostMemo::Entry& costOf(const OpInfo& info) {
+// A recorded call's tensor shapes and dtype, gathered into its record while
+// the memo's signature is built; `fits` false: the shapes need the text.
+struct ShapeSink {
+    OpRecord* row = nullptr; // null: the call is not recorded
+    int used = 0;
+    bool fits = true;
+    // A record slot is reused from call to call: shapes and dtype start afresh.
+    void start(OpRecord& r) {
+        row = &r;
+        r.tensors = 0;
+        r.dtype = "";
+    }
+    void add(const at::Tensor& t) {
+        if (!row) return;
+        const auto sizes = t.sizes();
+        if (row->tensors == OpRecord::kMaxTensors ||
+            used + int(sizes.size()) > OpRecord::kMaxDims) {
+            fits = false;
+            return;
+        }
+        row->rank[row->tensors++] = uint8_t(sizes.size());
+        for (const int64_t d : sizes) {
+            if (d > std::numeric_limits<int32_t>::max()) fits = false;
+            row->dims[used++] = int32_t(d);
+        }
+    }
+};
+
+void signPlain(OpArg::Kind kind, size_t values, size_t items = 0) {
+    tlsCosts.addArg(kind, values, items, kPlain.elemSize, kPlain.contiguous, kPlain.typeCode);
+}
+
+// A defined tensor's words, as setTensorArg fills its OpArg.
+void signTensor(const at::Tensor& t, ShapeSink& shapes) {
+    const auto sizes = t.sizes();
+    tlsCosts.addArg(OpArg::Tensor, sizes.size(), 0, int(t.element_size()), t.is_contiguous(),
+                    uint16_t(uint16_t(t.scalar_type()) | uint16_t(t.device().type()) << 8));
+    for (const int64_t d : sizes)
+        tlsCosts.addValue(d);
+    shapes.add(t);
+}
+
+// A value no formula reads: a word that tells it apart, as setOtherArg makes it.
+void signOther(const c10::IValue& v) {
+    if (v.isDouble()) {
+        signPlain(OpArg::Other, 1);
+        tlsCosts.addValue(std::bit_cast<int64_t>(v.toDouble()));
+    } else if (v.isString()) {
+        signPlain(OpArg::Other, 1);
+        tlsCosts.addValue(int64_t(std::hash<std::string_view>{}(v.toStringRef())));
+    } else if (v.isDevice()) {
+        signPlain(OpArg::Other, 1);
+        tlsCosts.addValue(int64_t(v.toDevice().type()) << 8 | int64_t(v.toDevice().index()));
+    } else if (v.isNone()) {
+        signPlain(OpArg::Other, 0);
+    } else {
+        signPlain(OpArg::Other, 1);
+        tlsCosts.addValue(1); // present, unlike None
+    }
+}
+
+// One pass over the op's arguments: the memo's signature (the words
+// OpCostMemo::find makes of readArgs' OpArgs, so that OpArgs are made only on
+// a miss) and, for a recorded call, its shapes and dtype (the first tensor's).
+void signArgs(const OpInfo& info, c10::ArrayRef<const c10::IValue> inputs, ShapeSink& shapes) {
+    tlsCosts.beginCall(&info);
+    for (const auto& v : inputs) {
+        if (v.isTensor()) {
+            const at::Tensor& t = v.toTensor();
+            if (!t.defined()) {
+                signPlain(OpArg::Other, 0); // an undefined tensor reads as None
+                continue;
+            }
+            if (shapes.row && !*shapes.row->dtype)
+                shapes.row->dtype = c10::toString(t.scalar_type());
+            signTensor(t, shapes);
+        } else if (v.isTensorList()) {
+            const auto list = v.toTensorList();
+            signPlain(OpArg::TensorList, 0, list.size());
+            for (const auto& item : list) {
+                const at::Tensor& t = item; // a reference into the list: no refcount traffic
+                t.defined() ? signTensor(t, shapes) : signPlain(OpArg::Other, 0);
+            }
+        } else if (v.isIntList()) {
+            const auto list = v.toIntList();
+            signPlain(OpArg::IntList, list.size());
+            for (const int64_t x : list)
+                tlsCosts.addValue(x);
+        } else if (v.isInt() || v.isBool()) {
+            signPlain(OpArg::Int, 1);
+            tlsCosts.addValue(v.isInt() ? v.toInt() : int64_t(v.toBool()));
+        } else {
+            signOther(v);
+        }
+    }
+}
+
+// A call with the arguments of one seen before costs what that one did; a
+// new one gets its OpArgs and its formula.
+const OpCostMemo::Entry& costOf(const OpInfo& info, c10::ArrayRef<const c10::IValue> inputs) {
     static thread_local OpCostMemo::Entry fresh;
-    if (const OpCostMemo::Entry* known = tlsCosts.find(&info, tlsArgs)) return *known;
+    if (const OpCostMemo::Entry* known = tlsCosts.findCall()) return *known;
+    readArgs(inputs);
     fresh.cost = estimateOpCost(info.name, info.traits, tlsArgs);
     tlsCosts.store(fresh.cost);
     return fresh;
@@ -298,38 +374,39 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     const OpInfo& info = opInfo(fn);
     const bool top = rec->opDepth() == 0;
     const bool record = top || rec->recordNestedOps();
-    Recorder::OpFrame frame;
-    frame.leafName = &info.name;
     if (!top && info.shapesFromData) rec->markUnrepeatable();
+    const int64_t parent = record ? rec->recordedParent().value_or(0) : 0; // before our frame
+    // Filled in place: a frame built aside and copied onto the stack right
+    // after its id was written made the copy wait for that store.
+    Recorder::OpFrame& frame = rec->pushOp();
+    frame.leafName = &info.name;
     // A nested call that is not recorded matters only if it does arithmetic:
     // views and copies are known to do none, without reading their inputs.
     if (!record && info.traits.cls != OpClass::Arithmetic) {
         if (info.traits.cls != OpClass::Other) frame.ownFlops = 0;
-        rec->pushOp(frame);
         return nullptr;
     }
     const auto inputs = schemaInputs(fn, info);
-    readArgs(inputs);
-    const OpCostMemo::Entry& entry = costOf(info);
-    const OpCost cost = entry.cost;
-    frame.ownFlops = cost.flops;
-    frame.arithmetic = info.traits.cls == OpClass::Arithmetic && cost.flops.has_value();
-    if (!record) {
-        rec->pushOp(frame);
-        return nullptr;
+    ShapeSink shapes;
+    if (record) shapes.start(rec->beginRecord());
+    signArgs(info, inputs, shapes);
+    const OpCostMemo::Entry& entry = costOf(info, inputs);
+    frame.ownFlops = entry.cost.flops;
+    frame.arithmetic = info.traits.cls == OpClass::Arithmetic && entry.cost.flops.has_value();
+    if (!record) return nullptr;
+    OpRecord& row = *shapes.row;
+    if (!shapes.fits) {
+        readArgs(inputs);
+        row.overflow = shapesText(tlsArgs);
     }
     if (top && rec->followsScriptHierarchy()) syncScriptHierarchy(*rec);
-    OpRecord& row = rec->beginRecord();
     row.name = &info.name;
-    row.dtype = dtypeOf(tlsArgs);
-    row.bytes = cost.bytes;
+    row.bytes = entry.cost.bytes;
     row.id = frame.id = rec->nextOpId();
-    row.parentOp = rec->recordedParent().value_or(0);
+    row.parentOp = parent;
     row.span = rec->currentSpan().value_or(0);
     row.phase = rec->phase();
     row.step = rec->step();
-    recordShapes(row, tlsArgs);
-    rec->pushOp(frame);
     if (top) handleNested(*rec, info, entry);
     if (CorrelationMarks* marks = rec->correlationMarks()) marks->opStarted(row.id);
     row.startNs = rec->nowNs();

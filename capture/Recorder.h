@@ -146,7 +146,8 @@ public:
             if (it->id != 0) return it->id;
         return std::nullopt;
     }
-    void pushOp(const OpFrame& f) { opStack_.push_back(f); }
+    // A new innermost frame, to fill in place (valid until the next push).
+    OpFrame& pushOp() { return opStack_.emplace_back(); }
     bool innermostOpRecorded() const { return !opStack_.empty() && opStack_.back().id != 0; }
     // Pops the innermost frame, counts it and hands its FLOPs to its parent.
     OpOutcome popOp();

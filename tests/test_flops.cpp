@@ -180,6 +180,46 @@ private slots:
         QVERIFY(memo.find(&opA, call) != nullptr); // both kept
     }
 
+    // The probe builds a call's signature piece by piece, without OpArgs: the
+    // same arguments give the same signature both ways, and another value not.
+    void costMemoSignaturesAgreeBothWays() {
+        OpCostMemo memo;
+        const int op = 0;
+        const OpArg plain;
+        const std::vector<OpArg> call{t({16, 64}), ints({1, 2}), list({t({3}), none()})};
+        QVERIFY(memo.find(&op, call) == nullptr);
+        memo.store(OpCost{int64_t(77), 9});
+        // Each argument's header from its OpArg's fields, its values one by one.
+        auto header = [&](const OpArg& a) {
+            memo.addArg(a.kind, a.values.size(), a.items.size(), a.elemSize, a.contiguous,
+                        a.typeCode);
+        };
+        auto build = [&](int64_t last) {
+            memo.beginCall(&op);
+            header(call[0]);
+            memo.addValue(16), memo.addValue(64);
+            header(call[1]);
+            memo.addValue(1), memo.addValue(last);
+            header(call[2]);
+            header(call[2].items[0]);
+            memo.addValue(3);
+            header(call[2].items[1]);
+            return memo.findCall();
+        };
+        const OpCostMemo::Entry* hit = build(2);
+        QVERIFY(hit != nullptr);
+        QCOMPARE(*hit->cost.flops, int64_t(77));
+        QVERIFY(build(3) == nullptr);
+        // Too many words to compare cheaply: never a hit, never stored.
+        memo.beginCall(&op);
+        memo.addArg(OpArg::IntList, 64, 0, plain.elemSize, plain.contiguous, plain.typeCode);
+        for (int i = 0; i < 64; ++i)
+            memo.addValue(i);
+        QVERIFY(memo.findCall() == nullptr);
+        memo.store(OpCost{int64_t(1), 1});
+        QVERIFY(memo.findCall() == nullptr);
+    }
+
     // Scalars, strings and None are told apart by their words (setArg), so a
     // call with another rounding mode or alpha is another call.
     void costMemoTellsOtherValuesApart() {

@@ -169,25 +169,46 @@ def check_tuple_router(folder: str, failures: List[str]) -> None:
 
 
 def check_wide_shapes(folder: str, failures: List[str]) -> None:
-    """A dimension past int32's range (an expanded view of 3e9 elements) keeps
-    its exact size in the op's shapes, as the Chrome trace export shows them."""
+    """Shapes that do not fit an op record's inline dims keep their exact values
+    in the op's shapes, as the Chrome trace export shows them: a dimension past
+    int32's range (an expanded view of 3e9 elements), more tensors than the
+    record holds (a cat of 10) and more dimensions (a cat of three rank-6
+    tensors), each called twice (the second call is the probe's memo hit),
+    beside a call whose shapes fit."""
     linear = torch.nn.Linear(4, 4)
     session = os.path.join(folder, "wide.mvprof")
     wide = 3_000_000_000
+    many = [torch.ones(1, i + 1) for i in range(10)]
+    deep = [torch.ones(1, 2, 1, 3, 1, i + 1) for i in range(3)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # no router: not this check's business
         with torch.inference_mode(), mvprof.profile(session, linear, force=True) as prof:
             with prof.phase("prefill"):
                 torch.ones(1).expand(wide).narrow(0, 0, 2)
+                for _ in range(2):
+                    torch.cat(many, 1)
+                    torch.cat(deep, 5)
+                torch.mm(torch.ones(2, 3), torch.ones(3, 4))
     trace = os.path.join(folder, "wide.json")
     subprocess.run([os.environ["MVP_CLI"], "export", session, "--chrome-trace", trace],
                    check=True, stdout=subprocess.DEVNULL)
     with open(trace) as f:
         events = json.load(f)["traceEvents"]
-    dims = [e.get("args", {}).get("Input Dims") for e in events if e.get("name") == "aten::narrow"]
-    if dims != [[[wide]]]:
-        failures.append(f"a dimension of {wide}: aten::narrow's Input Dims {dims}")
-    print(f"  wide shapes: aten::narrow Input Dims {dims}")
+
+    def dims_of(name: str) -> list:
+        return [e.get("args", {}).get("Input Dims") for e in events if e.get("name") == name]
+
+    expected = {
+        "aten::narrow": [[[wide]]],
+        "aten::cat": [[list(t.shape) for t in many], [list(t.shape) for t in deep]] * 2,
+        "aten::mm": [[[2, 3], [3, 4]]],
+    }
+    for name, want in expected.items():
+        got = dims_of(name)
+        if got != want:
+            failures.append(f"shapes of {name}: Input Dims {got}, torch says {want}")
+    print(f"  wide shapes: aten::narrow Input Dims {dims_of('aten::narrow')}, "
+          f"{len(dims_of('aten::cat'))} cats of 10 tensors / 18 dims")
 
 
 def check_inputs(folder: str, failures: List[str]) -> None:
