@@ -212,22 +212,27 @@ void addSkipMetrics(std::vector<RunMetricRow>& metrics, const std::map<int, doub
                                  "below β·w₁ is skipped"));
 }
 
-void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, int bits) {
-    metrics.push_back(metric("quant.layers", s.layers, "count", "decoder linears quantised"));
-    metrics.push_back(
-        metric("quant.fp32_bytes", double(s.fp32Bytes), "bytes", "their float32 weights"));
-    metrics.push_back(metric("quant.bytes", double(s.quantBytes), "bytes",
-                             s.engine.empty()
-                                 ? "their quantised storage: packed codes, float16 scales and "
-                                   "minimums, AWQ input scales"
-                                 : "their quantised storage: int8 codes, per-channel scales and "
-                                   "zero points, AWQ input scales"));
+// Which kernels ran the quantised layers: libtorch's int8 engine (W8), its
+// int4 matmul (W4), or none (the weights dequantised per call).
+void addKernelMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, int bits) {
+    if (bits == 4) {
+        const std::string dequantised =
+            "the weights are dequantised per call, the latency gain predicted";
+        std::string note =
+            s.int4Layers == 0 ? "no int4 kernel: " + s.int4Why + "; " + dequantised
+            : s.int4Layers == s.layers
+                ? s.int4Kernel + " on every quantised layer (bfloat16 activations, the AWQ "
+                                 "scaling kept): the latency is measured"
+                : s.int4Kernel + " on " + std::to_string(s.int4Layers) + " of " +
+                      std::to_string(s.layers) + " layers (bfloat16 activations); on the others " +
+                      dequantised + " (" + s.int4Why + ")";
+        metrics.push_back(metric("quant.int4_kernels", s.int4Layers, "count", std::move(note)));
+        return;
+    }
     metrics.push_back(metric(
         "quant.int8_kernels", s.engine.empty() ? 0.0 : 1.0, "",
-        s.engine.empty() ? (bits == 8 ? "no quantized engine in this libtorch: the weights are "
-                                        "dequantised per call, the latency gain predicted"
-                                      : "no int4 kernel in this libtorch: the weights are "
-                                        "dequantised per call, the latency gain predicted")
+        s.engine.empty() ? "no quantized engine in this libtorch: the weights are dequantised per "
+                           "call, the latency gain predicted"
                          : "quantized::linear_dynamic on libtorch's " + s.engine +
                                " engine (per-channel symmetric int8, AWQ scaling folded in): the "
                                "latency is measured; " +
@@ -235,6 +240,23 @@ void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, 
     if (!s.engine.empty())
         metrics.push_back(metric("quant.format_bytes", double(s.formatBytes), "bytes",
                                  "the int8 format's storage, one copy: what a deployment holds"));
+}
+
+void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, int bits) {
+    metrics.push_back(metric("quant.layers", s.layers, "count", "decoder linears quantised"));
+    metrics.push_back(
+        metric("quant.fp32_bytes", double(s.fp32Bytes), "bytes", "their float32 weights"));
+    const char* storage =
+        !s.engine.empty() ? "their quantised storage: int8 codes, per-channel scales and zero "
+                            "points, AWQ input scales"
+        : s.int4Layers > 0
+            ? "their quantised storage: the int4 kernel's packed codes and bfloat16 scales and "
+              "zeros (packed codes, float16 scales and minimums where it does not run), AWQ "
+              "input scales"
+            : "their quantised storage: packed codes, float16 scales and minimums, AWQ input "
+              "scales";
+    metrics.push_back(metric("quant.bytes", double(s.quantBytes), "bytes", storage));
+    addKernelMetrics(metrics, s, bits);
     metrics.push_back(metric("quant.bytes_ratio",
                              s.fp32Bytes ? double(s.quantBytes) / double(s.fp32Bytes) : 0.0,
                              "ratio", "quantised ÷ float32 bytes of the quantised layers"));
@@ -349,6 +371,7 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
             addQuantMetrics(out.metrics, s, t.quantBits);
             out.quantised = s.modules;
             out.int8Kernels = !s.engine.empty();
+            out.int4Kernels = s.int4Layers > 0;
         }
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal,

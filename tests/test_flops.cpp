@@ -145,6 +145,18 @@ private slots:
                      .flops);
     }
 
+    // libtorch 2.x's int4 matmul: x [M, K] times a weight whose N only the
+    // scales and zeros [K / group, N, 2] show (its codes are tiled).
+    void int4MatmulCountsTwoMNK() {
+        const OpArg packed = t({2, 1, 32, 4}, 4); // [N/8, K/(tiles·16), 32, tiles/2] int32
+        for (const char* op : {"aten::_weight_int4pack_mm", "aten::_weight_int4pack_mm_for_cpu"}) {
+            const auto c = estimateOpCost(op, {t({3, 64}, 2), packed, one(32), t({2, 16, 2}, 2)});
+            QVERIFY2(c.flops.has_value(), op);
+            QCOMPARE(*c.flops, int64_t(2 * 3 * 64 * 16));
+        }
+        QVERIFY(!estimateOpCost("aten::_weight_int4pack_mm", {t({3, 64}, 2), packed}).flops);
+    }
+
     void bytesCountInputsAndOutput() {
         // 64×128 and 128×32 floats in, 64×32 out.
         QCOMPARE(estimateOpCost("aten::mm", {t({64, 128}), t({128, 32})}).bytes,

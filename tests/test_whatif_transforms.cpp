@@ -55,6 +55,27 @@ class TestWhatIfTransforms : public QObject {
     }
     static RunData load(const QString& path, int64_t run) { return test::loadRun(path, run); }
 
+    // Which kernel ran W4: libtorch's int4 matmul (2.x) on the layers it
+    // suits, its calls then in the session; or none (1.13), the note saying why.
+    static void checkInt4Kernels(const RunData& run) {
+        const auto* kernels = findMetric(run, "quant.int4_kernels");
+        QVERIFY(kernels);
+        int64_t calls = 0;
+        for (const auto& t : run.opTotals)
+            if (t.name.rfind("aten::_weight_int4pack_mm", 0) == 0) calls += t.calls;
+        if (kernels->value == 0) {
+            QVERIFY2(kernels->note.find("dequantised per call") != std::string::npos,
+                     kernels->note.c_str());
+            QCOMPARE(calls, int64_t(0));
+            return;
+        }
+        QVERIFY(kernels->value <= metric(run, "quant.layers"));
+        QVERIFY2(kernels->note.find("the latency is measured") != std::string::npos ||
+                     kernels->note.find(" of ") != std::string::npos,
+                 kernels->note.c_str());
+        QVERIFY(calls > 0);
+    }
+
 private slots:
     // --- quantisation ----------------------------------------------------------
 
@@ -287,6 +308,7 @@ private slots:
                                                    metric(run, "quant.bytes"));
         const auto* predicted = findMetric(run, "latency.predicted_ns");
         QVERIFY(predicted && predicted->kind == "predicted" && predicted->value > 0);
+        checkInt4Kernels(run);
         const QJsonObject c = QJsonDocument::fromJson(r.out).object();
         QVERIFY(c.contains(QStringLiteral("latency_ms_predicted")));
         QVERIFY(c[QStringLiteral("latency_ms_predicted")].toObject().contains(

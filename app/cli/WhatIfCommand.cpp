@@ -269,8 +269,9 @@ Result<Recorded> recordWhatIf(const std::string& path, Capturer& capturer, const
                                          : predictQuantisedLatency(base, *w, outcome.quantised)) {
             extras.runMetrics.push_back(RunMetricRow{
                 "latency.predicted_ns", double(p->wallNs), "ns", "predicted",
-                (outcome.int8Kernels ? "a check of the cost model, the int8 kernels having run: "
-                                     : "") +
+                (outcome.int8Kernels   ? "a check of the cost model, the int8 kernels having run: "
+                 : outcome.int4Kernels ? "a check of the cost model, the int4 kernel having run: "
+                                       : "") +
                     p->note});
             w->runMetrics.push_back(extras.runMetrics.back());
         }

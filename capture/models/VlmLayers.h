@@ -6,6 +6,7 @@
 // Internal to mvp_capture; includes torch.
 
 #include "capture/models/Vlm.h"
+#include "capture/whatif/Int4Kernel.h"
 #include "capture/whatif/TensorQuant.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
@@ -24,6 +25,8 @@ namespace mvp {
 // Or, for W8 where libtorch has a quantized engine, the weight per output
 // channel as symmetric int8 (`int8`, during the search) packed for the
 // engine's quantized::linear_dynamic (`packed`); `codes` then stay empty.
+// Or, for W4 where libtorch has an int4 matmul (Int4Kernel.h), the codes
+// re-laid out for it (`int4`); `codes` are then released.
 struct KvMethodState;
 
 struct QuantisedWeight {
@@ -33,6 +36,7 @@ struct QuantisedWeight {
     c10::IValue packed;       // the engine's packed weight (and bias)
     c10::IValue packedSmall;  // another engine's, for calls of few rows (Int8Engine.h); or None
     int64_t packedBytes = 0;  // int8 codes + per-channel float64 scale and int64 zero point, per pack
+    std::optional<Int4Weight> int4; // W4 on libtorch's int4 kernel
     bool onEngine() const { return !packed.isNone(); }
     int64_t bytes() const;
 };

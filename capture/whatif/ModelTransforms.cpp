@@ -1,6 +1,7 @@
 #include "capture/whatif/ModelTransforms.h"
 
 #include "capture/whatif/ExpertSparsity.h"
+#include "capture/whatif/Int4Kernel.h"
 #include "capture/whatif/Int8Engine.h"
 #include "capture/whatif/QuantiseTorch.h"
 
@@ -38,6 +39,20 @@ void packForEngines(QuantisedWeight& q, const torch::Tensor& bias, const Int8Eng
     q.packed = prepackInt8(q.int8, bias, c.large);
     if (c.split()) q.packedSmall = prepackInt8(q.int8, bias, c.small);
     q.int8 = torch::Tensor();
+}
+
+// W4's codes re-laid out for libtorch's int4 kernel where it takes them (the
+// codes then released); the first reason a layer stays dequantised is kept.
+void packForInt4(QuantisedWeight& q, QuantSummary& s) {
+    std::string why;
+    if (auto w = packInt4(q.codes, why)) {
+        s.int4Kernel = int4KernelName(q.codes.packed.device(), why).value_or("");
+        q.int4 = std::move(*w);
+        q.codes.packed = q.codes.scale = q.codes.low = torch::Tensor();
+        s.int4Layers += 1;
+    } else if (s.int4Why.empty()) {
+        s.int4Why = why;
+    }
 }
 } // namespace
 
@@ -118,6 +133,7 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         const int64_t rows = lin.weight.size(0), cols = lin.weight.size(1);
         lin.quant = std::make_shared<QuantisedWeight>(std::move(choice.weight));
         if (engines) packForEngines(*lin.quant, lin.bias, *engines);
+        if (bits == 4) packForInt4(*lin.quant, s);
         release(lin.weight);
         s.layers += 1;
         s.fp32Bytes += fp32;

@@ -18,6 +18,10 @@ struct QuantSummary {
     std::vector<QuantisedModule> modules;  // by owning probe module
     std::string engine; // libtorch's quantized engine that runs W8 ("onednn", …); empty: dequantised
     std::string engineNote; // how it was chosen
+    // W4: the layers on libtorch's int4 kernel (Int4Kernel.h), its name, and
+    // why the others (or all, where libtorch has none) stay dequantised.
+    int int4Layers = 0;
+    std::string int4Kernel, int4Why;
 };
 
 // Quantises every decoder linear (attention, dense FFN, experts; not the
@@ -25,7 +29,8 @@ struct QuantSummary {
 // inputs while the layers record their inputs. W8 given the run's `int8`
 // workload runs on libtorch's quantized engine where it has one (per-channel
 // int8, AWQ scaling folded in before quantisation; the engine by a trial on
-// that workload); else, and for W4, the group-wise codes.
+// that workload); W4 on libtorch's int4 matmul where it has one and the
+// layer's shape suits it; else the group-wise codes, dequantised per call.
 QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
                              const std::function<void()>& calibrate,
                              const std::optional<Int8Workload>& int8 = std::nullopt);

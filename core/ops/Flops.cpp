@@ -168,6 +168,13 @@ ShapeFlops matmulFamily(std::string_view name, const std::vector<OpArg>& args) {
         if (!a0 || !a1 || a1->size() != 2) return std::nullopt;
         return matmulFlops(*a0, Shape{(*a1)[1], (*a1)[0]});
     }
+    if (name == "aten::_weight_int4pack_mm" || name == "aten::_weight_int4pack_mm_for_cpu") {
+        // x [M, K] · Wᵀ, W's tiled codes in a layout of their own: N is the
+        // scales-and-zeros' [K / group, N, 2] middle dimension.
+        const Shape* sz = shapeAt(args, 3);
+        if (!a0 || a0->empty() || !sz || sz->size() != 3) return std::nullopt;
+        return matmulFlops(*a0, Shape{a0->back(), (*sz)[1]});
+    }
     return std::nullopt;
 }
 
@@ -175,12 +182,18 @@ constexpr std::array kConvOps{std::string_view("aten::conv1d"), std::string_view
                               std::string_view("aten::conv3d"),
                               std::string_view("aten::convolution"),
                               std::string_view("aten::_convolution")};
-constexpr std::array kMatmulOps{
-    std::string_view("aten::mm"),      std::string_view("aten::matmul"),
-    std::string_view("aten::bmm"),     std::string_view("aten::addmm"),
-    std::string_view("aten::baddbmm"), std::string_view("aten::addbmm"),
-    std::string_view("aten::mv"),      std::string_view("aten::addmv"),
-    std::string_view("aten::dot"),     std::string_view("aten::linear")};
+constexpr std::array kMatmulOps{std::string_view("aten::mm"),
+                                std::string_view("aten::matmul"),
+                                std::string_view("aten::bmm"),
+                                std::string_view("aten::addmm"),
+                                std::string_view("aten::baddbmm"),
+                                std::string_view("aten::addbmm"),
+                                std::string_view("aten::mv"),
+                                std::string_view("aten::addmv"),
+                                std::string_view("aten::dot"),
+                                std::string_view("aten::linear"),
+                                std::string_view("aten::_weight_int4pack_mm"),
+                                std::string_view("aten::_weight_int4pack_mm_for_cpu")};
 constexpr std::array kSdpaOps{std::string_view("aten::scaled_dot_product_attention"),
                               std::string_view("aten::_scaled_dot_product_attention_math"),
                               std::string_view("aten::_scaled_dot_product_flash_attention"),

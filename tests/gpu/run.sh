@@ -37,6 +37,13 @@ else
   echo "kineto import: FAILED"
   status=1
 fi
+echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
+"$PY" tests/gpu/check_int4.py "$CLI" resources/samples/astronaut.png "$OUT/int4" 2>&1 | tee "$OUT/int4.log"
+case ${PIPESTATUS[0]} in
+  0) echo "int4 kernel: ok" ;;
+  77) echo "int4 kernel: skipped (this libtorch has none: the reason is above)" ;;
+  *) echo "int4 kernel: FAILED"; status=1 ;;
+esac
 echo "== #14: CUPTI tracer and CUDA injection (test_cuda_gpu)"
 # Built on its own: without nvcc or CUDA::cudart the target is missing, and
 # the checks above still ran.
