@@ -61,12 +61,13 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
         return makeError(ErrorCode::BadInput,
                          "--steps must lie in [0, " + std::to_string(kMaxSteps) + "]");
     if (auto s = checkDevice(o.device); !s) return s.error();
-    if (o.dtype != "float32" && o.dtype != "bfloat16")
+    const bool cuda = o.device != "cpu";
+    if (o.dtype != "float32" && o.dtype != "bfloat16" && !(cuda && o.dtype == "float16"))
         return makeError(ErrorCode::BadInput,
                          o.dtype == "float16"
-                             ? "float16 needs a GPU: this libtorch has no CPU kernels for "
-                               "half-precision matmuls; use bfloat16 or float32"
-                             : "--dtype must be float32 or bfloat16");
+                             ? "float16 needs a GPU (--device cuda): libtorch has no CPU kernels "
+                               "for half-precision matmuls; use bfloat16 or float32"
+                             : "--dtype must be float32, bfloat16 or (on a GPU) float16");
     for (int l : o.attnLayers)
         if (l < 0 || l >= p.config.llm.layers)
             return makeError(ErrorCode::BadInput, "--attn-layers: layer " + std::to_string(l) +

@@ -7,6 +7,7 @@
 #include "capture/Pipeline.h"
 #include "capture/ScriptRoles.h"
 #include "capture/SystemInfo.h"
+#include "capture/cuda/NvmlEnergy.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
 #include "capture/whatif/KvMethods.h"
@@ -102,8 +103,7 @@ torch::Tensor modelPixels(const PreparedCapture& prep) {
     if (prep.userModel)
         return toPixels(resize(*decoded, side, side), prep.userModel->mean.data(),
                         prep.userModel->std.data());
-    return toPixels(resize(*decoded, side, side))
-        .to(prep.options.dtype == "bfloat16" ? torch::kBFloat16 : torch::kFloat);
+    return toPixels(resize(*decoded, side, side)).to(modelDtype(prep.options));
 }
 
 Result<ImageRow> storedImageRow(const PreparedCapture& prep) {
@@ -113,6 +113,48 @@ Result<ImageRow> storedImageRow(const PreparedCapture& prep) {
     return ImageRow{prep.options.imagePath, stored.width,      stored.height,
                     prep.image.width,       prep.image.height, std::move(png.value())};
 }
+
+torch::ScalarType modelDtype(const CaptureOptions& o) {
+    return o.dtype == "bfloat16"  ? torch::kBFloat16
+           : o.dtype == "float16" ? torch::kHalf
+                                  : torch::kFloat;
+}
+
+namespace {
+// The run's device: "cpu", "cuda" (device 0) or "cuda:N", checked against
+// this libtorch and this machine.
+Result<torch::Device> runDevice(const std::string& name) {
+    if (name == "cpu") return torch::Device(torch::kCPU);
+    if (!torch::cuda::is_available())
+        return makeError(ErrorCode::BadInput,
+                         "device " + name +
+                             " requested but this libtorch has no usable CUDA device: use "
+                             "--device cpu");
+    std::optional<torch::Device> device;
+    try {
+        device = torch::Device(name);
+    } catch (const std::exception&) {
+    }
+    if (!device || !device->is_cuda())
+        return makeError(ErrorCode::BadInput, "unknown device '" + name + "': use cpu or cuda[:N]");
+    const int index = device->has_index() ? device->index() : 0;
+    const int count = int(torch::cuda::device_count());
+    if (index >= count)
+        return makeError(ErrorCode::BadInput, "device cuda:" + std::to_string(index) +
+                                                  " does not exist: this machine has " +
+                                                  std::to_string(count) + " CUDA device(s)");
+    return torch::Device(torch::kCUDA, c10::DeviceIndex(index));
+}
+
+// energy.gpu_j, or energy.gpu_available = 0 whose note says why there is none.
+RunMetricRow gpuEnergyMetric(cuda::NvmlEnergy& meter) {
+    if (const auto joules = meter.joules())
+        return {"energy.gpu_j", *joules, "J", "measured",
+                "NVML's total-energy counter over the recorded run: the whole GPU, other "
+                "processes' work included"};
+    return {"energy.gpu_available", 0, "", "measured", meter.unavailableReason()};
+}
+} // namespace
 
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
 Capturer::~Capturer() = default;
@@ -125,14 +167,12 @@ int64_t Capturer::parameterCount() const {
 }
 
 Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
-    if (prep.options.device != "cpu" && !torch::cuda::is_available())
-        return makeError(
-            ErrorCode::BadInput,
-            "device " + prep.options.device +
-                " requested but this libtorch has no usable CUDA device: use --device cpu");
-    if (prep.options.device != "cpu")
+    const auto device = runDevice(prep.options.device);
+    if (!device) return device.error();
+    if (device->is_cuda() && prep.userModel)
         return makeError(ErrorCode::BadInput,
-                         "CUDA captures are not supported yet: use --device cpu");
+                         "user models run on the CPU for now: --device cuda takes the built-in "
+                         "models (ref:tiny, ref:small, ref:llava-moe-7b)");
     if (prep.options.threads > 0) at::set_num_threads(prep.options.threads);
     auto impl = std::make_unique<Impl>();
     if (prep.userModel) {
@@ -144,7 +184,9 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     } else {
         try {
             impl->model = std::make_unique<VlmModel>(prep.config);
-            if (prep.options.dtype == "bfloat16") impl->model->setDtype(torch::kBFloat16);
+            if (modelDtype(prep.options) != torch::kFloat)
+                impl->model->setDtype(modelDtype(prep.options));
+            if (device->is_cuda()) impl->model->setDevice(*device);
         } catch (const std::exception& e) {
             return makeError(ErrorCode::Internal,
                              std::string("building the model failed: ") + e.what());
@@ -153,7 +195,8 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     auto stored = storedImageRow(prep);
     if (!stored) return stored.error();
     impl->storedImage = std::move(stored.value());
-    impl->device = hostDevice();
+    impl->device =
+        device->is_cuda() ? gpuDevice(device->index(), prep.options.dtype) : hostDevice();
     impl->prep = std::move(prep);
     return std::unique_ptr<Capturer>(new Capturer(std::move(impl)));
 }
@@ -207,11 +250,14 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         if (phase == Phase::Prefill) sink.pos0 = 0;
         if (phase == Phase::Decode) sink.pos0 = d->model->cachedPositions();
     };
+    std::optional<cuda::NvmlEnergy> gpuEnergy; // the GPU's own counter, over the recorded run
+    if (d->model->device().is_cuda()) gpuEnergy.emplace(d->model->device().index());
     const RunResult outcome = runRecorded(rec, d->prep, pipeline, marks, result.outputTokens);
     const int positions = int(outputs.tokens.size());
     Batch rows = std::move(outputs);
     rows.runMetrics = runMetrics(*d->model, transform);
     addRecorderMetrics(rows, rec, startMemory);
+    if (gpuEnergy) rows.runMetrics.push_back(gpuEnergyMetric(*gpuEnergy));
     if (probes) {
         Batch metrics = sink.metricRows();
         rows.patchMetrics = std::move(metrics.patchMetrics);

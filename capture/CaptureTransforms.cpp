@@ -327,11 +327,15 @@ Status chooseVisionZip(VlmModel& model, const PreparedCapture& prep, int64_t tok
 Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t) {
     if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
     if (d->scripted) return transformScripted(t);
+    // The transforms' bookkeeping (codes, caches, token indices) lives on the host.
+    if (d->model->device().is_cuda())
+        return makeError(ErrorCode::BadInput,
+                         "what-ifs run on the CPU for now: capture the baseline with --device cpu");
     if (auto ok = checkTransforms(t, d->prep.config); !ok) return ok.error();
     if (t.kvMethod)
         if (auto ok = checkKvMethod(*t.kvMethod, d->prep.sequenceLength - d->prep.options.steps,
                                     d->prep.config.llm.headDim(),
-                                    d->prep.options.dtype == "bfloat16" ? 2 : 4);
+                                    d->prep.options.dtype == "float32" ? 4 : 2);
             !ok)
             return ok.error();
     d->transformed = true;

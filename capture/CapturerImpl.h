@@ -21,6 +21,8 @@ struct Capturer::Impl {
 // The prepared image as the model's input: resized and normalised (CLIP's
 // mean and std, or a user model's) [1, 3, S, S].
 torch::Tensor modelPixels(const PreparedCapture& prep);
+// The built-in model's dtype from --dtype (float32, bfloat16, float16).
+torch::ScalarType modelDtype(const CaptureOptions& o);
 
 class Recorder;
 

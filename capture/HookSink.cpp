@@ -11,7 +11,7 @@ namespace mvp {
 torch::Tensor spreadToPositions(const torch::Tensor& slotProbs, const KvCache& cache,
                                 int queryStart) {
     const int64_t heads = slotProbs.size(0), t = slotProbs.size(1), s = slotProbs.size(2);
-    const auto slots = cache.positionOfSlot.narrow(0, 0, s); // [s, kvHeads]
+    const auto slots = cache.positionOfSlot.narrow(0, 0, s).to(torch::kCPU); // [s, kvHeads]
     const int64_t positions = slots.max().item<int64_t>() + 1;
     // Query head h reads KV head h / group (Attention's repeat_interleave).
     const auto perHead = slots.t().repeat_interleave(heads / cache.kvHeads, 0); // [heads, s]
@@ -29,7 +29,8 @@ void HookSink::routing(int layer, const torch::Tensor& experts, const torch::Ten
     auto w = weights.to(torch::kCPU, torch::kDouble).contiguous();
     const auto ea = e.accessor<int64_t, 2>();
     const auto wa = w.accessor<double, 2>();
-    const torch::Tensor at = positions.defined() ? positions.contiguous() : positions;
+    const torch::Tensor at =
+        positions.defined() ? positions.to(torch::kCPU).contiguous() : positions;
     Batch b;
     b.routing.reserve(size_t(e.size(0) * e.size(1)));
     for (int64_t t = 0; t < e.size(0); ++t) {
@@ -50,11 +51,15 @@ void HookSink::attention(int layer, const torch::Tensor& slotProbs, int querySta
     // Over a compressed cache, a merged slot's attention is shared evenly by
     // the tokens merged into it, so patches keep their own columns. Sums
     // are taken in float32 whatever the model's dtype.
+    // Read on the host, whatever the model's device.
+    const torch::Tensor host = slotProbs.to(torch::kCPU, torch::kFloat);
     const torch::Tensor probs =
-        cache.compressed() ? slotProbs.to(torch::kFloat).index_select(2, cache.slotOfPosition) /
-                                 cache.logCount.index_select(0, cache.slotOfPosition).exp()
-        : cache.positionOfSlot.defined() ? spreadToPositions(slotProbs, cache, queryStart)
-                                         : slotProbs.to(torch::kFloat);
+        cache.compressed() ? host.index_select(2, cache.slotOfPosition.to(torch::kCPU)) /
+                                 cache.logCount.to(torch::kCPU, torch::kFloat)
+                                     .index_select(0, cache.slotOfPosition.to(torch::kCPU))
+                                     .exp()
+        : cache.positionOfSlot.defined() ? spreadToPositions(host, cache, queryStart)
+                                         : host;
     const int64_t heads = probs.size(0), t = probs.size(1), s = probs.size(2);
     // Attention received by each patch from the text (non-visual) queries,
     // mean over heads. Only the visual columns and text rows are touched.

@@ -1,6 +1,7 @@
 #include "capture/HostRoofline.h"
 
 #include "capture/SystemInfo.h"
+#include "capture/cuda/CudaDriver.h"
 #include "core/session/SessionReader.h"
 
 #include <chrono>
@@ -45,7 +46,40 @@ template <typename F> double bestSeconds(int reps, F f) {
     return best;
 }
 
+// Best of `reps` after one warm-up, the device's queue drained around each.
+template <typename F> double bestDeviceSeconds(int index, int reps, F f) {
+    f();
+    torch::cuda::synchronize(index);
+    return bestSeconds(reps, [&] {
+        f();
+        torch::cuda::synchronize(index);
+    });
+}
 } // namespace
+
+DeviceRow gpuDevice(int index, const std::string& dtype) {
+    DeviceRow d;
+    const auto info = cuda::cudaDeviceInfo(index);
+    d.name = "GPU: " + (info.name.empty() ? std::string("CUDA device") : info.name) +
+             " (cuda:" + std::to_string(index) + ")";
+    d.memoryTotalBytes = info.totalBytes;
+    c10::InferenceMode guard;
+    const auto type = dtype == "bfloat16"  ? torch::kBFloat16
+                      : dtype == "float16" ? torch::kHalf
+                                           : torch::kFloat;
+    const auto on = torch::TensorOptions().device(torch::kCUDA, c10::DeviceIndex(index));
+    constexpr int64_t n = 8192;
+    auto a = torch::rand({n, n}, on.dtype(type)), b = torch::rand({n, n}, on.dtype(type));
+    const double mm = bestDeviceSeconds(index, 5, [&] { (void)torch::mm(a, b); });
+    auto src = torch::rand({256 << 20}, on.dtype(torch::kFloat)); // 1 GiB
+    auto dst = torch::empty_like(src);
+    const double copy = bestDeviceSeconds(index, 5, [&] { dst.copy_(src); });
+    d.peakFlops = 2.0 * double(n) * n * n / mm;
+    d.peakBytesPerS = 2.0 * double(src.numel()) * 4.0 / copy; // read + write
+    d.source =
+        "measured (micro-benchmark: " + dtype + " matmul, device copy; " + sysinfo::utcNow() + ")";
+    return d;
+}
 
 DeviceRow hostDevice() {
     DeviceRow d;

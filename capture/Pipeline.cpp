@@ -36,18 +36,24 @@ std::vector<TokenRow> prefillTokens(const std::vector<int>& ids, int first, int 
 std::vector<int> runPipeline(const PreparedCapture& prep, PipelineModel& model,
                              const PhaseMarks& mark) {
     c10::InferenceMode inference;
+    // A phase ends when its device work has: the model settles before each mark.
+    const auto next = [&](Phase phase, int step) {
+        model.settle();
+        mark(phase, step);
+    };
     mark(Phase::Preprocess, 0);
     const auto pixels = modelPixels(prep);
-    mark(Phase::Vision, 0);
+    next(Phase::Vision, 0);
     const auto features = model.vision(pixels);
-    mark(Phase::Projector, 0);
+    next(Phase::Projector, 0);
     const auto visual = model.project(features);
-    mark(Phase::Prefill, 0);
+    next(Phase::Prefill, 0);
     std::vector<int> chosen{model.prefill(visual)};
     for (int step = 1; step <= prep.options.steps && !cancelled(prep.options); ++step) {
-        mark(Phase::Decode, step);
+        next(Phase::Decode, step);
         chosen.push_back(model.decode(step, chosen.back()));
     }
+    model.settle(); // the last phase's end is taken after this returns
     return chosen;
 }
 
@@ -56,7 +62,12 @@ ReferencePipeline::ReferencePipeline(VlmModel& model, const PreparedCapture& pre
     : model_(model), prep_(prep), seen_(std::move(seen)), hooks_(std::move(hooks)), keep_(keep) {}
 
 torch::Tensor ReferencePipeline::vision(const torch::Tensor& pixels) {
-    return model_.encodeImage(pixels, hooks_);
+    // The host → device copy of the image belongs to the vision phase.
+    return model_.encodeImage(pixels.to(model_.device()), hooks_);
+}
+
+void ReferencePipeline::settle() {
+    model_.settle();
 }
 
 torch::Tensor ReferencePipeline::project(const torch::Tensor& features) {
@@ -64,7 +75,7 @@ torch::Tensor ReferencePipeline::project(const torch::Tensor& features) {
     if (int64_t(seen_.size()) != visual.size(0)) {
         // Visual-token pruning: the decoder really runs on fewer tokens.
         std::vector<int64_t> keep(seen_.begin(), seen_.end());
-        visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
+        visual = visual.index_select(0, torch::tensor(keep, torch::kLong).to(visual.device()));
     }
     if (keep_)
         keep_->visionFeatures =

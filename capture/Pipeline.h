@@ -27,6 +27,9 @@ public:
     virtual torch::Tensor project(const torch::Tensor& features) = 0; // [visual tokens, width]
     virtual int prefill(const torch::Tensor& visual) = 0;             // the first token chosen
     virtual int decode(int step, int token) = 0;                      // the next token chosen
+    // Waits for the work queued on the model's device (none on the CPU):
+    // called before each phase mark, so that a phase's time includes its kernels.
+    virtual void settle() {}
 };
 
 // Called as each phase begins (decode: per step, from 1).
@@ -48,6 +51,7 @@ public:
     torch::Tensor project(const torch::Tensor& features) override;
     int prefill(const torch::Tensor& visual) override;
     int decode(int step, int token) override;
+    void settle() override;
 
     std::function<void()> afterPrefill; // a recorded run shows its heatmap from here on
 

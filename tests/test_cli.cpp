@@ -147,6 +147,14 @@ private slots:
                       QStringLiteral("does not exist"), out);
         expectRefused(args + QStringList{QStringLiteral("--steps"), QStringLiteral("-1")},
                       QStringLiteral("--steps"), out);
+        expectRefused(args + QStringList{QStringLiteral("--device"), QStringLiteral("tpu")},
+                      QStringLiteral("unknown device 'tpu'"), out);
+        // Without CUDA in libtorch: "no usable CUDA device"; with it: "has N CUDA device(s)".
+        expectRefused(args + QStringList{QStringLiteral("--device"), QStringLiteral("cuda:99"),
+                                         QStringLiteral("--dtype"), QStringLiteral("float16")},
+                      QStringLiteral("CUDA device"), out);
+        expectRefused(args + QStringList{QStringLiteral("--dtype"), QStringLiteral("float16")},
+                      QStringLiteral("--device cuda"), out);
         expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/no/such/folder/x.mvprof")),
                       QStringLiteral("does not exist"));
         expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/proc/x.mvprof")),

@@ -33,9 +33,12 @@ void addModelOptions(CLI::App& app, CaptureOptions& o) {
     app.add_option("--routing-skew", o.overrides.routingSkew,
                    "expert popularity ∝ (rank+1)^-S (default 1; 0 = router only)");
     app.add_option("--seed", o.overrides.seed, "weight seed (default 0)")->check(atLeast(0));
-    app.add_option("--dtype", o.dtype,
-                   "float32 (default) or bfloat16: weights, activations and KV cache");
-    app.add_option("--device", o.device, "the device (CUDA captures are not supported yet)");
+    app.add_option(
+        "--dtype", o.dtype,
+        "float32 (default), bfloat16, or float16 on a GPU: weights, activations and KV cache");
+    app.add_option("--device", o.device,
+                   "cpu (default), cuda or cuda:N: where the built-in model runs (phases wait "
+                   "for the GPU's queue; what-ifs and user models run on the CPU for now)");
 }
 
 void addRunOptions(CLI::App& app, CaptureOptions& o, CaptureFlags& f) {

@@ -47,7 +47,7 @@ Model modelOf(const RunData& base) {
     }
     m.prefill = std::count_if(base.tokens.begin(), base.tokens.end(),
                               [](const TokenRow& t) { return t.phase == Phase::Prefill; });
-    m.floatBytes = base.run.dtype == "bfloat16" ? 2 : 4;
+    m.floatBytes = base.run.dtype == "float32" ? 4 : 2;
     m.visual = std::count_if(base.tokens.begin(), base.tokens.end(), [](const TokenRow& t) {
         return t.phase == Phase::Prefill && t.modality == Modality::Visual;
     });

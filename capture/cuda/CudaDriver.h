@@ -4,6 +4,7 @@
 // captures fail with the reason and GPU tests skip cleanly (exit 77) on a
 // machine without a GPU (capture-tech.md §7). Plain C++.
 
+#include <cstdint>
 #include <string>
 
 namespace mvp::cuda {
@@ -16,5 +17,12 @@ struct CudaAvailability {
 
 // Opens `library`, calls cuInit(0) and counts the devices.
 CudaAvailability probeCudaDriver(const std::string& library = "libcuda.so.1");
+
+struct CudaDeviceInfo {
+    std::string name;       // "NVIDIA H200"; empty where the driver does not say
+    int64_t totalBytes = 0; // device memory
+};
+// What the driver says of device `index` (after probeCudaDriver found it).
+CudaDeviceInfo cudaDeviceInfo(int index, const std::string& library = "libcuda.so.1");
 
 } // namespace mvp::cuda

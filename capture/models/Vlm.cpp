@@ -190,7 +190,7 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
     {
         ProbeScope e(rec, d->idEmbed);
         std::vector<int64_t> v(ids.begin(), ids.end());
-        auto text = d->tokEmbed(torch::tensor(v, torch::kLong));
+        auto text = d->tokEmbed(torch::tensor(v, torch::kLong).to(device()));
         if (visual.defined()) {
             const auto at = int64_t(std::min(visualAt, ids.size()));
             x = torch::cat({text.narrow(0, 0, at), visual, text.narrow(0, at, text.size(0) - at)},
@@ -234,6 +234,26 @@ void VlmModel::setDtype(torch::ScalarType dtype) {
         if (l->moe) l->moe->bias = l->moe->bias.to(dtype);
     }
     reset();
+}
+
+void VlmModel::setDevice(const torch::Device& device) {
+    torch::NoGradGuard noGrad;
+    d->to(device);
+    d->rope->cos = d->rope->cos.to(device);
+    d->rope->sin = d->rope->sin.to(device);
+    for (auto& l : d->layers) {
+        l->attn->cache.device = device;
+        if (l->moe) l->moe->bias = l->moe->bias.to(device);
+    }
+    reset();
+}
+
+torch::Device VlmModel::device() const {
+    return d->tokEmbed->weight.device(); // the embedding is never quantised nor released
+}
+
+void VlmModel::settle() const {
+    if (const auto dev = device(); dev.is_cuda()) torch::cuda::synchronize(dev.index());
 }
 
 void VlmModel::reset() {

@@ -67,6 +67,13 @@ public:
                           const ForwardHooks& hooks, bool allPositions = false);
     // Casts weights, position tables, routing bias and the KV cache to `dtype`.
     void setDtype(torch::ScalarType dtype);
+    // Moves them to `device` (cpu, cuda:N); inputs are moved there by the
+    // model's own methods, and what the hooks read comes back to the host.
+    void setDevice(const torch::Device& device);
+    torch::Device device() const;
+    // Waits for the device's queued work (a CUDA stream), so that a phase's
+    // time includes its kernels; nothing on the CPU.
+    void settle() const;
     // Clears the KV cache.
     void reset();
     int cachedPositions() const;

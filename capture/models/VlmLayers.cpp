@@ -139,8 +139,9 @@ torch::Tensor Rope::apply(const torch::Tensor& x, const torch::Tensor& positions
 }
 
 void KvCache::reset() {
-    k = torch::zeros({maxSeq, kvHeads, headDim}, torch::TensorOptions().dtype(dtype));
-    v = torch::zeros({maxSeq, kvHeads, headDim}, torch::TensorOptions().dtype(dtype));
+    const auto options = torch::TensorOptions().dtype(dtype).device(device);
+    k = torch::zeros({maxSeq, kvHeads, headDim}, options);
+    v = torch::zeros({maxSeq, kvHeads, headDim}, options);
     slots = 0;
     logCount = slotOfPosition = positionOfSlot = torch::Tensor();
     method.reset();
@@ -246,7 +247,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
         torch::matmul(q.transpose(0, 1), keys.transpose(1, 2)) / std::sqrt(double(headDim));
     if (t > 1) {
         // Query i sits in slot slot0 + i and may see slots up to there.
-        auto future = torch::ones({t, s}, torch::kBool).triu(slot0 + 1);
+        auto future = torch::ones({t, s}, scores.options().dtype(torch::kBool)).triu(slot0 + 1);
         scores = scores.masked_fill(future, -std::numeric_limits<float>::infinity());
     }
     // A merged slot stands for its tokens: proportional attention (+log count).

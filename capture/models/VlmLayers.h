@@ -103,6 +103,7 @@ struct Rope {
 struct KvCache {
     int maxSeq = 0, kvHeads = 0, headDim = 0;
     torch::ScalarType dtype = torch::kFloat;
+    torch::Device device = torch::kCPU;
     int slots = 0;      // slots in use
     torch::Tensor k, v; // float32 [maxSeq, kvHeads, headDim]; released under INT4
     // Compressed state (both undefined before compression).

@@ -37,6 +37,13 @@ else
   echo "kineto import: FAILED"
   status=1
 fi
+echo "== #14: the built-in models on CUDA (--device cuda, bfloat16 / float16)"
+"$PY" tests/gpu/check_cuda_capture.py "$CLI" resources/samples/astronaut.png "$OUT/cuda_capture" 2>&1 | tee "$OUT/cuda_capture.log"
+case ${PIPESTATUS[0]} in
+  0) echo "cuda capture: ok" ;;
+  77) echo "cuda capture: skipped (no GPU visible to torch)" ;;
+  *) echo "cuda capture: FAILED"; status=1 ;;
+esac
 echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
 "$PY" tests/gpu/check_int4.py "$CLI" resources/samples/astronaut.png "$OUT/int4" 2>&1 | tee "$OUT/int4.log"
 case ${PIPESTATUS[0]} in
