@@ -8,6 +8,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <cmath>
+#include <type_traits>
 
 namespace mvp {
 
@@ -224,27 +225,31 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
     return allPositions ? logits : logits.squeeze(0);
 }
 
-void VlmModel::setDtype(torch::ScalarType dtype) {
+namespace {
+// Casts (a dtype) or moves (a device) the model, and what Module::to does not
+// reach: the position tables, the routing bias, the KV caches' settings.
+template <typename Where> void relocate(VlmModel::Impl& d, const Where& where) {
     torch::NoGradGuard noGrad;
-    d->to(dtype);
-    d->rope->cos = d->rope->cos.to(dtype);
-    d->rope->sin = d->rope->sin.to(dtype);
-    for (auto& l : d->layers) {
-        l->attn->cache.dtype = dtype;
-        if (l->moe) l->moe->bias = l->moe->bias.to(dtype);
+    d.to(where);
+    d.rope->cos = d.rope->cos.to(where);
+    d.rope->sin = d.rope->sin.to(where);
+    for (auto& l : d.layers) {
+        if constexpr (std::is_same_v<Where, torch::Device>)
+            l->attn->cache.device = where;
+        else
+            l->attn->cache.dtype = where;
+        if (l->moe) l->moe->bias = l->moe->bias.to(where);
     }
+}
+} // namespace
+
+void VlmModel::setDtype(torch::ScalarType dtype) {
+    relocate(*d, dtype);
     reset();
 }
 
 void VlmModel::setDevice(const torch::Device& device) {
-    torch::NoGradGuard noGrad;
-    d->to(device);
-    d->rope->cos = d->rope->cos.to(device);
-    d->rope->sin = d->rope->sin.to(device);
-    for (auto& l : d->layers) {
-        l->attn->cache.device = device;
-        if (l->moe) l->moe->bias = l->moe->bias.to(device);
-    }
+    relocate(*d, device);
     reset();
 }
 

@@ -37,20 +37,21 @@ else
   echo "kineto import: FAILED"
   status=1
 fi
+# A Python check with the CLI, the sample image and its own folder under
+# $OUT, logged: 0 ok, 77 skipped (the check says why), else a failure.
+py_check() {
+  local label="$1" name="$2"
+  "$PY" "tests/gpu/$name.py" "$CLI" resources/samples/astronaut.png "$OUT/$name" 2>&1 | tee "$OUT/$name.log"
+  case ${PIPESTATUS[0]} in
+    0) echo "$label: ok" ;;
+    77) echo "$label: skipped (the reason is above)" ;;
+    *) echo "$label: FAILED"; status=1 ;;
+  esac
+}
 echo "== #14: the built-in models on CUDA (--device cuda, bfloat16 / float16)"
-"$PY" tests/gpu/check_cuda_capture.py "$CLI" resources/samples/astronaut.png "$OUT/cuda_capture" 2>&1 | tee "$OUT/cuda_capture.log"
-case ${PIPESTATUS[0]} in
-  0) echo "cuda capture: ok" ;;
-  77) echo "cuda capture: skipped (no GPU visible to torch)" ;;
-  *) echo "cuda capture: FAILED"; status=1 ;;
-esac
+py_check "cuda capture" check_cuda_capture
 echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
-"$PY" tests/gpu/check_int4.py "$CLI" resources/samples/astronaut.png "$OUT/int4" 2>&1 | tee "$OUT/int4.log"
-case ${PIPESTATUS[0]} in
-  0) echo "int4 kernel: ok" ;;
-  77) echo "int4 kernel: skipped (this libtorch has none: the reason is above)" ;;
-  *) echo "int4 kernel: FAILED"; status=1 ;;
-esac
+py_check "int4 kernel" check_int4
 echo "== #14: CUPTI tracer and CUDA injection (test_cuda_gpu)"
 # Built on its own: without nvcc or CUDA::cudart the target is missing, and
 # the checks above still ran.
