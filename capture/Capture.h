@@ -34,6 +34,7 @@ struct CaptureOptions {
     std::string dtype = "float32"; // or "bfloat16" (weights, activations and KV cache)
     bool probes = true;            // false: the uninstrumented model path (phases only)
     bool nestedOps = false;        // also record ops nested inside an op that owns its cost
+    bool traceGpu = true;          // on a GPU: trace its kernels and copies with CUPTI (GpuTrace.h)
     std::vector<int> attnLayers;   // decoder layers whose per-head attention maps are stored
     int threads = 0;               // libtorch intra-op threads; 0 keeps libtorch's default
     // Unrecorded passes of the whole pipeline before each measured run, so a

@@ -2,6 +2,7 @@
 // hooks see (routing, attention) into session rows.
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
+#include "capture/GpuTrace.h"
 #include "capture/HookSink.h"
 #include "capture/HostRoofline.h"
 #include "capture/Pipeline.h"
@@ -146,13 +147,10 @@ Result<torch::Device> runDevice(const std::string& name) {
     return torch::Device(torch::kCUDA, c10::DeviceIndex(index));
 }
 
-// energy.gpu_j, or energy.gpu_available = 0 whose note says why there is none.
-RunMetricRow gpuEnergyMetric(cuda::NvmlEnergy& meter) {
-    if (const auto joules = meter.joules())
-        return {"energy.gpu_j", *joules, "J", "measured",
-                "NVML's total-energy counter over the recorded run: the whole GPU, other "
-                "processes' work included"};
-    return {"energy.gpu_available", 0, "", "measured", meter.unavailableReason()};
+void addGpuTrace(Batch& rows, Batch traced) {
+    rows.activities = std::move(traced.activities);
+    rows.runMetrics.insert(rows.runMetrics.end(), traced.runMetrics.begin(),
+                           traced.runMetrics.end());
 }
 } // namespace
 
@@ -250,14 +248,17 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         if (phase == Phase::Prefill) sink.pos0 = 0;
         if (phase == Phase::Decode) sink.pos0 = d->model->cachedPositions();
     };
-    std::optional<cuda::NvmlEnergy> gpuEnergy; // the GPU's own counter, over the recorded run
-    if (d->model->device().is_cuda()) gpuEnergy.emplace(d->model->device().index());
+    const bool onGpu = d->model->device().is_cuda();
+    std::optional<cuda::NvmlEnergy> gpuEnergy; // the GPU's own counter, read between phases
+    if (onGpu) rec.setGpuEnergy(&gpuEnergy.emplace(d->model->device().index()));
+    std::optional<RunGpuTrace> gpuTrace; // its kernels and copies, attributed to modules
+    if (onGpu && o.traceGpu) gpuTrace.emplace(RunGpuTrace::begin()).attach(rec);
     const RunResult outcome = runRecorded(rec, d->prep, pipeline, marks, result.outputTokens);
     const int positions = int(outputs.tokens.size());
     Batch rows = std::move(outputs);
     rows.runMetrics = runMetrics(*d->model, transform);
     addRecorderMetrics(rows, rec, startMemory);
-    if (gpuEnergy) rows.runMetrics.push_back(gpuEnergyMetric(*gpuEnergy));
+    if (gpuTrace) addGpuTrace(rows, gpuTrace->finish(rec));
     if (probes) {
         Batch metrics = sink.metricRows();
         rows.patchMetrics = std::move(metrics.patchMetrics);
@@ -334,6 +335,7 @@ std::string withCaptureSettings(const std::string& configJson, const CaptureOpti
     auto cfg = nlohmann::json::parse(configJson, nullptr, false);
     if (!cfg.is_object()) return configJson;
     cfg["capture"] = {{"warmup", o.warmup}, {"nested_ops", o.nestedOps}, {"threads", o.threads}};
+    if (o.device != "cpu") cfg["capture"]["gpu_trace"] = o.traceGpu;
     return cfg.dump();
 }
 

@@ -18,6 +18,10 @@ public:
     virtual void opEnded() = 0;
     virtual void spanStarted(int64_t span) = 0;
     virtual void spanEnded() = 0;
+    // The profiler's own work (Recorder::beginProbeWork): what it launches
+    // belongs to no op or span of the model. Nests inside both.
+    virtual void probeWorkStarted() = 0;
+    virtual void probeWorkEnded() = 0;
 };
 
 } // namespace mvp

@@ -77,7 +77,13 @@ EnergyMeter::Joules EnergyMeter::sample() {
 }
 
 void PhaseEnergy::phaseBoundary(Phase nextPhase) {
-    if (!meter_ || !meter_->available()) return;
+    if (meter_ && meter_->available()) sampleCpu();
+    if (gpu_ && gpu_->available()) sampleGpu();
+    phase_ = nextPhase;
+    started_ = nextPhase != Phase::None;
+}
+
+void PhaseEnergy::sampleCpu() {
     const auto now = meter_->sample();
     if (started_) {
         auto& p = byPhase_[phase_];
@@ -86,11 +92,24 @@ void PhaseEnergy::phaseBoundary(Phase nextPhase) {
         p.hasDram = now.hasDram;
     }
     at_ = now;
-    phase_ = nextPhase;
-    started_ = nextPhase != Phase::None;
+}
+
+void PhaseEnergy::sampleGpu() {
+    // A failed read leaves the meter unavailable, with the reason.
+    const auto now = gpu_->joules();
+    if (!now) return;
+    if (started_) gpuByPhase_[phase_] += *now - gpuAt_;
+    gpuAt_ = *now;
 }
 
 std::vector<PhaseEnergy::Metric> PhaseEnergy::metrics() const {
+    auto out = cpuMetrics();
+    const auto gpu = gpuMetrics();
+    out.insert(out.end(), gpu.begin(), gpu.end());
+    return out;
+}
+
+std::vector<PhaseEnergy::Metric> PhaseEnergy::cpuMetrics() const {
     if (!meter_ || !meter_->available())
         return {{"energy.available", 0, "", meter_ ? meter_->unavailableReason() : "n/a"}};
     const std::string note = "RAPL counters sampled at phase boundaries; the whole package, "
@@ -105,6 +124,26 @@ std::vector<PhaseEnergy::Metric> PhaseEnergy::metrics() const {
     }
     out.push_back({"energy.package_j", total.package, "J", note + " (per inference)"});
     if (total.hasDram) out.push_back({"energy.dram_j", total.dram, "J", note + " (per inference)"});
+    return out;
+}
+
+std::vector<PhaseEnergy::Metric> PhaseEnergy::gpuMetrics() const {
+    if (!gpu_) return {};
+    if (!gpu_->available()) return {{"energy.gpu_available", 0, "", gpu_->unavailableReason()}};
+    if (gpuByPhase_.empty())
+        return {{"energy.gpu_available", 0, "", "n/a (the GPU's counter was read in no phase)"}};
+    // NVML refreshes the counter periodically: a phase much shorter than
+    // that reads coarsely, while the sum over the run stays whole.
+    const std::string note = "NVML's total-energy counter read at phase boundaries; the whole "
+                             "GPU, other processes' work included, refreshed periodically "
+                             "(short phases read coarsely)";
+    std::vector<Metric> out;
+    double total = 0;
+    for (const auto& [phase, j] : gpuByPhase_) {
+        out.push_back({"energy." + phaseName(phase) + ".gpu_j", j, "J", note});
+        total += j;
+    }
+    out.push_back({"energy.gpu_j", total, "J", note + " (per inference)"});
     return out;
 }
 

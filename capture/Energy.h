@@ -5,6 +5,7 @@
 // wraps at max_energy_range_uj. The counters cover the whole package, not
 // this process: other work on the machine is in them (said in the notes).
 
+#include "capture/cuda/NvmlEnergy.h"
 #include "core/Phase.h"
 
 #include <cstdint>
@@ -43,13 +44,17 @@ private:
     std::string reason_;
 };
 
-// Energy per phase of one run: the meter sampled at phase boundaries.
+// Energy per phase of one run: the meters sampled at phase boundaries.
 class PhaseEnergy {
 public:
     explicit PhaseEnergy(EnergyMeter* meter) : meter_(meter) {}
+    // Also reads a GPU's NVML counter at every boundary (not owned; attach
+    // before the first phase).
+    void attachGpu(cuda::NvmlEnergy* gpu) { gpu_ = gpu; }
     void phaseBoundary(Phase nextPhase); // None ends the last phase
     // energy.package_j, energy.dram_j (per inference) and energy.<phase>.package_j,
-    // measured; or energy.available = 0 with the reason.
+    // measured; or energy.available = 0 with the reason. With a GPU attached
+    // also energy.gpu_j and energy.<phase>.gpu_j, or energy.gpu_available = 0.
     struct Metric {
         std::string name;
         double value;
@@ -58,11 +63,19 @@ public:
     std::vector<Metric> metrics() const;
 
 private:
+    void sampleCpu();
+    void sampleGpu();
+    std::vector<Metric> cpuMetrics() const;
+    std::vector<Metric> gpuMetrics() const;
+
     EnergyMeter* meter_;
+    cuda::NvmlEnergy* gpu_ = nullptr;
     Phase phase_ = Phase::None;
+    bool started_ = false;
     EnergyMeter::Joules at_;
     std::map<Phase, EnergyMeter::Joules> byPhase_;
-    bool started_ = false;
+    double gpuAt_ = 0;
+    std::map<Phase, double> gpuByPhase_;
 };
 
 } // namespace mvp

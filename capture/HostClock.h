@@ -47,4 +47,9 @@ private:
     double nsPerTick_ = 1;
 };
 
+// An interval on HostClock::nowNs().
+struct HostInterval {
+    int64_t startNs = 0, endNs = 0;
+};
+
 } // namespace mvp

@@ -46,6 +46,7 @@ void Recorder::beginProbeWork() {
     probeStart_ = nowNs();
     probeOpsWereOn_ = at::isRecordFunctionEnabled();
     at::enableRecordFunction(false);
+    if (marks_) marks_->probeWorkStarted();
 }
 
 std::vector<RunMetricRow> Recorder::runMetrics() const {
@@ -85,8 +86,14 @@ RunMetricRow Recorder::clockMetric() const {
 
 void Recorder::endProbeWork() {
     if (probeDepth_ == 0 || --probeDepth_ > 0) return;
+    if (marks_) marks_->probeWorkEnded();
     at::enableRecordFunction(probeOpsWereOn_);
-    excludedNs_ += nowNs() - probeStart_;
+    const int64_t took = nowNs() - probeStart_;
+    // On the host clock, for putting a GPU tracer's records on the run's
+    // (GpuTimeline.h): the run's clock stood still from here to the end.
+    const int64_t hostStart = probeStart_ + originNs_ + excludedNs_;
+    probeWork_.push_back({hostStart, hostStart + took});
+    excludedNs_ += took;
 }
 
 void Recorder::followScriptHierarchy(const std::string& rootKind) {
@@ -194,6 +201,7 @@ void Recorder::beginPhase(Phase phase, int step) {
         // Probe work before the origin is outside the run, not taken off it.
         excludedNs_ = 0;
         probeStart_ = 0;
+        probeWork_.clear();
     }
     const int64_t now = nowNs();
     if (inPhase_) pending_.phases.push_back({phase_, step_, phaseStart_, now});

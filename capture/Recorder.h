@@ -47,6 +47,11 @@ public:
     void endProbeWork();
     // Time taken off the clock so far (the run metric capture.probe_work_ns).
     int64_t probeWorkNs() const { return excludedNs_; }
+    // The probe work of the run on the host clock, in order: what a GPU
+    // tracer's timestamps need taken off (GpuTimeline.h).
+    const std::vector<HostInterval>& probeWork() const { return probeWork_; }
+    // The run's origin on the host clock (HostClock::nowNs()).
+    int64_t originHostNs() const { return originNs_; }
     // The run's metrics of the capture itself: probe work, the clock's source
     // and its disagreement with steady_clock (capture.clock_disagreement_ns),
     // and energy (energyMetrics).
@@ -103,6 +108,9 @@ public:
     // tracer's correlation); null: none. Set before the run starts.
     void setCorrelationMarks(CorrelationMarks* marks) { marks_ = marks; }
     CorrelationMarks* correlationMarks() const { return marks_; }
+    // Reads a GPU's energy counter at the phase boundaries too (not owned;
+    // null: none): energy.gpu_j and energy.<phase>.gpu_j. Set before the run.
+    void setGpuEnergy(cuda::NvmlEnergy* meter) { energy_.attachGpu(meter); }
     // Module ids of the open spans, outermost first.
     std::vector<int64_t> openModules() const;
     // The frames below the root, outermost first: (instance name, type);
@@ -252,6 +260,7 @@ private:
     int probeDepth_ = 0;
     bool probeOpsWereOn_ = false;
     int64_t probeStart_ = 0, excludedNs_ = 0;
+    std::vector<HostInterval> probeWork_;
 };
 
 // `{ ProbeWork w(rec); ... }` marks the profiler's own work (Recorder::

@@ -14,6 +14,7 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 
@@ -464,6 +465,39 @@ private slots:
         b.runMetrics = {{"energy.available", 0, "", "measured", "n/a (no counters here)"}};
         QCOMPARE(compareRuns(a, b).energy, std::string("n/a (no counters here)"));
         QVERIFY(!compareRuns(a, b).runEnergyJ);
+    }
+
+    // A CUDA run's GPU energy, beside the CPU's, in the analysis and the
+    // report's text and JSON; a CPU run has none and says nothing of it.
+    void gpuEnergyInReport() {
+        RunData d;
+        d.run.id = 1;
+        d.phases = {{Phase::Vision, 0, 0, 10}, {Phase::Prefill, 0, 10, 50}};
+        d.runMetrics = {{"energy.available", 0, "", "measured", "n/a (no counters here)"},
+                        {"energy.gpu_j", 4.5, "J", "measured", "NVML"},
+                        {"energy.prefill.gpu_j", 3.0, "J", "measured", "NVML"}};
+        const auto a = analyseRun(d);
+        QCOMPARE(a.gpuEnergyJ, std::optional<double>(4.5));
+        QCOMPARE(a.gpuEnergyByPhase.at(Phase::Prefill), 3.0);
+        QVERIFY(!a.gpuEnergyByPhase.count(Phase::Vision));
+        SessionReport report;
+        report.runs = {a};
+        const auto j = nlohmann::json::parse(formatJson(report))["runs"][0];
+        QCOMPARE(j["gpu_energy_j_per_inference_measured"].get<double>(), 4.5);
+        QCOMPARE(j["phases"][1]["gpu_energy_j_measured"].get<double>(), 3.0);
+        QVERIFY(j["phases"][0]["gpu_energy_j_measured"].is_null());
+        QVERIFY(formatText(report).find("GPU energy 4.5 J per inference") != std::string::npos);
+
+        d.runMetrics = {{"energy.gpu_available", 0, "", "measured", "n/a (no NVML here)"}};
+        const auto none = analyseRun(d);
+        QVERIFY(!none.gpuEnergyJ);
+        QCOMPARE(none.gpuEnergyNote, std::string("n/a (no NVML here)"));
+        d.runMetrics.clear();
+        report.runs = {analyseRun(d)};
+        QVERIFY(formatText(report).find("GPU energy") == std::string::npos);
+        QVERIFY(nlohmann::json::parse(
+                    formatJson(report))["runs"][0]["gpu_energy_j_per_inference_measured"]
+                    .is_null());
     }
 
     void missingPartsAreNamedNotFatal() {

@@ -3,7 +3,8 @@
 // real ATen ops inside module spans logs every start and end; the pushed op
 // ids are exactly the stored op rows, each pushed while the innermost pushed
 // span was the row's span, and every push is popped in nesting order. With
-// --nested-ops the nested rows are pushed too, inside their parent.
+// --nested-ops the nested rows are pushed too, inside their parent. The
+// profiler's own work is marked apart, and none of its ops is pushed.
 // libtorch first: Qt's `slots` macro breaks its headers.
 #include <torch/torch.h>
 
@@ -45,7 +46,16 @@ public:
             spans.pop_back();
     }
 
+    void probeWorkStarted() override { ++probeWork, ++openProbeWork; }
+    void probeWorkEnded() override {
+        if (openProbeWork == 0)
+            ++unbalanced;
+        else
+            --openProbeWork;
+    }
+
     std::vector<int64_t> ops, spans; // open now, innermost last
+    int probeWork = 0, openProbeWork = 0;
     std::vector<int64_t> pushedOps, pushedSpans;
     std::map<int64_t, int64_t> spanOfOp, parentOfOp; // 0: none
     int unbalanced = 0;
@@ -75,6 +85,12 @@ Recorded record(const QString& path, MarkLog& log, bool nested) {
         auto h = torch::relu(x.matmul(torch::ones({8, 8})));
         rec.enterModule("encoder.fc", "Linear", ModuleRole::None);
         h = fc->forward(h);
+        {
+            // The profiler's own work (say, math on what a hook reads): marked
+            // as such, and its ops are neither recorded nor pushed.
+            ProbeWork probe(&rec);
+            (void)torch::cosh(h);
+        }
         rec.exit();
         h = h.sum();
         rec.exit();
@@ -94,7 +110,11 @@ Recorded record(const QString& path, MarkLog& log, bool nested) {
 void checkAgainstRows(const MarkLog& log, const Recorded& rows) {
     QCOMPARE(log.unbalanced, 0);
     QVERIFY(log.ops.empty() && log.spans.empty());
+    QCOMPARE(log.probeWork, 1);
+    QCOMPARE(log.openProbeWork, 0);
     QVERIFY(!rows.ops.empty());
+    for (const auto& op : rows.ops)
+        QVERIFY2(op.name != "aten::cosh", "an op of the probe work was recorded");
     std::set<int64_t> stored;
     for (const auto& op : rows.ops) {
         stored.insert(op.id);

@@ -1,6 +1,7 @@
 // The RAPL energy reader on a fake powercap folder: packages and their DRAM
 // subdomains summed, a counter that wraps at its range, unreadable or missing
-// counters said as such, and joules per phase from samples at boundaries.
+// counters said as such, and joules per phase from samples at boundaries;
+// the GPU's NVML counter (a fake library) per phase beside them.
 #include "TestSupport.h"
 #include "capture/Energy.h"
 #include "capture/cuda/NvmlEnergy.h"
@@ -114,6 +115,45 @@ private slots:
         QVERIFY2(e.available(), e.unavailableReason().c_str());
         QCOMPARE(e.joules(), std::optional<double>(1.5));
         QCOMPARE(e.joules(), std::optional<double>(3.0));
+    }
+
+    // The fake counter grows 1.5 J per read: each phase between two
+    // boundaries reads 1.5 J, whatever the CPU meter has (none here), and the
+    // read after the run's last phase is in none.
+    void gpuJoulesPerPhase() {
+        qputenv("FAKE_NVML_MODE", "ok");
+        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML);
+        EnergyMeter none(dir.filePath(QStringLiteral("no-powercap")).toStdString());
+        PhaseEnergy e(&none);
+        e.attachGpu(&gpu);
+        for (Phase p : {Phase::Vision, Phase::Prefill, Phase::Decode, Phase::Decode, Phase::None})
+            e.phaseBoundary(p);
+        std::map<std::string, PhaseEnergy::Metric> got;
+        for (const auto& metric : e.metrics())
+            got.emplace(metric.name, metric);
+        QCOMPARE(got.at("energy.available").value, 0.0); // the CPU's still says why
+        QCOMPARE(got.at("energy.vision.gpu_j").value, 1.5);
+        QCOMPARE(got.at("energy.prefill.gpu_j").value, 1.5);
+        QCOMPARE(got.at("energy.decode.gpu_j").value, 3.0);
+        QCOMPARE(got.at("energy.gpu_j").value, 6.0);
+        QVERIFY(got.at("energy.gpu_j").note.find("per inference") != std::string::npos);
+        QVERIFY(!got.count("energy.gpu_available"));
+    }
+
+    void gpuCounterLostSaysWhy() {
+        qputenv("FAKE_NVML_MODE", "restarts"); // falls to 0 after the zero point's read
+        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML);
+        PhaseEnergy e(nullptr);
+        e.attachGpu(&gpu);
+        e.phaseBoundary(Phase::Vision);
+        e.phaseBoundary(Phase::None);
+        std::map<std::string, PhaseEnergy::Metric> got;
+        for (const auto& metric : e.metrics())
+            got.emplace(metric.name, metric);
+        QVERIFY(!got.count("energy.gpu_j"));
+        QCOMPARE(got.at("energy.gpu_available").value, 0.0);
+        QVERIFY2(got.at("energy.gpu_available").note.find("went back") != std::string::npos,
+                 got.at("energy.gpu_available").note.c_str());
     }
 
     void nvmlAbsentSaysWhy() {

@@ -16,6 +16,7 @@ namespace {
 struct CaptureFlags {
     std::string attnLayers, progress;
     bool noProbes = false;
+    bool noGpuTrace = false;
 };
 
 void addModelOptions(CLI::App& app, CaptureOptions& o) {
@@ -56,6 +57,9 @@ void addRunOptions(CLI::App& app, CaptureOptions& o, CaptureFlags& f) {
         ->check(atLeast(0));
     app.add_flag("--no-probes", f.noProbes,
                  "the uninstrumented path: phases only, for overhead comparisons");
+    app.add_flag("--no-gpu-trace", f.noGpuTrace,
+                 "on a GPU: do not trace its kernels and copies with CUPTI (for overhead "
+                 "comparisons)");
     app.add_flag("--nested-ops", o.nestedOps,
                  "also record the ops nested inside a counted op (views, the mm under a matmul)");
     app.add_option("--progress", f.progress,
@@ -79,6 +83,7 @@ int captureCommand(const std::vector<std::string>& argv) {
     if (!cli.positional.empty())
         return fail(2, "unexpected argument '" + cli.positional[0] + "' (see --help)");
     o.probes = !flags.noProbes;
+    o.traceGpu = !flags.noGpuTrace;
     if (!flags.attnLayers.empty()) {
         // "all" needs the layer count: resolve it from the preset first.
         auto cfg = presetConfig(o.model, o.overrides);

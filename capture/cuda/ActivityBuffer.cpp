@@ -1,6 +1,6 @@
 #include "capture/cuda/ActivityBuffer.h"
 
-#include "capture/cuda/CuptiError.h"
+#include "capture/cuda/CuptiApi.h"
 
 #include <cstdlib>
 #include <cupti.h>
@@ -70,12 +70,12 @@ DeviceActivityRow fillRow(const CUpti_ActivityMemset4& m) {
     return r;
 }
 
-DeviceActivityRow apiRow(const CUpti_ActivityAPI& a, bool driver) {
+DeviceActivityRow apiRow(const CuptiApi& cupti, const CUpti_ActivityAPI& a, bool driver) {
     DeviceActivityRow r;
     r.kind = driver ? ActivityKind::Driver : ActivityKind::Runtime;
     const char* name = nullptr;
     const auto domain = driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API;
-    r.name = cuptiGetCallbackName(domain, a.cbid, &name) == CUPTI_SUCCESS && name
+    r.name = cupti.getCallbackName(domain, a.cbid, &name) == CUPTI_SUCCESS && name
                  ? std::string(name)
                  : (driver ? "driver call " : "runtime call ") + std::to_string(a.cbid);
     r.thread = static_cast<int64_t>(a.threadId);
@@ -96,7 +96,7 @@ void addLink(const CUpti_ActivityExternalCorrelation& e, ParsedActivities& out) 
         ++out.otherRecords;
 }
 
-void addRecord(const CUpti_Activity* record, ParsedActivities& out) {
+void addRecord(const CuptiApi& cupti, const CUpti_Activity* record, ParsedActivities& out) {
     switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -110,7 +110,7 @@ void addRecord(const CUpti_Activity* record, ParsedActivities& out) {
         break;
     case CUPTI_ACTIVITY_KIND_RUNTIME:
     case CUPTI_ACTIVITY_KIND_DRIVER:
-        out.rows.push_back(apiRow(*reinterpret_cast<const CUpti_ActivityAPI*>(record),
+        out.rows.push_back(apiRow(cupti, *reinterpret_cast<const CUpti_ActivityAPI*>(record),
                                   record->kind == CUPTI_ACTIVITY_KIND_DRIVER));
         break;
     case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
@@ -124,14 +124,17 @@ void addRecord(const CUpti_Activity* record, ParsedActivities& out) {
 } // namespace
 
 Status parseActivityBuffer(uint8_t* buffer, size_t validSize, ParsedActivities& out) {
+    std::string why;
+    const CuptiApi* cupti = cuptiApi(&why);
+    if (!cupti) return makeError(ErrorCode::BadInput, "CUPTI activity buffers unreadable: " + why);
     CUpti_Activity* record = nullptr;
     for (;;) {
-        const CUptiResult status = cuptiActivityGetNextRecord(buffer, validSize, &record);
+        const CUptiResult status = cupti->activityGetNextRecord(buffer, validSize, &record);
         if (status == CUPTI_ERROR_MAX_LIMIT_REACHED) return Ok{};
         if (status != CUPTI_SUCCESS)
             return makeError(ErrorCode::BadInput,
                              "CUPTI activity buffer unreadable: " + cuptiMessage(status));
-        addRecord(record, out);
+        addRecord(*cupti, record, out);
     }
 }
 

@@ -1,6 +1,6 @@
 #include "capture/cuda/CounterConfig.h"
 
-#include "capture/cuda/CuptiError.h"
+#include "capture/cuda/CuptiApi.h"
 
 #include <cupti_profiler_host.h>
 

@@ -1,6 +1,6 @@
 #include "capture/cuda/CuptiTracer.h"
 
-#include "capture/cuda/CuptiError.h"
+#include "capture/cuda/CuptiApi.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -42,7 +42,7 @@ void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumReco
 void CUPTIAPI bufferCompleted(CUcontext context, uint32_t streamId, uint8_t* buffer, size_t,
                               size_t validSize) {
     size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS)
+    if (cuptiApi()->activityGetNumDroppedRecords(context, streamId, &dropped) == CUPTI_SUCCESS)
         gDropped += int64_t(dropped);
     if (!buffer) return;
     std::lock_guard lock(gMutex);
@@ -62,12 +62,12 @@ void freeAll(std::vector<std::pair<uint8_t*, size_t>>& buffers) {
 
 void disableKinds() {
     for (const auto kind : kKinds)
-        cuptiActivityDisable(kind);
+        cuptiApi()->activityDisable(kind);
 }
 
 Status enableKinds() {
     for (const auto kind : kKinds)
-        if (const auto s = cuptiActivityEnable(kind); s != CUPTI_SUCCESS) {
+        if (const auto s = cuptiApi()->activityEnable(kind); s != CUPTI_SUCCESS) {
             disableKinds();
             return makeError(ErrorCode::BadInput,
                              "CUPTI unavailable: enabling activity kind " +
@@ -78,22 +78,26 @@ Status enableKinds() {
     return Ok{};
 }
 
+// Only a running tracer's marks call these, so CUPTI is loaded.
 void push(CUpti_ExternalCorrelationKind kind, int64_t id) {
-    cuptiActivityPushExternalCorrelationId(kind, uint64_t(id));
+    cuptiApi()->activityPushExternalCorrelationId(kind, uint64_t(id));
 }
 
 void pop(CUpti_ExternalCorrelationKind kind) {
     uint64_t last = 0;
-    cuptiActivityPopExternalCorrelationId(kind, &last);
+    cuptiApi()->activityPopExternalCorrelationId(kind, &last);
 }
 
 } // namespace
 
 Result<std::unique_ptr<CuptiTracer>> CuptiTracer::start() {
+    std::string why;
+    const CuptiApi* cupti = cuptiApi(&why);
+    if (!cupti) return makeError(ErrorCode::BadInput, "CUPTI unavailable: " + why);
     if (gRunning.exchange(true))
         return makeError(ErrorCode::BadInput, "a CUPTI tracer already runs in this process");
     if (!gRegistered) {
-        if (const auto s = cuptiActivityRegisterCallbacks(bufferRequested, bufferCompleted);
+        if (const auto s = cupti->activityRegisterCallbacks(bufferRequested, bufferCompleted);
             s != CUPTI_SUCCESS) {
             gRunning = false;
             return makeError(ErrorCode::BadInput,
@@ -112,7 +116,7 @@ Result<std::unique_ptr<CuptiTracer>> CuptiTracer::start() {
 
 CuptiTracer::~CuptiTracer() {
     disableKinds();
-    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    cuptiApi()->activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     auto left = takeCompleted();
     freeAll(left);
     gRunning = false;
@@ -131,8 +135,24 @@ void CuptiTracer::popSpan() {
     pop(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1);
 }
 
+void CuptiTracer::pushProfilerWork() {
+    push(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, 0);
+    push(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, 0);
+}
+void CuptiTracer::popProfilerWork() {
+    pop(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1);
+    pop(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2);
+}
+
+int64_t CuptiTracer::timestampNs() {
+    uint64_t ns = 0;
+    if (const CuptiApi* cupti = cuptiApi()) cupti->getTimestamp(&ns);
+    return int64_t(ns);
+}
+
 Result<TracedActivities> CuptiTracer::collect() {
-    if (const auto s = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); s != CUPTI_SUCCESS)
+    if (const auto s = cuptiApi()->activityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+        s != CUPTI_SUCCESS)
         return makeError(ErrorCode::Internal, "CUPTI flush failed: " + cuptiMessage(s));
     auto buffers = takeCompleted();
     TracedActivities out;

@@ -43,6 +43,13 @@ public:
     static void popOp();
     static void pushSpan(int64_t id);
     static void popSpan();
+    // Id 0 on both stacks: the profiler's own work (GpuTimeline.h), until
+    // popProfilerWork.
+    static void pushProfilerWork();
+    static void popProfilerWork();
+
+    // CUPTI's clock, the one its records are stamped on (ns).
+    static int64_t timestampNs();
 
     // Forces every buffer out (also those of work still running on the GPU:
     // call it after a device synchronisation) and parses the buffers
@@ -61,6 +68,8 @@ public:
     void opEnded() override { CuptiTracer::popOp(); }
     void spanStarted(int64_t span) override { CuptiTracer::pushSpan(span); }
     void spanEnded() override { CuptiTracer::popSpan(); }
+    void probeWorkStarted() override { CuptiTracer::pushProfilerWork(); }
+    void probeWorkEnded() override { CuptiTracer::popProfilerWork(); }
 };
 
 } // namespace mvp::cuda

@@ -273,6 +273,15 @@ void addEnergy(RunAnalysis& a, const RunData& d) {
     } else {
         a.energyNote = "n/a (recorded before mvprof read energy counters)";
     }
+    if (const auto* e = findMetric(d, "energy.gpu_j")) {
+        a.gpuEnergyJ = e->value;
+        a.gpuEnergyNote = e->note;
+        for (const auto& p : a.phases.phases)
+            if (const auto* j = findMetric(d, "energy." + phaseName(p.phase) + ".gpu_j"))
+                a.gpuEnergyByPhase[p.phase] = j->value;
+    } else if (const auto* why = findMetric(d, "energy.gpu_available")) {
+        a.gpuEnergyNote = why->note;
+    }
 }
 
 void addCrossModal(RunAnalysis& a, const RunData& d) {

@@ -122,6 +122,9 @@ struct RunAnalysis {
     std::optional<double> energyJ; // package energy per inference (measured, RAPL), if read
     std::string energyNote;        // how it was measured, or why there is none
     std::map<Phase, double> energyByPhase; // package J per phase (measured), if read
+    std::optional<double> gpuEnergyJ;      // the GPU's per inference (measured, NVML), if read
+    std::string gpuEnergyNote;             // how, or why there is none; empty: not a GPU run
+    std::map<Phase, double> gpuEnergyByPhase; // the GPU's J per phase (measured), if read
     PhaseSummary phases;
     ModuleCostTree modules;
     int64_t ops = 0;

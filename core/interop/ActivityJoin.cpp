@@ -58,4 +58,11 @@ JoinStats joinActivities(std::vector<DeviceActivityRow>& rows,
     return stats;
 }
 
+JoinStats countActivities(const std::vector<DeviceActivityRow>& rows) {
+    JoinStats stats;
+    for (const DeviceActivityRow& r : rows)
+        count(stats, r);
+    return stats;
+}
+
 } // namespace mvp

@@ -42,4 +42,7 @@ JoinStats joinActivities(std::vector<DeviceActivityRow>& rows,
                          const std::vector<ExternalLink>& links,
                          const std::function<std::optional<int64_t>(int64_t op)>& spanOfOp);
 
+// The same counts over rows as they stand (after a caller changed links).
+JoinStats countActivities(const std::vector<DeviceActivityRow>& rows);
+
 } // namespace mvp

@@ -76,18 +76,20 @@ json ceilingJson(const DeviceCeiling& d) {
 // Adds its part of the run's JSON.
 void phasesJson(json& run, const RunAnalysis& a) {
     run["phases"] = json::array();
+    const auto joules = [](const std::map<Phase, double>& byPhase, Phase phase) {
+        const auto it = byPhase.find(phase);
+        return it == byPhase.end() ? json(nullptr) : json(it->second);
+    };
     for (const auto& p : a.phases.phases) {
-        const auto energy = a.energyByPhase.find(p.phase);
-        run["phases"].push_back(
-            {{"phase", phaseName(p.phase)},
-             {"count", p.count},
-             {"ms_measured", double(p.totalNs) / 1e6},
-             {"share", p.share},
-             {"flops_estimated", p.flops},
-             {"bytes_estimated", p.bytes},
-             {"flops_coverage", p.flopsCoverage()},
-             {"energy_j_measured",
-              energy == a.energyByPhase.end() ? json(nullptr) : json(energy->second)}});
+        run["phases"].push_back({{"phase", phaseName(p.phase)},
+                                 {"count", p.count},
+                                 {"ms_measured", double(p.totalNs) / 1e6},
+                                 {"share", p.share},
+                                 {"flops_estimated", p.flops},
+                                 {"bytes_estimated", p.bytes},
+                                 {"flops_coverage", p.flopsCoverage()},
+                                 {"energy_j_measured", joules(a.energyByPhase, p.phase)},
+                                 {"gpu_energy_j_measured", joules(a.gpuEnergyByPhase, p.phase)}});
     }
     run["phase_coverage"] = a.phases.coverage;
     run["flops_by_op"] = json::array();
@@ -235,6 +237,9 @@ json runJson(const RunAnalysis& a) {
              {"energy_j_per_inference_measured",
               a.energyJ ? nlohmann::json(*a.energyJ) : nlohmann::json(nullptr)},
              {"energy_note", a.energyNote},
+             {"gpu_energy_j_per_inference_measured",
+              a.gpuEnergyJ ? nlohmann::json(*a.gpuEnergyJ) : nlohmann::json(nullptr)},
+             {"gpu_energy_note", a.gpuEnergyNote},
              {"ops_recorded", a.ops},
              {"notes", a.notes}};
     if (!a.importedFrom.empty()) {

@@ -70,6 +70,12 @@ std::string runHeaderText(const RunAnalysis& a) {
          (a.energyJ ? fmt("%.3g", *a.energyJ) + " J per inference (measured; " + a.energyNote + ")"
                     : a.energyNote) +
          "\n";
+    if (!a.gpuEnergyNote.empty())
+        o += "  GPU energy " +
+             (a.gpuEnergyJ ? fmt("%.3g", *a.gpuEnergyJ) + " J per inference (measured; " +
+                                 a.gpuEnergyNote + ")"
+                           : a.gpuEnergyNote) +
+             "\n";
     for (const auto& n : a.notes)
         o += "  note: " + n + "\n";
     return o;

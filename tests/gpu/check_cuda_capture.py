@@ -4,8 +4,13 @@ with --device cuda in bfloat16 (ref:small also in float16), each a complete
 run whose phases tile its wall time, with ops recorded and the GPU named in
 the roofline's device; ref:small's tokens beside a CPU bfloat16 capture of
 the same image and prompt (printed: the two devices' kernels round
-differently). Prints a short table; exit 1 on a failed check, 77 when
-torch.cuda sees no GPU.
+differently). Each CUDA capture traces its kernels and copies with CUPTI:
+at least 95 % of the model's device time attributed to a module span, the
+host-to-device copy of the image among its copies, every attributed CUDA
+call inside its span on the run's clock, and no records dropped. Then the
+tracing's cost: ref:small traced and with --no-gpu-trace, interleaved,
+medians printed (no threshold). Prints a short table; exit 1 on a failed
+check, 77 when torch.cuda sees no GPU.
 
     python3 check_cuda_capture.py MVPROF_CLI IMAGE OUT_DIR
 """
@@ -13,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+import statistics
 import subprocess
 import sys
 
@@ -24,6 +31,56 @@ def capture(cli: str, image: str, out: str, name: str, *args: str) -> dict:
     report = subprocess.run([cli, "report", session, "--format", "json"], check=True,
                             capture_output=True, text=True).stdout
     return json.loads(report)["runs"][0]
+
+
+def metrics(session: str) -> dict:
+    with sqlite3.connect(session) as db:
+        return dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1"))
+
+
+def trace_failures(name: str, session: str, m: dict) -> list[str]:
+    """What the in-capture CUPTI trace got wrong, if anything."""
+    if m.get("gpu.trace_available") == 0:
+        return [f"{name}: no GPU trace (see the run_metric note)"]
+    out = []
+    share = m.get("gpu.attributed_share", 0.0)
+    if share < 0.95:
+        out.append(f"{name}: {share:.3f} of the device time attributed to a module")
+    if m.get("cupti.dropped", 0) > 0:
+        out.append(f"{name}: CUPTI dropped {m['cupti.dropped']:.0f} records")
+    with sqlite3.connect(session) as db:
+        htod = db.execute("SELECT count(*) FROM device_activity a JOIN interned i ON i.id = a.name "
+                          "WHERE a.run = 1 AND a.kind = 'memcpy' AND i.text LIKE '%HtoD%' "
+                          "AND a.span IS NOT NULL").fetchone()[0]
+        # An API call attributed to a span ran inside it (5 µs of slack for
+        # the clock pairing): the two clocks line up.
+        outside = db.execute("SELECT count(*), min(a.start_ns - s.start_ns), "
+                             "max(a.end_ns - s.end_ns) FROM device_activity a "
+                             "JOIN span s ON s.run = a.run AND s.id = a.span "
+                             "WHERE a.run = 1 AND a.kind IN ('runtime', 'driver') AND "
+                             "(a.start_ns < s.start_ns - 5000 OR a.end_ns > s.end_ns + 5000)"
+                             ).fetchone()
+    if htod == 0:
+        out.append(f"{name}: no host-to-device copy attributed to a module")
+    if outside[0]:
+        out.append(f"{name}: {outside[0]} CUDA calls outside their span "
+                   f"(start lead {outside[1]} ns, end lag {outside[2]} ns)")
+    return out
+
+
+def tracing_cost(cli: str, image: str, out: str, reps: int = 3) -> None:
+    """ref:small traced and untraced, interleaved: the medians of wall time."""
+    walls: dict[str, list[float]] = {"traced": [], "untraced": []}
+    base = ["--model", "ref:small", "--device", "cuda", "--dtype", "bfloat16"]
+    for i in range(reps):
+        for arm, extra in (("traced", []), ("untraced", ["--no-gpu-trace"])):
+            r = capture(cli, image, out, f"cost-{arm}-{i}", *base, *extra)
+            walls[arm].append(r["wall_ms_measured"])
+    t, u = statistics.median(walls["traced"]), statistics.median(walls["untraced"])
+    print(f"  tracing cost on ref:small ({reps} interleaved each): traced {t:.1f} ms, "
+          f"untraced {u:.1f} ms, ratio {t / u:.3f} (spread traced "
+          f"{min(walls['traced']):.1f}–{max(walls['traced']):.1f}, untraced "
+          f"{min(walls['untraced']):.1f}–{max(walls['untraced']):.1f})")
 
 
 def main() -> int:
@@ -42,7 +99,8 @@ def main() -> int:
     ]
     failures = []
     runs = {}
-    print(f"  {'run':12} {'status':9} {'wall ms':>9} {'coverage':>9} {'ops':>6}  device")
+    print(f"  {'run':12} {'status':9} {'wall ms':>9} {'coverage':>9} {'ops':>6} "
+          f"{'gpu work':>8} {'attrib':>6}  device")
     for name, args in cases:
         try:
             r = capture(cli, image, out, name, *args)
@@ -51,8 +109,12 @@ def main() -> int:
             continue
         runs[name] = r
         device = r.get("roofline", {}).get("host", {}).get("name", "?")
+        session = os.path.join(out, name + ".mvprof")
+        m = metrics(session)
         print(f"  {name:12} {r['status']:9} {r['wall_ms_measured']:9.1f} "
-              f"{r['phase_coverage']:9.3f} {r['ops_recorded']:6}  {device}")
+              f"{r['phase_coverage']:9.3f} {r['ops_recorded']:6} {m.get('gpu.work', 0):8.0f} "
+              f"{m.get('gpu.attributed_share', 0):6.3f}  {device}")
+        failures += trace_failures(name, session, m)
         if r["status"] != "complete":
             failures.append(f"{name}: status {r['status']}")
         if r["phase_coverage"] < 0.98:
@@ -69,6 +131,10 @@ def main() -> int:
                   f"cpu: {cpu['output']!r}")
     except subprocess.CalledProcessError as e:
         failures.append(f"small-cpu-bf16: mvprof-cli exited {e.returncode}")
+    try:
+        tracing_cost(cli, image, out)
+    except subprocess.CalledProcessError as e:
+        failures.append(f"tracing cost: mvprof-cli exited {e.returncode}")
     for f in failures:
         print(f"FAIL: {f}")
     return 1 if failures else 0

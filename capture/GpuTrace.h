@@ -1,0 +1,52 @@
+#pragma once
+// A recorded run's GPU trace: CUPTI's kernels, copies, fills and CUDA calls,
+// attributed to the run's ops and module spans and put on its clock
+// (GpuTimeline.h). Plain C++: the CUPTI tracer sits behind GpuTrace, and a
+// build without the CUDA toolkit has one that says so, so the capture never
+// needs the toolkit to compile.
+
+#include "capture/CorrelationMarks.h"
+#include "capture/GpuTimeline.h"
+#include "core/Result.h"
+#include "core/session/Records.h"
+
+#include <memory>
+#include <string>
+
+namespace mvp {
+
+class Recorder;
+
+class GpuTrace {
+public:
+    // Starts tracing this process's GPU work, or says why it cannot (a build
+    // without CUPTI, no GPU or driver, another profiler holding CUPTI).
+    static Result<std::unique_ptr<GpuTrace>> start();
+    virtual ~GpuTrace() = default;
+
+    // The external correlation marks the Recorder sets while ops and spans run.
+    virtual CorrelationMarks& marks() = 0;
+    // One moment on the tracer's clock and on HostClock.
+    virtual ClockPair pairClocks() const = 0;
+    // What was recorded so far: call once the GPU's queue has drained.
+    virtual Result<cuda::TracedActivities> collect() = 0;
+};
+
+// The trace of one Recorder's run: attach before the run starts, finish after
+// it ended and the GPU settled. Without a tracer (`reason` says why) finish
+// gives the run metric gpu.trace_available = 0 with that reason.
+class RunGpuTrace {
+public:
+    // Starts a tracer; `reason` is kept when there is none.
+    static RunGpuTrace begin();
+    void attach(Recorder& rec);
+    // The run's activity rows and trace metrics (or the reason there are none).
+    Batch finish(const Recorder& rec);
+
+private:
+    std::unique_ptr<GpuTrace> trace_;
+    std::string reason_;
+    ClockPair start_;
+};
+
+} // namespace mvp
