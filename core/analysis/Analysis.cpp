@@ -260,28 +260,41 @@ int modelInputSide(const RunData& d) {
 } // namespace
 
 namespace {
-// Energy per inference and per phase, or why there is none.
+// One meter's energy per inference (energy.<domain>_j) and per phase
+// (energy.<phase>.<domain>_j), or the note of `unavailable` saying why not.
+struct EnergyReading {
+    std::optional<double> joules;
+    std::string note;
+    std::map<Phase, double> byPhase;
+};
+EnergyReading readEnergy(const RunData& d, const PhaseSummary& phases, const std::string& domain,
+                         const std::string& unavailable) {
+    EnergyReading r;
+    if (const auto* e = findMetric(d, "energy." + domain + "_j")) {
+        r.joules = e->value;
+        r.note = e->note;
+        for (const auto& p : phases.phases)
+            if (const auto* j = findMetric(d, "energy." + phaseName(p.phase) + "." + domain + "_j"))
+                r.byPhase[p.phase] = j->value;
+    } else if (const auto* why = findMetric(d, unavailable)) {
+        r.note = why->note;
+    }
+    return r;
+}
+
+// Energy per inference and per phase of the CPU packages and, on a CUDA
+// run, of the GPU, or why there is none.
 void addEnergy(RunAnalysis& a, const RunData& d) {
-    if (const auto* e = findMetric(d, "energy.package_j")) {
-        a.energyJ = e->value;
-        a.energyNote = e->note;
-        for (const auto& p : a.phases.phases)
-            if (const auto* j = findMetric(d, "energy." + phaseName(p.phase) + ".package_j"))
-                a.energyByPhase[p.phase] = j->value;
-    } else if (const auto* why = findMetric(d, "energy.available")) {
-        a.energyNote = why->note;
-    } else {
-        a.energyNote = "n/a (recorded before mvprof read energy counters)";
-    }
-    if (const auto* e = findMetric(d, "energy.gpu_j")) {
-        a.gpuEnergyJ = e->value;
-        a.gpuEnergyNote = e->note;
-        for (const auto& p : a.phases.phases)
-            if (const auto* j = findMetric(d, "energy." + phaseName(p.phase) + ".gpu_j"))
-                a.gpuEnergyByPhase[p.phase] = j->value;
-    } else if (const auto* why = findMetric(d, "energy.gpu_available")) {
-        a.gpuEnergyNote = why->note;
-    }
+    auto cpu = readEnergy(d, a.phases, "package", "energy.available");
+    if (!cpu.joules && cpu.note.empty())
+        cpu.note = "n/a (recorded before mvprof read energy counters)";
+    a.energyJ = cpu.joules;
+    a.energyNote = std::move(cpu.note);
+    a.energyByPhase = std::move(cpu.byPhase);
+    auto gpu = readEnergy(d, a.phases, "gpu", "energy.gpu_available");
+    a.gpuEnergyJ = gpu.joules;
+    a.gpuEnergyNote = std::move(gpu.note);
+    a.gpuEnergyByPhase = std::move(gpu.byPhase);
 }
 
 void addCrossModal(RunAnalysis& a, const RunData& d) {
