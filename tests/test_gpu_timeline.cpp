@@ -8,6 +8,10 @@
 // a probe's length apart. Without a GPU, a capture's trace says why it has
 // none.
 // libtorch first: Qt's `slots` macro breaks its headers.
+// clang-format off
+#include <torch/torch.h>
+// clang-format on
+
 #include "capture/GpuTimeline.h"
 #include "capture/GpuTrace.h"
 #include "capture/Recorder.h"
@@ -19,7 +23,6 @@
 #include <QTest>
 #include <chrono>
 #include <thread>
-#include <torch/torch.h>
 
 using namespace mvp;
 
