@@ -68,6 +68,11 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
                              ? "float16 needs a GPU (--device cuda): libtorch has no CPU kernels "
                                "for half-precision matmuls; use bfloat16 or float32"
                              : "--dtype must be float32, bfloat16 or (on a GPU) float16");
+    if (o.hwCounters && (!cuda || !o.probes))
+        return makeError(ErrorCode::BadInput,
+                         !cuda ? "--hw-counters reads a GPU's counters: it needs --device cuda"
+                               : "--hw-counters counts per module span: it needs the probes "
+                                 "(drop --no-probes)");
     for (int l : o.attnLayers)
         if (l < 0 || l >= p.config.llm.layers)
             return makeError(ErrorCode::BadInput, "--attn-layers: layer " + std::to_string(l) +

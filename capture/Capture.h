@@ -2,6 +2,7 @@
 // Capturing one image + prompt through the reference model into a session.
 // Plain C++ header: the CLI and tests use it without seeing torch.
 
+#include "capture/cuda/EventTimer.h"
 #include "capture/models/Config.h"
 #include "capture/models/UserModel.h"
 #include "capture/whatif/Transforms.h"
@@ -35,6 +36,12 @@ struct CaptureOptions {
     bool probes = true;            // false: the uninstrumented model path (phases only)
     bool nestedOps = false;        // also record ops nested inside an op that owns its cost
     bool traceGpu = true;          // on a GPU: trace its kernels and copies with CUPTI (GpuTrace.h)
+    // On a GPU: module spans' device time from CUDA events, or the exact
+    // mode that waits for the GPU at every probe (cuda/EventTimer.h).
+    cuda::DeviceTiming deviceTiming = cuda::DeviceTiming::Events;
+    // On a GPU: after the run, replay it under CUPTI's range profiler for each
+    // module's DRAM bytes, FLOPs and device time (hw.* run metrics).
+    bool hwCounters = false;
     std::vector<int> attnLayers;   // decoder layers whose per-head attention maps are stored
     int threads = 0;               // libtorch intra-op threads; 0 keeps libtorch's default
     // Unrecorded passes of the whole pipeline before each measured run, so a
@@ -133,6 +140,10 @@ public:
     Result<VisualTokenObservation> observeVisualTokens(const RunTransform& transform = {});
     const PreparedCapture& prepared() const;
     int64_t parameterCount() const;
+    // How the next runs watch a GPU — CUPTI tracing and device timing — so
+    // that one process can interleave runs with and without (the tracing
+    // cost benchmark). Nothing changes on the CPU.
+    void setGpuObservation(bool traceGpu, cuda::DeviceTiming timing);
 
     // Rewrites the model for a what-if, in this order: vision MLP channel
     // pruning (sensitivity by autograd on the baseline tokens), cold-expert
@@ -149,6 +160,20 @@ private:
     Result<ModelTransformOutcome> transformScripted(const ModelTransforms& t);
     std::unique_ptr<Impl> d;
 };
+
+// A device a capture can run on (`mvprof-cli devices`, New Capture).
+struct DeviceChoice {
+    std::string id;                  // what --device takes: "cpu", "cuda:0"
+    std::string name;                // "NVIDIA H200", or the CPU's model
+    int64_t memoryBytes = 0;         // the device's memory (the host's for the CPU)
+    std::vector<std::string> dtypes; // the precisions --dtype takes there
+};
+struct DeviceList {
+    std::vector<DeviceChoice> devices; // the CPU first
+    std::string noCuda;                // why no CUDA device is listed; empty when one is
+};
+// Asks libtorch and the CUDA driver; cheap (nothing is measured).
+DeviceList captureDevices();
 
 // prepare → open the output → build the model → run → close. On an error
 // before the run began, no output file is left behind.

@@ -52,7 +52,7 @@ Result<VisualTokenObservation> Capturer::observeVisualTokens(const RunTransform&
         if (!decoding) return;
         at::RecordFunctionGuard off(false);
         auto byPos = attentionByPosition(probs, cache).narrow(1, firstPatch, patches);
-        auto a = byPos.to(torch::kDouble).contiguous();
+        auto a = byPos.to(torch::kCPU, torch::kDouble).contiguous(); // one copy off a GPU
         for (int64_t q = 0; q < a.size(0); ++q) {
             std::vector<double> row(size_t(grid), 0.0);
             for (int i = 0; i < patches; ++i)
@@ -66,7 +66,7 @@ Result<VisualTokenObservation> Capturer::observeVisualTokens(const RunTransform&
         auto visual = model.project(model.encodeImage(modelPixels(d->prep), {}), {});
         if (patches != visual.size(0)) {
             std::vector<int64_t> keep(seen.begin(), seen.end());
-            visual = visual.index_select(0, torch::tensor(keep, torch::kLong));
+            visual = visual.index_select(0, torch::tensor(keep, torch::kLong).to(visual.device()));
         }
         model.reset();
         std::vector<int> ids{tokens::kBos};
@@ -76,6 +76,7 @@ Result<VisualTokenObservation> Capturer::observeVisualTokens(const RunTransform&
         for (int l = 0; l < cfg.llm.layers; ++l) {
             auto v = valuesByPosition(model.impl().layers[size_t(l)]->attn->cache, positions)
                          .narrow(0, firstPatch, patches)
+                         .to(torch::kCPU, torch::kFloat)
                          .contiguous();
             auto& layer = obs.layers[size_t(l)];
             layer.patches = seen;

@@ -147,6 +147,32 @@ Result<torch::Device> runDevice(const std::string& name) {
     return torch::Device(torch::kCUDA, c10::DeviceIndex(index));
 }
 
+// A GPU run's span timer (CUDA events), or the run metric saying why there
+// is none.
+struct RunDeviceTimer {
+    std::unique_ptr<cuda::EventTimer> timer;
+    std::optional<RunMetricRow> absent;
+};
+
+RunDeviceTimer attachDeviceTimer(Recorder& rec, cuda::DeviceTiming timing) {
+    RunDeviceTimer t;
+    if (timing == cuda::DeviceTiming::Off) {
+        t.absent = RunMetricRow{"gpu.device_timing", 0, "", "measured",
+                                "off (--device-timing off): op and span times are host launch "
+                                "times; no span has a device time"};
+        return t;
+    }
+    auto timer = cuda::EventTimer::open(timing);
+    if (!timer) {
+        t.absent = RunMetricRow{"gpu.device_timing", 0, "", "measured",
+                                "n/a: " + timer.error().message};
+        return t;
+    }
+    t.timer = std::move(timer.value());
+    rec.setDeviceTimer(t.timer.get());
+    return t;
+}
+
 void addGpuTrace(Batch& rows, Batch traced) {
     rows.activities = std::move(traced.activities);
     rows.runMetrics.insert(rows.runMetrics.end(), traced.runMetrics.begin(),
@@ -159,6 +185,10 @@ Capturer::~Capturer() = default;
 
 const PreparedCapture& Capturer::prepared() const {
     return d->prep;
+}
+void Capturer::setGpuObservation(bool traceGpu, cuda::DeviceTiming timing) {
+    d->prep.options.traceGpu = traceGpu;
+    d->prep.options.deviceTiming = timing;
 }
 int64_t Capturer::parameterCount() const {
     return d->scripted ? d->scripted->parameterCount() : d->model->parameterCount();
@@ -253,12 +283,23 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     if (onGpu) rec.setGpuEnergy(&gpuEnergy.emplace(d->model->device().index()));
     std::optional<RunGpuTrace> gpuTrace; // its kernels and copies, attributed to modules
     if (onGpu && o.traceGpu) gpuTrace.emplace(RunGpuTrace::begin()).attach(rec);
+    // Span.device_ns from CUDA events; read by rec at phase boundaries only.
+    const RunDeviceTimer deviceTimer =
+        onGpu ? attachDeviceTimer(rec, o.deviceTiming) : RunDeviceTimer{};
     const RunResult outcome = runRecorded(rec, d->prep, pipeline, marks, result.outputTokens);
     const int positions = int(outputs.tokens.size());
     Batch rows = std::move(outputs);
     rows.runMetrics = runMetrics(*d->model, transform);
     addRecorderMetrics(rows, rec, startMemory);
-    if (gpuTrace) addGpuTrace(rows, gpuTrace->finish(rec));
+    if (deviceTimer.absent) rows.runMetrics.push_back(*deviceTimer.absent);
+    if (gpuTrace) {
+        addGpuTrace(rows, gpuTrace->finish(rec));
+        rec.setCorrelationMarks(nullptr);
+        gpuTrace.reset(); // tracing off before any counter replay
+    }
+    if (onGpu && o.hwCounters && probes && outcome.status == RunStatus::Complete)
+        for (auto& m : countHardware(*d->model, d->prep, seen, rec.spansRecorded()))
+            rows.runMetrics.push_back(std::move(m));
     if (probes) {
         Batch metrics = sink.metricRows();
         rows.patchMetrics = std::move(metrics.patchMetrics);
@@ -335,7 +376,11 @@ std::string withCaptureSettings(const std::string& configJson, const CaptureOpti
     auto cfg = nlohmann::json::parse(configJson, nullptr, false);
     if (!cfg.is_object()) return configJson;
     cfg["capture"] = {{"warmup", o.warmup}, {"nested_ops", o.nestedOps}, {"threads", o.threads}};
-    if (o.device != "cpu") cfg["capture"]["gpu_trace"] = o.traceGpu;
+    if (o.device != "cpu") {
+        cfg["capture"]["gpu_trace"] = o.traceGpu;
+        cfg["capture"]["device_timing"] = cuda::deviceTimingName(o.deviceTiming);
+        cfg["capture"]["hw_counters"] = o.hwCounters;
+    }
     return cfg.dump();
 }
 

@@ -33,7 +33,8 @@ struct TeacherForcing {
         const auto n = int64_t(tokens.size());
         std::vector<int64_t> target(tokens.begin(), tokens.end());
         auto logp = torch::log_softmax(logits.narrow(0, first, n), -1);
-        return logp.gather(1, torch::tensor(target, torch::kLong).view({n, 1})).sum();
+        const auto index = torch::tensor(target, torch::kLong).to(logp.device()).view({n, 1});
+        return logp.gather(1, index).sum();
     }
 };
 
@@ -231,8 +232,9 @@ void addKernelMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s,
     }
     metrics.push_back(metric(
         "quant.int8_kernels", s.engine.empty() ? 0.0 : 1.0, "",
-        s.engine.empty() ? "no quantized engine in this libtorch: the weights are dequantised per "
-                           "call, the latency gain predicted"
+        s.engine.empty() ? (s.engineNote.empty() ? std::string("no quantized engine in this libtorch")
+                                                 : s.engineNote) +
+                               ": the weights are dequantised per call, the latency gain predicted"
                          : "quantized::linear_dynamic on libtorch's " + s.engine +
                                " engine (per-channel symmetric int8, AWQ scaling folded in): the "
                                "latency is measured; " +
@@ -324,13 +326,33 @@ Status chooseVisionZip(VlmModel& model, const PreparedCapture& prep, int64_t tok
 }
 } // namespace
 
+namespace {
+// On a GPU, the transforms of the design note's table run: weight
+// quantisation, the merged INT4 KV cache (and visual-token pruning, which
+// needs no rewrite). The others keep host-side state the model's GPU path
+// does not take yet; they say so.
+std::optional<std::string> gpuRefusal(const ModelTransforms& t) {
+    const char* what = t.kvMethod                ? "the published KV-cache methods"
+                       : t.freezeCold            ? "cold-expert freezing"
+                       : t.pruneChannels > 0     ? "channel pruning"
+                       : t.tokenDrop             ? "in-decoder token dropping (FastV, PyramidDrop, DART)"
+                       : t.visionZip             ? "VisionZip"
+                       : t.downsampleGrid > 0    ? "the downsample baseline"
+                       : !t.tomeSchedule.empty() ? "ToMe"
+                       : !t.skipBeta.empty() || t.keepExperts ? "expert skipping and pruning"
+                                                              : nullptr;
+    if (!what) return std::nullopt;
+    return std::string(what) +
+           " run on the CPU for now: on a GPU the what-ifs are --prune-visual, --quant w4|w8 and "
+           "--kv int4; capture the baseline with --device cpu for the others";
+}
+} // namespace
+
 Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t) {
     if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
     if (d->scripted) return transformScripted(t);
-    // The transforms' bookkeeping (codes, caches, token indices) lives on the host.
     if (d->model->device().is_cuda())
-        return makeError(ErrorCode::BadInput,
-                         "what-ifs run on the CPU for now: capture the baseline with --device cpu");
+        if (const auto why = gpuRefusal(t)) return makeError(ErrorCode::BadInput, *why);
     if (auto ok = checkTransforms(t, d->prep.config); !ok) return ok.error();
     if (t.kvMethod)
         if (auto ok = checkKvMethod(*t.kvMethod, d->prep.sequenceLength - d->prep.options.steps,

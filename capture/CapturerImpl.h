@@ -63,6 +63,14 @@ Result<CaptureResult> finishRun(Recorder& rec, SessionWriter& writer, int64_t ru
                                 const ProgressFn& progress, int steps,
                                 const std::string& failurePrefix, ErrorCode failureCode);
 
+// --hw-counters (CaptureCounters.cpp): the pipeline replayed under CUPTI's
+// range profiler with a range around every module span (`spansPerPass` of
+// them a pass, as the recorded run had): per module the run metrics
+// hw.<path>.{flops,dram_bytes,gpu_ns}, and hw.counters — 0 with the reason
+// where the counters could not be read.
+std::vector<RunMetricRow> countHardware(VlmModel& model, const PreparedCapture& prep,
+                                        const std::vector<int>& seen, int64_t spansPerPass);
+
 // The stored copy of the input image and the device, shared by both kinds of run.
 Result<ImageRow> storedImageRow(const PreparedCapture& prep);
 

@@ -408,6 +408,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     row.phase = rec->phase();
     row.step = rec->step();
     if (top) handleNested(*rec, info, entry);
+    if (rec->waitsAtProbes()) rec->waitForDevice(); // exact timing: earlier work is not this op's
     if (CorrelationMarks* marks = rec->correlationMarks()) marks->opStarted(row.id);
     row.startNs = rec->nowNs();
     return nullptr;
@@ -420,6 +421,7 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
         --tlsLetGo;
         return;
     }
+    if (rec->waitsAtProbes() && rec->innermostOpRecorded()) rec->waitForDevice();
     const int64_t end = rec->nowNs();
     if (tlsSwitchedOff) {
         at::enableRecordFunction(true);

@@ -7,6 +7,7 @@
 #include "core/session/SessionWriter.h"
 
 #include <ATen/record_function.h>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -34,6 +35,10 @@ Recorder::Recorder(SessionWriter& writer, int64_t run, bool recordOps, bool reco
 
 Recorder::~Recorder() {
     stopOps();
+    // Spans whose events were never read (the run ended inside one) keep no
+    // device time; the timer may be gone by now, so it is not asked.
+    for (AwaitingSpan& a : awaitingDevice_)
+        pending_.spans.push_back(std::move(a.row));
     flush();
 }
 
@@ -55,6 +60,8 @@ std::vector<RunMetricRow> Recorder::runMetrics() const {
          "the profiler's own work inside the run (routing rows, attention copies, KV-error "
          "bookkeeping, observers), taken off the run's clock: its spans and phases exclude it"},
         clockMetric()};
+    for (auto& m : deviceTimingMetrics())
+        out.push_back(std::move(m));
     for (auto& m : energyMetrics())
         out.push_back(std::move(m));
     return out;
@@ -207,6 +214,7 @@ void Recorder::beginPhase(Phase phase, int step) {
     if (inPhase_) pending_.phases.push_back({phase_, step_, phaseStart_, now});
     lastPhaseEnd_ = now;
     energy_.phaseBoundary(phase); // between the phases: its reads are in neither
+    resolveDeviceTimes();         // and so is the wait for the GPU's events
     phase_ = phase;
     step_ = step;
     useLeavesOf(phase_);
@@ -222,6 +230,7 @@ void Recorder::endPhase() {
     pending_.phases.push_back({phase_, step_, phaseStart_, lastPhaseEnd_});
     inPhase_ = false;
     energy_.phaseBoundary(Phase::None);
+    resolveDeviceTimes();
     maybeFlush();
 }
 
@@ -234,6 +243,10 @@ std::vector<RunMetricRow> Recorder::energyMetrics() const {
 
 void Recorder::enter(int64_t moduleId) {
     SpanFrame f{++spanCount_, moduleId, 0, 0, 0, currentSpan()};
+    if (timer_) {
+        timer_->settle(); // exact mode: what ran before is not the span's
+        f.deviceStart = timer_->mark();
+    }
     spanStack_.push_back(f);
     if (marks_) marks_->spanStarted(f.id);
     spanStack_.back().start = nowNs();
@@ -264,7 +277,9 @@ std::optional<int> Recorder::innermostLayer() const {
 
 void Recorder::exit() {
     if (spanStack_.empty()) return;
+    if (timer_) timer_->settle(); // exact mode: the span's work is done before its end
     const int64_t end = nowNs();
+    const cuda::EventTimer::Mark deviceEnd = timer_ ? timer_->mark() : 0;
     if (marks_) marks_->spanEnded();
     const SpanFrame f = spanStack_.back();
     spanStack_.pop_back();
@@ -279,7 +294,10 @@ void Recorder::exit() {
     SpanRow row{f.id,    f.module, f.parent,     phase_,  step_,
                 f.start, end,      std::nullopt, f.flops, f.bytes};
     row.flopsKnown = f.ops == 0 || f.knownOps > 0;
-    pending_.spans.push_back(std::move(row));
+    if (timer_)
+        awaitingDevice_.push_back({std::move(row), f.deviceStart, deviceEnd});
+    else
+        pending_.spans.push_back(std::move(row));
     if (observer_) {
         ProbeWork work(this);
         observer_->moduleClosed(f.module);
@@ -396,6 +414,42 @@ void Recorder::stopOps() {
 void Recorder::submit(Batch&& rows) {
     rows.run = run_;
     writer_.submit(std::move(rows));
+}
+
+// Once per phase boundary: one wait for the GPU's last event, then each
+// closed span's device time from its two events. Spans still open keep their
+// marks for a later boundary.
+void Recorder::resolveDeviceTimes() {
+    if (!timer_ || !spanStack_.empty() || timer_->pending() == 0) return;
+    const auto times = timer_->resolve();
+    for (AwaitingSpan& a : awaitingDevice_) {
+        if (times && a.end < times->size() && a.start < a.end) {
+            a.row.deviceNs = std::max<int64_t>(0, (*times)[a.end] - (*times)[a.start]);
+            ++deviceTimedSpans_;
+        }
+        pending_.spans.push_back(std::move(a.row));
+    }
+    awaitingDevice_.clear();
+    if (!times && deviceTimingError_.empty()) deviceTimingError_ = times.error().message;
+}
+
+std::vector<RunMetricRow> Recorder::deviceTimingMetrics() const {
+    if (!timer_) return {};
+    const bool exact = timer_->mode() == cuda::DeviceTiming::Exact;
+    std::string note =
+        exact ? "exact: the host waited for the GPU at every span and op probe before reading "
+                "its clock, so op, span and phase times include their device work (and the "
+                "waits); span.device_ns from CUDA events around each span"
+              : "events: span.device_ns from CUDA events recorded on the legacy default stream "
+                "at each span's start and end, read once per phase step (no wait per probe); "
+                "op and span times are host launch times";
+    if (!deviceTimingError_.empty())
+        note += "; some spans have no device time: " + deviceTimingError_;
+    return {{"gpu.device_timing", exact ? 2.0 : 1.0, "", "measured", note},
+            {"gpu.device_timing_waits", double(timer_->waits()), "count", "measured",
+             "host waits for the GPU the device timing made"},
+            {"gpu.device_timed_spans", double(deviceTimedSpans_), "count", "measured",
+             "module spans with a device time (span.device_ns)"}};
 }
 
 void Recorder::maybeFlush() {

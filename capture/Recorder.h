@@ -8,6 +8,7 @@
 // startOps()); ops that libtorch runs on its worker threads are not recorded.
 
 #include "capture/Energy.h"
+#include "capture/cuda/EventTimer.h"
 #include "capture/HostClock.h"
 #include "capture/OpCostMemo.h"
 #include "core/session/Records.h"
@@ -111,6 +112,18 @@ public:
     // Reads a GPU's energy counter at the phase boundaries too (not owned;
     // null: none): energy.gpu_j and energy.<phase>.gpu_j. Set before the run.
     void setGpuEnergy(cuda::NvmlEnergy* meter) { energy_.attachGpu(meter); }
+    // Times module spans on the GPU with CUDA events (span.device_ns), read
+    // at phase boundaries, outside every phase; in exact mode it also waits
+    // for the GPU at every probe, span or op, before the clock is read. Not
+    // owned; null: none. Set before the run.
+    void setDeviceTimer(cuda::EventTimer* timer) {
+        timer_ = timer;
+        waitAtProbes_ = timer && timer->mode() == cuda::DeviceTiming::Exact;
+    }
+    // Exact device timing: an op probe waits for the GPU (waitForDevice)
+    // before it reads the clock.
+    bool waitsAtProbes() const { return waitAtProbes_; }
+    void waitForDevice() { timer_->settle(); }
     // Module ids of the open spans, outermost first.
     std::vector<int64_t> openModules() const;
     // The frames below the root, outermost first: (instance name, type);
@@ -128,6 +141,7 @@ public:
     void flush();
 
     int64_t opsRecorded() const { return opCount_; }
+    int64_t spansRecorded() const { return spanCount_; }
 
     // Called by the RecordFunction callbacks in Recorder.cpp. Every op call
     // on the recording thread gets a frame, recorded or not, so that FLOPs
@@ -190,7 +204,15 @@ private:
         int64_t id, module, start, flops, bytes;
         std::optional<int64_t> parent;
         int64_t ops = 0, knownOps = 0; // top-level ops inside, children included
+        cuda::EventTimer::Mark deviceStart = 0;
     };
+    // A closed span whose device time waits for its events to be read.
+    struct AwaitingSpan {
+        SpanRow row;
+        cuda::EventTimer::Mark start, end;
+    };
+    void resolveDeviceTimes();
+    std::vector<RunMetricRow> deviceTimingMetrics() const;
     void maybeFlush();
     RunMetricRow clockMetric() const;
     void countLeaf(const std::string* name, int64_t flops);
@@ -257,6 +279,11 @@ private:
                   // callees were placed under
     OpObserver* observer_ = nullptr;
     CorrelationMarks* marks_ = nullptr;
+    cuda::EventTimer* timer_ = nullptr;
+    bool waitAtProbes_ = false;
+    std::vector<AwaitingSpan> awaitingDevice_;
+    int64_t deviceTimedSpans_ = 0;
+    std::string deviceTimingError_; // the first failure to read the events
     int probeDepth_ = 0;
     bool probeOpsWereOn_ = false;
     int64_t probeStart_ = 0, excludedNs_ = 0;

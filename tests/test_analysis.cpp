@@ -231,6 +231,53 @@ private slots:
         QVERIFY(!adviseBatch(0, 256, 100, 2.0, 1 << 30).valid);
     }
 
+    // --hw-counters: a module with the GPU counters' FLOPs, DRAM bytes and
+    // kernel time (hw.<path>.*) is plotted from them, by hand: AI 4 FLOP/B,
+    // 4 GFLOP/s in 1 ms; a module without all three keeps its estimates; the
+    // report's JSON names which is which.
+    void rooflinePlotsCountedWork() {
+        RunData d;
+        d.run.id = 1;
+        d.phases = {{Phase::Prefill, 0, 0, 10'000'000}};
+        d.modules = {ModuleRow{1, "llm", "Llm", std::nullopt, 0},
+                     ModuleRow{2, "vision", "Vit", std::nullopt, 0}};
+        SpanRow llm{1, 1, std::nullopt, Phase::Prefill, 0, 0, 4'000'000};
+        llm.flops = 8'000'000;
+        llm.bytes = 1'000'000;
+        SpanRow vision{2, 2, std::nullopt, Phase::Prefill, 0, 4'000'000, 6'000'000};
+        vision.flops = 3'000'000;
+        vision.bytes = 1'000'000;
+        d.spans = {llm, vision};
+        d.device = DeviceRow{"GPU: test", 100e9, 10e9, "measured", int64_t(1) << 30, 0};
+        d.runMetrics = {{"hw.llm.flops", 4e6, "flop", "measured", "CUPTI"},
+                        {"hw.llm.dram_bytes", 1e6, "bytes", "measured", "CUPTI"},
+                        {"hw.llm.gpu_ns", 1e6, "ns", "measured", "CUPTI"},
+                        {"hw.vision.flops", 9e6, "flop", "measured", "CUPTI"}}; // no bytes, no time
+        const RunAnalysis a = analyseRun(d);
+        QCOMPARE(a.moduleRoofline.size(), size_t(2));
+        const RooflinePoint& counted = a.moduleRoofline[0].name == "llm" ? a.moduleRoofline[0]
+                                                                         : a.moduleRoofline[1];
+        const RooflinePoint& estimated = &counted == &a.moduleRoofline[0] ? a.moduleRoofline[1]
+                                                                          : a.moduleRoofline[0];
+        QVERIFY(counted.counted);
+        QCOMPARE(counted.flops, int64_t(4'000'000));
+        NEAR(counted.intensity, 4.0);
+        NEAR(counted.achievedFlops, 4e9);
+        QCOMPARE(counted.ns, int64_t(1'000'000));
+        QVERIFY(!estimated.counted);
+        QCOMPARE(estimated.name, std::string("vision"));
+        QCOMPARE(estimated.flops, int64_t(3'000'000)); // the span's estimate, not hw's 9e6
+        SessionReport report;
+        report.runs = {a};
+        const auto j = nlohmann::json::parse(formatJson(report))["runs"][0]["roofline"]["modules"];
+        for (const auto& p : j) {
+            const bool isLlm = p["name"] == "llm";
+            QCOMPARE(p.contains("flops_measured"), isLlm);
+            QCOMPARE(p.contains("dram_bytes_measured"), isLlm);
+            QCOMPARE(p.contains("flops_estimated"), !isLlm);
+        }
+    }
+
     void batchAdviceCalibratesOnWhatTheRunHeld() {
         // A 1000×800 photo the model sees at 224 px; 10 text tokens, no routing (H = 0).
         RunData d;
@@ -458,6 +505,10 @@ private slots:
         QCOMPARE(c.runEnergyJ, std::optional<double>(1.5));
         QVERIFY(c.details.empty()); // energy is not something the transform did
         QVERIFY(formatComparisonText(c).find("3 J vs 1.5 J") != std::string::npos);
+        QCOMPARE(nlohmann::json::parse(formatComparisonJson(c))["energy_j_per_inference_measured"]
+                                                                ["counter"]
+                                                                    .get<std::string>(),
+                 std::string("cpu_package"));
         const auto report = analyseRun(a);
         QCOMPARE(report.energyJ, std::optional<double>(3.0));
         QCOMPARE(report.energyByPhase.at(Phase::Vision), 1.0);
@@ -487,6 +538,21 @@ private slots:
         QCOMPARE(j["phases"][1]["gpu_energy_j_measured"].get<double>(), 3.0);
         QVERIFY(j["phases"][0]["gpu_energy_j_measured"].is_null());
         QVERIFY(formatText(report).find("GPU energy 4.5 J per inference") != std::string::npos);
+
+        // A what-if of a GPU run compares the GPU's energy, not the CPU's.
+        RunData w = d;
+        w.run.id = 2;
+        w.run.transform = "w4";
+        w.runMetrics = {{"energy.package_j", 9.0, "J", "measured", "RAPL"},
+                        {"energy.gpu_j", 1.5, "J", "measured", "NVML"}};
+        d.runMetrics.push_back({"energy.package_j", 8.0, "J", "measured", "RAPL"});
+        const Comparison c = compareRuns(d, w);
+        QCOMPARE(c.baseEnergyJ, std::optional<double>(4.5));
+        QCOMPARE(c.runEnergyJ, std::optional<double>(1.5));
+        QVERIFY(c.energy.find("NVML GPU counter") != std::string::npos);
+        const auto cj = nlohmann::json::parse(formatComparisonJson(c));
+        QCOMPARE(cj["energy_j_per_inference_measured"]["counter"].get<std::string>(),
+                 std::string("gpu"));
 
         d.runMetrics = {{"energy.gpu_available", 0, "", "measured", "n/a (no NVML here)"}};
         const auto none = analyseRun(d);

@@ -155,10 +155,40 @@ private slots:
                       QStringLiteral("CUDA device"), out);
         expectRefused(args + QStringList{QStringLiteral("--dtype"), QStringLiteral("float16")},
                       QStringLiteral("--device cuda"), out);
+        expectRefused(args + QStringList{QStringLiteral("--hw-counters")},
+                      QStringLiteral("--hw-counters reads a GPU's counters"), out);
+        expectRefused(args + QStringList{QStringLiteral("--device-timing"), QStringLiteral("sync")},
+                      QStringLiteral("--device-timing"), out);
         expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/no/such/folder/x.mvprof")),
                       QStringLiteral("does not exist"));
         expectRefused(captureArgs(test::sampleImage(), QStringLiteral("/proc/x.mvprof")),
                       QStringLiteral("/proc"));
+    }
+
+    // `devices` lists the CPU first, in text and JSON; a CUDA device where
+    // libtorch and the driver have one, else the reason there is none.
+    void devicesAreListed() {
+        const auto text = runCli({QStringLiteral("devices")});
+        QVERIFY2(text.exitCode == 0, text.err.constData());
+        QVERIFY(text.out.startsWith("cpu "));
+        const auto json = runCli({QStringLiteral("devices"), QStringLiteral("--format"),
+                                  QStringLiteral("json")});
+        QVERIFY2(json.exitCode == 0, json.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(json.out).object();
+        const QJsonArray devices = j[QStringLiteral("devices")].toArray();
+        QVERIFY(!devices.isEmpty());
+        const QJsonObject cpu = devices[0].toObject();
+        QCOMPARE(cpu[QStringLiteral("id")].toString(), QStringLiteral("cpu"));
+        QVERIFY(cpu[QStringLiteral("memory_bytes")].toDouble() > 0);
+        if (devices.size() == 1)
+            QVERIFY(!j[QStringLiteral("cuda_unavailable")].toString().isEmpty());
+        else
+            QVERIFY(devices[1].toObject()[QStringLiteral("id")].toString().startsWith(
+                QStringLiteral("cuda:")));
+        QCOMPARE(runCli({QStringLiteral("devices"), QStringLiteral("--format"),
+                         QStringLiteral("xml")})
+                     .exitCode,
+                 2);
     }
 
     void existingOutputNeedsForce() {

@@ -2,8 +2,9 @@
 // API (no GPU needed): the roofline's metrics configure for GH100 (H100 /
 // H200) with the pass count CUPTI gives; names and chips CUPTI does not know
 // are refused by name; counted work follows the roofline rule, worked here
-// by hand.
+// by hand. Without a GPU the range profiler refuses to start, saying why.
 #include "capture/cuda/CounterConfig.h"
+#include "capture/cuda/RangeProfiler.h"
 
 #include <QTest>
 
@@ -90,6 +91,19 @@ private slots:
         QVERIFY(!partial.flops);     // unknown, never 136 − the missing adds
         QVERIFY(!partial.dramBytes); // read alone is not the traffic
         QVERIFY(partial.seconds);
+    }
+
+    // With no GPU, or no CUDA work on this thread, starting the counters is
+    // an error with CUPTI's reason or the missing context, not a crash (here:
+    // cuptiProfilerInitialize's CUPTI_ERROR_UNKNOWN, capture-tech.md §7).
+    void rangeProfilerWithoutAContextSaysWhy() {
+        auto p = RangeProfiler::start(0, rooflineMetrics(), 64, 4);
+        QVERIFY(!p);
+        const QString why = QString::fromStdString(p.error().message);
+        QVERIFY2(why.contains(QStringLiteral("CUPTI")) || why.contains(QStringLiteral("context")),
+                 qPrintable(why));
+        // Every range-profiler entry point bound: this CUPTI has them all.
+        QVERIFY2(!why.contains(QStringLiteral("lacks")), qPrintable(why));
     }
 };
 

@@ -396,6 +396,64 @@ private slots:
         return dialog.request();
     }
 
+    // New Capture lists the devices `mvprof-cli devices` names: here a
+    // stand-in CLI answers with a GPU, which brings float16 and the device-
+    // timing choice, and both reach the capture's arguments.
+    void newCaptureOffersTheGpusTheCliLists() {
+        const QString fake = dir.filePath(QStringLiteral("fake-cli.sh"));
+        QVERIFY(test::writeFile(
+            fake, "#!/bin/sh\n"
+                  "[ \"$1\" = devices ] || exit 2\n"
+                  "echo '{\"devices\":[{\"id\":\"cpu\",\"name\":\"x\",\"memory_bytes\":1,"
+                  "\"dtypes\":[\"float32\",\"bfloat16\"]},{\"id\":\"cuda:0\",\"name\":"
+                  "\"NVIDIA H200\",\"memory_bytes\":150323855360,\"dtypes\":[\"bfloat16\","
+                  "\"float16\",\"float32\"]}]}'\n"));
+        QFile(fake).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        qputenv("MVPROF_CLI", fake.toUtf8());
+        CaptureRequest wanted;
+        wanted.device = QStringLiteral("cuda:0");
+        wanted.dtype = QStringLiteral("float16");
+        wanted.deviceTiming = QStringLiteral("exact");
+        wanted.hwCounters = true;
+        CaptureDialog dialog;
+        dialog.setRequest(wanted);
+        auto* device = dialog.findChild<QComboBox*>(QStringLiteral("device"));
+        auto* dtype = dialog.findChild<QComboBox*>(QStringLiteral("dtype"));
+        auto* timing = dialog.findChild<QComboBox*>(QStringLiteral("deviceTiming"));
+        QVERIFY(device && dtype && timing);
+        QCOMPARE(dialog.request().device, QStringLiteral("cpu")); // until the CLI answers
+        QVERIFY(!timing->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(device->count(), 2, 10000);
+        QVERIFY(device->itemText(1).contains(QStringLiteral("NVIDIA H200 (140 GiB)")));
+        QVERIFY(timing->isEnabled());
+        const QStringList args = dialog.request().arguments();
+        const auto after = [&](const char* option) {
+            const qsizetype i = args.indexOf(QLatin1String(option));
+            return i >= 0 && i + 1 < args.size() ? args[i + 1] : QString();
+        };
+        QCOMPARE(after("--device"), QStringLiteral("cuda:0"));
+        QCOMPARE(after("--dtype"), QStringLiteral("float16"));
+        QCOMPARE(after("--device-timing"), QStringLiteral("exact"));
+        QVERIFY(args.contains(QStringLiteral("--hw-counters")));
+        // Back on the CPU, float16 is not offered and the timing has no say.
+        device->setCurrentIndex(0);
+        QCOMPARE(dialog.request().dtype, QStringLiteral("float32"));
+        QVERIFY(!timing->isEnabled());
+        QVERIFY(!dialog.request().arguments().contains(QStringLiteral("--device-timing")));
+        QVERIFY(!dialog.request().arguments().contains(QStringLiteral("--hw-counters")));
+    }
+
+    // The real CLI on a machine without CUDA: the CPU only, and why.
+    void newCaptureSaysWhyThereIsNoGpu() {
+        qputenv("MVPROF_CLI", test::cliPath().toUtf8());
+        CaptureDialog dialog;
+        auto* device = dialog.findChild<QComboBox*>(QStringLiteral("device"));
+        QTRY_VERIFY_WITH_TIMEOUT(!device->toolTip().startsWith(QStringLiteral("Looking")), 20000);
+        if (device->count() > 1) QSKIP("this machine has a CUDA device");
+        QVERIFY2(device->toolTip().startsWith(QStringLiteral("No CUDA device: ")),
+                 qPrintable(device->toolTip()));
+    }
+
     void captureFromTheGuiRunsToCompletion() {
         MainWindow w;
         w.show();

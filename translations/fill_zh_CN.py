@@ -9,6 +9,18 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Looking for CUDA devices…": "正在查找 CUDA 设备…",
+    "float16 (a GPU's)": "float16（GPU 专用）",
+    "Device timing": "设备计时",
+    "CUDA events around module spans": "在模块区间前后记录 CUDA 事件",
+    "Exact: wait for the GPU at every probe (slower)": "精确：每个探针处等待 GPU（较慢）",
+    "Off: host launch times only": "关闭：仅主机端发射时间",
+    "How a GPU capture times its modules on the device; exact mode makes every op and module time include its GPU work, at the cost of a wait at each":
+        "GPU 采集如何在设备上为模块计时；精确模式让每个算子与模块的时间都包含其 GPU 工作，代价是每处都要等待",
+    "Could not ask %1 for devices: %2": "无法向 %1 查询设备：%2",
+    "%1 did not list devices: only the CPU is offered": "%1 未列出设备：仅提供 CPU",
+    "%1: %2 (%3 GiB)": "%1：%2（%3 GiB）",
+    "No CUDA device: %1": "没有 CUDA 设备：%1",
     "Any CUDA program (its kernels and copies, through CUPTI)…": "任意 CUDA 程序（通过 CUPTI 记录其内核与拷贝）…",
     "an unmodified program that uses CUDA; each of its CUDA processes becomes a run":
         "使用 CUDA 的未经修改的程序；它的每个 CUDA 进程成为一次运行",
@@ -302,8 +314,15 @@ ZH = {
     "&Theme": "主题(&T)",
     "Light": "浅色",
     "Dark": "深色",
-    "%1\nAI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)\n%4 ms · %5-bound · attainable %6 GFLOP/s (predicted)":
-        "%1\n算术强度 %2 FLOP/B（估算）· 达到 %3 GFLOP/s（实测时间）\n%4 毫秒 · %5 受限 · 可达 %6 GFLOP/s（预测）",
+    "%1\nAI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)\n%4 ms · %5-bound · attainable %6 GFLOP/s (predicted)":
+        "%1\n算术强度 %2 FLOP/B（%7）· 达到 %3 GFLOP/s（实测时间）\n%4 毫秒 · %5 受限 · 可达 %6 GFLOP/s（预测）",
+    "arithmetic intensity (FLOP/byte, GPU counters)": "算术强度（FLOP/字节，GPU 计数器）",
+    "GPU counters": "GPU 计数器",
+    "Read the GPU's hardware counters (replays the run)": "读取 GPU 硬件计数器（会重放此次运行）",
+    "After the run, replay it under CUPTI's range profiler for each module's DRAM bytes, FLOPs and kernel time; the roofline then plots those instead of estimates":
+        "运行结束后，在 CUPTI 区间分析器下重放，测得每个模块的 DRAM 字节数、FLOPs 与内核耗时；屋顶线随后以这些实测值代替估算值",
+    "%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, DRAM bytes and kernel time are measured by the GPU's counters.":
+        "%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 内核耗时；FLOPs、DRAM 字节数与内核耗时均由 GPU 硬件计数器实测。",
     "%1\nimage %2\nprompt \"%3\"\n%4": "%1\n图像 %2\n提示词“%3”\n%4",
     "A session file (.mvprof) to open": "要打开的会话文件（.mvprof）",
     'What-if': '假设分析',

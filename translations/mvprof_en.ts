@@ -145,313 +145,378 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="40"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="248"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="252"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="358"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="362"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
         <source>Reference, tiny (seconds)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="42"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
         <source>Reference, small (up to a minute on CPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="43"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
         <source>all layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
         <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="97"/>
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="99"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="105"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="106"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="109"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="139"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="110"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="90"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="96"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="103"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="110"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="120"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="126"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="45"/>
-        <source>User model (TorchScript + manifest)…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="46"/>
-        <source>Python script (profiles its model with the mvprof package)…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
-        <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50"/>
-        <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
-        <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
-        <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
-        <source>empty: the script&apos;s folder</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="49"/>
+        <source>Read the GPU&apos;s hardware counters (replays the run)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
+        <source>User model (TorchScript + manifest)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="58"/>
+        <source>Python script (profiles its model with the mvprof package)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
+        <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="62"/>
+        <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
+        <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
+        <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
+        <source>empty: the script&apos;s folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
         <source>the model&apos;s manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
+        <source>Looking for CUDA devices…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
+        <source>float16 (a GPU&apos;s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
-        <source>Choose a Model Manifest</source>
+        <source>CUDA events around module spans</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
-        <source>Model manifests (*.json)</source>
+        <source>Exact: wait for the GPU at every probe (slower)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89"/>
-        <source>Model file</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
+        <source>Off: host launch times only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
-        <source>Choose a Python Script</source>
+        <source>After the run, replay it under CUPTI&apos;s range profiler for each module&apos;s DRAM bytes, FLOPs and kernel time; the roofline then plots those instead of estimates</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="92"/>
-        <source>Python (*.py)</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="94"/>
+        <source>How a GPU capture times its modules on the device; exact mode makes every op and module time include its GPU work, at the cost of a wait at each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="95"/>
-        <source>Script</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="115"/>
+        <source>Choose a Model Manifest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
-        <source>Choose a CUDA Program</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="101"/>
-        <source>Program</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="102"/>
-        <source>Arguments</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="105"/>
-        <source>Working Folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="108"/>
-        <source>Working folder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
-        <source>Choose an Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
-        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="117"/>
-        <source>Prompt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="118"/>
-        <source>Decode steps</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="116"/>
+        <source>Model manifests (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="119"/>
-        <source>Device</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="120"/>
-        <source>Precision</source>
+        <source>Model file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="121"/>
-        <source>Attention maps</source>
+        <source>Choose a Python Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="122"/>
-        <source>Routing skew</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="123"/>
-        <source>Session file</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="123"/>
-        <source>Choose…</source>
+        <source>Python (*.py)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="125"/>
+        <source>Script</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="128"/>
+        <source>Choose a CUDA Program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
+        <source>Program</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="132"/>
+        <source>Arguments</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="135"/>
+        <source>Working Folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="138"/>
+        <source>Working folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="142"/>
+        <source>Choose an Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="143"/>
+        <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="147"/>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
+        <source>Decode steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="149"/>
+        <source>Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="150"/>
+        <source>Device timing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="152"/>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="153"/>
+        <source>Attention maps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
+        <source>Routing skew</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
+        <source>Session file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
+        <source>Choose…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="157"/>
         <source>Session File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="126"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="158"/>
         <source>mvprof sessions (*.mvprof)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="165"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="218"/>
-        <source>No image</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="192"/>
+        <source>Could not ask %1 for devices: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="218"/>
-        <source>Cannot read this image</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="204"/>
+        <source>%1 did not list devices: only the CPU is offered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="213"/>
+        <source>%1: %2 (%3 GiB)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="222"/>
+        <source>No CUDA device: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="328"/>
+        <source>No image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="328"/>
+        <source>Cannot read this image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="332"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="234"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="344"/>
         <source>Choose the user model&apos;s manifest (a .json file next to its TorchScript archive).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="236"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="346"/>
         <source>Choose the CUDA program to run (an executable file).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="238"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="348"/>
         <source>Choose the Python script to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="240"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="350"/>
         <source>The working folder does not exist.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="242"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="352"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="244"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="354"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="246"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="356"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="253"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="363"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>
@@ -459,17 +524,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="61"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="65"/>
         <source>Could not start %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="70"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="74"/>
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="71"/>
+        <location filename="../app/gui/CaptureRunner.cpp" line="75"/>
         <source>The mvprof-cli process exited with status %1.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1157,147 +1222,147 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="88"/>
+        <location filename="../app/gui/WhatIf.cpp" line="87"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <location filename="../app/gui/WhatIf.cpp" line="91"/>
         <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="93"/>
+        <location filename="../app/gui/WhatIf.cpp" line="92"/>
         <source>by the saliency map (needs attention maps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95"/>
+        <location filename="../app/gui/WhatIf.cpp" line="94"/>
         <source>by the visual features&apos; norm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96"/>
+        <location filename="../app/gui/WhatIf.cpp" line="95"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="97"/>
+        <location filename="../app/gui/WhatIf.cpp" line="96"/>
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98"/>
+        <location filename="../app/gui/WhatIf.cpp" line="97"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102"/>
+        <location filename="../app/gui/WhatIf.cpp" line="101"/>
         <source>No visual tokens dropped inside the decoder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103"/>
+        <location filename="../app/gui/WhatIf.cpp" line="102"/>
         <source>FastV (from layer 2, drop the fraction least attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105"/>
+        <location filename="../app/gui/WhatIf.cpp" line="104"/>
         <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107"/>
+        <location filename="../app/gui/WhatIf.cpp" line="106"/>
         <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="114"/>
+        <location filename="../app/gui/WhatIf.cpp" line="113"/>
         <source>The encoder sends every visual token</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="115"/>
+        <location filename="../app/gui/WhatIf.cpp" line="114"/>
         <source>VisionZip (most attended + contextual merges), tokens sent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="117"/>
+        <location filename="../app/gui/WhatIf.cpp" line="116"/>
         <source>ToMe (merge in every vision block), tokens merged per block</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="119"/>
+        <location filename="../app/gui/WhatIf.cpp" line="118"/>
         <source>Downsample baseline (the image resized), tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="212"/>
+        <location filename="../app/gui/WhatIf.cpp" line="213"/>
         <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="214"/>
+        <location filename="../app/gui/WhatIf.cpp" line="215"/>
         <source>Tokens merged after attention in every vision block by bipartite soft matching on the keys (ToMe, ICLR 2023)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="216"/>
+        <location filename="../app/gui/WhatIf.cpp" line="217"/>
         <source>The image resized so the encoder emits about this many tokens (the nearest square grid), its position table interpolated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="131"/>
+        <location filename="../app/gui/WhatIf.cpp" line="130"/>
         <source>No published KV-cache method</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="132"/>
+        <location filename="../app/gui/WhatIf.cpp" line="131"/>
         <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="134"/>
+        <location filename="../app/gui/WhatIf.cpp" line="133"/>
         <source>H2O (heavy hitters + the most recent, every step), keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="136"/>
+        <location filename="../app/gui/WhatIf.cpp" line="135"/>
         <source>SnapKV (the prompt&apos;s last 32 queries vote, once), keep</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="138"/>
+        <location filename="../app/gui/WhatIf.cpp" line="137"/>
         <source>KIVI (2-bit keys per channel, values per token)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="143"/>
+        <location filename="../app/gui/WhatIf.cpp" line="142"/>
         <source>The fraction of the prompt&apos;s positions each KV head keeps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="148"/>
+        <location filename="../app/gui/WhatIf.cpp" line="147"/>
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="152"/>
+        <location filename="../app/gui/WhatIf.cpp" line="151"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="155"/>
+        <location filename="../app/gui/WhatIf.cpp" line="154"/>
         <source>Weights:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="169"/>
+        <location filename="../app/gui/WhatIf.cpp" line="168"/>
         <source>A/B repetitions:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="171"/>
+        <location filename="../app/gui/WhatIf.cpp" line="170"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2216,62 +2281,62 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="27"/>
+        <location filename="../views/ParetoView.cpp" line="28"/>
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="28"/>
+        <location filename="../views/ParetoView.cpp" line="29"/>
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29"/>
+        <location filename="../views/ParetoView.cpp" line="30"/>
         <source>KL mean to the baseline (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30"/>
+        <location filename="../views/ParetoView.cpp" line="31"/>
         <source>Top-1 agreement (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31"/>
+        <location filename="../views/ParetoView.cpp" line="32"/>
         <source>Token match (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="33"/>
+        <location filename="../views/ParetoView.cpp" line="34"/>
         <source>Cost:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="35"/>
+        <location filename="../views/ParetoView.cpp" line="36"/>
         <source>Fidelity:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="65"/>
+        <location filename="../views/ParetoView.cpp" line="66"/>
         <source>KV bytes ratio (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="66"/>
+        <location filename="../views/ParetoView.cpp" line="67"/>
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="150"/>
+        <location filename="../views/ParetoView.cpp" line="151"/>
         <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="159"/>
+        <location filename="../views/ParetoView.cpp" line="160"/>
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio&apos;s interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="198"/>
+        <location filename="../views/ParetoView.cpp" line="194"/>
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>
@@ -2280,35 +2345,56 @@ cost %5 · fidelity %6</source>
 <context>
     <name>mvp::views::RooflineView</name>
     <message>
-        <location filename="../views/RooflineView.cpp" line="21"/>
+        <location filename="../views/RooflineView.cpp" line="23"/>
+        <location filename="../views/RooflineView.cpp" line="62"/>
         <source>arithmetic intensity (FLOP/byte, estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="22"/>
+        <location filename="../views/RooflineView.cpp" line="24"/>
         <source>performance (FLOP/s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="47"/>
+        <location filename="../views/RooflineView.cpp" line="49"/>
         <source>No device ceilings were recorded for this run: no roofline.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="48"/>
+        <location filename="../views/RooflineView.cpp" line="50"/>
         <source>This run was imported from a trace, which does not measure its machine&apos;s ceilings: no roofline (the op table and flame chart show its ops).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="97"/>
+        <location filename="../views/RooflineView.cpp" line="61"/>
+        <source>arithmetic intensity (FLOP/byte, GPU counters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="103"/>
+        <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, DRAM bytes and kernel time are measured by the GPU&apos;s counters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="106"/>
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="132"/>
+        <location filename="../views/RooflineView.cpp" line="139"/>
         <source>%1
-AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
+AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="147"/>
+        <source>GPU counters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="147"/>
+        <source>estimated</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -144,313 +144,378 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="40" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="248" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="252" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="358" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="362" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="41" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
         <source>Reference, tiny (seconds)</source>
         <translation>参考模型，tiny（数秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="42" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
         <source>Reference, small (up to a minute on CPU)</source>
         <translation>参考模型，small（CPU 上最多约一分钟）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="43" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation>将模型截断为此数量的视觉层与解码层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
         <source>float32</source>
         <translation>float32</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation>bfloat16（权重与 KV 字节减半）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="97" />
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation>权重、激活与 KV 缓存的精度（float16 需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="98" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="99" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="105" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="106" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="112" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="109" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="139" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="110" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="140" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="90" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="96" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="103" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="110" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="120" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="126" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="140" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="45" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="49" />
+        <source>Read the GPU's hardware counters (replays the run)</source>
+        <translation>读取 GPU 硬件计数器（会重放此次运行）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
         <source>User model (TorchScript + manifest)…</source>
         <translation>用户模型（TorchScript + 清单）…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="46" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="58" />
         <source>Python script (profiles its model with the mvprof package)…</source>
         <translation>Python 脚本（用 mvprof 包剖析其模型）…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="48" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
         <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
         <translation>任意 CUDA 程序（通过 CUPTI 记录其内核与拷贝）…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="50" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="62" />
         <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
         <translation>使用 CUDA 的未经修改的程序；它的每个 CUDA 进程成为一次运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
         <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
         <translation>调用 mvprof.profile(None, model, …) 的脚本，例如 llava_moe.py</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="66" />
         <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
         <translation>脚本参数，例如 --steps 8 --image photo.jpg</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
         <source>empty: the script's folder</source>
         <translation>留空：脚本所在文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
         <source>the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation>模型清单，例如 example-vlm.json（见 USER_MODELS.md）</translation>
     </message>
     <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
+        <source>Looking for CUDA devices…</source>
+        <translation>正在查找 CUDA 设备…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
+        <source>float16 (a GPU's)</source>
+        <translation>float16（GPU 专用）</translation>
+    </message>
+    <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="85" />
+        <source>CUDA events around module spans</source>
+        <translation>在模块区间前后记录 CUDA 事件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
+        <source>Exact: wait for the GPU at every probe (slower)</source>
+        <translation>精确：每个探针处等待 GPU（较慢）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
+        <source>Off: host launch times only</source>
+        <translation>关闭：仅主机端发射时间</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
+        <source>After the run, replay it under CUPTI's range profiler for each module's DRAM bytes, FLOPs and kernel time; the roofline then plots those instead of estimates</source>
+        <translation>运行结束后，在 CUPTI 区间分析器下重放，测得每个模块的 DRAM 字节数、FLOPs 与内核耗时；屋顶线随后以这些实测值代替估算值</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="94" />
+        <source>How a GPU capture times its modules on the device; exact mode makes every op and module time include its GPU work, at the cost of a wait at each</source>
+        <translation>GPU 采集如何在设备上为模块计时；精确模式让每个算子与模块的时间都包含其 GPU 工作，代价是每处都要等待</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="115" />
         <source>Choose a Model Manifest</source>
         <translation>选择模型清单</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="116" />
         <source>Model manifests (*.json)</source>
         <translation>模型清单 (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="89" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="119" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="121" />
         <source>Choose a Python Script</source>
         <translation>选择 Python 脚本</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="92" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="122" />
         <source>Python (*.py)</source>
         <translation>Python (*.py)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="95" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="125" />
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="98" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="128" />
         <source>Choose a CUDA Program</source>
         <translation>选择 CUDA 程序</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="101" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="131" />
         <source>Program</source>
         <translation>程序</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="102" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="132" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="105" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="135" />
         <source>Working Folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="108" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="138" />
         <source>Working folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="112" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="142" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="143" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="117" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="147" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="118" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="148" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="119" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="149" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="120" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="150" />
+        <source>Device timing</source>
+        <translation>设备计时</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="152" />
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="121" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="153" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="122" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="154" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="123" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="155" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="123" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="155" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="125" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="157" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="126" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="158" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="165" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="218" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="192" />
+        <source>Could not ask %1 for devices: %2</source>
+        <translation>无法向 %1 查询设备：%2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="204" />
+        <source>%1 did not list devices: only the CPU is offered</source>
+        <translation>%1 未列出设备：仅提供 CPU</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="213" />
+        <source>%1: %2 (%3 GiB)</source>
+        <translation>%1：%2（%3 GiB）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="222" />
+        <source>No CUDA device: %1</source>
+        <translation>没有 CUDA 设备：%1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="328" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="218" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="328" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="222" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="332" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="234" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="344" />
         <source>Choose the user model's manifest (a .json file next to its TorchScript archive).</source>
         <translation>请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="236" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="346" />
         <source>Choose the CUDA program to run (an executable file).</source>
         <translation>请选择要运行的 CUDA 程序（可执行文件）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="238" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="348" />
         <source>Choose the Python script to run.</source>
         <translation>请选择要运行的 Python 脚本。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="240" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="350" />
         <source>The working folder does not exist.</source>
         <translation>工作文件夹不存在。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="242" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="352" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="244" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="354" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="246" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="356" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="253" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="363" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>
@@ -458,17 +523,17 @@
 <context>
     <name>mvp::CaptureRunner</name>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="61" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="65" />
         <source>Could not start %1: %2</source>
         <translation>无法启动 %1：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="70" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="74" />
         <source>The mvprof-cli process crashed; the session keeps what it wrote.</source>
         <translation>mvprof-cli 进程崩溃；会话保留了已写入的内容。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureRunner.cpp" line="71" />
+        <location filename="../app/gui/CaptureRunner.cpp" line="75" />
         <source>The mvprof-cli process exited with status %1.</source>
         <translation>mvprof-cli 进程以状态 %1 退出。</translation>
     </message>
@@ -1156,147 +1221,147 @@
         <translation>剪枝专家，每个 MoE 层保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="88" />
+        <location filename="../app/gui/WhatIf.cpp" line="87" />
         <source>Custom What-if</source>
         <translation>自定义假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <location filename="../app/gui/WhatIf.cpp" line="91" />
         <source>by the attention the patches received</source>
         <translation>按图块获得的注意力排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="93" />
+        <location filename="../app/gui/WhatIf.cpp" line="92" />
         <source>by the saliency map (needs attention maps)</source>
         <translation>按显著性图排序（需要注意力图）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95" />
+        <location filename="../app/gui/WhatIf.cpp" line="94" />
         <source>by the visual features' norm</source>
         <translation>按视觉特征的范数排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96" />
+        <location filename="../app/gui/WhatIf.cpp" line="95" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="97" />
+        <location filename="../app/gui/WhatIf.cpp" line="96" />
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation>W8，AWQ，libtorch 提供 int8 内核时使用</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="98" />
+        <location filename="../app/gui/WhatIf.cpp" line="97" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102" />
+        <location filename="../app/gui/WhatIf.cpp" line="101" />
         <source>No visual tokens dropped inside the decoder</source>
         <translation>不在解码器内丢弃视觉 token</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="103" />
+        <location filename="../app/gui/WhatIf.cpp" line="102" />
         <source>FastV (from layer 2, drop the fraction least attended)</source>
         <translation>FastV（自第 2 层起，丢弃该比例中最少被关注的 token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="105" />
+        <location filename="../app/gui/WhatIf.cpp" line="104" />
         <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
         <translation>PyramidDrop（在 L/4、L/2、3L/4 层，保留该比例中最受关注的 token）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="107" />
+        <location filename="../app/gui/WhatIf.cpp" line="106" />
         <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
         <translation>DART（第 2 层后，保留与 8 个枢轴最不相似的 4 + 8·⌊N/8⌋ 个词元），N</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="114" />
+        <location filename="../app/gui/WhatIf.cpp" line="113" />
         <source>The encoder sends every visual token</source>
         <translation>编码器发送全部视觉词元</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="115" />
+        <location filename="../app/gui/WhatIf.cpp" line="114" />
         <source>VisionZip (most attended + contextual merges), tokens sent</source>
         <translation>VisionZip（最受关注的 + 上下文合并），发送词元数</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="117" />
+        <location filename="../app/gui/WhatIf.cpp" line="116" />
         <source>ToMe (merge in every vision block), tokens merged per block</source>
         <translation>ToMe（在每个视觉块中合并），每块合并词元数</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="119" />
+        <location filename="../app/gui/WhatIf.cpp" line="118" />
         <source>Downsample baseline (the image resized), tokens</source>
         <translation>下采样基线（缩放图像），词元数</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="212" />
+        <location filename="../app/gui/WhatIf.cpp" line="213" />
         <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
         <translation>最受关注的词元，加上按键相似度合并其余词元得到的上下文词元（VisionZip，CVPR 2025）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="214" />
+        <location filename="../app/gui/WhatIf.cpp" line="215" />
         <source>Tokens merged after attention in every vision block by bipartite soft matching on the keys (ToMe, ICLR 2023)</source>
         <translation>在每个视觉块的注意力之后，按键的二分软匹配合并的词元数（ToMe，ICLR 2023）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="216" />
+        <location filename="../app/gui/WhatIf.cpp" line="217" />
         <source>The image resized so the encoder emits about this many tokens (the nearest square grid), its position table interpolated</source>
         <translation>缩放图像，使编码器输出约这么多词元（最接近的正方形网格），并插值其位置表</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="131" />
+        <location filename="../app/gui/WhatIf.cpp" line="130" />
         <source>No published KV-cache method</source>
         <translation>不使用已发表的 KV 缓存方法</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="132" />
+        <location filename="../app/gui/WhatIf.cpp" line="131" />
         <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
         <translation>StreamingLLM（4 个注意力汇点 + 最近词元），保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="134" />
+        <location filename="../app/gui/WhatIf.cpp" line="133" />
         <source>H2O (heavy hitters + the most recent, every step), keep</source>
         <translation>H2O（重要词元 + 最近词元，每步淘汰），保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="136" />
+        <location filename="../app/gui/WhatIf.cpp" line="135" />
         <source>SnapKV (the prompt's last 32 queries vote, once), keep</source>
         <translation>SnapKV（提示的最后 32 个查询投票，一次），保留</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="138" />
+        <location filename="../app/gui/WhatIf.cpp" line="137" />
         <source>KIVI (2-bit keys per channel, values per token)</source>
         <translation>KIVI（2 位，键按通道、值按词元量化）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="143" />
+        <location filename="../app/gui/WhatIf.cpp" line="142" />
         <source>The fraction of the prompt's positions each KV head keeps</source>
         <translation>每个 KV 头保留的提示位置比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="148" />
+        <location filename="../app/gui/WhatIf.cpp" line="147" />
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation>两种配置各重跑此次数、交替进行，加速比因此带有置信区间；0 表示各比较一次运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="152" />
+        <location filename="../app/gui/WhatIf.cpp" line="151" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="155" />
+        <location filename="../app/gui/WhatIf.cpp" line="154" />
         <source>Weights:</source>
         <translation>权重：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="169" />
+        <location filename="../app/gui/WhatIf.cpp" line="168" />
         <source>A/B repetitions:</source>
         <translation>A/B 重复次数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="171" />
+        <location filename="../app/gui/WhatIf.cpp" line="170" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -2216,62 +2281,62 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="27" />
+        <location filename="../views/ParetoView.cpp" line="28" />
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation>延迟比，1 / 加速比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="28" />
+        <location filename="../views/ParetoView.cpp" line="29" />
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation>预填充 FLOPs 或 KV 字节比</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29" />
+        <location filename="../views/ParetoView.cpp" line="30" />
         <source>KL mean to the baseline (measured)</source>
         <translation>相对基线的平均 KL（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30" />
+        <location filename="../views/ParetoView.cpp" line="31" />
         <source>Top-1 agreement (measured)</source>
         <translation>Top-1 一致率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31" />
+        <location filename="../views/ParetoView.cpp" line="32" />
         <source>Token match (measured)</source>
         <translation>词元匹配率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="33" />
+        <location filename="../views/ParetoView.cpp" line="34" />
         <source>Cost:</source>
         <translation>代价：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="35" />
+        <location filename="../views/ParetoView.cpp" line="36" />
         <source>Fidelity:</source>
         <translation>保真度：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="65" />
+        <location filename="../views/ParetoView.cpp" line="66" />
         <source>KV bytes ratio (measured)</source>
         <translation>KV 字节比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="66" />
+        <location filename="../views/ParetoView.cpp" line="67" />
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation>预填充 FLOPs 比（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="150" />
+        <location filename="../views/ParetoView.cpp" line="151" />
         <source>Pareto front</source>
         <translation>帕累托前沿</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="159" />
+        <location filename="../views/ParetoView.cpp" line="160" />
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio's interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
         <translation>%1 次运行对照基线运行 %2；按中位数有 %3 个在前沿上（没有更便宜且损失更小的）；误差线：延迟比的区间（A/B，实测；6 次重复起约 95 %，更少则更低）。点击一个点可打开其比较。</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="198" />
+        <location filename="../views/ParetoView.cpp" line="194" />
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation>%1 在 %2（%3）：运行 %4
@@ -2281,38 +2346,59 @@ cost %5 · fidelity %6</source>
 <context>
     <name>mvp::views::RooflineView</name>
     <message>
-        <location filename="../views/RooflineView.cpp" line="21" />
+        <location filename="../views/RooflineView.cpp" line="23" />
+        <location filename="../views/RooflineView.cpp" line="62" />
         <source>arithmetic intensity (FLOP/byte, estimated)</source>
         <translation>算术强度（FLOP/字节，估算）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="22" />
+        <location filename="../views/RooflineView.cpp" line="24" />
         <source>performance (FLOP/s)</source>
         <translation>性能（FLOP/s）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="47" />
+        <location filename="../views/RooflineView.cpp" line="49" />
         <source>No device ceilings were recorded for this run: no roofline.</source>
         <translation>此运行未记录设备性能上限：无法绘制屋顶线。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="48" />
+        <location filename="../views/RooflineView.cpp" line="50" />
         <source>This run was imported from a trace, which does not measure its machine's ceilings: no roofline (the op table and flame chart show its ops).</source>
         <translation>此运行导入自跟踪文件，其中没有测量机器的性能上限：无法绘制屋顶线（算子表与火焰图展示其算子）。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="97" />
+        <location filename="../views/RooflineView.cpp" line="61" />
+        <source>arithmetic intensity (FLOP/byte, GPU counters)</source>
+        <translation>算术强度（FLOP/字节，GPU 计数器）</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="103" />
+        <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, DRAM bytes and kernel time are measured by the GPU's counters.</source>
+        <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 内核耗时；FLOPs、DRAM 字节数与内核耗时均由 GPU 硬件计数器实测。</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="106" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 耗时（实测）；FLOPs 与字节数由算子形状估算。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="132" />
+        <location filename="../views/RooflineView.cpp" line="139" />
         <source>%1
-AI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)
+AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
         <translation>%1
-算术强度 %2 FLOP/B（估算）· 达到 %3 GFLOP/s（实测时间）
+算术强度 %2 FLOP/B（%7）· 达到 %3 GFLOP/s（实测时间）
 %4 毫秒 · %5 受限 · 可达 %6 GFLOP/s（预测）</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="147" />
+        <source>GPU counters</source>
+        <translation>GPU 计数器</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="147" />
+        <source>estimated</source>
+        <translation>估算</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
 
@@ -55,6 +56,10 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
     const auto& a = data->analysis;
     for (const auto& p : a.moduleRoofline)
         if (p.intensity > 0 && p.achievedFlops > 0) points_.push_back(p);
+    const bool counted = !points_.empty() && std::all_of(points_.begin(), points_.end(),
+                                                         [](const auto& p) { return p.counted; });
+    plot_->xAxis->setLabel(counted ? tr("arithmetic intensity (FLOP/byte, GPU counters)")
+                                   : tr("arithmetic intensity (FLOP/byte, estimated)"));
 
     // Ceilings: min(peak, AI · bandwidth) over the visible intensity range.
     const double lo = 1e-2, hi = 1e4;
@@ -95,9 +100,12 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
     for (const auto& p : points_)
         minY = std::min(minY, p.achievedFlops);
     plot_->yAxis->setRange(std::max(1e6, minY / 10), std::max(maxY, a.host->peakFlops) * 2);
-    info_->setText(tr("%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 "
-                      "FLOP/B, measured). Point area ∝ "
-                      "time (measured); FLOPs and bytes are estimated from op shapes.")
+    info_->setText((counted ? tr("%1 modules; blue: memory-bound, orange: compute-bound on %2 "
+                                 "(ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, "
+                                 "DRAM bytes and kernel time are measured by the GPU's counters.")
+                            : tr("%1 modules; blue: memory-bound, orange: compute-bound on %2 "
+                                 "(ridge %3 FLOP/B, measured). Point area ∝ "
+                                 "time (measured); FLOPs and bytes are estimated from op shapes."))
                        .arg(points_.size())
                        .arg(QString::fromStdString(a.host->name))
                        .arg(a.host->ridge(), 0, 'f', 1));
@@ -128,14 +136,15 @@ bool RooflineView::eventFilter(QObject* watched, QEvent* event) {
     }
     QToolTip::showText(
         m->globalPosition().toPoint(),
-        tr("%1\nAI %2 FLOP/B (estimated) · %3 GFLOP/s achieved (measured time)\n%4 ms · %5-bound · "
+        tr("%1\nAI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)\n%4 ms · %5-bound · "
            "attainable %6 GFLOP/s (predicted)")
             .arg(QString::fromStdString(p.name))
             .arg(p.intensity, 0, 'f', 2)
             .arg(p.achievedFlops / 1e9, 0, 'f', 2)
             .arg(double(p.ns) / 1e6, 0, 'f', 2)
             .arg(QString::fromUtf8(toString(p.bound)))
-            .arg(p.attainableFlops / 1e9, 0, 'f', 1),
+            .arg(p.attainableFlops / 1e9, 0, 'f', 1)
+            .arg(p.counted ? tr("GPU counters") : tr("estimated")),
         plot_);
     return false;
 }

@@ -15,6 +15,7 @@ namespace {
 // What the options set beyond CaptureOptions itself.
 struct CaptureFlags {
     std::string attnLayers, progress;
+    std::string deviceTiming = "events";
     bool noProbes = false;
     bool noGpuTrace = false;
 };
@@ -60,6 +61,14 @@ void addRunOptions(CLI::App& app, CaptureOptions& o, CaptureFlags& f) {
     app.add_flag("--no-gpu-trace", f.noGpuTrace,
                  "on a GPU: do not trace its kernels and copies with CUPTI (for overhead "
                  "comparisons)");
+    app.add_option("--device-timing", f.deviceTiming,
+                   "on a GPU: events (default: module spans timed by CUDA events, read once per "
+                   "step), exact (also wait for the GPU at every span and op, so host times "
+                   "include device work; slower) or off")
+        ->check(oneOf({"events", "exact", "off"}));
+    app.add_flag("--hw-counters", o.hwCounters,
+                 "on a GPU: replay the run under CUPTI's range profiler for each module's DRAM "
+                 "bytes, FLOPs and kernel time (hw.* metrics; the roofline then plots them)");
     app.add_flag("--nested-ops", o.nestedOps,
                  "also record the ops nested inside a counted op (views, the mm under a matmul)");
     app.add_option("--progress", f.progress,
@@ -84,6 +93,7 @@ int captureCommand(const std::vector<std::string>& argv) {
         return fail(2, "unexpected argument '" + cli.positional[0] + "' (see --help)");
     o.probes = !flags.noProbes;
     o.traceGpu = !flags.noGpuTrace;
+    o.deviceTiming = *cuda::parseDeviceTiming(flags.deviceTiming); // checked by the parser
     if (!flags.attnLayers.empty()) {
         // "all" needs the layer count: resolve it from the preset first.
         auto cfg = presetConfig(o.model, o.overrides);
@@ -121,6 +131,39 @@ int captureCommand(const std::vector<std::string>& argv) {
     if (r.status != RunStatus::Complete)
         return fail(1, "the run was stopped before it finished; " + o.outPath +
                            " keeps it, marked incomplete");
+    return 0;
+}
+
+int devicesCommand(const std::vector<std::string>& argv) {
+    CommandLine cli("devices",
+                    "mvprof-cli devices [--format text|json] — where `capture --device` can run",
+                    "");
+    std::string format = "text";
+    cli.app.add_option("--format", format, "text (default) or json")->check(oneOf({"text", "json"}));
+    if (auto exit = cli.parse(argv)) return *exit;
+    if (!cli.positional.empty())
+        return fail(2, "unexpected argument '" + cli.positional[0] + "' (see --help)");
+    const DeviceList list = captureDevices();
+    if (format == "json") {
+        nlohmann::json devices = nlohmann::json::array();
+        for (const auto& d : list.devices)
+            devices.push_back({{"id", d.id},
+                               {"name", d.name},
+                               {"memory_bytes", d.memoryBytes},
+                               {"dtypes", d.dtypes}});
+        nlohmann::json j{{"devices", devices}};
+        if (!list.noCuda.empty()) j["cuda_unavailable"] = list.noCuda;
+        std::printf("%s\n", j.dump().c_str());
+        return 0;
+    }
+    for (const auto& d : list.devices) {
+        std::string dtypes;
+        for (const auto& t : d.dtypes)
+            dtypes += (dtypes.empty() ? "" : ", ") + t;
+        std::printf("%-8s %s, %.1f GiB (--dtype %s)\n", d.id.c_str(), d.name.c_str(),
+                    double(d.memoryBytes) / double(1LL << 30), dtypes.c_str());
+    }
+    if (!list.noCuda.empty()) std::printf("no CUDA device: %s\n", list.noCuda.c_str());
     return 0;
 }
 

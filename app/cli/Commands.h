@@ -15,6 +15,7 @@ int whatIfCommand(const std::vector<std::string>& args);
 int diffCommand(const std::vector<std::string>& args);
 int launchCommand(const std::vector<std::string>& args);
 int importCommand(const std::vector<std::string>& args);
+int devicesCommand(const std::vector<std::string>& args);
 
 // Prints "mvprof-cli: <message>" on stderr and returns `code`.
 int fail(int code, const std::string& message);

@@ -21,6 +21,7 @@ Usage:
   mvprof-cli diff FILE A B [--format text|json]                compare two runs, module by module
   mvprof-cli launch --out FILE -- python3 SCRIPT [ARGS…]       run a script that uses the mvprof package
   mvprof-cli example-model DIR                                 write an example TorchScript user model
+  mvprof-cli devices [--format text|json]                      the CPU and CUDA devices capture can use
   mvprof-cli --version | --help
 Run `mvprof-cli COMMAND --help` for a command's options.
 Exit status: 0 success, 2 bad input or usage, 1 internal error.
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
         if (command == "import") return mvp::cli::importCommand(args);
         if (command == "diff") return mvp::cli::diffCommand(args);
         if (command == "launch") return mvp::cli::launchCommand(args);
+        if (command == "devices") return mvp::cli::devicesCommand(args);
         if (command == "example-model") {
             if (args.size() != 1 || args[0].rfind("--", 0) == 0)
                 return mvp::cli::fail(2, "example-model needs one folder to write example-vlm.pt "
@@ -62,6 +64,6 @@ int main(int argc, char** argv) {
         return mvp::cli::fail(1, std::string("internal error: ") + e.what());
     }
     return mvp::cli::fail(2, "unknown command '" + command +
-                                 "': use capture, report, export, import, whatif, diff, launch or "
-                                 "example-model (see --help)");
+                                 "': use capture, report, export, import, whatif, diff, launch, "
+                                 "devices or example-model (see --help)");
 }

@@ -1,5 +1,6 @@
 #include "app/gui/CaptureDialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -8,15 +9,23 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QImageReader>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QProcess>
 #include <QSpinBox>
+#include <QStandardItemModel>
 
 namespace mvp {
 
 namespace {
+// The precisions a device takes, on its Device item.
+constexpr int kDtypesRole = Qt::UserRole + 1;
+
 QWidget* withButton(QWidget* parent, QLineEdit* edit, const QString& label,
                     std::function<void()> onClick) {
     auto* row = new QWidget(parent);
@@ -35,8 +44,11 @@ CaptureDialog::CaptureDialog(QWidget* parent)
       script_(new QLineEdit(this)), program_(new QLineEdit(this)), scriptArgs_(new QLineEdit(this)),
       workingFolder_(new QLineEdit(this)), layers_(new QSpinBox(this)), image_(new QLineEdit(this)),
       preview_(new QLabel(this)), prompt_(new QLineEdit(this)), steps_(new QSpinBox(this)),
-      device_(new QComboBox(this)), dtype_(new QComboBox(this)), attn_(new QLineEdit(this)),
-      skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
+      device_(new QComboBox(this)), dtype_(new QComboBox(this)),
+      deviceTiming_(new QComboBox(this)),
+      hwCounters_(new QCheckBox(tr("Read the GPU's hardware counters (replays the run)"), this)),
+      devicesProbe_(new QProcess(this)),
+      attn_(new QLineEdit(this)), skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
     setWindowTitle(tr("New Capture"));
     model_->addItem(tr("Reference, tiny (seconds)"), QStringLiteral("ref:tiny"));
     model_->addItem(tr("Reference, small (up to a minute on CPU)"), QStringLiteral("ref:small"));
@@ -60,9 +72,27 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     layers_->setToolTip(tr("Truncate the model to this many vision and decoder layers"));
     steps_->setRange(0, 4096);
     steps_->setValue(8);
+    device_->setObjectName(QStringLiteral("device"));
     device_->addItem(tr("CPU"), QStringLiteral("cpu"));
+    device_->setItemData(0, QStringList{QStringLiteral("float32"), QStringLiteral("bfloat16")},
+                         kDtypesRole);
+    device_->setToolTip(tr("Looking for CUDA devices…"));
+    dtype_->setObjectName(QStringLiteral("dtype"));
     dtype_->addItem(tr("float32"), QStringLiteral("float32"));
     dtype_->addItem(tr("bfloat16 (half the weight and KV bytes)"), QStringLiteral("bfloat16"));
+    dtype_->addItem(tr("float16 (a GPU's)"), QStringLiteral("float16"));
+    deviceTiming_->setObjectName(QStringLiteral("deviceTiming"));
+    deviceTiming_->addItem(tr("CUDA events around module spans"), QStringLiteral("events"));
+    deviceTiming_->addItem(tr("Exact: wait for the GPU at every probe (slower)"),
+                           QStringLiteral("exact"));
+    deviceTiming_->addItem(tr("Off: host launch times only"), QStringLiteral("off"));
+    hwCounters_->setObjectName(QStringLiteral("hwCounters"));
+    hwCounters_->setToolTip(
+        tr("After the run, replay it under CUPTI's range profiler for each module's DRAM bytes, "
+           "FLOPs and kernel time; the roofline then plots those instead of estimates"));
+    deviceTiming_->setToolTip(
+        tr("How a GPU capture times its modules on the device; exact mode makes every op and "
+           "module time include its GPU work, at the cost of a wait at each"));
     dtype_->setToolTip(
         tr("The precision of weights, activations and the KV cache (float16 needs a GPU)"));
     attn_->setPlaceholderText(tr("e.g. all, 0-1 or 0,3 (empty: none)"));
@@ -117,6 +147,8 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     form->addRow(tr("Prompt"), prompt_);
     form->addRow(tr("Decode steps"), steps_);
     form->addRow(tr("Device"), device_);
+    form->addRow(tr("Device timing"), deviceTiming_);
+    form->addRow(QString(), hwCounters_);
     form->addRow(tr("Precision"), dtype_);
     form->addRow(tr("Attention maps"), attn_);
     form->addRow(tr("Routing skew"), skew_);
@@ -137,7 +169,76 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     setLayout(form);
     connect(image_, &QLineEdit::textChanged, this, &CaptureDialog::updatePreview);
     connect(model_, &QComboBox::currentIndexChanged, this, &CaptureDialog::modelChanged);
+    connect(device_, &QComboBox::currentIndexChanged, this, &CaptureDialog::deviceChanged);
     modelChanged();
+    askForDevices();
+}
+
+CaptureDialog::~CaptureDialog() {
+    // Closed before mvprof-cli answered: the question is dropped.
+    devicesProbe_->disconnect();
+    if (devicesProbe_->state() != QProcess::NotRunning) {
+        devicesProbe_->kill();
+        devicesProbe_->waitForFinished(1000);
+    }
+}
+
+// In the background: a machine with a GPU answers in about a second (the
+// driver starts), and the dialog is usable meanwhile on the CPU.
+void CaptureDialog::askForDevices() {
+    connect(devicesProbe_, &QProcess::finished, this, &CaptureDialog::devicesFound);
+    connect(devicesProbe_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e == QProcess::FailedToStart)
+            device_->setToolTip(tr("Could not ask %1 for devices: %2")
+                                    .arg(CaptureRunner::cliPath(), devicesProbe_->errorString()));
+    });
+    devicesProbe_->start(CaptureRunner::cliPath(),
+                         {QStringLiteral("devices"), QStringLiteral("--format"),
+                          QStringLiteral("json")});
+}
+
+void CaptureDialog::devicesFound() {
+    const QJsonObject answer = QJsonDocument::fromJson(devicesProbe_->readAllStandardOutput()).object();
+    const QJsonArray devices = answer.value(QStringLiteral("devices")).toArray();
+    if (devices.isEmpty()) {
+        device_->setToolTip(tr("%1 did not list devices: only the CPU is offered")
+                                .arg(CaptureRunner::cliPath()));
+        return;
+    }
+    for (const QJsonValue& v : devices) {
+        const QJsonObject d = v.toObject();
+        const QString id = d.value(QStringLiteral("id")).toString();
+        if (id == QLatin1String("cpu") || device_->findData(id) >= 0) continue;
+        const double gib = d.value(QStringLiteral("memory_bytes")).toDouble() / double(1 << 30);
+        device_->addItem(tr("%1: %2 (%3 GiB)")
+                             .arg(id, d.value(QStringLiteral("name")).toString())
+                             .arg(gib, 0, 'f', 0),
+                         id);
+        device_->setItemData(device_->count() - 1,
+                             d.value(QStringLiteral("dtypes")).toVariant().toStringList(),
+                             kDtypesRole);
+    }
+    const QString noCuda = answer.value(QStringLiteral("cuda_unavailable")).toString();
+    device_->setToolTip(noCuda.isEmpty() ? QString() : tr("No CUDA device: %1").arg(noCuda));
+    if (const int wanted = device_->findData(wantedDevice_); wanted > 0) {
+        device_->setCurrentIndex(wanted);
+        dtype_->setCurrentIndex(std::max(0, dtype_->findData(wantedDtype_)));
+        hwCounters_->setChecked(wantedCounters_);
+    }
+}
+
+// Only the precisions the device takes are offered; device timing is a GPU's.
+void CaptureDialog::deviceChanged() {
+    const QStringList dtypes = device_->currentData(kDtypesRole).toStringList();
+    auto* items = qobject_cast<QStandardItemModel*>(dtype_->model());
+    for (int i = 0; i < dtype_->count() && items; ++i)
+        items->item(i)->setEnabled(dtypes.contains(dtype_->itemData(i).toString()));
+    if (!dtypes.contains(dtype_->currentData().toString())) dtype_->setCurrentIndex(0);
+    const bool gpu =
+        device_->currentData().toString() != QLatin1String("cpu") && device_->isEnabled();
+    deviceTiming_->setEnabled(gpu);
+    hwCounters_->setEnabled(gpu);
+    if (!gpu) hwCounters_->setChecked(false);
 }
 
 void CaptureDialog::modelChanged() {
@@ -158,6 +259,7 @@ void CaptureDialog::modelChanged() {
     for (QWidget* w : {static_cast<QWidget*>(image_), static_cast<QWidget*>(prompt_),
                        static_cast<QWidget*>(steps_), static_cast<QWidget*>(device_)})
         w->setEnabled(!script);
+    deviceChanged();
 }
 
 CaptureRequest CaptureDialog::request() const {
@@ -181,6 +283,8 @@ CaptureRequest CaptureDialog::request() const {
     r.steps = steps_->value();
     r.device = device_->currentData().toString();
     r.dtype = dtype_->currentData().toString();
+    r.deviceTiming = deviceTiming_->currentData().toString();
+    r.hwCounters = hwCounters_->isChecked();
     r.attnLayers = attn_->text().trimmed();
     r.routingSkew = skew_->value();
     r.output = output_->text();
@@ -202,7 +306,13 @@ void CaptureDialog::setRequest(const CaptureRequest& r) {
     image_->setText(r.image);
     prompt_->setText(r.prompt);
     steps_->setValue(r.steps);
+    wantedDevice_ = r.device; // a GPU is listed once mvprof-cli answers
+    wantedDtype_ = r.dtype;
+    device_->setCurrentIndex(std::max(0, device_->findData(r.device)));
+    deviceTiming_->setCurrentIndex(std::max(0, deviceTiming_->findData(r.deviceTiming)));
+    wantedCounters_ = r.hwCounters;
     dtype_->setCurrentIndex(std::max(0, dtype_->findData(r.dtype)));
+    deviceChanged(); // a GPU's precision waits for its device to be listed
     attn_->setText(r.attnLayers);
     skew_->setValue(r.routingSkew);
     output_->setText(r.output);

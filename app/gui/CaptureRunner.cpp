@@ -49,6 +49,10 @@ QStringList CaptureRequest::arguments() const {
         if (layers > 0) a << QStringLiteral("--layers") << QString::number(layers);
         if (!attnLayers.isEmpty()) a << QStringLiteral("--attn-layers") << attnLayers;
     }
+    if (device != QLatin1String("cpu")) {
+        a << QStringLiteral("--device-timing") << deviceTiming;
+        if (hwCounters) a << QStringLiteral("--hw-counters");
+    }
     if (force) a << QStringLiteral("--force");
     return a;
 }

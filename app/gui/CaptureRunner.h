@@ -30,6 +30,8 @@ struct CaptureRequest {
     int steps = 8;
     QString device = QStringLiteral("cpu");
     QString dtype = QStringLiteral("float32");
+    QString deviceTiming = QStringLiteral("events"); // on a GPU: events, exact or off
+    bool hwCounters = false; // on a GPU: replay the run under CUPTI's range profiler
     QString attnLayers; // "", "all", "0-1", …
     double routingSkew = 1.0;
     QString output;

@@ -1,75 +1,82 @@
 #include "capture/cuda/CounterConfig.h"
 
-#include "capture/cuda/CuptiApi.h"
-
-#include <cupti_profiler_host.h>
+#include "capture/cuda/CounterHost.h"
 
 namespace mvp::cuda {
+
+HostObject::HostObject(const CuptiProfilerApi& api, const std::string& chip,
+                       const std::vector<uint8_t>& counterAvailability)
+    : api_(api) {
+    auto p = HOST_PARAMS(Initialize);
+    p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    p.pChipName = chip.c_str();
+    p.pCounterAvailabilityImage = counterAvailability.empty() ? nullptr : counterAvailability.data();
+    status_ = api_.hostInitialize(&p);
+    object_ = status_ == CUPTI_SUCCESS ? p.pHostObject : nullptr;
+}
+
+HostObject::~HostObject() {
+    if (!object_) return;
+    auto p = HOST_PARAMS(Deinitialize);
+    p.pHostObject = object_;
+    api_.hostDeinitialize(&p);
+}
+
+CUptiResult HostObject::add(const std::vector<const char*>& names) {
+    auto p = HOST_PARAMS(ConfigAddMetrics);
+    p.pHostObject = object_;
+    p.ppMetricNames = const_cast<const char**>(names.data());
+    p.numMetrics = names.size();
+    return api_.hostConfigAddMetrics(&p);
+}
+
+Result<std::vector<uint8_t>> HostObject::image() {
+    auto size = HOST_PARAMS(GetConfigImageSize);
+    size.pHostObject = object_;
+    if (const auto s = api_.hostGetConfigImageSize(&size); s != CUPTI_SUCCESS)
+        return makeError(ErrorCode::Internal, "CUPTI config image size: " + cuptiMessage(s));
+    std::vector<uint8_t> out(size.configImageSize);
+    auto get = HOST_PARAMS(GetConfigImage);
+    get.pHostObject = object_;
+    get.configImageSize = out.size();
+    get.pConfigImage = out.data();
+    if (const auto s = api_.hostGetConfigImage(&get); s != CUPTI_SUCCESS)
+        return makeError(ErrorCode::Internal, "CUPTI config image: " + cuptiMessage(s));
+    return out;
+}
+
+Result<std::vector<double>> HostObject::evaluate(const std::vector<uint8_t>& counterData,
+                                                 size_t range,
+                                                 const std::vector<const char*>& names) {
+    std::vector<double> values(names.size(), 0.0);
+    auto p = HOST_PARAMS(EvaluateToGpuValues);
+    p.pHostObject = object_;
+    p.pCounterDataImage = counterData.data();
+    p.counterDataImageSize = counterData.size();
+    p.rangeIndex = range;
+    p.ppMetricNames = const_cast<const char**>(names.data());
+    p.numMetrics = names.size();
+    p.pMetricValues = values.data();
+    if (const auto s = api_.hostEvaluateToGpuValues(&p); s != CUPTI_SUCCESS)
+        return makeError(ErrorCode::Internal, "CUPTI could not evaluate range " +
+                                                  std::to_string(range) + ": " + cuptiMessage(s));
+    return values;
+}
+
+Result<const CuptiProfilerApi*> profilerApi() {
+    std::string why;
+    const CuptiProfilerApi* api = cuptiProfilerApi(&why);
+    if (!api) return makeError(ErrorCode::NotFound, "CUPTI's range profiler: " + why);
+    return api;
+}
+
 namespace {
 
-// A parameter block as CUPTI wants it: zeroed, its size set.
-template <typename Params> Params params(size_t structSize) {
-    Params p{};
-    p.structSize = structSize;
-    return p;
-}
-#define HOST_PARAMS(Name)                                                                          \
-    params<CUpti_Profiler_Host_##Name##_Params>(CUpti_Profiler_Host_##Name##_Params_STRUCT_SIZE)
-
-// A range-profiler host object for one chip, deinitialised on scope exit.
-class HostObject {
-public:
-    explicit HostObject(const std::string& chip) {
-        auto p = HOST_PARAMS(Initialize);
-        p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-        p.pChipName = chip.c_str();
-        status_ = cuptiProfilerHostInitialize(&p);
-        object_ = status_ == CUPTI_SUCCESS ? p.pHostObject : nullptr;
-    }
-    ~HostObject() {
-        if (!object_) return;
-        auto p = HOST_PARAMS(Deinitialize);
-        p.pHostObject = object_;
-        cuptiProfilerHostDeinitialize(&p);
-    }
-    HostObject(const HostObject&) = delete;
-    HostObject& operator=(const HostObject&) = delete;
-
-    CUptiResult status() const { return status_; }
-
-    CUptiResult add(const std::vector<const char*>& names) {
-        auto p = HOST_PARAMS(ConfigAddMetrics);
-        p.pHostObject = object_;
-        p.ppMetricNames = const_cast<const char**>(names.data());
-        p.numMetrics = names.size();
-        return cuptiProfilerHostConfigAddMetrics(&p);
-    }
-
-    Result<std::vector<uint8_t>> image() {
-        auto size = HOST_PARAMS(GetConfigImageSize);
-        size.pHostObject = object_;
-        if (const auto s = cuptiProfilerHostGetConfigImageSize(&size); s != CUPTI_SUCCESS)
-            return makeError(ErrorCode::Internal, "CUPTI config image size: " + cuptiMessage(s));
-        std::vector<uint8_t> out(size.configImageSize);
-        auto get = HOST_PARAMS(GetConfigImage);
-        get.pHostObject = object_;
-        get.configImageSize = out.size();
-        get.pConfigImage = out.data();
-        if (const auto s = cuptiProfilerHostGetConfigImage(&get); s != CUPTI_SUCCESS)
-            return makeError(ErrorCode::Internal, "CUPTI config image: " + cuptiMessage(s));
-        return out;
-    }
-
-private:
-    CUptiResult status_ = CUPTI_ERROR_UNKNOWN;
-    CUpti_Profiler_Host_Object* object_ = nullptr;
-};
-
-Result<int> passesOf(std::vector<uint8_t>& image) {
+Result<int> passesOf(const CuptiProfilerApi& api, std::vector<uint8_t>& image) {
     auto p = HOST_PARAMS(GetNumOfPasses);
     p.configImageSize = image.size();
     p.pConfigImage = image.data();
-    if (const auto s = cuptiProfilerHostGetNumOfPasses(&p); s != CUPTI_SUCCESS)
+    if (const auto s = api.hostGetNumOfPasses(&p); s != CUPTI_SUCCESS)
         return makeError(ErrorCode::Internal, "CUPTI pass count: " + cuptiMessage(s));
     return int(p.numOfPasses);
 }
@@ -86,27 +93,13 @@ Status checkChip(const std::string& chip) {
                                               chip + "\" (it knows " + known + ")");
 }
 
-const std::string kSass = "sm__sass_thread_inst_executed_op_";
-
 } // namespace
 
-const std::vector<std::string>& rooflineMetrics() {
-    static const std::vector<std::string> metrics = [] {
-        std::vector<std::string> m = {"dram__bytes_read.sum", "dram__bytes_write.sum",
-                                      "gpu__time_duration.sum"};
-        for (const char* precision : {"f", "h", "d"})
-            for (const char* op : {"fma", "add", "mul"})
-                m.push_back(kSass + precision + op + "_pred_on.sum");
-        for (const char* tensor : {"bf16_dst_fp32", "fp16", "tf32_dst_fp32"})
-            m.push_back(std::string("sm__ops_path_tensor_src_") + tensor + ".sum");
-        return m;
-    }();
-    return metrics;
-}
-
 Result<std::vector<std::string>> supportedChips() {
+    auto api = profilerApi();
+    if (!api) return api.error();
     auto p = HOST_PARAMS(GetSupportedChips);
-    if (const auto s = cuptiProfilerHostGetSupportedChips(&p); s != CUPTI_SUCCESS)
+    if (const auto s = (*api)->hostGetSupportedChips(&p); s != CUPTI_SUCCESS)
         return makeError(ErrorCode::Internal,
                          "the CUPTI range profiler lists no chips: " + cuptiMessage(s));
     std::vector<std::string> out;
@@ -116,11 +109,14 @@ Result<std::vector<std::string>> supportedChips() {
 }
 
 Result<CounterConfig> configureCounters(const std::string& chip,
-                                        const std::vector<std::string>& metrics) {
+                                        const std::vector<std::string>& metrics,
+                                        const std::vector<uint8_t>& counterAvailability) {
     if (metrics.empty()) return makeError(ErrorCode::BadInput, "no hardware metrics asked for");
+    auto api = profilerApi();
+    if (!api) return api.error();
     if (auto s = checkChip(chip); !s) return s.error();
     for (const auto& m : metrics) {
-        HostObject scratch(chip);
+        HostObject scratch(**api, chip, counterAvailability);
         if (scratch.status() != CUPTI_SUCCESS)
             return makeError(ErrorCode::Internal, "CUPTI range profiler for " + chip + ": " +
                                                       cuptiMessage(scratch.status()));
@@ -129,7 +125,7 @@ Result<CounterConfig> configureCounters(const std::string& chip,
                                                       "\" is not one CUPTI knows for " + chip +
                                                       ": " + cuptiMessage(s));
     }
-    HostObject host(chip);
+    HostObject host(**api, chip, counterAvailability);
     std::vector<const char*> names;
     for (const auto& m : metrics)
         names.push_back(m.c_str());
@@ -138,34 +134,9 @@ Result<CounterConfig> configureCounters(const std::string& chip,
                          "CUPTI refused the metrics together: " + cuptiMessage(s));
     auto image = host.image();
     if (!image) return image.error();
-    auto passes = passesOf(*image);
+    auto passes = passesOf(**api, *image);
     if (!passes) return passes.error();
     return CounterConfig{chip, metrics, std::move(*image), *passes};
-}
-
-CountedWork countedWork(const std::map<std::string, double>& values) {
-    auto value = [&](const std::string& name) -> std::optional<double> {
-        const auto it = values.find(name);
-        return it == values.end() ? std::nullopt : std::optional<double>(it->second);
-    };
-    CountedWork out;
-    std::optional<double> flops = 0.0;
-    auto add = [&](const std::string& name, double weight) {
-        const auto v = value(name);
-        flops = flops && v ? std::optional<double>(*flops + weight * *v) : std::nullopt;
-    };
-    for (const char* precision : {"f", "h", "d"}) {
-        add(kSass + precision + "fma_pred_on.sum", 2);
-        add(kSass + precision + "add_pred_on.sum", 1);
-        add(kSass + precision + "mul_pred_on.sum", 1);
-    }
-    for (const char* tensor : {"bf16_dst_fp32", "fp16", "tf32_dst_fp32"})
-        add(std::string("sm__ops_path_tensor_src_") + tensor + ".sum", 1);
-    out.flops = flops;
-    const auto read = value("dram__bytes_read.sum"), written = value("dram__bytes_write.sum");
-    if (read && written) out.dramBytes = *read + *written;
-    if (const auto ns = value("gpu__time_duration.sum")) out.seconds = *ns * 1e-9;
-    return out;
 }
 
 } // namespace mvp::cuda

@@ -32,9 +32,11 @@ Result<std::vector<std::string>> supportedChips();
 
 // Checks every metric name for `chip` (each on its own host object: after a
 // failed add CUPTI refuses every later one) and builds the configuration.
-// Errors name the chip or the first metric CUPTI refuses.
+// Errors name the chip or the first metric CUPTI refuses. A GPU's counter
+// availability image (RangeProfiler.h) may go with it; offline, none.
 Result<CounterConfig> configureCounters(const std::string& chip,
-                                        const std::vector<std::string>& metrics);
+                                        const std::vector<std::string>& metrics,
+                                        const std::vector<uint8_t>& counterAvailability = {});
 
 // Counted work of one range from its metric values (keyed by metric name),
 // by the rule of NVIDIA's roofline charts: an fma thread instruction is two

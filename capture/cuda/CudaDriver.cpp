@@ -74,4 +74,14 @@ CudaDeviceInfo cudaDeviceInfo(int index, const std::string& library) {
     return out;
 }
 
+void* currentCudaContext(const std::string& library) {
+    void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) return nullptr;
+    using Current = int (*)(void**);
+    auto current = reinterpret_cast<Current>(dlsym(handle, "cuCtxGetCurrent"));
+    void* context = nullptr;
+    if (!current || current(&context) != 0) return nullptr;
+    return context;
+}
+
 } // namespace mvp::cuda

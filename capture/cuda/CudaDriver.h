@@ -25,4 +25,8 @@ struct CudaDeviceInfo {
 // What the driver says of device `index` (after probeCudaDriver found it).
 CudaDeviceInfo cudaDeviceInfo(int index, const std::string& library = "libcuda.so.1");
 
+// The calling thread's current CUDA context (a CUcontext), or null where it
+// has none (the model has not run CUDA work on this thread) or no driver loads.
+void* currentCudaContext(const std::string& library = "libcuda.so.1");
+
 } // namespace mvp::cuda

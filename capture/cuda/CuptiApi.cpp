@@ -8,8 +8,8 @@ namespace mvp::cuda {
 
 namespace {
 
-struct Loaded {
-    CuptiApi api{};
+template <typename Api> struct Loaded {
+    Api api{};
     bool ok = false;
     std::string reason;
 };
@@ -50,8 +50,38 @@ bool bindAll(void* l, CuptiApi& a, std::string& missing) {
     return ok;
 }
 
-Loaded load() {
-    Loaded out;
+bool bindProfiler(void* l, CuptiProfilerApi& a, std::string& missing) {
+    bool ok = bind(l, "cuptiProfilerInitialize", a.initialize, missing);
+    ok &= bind(l, "cuptiProfilerDeInitialize", a.deInitialize, missing);
+    ok &= bind(l, "cuptiDeviceGetChipName", a.deviceGetChipName, missing);
+    ok &= bind(l, "cuptiProfilerGetCounterAvailability", a.getCounterAvailability, missing);
+    ok &= bind(l, "cuptiProfilerHostInitialize", a.hostInitialize, missing);
+    ok &= bind(l, "cuptiProfilerHostDeinitialize", a.hostDeinitialize, missing);
+    ok &= bind(l, "cuptiProfilerHostGetSupportedChips", a.hostGetSupportedChips, missing);
+    ok &= bind(l, "cuptiProfilerHostConfigAddMetrics", a.hostConfigAddMetrics, missing);
+    ok &= bind(l, "cuptiProfilerHostGetConfigImageSize", a.hostGetConfigImageSize, missing);
+    ok &= bind(l, "cuptiProfilerHostGetConfigImage", a.hostGetConfigImage, missing);
+    ok &= bind(l, "cuptiProfilerHostGetNumOfPasses", a.hostGetNumOfPasses, missing);
+    ok &= bind(l, "cuptiProfilerHostEvaluateToGpuValues", a.hostEvaluateToGpuValues, missing);
+    ok &= bind(l, "cuptiRangeProfilerEnable", a.rangeEnable, missing);
+    ok &= bind(l, "cuptiRangeProfilerDisable", a.rangeDisable, missing);
+    ok &= bind(l, "cuptiRangeProfilerSetConfig", a.rangeSetConfig, missing);
+    ok &= bind(l, "cuptiRangeProfilerStart", a.rangeStart, missing);
+    ok &= bind(l, "cuptiRangeProfilerStop", a.rangeStop, missing);
+    ok &= bind(l, "cuptiRangeProfilerPushRange", a.rangePush, missing);
+    ok &= bind(l, "cuptiRangeProfilerPopRange", a.rangePop, missing);
+    ok &= bind(l, "cuptiRangeProfilerDecodeData", a.rangeDecodeData, missing);
+    ok &= bind(l, "cuptiRangeProfilerGetCounterDataSize", a.rangeGetCounterDataSize, missing);
+    ok &= bind(l, "cuptiRangeProfilerCounterDataImageInitialize",
+               a.rangeCounterDataImageInitialize, missing);
+    ok &= bind(l, "cuptiRangeProfilerGetCounterDataInfo", a.rangeGetCounterDataInfo, missing);
+    ok &= bind(l, "cuptiRangeProfilerCounterDataGetRangeInfo", a.rangeGetRangeInfo, missing);
+    return ok;
+}
+
+// The first libcupti that loads, its entry points bound into `api` by `bindAll`.
+template <typename Api, typename Binder> Loaded<Api> load(Binder bindAll) {
+    Loaded<Api> out;
     std::string tried;
     for (const auto& name : candidates()) {
         void* library = ::dlopen(name.c_str(), RTLD_NOW | RTLD_GLOBAL);
@@ -76,7 +106,13 @@ Loaded load() {
 } // namespace
 
 const CuptiApi* cuptiApi(std::string* reason) {
-    static const Loaded loaded = load(); // thread-safe, once
+    static const auto loaded = load<CuptiApi>(bindAll); // thread-safe, once
+    if (!loaded.ok && reason) *reason = loaded.reason;
+    return loaded.ok ? &loaded.api : nullptr;
+}
+
+const CuptiProfilerApi* cuptiProfilerApi(std::string* reason) {
+    static const auto loaded = load<CuptiProfilerApi>(bindProfiler);
     if (!loaded.ok && reason) *reason = loaded.reason;
     return loaded.ok ? &loaded.api : nullptr;
 }

@@ -5,6 +5,10 @@
 // (includes the toolkit's header for the types).
 
 #include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
 #include <string>
 
 namespace mvp::cuda {
@@ -28,6 +32,45 @@ struct CuptiApi {
 // the first call. Null when none loads or an entry point is missing, with
 // the reason in `reason` when given.
 const CuptiApi* cuptiApi(std::string* reason = nullptr);
+
+// The range profiler's entry points (hardware counters, capture-tech.md §5):
+// the host API, which needs no GPU, and the target API. Loaded from the same
+// libcupti as the activity API but apart from it, so that a CUPTI without
+// them still traces.
+struct CuptiProfilerApi {
+    decltype(&cuptiProfilerInitialize) initialize;
+    decltype(&cuptiProfilerDeInitialize) deInitialize;
+    decltype(&cuptiDeviceGetChipName) deviceGetChipName;
+    decltype(&cuptiProfilerGetCounterAvailability) getCounterAvailability;
+    decltype(&cuptiProfilerHostInitialize) hostInitialize;
+    decltype(&cuptiProfilerHostDeinitialize) hostDeinitialize;
+    decltype(&cuptiProfilerHostGetSupportedChips) hostGetSupportedChips;
+    decltype(&cuptiProfilerHostConfigAddMetrics) hostConfigAddMetrics;
+    decltype(&cuptiProfilerHostGetConfigImageSize) hostGetConfigImageSize;
+    decltype(&cuptiProfilerHostGetConfigImage) hostGetConfigImage;
+    decltype(&cuptiProfilerHostGetNumOfPasses) hostGetNumOfPasses;
+    decltype(&cuptiProfilerHostEvaluateToGpuValues) hostEvaluateToGpuValues;
+    decltype(&cuptiRangeProfilerEnable) rangeEnable;
+    decltype(&cuptiRangeProfilerDisable) rangeDisable;
+    decltype(&cuptiRangeProfilerSetConfig) rangeSetConfig;
+    decltype(&cuptiRangeProfilerStart) rangeStart;
+    decltype(&cuptiRangeProfilerStop) rangeStop;
+    decltype(&cuptiRangeProfilerPushRange) rangePush;
+    decltype(&cuptiRangeProfilerPopRange) rangePop;
+    decltype(&cuptiRangeProfilerDecodeData) rangeDecodeData;
+    decltype(&cuptiRangeProfilerGetCounterDataSize) rangeGetCounterDataSize;
+    decltype(&cuptiRangeProfilerCounterDataImageInitialize) rangeCounterDataImageInitialize;
+    decltype(&cuptiRangeProfilerGetCounterDataInfo) rangeGetCounterDataInfo;
+    decltype(&cuptiRangeProfilerCounterDataGetRangeInfo) rangeGetRangeInfo;
+};
+const CuptiProfilerApi* cuptiProfilerApi(std::string* reason = nullptr);
+
+// A parameter block as CUPTI wants it: zeroed, its size set.
+template <typename Params> Params cuptiParams(size_t structSize) {
+    Params p{};
+    p.structSize = structSize;
+    return p;
+}
 
 // CUPTI's own words for a result code, for error messages.
 std::string cuptiMessage(CUptiResult status);

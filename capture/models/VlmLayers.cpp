@@ -171,8 +171,8 @@ std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& key
     if (compressed()) {
         // New positions get a slot of their own.
         logCount.narrow(0, first, t).zero_();
-        slotOfPosition =
-            torch::cat({slotOfPosition, torch::arange(first, first + t, torch::kLong)});
+        slotOfPosition = torch::cat(
+            {slotOfPosition, torch::arange(first, first + t, slotOfPosition.options())});
     }
     slots += int(t);
     if (method && method->kivi) return method->kivi->append(keys, values);

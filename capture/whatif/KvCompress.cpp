@@ -54,9 +54,11 @@ std::pair<GroupCodes, torch::Tensor> int4Slots(const torch::Tensor& rows, const 
     full.bits = 4;
     full.group = cache.headDim;
     full.n = cache.headDim;
-    full.packed = torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)}, torch::kUInt8);
-    full.scale = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
-    full.low = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, torch::kHalf);
+    const auto on = rows.options(); // the cache's device
+    full.packed = torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)},
+                               on.dtype(torch::kUInt8));
+    full.scale = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, on.dtype(torch::kHalf));
+    full.low = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, on.dtype(torch::kHalf));
     full.packed.narrow(0, 0, slots).copy_(codes.packed);
     full.scale.narrow(0, 0, slots).copy_(codes.scale);
     full.low.narrow(0, 0, slots).copy_(codes.low);
@@ -69,7 +71,7 @@ void accountError(KvCompressionReport& report, const torch::Tensor& keys,
                   const torch::Tensor& values, const torch::Tensor& storedK,
                   const torch::Tensor& storedV, const std::vector<int64_t>& slotOf, int64_t slots,
                   int64_t visualCount, int64_t clusters) {
-    auto idx = torch::tensor(slotOf, torch::kLong);
+    auto idx = torch::tensor(slotOf, torch::kLong).to(keys.device());
     report.applied = true;
     report.positions += keys.size(0);
     report.storedSlots += slots;
@@ -96,27 +98,32 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
     for (int64_t p = 0; p < positions; ++p)
         slotOf[size_t(p)] = p;
     auto newK = keys, newV = values;
-    auto counts = torch::ones({positions});
+    const auto on = keys.options(); // float32 on the cache's device
+    auto counts = torch::ones({positions}, on);
     int64_t clusters = visualCount;
     if (how.merge && visualCount > 1) {
-        auto vis = keys.narrow(0, visualFirst, visualCount).reshape({visualCount, -1}).contiguous();
+        // The clustering reads the keys on the host.
+        auto vis = keys.narrow(0, visualFirst, visualCount)
+                       .reshape({visualCount, -1})
+                       .to(torch::kCPU)
+                       .contiguous();
         std::vector<float> rows(vis.data_ptr<float>(), vis.data_ptr<float>() + vis.numel());
         const auto cluster =
             clusterByCosine(rows, int(visualCount), int(vis.size(1)), how.threshold);
         clusters = 1 + *std::max_element(cluster.begin(), cluster.end());
         std::vector<int64_t> index(cluster.begin(), cluster.end());
-        auto idx = torch::tensor(index, torch::kLong);
-        auto sumK = torch::zeros({clusters, cache.kvHeads, cache.headDim})
+        auto idx = torch::tensor(index, torch::kLong).to(keys.device());
+        auto sumK = torch::zeros({clusters, cache.kvHeads, cache.headDim}, on)
                         .index_add_(0, idx, keys.narrow(0, visualFirst, visualCount));
-        auto sumV = torch::zeros({clusters, cache.kvHeads, cache.headDim})
+        auto sumV = torch::zeros({clusters, cache.kvHeads, cache.headDim}, on)
                         .index_add_(0, idx, values.narrow(0, visualFirst, visualCount));
-        auto size = torch::zeros({clusters}).index_add_(0, idx, torch::ones({visualCount}));
+        auto size = torch::zeros({clusters}, on).index_add_(0, idx, torch::ones({visualCount}, on));
         const int64_t tail = positions - visualFirst - visualCount;
         newK = torch::cat({keys.narrow(0, 0, visualFirst), sumK / size.view({-1, 1, 1}),
                            keys.narrow(0, visualFirst + visualCount, tail)});
         newV = torch::cat({values.narrow(0, 0, visualFirst), sumV / size.view({-1, 1, 1}),
                            values.narrow(0, visualFirst + visualCount, tail)});
-        counts = torch::cat({torch::ones({visualFirst}), size, torch::ones({tail})});
+        counts = torch::cat({torch::ones({visualFirst}, on), size, torch::ones({tail}, on)});
         for (int64_t i = 0; i < visualCount; ++i)
             slotOf[size_t(visualFirst + i)] = visualFirst + cluster[size_t(i)];
         for (int64_t p = visualFirst + visualCount; p < positions; ++p)
@@ -124,9 +131,9 @@ void compressKvCache(KvCache& cache, int64_t visualFirst, int64_t visualCount,
     }
     const int64_t slots = newK.size(0);
     if (how.merge) {
-        cache.logCount = torch::zeros({cache.maxSeq});
+        cache.logCount = torch::zeros({cache.maxSeq}, on);
         cache.logCount.narrow(0, 0, slots).copy_(counts.log());
-        cache.slotOfPosition = torch::tensor(slotOf, torch::kLong);
+        cache.slotOfPosition = torch::tensor(slotOf, torch::kLong).to(keys.device());
     }
     cache.slots = int(slots);
     torch::Tensor storedK = newK, storedV = newV;

@@ -22,13 +22,15 @@ torch::Tensor calibrationSample(std::vector<torch::Tensor>& rows) {
     auto x = torch::cat(rows, 0);
     rows.clear();
     if (x.size(0) <= kCalibrationRows) return x;
-    auto idx = torch::linspace(0, double(x.size(0) - 1), kCalibrationRows).round().to(torch::kLong);
+    auto idx = torch::linspace(0, double(x.size(0) - 1), kCalibrationRows)
+                   .round()
+                   .to(x.device(), torch::kLong);
     return x.index_select(0, idx);
 }
 
 void release(torch::Tensor& t) {
     torch::NoGradGuard noGrad;
-    t.set_data(torch::empty({0}));
+    t.set_data(torch::empty({0}, t.options())); // set_data keeps the tensor's device
 }
 
 // Hands a searched int8 weight to the engine: packed with the layer's bias,
@@ -92,6 +94,11 @@ std::optional<Int8EngineChoice> int8Engines(const std::vector<QuantTarget>& targ
                                             const std::optional<Int8Workload>& int8,
                                             QuantSummary& s) {
     if (bits != 8 || !int8 || targets.empty()) return std::nullopt;
+    if (!targets.front().lin->weight.device().is_cpu()) {
+        s.engineNote = "libtorch's quantized engines (fbgemm, onednn, qnnpack) run on the CPU, "
+                       "not on this model's GPU";
+        return std::nullopt;
+    }
     // Every distinct layer shape, with how many layers have it.
     std::map<std::pair<int64_t, int64_t>, int> shapes;
     for (const auto& t : targets)

@@ -202,11 +202,35 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
 
 namespace {
 
-// Roofline points for the modules worth a dot: the roots and their children.
-std::vector<RooflinePoint> moduleRoofline(const ModuleCostTree& tree, const DeviceCeiling& host) {
+// A module's FLOPs, DRAM bytes and kernel time from the GPU's counters
+// (--hw-counters: the run metrics hw.<path>.*), where all three were read.
+std::optional<RooflinePoint> countedPoint(const std::string& path,
+                                          const std::vector<RunMetricRow>& metrics,
+                                          const DeviceCeiling& host) {
+    const std::string at = "hw." + path + ".";
+    std::optional<double> flops, bytes, ns;
+    for (const auto& m : metrics) {
+        if (m.name.compare(0, at.size(), at) != 0) continue;
+        const std::string what = m.name.substr(at.size());
+        if (what == "flops") flops = m.value;
+        if (what == "dram_bytes") bytes = m.value;
+        if (what == "gpu_ns") ns = m.value;
+    }
+    if (!flops || !bytes || !ns || *bytes <= 0 || *ns <= 0) return std::nullopt;
+    RooflinePoint p = rooflinePoint(path, int64_t(*flops), int64_t(*bytes), int64_t(*ns), host);
+    p.counted = true;
+    return p;
+}
+
+// Roofline points for the modules worth a dot: the roots and their children,
+// counted where the GPU's counters were read, else estimated.
+std::vector<RooflinePoint> moduleRoofline(const ModuleCostTree& tree, const DeviceCeiling& host,
+                                          const std::vector<RunMetricRow>& metrics) {
     std::vector<RooflinePoint> out;
     auto add = [&](const ModuleCost& n) {
-        if (n.calls > 0 && n.bytes > 0 && n.flopsKnown)
+        if (auto counted = countedPoint(n.module.path, metrics, host))
+            out.push_back(std::move(*counted));
+        else if (n.calls > 0 && n.bytes > 0 && n.flopsKnown)
             out.push_back(rooflinePoint(n.module.path, n.flops, n.bytes, n.totalNs, host));
     };
     for (size_t r : tree.roots) {
@@ -442,7 +466,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     a.references = datasheetDevices();
     if (d.device && d.device->peakFlops > 0 && d.device->peakBytesPerS > 0) {
         a.host = ceilingOf(*d.device);
-        a.moduleRoofline = moduleRoofline(a.modules, *a.host);
+        a.moduleRoofline = moduleRoofline(a.modules, *a.host, d.runMetrics);
         a.opRoofline = opRoofline(d.opTotals, *a.host);
     }
 

@@ -32,15 +32,24 @@ int visualTokens(const RunData& d) {
     return n;
 }
 
-// Energy per inference from both runs' RAPL metrics, or why there is none.
+// Energy per inference: a GPU run's from its GPU's counter (NVML), else the
+// CPU packages' (RAPL), where both runs have the same; or why there is none.
 void setEnergy(Comparison& c, const RunData& base, const RunData& run) {
-    const auto* a = findMetric(base, "energy.package_j");
-    const auto* b = findMetric(run, "energy.package_j");
-    if (a && b) {
+    struct Counter {
+        const char *metric, *source;
+        EnergyCounter kind;
+    };
+    for (const Counter& k : {Counter{"energy.gpu_j", "NVML GPU counter", EnergyCounter::Gpu},
+                             Counter{"energy.package_j", "RAPL package counter",
+                                     EnergyCounter::CpuPackage}}) {
+        const auto* a = findMetric(base, k.metric);
+        const auto* b = findMetric(run, k.metric);
+        if (!a || !b) continue;
         c.baseEnergyJ = a->value;
         c.runEnergyJ = b->value;
+        c.energyCounter = k.kind;
         c.energy = "energy " + fmt("%.3g", a->value) + " J vs " + fmt("%.3g", b->value) +
-                   " J per inference (measured, RAPL package counter)";
+                   " J per inference (measured, " + k.source + ")";
         return;
     }
     for (const RunData* d : {&run, &base})

@@ -28,6 +28,8 @@ struct PrefillFlops {
     std::string formulaNote;
 };
 
+enum class EnergyCounter { None, Gpu, CpuPackage };
+
 struct Comparison {
     int64_t baseRun = 0, run = 0;
     std::string transform;
@@ -43,9 +45,11 @@ struct Comparison {
     double top1Agreement = 0;     // share of steps whose greedy token agrees
     double tokenMatch = 0;        // share of the generated tokens before the first divergence
     double visionCosine = 0;      // mean cosine of the visual features over the tokens both saw
-    // Package energy per inference (measured, RAPL) where both runs have it;
-    // else `energy` says why not.
+    // Energy per inference (measured) where both runs have the same counter —
+    // the GPU's (NVML) for GPU runs, else the CPU packages' (RAPL); else
+    // `energy` says why not.
     std::optional<double> baseEnergyJ, runEnergyJ;
+    EnergyCounter energyCounter = EnergyCounter::None;
     std::string energy = "n/a (no energy counter on this machine)";
     // Storage (measured, from tensor sizes); absent for runs that did not record it.
     std::optional<double> baseWeightBytes, runWeightBytes, baseKvBytes, runKvBytes;

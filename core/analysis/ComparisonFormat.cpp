@@ -271,7 +271,10 @@ std::string formatComparisonJson(const Comparison& c) {
         {"qps_derived", {{"baseline", c.baseQps}, {"whatif", c.runQps}}},
         {"energy_j_per_inference_measured",
          c.baseEnergyJ && c.runEnergyJ
-             ? nlohmann::json{{"baseline", *c.baseEnergyJ}, {"whatif", *c.runEnergyJ}}
+             ? nlohmann::json{{"baseline", *c.baseEnergyJ},
+                              {"whatif", *c.runEnergyJ},
+                              {"counter", c.energyCounter == EnergyCounter::Gpu ? "gpu"
+                                                                                : "cpu_package"}}
              : nlohmann::json(c.energy)},
         {"visual_tokens", {{"baseline", c.baseVisualTokens}, {"whatif", c.runVisualTokens}}},
         {"fidelity_measured", c.fidelity ? nlohmann::json{{"steps", c.steps},

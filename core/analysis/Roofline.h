@@ -25,8 +25,11 @@ const char* toString(Bound b);
 
 struct RooflinePoint {
     std::string name;
-    int64_t flops = 0, bytes = 0; // estimated from shapes
+    int64_t flops = 0, bytes = 0; // estimated from shapes, or counted (below)
     int64_t ns = 0;               // measured
+    // FLOPs and DRAM bytes counted by the GPU's hardware counters and `ns`
+    // their kernel time (--hw-counters), not estimated from shapes.
+    bool counted = false;
     double intensity = 0;         // FLOP / byte
     double achievedFlops = 0;     // flops / time (FLOP/s)
     double attainableFlops = 0;   // min(peak, AI · bandwidth) (predicted)

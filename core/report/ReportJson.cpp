@@ -54,9 +54,10 @@ json layerJson(const LayerMoeReport& l) {
 }
 
 json rooflineJson(const RooflinePoint& p) {
+    // Counted points carry the GPU counters' FLOPs, DRAM bytes and kernel time.
     return {{"name", p.name},
-            {"flops_estimated", p.flops},
-            {"bytes_estimated", p.bytes},
+            {p.counted ? "flops_measured" : "flops_estimated", p.flops},
+            {p.counted ? "dram_bytes_measured" : "bytes_estimated", p.bytes},
             {"ms_measured", double(p.ns) / 1e6},
             {"intensity", p.intensity},
             {"achieved_flops_measured", p.achievedFlops},

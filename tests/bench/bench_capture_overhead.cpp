@@ -5,8 +5,13 @@
 //
 //   bench_capture_overhead [IMAGE] [PRESET] [REPETITIONS]
 //   bench_capture_overhead --tiny-ops [REPETITIONS]
+//   bench_capture_overhead --gpu-trace [PRESET] [REPETITIONS] [LAYERS]
+// The last on a GPU (bfloat16): CUPTI tracing with device timing against
+// neither, both probed, interleaved on one model in one process; exits 77
+// with the reason where there is no CUDA device.
 #include "TinyOps.h"
 #include "capture/Capture.h"
+#include "core/analysis/Intervals.h"
 #include "core/session/SessionWriter.h"
 
 #include <algorithm>
@@ -23,17 +28,19 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// The capture's model, built once for all the runs.
+Result<std::unique_ptr<Capturer>> buildCapturer(const CaptureOptions& o) {
+    auto prepared = prepareCapture(o);
+    if (!prepared) return prepared.error();
+    return Capturer::create(std::move(prepared.value()));
+}
+
 // The model probed and unprobed; prints the medians and fastest runs' ratio.
 int modelOverhead(SessionWriter& writer, CaptureOptions o, int reps) {
-    auto prepared = prepareCapture(o);
-    if (!prepared) {
-        std::fprintf(stderr, "%s\n", prepared.error().message.c_str());
-        return 2;
-    }
-    auto capturer = Capturer::create(std::move(prepared.value()));
+    auto capturer = buildCapturer(o);
     if (!capturer) {
         std::fprintf(stderr, "%s\n", capturer.error().message.c_str());
-        return 1;
+        return capturer.error().exitCode();
     }
     std::vector<double> on, off;
     int64_t ops = 0;
@@ -59,6 +66,39 @@ int modelOverhead(SessionWriter& writer, CaptureOptions o, int reps) {
     std::printf("  ratio on/off %.3f (medians; target ≤ 1.05 on ref:small), %.3f (fastest runs: "
                 "%.2f vs %.2f ms)\n",
                 mOff > 0 ? mOn / mOff : 0.0, bestOff > 0 ? bestOn / bestOff : 0.0, bestOn, bestOff);
+    return 0;
+}
+
+// The model on a GPU, traced (CUPTI + CUDA events) and untraced, interleaved.
+int gpuTraceCost(SessionWriter& writer, CaptureOptions o, int reps) {
+    o.device = "cuda";
+    o.dtype = "bfloat16";
+    auto capturer = buildCapturer(o);
+    if (!capturer) {
+        std::printf("tracing cost: skipped (%s)\n", capturer.error().message.c_str());
+        return 77;
+    }
+    std::vector<double> traced, untraced;
+    for (int i = -1; i < reps; ++i) // i = -1 warms both up (CUPTI's first start is slow)
+        for (bool trace : {true, false}) {
+            (*capturer)->setGpuObservation(trace, trace ? cuda::DeviceTiming::Events
+                                                        : cuda::DeviceTiming::Off);
+            auto r = (*capturer)->run(writer, true);
+            if (!r) {
+                std::fprintf(stderr, "%s\n", r.error().message.c_str());
+                return 1;
+            }
+            if (i >= 0) (trace ? traced : untraced).push_back(double(r->wallNs) / 1e6);
+        }
+    const Interval ratio = pairedRatioInterval(traced, untraced);
+    std::printf("tracing cost, %s on cuda (bfloat16), %d interleaved repetitions in one process\n",
+                o.model.c_str(), reps);
+    std::printf("  traced (CUPTI + CUDA events) median %.2f ms, untraced %.2f ms (measured)\n",
+                median(traced), median(untraced));
+    std::printf("  tracing cost ratio %.3f [%.3f, %.3f] (median of paired ratios, %.0f %% "
+                "interval%s; goal ≤ 1.03)\n",
+                ratio.median, ratio.low, ratio.high, 100 * ratio.coverage,
+                ratio.containsOne() ? ": within noise" : "");
     return 0;
 }
 
@@ -91,6 +131,21 @@ int main(int argc, char** argv) {
     const bool tinyOnly = argc > 1 && std::string(argv[1]) == "--tiny-ops";
     CaptureOptions o;
     o.warmup = 0; // the benchmark warms up itself (its i = -1 pass)
+    if (argc > 1 && std::string(argv[1]) == "--gpu-trace") {
+        o.imagePath = MVP_SAMPLE_IMAGE;
+        o.model = argc > 2 ? argv[2] : "ref:small";
+        if (argc > 4) o.overrides.layers = std::max(1, std::atoi(argv[4]));
+        const auto path = std::filesystem::temp_directory_path() / "mvprof-bench-gpu-trace.mvprof";
+        auto writer = SessionWriter::open(path.string(), SessionWriter::Mode::Overwrite);
+        if (!writer) {
+            std::fprintf(stderr, "%s\n", writer.error().message.c_str());
+            return 1;
+        }
+        const int rc = gpuTraceCost(**writer, o, argc > 3 ? std::max(2, std::atoi(argv[3])) : 7);
+        (void)(*writer)->close();
+        std::filesystem::remove(path);
+        return rc;
+    }
     o.imagePath = argc > 1 && !tinyOnly ? argv[1] : MVP_SAMPLE_IMAGE;
     o.model = argc > 2 && !tinyOnly ? argv[2] : "ref:tiny";
     const int repArg = tinyOnly ? 2 : 3;

@@ -7,9 +7,17 @@ the same image and prompt (printed: the two devices' kernels round
 differently). Each CUDA capture traces its kernels and copies with CUPTI:
 at least 95 % of the model's device time attributed to a module span, the
 host-to-device copy of the image among its copies, every attributed CUDA
-call inside its span on the run's clock, and no records dropped. Then the
-tracing's cost: ref:small traced and with --no-gpu-trace, interleaved,
-medians printed (no threshold). Prints a short table; exit 1 on a failed
+call inside its span on the run's clock, and no records dropped. Device
+timing: every span has a device time from CUDA events, and no span's own
+kernels (CUPTI's timestamps) add up to more than its events' interval; with
+--device-timing exact each op's host time covers its kernels (printed beside
+the default mode, where launches return before their kernels run). Hardware
+counters (--hw-counters): every top-level module gets counted FLOPs, DRAM
+bytes and kernel time, the report's roofline plots them, and the LLM's
+counted FLOPs sit within 4x of mvprof's estimate from shapes (printed: the
+tensor-core counters' op convention is not documented). (The tracing's cost
+is bench_capture_overhead --gpu-trace: in one process.)
+Prints a short table and "SUMMARY …" lines for run.sh; exit 1 on a failed
 check, 77 when torch.cuda sees no GPU.
 
     python3 check_cuda_capture.py MVPROF_CLI IMAGE OUT_DIR
@@ -19,9 +27,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import statistics
 import subprocess
 import sys
+
+import gpucheck
 
 
 def capture(cli: str, image: str, out: str, name: str, *args: str) -> dict:
@@ -68,29 +77,87 @@ def trace_failures(name: str, session: str, m: dict) -> list[str]:
     return out
 
 
-def tracing_cost(cli: str, image: str, out: str, reps: int = 3) -> None:
-    """ref:small traced and untraced, interleaved: the medians of wall time."""
-    walls: dict[str, list[float]] = {"traced": [], "untraced": []}
-    base = ["--model", "ref:small", "--device", "cuda", "--dtype", "bfloat16"]
-    for i in range(reps):
-        for arm, extra in (("traced", []), ("untraced", ["--no-gpu-trace"])):
-            r = capture(cli, image, out, f"cost-{arm}-{i}", *base, *extra)
-            walls[arm].append(r["wall_ms_measured"])
-    t, u = statistics.median(walls["traced"]), statistics.median(walls["untraced"])
-    print(f"  tracing cost on ref:small ({reps} interleaved each): traced {t:.1f} ms, "
-          f"untraced {u:.1f} ms, ratio {t / u:.3f} (spread traced "
-          f"{min(walls['traced']):.1f}–{max(walls['traced']):.1f}, untraced "
-          f"{min(walls['untraced']):.1f}–{max(walls['untraced']):.1f})")
+def device_timing_failures(name: str, session: str, m: dict) -> list[str]:
+    """Span device times from CUDA events, checked against CUPTI's kernels."""
+    if m.get("gpu.device_timing", 0) < 1:
+        return [f"{name}: no device timing (see the gpu.device_timing note)"]
+    with sqlite3.connect(session) as db:
+        spans, timed = db.execute("SELECT count(*), count(device_ns) FROM span "
+                                  "WHERE run = 1").fetchone()
+        # One stream: a span's own kernels run inside its two events (2 µs of
+        # slack for the events' resolution).
+        over = db.execute("SELECT count(*), max(k - device_ns) FROM (SELECT s.device_ns, "
+                          "sum(a.end_ns - a.start_ns) AS k FROM span s JOIN device_activity a "
+                          "ON a.run = s.run AND a.span = s.id WHERE s.run = 1 AND "
+                          "a.kind = 'kernel' GROUP BY s.id) WHERE k > device_ns + 2000"
+                          ).fetchone()
+    out = []
+    if timed != spans:
+        out.append(f"{name}: {spans - timed} of {spans} spans without a device time")
+    if over[0]:
+        out.append(f"{name}: {over[0]} spans whose own kernels outlast their events "
+                   f"(by up to {over[1]} ns)")
+    return out
+
+
+def hw_counter_failures(cli: str, image: str, out: str, base: list[str]) -> list[str]:
+    """A --hw-counters capture: counted work per module, against the estimates."""
+    r = capture(cli, image, out, "small-hw", *base, "--hw-counters")
+    session = os.path.join(out, "small-hw.mvprof")
+    m = metrics(session)
+    if m.get("hw.counters", 0) <= 0:
+        with sqlite3.connect(session) as db:
+            note = db.execute("SELECT note FROM run_metric WHERE name = 'hw.counters'").fetchone()
+        return [f"small-hw: no hardware counters ({note[0] if note else 'no hw.counters row'})"]
+    with sqlite3.connect(session) as db:
+        estimated = dict(db.execute("SELECT m.path, sum(s.flops) FROM span s JOIN module m "
+                                    "ON m.run = s.run AND m.id = s.module WHERE s.run = 1 AND "
+                                    "s.parent IS NULL GROUP BY m.path"))
+    failures = []
+    for path, flops in sorted(estimated.items()):
+        counted = m.get(f"hw.{path}.flops")
+        dram, ns = m.get(f"hw.{path}.dram_bytes"), m.get(f"hw.{path}.gpu_ns")
+        print(f"  counters {path:10} flops {counted} (estimated {flops}), dram bytes {dram}, "
+              f"kernel ns {ns}")
+        if counted is None or dram is None or ns is None:
+            failures.append(f"small-hw: module {path} has no counted work")
+    llm, llm_estimate = m.get("hw.llm.flops"), estimated.get("llm", 0)
+    if llm and llm_estimate and not 0.25 <= llm / llm_estimate <= 4:
+        failures.append(f"small-hw: llm counted {llm:.3g} FLOPs vs {llm_estimate:.3g} estimated")
+    measured = [p for p in r.get("roofline", {}).get("modules", []) if "flops_measured" in p]
+    if not measured:
+        failures.append("small-hw: the report's roofline plots no counted module")
+    print(f"SUMMARY hardware counters: {m['hw.counters']:.0f} replays, llm counted/estimated "
+          f"FLOPs {llm / llm_estimate if llm and llm_estimate else float('nan'):.2f}")
+    return failures
+
+
+def ops_covering_kernels(cli: str, session: str, out: str) -> tuple[int, int]:
+    """(ops with kernels, those whose host time is shorter than their kernels')."""
+    trace = session + ".json"
+    subprocess.run([cli, "export", session, "--chrome-trace", trace], check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(trace) as f:
+        events = json.load(f)["traceEvents"]
+    host: dict[int, float] = {}
+    kernels: dict[int, float] = {}
+    for e in events:
+        ext = e.get("args", {}).get("External id")
+        if e.get("ph") != "X" or ext is None:
+            continue
+        if e.get("cat") == "kernel":
+            kernels[ext] = kernels.get(ext, 0.0) + e["dur"]
+        elif e.get("cat") == "cpu_op":
+            host[ext] = e["dur"]
+    short = sum(1 for op, k in kernels.items() if op in host and host[op] + 2.0 < k)
+    return len(kernels), short
 
 
 def main() -> int:
-    cli, image, out = sys.argv[1], sys.argv[2], sys.argv[3]
-    import torch
-
-    if not torch.cuda.is_available():
-        print("  no CUDA device visible to torch: skipped")
+    args = gpucheck.start()
+    if args is None:
         return 77
-    os.makedirs(out, exist_ok=True)
+    cli, image, out = args
     cases = [
         ("small-bf16", ["--model", "ref:small", "--device", "cuda", "--dtype", "bfloat16"]),
         ("small-fp16", ["--model", "ref:small", "--device", "cuda:0", "--dtype", "float16"]),
@@ -115,6 +182,11 @@ def main() -> int:
               f"{r['phase_coverage']:9.3f} {r['ops_recorded']:6} {m.get('gpu.work', 0):8.0f} "
               f"{m.get('gpu.attributed_share', 0):6.3f}  {device}")
         failures += trace_failures(name, session, m)
+        failures += device_timing_failures(name, session, m)
+        print(f"SUMMARY {name}: {m.get('gpu.work', 0):.0f} kernels/copies/fills recorded, "
+              f"{m.get('gpu.attributed_share', 0):.3f} of the device time attributed to a "
+              f"module (goal ≥ 0.95), GPU energy {m.get('energy.gpu_j', float('nan')):.2f} J "
+              f"per inference")
         if r["status"] != "complete":
             failures.append(f"{name}: status {r['status']}")
         if r["phase_coverage"] < 0.98:
@@ -132,9 +204,26 @@ def main() -> int:
     except subprocess.CalledProcessError as e:
         failures.append(f"small-cpu-bf16: mvprof-cli exited {e.returncode}")
     try:
-        tracing_cost(cli, image, out)
+        failures += hw_counter_failures(cli, image, out, cases[0][1])
     except subprocess.CalledProcessError as e:
-        failures.append(f"tracing cost: mvprof-cli exited {e.returncode}")
+        failures.append(f"small-hw: mvprof-cli exited {e.returncode}")
+    # Exact timing: each op waits for its kernels, so its host time covers them.
+    try:
+        exact = os.path.join(out, "small-exact.mvprof")
+        capture(cli, image, out, "small-exact", *cases[0][1], "--device-timing", "exact")
+        m = metrics(exact)
+        failures += device_timing_failures("small-exact", exact, m)
+        with_kernels, short = ops_covering_kernels(cli, exact, out)
+        _, short_default = ops_covering_kernels(cli, os.path.join(out, "small-bf16.mvprof"), out)
+        print(f"  ops shorter than their kernels: exact mode {short} of {with_kernels} "
+              f"(default mode {short_default}); exact-mode waits "
+              f"{m.get('gpu.device_timing_waits', 0):.0f}")
+        if m.get("gpu.device_timing") != 2:
+            failures.append("small-exact: not labelled exact (gpu.device_timing)")
+        if short:
+            failures.append(f"small-exact: {short} ops shorter than their kernels")
+    except (subprocess.CalledProcessError, OSError) as e:
+        failures.append(f"small-exact: {e}")
     for f in failures:
         print(f"FAIL: {f}")
     return 1 if failures else 0

@@ -3,11 +3,13 @@
 # no Qt): builds core + capture + mvprof-cli against the wheel's libtorch
 # (the headless preset), then runs the checks, writing logs under $OUT.
 # Each check reports on its own; the script's status is the first failure.
+# The checks' "SUMMARY …" lines are gathered and printed last, as one table.
 #   tests/gpu/run.sh            (on the device: `run` with this command)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/mvprof-gpu}"
 mkdir -p "$OUT"
+: > "$OUT/summary.txt"
 status=0
 PY="${PYTHON:-python3}"
 
@@ -21,7 +23,8 @@ ABI="$("$PY" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))')"
 if cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DMVP_WITH_GUI=OFF \
      -DBUILD_TESTING=ON -DCMAKE_PREFIX_PATH="$TORCH_PREFIX" \
      -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$ABI" > "$OUT/configure.log" 2>&1 &&
-   cmake --build build-gpu --target mvprof-cli -j "$(nproc)" > "$OUT/build.log" 2>&1; then
+   cmake --build build-gpu --target mvprof-cli bench_capture_overhead -j "$(nproc)" \
+     > "$OUT/build.log" 2>&1; then
   echo "built build-gpu/bin/mvprof-cli"
 else
   echo "build failed: see configure.log / build.log (tail below)"
@@ -41,8 +44,11 @@ fi
 # $OUT, logged: 0 ok, 77 skipped (the check says why), else a failure.
 py_check() {
   local label="$1" name="$2"
-  "$PY" "tests/gpu/$name.py" "$CLI" resources/samples/astronaut.png "$OUT/$name" 2>&1 | tee "$OUT/$name.log"
-  case ${PIPESTATUS[0]} in
+  "$PY" "tests/gpu/$name.py" "$CLI" resources/samples/astronaut.png "$OUT/$name" 2>&1 |
+    tee "$OUT/$name.log" | grep -v '^SUMMARY '
+  local rc=${PIPESTATUS[0]}
+  grep '^SUMMARY ' "$OUT/$name.log" | sed 's/^SUMMARY //' >> "$OUT/summary.txt"
+  case $rc in
     0) echo "$label: ok" ;;
     77) echo "$label: skipped (the reason is above)" ;;
     *) echo "$label: FAILED"; status=1 ;;
@@ -50,8 +56,25 @@ py_check() {
 }
 echo "== #14: the built-in models on CUDA (--device cuda, bfloat16 / float16)"
 py_check "cuda capture" check_cuda_capture
+echo "== #14: CUPTI tracing's cost, traced vs untraced in one process (ref:small, bfloat16)"
+build-gpu/bin/bench_capture_overhead --gpu-trace ref:small 7 2>&1 | tee "$OUT/trace_cost.log"
+case ${PIPESTATUS[0]} in
+  0) grep 'tracing cost ratio' "$OUT/trace_cost.log" | sed 's/^ */tracing: /' >> "$OUT/summary.txt" ;;
+  77) echo "tracing cost: skipped (the reason is above)" ;;
+  *) echo "tracing cost: FAILED"; status=1 ;;
+esac
 echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
 py_check "int4 kernel" check_int4
+echo "== #14: the Python package with this PyTorch, on CUDA"
+if cmake --build build-gpu --target mvprof_python -j "$(nproc)" > "$OUT/build-python.log" 2>&1; then
+  py_check "python on cuda" check_python_cuda
+else
+  echo "python on cuda: NOT BUILT (see build-python.log, tail below)"
+  tail -20 "$OUT/build-python.log"
+  status=1
+fi
+echo "== #14: the design note's table (FP16 / AWQ-4bit + KV cache / + token pruning) on CUDA"
+py_check "design table" check_design_table
 echo "== #14: CUPTI tracer and CUDA injection (test_cuda_gpu)"
 # Built on its own: without nvcc or CUDA::cudart the target is missing, and
 # the checks above still ran.
@@ -67,4 +90,6 @@ else
     *) echo "cuda tracer + injection: FAILED"; status=1 ;;
   esac
 fi
+echo "== summary"
+cat "$OUT/summary.txt" 2>/dev/null || echo "(no figures: every check failed or was skipped)"
 exit $status

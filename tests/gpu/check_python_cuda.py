@@ -1,0 +1,102 @@
+"""The Python package with the GPU machine's PyTorch (#14: "the Python package
+works with that PyTorch too"): a small eager vision-language model with a
+two-expert MoE layer, on CUDA, profiled with mvprof.profile in this process
+(the package built against the wheel's libtorch, build-gpu/python). The
+session must hold a complete run with its phases, module spans for the
+model's submodules, ATen ops, routing rows and the greedy tokens, and the
+report must read it. Exit 1 on a failed check, 77 without a GPU.
+
+    python3 check_python_cuda.py MVPROF_CLI IMAGE OUT_DIR
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+
+import gpucheck
+
+
+def main() -> int:
+    args = gpucheck.start()
+    if args is None:
+        return 77
+    cli, image, out = args
+    import torch
+    from torch import nn
+
+    sys.path.insert(0, os.path.join(os.path.dirname(cli), "..", "python"))
+    import mvprof
+
+    class Moe(nn.Module):
+        def __init__(self, d: int) -> None:
+            super().__init__()
+            self.gate = nn.Linear(d, 2, bias=False)
+            self.experts = nn.ModuleList([nn.Linear(d, d) for _ in range(2)])
+            self.top_k = 1
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            w = self.gate(x).softmax(-1)
+            pick = w.argmax(-1, keepdim=True)
+            out = torch.zeros_like(x)
+            for e, expert in enumerate(self.experts):
+                out = out + (pick == e) * expert(x)
+            return out
+
+    class Tiny(nn.Module):
+        def __init__(self, d: int = 64, vocab: int = 256) -> None:
+            super().__init__()
+            self.vision_tower = nn.Sequential(nn.Conv2d(3, d, 14, 14), nn.Flatten(2))
+            self.multi_modal_projector = nn.Linear(d, d)
+            self.embed = nn.Embedding(vocab, d)
+            self.language_model = nn.ModuleDict({"moe": Moe(d), "head": nn.Linear(d, vocab)})
+
+        def decode(self, h: torch.Tensor) -> torch.Tensor:
+            return self.language_model["head"](self.language_model["moe"](h))
+
+    session = os.path.join(out, "python-cuda.mvprof")
+    model = Tiny().cuda().eval()
+    pixels = torch.rand(1, 3, 56, 56, device="cuda")
+    prompt = torch.tensor([1, 2, 3], device="cuda")
+
+    def generate(prof, m) -> list[int]:
+        with prof.phase("vision"):
+            feats = m.vision_tower(pixels)[0].t()
+        with prof.phase("projector"):
+            visual = m.multi_modal_projector(feats)
+        prof.visual_tokens(start=0, grid=(4, 4), patch=14, input_size=56)
+        with prof.phase("prefill"):
+            token = prof.output(m.decode(torch.cat([visual, m.embed(prompt)]))[-1])
+        tokens = [token]
+        for step in range(1, 5):
+            with prof.phase("decode", step):
+                nxt = torch.tensor([tokens[-1]], device="cuda")
+                tokens.append(prof.output(m.decode(m.embed(nxt))[-1]))
+        return tokens
+
+    with torch.no_grad(), mvprof.profile(session, model, image=image, prompt="cuda check",
+                                         force=True, warmup=lambda p: generate(p, p.model)) as prof:
+        tokens = generate(prof, model)
+    report = json.loads(subprocess.run([cli, "report", session, "--format", "json"], check=True,
+                                       capture_output=True, text=True).stdout)["runs"][0]
+    with sqlite3.connect(session) as db:
+        spans = db.execute("SELECT count(*) FROM span").fetchone()[0]
+        routing = db.execute("SELECT count(*) FROM routing").fetchone()[0]
+    print(f"  python on cuda: status {report['status']}, {report['ops_recorded']} ops, "
+          f"{spans} module spans, {routing} routing rows, tokens {tokens}")
+    failures = []
+    if report["status"] != "complete":
+        failures.append(f"status {report['status']}")
+    if report["ops_recorded"] <= 0 or spans <= 0:
+        failures.append("no ops or no module spans recorded")
+    if routing <= 0:
+        failures.append("no routing rows from the MoE gate")
+    for f in failures:
+        print(f"FAIL: python on cuda: {f}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
