@@ -42,8 +42,8 @@ struct CaptureOptions {
     // On a GPU: after the run, replay it under CUPTI's range profiler for each
     // module's DRAM bytes, FLOPs and device time (hw.* run metrics).
     bool hwCounters = false;
-    std::vector<int> attnLayers;   // decoder layers whose per-head attention maps are stored
-    int threads = 0;               // libtorch intra-op threads; 0 keeps libtorch's default
+    std::vector<int> attnLayers; // decoder layers whose per-head attention maps are stored
+    int threads = 0;             // libtorch intra-op threads; 0 keeps libtorch's default
     // Unrecorded passes of the whole pipeline before each measured run, so a
     // baseline and a what-if are both measured warm (allocator, BLAS threads, caches).
     int warmup = 1;
@@ -105,8 +105,8 @@ struct PreparedCapture {
     RgbImage image;                  // decoded, full resolution
     std::vector<uint8_t> imageBytes; // the file, re-decoded inside `preprocess`
     std::vector<int> promptIds;
-    int sequenceLength = 0;                     // BOS + patches + prompt + steps
-    int pixelSide = 0; // the side the model's input is resized to; 0: the config's image size
+    int sequenceLength = 0; // BOS + patches + prompt + steps
+    int pixelSide = 0;      // the side the model's input is resized to; 0: the config's image size
     std::optional<UserModelManifest> userModel; // set for a TorchScript user model
 };
 

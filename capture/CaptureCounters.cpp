@@ -108,8 +108,8 @@ Status replayUnderCounters(VlmModel& model, const PreparedCapture& prep,
         if (!done) return done.error();
         if (*done) return Ok{};
     }
-    return makeError(ErrorCode::Internal, "the counters needed more than " +
-                                              std::to_string(kMaxReplays) + " replays");
+    return makeError(ErrorCode::Internal,
+                     "the counters needed more than " + std::to_string(kMaxReplays) + " replays");
 }
 
 RunMetricRow measured(std::string name, double value, const char* unit, std::string note) {
@@ -128,13 +128,13 @@ std::vector<RunMetricRow> counterMetrics(const std::vector<cuda::CounterRange>& 
         for (const auto& [metric, value] : r.values)
             byModule[id][metric] += value;
     }
-    std::vector<RunMetricRow> out{measured(
-        "hw.counters", double(profiler.passesRun()), "count",
-        "replays of the run under CUPTI's range profiler on " + profiler.chip() + " (" +
-            std::to_string(profiler.configPasses()) + " per nesting level, levels 1-" +
-            std::to_string(kCounterLevels) + " of the module tree), " +
-            std::to_string(ranges.size()) + " ranges, " +
-            std::to_string(profiler.droppedRanges()) + " dropped")};
+    std::vector<RunMetricRow> out{
+        measured("hw.counters", double(profiler.passesRun()), "count",
+                 "replays of the run under CUPTI's range profiler on " + profiler.chip() + " (" +
+                     std::to_string(profiler.configPasses()) + " per nesting level, levels 1-" +
+                     std::to_string(kCounterLevels) + " of the module tree), " +
+                     std::to_string(ranges.size()) + " ranges, " +
+                     std::to_string(profiler.droppedRanges()) + " dropped")};
     const std::string how = "CUPTI range profiler, summed over the module's calls";
     for (const auto& m : modules) {
         const auto it = byModule.find(m.id);

@@ -15,13 +15,14 @@ namespace mvp {
 namespace {
 // Per position: the value vector attention reads, [positions, kvHeads·headDim].
 torch::Tensor valuesByPosition(const KvCache& c, int positions) {
-    torch::Tensor slotsV = c.int4 ? dequantiseGroups(GroupCodes{c.qv.packed.narrow(0, 0, c.slots),
-                                                                c.qv.scale.narrow(0, 0, c.slots),
-                                                                c.qv.low.narrow(0, 0, c.slots),
-                                                                c.qv.bits, c.qv.group, c.qv.n})
-                                  : c.v.narrow(0, 0, c.slots).to(torch::kFloat);
-    auto byPosition = c.compressed() ? slotsV.index_select(0, c.slotOfPosition.narrow(0, 0, positions))
-                                     : slotsV.narrow(0, 0, positions);
+    torch::Tensor slotsV =
+        c.int4 ? dequantiseGroups(
+                     GroupCodes{c.qv.packed.narrow(0, 0, c.slots), c.qv.scale.narrow(0, 0, c.slots),
+                                c.qv.low.narrow(0, 0, c.slots), c.qv.bits, c.qv.group, c.qv.n})
+               : c.v.narrow(0, 0, c.slots).to(torch::kFloat);
+    auto byPosition = c.compressed()
+                          ? slotsV.index_select(0, c.slotOfPosition.narrow(0, 0, positions))
+                          : slotsV.narrow(0, 0, positions);
     return byPosition.reshape({positions, -1}).contiguous();
 }
 
@@ -84,8 +85,8 @@ Result<VisualTokenObservation> Capturer::observeVisualTokens(const RunTransform&
         }
         decoding = true;
         for (int step = 1; step <= d->prep.options.steps; ++step)
-            logits = model.forward({int(logits.argmax().item<int64_t>())}, torch::Tensor(), 0,
-                                   hooks);
+            logits =
+                model.forward({int(logits.argmax().item<int64_t>())}, torch::Tensor(), 0, hooks);
         model.reset();
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal,

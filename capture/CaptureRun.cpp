@@ -164,8 +164,8 @@ RunDeviceTimer attachDeviceTimer(Recorder& rec, cuda::DeviceTiming timing) {
     }
     auto timer = cuda::EventTimer::open(timing);
     if (!timer) {
-        t.absent = RunMetricRow{"gpu.device_timing", 0, "", "measured",
-                                "n/a: " + timer.error().message};
+        t.absent =
+            RunMetricRow{"gpu.device_timing", 0, "", "measured", "n/a: " + timer.error().message};
         return t;
     }
     t.timer = std::move(timer.value());

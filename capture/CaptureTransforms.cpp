@@ -230,15 +230,16 @@ void addKernelMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s,
         metrics.push_back(metric("quant.int4_kernels", s.int4Layers, "count", std::move(note)));
         return;
     }
-    metrics.push_back(metric(
-        "quant.int8_kernels", s.engine.empty() ? 0.0 : 1.0, "",
-        s.engine.empty() ? (s.engineNote.empty() ? std::string("no quantized engine in this libtorch")
-                                                 : s.engineNote) +
-                               ": the weights are dequantised per call, the latency gain predicted"
-                         : "quantized::linear_dynamic on libtorch's " + s.engine +
-                               " engine (per-channel symmetric int8, AWQ scaling folded in): the "
-                               "latency is measured; " +
-                               s.engineNote));
+    metrics.push_back(
+        metric("quant.int8_kernels", s.engine.empty() ? 0.0 : 1.0, "",
+               s.engine.empty()
+                   ? (s.engineNote.empty() ? std::string("no quantized engine in this libtorch")
+                                           : s.engineNote) +
+                         ": the weights are dequantised per call, the latency gain predicted"
+                   : "quantized::linear_dynamic on libtorch's " + s.engine +
+                         " engine (per-channel symmetric int8, AWQ scaling folded in): the "
+                         "latency is measured; " +
+                         s.engineNote));
     if (!s.engine.empty())
         metrics.push_back(metric("quant.format_bytes", double(s.formatBytes), "bytes",
                                  "the int8 format's storage, one copy: what a deployment holds"));
@@ -332,13 +333,13 @@ namespace {
 // needs no rewrite). The others keep host-side state the model's GPU path
 // does not take yet; they say so.
 std::optional<std::string> gpuRefusal(const ModelTransforms& t) {
-    const char* what = t.kvMethod                ? "the published KV-cache methods"
-                       : t.freezeCold            ? "cold-expert freezing"
-                       : t.pruneChannels > 0     ? "channel pruning"
-                       : t.tokenDrop             ? "in-decoder token dropping (FastV, PyramidDrop, DART)"
-                       : t.visionZip             ? "VisionZip"
-                       : t.downsampleGrid > 0    ? "the downsample baseline"
-                       : !t.tomeSchedule.empty() ? "ToMe"
+    const char* what = t.kvMethod            ? "the published KV-cache methods"
+                       : t.freezeCold        ? "cold-expert freezing"
+                       : t.pruneChannels > 0 ? "channel pruning"
+                       : t.tokenDrop ? "in-decoder token dropping (FastV, PyramidDrop, DART)"
+                       : t.visionZip ? "VisionZip"
+                       : t.downsampleGrid > 0                 ? "the downsample baseline"
+                       : !t.tomeSchedule.empty()              ? "ToMe"
                        : !t.skipBeta.empty() || t.keepExperts ? "expert skipping and pruning"
                                                               : nullptr;
     if (!what) return std::nullopt;
@@ -388,12 +389,10 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
         if (t.quantBits) {
             torch::NoGradGuard noGrad;
             // The prefill's rows: the sequence minus the visual tokens pruned away.
-            const int64_t prefillRows =
-                d->prep.sequenceLength - d->prep.options.steps;
-            const auto s =
-                quantiseDecoder(m, t.quantBits, t.quantGroup, t.awqGridPoints,
-                                [&] { forcing.logLikelihood(); },
-                                Int8Workload{prefillRows, d->prep.options.steps});
+            const int64_t prefillRows = d->prep.sequenceLength - d->prep.options.steps;
+            const auto s = quantiseDecoder(
+                m, t.quantBits, t.quantGroup, t.awqGridPoints, [&] { forcing.logLikelihood(); },
+                Int8Workload{prefillRows, d->prep.options.steps});
             addQuantMetrics(out.metrics, s, t.quantBits);
             out.quantised = s.modules;
             out.int8Kernels = !s.engine.empty();

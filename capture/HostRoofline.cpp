@@ -1,7 +1,6 @@
 #include "capture/HostRoofline.h"
 
 #include "capture/Capture.h"
-
 #include "capture/SystemInfo.h"
 #include "capture/cuda/CudaDriver.h"
 #include "core/session/SessionReader.h"
@@ -135,7 +134,8 @@ DeviceRow hostDevice() {
 
 DeviceList captureDevices() {
     DeviceList out;
-    out.devices.push_back({"cpu", cpuModel(), sysinfo::totalMemoryBytes(), {"float32", "bfloat16"}});
+    out.devices.push_back(
+        {"cpu", cpuModel(), sysinfo::totalMemoryBytes(), {"float32", "bfloat16"}});
     // The driver first: it says why there is no GPU better than libtorch can.
     const auto driver = cuda::probeCudaDriver();
     if (!driver.available()) {

@@ -31,9 +31,9 @@ thread_local Recorder* tlsRecorder = nullptr; // the recorder of this thread, wh
 // What the probe needs to know of an op overload, found once per process.
 struct OpInfo {
     std::string name;
-    OpTraits traits;        // class and FLOP formula
-    int schemaArgs = -1;    // arguments in its schema; -1: no schema (use every input)
-    int schemaReturns = -1; // values it returns; -1: no schema (use every output)
+    OpTraits traits;             // class and FLOP formula
+    int schemaArgs = -1;         // arguments in its schema; -1: no schema (use every input)
+    int schemaReturns = -1;      // values it returns; -1: no schema (use every output)
     bool shapesFromData = false; // its output's shape depends on its inputs' values
 };
 

@@ -8,9 +8,9 @@
 // startOps()); ops that libtorch runs on its worker threads are not recorded.
 
 #include "capture/Energy.h"
-#include "capture/cuda/EventTimer.h"
 #include "capture/HostClock.h"
 #include "capture/OpCostMemo.h"
+#include "capture/cuda/EventTimer.h"
 #include "core/session/Records.h"
 
 #include <array>

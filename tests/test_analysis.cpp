@@ -255,10 +255,10 @@ private slots:
                         {"hw.vision.flops", 9e6, "flop", "measured", "CUPTI"}}; // no bytes, no time
         const RunAnalysis a = analyseRun(d);
         QCOMPARE(a.moduleRoofline.size(), size_t(2));
-        const RooflinePoint& counted = a.moduleRoofline[0].name == "llm" ? a.moduleRoofline[0]
-                                                                         : a.moduleRoofline[1];
-        const RooflinePoint& estimated = &counted == &a.moduleRoofline[0] ? a.moduleRoofline[1]
-                                                                          : a.moduleRoofline[0];
+        const RooflinePoint& counted =
+            a.moduleRoofline[0].name == "llm" ? a.moduleRoofline[0] : a.moduleRoofline[1];
+        const RooflinePoint& estimated =
+            &counted == &a.moduleRoofline[0] ? a.moduleRoofline[1] : a.moduleRoofline[0];
         QVERIFY(counted.counted);
         QCOMPARE(counted.flops, int64_t(4'000'000));
         NEAR(counted.intensity, 4.0);
@@ -505,9 +505,9 @@ private slots:
         QCOMPARE(c.runEnergyJ, std::optional<double>(1.5));
         QVERIFY(c.details.empty()); // energy is not something the transform did
         QVERIFY(formatComparisonText(c).find("3 J vs 1.5 J") != std::string::npos);
-        QCOMPARE(nlohmann::json::parse(formatComparisonJson(c))["energy_j_per_inference_measured"]
-                                                                ["counter"]
-                                                                    .get<std::string>(),
+        QCOMPARE(nlohmann::json::parse(
+                     formatComparisonJson(c))["energy_j_per_inference_measured"]["counter"]
+                     .get<std::string>(),
                  std::string("cpu_package"));
         const auto report = analyseRun(a);
         QCOMPARE(report.energyJ, std::optional<double>(3.0));

@@ -171,8 +171,8 @@ private slots:
         const auto text = runCli({QStringLiteral("devices")});
         QVERIFY2(text.exitCode == 0, text.err.constData());
         QVERIFY(text.out.startsWith("cpu "));
-        const auto json = runCli({QStringLiteral("devices"), QStringLiteral("--format"),
-                                  QStringLiteral("json")});
+        const auto json =
+            runCli({QStringLiteral("devices"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(json.exitCode == 0, json.err.constData());
         const QJsonObject j = QJsonDocument::fromJson(json.out).object();
         const QJsonArray devices = j[QStringLiteral("devices")].toArray();
@@ -185,10 +185,10 @@ private slots:
         else
             QVERIFY(devices[1].toObject()[QStringLiteral("id")].toString().startsWith(
                 QStringLiteral("cuda:")));
-        QCOMPARE(runCli({QStringLiteral("devices"), QStringLiteral("--format"),
-                         QStringLiteral("xml")})
-                     .exitCode,
-                 2);
+        QCOMPARE(
+            runCli({QStringLiteral("devices"), QStringLiteral("--format"), QStringLiteral("xml")})
+                .exitCode,
+            2);
     }
 
     void existingOutputNeedsForce() {

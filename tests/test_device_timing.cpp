@@ -5,7 +5,9 @@
 // the GPU at every span and recorded op probe; a driver that cannot be loaded
 // or fails to record says why and leaves the spans without a device time.
 // libtorch first: Qt's `slots` macro breaks its headers.
+// clang-format off
 #include <torch/torch.h>
+// clang-format on
 
 #include "capture/Recorder.h"
 #include "capture/cuda/EventTimer.h"
@@ -174,8 +176,9 @@ private slots:
         QVERIFY(timer);
         const int deviceWaits = gpu.deviceWaits();
         const auto x = torch::ones({4, 8});
-        const auto r = record(dir.filePath(QStringLiteral("exact.mvprof")), timer->get(), gpu,
-                              [&] { (void)torch::relu(x.matmul(torch::ones({8, 8}))); });
+        const auto r = record(dir.filePath(QStringLiteral("exact.mvprof")), timer->get(), gpu, [&] {
+            (void)torch::relu(x.matmul(torch::ones({8, 8})));
+        });
         QVERIFY(r.ops >= 2); // the matmul and the relu (ones too)
         // Before and after each of 3 spans and each recorded op.
         QCOMPARE(gpu.deviceWaits() - deviceWaits, int(2 * 3 + 2 * r.ops));

@@ -67,9 +67,7 @@ private slots:
              QStringLiteral("--routing-skew"), QStringLiteral("8")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
-    void init() {
-        test::failOnWarnings();
-    }
+    void init() { test::failOnWarnings(); }
 
     void moduleTreeModelIsAWellBehavedModel() {
         auto data = views::loadSession(session);

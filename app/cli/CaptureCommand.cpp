@@ -139,7 +139,8 @@ int devicesCommand(const std::vector<std::string>& argv) {
                     "mvprof-cli devices [--format text|json] — where `capture --device` can run",
                     "");
     std::string format = "text";
-    cli.app.add_option("--format", format, "text (default) or json")->check(oneOf({"text", "json"}));
+    cli.app.add_option("--format", format, "text (default) or json")
+        ->check(oneOf({"text", "json"}));
     if (auto exit = cli.parse(argv)) return *exit;
     if (!cli.positional.empty())
         return fail(2, "unexpected argument '" + cli.positional[0] + "' (see --help)");

@@ -15,8 +15,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QPushButton>
 #include <QProcess>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
 
@@ -44,11 +44,10 @@ CaptureDialog::CaptureDialog(QWidget* parent)
       script_(new QLineEdit(this)), program_(new QLineEdit(this)), scriptArgs_(new QLineEdit(this)),
       workingFolder_(new QLineEdit(this)), layers_(new QSpinBox(this)), image_(new QLineEdit(this)),
       preview_(new QLabel(this)), prompt_(new QLineEdit(this)), steps_(new QSpinBox(this)),
-      device_(new QComboBox(this)), dtype_(new QComboBox(this)),
-      deviceTiming_(new QComboBox(this)),
+      device_(new QComboBox(this)), dtype_(new QComboBox(this)), deviceTiming_(new QComboBox(this)),
       hwCounters_(new QCheckBox(tr("Read the GPU's hardware counters (replays the run)"), this)),
-      devicesProbe_(new QProcess(this)),
-      attn_(new QLineEdit(this)), skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
+      devicesProbe_(new QProcess(this)), attn_(new QLineEdit(this)),
+      skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
     setWindowTitle(tr("New Capture"));
     model_->addItem(tr("Reference, tiny (seconds)"), QStringLiteral("ref:tiny"));
     model_->addItem(tr("Reference, small (up to a minute on CPU)"), QStringLiteral("ref:small"));
@@ -192,17 +191,18 @@ void CaptureDialog::askForDevices() {
             device_->setToolTip(tr("Could not ask %1 for devices: %2")
                                     .arg(CaptureRunner::cliPath(), devicesProbe_->errorString()));
     });
-    devicesProbe_->start(CaptureRunner::cliPath(),
-                         {QStringLiteral("devices"), QStringLiteral("--format"),
-                          QStringLiteral("json")});
+    devicesProbe_->start(
+        CaptureRunner::cliPath(),
+        {QStringLiteral("devices"), QStringLiteral("--format"), QStringLiteral("json")});
 }
 
 void CaptureDialog::devicesFound() {
-    const QJsonObject answer = QJsonDocument::fromJson(devicesProbe_->readAllStandardOutput()).object();
+    const QJsonObject answer =
+        QJsonDocument::fromJson(devicesProbe_->readAllStandardOutput()).object();
     const QJsonArray devices = answer.value(QStringLiteral("devices")).toArray();
     if (devices.isEmpty()) {
-        device_->setToolTip(tr("%1 did not list devices: only the CPU is offered")
-                                .arg(CaptureRunner::cliPath()));
+        device_->setToolTip(
+            tr("%1 did not list devices: only the CPU is offered").arg(CaptureRunner::cliPath()));
         return;
     }
     for (const QJsonValue& v : devices) {

@@ -32,7 +32,7 @@ struct CaptureRequest {
     QString dtype = QStringLiteral("float32");
     QString deviceTiming = QStringLiteral("events"); // on a GPU: events, exact or off
     bool hwCounters = false; // on a GPU: replay the run under CUPTI's range profiler
-    QString attnLayers; // "", "all", "0-1", …
+    QString attnLayers;      // "", "all", "0-1", …
     double routingSkew = 1.0;
     QString output;
     bool force = true; // the dialog already asked before replacing a file

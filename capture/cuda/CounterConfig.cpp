@@ -10,7 +10,8 @@ HostObject::HostObject(const CuptiProfilerApi& api, const std::string& chip,
     auto p = HOST_PARAMS(Initialize);
     p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
     p.pChipName = chip.c_str();
-    p.pCounterAvailabilityImage = counterAvailability.empty() ? nullptr : counterAvailability.data();
+    p.pCounterAvailabilityImage =
+        counterAvailability.empty() ? nullptr : counterAvailability.data();
     status_ = api_.hostInitialize(&p);
     object_ = status_ == CUPTI_SUCCESS ? p.pHostObject : nullptr;
 }

@@ -14,7 +14,8 @@
 namespace mvp::cuda {
 
 #define HOST_PARAMS(Name)                                                                          \
-    cuptiParams<CUpti_Profiler_Host_##Name##_Params>(CUpti_Profiler_Host_##Name##_Params_STRUCT_SIZE)
+    cuptiParams<CUpti_Profiler_Host_##Name##_Params>(                                              \
+        CUpti_Profiler_Host_##Name##_Params_STRUCT_SIZE)
 
 // The loaded range-profiler entry points, or why there are none.
 Result<const CuptiProfilerApi*> profilerApi();

@@ -72,8 +72,8 @@ bool bindProfiler(void* l, CuptiProfilerApi& a, std::string& missing) {
     ok &= bind(l, "cuptiRangeProfilerPopRange", a.rangePop, missing);
     ok &= bind(l, "cuptiRangeProfilerDecodeData", a.rangeDecodeData, missing);
     ok &= bind(l, "cuptiRangeProfilerGetCounterDataSize", a.rangeGetCounterDataSize, missing);
-    ok &= bind(l, "cuptiRangeProfilerCounterDataImageInitialize",
-               a.rangeCounterDataImageInitialize, missing);
+    ok &= bind(l, "cuptiRangeProfilerCounterDataImageInitialize", a.rangeCounterDataImageInitialize,
+               missing);
     ok &= bind(l, "cuptiRangeProfilerGetCounterDataInfo", a.rangeGetCounterDataInfo, missing);
     ok &= bind(l, "cuptiRangeProfilerCounterDataGetRangeInfo", a.rangeGetRangeInfo, missing);
     return ok;

@@ -10,7 +10,7 @@ namespace {
 using CuEvent = void*;
 using CuStream = void*;
 const CuStream kLegacyStream = reinterpret_cast<CuStream>(0x1); // CU_STREAM_LEGACY
-constexpr unsigned kEventDefault = 0;                             // CU_EVENT_DEFAULT: timed
+constexpr unsigned kEventDefault = 0;                           // CU_EVENT_DEFAULT: timed
 
 // The first of `names` the library exports (newer drivers add _v2 names).
 void* symbol(void* library, std::initializer_list<const char*> names) {
@@ -57,8 +57,7 @@ Result<std::unique_ptr<EventTimer>> EventTimer::open(DeviceTiming mode,
     // uses the same driver.
     void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle)
-        return makeError(ErrorCode::NotFound,
-                         "no NVIDIA driver: " + library + " cannot be loaded");
+        return makeError(ErrorCode::NotFound, "no NVIDIA driver: " + library + " cannot be loaded");
     auto api = std::make_unique<Api>();
     api->create = reinterpret_cast<decltype(api->create)>(symbol(handle, {"cuEventCreate"}));
     api->record = reinterpret_cast<decltype(api->record)>(symbol(handle, {"cuEventRecord"}));

@@ -12,7 +12,8 @@ namespace {
 #define TARGET_PARAMS(Name)                                                                        \
     cuptiParams<CUpti_Profiler_##Name##_Params>(CUpti_Profiler_##Name##_Params_STRUCT_SIZE)
 #define RANGE_PARAMS(Name)                                                                         \
-    cuptiParams<CUpti_RangeProfiler_##Name##_Params>(CUpti_RangeProfiler_##Name##_Params_STRUCT_SIZE)
+    cuptiParams<CUpti_RangeProfiler_##Name##_Params>(                                              \
+        CUpti_RangeProfiler_##Name##_Params_STRUCT_SIZE)
 
 Error cuptiError(const std::string& what, CUptiResult s) {
     // Profiling counters needs the driver's permission (NVreg_RestrictProfilingToAdminUsers).

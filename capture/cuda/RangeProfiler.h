@@ -27,9 +27,8 @@ public:
     // ranges a pass, at nesting levels 1 to `levels`. Errors say why (no
     // CUPTI, no context, a chip or metric CUPTI refuses, profiling not
     // permitted).
-    static Result<std::unique_ptr<RangeProfiler>> start(int device,
-                                                        const std::vector<std::string>& metrics,
-                                                        size_t maxRanges, int levels);
+    static Result<std::unique_ptr<RangeProfiler>>
+    start(int device, const std::vector<std::string>& metrics, size_t maxRanges, int levels);
     ~RangeProfiler(); // disables the profiler
     RangeProfiler(const RangeProfiler&) = delete;
     RangeProfiler& operator=(const RangeProfiler&) = delete;

@@ -40,7 +40,8 @@ torch::Tensor LinImpl::forward(const torch::Tensor& x) {
     if (!quant) return F::linear(x, weight, bias);
     auto in = quant->inputScale.defined() ? x / quant->inputScale.to(x.scalar_type()) : x;
     if (quant->onEngine()) { // bias packed with the weight
-        const bool small = !quant->packedSmall.isNone() && in.numel() <= kSmallCallRows * in.size(-1);
+        const bool small =
+            !quant->packedSmall.isNone() && in.numel() <= kSmallCallRows * in.size(-1);
         return linearDynamicInt8(in, small ? quant->packedSmall : quant->packed);
     }
     if (quant->int4) {
@@ -171,8 +172,8 @@ std::pair<torch::Tensor, torch::Tensor> KvCache::append(const torch::Tensor& key
     if (compressed()) {
         // New positions get a slot of their own.
         logCount.narrow(0, first, t).zero_();
-        slotOfPosition = torch::cat(
-            {slotOfPosition, torch::arange(first, first + t, slotOfPosition.options())});
+        slotOfPosition =
+            torch::cat({slotOfPosition, torch::arange(first, first + t, slotOfPosition.options())});
     }
     slots += int(t);
     if (method && method->kivi) return method->kivi->append(keys, values);

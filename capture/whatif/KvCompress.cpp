@@ -55,8 +55,8 @@ std::pair<GroupCodes, torch::Tensor> int4Slots(const torch::Tensor& rows, const 
     full.group = cache.headDim;
     full.n = cache.headDim;
     const auto on = rows.options(); // the cache's device
-    full.packed = torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)},
-                               on.dtype(torch::kUInt8));
+    full.packed =
+        torch::zeros({cache.maxSeq, cache.kvHeads, codes.packed.size(-1)}, on.dtype(torch::kUInt8));
     full.scale = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, on.dtype(torch::kHalf));
     full.low = torch::zeros({cache.maxSeq, cache.kvHeads, 1}, on.dtype(torch::kHalf));
     full.packed.narrow(0, 0, slots).copy_(codes.packed);

@@ -168,9 +168,10 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
     }
     if (s.calibratedLayers) s.meanAlpha /= s.calibratedLayers;
     for (auto& [path, mod] : byModule) {
-        if (const auto k = kernelTimes.find(path); k != kernelTimes.end() && k->second[1] > 0 &&
-                                                   k->second[3] > 0)
-            mod.kernelRatios = KernelRatios{k->second[0] / k->second[1], k->second[2] / k->second[3]};
+        if (const auto k = kernelTimes.find(path);
+            k != kernelTimes.end() && k->second[1] > 0 && k->second[3] > 0)
+            mod.kernelRatios =
+                KernelRatios{k->second[0] / k->second[1], k->second[2] / k->second[3]};
         s.modules.push_back(mod);
     }
     return s;

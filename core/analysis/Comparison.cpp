@@ -1,6 +1,6 @@
 #include "core/analysis/Comparison.h"
-#include "core/Format.h"
 
+#include "core/Format.h"
 #include "core/analysis/HeadStats.h"
 #include "core/analysis/PatchMetrics.h"
 
@@ -39,9 +39,9 @@ void setEnergy(Comparison& c, const RunData& base, const RunData& run) {
         const char *metric, *source;
         EnergyCounter kind;
     };
-    for (const Counter& k : {Counter{"energy.gpu_j", "NVML GPU counter", EnergyCounter::Gpu},
-                             Counter{"energy.package_j", "RAPL package counter",
-                                     EnergyCounter::CpuPackage}}) {
+    for (const Counter& k :
+         {Counter{"energy.gpu_j", "NVML GPU counter", EnergyCounter::Gpu},
+          Counter{"energy.package_j", "RAPL package counter", EnergyCounter::CpuPackage}}) {
         const auto* a = findMetric(base, k.metric);
         const auto* b = findMetric(run, k.metric);
         if (!a || !b) continue;

@@ -4,8 +4,8 @@
 
 #include "core/analysis/AbTimings.h"
 #include "core/analysis/Analysis.h"
-#include "core/analysis/ModuleDiff.h"
 #include "core/analysis/Kv.h"
+#include "core/analysis/ModuleDiff.h"
 
 #include <optional>
 #include <string>

@@ -1,8 +1,8 @@
 // The comparison as text and JSON (DIAGNOSTICS.md §9). Where the what-if ran
 // A/B repetitions, latency is shown as medians with intervals and the
 // speed-up as a paired ratio, "within noise" when its interval holds 1.0.
-#include "core/analysis/Comparison.h"
 #include "core/Format.h"
+#include "core/analysis/Comparison.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -34,8 +34,7 @@ std::string unsteadyWarning(const AbTimings& ab) {
     std::string names;
     for (size_t i = 0; i < ab.unsteady.size(); ++i)
         names += (i ? ", " : "") + phaseName(ab.unsteady[i]);
-    return "warning: " + names +
-           (ab.unsteady.size() == 1 ? " is" : " are") +
+    return "warning: " + names + (ab.unsteady.size() == 1 ? " is" : " are") +
            " untouched by these transforms, yet " + (ab.unsteady.size() == 1 ? "its" : "their") +
            " speed-up interval excludes 1.0: the machine was unsteady during the repetitions "
            "(other load, frequency changes). Re-run on a quieter machine or with more --reps.";
@@ -60,8 +59,9 @@ std::string abText(const AbTimings& ab) {
 }
 
 std::string storedPhasesText(const Comparison& c) {
-    std::string o = "  phase            baseline ms   what-if ms   speed-up (measured, one run each: "
-                    "no interval; re-run the what-if with --reps)\n";
+    std::string o =
+        "  phase            baseline ms   what-if ms   speed-up (measured, one run each: "
+        "no interval; re-run the what-if with --reps)\n";
     for (const auto& p : c.phases)
         o += "  " + padRight(phaseName(p.phase), 15) +
              padLeft(fmt("%.2f", double(p.baseNs) / 1e6), 12) +
@@ -94,9 +94,9 @@ std::string setupText(const Comparison& c) {
              (c.ab ? " vs the what-if's A/B median; " : " vs the stored run; ") + c.predictionNote +
              ")\n";
     const std::string speedup =
-        c.ab ? "A/B speed-up " + speedupText(c.ab->total)
-             : "speed-up " + ratio(double(c.baseWallNs), double(c.runWallNs)) +
-                   " from one run each";
+        c.ab
+            ? "A/B speed-up " + speedupText(c.ab->total)
+            : "speed-up " + ratio(double(c.baseWallNs), double(c.runWallNs)) + " from one run each";
     o += "  (the stored runs, probed, one pass each; measured unless marked predicted; QPS "
          "derived, 1/latency; " +
          speedup + "; " + c.energy + ")\n\n";
@@ -144,10 +144,11 @@ std::string detailsText(const Comparison& c) {
 
 std::string resamplingText(const Comparison& c) {
     if (c.resampling.empty()) return {};
-    std::string o = "\n  resampling loss of the visual tokens (measured; v the value vectors attention "
-                    "reads, p the decode steps' attention over the patches both runs hold):\n"
-                    "  layer    Δcos mean     p95   L2 drift mean     p95    ΔKL mean      p95   "
-                    "attention lost\n";
+    std::string o =
+        "\n  resampling loss of the visual tokens (measured; v the value vectors attention "
+        "reads, p the decode steps' attention over the patches both runs hold):\n"
+        "  layer    Δcos mean     p95   L2 drift mean     p95    ΔKL mean      p95   "
+        "attention lost\n";
     for (const auto& r : c.resampling)
         o += "  " + padRight("L" + std::to_string(r.layer), 7) +
              fmt("%11.4g", r.loss.deltaCos.mean) + fmt("%8.3g", r.loss.deltaCos.p95) +
@@ -195,7 +196,8 @@ nlohmann::json storedPhaseJson(const std::string& phase, int64_t a, int64_t b) {
             {"baseline", singleMsJson(a)},
             {"whatif", singleMsJson(b)},
             {"speedup",
-             {{"median", b > 0 ? double(a) / double(b) : 0.0}, {"ci95", nullptr},
+             {{"median", b > 0 ? double(a) / double(b) : 0.0},
+              {"ci95", nullptr},
               {"coverage", nullptr}}},
             {"within_noise", nullptr},
             {"noise_control", nullptr}};
@@ -265,7 +267,8 @@ std::string formatComparisonJson(const Comparison& c) {
         {"run", c.run},
         {"transform", c.transform},
         {"latency_ms_measured",
-         {{"baseline", double(c.baseWallNs) / 1e6}, {"whatif", double(c.runWallNs) / 1e6},
+         {{"baseline", double(c.baseWallNs) / 1e6},
+          {"whatif", double(c.runWallNs) / 1e6},
           {"note", "the stored runs, probed, one pass each"}}},
         {"peak_rss_bytes_measured", {{"baseline", c.basePeakRss}, {"whatif", c.runPeakRss}}},
         {"qps_derived", {{"baseline", c.baseQps}, {"whatif", c.runQps}}},
@@ -273,8 +276,8 @@ std::string formatComparisonJson(const Comparison& c) {
          c.baseEnergyJ && c.runEnergyJ
              ? nlohmann::json{{"baseline", *c.baseEnergyJ},
                               {"whatif", *c.runEnergyJ},
-                              {"counter", c.energyCounter == EnergyCounter::Gpu ? "gpu"
-                                                                                : "cpu_package"}}
+                              {"counter",
+                               c.energyCounter == EnergyCounter::Gpu ? "gpu" : "cpu_package"}}
              : nlohmann::json(c.energy)},
         {"visual_tokens", {{"baseline", c.baseVisualTokens}, {"whatif", c.runVisualTokens}}},
         {"fidelity_measured", c.fidelity ? nlohmann::json{{"steps", c.steps},

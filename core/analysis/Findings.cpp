@@ -145,11 +145,11 @@ void rooflineFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                    num(p.mismatch) + ".";
         f.suggestion = "Cut bytes moved: fuse elementwise ops, quantise weights, or batch more "
                        "tokens per weight read.";
-        f.evidence = {{"intensity", p.intensity,
-                       p.counted ? Provenance::Measured : Provenance::Estimated},
-                      {"ridge", a.host->ridge(), Provenance::Measured},
-                      {"achieved_flops", p.achievedFlops, Provenance::Measured},
-                      {"attainable_flops", p.attainableFlops, Provenance::Predicted}};
+        f.evidence = {
+            {"intensity", p.intensity, p.counted ? Provenance::Measured : Provenance::Estimated},
+            {"ridge", a.host->ridge(), Provenance::Measured},
+            {"achieved_flops", p.achievedFlops, Provenance::Measured},
+            {"attainable_flops", p.attainableFlops, Provenance::Predicted}};
         f.target = {FindingView::Roofline, {}, {}, p.name, {}, {}};
         out.push_back(f);
     }

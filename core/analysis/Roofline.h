@@ -30,9 +30,9 @@ struct RooflinePoint {
     // FLOPs and DRAM bytes counted by the GPU's hardware counters and `ns`
     // their kernel time (--hw-counters), not estimated from shapes.
     bool counted = false;
-    double intensity = 0;         // FLOP / byte
-    double achievedFlops = 0;     // flops / time (FLOP/s)
-    double attainableFlops = 0;   // min(peak, AI · bandwidth) (predicted)
+    double intensity = 0;       // FLOP / byte
+    double achievedFlops = 0;   // flops / time (FLOP/s)
+    double attainableFlops = 0; // min(peak, AI · bandwidth) (predicted)
     Bound bound = Bound::Unknown;
     double mismatch = 0; // 1 − AI / ridge for memory-bound parts, else 0
 };

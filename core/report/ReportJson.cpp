@@ -105,17 +105,17 @@ void phasesJson(json& run, const RunAnalysis& a) {
 void modulesJson(json& run, const RunAnalysis& a) {
     run["modules"] = json::array();
     for (const auto& n : a.modules.nodes)
-        run["modules"].push_back({{"path", n.module.path},
-                                  {"kind", n.module.kind},
-                                  {"params", n.module.params},
-                                  {"calls", n.calls},
-                                  {"total_ms_measured", double(n.totalNs) / 1e6},
-                                  {"self_ms_measured", double(n.selfNs) / 1e6},
-                                  {"share", n.share},
-                                  {"flops_estimated", n.flopsKnown ? json(n.flops) : json()},
-                                  {"bytes_estimated", n.bytes},
-                                  {"device_ms_measured",
-                                   n.deviceNs ? json(double(*n.deviceNs) / 1e6) : json()}});
+        run["modules"].push_back(
+            {{"path", n.module.path},
+             {"kind", n.module.kind},
+             {"params", n.module.params},
+             {"calls", n.calls},
+             {"total_ms_measured", double(n.totalNs) / 1e6},
+             {"self_ms_measured", double(n.selfNs) / 1e6},
+             {"share", n.share},
+             {"flops_estimated", n.flopsKnown ? json(n.flops) : json()},
+             {"bytes_estimated", n.bytes},
+             {"device_ms_measured", n.deviceNs ? json(double(*n.deviceNs) / 1e6) : json()}});
 }
 
 // Adds its part of the run's JSON.
@@ -177,11 +177,12 @@ void rooflineRunJson(json& run, const RunAnalysis& a) {
 void kvJson(json& run, const RunAnalysis& a) {
     json resampling = json::array();
     for (const auto& r : a.kv.resampling)
-        resampling.push_back({{"layer", r.layer},
-                              {"dcos_measured", {{"mean", r.loss.deltaCos.mean}, {"p95", r.loss.deltaCos.p95}}},
-                              {"l2_drift_measured", {{"mean", r.loss.relL2.mean}, {"p95", r.loss.relL2.p95}}},
-                              {"kl_measured", {{"mean", r.loss.deltaKl.mean}, {"p95", r.loss.deltaKl.p95}}},
-                              {"attention_lost_measured", r.lostMass}});
+        resampling.push_back(
+            {{"layer", r.layer},
+             {"dcos_measured", {{"mean", r.loss.deltaCos.mean}, {"p95", r.loss.deltaCos.p95}}},
+             {"l2_drift_measured", {{"mean", r.loss.relL2.mean}, {"p95", r.loss.relL2.p95}}},
+             {"kl_measured", {{"mean", r.loss.deltaKl.mean}, {"p95", r.loss.deltaKl.p95}}},
+             {"attention_lost_measured", r.lostMass}});
     run["kv"] = {{"regions", a.kv.regions},
                  {"share_ratio", a.kv.shareRatio},
                  {"sequence_length", a.kv.sequenceLength},

@@ -23,8 +23,7 @@ ABI="$("$PY" -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))')"
 if cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DMVP_WITH_GUI=OFF \
      -DBUILD_TESTING=ON -DCMAKE_PREFIX_PATH="$TORCH_PREFIX" \
      -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$ABI" > "$OUT/configure.log" 2>&1 &&
-   cmake --build build-gpu --target mvprof-cli bench_capture_overhead -j "$(nproc)" \
-     > "$OUT/build.log" 2>&1; then
+   cmake --build build-gpu --target mvprof-cli -j "$(nproc)" > "$OUT/build.log" 2>&1; then
   echo "built build-gpu/bin/mvprof-cli"
 else
   echo "build failed: see configure.log / build.log (tail below)"
@@ -57,12 +56,21 @@ py_check() {
 echo "== #14: the built-in models on CUDA (--device cuda, bfloat16 / float16)"
 py_check "cuda capture" check_cuda_capture
 echo "== #14: CUPTI tracing's cost, traced vs untraced in one process (ref:small, bfloat16)"
-build-gpu/bin/bench_capture_overhead --gpu-trace ref:small 7 2>&1 | tee "$OUT/trace_cost.log"
-case ${PIPESTATUS[0]} in
-  0) grep 'tracing cost ratio' "$OUT/trace_cost.log" | sed 's/^ */tracing: /' >> "$OUT/summary.txt" ;;
-  77) echo "tracing cost: skipped (the reason is above)" ;;
-  *) echo "tracing cost: FAILED"; status=1 ;;
-esac
+# Built on its own (it also drives libtorch's profiler, whose API moves
+# between releases): a failure here leaves the other checks running.
+if cmake --build build-gpu --target bench_capture_overhead -j "$(nproc)" \
+     > "$OUT/build-bench.log" 2>&1; then
+  build-gpu/bin/bench_capture_overhead --gpu-trace ref:small 7 2>&1 | tee "$OUT/trace_cost.log"
+  case ${PIPESTATUS[0]} in
+    0) grep 'tracing cost ratio' "$OUT/trace_cost.log" | sed 's/^ */tracing: /' >> "$OUT/summary.txt" ;;
+    77) echo "tracing cost: skipped (the reason is above)" ;;
+    *) echo "tracing cost: FAILED"; status=1 ;;
+  esac
+else
+  echo "tracing cost: NOT BUILT (see build-bench.log, tail below)"
+  tail -20 "$OUT/build-bench.log"
+  status=1
+fi
 echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
 py_check "int4 kernel" check_int4
 echo "== #14: the Python package with this PyTorch, on CUDA"
