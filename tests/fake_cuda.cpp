@@ -5,8 +5,9 @@
    later one (cuEventSynchronize) or for the whole device (cuCtxSynchronize):
    as on a real GPU, reading an incomplete event's time fails with
    CUDA_ERROR_NOT_READY. Events must go to the legacy default stream.
-   FAKE_CUDA_MODE: "ok" (default) or "record-fails" (cuEventRecord returns
-   CUDA_ERROR_LAUNCH_FAILED). */
+   FAKE_CUDA_MODE: "ok" (default), "record-fails" (cuEventRecord returns
+   CUDA_ERROR_LAUNCH_FAILED) or "create-fails" (cuEventCreate returns
+   CUDA_ERROR_OUT_OF_MEMORY). */
 #include <cstdlib>
 #include <cstring>
 
@@ -20,11 +21,12 @@ struct FakeEvent {
 long long deviceNs = 0, recorded = 0, completed = 0;
 int eventWaits = 0, deviceWaits = 0, created = 0, destroyed = 0;
 
-constexpr int kNotReady = 600, kInvalidHandle = 400, kLaunchFailed = 719, kInvalidValue = 1;
+constexpr int kNotReady = 600, kInvalidHandle = 400, kLaunchFailed = 719, kInvalidValue = 1,
+              kOutOfMemory = 2;
 
-bool recordFails() {
+bool mode(const char* name) {
     const char* m = getenv("FAKE_CUDA_MODE");
-    return m && strcmp(m, "record-fails") == 0;
+    return m && strcmp(m, name) == 0;
 }
 } // namespace
 
@@ -52,13 +54,14 @@ int cuDeviceGetCount(int* n) {
 }
 int cuEventCreate(void** event, unsigned flags) {
     if (flags != 0) return kInvalidValue; // only timed events are asked for
+    if (mode("create-fails")) return kOutOfMemory;
     *event = new FakeEvent;
     ++created;
     return 0;
 }
 int cuEventRecord(void* event, void* stream) {
     if (stream != reinterpret_cast<void*>(0x1)) return kInvalidHandle;
-    if (recordFails()) return kLaunchFailed;
+    if (mode("record-fails")) return kLaunchFailed;
     auto* e = static_cast<FakeEvent*>(event);
     e->seq = ++recorded;
     e->ns = deviceNs;

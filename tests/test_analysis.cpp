@@ -231,6 +231,41 @@ private slots:
         QVERIFY(!adviseBatch(0, 256, 100, 2.0, 1 << 30).valid);
     }
 
+    // A CUDA capture without a trace (--no-gpu-trace, CUPTI held elsewhere):
+    // the module tree's device time is its spans' CUDA-event intervals, each
+    // already holding its children's, so a parent is not their sum; with GPU
+    // activity, the activity wins. Report text and JSON say which.
+    void moduleDeviceTimeFromSpanEvents() {
+        RunData d;
+        d.run.id = 1;
+        d.phases = {{Phase::Prefill, 0, 0, 10'000'000}};
+        d.modules = {ModuleRow{1, "llm", "Llm", std::nullopt, 0},
+                     ModuleRow{2, "llm.layer.0", "Layer", 1, 0}};
+        SpanRow outer{1, 1, std::nullopt, Phase::Prefill, 0, 0, 4'000'000};
+        outer.deviceNs = 3'000'000;
+        SpanRow inner{2, 2, 1, Phase::Prefill, 0, 1'000'000, 2'000'000};
+        inner.deviceNs = 1'200'000;
+        SpanRow again{3, 2, 1, Phase::Prefill, 0, 2'000'000, 3'000'000};
+        again.deviceNs = 800'000;
+        d.spans = {outer, inner, again};
+        const RunAnalysis a = analyseRun(d);
+        QCOMPARE(a.modules.deviceTime, DeviceTimeSource::Events);
+        QCOMPARE(a.modules.nodes[*a.modules.indexOf(1)].deviceNs, std::optional<int64_t>(3'000'000));
+        QCOMPARE(a.modules.nodes[*a.modules.indexOf(2)].deviceNs, std::optional<int64_t>(2'000'000));
+        SessionReport report;
+        report.runs = {a};
+        QVERIFY(formatText(report).find("between CUDA events") != std::string::npos);
+        QCOMPARE(nlohmann::json::parse(formatJson(report))["runs"][0]["module_device_time"]
+                     .get<std::string>(),
+                 std::string("cuda_events"));
+        // Without any span device time: no GPU column at all.
+        for (auto& s : d.spans)
+            s.deviceNs.reset();
+        const RunAnalysis none = analyseRun(d);
+        QCOMPARE(none.modules.deviceTime, DeviceTimeSource::None);
+        QVERIFY(!none.modules.nodes[0].deviceNs);
+    }
+
     // --hw-counters: a module with the GPU counters' FLOPs, DRAM bytes and
     // kernel time (hw.<path>.*) is plotted from them, by hand: AI 4 FLOP/B,
     // 4 GFLOP/s in 1 ms; a module without all three keeps its estimates; the

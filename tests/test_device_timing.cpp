@@ -210,6 +210,29 @@ private slots:
         QCOMPARE(metric(r, "gpu.device_timed_spans")->value, 0.0);
     }
 
+    // No event could be made (the GPU's memory full): every mark of the
+    // batch goes without one, resolve says why, and the next batch makes
+    // its events again.
+    void eventsThatCannotBeMadeAreReported() {
+        qputenv("FAKE_CUDA_MODE", "create-fails");
+        auto timer = EventTimer::open(DeviceTiming::Events, MVP_FAKE_CUDA);
+        QVERIFY(timer);
+        for (int i = 0; i < 3; ++i)
+            (void)(*timer)->mark();
+        const auto failed = (*timer)->resolve();
+        QVERIFY(!failed);
+        QVERIFY2(QString::fromStdString(failed.error().message)
+                     .contains(QStringLiteral("cuEventCreate returned CUDA error 2")),
+                 failed.error().message.c_str());
+        qunsetenv("FAKE_CUDA_MODE");
+        (void)(*timer)->mark();
+        gpu.advance(500);
+        (void)(*timer)->mark();
+        const auto times = (*timer)->resolve();
+        QVERIFY2(times, times ? "" : times.error().message.c_str());
+        QCOMPARE(times->at(1), int64_t(500));
+    }
+
     void noDriverOrNoEventApiSaysWhy() {
         auto missing = EventTimer::open(DeviceTiming::Events, "/nonexistent/libcuda.so.1");
         QVERIFY(!missing);

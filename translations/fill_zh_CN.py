@@ -28,8 +28,6 @@ ZH = {
     "Program": "程序",
     "Choose the CUDA program to run (an executable file).": "请选择要运行的 CUDA 程序（可执行文件）。",
     "GPU ms": "GPU 毫秒",
-    "Measured GPU time of the kernels, copies and fills launched inside the module, children included (CUPTI or the trace's profiler)":
-        "模块内（含子模块）启动的内核、拷贝与填充的 GPU 时间（实测，来自 CUPTI 或跟踪文件的分析器）",
     "A session (.mvprof) or a trace (.json, .json.gz, .sqlite) to open": "要打开的会话（.mvprof）或跟踪文件（.json、.json.gz、.sqlite）",
     "This run was imported from a trace, which does not measure its machine's ceilings: no roofline (the op table and flame chart show its ops).":
         "此运行导入自跟踪文件，其中没有测量机器的性能上限：无法绘制屋顶线（算子表与火焰图展示其算子）。",
@@ -318,6 +316,8 @@ ZH = {
         "%1\n算术强度 %2 FLOP/B（%7）· 达到 %3 GFLOP/s（实测时间）\n%4 毫秒 · %5 受限 · 可达 %6 GFLOP/s（预测）",
     "arithmetic intensity (FLOP/byte, GPU counters)": "算术强度（FLOP/字节，GPU 计数器）",
     "GPU counters": "GPU 计数器",
+    "Measured GPU time of the module, children included: the kernels, copies and fills launched inside it (CUPTI or the trace's profiler), or without them the time between CUDA events at each call's start and end":
+        "模块（含子模块）的 GPU 时间（实测）：其内部启动的内核、拷贝与填充（来自 CUPTI 或跟踪文件的分析器），若无这些记录，则为每次调用起止处 CUDA 事件之间的时间",
     "Read the GPU's hardware counters (replays the run)": "读取 GPU 硬件计数器（会重放此次运行）",
     "After the run, replay it under CUPTI's range profiler for each module's DRAM bytes, FLOPs and kernel time; the roofline then plots those instead of estimates":
         "运行结束后，在 CUPTI 区间分析器下重放，测得每个模块的 DRAM 字节数、FLOPs 与内核耗时；屋顶线随后以这些实测值代替估算值",

@@ -145,313 +145,313 @@
 <context>
     <name>mvp::CaptureDialog</name>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
         <location filename="../app/gui/CaptureDialog.cpp" line="358"/>
         <location filename="../app/gui/CaptureDialog.cpp" line="362"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
         <source>Reference, tiny (seconds)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
         <source>Reference, small (up to a minute on CPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="70"/>
         <source>all layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
         <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="97"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="96"/>
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="97"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="99"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="105"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="104"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="106"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="105"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="111"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="139"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="138"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="139"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="120"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="126"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="119"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="125"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="132"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="139"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="49"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="48"/>
         <source>Read the GPU&apos;s hardware counters (replays the run)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
         <source>User model (TorchScript + manifest)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="58"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
         <source>Python script (profiles its model with the mvprof package)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
         <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="62"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="61"/>
         <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
         <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
         <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
         <source>empty: the script&apos;s folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
         <source>the model&apos;s manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
         <source>Looking for CUDA devices…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
         <source>float16 (a GPU&apos;s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="84"/>
         <source>CUDA events around module spans</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
         <source>Exact: wait for the GPU at every probe (slower)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
         <source>Off: host launch times only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="90"/>
         <source>After the run, replay it under CUPTI&apos;s range profiler for each module&apos;s DRAM bytes, FLOPs and kernel time; the roofline then plots those instead of estimates</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="94"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
         <source>How a GPU capture times its modules on the device; exact mode makes every op and module time include its GPU work, at the cost of a wait at each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="115"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="114"/>
         <source>Choose a Model Manifest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="116"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="115"/>
         <source>Model manifests (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="119"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="118"/>
         <source>Model file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="121"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="120"/>
         <source>Choose a Python Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="122"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="121"/>
         <source>Python (*.py)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="125"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="124"/>
         <source>Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="128"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="127"/>
         <source>Choose a CUDA Program</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="130"/>
         <source>Program</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="132"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
         <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="135"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="134"/>
         <source>Working Folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="138"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="137"/>
         <source>Working folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="142"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="141"/>
         <source>Choose an Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="143"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="142"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="147"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="146"/>
         <source>Prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="147"/>
         <source>Decode steps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="149"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="150"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="149"/>
         <source>Device timing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="152"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="151"/>
         <source>Precision</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="153"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="152"/>
         <source>Attention maps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="153"/>
         <source>Routing skew</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
         <source>Session file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
         <source>Choose…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="157"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="156"/>
         <source>Session File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="158"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="157"/>
         <source>mvprof sessions (*.mvprof)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="165"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="164"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="192"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="191"/>
         <source>Could not ask %1 for devices: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="204"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="205"/>
         <source>%1 did not list devices: only the CPU is offered</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2190,11 +2190,11 @@
     </message>
     <message>
         <location filename="../views/ModuleTreeModel.cpp" line="171"/>
-        <source>Measured GPU time of the kernels, copies and fills launched inside the module, children included (CUPTI or the trace&apos;s profiler)</source>
+        <source>Measured GPU time of the module, children included: the kernels, copies and fills launched inside it (CUPTI or the trace&apos;s profiler), or without them the time between CUDA events at each call&apos;s start and end</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeModel.cpp" line="173"/>
+        <location filename="../views/ModuleTreeModel.cpp" line="174"/>
         <source>Estimated from the recorded op shapes</source>
         <translation type="unfinished"></translation>
     </message>

@@ -168,8 +168,9 @@ QVariant ModuleTreeModel::headerData(int section, Qt::Orientation orientation, i
         if (section == BoundColumn)
             return tr("Memory- or compute-bound against the device's measured ridge point");
         if (section == DeviceMs)
-            return tr("Measured GPU time of the kernels, copies and fills launched inside the "
-                      "module, children included (CUPTI or the trace's profiler)");
+            return tr("Measured GPU time of the module, children included: the kernels, copies "
+                      "and fills launched inside it (CUPTI or the trace's profiler), or without "
+                      "them the time between CUDA events at each call's start and end");
         if (section >= GFlops) return tr("Estimated from the recorded op shapes");
     }
     return {};

@@ -96,15 +96,15 @@ void EventTimer::settle() {
 }
 
 EventTimer::Mark EventTimer::mark() {
-    if (used_ == events_.size()) {
-        CuEvent e = nullptr;
-        if (const int code = api_->create(&e, kEventDefault); code != 0) {
-            fail("cuEventCreate", code);
-            return Mark(used_++); // resolve() reports the failure
-        }
-        events_.push_back(e);
-    }
     const Mark m = Mark(used_++);
+    if (m == events_.size()) {
+        CuEvent e = nullptr;
+        if (const int code = api_->create(&e, kEventDefault); code != 0)
+            fail("cuEventCreate", code);
+        else
+            events_.push_back(e);
+    }
+    if (m >= events_.size()) return m; // no event for it: resolve() reports why
     if (const int code = api_->record(events_[m], kLegacyStream); code != 0)
         fail("cuEventRecord", code);
     return m;

@@ -444,7 +444,10 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     a.leafFlops = d.leafFlops;
     const int64_t wall = d.run.wallNs > 0 ? d.run.wallNs : a.phases.wallNs;
     a.modules = buildModuleCosts(d.modules, d.spans, wall);
-    if (d.hasDeviceActivity) addDeviceTime(a.modules, d.spans, d.deviceNsBySpan);
+    if (d.hasDeviceActivity)
+        addDeviceTime(a.modules, d.spans, d.deviceNsBySpan);
+    else
+        addSpanDeviceTime(a.modules, d.spans); // CUDA events, where the run has no trace
     a.ops = d.opCount;
     a.topOps = topOps(d.opTotals, 12);
     if (!d.importFormat.empty())

@@ -60,6 +60,7 @@ ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules,
 
 void addDeviceTime(ModuleCostTree& tree, const std::vector<SpanRow>& spans,
                    const std::unordered_map<int64_t, int64_t>& deviceNsBySpan) {
+    tree.deviceTime = DeviceTimeSource::Activity;
     for (auto& n : tree.nodes)
         n.deviceNs = 0;
     std::unordered_map<int64_t, const SpanRow*> byId;
@@ -76,6 +77,18 @@ void addDeviceTime(ModuleCostTree& tree, const std::vector<SpanRow>& spans,
             it = s.parent ? byId.find(*s.parent) : byId.end();
         }
     }
+}
+
+void addSpanDeviceTime(ModuleCostTree& tree, const std::vector<SpanRow>& spans) {
+    const bool timed =
+        std::any_of(spans.begin(), spans.end(), [](const SpanRow& s) { return s.deviceNs; });
+    if (!timed) return;
+    tree.deviceTime = DeviceTimeSource::Events;
+    for (auto& n : tree.nodes)
+        n.deviceNs = 0;
+    for (const auto& s : spans)
+        if (const auto i = tree.indexOf(s.module); i && s.deviceNs)
+            *tree.nodes[*i].deviceNs += *s.deviceNs;
 }
 
 PhaseSummary summarisePhases(const std::vector<PhaseRow>& rows) {

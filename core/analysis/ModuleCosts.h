@@ -21,15 +21,20 @@ struct ModuleCost {
     int64_t bytes = 0;       // Σ span bytes, inclusive (estimated from shapes)
     bool flopsKnown = false; // some span of it ran ops with known FLOPs (else "–")
     double share = 0;        // totalNs / run wall time
-    // GPU time of the kernels, copies and fills launched inside its spans,
-    // children included (measured by CUPTI or the trace's profiler); nullopt
-    // for a run without GPU activity.
+    // GPU time of its spans, children included (measured): the kernels,
+    // copies and fills launched inside them (CUPTI or the trace's profiler),
+    // or without those the time between CUDA events at each span's start and
+    // end; nullopt for a run with neither.
     std::optional<int64_t> deviceNs;
     std::vector<size_t> children; // indices into ModuleCostTree::nodes
 };
 
+// Where the modules' device times come from.
+enum class DeviceTimeSource { None, Activity, Events };
+
 struct ModuleCostTree {
     std::vector<ModuleCost> nodes; // in module id order
+    DeviceTimeSource deviceTime = DeviceTimeSource::None;
     std::vector<size_t> roots;
     int64_t wallNs = 0;
     // Index of a module by id; nullopt if unknown.
@@ -44,6 +49,10 @@ ModuleCostTree buildModuleCosts(const std::vector<ModuleRow>& modules,
 // adding each span's to its enclosing spans as host times are.
 void addDeviceTime(ModuleCostTree& tree, const std::vector<SpanRow>& spans,
                    const std::unordered_map<int64_t, int64_t>& deviceNsBySpan);
+// Sets every module's deviceNs from its spans' own device times (span.device_ns:
+// CUDA events at each span's start and end, whose interval already holds its
+// children's work, so nothing is added up the tree); no-op when no span has one.
+void addSpanDeviceTime(ModuleCostTree& tree, const std::vector<SpanRow>& spans);
 
 struct PhaseTotal {
     Phase phase = Phase::None;

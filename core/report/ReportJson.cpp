@@ -116,6 +116,12 @@ void modulesJson(json& run, const RunAnalysis& a) {
              {"flops_estimated", n.flopsKnown ? json(n.flops) : json()},
              {"bytes_estimated", n.bytes},
              {"device_ms_measured", n.deviceNs ? json(double(*n.deviceNs) / 1e6) : json()}});
+    // Where device_ms_measured comes from: GPU activity (kernels, copies and
+    // fills), CUDA events around the spans, or nowhere.
+    const DeviceTimeSource source = a.modules.deviceTime;
+    run["module_device_time"] = source == DeviceTimeSource::Activity ? json("gpu_activity")
+                                : source == DeviceTimeSource::Events ? json("cuda_events")
+                                                                     : json();
 }
 
 // Adds its part of the run's JSON.

@@ -114,7 +114,10 @@ std::string modulesText(const RunAnalysis& a) {
                  (gpu ? padLeft(ms(n->deviceNs.value_or(0)), 11) : std::string()) + "\n";
         o += "    (times measured; * estimated from op shapes; " + std::to_string(a.ops) +
              " ops recorded" +
-             (gpu ? "; GPU ms: kernels, copies and fills launched inside, children included" : "") +
+             (!gpu ? ""
+              : a.modules.deviceTime == DeviceTimeSource::Events
+                  ? "; GPU ms: between CUDA events at each call's start and end, children included"
+                  : "; GPU ms: kernels, copies and fills launched inside, children included") +
              ")\n";
     }
     return o;

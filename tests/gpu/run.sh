@@ -99,5 +99,9 @@ else
   esac
 fi
 echo "== summary"
-cat "$OUT/summary.txt" 2>/dev/null || echo "(no figures: every check failed or was skipped)"
+if [ -s "$OUT/summary.txt" ]; then
+  cat "$OUT/summary.txt"
+else
+  echo "(no figures: every check failed or was skipped)"
+fi
 exit $status
