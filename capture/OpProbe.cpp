@@ -361,6 +361,12 @@ void handleNested(Recorder& rec, const OpInfo& info, const OpCostMemo::Entry& en
     rec.collectNested();
 }
 
+// Exact device timing's wait for the GPU, kept out of line: the probes'
+// common path pays one test of a flag, not the call's code.
+[[gnu::cold, gnu::noinline]] void waitForDevice(Recorder& rec) {
+    rec.waitForDevice();
+}
+
 // No ObserverContext: the call's state lives in the Recorder's frame and
 // record stacks (the end callback runs even without a context), so a
 // recorded op costs no allocation.
@@ -408,7 +414,8 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     row.phase = rec->phase();
     row.step = rec->step();
     if (top) handleNested(*rec, info, entry);
-    if (rec->waitsAtProbes()) rec->waitForDevice(); // exact timing: earlier work is not this op's
+    if (rec->waitsAtProbes()) [[unlikely]]
+        waitForDevice(*rec); // exact timing: earlier work is not this op's
     if (CorrelationMarks* marks = rec->correlationMarks()) marks->opStarted(row.id);
     row.startNs = rec->nowNs();
     return nullptr;
@@ -421,7 +428,8 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
         --tlsLetGo;
         return;
     }
-    if (rec->waitsAtProbes() && rec->innermostOpRecorded()) rec->waitForDevice();
+    if (rec->waitsAtProbes() && rec->innermostOpRecorded()) [[unlikely]]
+        waitForDevice(*rec);
     const int64_t end = rec->nowNs();
     if (tlsSwitchedOff) {
         at::enableRecordFunction(true);

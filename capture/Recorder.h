@@ -227,6 +227,9 @@ private:
     bool recordOps_;
     bool recordNested_;
     bool opsActive_ = false;
+    // Exact device timing; beside the other flags (in their padding), so the
+    // op probes' check of it touches no other cache line and moves no field.
+    bool waitAtProbes_ = false;
     const HostClock& clock_;
     int64_t originNs_ = 0;       // the run's origin on clock_
     int64_t steadyOriginNs_ = 0; // the same moment on steady_clock, to check clock_ against
@@ -279,15 +282,15 @@ private:
                   // callees were placed under
     OpObserver* observer_ = nullptr;
     CorrelationMarks* marks_ = nullptr;
-    cuda::EventTimer* timer_ = nullptr;
-    bool waitAtProbes_ = false;
-    std::vector<AwaitingSpan> awaitingDevice_;
-    int64_t deviceTimedSpans_ = 0;
-    std::string deviceTimingError_; // the first failure to read the events
     int probeDepth_ = 0;
     bool probeOpsWereOn_ = false;
     int64_t probeStart_ = 0, excludedNs_ = 0;
     std::vector<HostInterval> probeWork_;
+    // Device timing, last: the fields the op probes read keep their places.
+    cuda::EventTimer* timer_ = nullptr;
+    std::vector<AwaitingSpan> awaitingDevice_;
+    int64_t deviceTimedSpans_ = 0;
+    std::string deviceTimingError_; // the first failure to read the events
 };
 
 // `{ ProbeWork w(rec); ... }` marks the profiler's own work (Recorder::
