@@ -93,6 +93,7 @@ struct ModelTransformOutcome {
     std::vector<QuantisedModule> quantised;
     bool int8Kernels = false; // W8 runs libtorch's int8 engine: its latency is measured
     bool int4Kernels = false; // W4 runs (on some layers) libtorch's int4 matmul: measured
+    bool int8Matmul = false;  // W8 runs (on some layers) libtorch's int8 matmul on a GPU: measured
     // Where the transform decides which patches' tokens reach the decoder
     // (VisionZip, on this image): one per visual token, in the decoder's order.
     std::vector<int> visualPatches;

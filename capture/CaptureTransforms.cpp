@@ -213,8 +213,28 @@ void addSkipMetrics(std::vector<RunMetricRow>& metrics, const std::map<int, doub
                                  "below β·w₁ is skipped"));
 }
 
-// Which kernels ran the quantised layers: libtorch's int8 engine (W8), its
-// int4 matmul (W4), or none (the weights dequantised per call).
+// W8 off the CPU: libtorch's int8 matmul on the layers it checked out on.
+RunMetricRow int8MatmulMetric(const QuantSummary& s) {
+    const std::string dequantised =
+        "the weights are dequantised per call, the latency gain predicted";
+    const std::string how =
+        s.int8Matmul == "aten::_int_mm"
+            ? " (activations quantised per row on the fly, per-channel "
+              "symmetric int8 weights, AWQ scaling folded in)"
+            : " (weight-only per-channel symmetric int8, AWQ scaling folded in)";
+    std::string note =
+        s.int8MatmulLayers == 0
+            ? s.engineNote + "; no int8 matmul: " + s.int8MatmulWhy + "; " + dequantised
+        : s.int8MatmulLayers == s.layers
+            ? s.int8Matmul + " on every quantised layer" + how + ": the latency is measured"
+            : s.int8Matmul + " on " + std::to_string(s.int8MatmulLayers) + " of " +
+                  std::to_string(s.layers) + " layers" + how + "; on the others " + dequantised +
+                  " (" + s.int8MatmulWhy + ")";
+    return metric("quant.int8_kernels", s.int8MatmulLayers > 0 ? 1.0 : 0.0, "", std::move(note));
+}
+
+// Which kernels ran the quantised layers: libtorch's int8 engine or int8
+// matmul (W8), its int4 matmul (W4), or none (the weights dequantised per call).
 void addKernelMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, int bits) {
     if (bits == 4) {
         const std::string dequantised =
@@ -228,6 +248,13 @@ void addKernelMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s,
                       std::to_string(s.layers) + " layers (bfloat16 activations); on the others " +
                       dequantised + " (" + s.int4Why + ")";
         metrics.push_back(metric("quant.int4_kernels", s.int4Layers, "count", std::move(note)));
+        return;
+    }
+    if (s.engine.empty() && (s.int8MatmulLayers > 0 || !s.int8MatmulWhy.empty())) {
+        metrics.push_back(int8MatmulMetric(s));
+        if (s.int8MatmulLayers > 0)
+            metrics.push_back(metric("quant.int8_matmul_layers", s.int8MatmulLayers, "count",
+                                     "decoder linears on " + s.int8Matmul));
         return;
     }
     metrics.push_back(
@@ -256,6 +283,8 @@ void addQuantMetrics(std::vector<RunMetricRow>& metrics, const QuantSummary& s, 
             ? "their quantised storage: the int4 kernel's packed codes and bfloat16 scales and "
               "zeros (packed codes, float16 scales and minimums where it does not run), AWQ "
               "input scales"
+        : s.int8MatmulLayers > 0
+            ? "their quantised storage: int8 codes and per-channel scales, AWQ input scales"
             : "their quantised storage: packed codes, float16 scales and minimums, AWQ input "
               "scales";
     metrics.push_back(metric("quant.bytes", double(s.quantBytes), "bytes", storage));
@@ -397,6 +426,7 @@ Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t)
             out.quantised = s.modules;
             out.int8Kernels = !s.engine.empty();
             out.int4Kernels = s.int4Layers > 0;
+            out.int8Matmul = s.int8MatmulLayers > 0;
         }
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal,

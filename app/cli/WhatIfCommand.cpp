@@ -271,6 +271,7 @@ Result<Recorded> recordWhatIf(const std::string& path, Capturer& capturer, const
                 "latency.predicted_ns", double(p->wallNs), "ns", "predicted",
                 (outcome.int8Kernels   ? "a check of the cost model, the int8 kernels having run: "
                  : outcome.int4Kernels ? "a check of the cost model, the int4 kernel having run: "
+                 : outcome.int8Matmul  ? "a check of the cost model, the int8 matmul having run: "
                                        : "") +
                     p->note});
             w->runMetrics.push_back(extras.runMetrics.back());

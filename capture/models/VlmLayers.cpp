@@ -23,9 +23,10 @@ int64_t countParams(const torch::nn::Module& m) {
 // ---- linear ------------------------------------------------------------------
 
 int64_t QuantisedWeight::bytes() const {
-    const int64_t stored = onEngine() ? packedBytes * (packedSmall.isNone() ? 1 : 2)
-                           : int4     ? int4->bytes()
-                                      : codes.bytes();
+    const int64_t stored = onEngine()   ? packedBytes * (packedSmall.isNone() ? 1 : 2)
+                           : int4       ? int4->bytes()
+                           : int8Matmul ? int8Matmul->bytes()
+                                        : codes.bytes();
     return stored +
            (inputScale.defined() ? inputScale.numel() * int64_t(inputScale.element_size()) : 0);
 }
@@ -46,6 +47,10 @@ torch::Tensor LinImpl::forward(const torch::Tensor& x) {
     }
     if (quant->int4) {
         auto y = int4Linear(in, *quant->int4);
+        return bias.defined() ? y + bias : y;
+    }
+    if (quant->int8Matmul) { // W8 off the CPU (dequantised where libtorch has no int8 matmul)
+        auto y = int8Linear(in, *quant->int8Matmul);
         return bias.defined() ? y + bias : y;
     }
     // W4 without an int4 kernel (libtorch 1.13), and W8 without an engine:

@@ -7,6 +7,7 @@
 
 #include "capture/models/Vlm.h"
 #include "capture/whatif/Int4Kernel.h"
+#include "capture/whatif/Int8Kernel.h"
 #include "capture/whatif/TensorQuant.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
@@ -26,7 +27,9 @@ namespace mvp {
 // channel as symmetric int8 (`int8`, during the search) packed for the
 // engine's quantized::linear_dynamic (`packed`); `codes` then stay empty.
 // Or, for W4 where libtorch has an int4 matmul (Int4Kernel.h), the codes
-// re-laid out for it (`int4`); `codes` are then released.
+// re-laid out for it (`int4`); `codes` are then released. Or, for W8 off
+// the CPU, symmetric int8 codes for libtorch's int8 matmul (`int8Matmul`,
+// Int8Kernel.h; dequantised per call where it has none).
 struct KvMethodState;
 
 struct QuantisedWeight {
@@ -35,8 +38,10 @@ struct QuantisedWeight {
     torch::Tensor int8;       // qint8 per channel, released once packed
     c10::IValue packed;       // the engine's packed weight (and bias)
     c10::IValue packedSmall;  // another engine's, for calls of few rows (Int8Engine.h); or None
-    int64_t packedBytes = 0;  // int8 codes + per-channel float64 scale and int64 zero point, per pack
-    std::optional<Int4Weight> int4; // W4 on libtorch's int4 kernel
+    int64_t packedBytes =
+        0; // int8 codes + per-channel float64 scale and int64 zero point, per pack
+    std::optional<Int4Weight> int4;       // W4 on libtorch's int4 kernel
+    std::optional<Int8Weight> int8Matmul; // W8 for an int8 matmul (Int8Kernel.h)
     bool onEngine() const { return !packed.isNone(); }
     int64_t bytes() const;
 };

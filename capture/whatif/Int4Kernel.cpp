@@ -1,6 +1,7 @@
 #include "capture/whatif/Int4Kernel.h"
 
-#include <ATen/core/dispatch/Dispatcher.h>
+#include "capture/whatif/BoxedOps.h"
+
 #include <algorithm>
 #include <cmath>
 #include <torch/version.h>
@@ -28,26 +29,19 @@ constexpr bool kByteCodes = TORCH_VERSION_MAJOR > 2 ||
 constexpr int64_t kGroups[] = {32, 64, 128, 256};
 constexpr double kMaxDisagreement = 0.03;
 
-// c10::optional in libtorch 1.13, std::optional in 2.x.
-std::optional<c10::OperatorHandle> findOp(const std::string& name) {
-    const auto handle = c10::Dispatcher::singleton().findSchema({name, ""});
-    if (!handle) return std::nullopt;
-    return *handle;
-}
-
 Int4KernelOps lookUp(bool cuda) {
     Int4KernelOps o;
     if (!cuda) { // CPU from 2.6: its own pair, which packs int32 codes itself
         o.packName = "aten::_convert_weight_to_int4pack_for_cpu";
         o.mmName = "aten::_weight_int4pack_mm_for_cpu";
-        o.pack = findOp(o.packName);
-        o.mm = findOp(o.mmName);
+        o.pack = findBoxedOp(o.packName);
+        o.mm = findBoxedOp(o.mmName);
         if (o.pack && o.mm) return o;
     }
     o.packName = "aten::_convert_weight_to_int4pack";
     o.mmName = "aten::_weight_int4pack_mm";
-    o.pack = findOp(o.packName);
-    o.mm = findOp(o.mmName);
+    o.pack = findBoxedOp(o.packName);
+    o.mm = findBoxedOp(o.mmName);
     o.int32Codes = !kByteCodes;
     if (!o.pack || !o.mm) {
         o.pack.reset(), o.mm.reset();
@@ -59,12 +53,6 @@ Int4KernelOps lookUp(bool cuda) {
 const Int4KernelOps& opsFor(c10::Device device) {
     static const Int4KernelOps cpu = lookUp(false), cuda = lookUp(true);
     return device.is_cuda() ? cuda : cpu;
-}
-
-// Boxed, as TorchScript calls an op: the stack's first value is the result.
-torch::Tensor call(const c10::OperatorHandle& op, std::vector<c10::IValue> stack) {
-    op.callBoxed(stack);
-    return stack.at(0).toTensor();
 }
 
 // The widest tiling along the input the kernel allows (innerKTiles · 16 divides it).
@@ -147,7 +135,8 @@ std::optional<Int4Weight> packInt4(const GroupCodes& codes, std::string& why) {
     w.ops = &ops;
     try {
         auto inputs = int4KernelInputs(codes);
-        w.packed = call(*ops.pack, {packInput(inputs.codes, ops.int32Codes), innerKTiles(codes.n)});
+        w.packed =
+            callBoxedOp(*ops.pack, {packInput(inputs.codes, ops.int32Codes), innerKTiles(codes.n)});
         w.scaleAndZeros = std::move(inputs.scaleAndZeros);
         const double off = disagreement(codes, w);
         if (!(off <= kMaxDisagreement)) {
@@ -157,8 +146,7 @@ std::optional<Int4Weight> packInt4(const GroupCodes& codes, std::string& why) {
             return std::nullopt;
         }
     } catch (const std::exception& e) { // no kernel for this device or dtype in this build
-        const std::string what = e.what();
-        why = ops.mmName + " failed: " + what.substr(0, what.find('\n')); // not the backtrace
+        why = ops.mmName + " failed: " + firstLine(e);
         return std::nullopt;
     }
     return w;
@@ -168,7 +156,7 @@ torch::Tensor int4Linear(const torch::Tensor& x, const Int4Weight& w) {
     auto lead = x.sizes().vec();
     lead.pop_back();
     const auto rows = x.reshape({-1, x.size(-1)}).to(torch::kBFloat16).contiguous();
-    const auto y = call(*w.ops->mm, {rows, w.packed, w.group, w.scaleAndZeros});
+    const auto y = callBoxedOp(*w.ops->mm, {rows, w.packed, w.group, w.scaleAndZeros});
     lead.push_back(y.size(-1));
     return y.view(lead).to(x.scalar_type());
 }

@@ -3,6 +3,7 @@
 #include "capture/whatif/ExpertSparsity.h"
 #include "capture/whatif/Int4Kernel.h"
 #include "capture/whatif/Int8Engine.h"
+#include "capture/whatif/Int8Kernel.h"
 #include "capture/whatif/QuantiseTorch.h"
 
 #include <array>
@@ -54,6 +55,18 @@ void packForInt4(QuantisedWeight& q, QuantSummary& s) {
         s.int4Layers += 1;
     } else if (s.int4Why.empty()) {
         s.int4Why = why;
+    }
+}
+
+// W8's codes handed to libtorch's int8 matmul where it checks out (else they
+// stay, dequantised per call); the first reason a layer does not is kept.
+void packForInt8Matmul(QuantisedWeight& q, torch::ScalarType computeIn, QuantSummary& s) {
+    std::string why;
+    if (attachInt8Matmul(*q.int8Matmul, computeIn, why)) {
+        s.int8Matmul = int8MatmulName(q.int8Matmul->codes.device(), why).value_or("");
+        s.int8MatmulLayers += 1;
+    } else if (s.int8MatmulWhy.empty()) {
+        s.int8MatmulWhy = why;
     }
 }
 } // namespace
@@ -112,6 +125,19 @@ std::optional<Int8EngineChoice> int8Engines(const std::vector<QuantTarget>& targ
     }
     return engines;
 }
+
+// The codes W8 and W4 quantise to: int8 for the engine where it runs; int8
+// for libtorch's int8 matmul where the model is off the CPU and it has one;
+// else the group-wise codes.
+QuantFormat quantFormat(const std::vector<QuantTarget>& targets, int bits, bool onEngine,
+                        QuantSummary& s) {
+    if (onEngine) return QuantFormat::Int8PerChannel;
+    if (bits != 8 || targets.empty()) return QuantFormat::Groups;
+    const c10::Device device = targets.front().lin->weight.device();
+    if (device.is_cpu()) return QuantFormat::Groups;
+    if (!int8MatmulName(device, s.int8MatmulWhy)) return QuantFormat::Groups;
+    return QuantFormat::Int8Symmetric;
+}
 } // namespace
 
 QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
@@ -127,7 +153,7 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
 
     QuantSummary s;
     const std::optional<Int8EngineChoice> engines = int8Engines(targets, bits, int8, s);
-    const QuantFormat format = engines ? QuantFormat::Int8PerChannel : QuantFormat::Groups;
+    const QuantFormat format = quantFormat(targets, bits, engines.has_value(), s);
     std::map<std::string, QuantisedModule> byModule;
     // Per module: Σ int8 and float32 trial times of its layers' shapes
     // (prefill int8, prefill float32, one row int8, one row float32).
@@ -140,6 +166,7 @@ QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoi
         const int64_t rows = lin.weight.size(0), cols = lin.weight.size(1);
         lin.quant = std::make_shared<QuantisedWeight>(std::move(choice.weight));
         if (engines) packForEngines(*lin.quant, lin.bias, *engines);
+        if (lin.quant->int8Matmul) packForInt8Matmul(*lin.quant, lin.weight.scalar_type(), s);
         if (bits == 4) packForInt4(*lin.quant, s);
         release(lin.weight);
         s.layers += 1;

@@ -12,16 +12,21 @@ namespace mvp {
 struct QuantSummary {
     int layers = 0, calibratedLayers = 0;
     int64_t fp32Bytes = 0, quantBytes = 0; // of the quantised layers' weights, as held
-    int64_t formatBytes = 0; // the same in one copy of the format (W8 may hold two packs)
-    double mseRtn = 0, mseAwq = 0;         // summed over calibrated layers
-    double meanAlpha = 0;                  // over calibrated layers
-    std::vector<QuantisedModule> modules;  // by owning probe module
-    std::string engine; // libtorch's quantized engine that runs W8 ("onednn", …); empty: dequantised
+    int64_t formatBytes = 0;       // the same in one copy of the format (W8 may hold two packs)
+    double mseRtn = 0, mseAwq = 0; // summed over calibrated layers
+    double meanAlpha = 0;          // over calibrated layers
+    std::vector<QuantisedModule> modules; // by owning probe module
+    std::string
+        engine; // libtorch's quantized engine that runs W8 ("onednn", …); empty: dequantised
     std::string engineNote; // how it was chosen
     // W4: the layers on libtorch's int4 kernel (Int4Kernel.h), its name, and
     // why the others (or all, where libtorch has none) stay dequantised.
     int int4Layers = 0;
     std::string int4Kernel, int4Why;
+    // W8 off the CPU: the layers on libtorch's int8 matmul (Int8Kernel.h), its
+    // name, and why the others (or all) stay dequantised.
+    int int8MatmulLayers = 0;
+    std::string int8Matmul, int8MatmulWhy;
 };
 
 // Quantises every decoder linear (attention, dense FFN, experts; not the
@@ -29,8 +34,10 @@ struct QuantSummary {
 // inputs while the layers record their inputs. W8 given the run's `int8`
 // workload runs on libtorch's quantized engine where it has one (per-channel
 // int8, AWQ scaling folded in before quantisation; the engine by a trial on
-// that workload); W4 on libtorch's int4 matmul where it has one and the
-// layer's shape suits it; else the group-wise codes, dequantised per call.
+// that workload), and off the CPU on libtorch's int8 matmul where it has one
+// (per-channel int8 codes, AWQ scaling folded in); W4 on libtorch's int4
+// matmul where it has one and the layer's shape suits it; else the
+// group-wise codes, dequantised per call.
 QuantSummary quantiseDecoder(VlmModel::Impl& m, int bits, int group, int gridPoints,
                              const std::function<void()>& calibrate,
                              const std::optional<Int8Workload>& int8 = std::nullopt);

@@ -1,6 +1,7 @@
 #include "capture/whatif/Quantise.h"
 
 #include "capture/whatif/Int8Engine.h"
+#include "capture/whatif/Int8Kernel.h"
 #include "capture/whatif/QuantiseTorch.h"
 
 namespace mvp {
@@ -20,6 +21,10 @@ torch::Tensor quantiseInto(QuantisedWeight& q, const torch::Tensor& scaled, int 
     if (format == QuantFormat::Int8PerChannel) {
         q.int8 = quantisePerChannelInt8(scaled);
         return q.int8.dequantize();
+    }
+    if (format == QuantFormat::Int8Symmetric) {
+        q.int8Matmul = quantiseInt8Symmetric(scaled);
+        return dequantiseInt8(*q.int8Matmul);
     }
     q.codes = quantiseGroups(scaled, bits, group);
     return dequantiseGroups(q.codes);

@@ -73,6 +73,8 @@ else
 fi
 echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
 py_check "int4 kernel" check_int4
+echo "== #14: W8 on libtorch's int8 matmul on CUDA (llava-moe-7b, 1 layer, float16)"
+py_check "int8 matmul on cuda" check_int8_cuda
 echo "== #14: the Python package with this PyTorch, on CUDA"
 if cmake --build build-gpu --target mvprof_python -j "$(nproc)" > "$OUT/build-python.log" 2>&1; then
   py_check "python on cuda" check_python_cuda
