@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import itertools
 import json
 import os
 import re
@@ -60,6 +61,24 @@ def weight_bytes(model: torch.nn.Module) -> int:
     for value in model.state_dict().values():
         add(value)
     return total
+
+
+def device_settle(model: torch.nn.Module) -> Callable[[], None]:
+    """What makes a phase boundary wait for the model's GPU work. A model on
+    CUDA launches its kernels asynchronously: a phase timed on the host would
+    end before its kernels did, and their time would be charged to the next
+    phase. Synchronises every CUDA device the model's parameters and buffers
+    are on (torch.cuda.synchronize); a no-op for a model on the CPU."""
+    devices = sorted({t.device.index or 0
+                      for t in itertools.chain(model.parameters(), model.buffers())
+                      if t.device.type == "cuda"})
+    if not devices:
+        return lambda: None
+
+    def settle() -> None:
+        for device in devices:
+            torch.cuda.synchronize(device)
+    return settle
 
 
 def role_of(patterns, path: str) -> str:
@@ -147,6 +166,7 @@ class Profile:
         self.current_phase, self.phase_serial = "", 0  # as NullProfile's
         self.visual_span: Optional[Tuple[int, int]] = None
         self._progress = _progress_stream()
+        self._settle: Callable[[], None] = lambda: None  # device_settle of the model run
 
     # -- the C ABI -----------------------------------------------------------
     def call(self, name: str, *args: object) -> None:
@@ -174,6 +194,7 @@ class Profile:
             original = self.model
             if self.transform is not None:
                 self.model = self.transform.prepare(self)
+            self._settle = device_settle(self.model)
             if self.warmup is not None:
                 # One unrecorded pass: first-call costs (allocation, kernel set-up) stay out.
                 self.warmup(NullProfile(self.model))
@@ -253,6 +274,7 @@ class Profile:
                         note=f"routing read from {len(self.routers)} router modules"
                         if self.routers else self.no_router_message())
             if value is None:
+                self._settle()  # the last phase ends when its GPU work has
                 self.call("mvprof_end_run", STATUS["complete"], None)
             elif isinstance(value, KeyboardInterrupt):
                 self.call("mvprof_end_run", STATUS["incomplete"], b("stopped by the user"))
@@ -271,7 +293,9 @@ class Profile:
     # -- the user's markers -------------------------------------------------
     @contextlib.contextmanager
     def phase(self, name: str, step: int = 0) -> Iterator[None]:
-        """Marks a phase: preprocess, h2d, vision, projector, prefill or decode (with its step)."""
+        """Marks a phase: preprocess, h2d, vision, projector, prefill or decode
+        (with its step). On a GPU the previous phase ends when its kernels have."""
+        self._settle()
         self.call("mvprof_begin_phase", b(name), int(step))
         self.current_phase, self.phase_serial = name, self.phase_serial + 1
         if self._progress:

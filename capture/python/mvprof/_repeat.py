@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Patt
 
 import torch
 
-from ._profile import NullProfile, role_of
+from ._profile import NullProfile, device_settle, role_of
 
 if TYPE_CHECKING:
     from .whatif import Transform
@@ -26,21 +26,25 @@ BEFORE_PROJECTOR_OUTPUT = ("preprocess", "h2d", "vision")
 
 class TimedPass(NullProfile):
     """The markers of a Profile that time each phase (perf_counter_ns, a
-    phase entered again accumulates) and record nothing."""
+    phase entered again accumulates; on a GPU from and to the moment its
+    queued kernels are done) and record nothing."""
 
     def __init__(self, model: torch.nn.Module) -> None:
         super().__init__(model)
         self.times: Dict[str, int] = {}
+        self._settle = device_settle(model)
         self.kept_patches: Optional[List[int]] = None
         self._layer = 0
 
     @contextlib.contextmanager
     def phase(self, name: str, step: int = 0) -> Iterator[None]:
         self._mark_phase(name)
+        self._settle()
         start = time.perf_counter_ns()
         try:
             yield
         finally:
+            self._settle()
             self.times[name] = self.times.get(name, 0) + time.perf_counter_ns() - start
 
     def current_layer(self) -> int:

@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""The Python package's phases on a GPU end when the GPU's work has (#14):
+a model on CUDA launches kernels asynchronously, so every phase boundary
+(the recorded run's and the A/B repetitions') first waits for the model's
+devices. Checked without a GPU:
+- device_settle synchronises exactly the CUDA devices a model's parameters
+  and buffers are on (a stand-in model reporting cuda:1 and cuda:0; torch's
+  synchronize replaced by a recorder), and nothing for a model on the CPU;
+- a recorded run calls it right before every phase mark and before the run's
+  end (the C ABI's calls logged in order);
+- a what-if's timed passes call it at both ends of every phase.
+Run by CTest with Debian's /usr/bin/python3; the package comes from
+$MVP_PYTHON_DIR (<build>/python).
+"""
+
+import os
+import sys
+import tempfile
+import warnings
+from typing import List
+
+import torch
+
+sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
+import mvprof  # noqa: E402
+from mvprof import _profile, _repeat  # noqa: E402
+
+failures: List[str] = []
+
+
+def check(ok: bool, what: str) -> None:
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+class FakeTensor:
+    def __init__(self, device: str) -> None:
+        self.device = torch.device(device)
+
+
+class OnTwoGpus:
+    """Parameters on cuda:1 and cuda:0, a buffer on cuda:1 and one on the CPU."""
+
+    def parameters(self):
+        return iter([FakeTensor("cuda:1"), FakeTensor("cuda:0"), FakeTensor("cuda:1")])
+
+    def buffers(self):
+        return iter([FakeTensor("cuda:1"), FakeTensor("cpu")])
+
+
+def settles_the_model_devices() -> None:
+    synced: List[int] = []
+    real = torch.cuda.synchronize
+    torch.cuda.synchronize = lambda device=None: synced.append(device)
+    try:
+        _profile.device_settle(OnTwoGpus())()
+        check(synced == [0, 1], f"every CUDA device of the model once, in order: {synced}")
+        synced.clear()
+        _profile.device_settle(torch.nn.Linear(4, 4))()
+        check(synced == [], "a CPU model's settle synchronises nothing")
+    finally:
+        torch.cuda.synchronize = real
+
+
+def tiny_run(prof) -> None:
+    x = torch.ones(2, 8)
+    with prof.phase("prefill"):
+        prof.model(x)
+    for step in (1, 2):
+        with prof.phase("decode", step):
+            prof.model(x)
+
+
+def recorded_phases_wait() -> None:
+    log: List[str] = []
+    real_settle, real_call = _profile.device_settle, _profile.Profile.call
+    _profile.device_settle = lambda model: (lambda: log.append("settle"))
+
+    def logged_call(self, name, *args):
+        log.append(name)
+        return real_call(self, name, *args)
+
+    _profile.Profile.call = logged_call
+    try:
+        with tempfile.TemporaryDirectory() as tmp, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a linear layer has no router: said, not checked
+            model = torch.nn.Linear(8, 8)
+            with torch.inference_mode(), \
+                    mvprof.profile(os.path.join(tmp, "s.mvprof"), model, force=True) as prof:
+                tiny_run(prof)
+    finally:
+        _profile.device_settle, _profile.Profile.call = real_settle, real_call
+    marks = [i for i, name in enumerate(log) if name in ("mvprof_begin_phase", "mvprof_end_run")]
+    check(len(marks) == 4, f"three phase marks and the run's end logged: {len(marks)}")
+    check(all(i > 0 and log[i - 1] == "settle" for i in marks),
+          "each phase mark and the run's end come right after a settle")
+
+
+def timed_passes_wait() -> None:
+    events: List[str] = []
+    real = _repeat.device_settle
+    _repeat.device_settle = lambda model: (lambda: events.append("settle"))
+    try:
+        timed = _repeat.TimedPass(torch.nn.Linear(8, 8))
+        with torch.no_grad():
+            tiny_run(timed)
+    finally:
+        _repeat.device_settle = real
+    check(events == ["settle"] * 6, f"a settle at both ends of each of 3 phases: {len(events)}")
+    check(set(timed.times) == {"prefill", "decode"}, f"phases timed: {sorted(timed.times)}")
+
+
+settles_the_model_devices()
+recorded_phases_wait()
+timed_passes_wait()
+sys.exit(1 if failures else 0)
