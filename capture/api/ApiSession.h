@@ -4,8 +4,11 @@
 // what-if planning and prediction).
 
 #include "capture/AttentionObserver.h"
+#include "capture/GpuTrace.h"
 #include "capture/Recorder.h"
 #include "capture/api/mvprof_capture.h"
+#include "capture/cuda/EventTimer.h"
+#include "capture/cuda/NvmlEnergy.h"
 #include "core/Result.h"
 #include "core/analysis/Prediction.h"
 #include "core/session/LiveRuns.h"
@@ -16,6 +19,18 @@
 #include <string>
 #include <vector>
 
+// A run on a GPU, observed as the CLI's captures are: its kernels and copies
+// traced by CUPTI and attributed to ops and module spans, the spans timed by
+// CUDA events, the GPU's energy between phases. Each part that cannot start
+// leaves a run metric saying why (gpu.trace_available, gpu.device_timing,
+// energy.gpu_available).
+struct GpuObservation {
+    std::optional<mvp::RunGpuTrace> trace;
+    std::unique_ptr<mvp::cuda::EventTimer> timer;
+    std::optional<mvp::cuda::NvmlEnergy> energy;
+    std::vector<mvp::RunMetricRow> absent; // why a part is missing
+};
+
 struct mvprof_session {
     std::unique_ptr<mvp::SessionWriter> writer;
     std::optional<int64_t> run;
@@ -23,10 +38,11 @@ struct mvprof_session {
     std::unique_ptr<mvp::Recorder> recorder;
     std::unique_ptr<mvp::AttentionObserver> attention; // when the run records attention
     std::unique_ptr<mvp::LiveRunAnnouncement> announcement;
-    mvp::Batch rows;                           // routing, tokens and metrics until the run ends
+    mvp::Batch rows;                             // routing, tokens and metrics until the run ends
     std::vector<mvp::QuantisedModule> quantised; // for the latency prediction at the end
-    int decodeSteps = 0;                          // the highest decode step begun
-    int visualFirst = 0, visualCount = 0;         // the declared visual positions
+    int decodeSteps = 0;                         // the highest decode step begun
+    int visualFirst = 0, visualCount = 0;        // the declared visual positions
+    std::unique_ptr<GpuObservation> gpu;         // the open run's, when it runs on CUDA
 };
 
 namespace mvp::api {

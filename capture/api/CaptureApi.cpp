@@ -11,10 +11,12 @@
 
 #include <ATen/Parallel.h>
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <torch/cuda.h>
 #include <unistd.h>
 
 namespace mvp::api {
@@ -71,11 +73,62 @@ void addAttentionRows(mvprof_session& s) {
                "attention kernel shows none, and the visual tokens must be declared)"});
 }
 
+// The CUDA device index of a run's device ("cuda", "cuda:1"); nullopt off CUDA.
+std::optional<int> cudaIndex(const std::string& device) {
+    if (device.rfind("cuda", 0) != 0) return std::nullopt;
+    if (device.size() > 5 && device[4] == ':') return std::atoi(device.c_str() + 5);
+    return 0;
+}
+
+// The roofline's ceilings: the CPU's, measured once per machine, or the run's
+// GPU's in its dtype (where libtorch sees it; a failed micro-benchmark — the
+// user's model may leave no room for it — keeps the name and says why).
+mvp::DeviceRow runDevice(std::optional<int> gpu, const std::string& dtype) {
+    if (!gpu || *gpu >= int(torch::cuda::device_count())) return mvp::hostDevice();
+    try {
+        return mvp::gpuDevice(*gpu, dtype);
+    } catch (const std::exception& e) {
+        mvp::DeviceRow d;
+        d.name = "GPU: cuda:" + std::to_string(*gpu);
+        const std::string what = e.what();
+        d.source = "not measured: " + what.substr(0, what.find('\n'));
+        return d;
+    }
+}
+
+// Starts observing a run on CUDA device `index` (the caller's phases wait for
+// the GPU at their boundaries: the package synchronises).
+std::unique_ptr<GpuObservation> observeGpu(mvp::Recorder& rec, int index) {
+    auto g = std::make_unique<GpuObservation>();
+    rec.setGpuEnergy(&g->energy.emplace(index));
+    g->trace.emplace(mvp::RunGpuTrace::begin()).attach(rec);
+    if (auto timer = mvp::cuda::EventTimer::open(mvp::cuda::DeviceTiming::Events)) {
+        g->timer = std::move(timer.value());
+        rec.setDeviceTimer(g->timer.get());
+    } else {
+        g->absent.push_back(
+            {"gpu.device_timing", 0, "", "measured", "n/a: " + timer.error().message});
+    }
+    return g;
+}
+
+// The trace's rows and the reasons for what is missing, once the run ended.
+void finishGpu(mvprof_session& s) {
+    if (!s.gpu) return;
+    mvp::Recorder& rec = *s.recorder;
+    mvp::Batch traced = s.gpu->trace->finish(rec);
+    rec.setCorrelationMarks(nullptr);
+    s.rows.activities = std::move(traced.activities);
+    for (auto* from : {&traced.runMetrics, &s.gpu->absent})
+        s.rows.runMetrics.insert(s.rows.runMetrics.end(), from->begin(), from->end());
+}
+
 int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     mvp::Recorder& rec = *s->recorder;
     rec.endPhase();
     rec.stopOps();
     rec.setObserver(nullptr);
+    finishGpu(*s);
     addAttentionRows(*s);
     for (auto& m : rec.runMetrics())
         s->rows.runMetrics.push_back(std::move(m));
@@ -91,6 +144,7 @@ int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     r.peakRssBytes = mvp::sysinfo::peakRssBytes();
     r.steps = s->decodeSteps;
     s->recorder.reset();
+    s->gpu.reset(); // after the recorder, which reads its timer and energy meter
     s->announcement.reset();
     const int64_t run = *s->run;
     s->run.reset();
@@ -184,8 +238,10 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         s->announcement = std::make_unique<mvp::LiveRunAnnouncement>(s->writer->path(), info.model,
                                                                      *id, info.startedUtc);
         s->rows = std::move(rows);
-        s->rows.device = mvp::hostDevice(); // the roofline's ceilings, measured once per machine
+        const std::optional<int> gpu = cudaIndex(info.device);
+        s->rows.device = runDevice(gpu, info.dtype);
         s->rows.runMetrics.push_back(mvp::sysinfo::startRunMemory());
+        if (gpu) s->gpu = observeGpu(*s->recorder, *gpu);
         s->recorder->startOps();
         if (run_id) *run_id = *id;
         return MVPROF_OK;

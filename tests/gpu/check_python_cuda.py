@@ -3,8 +3,10 @@ works with that PyTorch too"): a small eager vision-language model with a
 two-expert MoE layer, on CUDA, profiled with mvprof.profile in this process
 (the package built against the wheel's libtorch, build-gpu/python). The
 session must hold a complete run with its phases, module spans for the
-model's submodules, ATen ops, routing rows and the greedy tokens, and the
-report must read it. Exit 1 on a failed check, 77 without a GPU.
+model's submodules, ATen ops, routing rows and the greedy tokens, its
+kernels traced by CUPTI (most of their time within module spans) and
+module spans timed by CUDA events, and the report must read it.
+Exit 1 on a failed check, 77 without a GPU.
 
     python3 check_python_cuda.py MVPROF_CLI IMAGE OUT_DIR
 """
@@ -84,8 +86,18 @@ def main() -> int:
     with sqlite3.connect(session) as db:
         spans = db.execute("SELECT count(*) FROM span").fetchone()[0]
         routing = db.execute("SELECT count(*) FROM routing").fetchone()[0]
+        kernels = db.execute("SELECT count(*) FROM device_activity").fetchone()[0]
+        timed = db.execute("SELECT count(*) FROM span WHERE device_ns > 0").fetchone()[0]
+        metrics = dict(db.execute("SELECT name, value FROM run_metric"))
+        notes = dict(db.execute("SELECT name, note FROM run_metric"))
+    share = metrics.get("gpu.attributed_share")
     print(f"  python on cuda: status {report['status']}, {report['ops_recorded']} ops, "
           f"{spans} module spans, {routing} routing rows, tokens {tokens}")
+    print(f"  GPU: {kernels} kernels/copies traced, attributed share {share}, "
+          f"{timed} of {spans} spans with a device time, energy {metrics.get('energy.gpu_j')} J")
+    for name in ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available"):
+        if metrics.get(name) == 0:
+            print(f"  {name} = 0: {notes.get(name)}")
     failures = []
     if report["status"] != "complete":
         failures.append(f"status {report['status']}")
@@ -93,6 +105,13 @@ def main() -> int:
         failures.append("no ops or no module spans recorded")
     if routing <= 0:
         failures.append("no routing rows from the MoE gate")
+    # Not 0.95 as for the built-in model: this script's own tensor work (the
+    # cat, the token's copy, argmax) runs outside every module span.
+    if kernels <= 0 or not (share or 0) >= 0.5:
+        failures.append(f"GPU trace: {kernels} rows, share within module spans {share} "
+                        f"(held to ≥ 0.5)")
+    if timed <= 0:
+        failures.append("no module span has a device time (CUDA events)")
     for f in failures:
         print(f"FAIL: python on cuda: {f}")
     return 1 if failures else 0

@@ -1,8 +1,14 @@
 #!/usr/bin/python3
-"""The Python package's phases on a GPU end when the GPU's work has (#14):
-a model on CUDA launches kernels asynchronously, so every phase boundary
-(the recorded run's and the A/B repetitions') first waits for the model's
-devices. Checked without a GPU:
+"""The Python package with a model on a GPU (#14), checked without one.
+A run whose device is CUDA is observed as the CLI's captures are — CUPTI
+kernels attributed to modules, span device times from CUDA events, NVML
+energy — and each part that cannot start here leaves its reason:
+- a run begun through the C ABI on "cuda:0" stores gpu.trace_available,
+  gpu.device_timing and energy.gpu_available = 0, each with a reason, and
+  the CPU's ceilings (libtorch sees no GPU); a CPU run stores none of them.
+Its phases end when the GPU's work has: a model on CUDA launches kernels
+asynchronously, so every phase boundary (the recorded run's and the A/B
+repetitions') first waits for the model's devices:
 - device_settle synchronises exactly the CUDA devices a model's parameters
   and buffers are on (a stand-in model reporting cuda:1 and cuda:0; torch's
   synchronize replaced by a recorder), and nothing for a model on the CPU;
@@ -13,7 +19,9 @@ Run by CTest with Debian's /usr/bin/python3; the package comes from
 $MVP_PYTHON_DIR (<build>/python).
 """
 
+import ctypes
 import os
+import sqlite3
 import sys
 import tempfile
 import warnings
@@ -23,7 +31,7 @@ import torch
 
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 import mvprof  # noqa: E402
-from mvprof import _profile, _repeat  # noqa: E402
+from mvprof import _abi, _profile, _repeat  # noqa: E402
 
 failures: List[str] = []
 
@@ -111,6 +119,44 @@ def timed_passes_wait() -> None:
     check(set(timed.times) == {"prefill", "decode"}, f"phases timed: {sorted(timed.times)}")
 
 
+def abi_run(path: str, device: bytes) -> None:
+    """One run through the C ABI on `device`: a phase with an op in it."""
+    lib, session = _abi.library(), ctypes.c_void_p()
+    _abi.check(lib.mvprof_open(path.encode(), 0, ctypes.byref(session)))
+    try:
+        info = _abi.RunInfo(model=b"python:Linear", device=device, dtype=b"float32",
+                            record_ops=1, record_attention=0)
+        run = ctypes.c_longlong()
+        _abi.check(lib.mvprof_begin_run(session, ctypes.byref(info), ctypes.byref(run)))
+        _abi.check(lib.mvprof_begin_phase(session, b"prefill", 0))
+        with torch.inference_mode():
+            torch.nn.functional.linear(torch.ones(2, 8), torch.ones(4, 8))
+        _abi.check(lib.mvprof_end_run(session, 0, None))
+    finally:
+        _abi.check(lib.mvprof_close(session))
+
+
+def a_cuda_run_says_what_it_could_not_observe() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "s.mvprof")
+        abi_run(path, b"cuda:0")
+        abi_run(path, b"cpu")
+        db = sqlite3.connect(path)
+        names = ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available")
+        rows = {(run, name): (value, note) for run, name, value, note in db.execute(
+            "SELECT run, name, value, note FROM run_metric WHERE name IN (?, ?, ?)", names)}
+        devices = [d for (d,) in db.execute(
+            "SELECT name FROM device ORDER BY run")]
+        db.close()
+    for name in names:
+        value, note = rows.get((1, name), (None, ""))
+        check(value == 0 and len(note) > 10, f"cuda:0 run: {name} = {value} ({note[:80]})")
+        check((2, name) not in rows, f"cpu run: no {name}")
+    check(bool(devices) and all(d.startswith("CPU") for d in devices),
+          f"the ceilings are the CPU's where libtorch sees no GPU: {devices}")
+
+
+a_cuda_run_says_what_it_could_not_observe()
 settles_the_model_devices()
 recorded_phases_wait()
 timed_passes_wait()
