@@ -135,7 +135,7 @@ def hw_counter_failures(cli: str, image: str, out: str, base: list[str]) -> list
 def ops_covering_kernels(cli: str, session: str, out: str) -> tuple[int, int]:
     """(ops with kernels, those whose host time is shorter than their kernels')."""
     trace = session + ".json"
-    subprocess.run([cli, "export", session, "--chrome-trace", trace], check=True,
+    subprocess.run([cli, "export", session, "--chrome-trace", trace, "--force"], check=True,
                    stdout=subprocess.DEVNULL)
     with open(trace) as f:
         events = json.load(f)["traceEvents"]
@@ -224,9 +224,7 @@ def main() -> int:
             failures.append(f"small-exact: {short} ops shorter than their kernels")
     except (subprocess.CalledProcessError, OSError) as e:
         failures.append(f"small-exact: {e}")
-    for f in failures:
-        print(f"FAIL: {f}")
-    return 1 if failures else 0
+    return gpucheck.verdict(failures)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import subprocess
 import sys
 
 import gpucheck
+from gpucheck import run
 
 BASE = ["--model", "ref:llava-moe-7b", "--layers", "2", "--device", "cuda",
         "--dtype", "float16", "--steps", "8"]
@@ -28,10 +29,6 @@ ROWS = [
     ("AWQ-4bit + KV cache", ["--quant", "w4", "--kv", "int4"]),
     ("+ token pruning", ["--quant", "w4", "--kv", "int4", "--prune-visual", "0.4"]),
 ]
-
-
-def run(cli: str, *args: str) -> str:
-    return subprocess.run([cli, *args], check=True, capture_output=True, text=True).stdout
 
 
 def interval(t: dict) -> str:
@@ -100,9 +97,9 @@ def main() -> int:
                       "weight_kv_bytes": nbytes, "qps_derived": qps, "j_per_inference": joules})
     with open(os.path.join(out, "table.json"), "w") as f:
         json.dump(table, f, indent=2)
-    for f in failures:
-        print(f"FAIL: {f}")
-    return 1 if failures or len(rows) < 3 else 0
+    if len(rows) < 3:
+        failures.append(f"{len(rows)} of the table's 3 rows measured")
+    return gpucheck.verdict(failures)
 
 
 if __name__ == "__main__":

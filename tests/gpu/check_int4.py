@@ -15,13 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
-
-def run(cli: str, *args: str) -> str:
-    done = subprocess.run([cli, *args], check=True, capture_output=True, text=True)
-    return done.stdout
+import gpucheck
+from gpucheck import run
 
 
 def main() -> int:
@@ -38,29 +35,19 @@ def main() -> int:
     if not kernels or kernels.get("value", 0) == 0:
         print("  no int4 kernel in this build's libtorch: skipped")
         return 77
-    trace = os.path.join(out, "int4.json")
-    run(cli, "export", session, "--run", str(report["run"]), "--chrome-trace", trace)
-    with open(trace) as f:
-        events = json.load(f)["traceEvents"]
-    calls = sum(1 for e in events if str(e.get("name", "")).startswith("aten::_weight_int4pack_mm"))
-    fidelity = report["fidelity_measured"]
+    calls = gpucheck.op_calls(cli, session, report["run"], out, ["aten::_weight_int4pack_mm"])
     decode = next((p for p in report["phases"] if p["phase"] == "decode"), None)
     print(f"  kernel calls in the what-if run: {calls}")
-    print(f"  fidelity: top-1 agreement {fidelity.get('top1_agreement')}, "
-          f"KL mean {fidelity.get('kl_mean')} (KL held to ≤ 0.1; a random-weight model's "
-          f"near-flat logits make top-1 fragile)")
+    fidelity = report["fidelity_measured"]
+    ok = gpucheck.faithful(fidelity)
     if decode:
-        print(f"  decode speed-up {decode['speedup']['median']:.3f} "
-              f"[{decode['speedup']['ci95'][0]:.3f}, {decode['speedup']['ci95'][1]:.3f}]"
-              f"{' (within noise)' if decode['within_noise'] else ''}")
+        print(f"  decode speed-up {gpucheck.speedup(decode)}")
     failures = []
     if calls == 0:
         failures.append("no aten::_weight_int4pack_mm call in the what-if run's ops")
-    if not fidelity.get("kl_mean", 1) <= 0.1:
+    if not ok:
         failures.append(f"fidelity {fidelity}")
-    for f in failures:
-        print(f"FAIL: {f}")
-    return 1 if failures else 0
+    return gpucheck.verdict(failures)
 
 
 if __name__ == "__main__":

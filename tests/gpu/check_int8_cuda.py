@@ -15,24 +15,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import gpucheck
+from gpucheck import run, speedup
 
 BASE = ["--model", "ref:llava-moe-7b", "--layers", "1", "--device", "cuda",
         "--dtype", "float16", "--steps", "8"]
 KERNELS = ("aten::_weight_int8pack_mm", "aten::_int_mm")
-
-
-def run(cli: str, *args: str) -> str:
-    return subprocess.run([cli, *args], check=True, capture_output=True, text=True).stdout
-
-
-def speedup(entry: dict) -> str:
-    s = entry["speedup"]
-    noise = " (within noise)" if entry.get("within_noise") else ""
-    return f"{s['median']:.2f}× [{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]{noise}"
 
 
 def main() -> int:
@@ -48,17 +38,11 @@ def main() -> int:
     kernels = details.get("quant.int8_kernels", {})
     layers = details.get("quant.int8_matmul_layers", {}).get("value", 0)
     print(f"  quant.int8_kernels {kernels.get('value')}: {kernels.get('note')}")
-    trace = os.path.join(out, "w8.json")
-    run(cli, "export", session, "--run", str(c["run"]), "--chrome-trace", trace)
-    with open(trace) as f:
-        events = json.load(f)["traceEvents"]
-    calls = sum(1 for e in events if str(e.get("name", "")).startswith(KERNELS))
-    fidelity = c.get("fidelity_measured") or {}
+    calls = gpucheck.op_calls(cli, session, c["run"], out, KERNELS)
     decode = next((p for p in c["phases"] if p["phase"] == "decode"), None)
     print(f"  int8 matmul calls in the what-if run: {calls} ({layers} layers)")
-    print(f"  fidelity: top-1 agreement {fidelity.get('top1_agreement')}, "
-          f"KL mean {fidelity.get('kl_mean')} (KL held to ≤ 0.1; a random-weight model's "
-          f"near-flat logits make top-1 fragile)")
+    fidelity = c.get("fidelity_measured") or {}
+    ok = gpucheck.faithful(fidelity)
     if decode:
         print(f"  decode speed-up {speedup(decode)}")
     print(f"  total speed-up {speedup(c['total'])}")
@@ -69,11 +53,9 @@ def main() -> int:
         failures.append(f"no layer on libtorch's int8 matmul: {kernels.get('note')}")
     elif calls == 0:
         failures.append("no int8 matmul call in the what-if run's ops")
-    if not fidelity.get("kl_mean", 1) <= 0.1:
+    if not ok:
         failures.append(f"fidelity {fidelity}")
-    for f in failures:
-        print(f"FAIL: {f}")
-    return 1 if failures else 0
+    return gpucheck.verdict(failures)
 
 
 if __name__ == "__main__":

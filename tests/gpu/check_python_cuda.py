@@ -112,9 +112,7 @@ def main() -> int:
                         f"(held to ≥ 0.5)")
     if timed <= 0:
         failures.append("no module span has a device time (CUDA events)")
-    for f in failures:
-        print(f"FAIL: python on cuda: {f}")
-    return 1 if failures else 0
+    return gpucheck.verdict(failures, "python on cuda: ")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
-"""What every Python GPU check starts with: its arguments (mvprof-cli, the
-sample image, its output folder, made here) and whether torch sees a GPU."""
+"""What the Python GPU checks share: their arguments (mvprof-cli, the sample
+image, its output folder, made here) and whether torch sees a GPU; running
+mvprof-cli; a what-if's kernel calls, fidelity and speed-ups; the verdict."""
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
-from typing import Optional
+from typing import List, Optional, Sequence
 
 
 def start() -> Optional[tuple[str, str, str]]:
@@ -17,3 +20,40 @@ def start() -> Optional[tuple[str, str, str]]:
         return None
     os.makedirs(out, exist_ok=True)
     return cli, image, out
+
+
+def run(cli: str, *args: str) -> str:
+    """mvprof-cli's standard output; raises on a non-zero exit."""
+    return subprocess.run([cli, *args], check=True, capture_output=True, text=True).stdout
+
+
+def op_calls(cli: str, session: str, run_id: int, out: str, prefixes: Sequence[str]) -> int:
+    """Calls of ops whose names start with one of `prefixes` in run `run_id`
+    (exported as a Chrome trace into `out`)."""
+    trace = os.path.join(out, f"run{run_id}.json")
+    run(cli, "export", session, "--run", str(run_id), "--chrome-trace", trace, "--force")
+    with open(trace) as f:
+        events = json.load(f)["traceEvents"]
+    return sum(1 for e in events if str(e.get("name", "")).startswith(tuple(prefixes)))
+
+
+def faithful(fidelity: dict) -> bool:
+    """Prints a what-if's fidelity; whether its mean KL is ≤ 0.1. Top-1 is
+    printed, not held: a random-weight model's near-flat logits flip it."""
+    print(f"  fidelity: top-1 agreement {fidelity.get('top1_agreement')}, "
+          f"KL mean {fidelity.get('kl_mean')} (KL held to ≤ 0.1)")
+    return fidelity.get("kl_mean", 1) <= 0.1
+
+
+def speedup(entry: dict) -> str:
+    """A comparison entry's speed-up: median [95 % interval], or within noise."""
+    s = entry["speedup"]
+    noise = " (within noise)" if entry.get("within_noise") else ""
+    return f"{s['median']:.2f}× [{s['ci95'][0]:.2f}, {s['ci95'][1]:.2f}]{noise}"
+
+
+def verdict(failures: List[str], prefix: str = "") -> int:
+    """Prints each failure; the check's exit status."""
+    for f in failures:
+        print(f"FAIL: {prefix}{f}")
+    return 1 if failures else 0
