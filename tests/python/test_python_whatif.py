@@ -35,6 +35,7 @@ Mixtral-layout MoE decoder with a KV cache), each checked against PyTorch:
 Run by CTest with Debian's /usr/bin/python3.
 """
 
+import copy
 import json
 import math
 import os
@@ -406,12 +407,18 @@ def check_refusals(session: str, model, base: Spy, folder: str) -> None:
                                                   path=os.path.join(folder, "other.mvprof"))),
         ("no such baseline", lambda: mvprof.whatif(99, model, mvprof.W8(),
                                                    path=session).__enter__()),
+        # Off the CPU (a GPU's weights; meta stands in for one here): torch's
+        # dynamic int8 kernels are the CPU's.
+        ("W8 off the CPU", lambda: mvprof.whatif(base.prof, copy.deepcopy(model).to("meta"),
+                                                 mvprof.W8()).__enter__()),
     ]:
         try:
             call()
             failures.append(f"refusal '{what}' accepted")
         except mvprof.MvprofError as e:
             print(f"  refused ({what}): {e}")
+            if what == "W8 off the CPU":
+                check("meta" in str(e) and "CPU" in str(e), f"W8 off the CPU names both: {e}")
     out = subprocess.run([CLI, "whatif", session, "--quant", "w8"], capture_output=True, text=True)
     check(out.returncode == 2 and "mvprof.whatif" in out.stderr, f"CLI whatif: {out.stderr}")
 

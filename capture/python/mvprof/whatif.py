@@ -84,6 +84,13 @@ class W8(Transform):
 
     def prepare(self, prof: Profile) -> torch.nn.Module:
         paths = _llm_linears(prof, prof.model)
+        off = sorted({str(p.device) for path in paths
+                      for p in prof.model.get_submodule(path).parameters()
+                      if p.device.type != "cpu"})
+        if off:
+            raise MvprofError(f"W8 runs torch's dynamic int8 kernels (quantize_dynamic), which "
+                              f"are the CPU's, and this model's LLM is on {', '.join(off)}: "
+                              "run the what-if with the model on the CPU, or use W4")
         self.layers = len(paths)
         qconfig = torch.ao.quantization.default_dynamic_qconfig
         return torch.ao.quantization.quantize_dynamic(
@@ -109,12 +116,13 @@ class W4(Transform):
         with torch.no_grad():
             for path in _llm_linears(prof, model):
                 w = model.get_submodule(path).weight
-                flat = w.detach().reshape(w.shape[0], -1).float().contiguous()
+                # The C ABI reads host memory: a GPU's weights round-trip through it.
+                flat = w.detach().reshape(w.shape[0], -1).float().contiguous().cpu()
                 stored = ctypes.c_longlong()
                 _abi.check(lib.mvprof_quantise_weights(_abi.floats(flat), flat.shape[0],
                                                        flat.shape[1], 4, self.group,
                                                        ctypes.byref(stored)))
-                w.copy_(flat.reshape(w.shape).to(w.dtype))
+                w.copy_(flat.reshape(w.shape))  # back to the weight's device and dtype
                 self.modules.append((path, w.numel() * w.element_size(), stored.value))
         return model
 
