@@ -81,6 +81,11 @@ def main() -> int:
     with torch.no_grad(), mvprof.profile(session, model, image=image, prompt="cuda check",
                                          force=True, warmup=lambda p: generate(p, p.model)) as prof:
         tokens = generate(prof, model)
+    # A what-if of the GPU model, A/B repeated: W4's weights round-trip
+    # through host memory and back to the GPU.
+    with torch.no_grad(), mvprof.whatif(prof, model, mvprof.W4(group=32), reps=2,
+                                        run=lambda p: generate(p, p.model)) as w:
+        generate(w, w.model)
     report = json.loads(subprocess.run([cli, "report", session, "--format", "json"], check=True,
                                        capture_output=True, text=True).stdout)["runs"][0]
     with sqlite3.connect(session) as db:
@@ -88,13 +93,20 @@ def main() -> int:
         routing = db.execute("SELECT count(*) FROM routing").fetchone()[0]
         kernels = db.execute("SELECT count(*) FROM device_activity").fetchone()[0]
         timed = db.execute("SELECT count(*) FROM span WHERE device_ns > 0").fetchone()[0]
-        metrics = dict(db.execute("SELECT name, value FROM run_metric"))
-        notes = dict(db.execute("SELECT name, note FROM run_metric"))
+        metrics = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1"))
+        notes = dict(db.execute("SELECT name, note FROM run_metric WHERE run = 1"))
+        whatif = db.execute("SELECT status FROM run WHERE id = ?", (w.run_id,)).fetchone()
+        quantised = db.execute("SELECT value FROM run_metric WHERE run = ? AND "
+                               "name = 'quant.layers'", (w.run_id,)).fetchone()
+        reps = db.execute("SELECT count(*) FROM repetition WHERE run = ?",
+                          (w.run_id,)).fetchone()[0]
     share = metrics.get("gpu.attributed_share")
     print(f"  python on cuda: status {report['status']}, {report['ops_recorded']} ops, "
           f"{spans} module spans, {routing} routing rows, tokens {tokens}")
     print(f"  GPU: {kernels} kernels/copies traced, attributed share {share}, "
           f"{timed} of {spans} spans with a device time, energy {metrics.get('energy.gpu_j')} J")
+    print(f"  W4 what-if on cuda: status {whatif}, quant.layers {quantised}, "
+          f"{reps} repetition rows")
     for name in ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available"):
         if metrics.get(name) == 0:
             print(f"  {name} = 0: {notes.get(name)}")
@@ -110,6 +122,8 @@ def main() -> int:
     if kernels <= 0 or not (share or 0) >= 0.5:
         failures.append(f"GPU trace: {kernels} rows, share within module spans {share} "
                         f"(held to ≥ 0.5)")
+    if not whatif or whatif[0] != "complete" or not quantised or quantised[0] <= 0 or reps <= 0:
+        failures.append(f"W4 what-if: status {whatif}, quant.layers {quantised}, reps {reps}")
     if timed <= 0:
         failures.append("no module span has a device time (CUDA events)")
     return gpucheck.verdict(failures, "python on cuda: ")
