@@ -5,6 +5,9 @@
 # Each check reports on its own; the script's status is the first failure.
 # The checks' "SUMMARY …" lines are gathered and printed last, as one table.
 #   tests/gpu/run.sh            (on the device: `run` with this command)
+#   tests/gpu/run.sh int8 python   only these checks (a rerun after a fix, on
+#                                  a warm machine whose build-gpu is kept):
+#     kineto cuda_capture trace_cost int4 int8 python design_table cuda_gpu
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/mvprof-gpu}"
@@ -12,6 +15,9 @@ mkdir -p "$OUT"
 : > "$OUT/summary.txt"
 status=0
 PY="${PYTHON:-python3}"
+ONLY=" $* "
+# Whether check $1 runs: every check without arguments, else those named.
+want() { [ "$ONLY" = "  " ] || [[ "$ONLY" == *" $1 "* ]]; }
 
 echo "== machine"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 | tee "$OUT/gpu.txt"
@@ -32,12 +38,14 @@ else
 fi
 CLI="$PWD/build-gpu/bin/mvprof-cli"
 
-echo "== #13 (c): a real Kineto trace (PyTorch 2.x, CUDA) imports"
-if "$PY" tests/gpu/check_kineto_import.py "$CLI" "$OUT/kineto" 2>&1 | tee "$OUT/kineto.log"; then
-  echo "kineto import: ok"
-else
-  echo "kineto import: FAILED"
-  status=1
+if want kineto; then
+  echo "== #13 (c): a real Kineto trace (PyTorch 2.x, CUDA) imports"
+  if "$PY" tests/gpu/check_kineto_import.py "$CLI" "$OUT/kineto" 2>&1 | tee "$OUT/kineto.log"; then
+    echo "kineto import: ok"
+  else
+    echo "kineto import: FAILED"
+    status=1
+  fi
 fi
 # A Python check with the CLI, the sample image and its own folder under
 # $OUT, logged: 0 ok, 77 skipped (the check says why), else a failure.
@@ -53,12 +61,16 @@ py_check() {
     *) echo "$label: FAILED"; status=1 ;;
   esac
 }
-echo "== #14: the built-in models on CUDA (--device cuda, bfloat16 / float16)"
-py_check "cuda capture" check_cuda_capture
+if want cuda_capture; then
+  echo "== #14: the built-in models on CUDA (--device cuda, bfloat16 / float16)"
+  py_check "cuda capture" check_cuda_capture
+fi
 echo "== #14: CUPTI tracing's cost, traced vs untraced in one process (ref:small, bfloat16)"
 # Built on its own (it also drives libtorch's profiler, whose API moves
 # between releases): a failure here leaves the other checks running.
-if cmake --build build-gpu --target bench_capture_overhead -j "$(nproc)" \
+if ! want trace_cost; then
+  echo "tracing cost: not asked for"
+elif cmake --build build-gpu --target bench_capture_overhead -j "$(nproc)" \
      > "$OUT/build-bench.log" 2>&1; then
   build-gpu/bin/bench_capture_overhead --gpu-trace ref:small 7 2>&1 | tee "$OUT/trace_cost.log"
   case ${PIPESTATUS[0]} in
@@ -71,24 +83,34 @@ else
   tail -20 "$OUT/build-bench.log"
   status=1
 fi
-echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
-py_check "int4 kernel" check_int4
-echo "== #14: W8 on libtorch's int8 matmul on CUDA (llava-moe-7b, 1 layer, float16)"
-py_check "int8 matmul on cuda" check_int8_cuda
+if want int4; then
+  echo "== #11 / #14: W4 on libtorch's int4 matmul (CPU kernel of the wheel's libtorch)"
+  py_check "int4 kernel" check_int4
+fi
+if want int8; then
+  echo "== #14: W8 on libtorch's int8 matmul on CUDA (llava-moe-7b, 1 layer, float16)"
+  py_check "int8 matmul on cuda" check_int8_cuda
+fi
 echo "== #14: the Python package with this PyTorch, on CUDA"
-if cmake --build build-gpu --target mvprof_python -j "$(nproc)" > "$OUT/build-python.log" 2>&1; then
+if ! want python; then
+  echo "python on cuda: not asked for"
+elif cmake --build build-gpu --target mvprof_python -j "$(nproc)" > "$OUT/build-python.log" 2>&1; then
   py_check "python on cuda" check_python_cuda
 else
   echo "python on cuda: NOT BUILT (see build-python.log, tail below)"
   tail -20 "$OUT/build-python.log"
   status=1
 fi
-echo "== #14: the design note's table (FP16 / AWQ-4bit + KV cache / + token pruning) on CUDA"
-py_check "design table" check_design_table
+if want design_table; then
+  echo "== #14: the design note's table (FP16 / AWQ-4bit + KV cache / + token pruning) on CUDA"
+  py_check "design table" check_design_table
+fi
 echo "== #14: CUPTI tracer and CUDA injection (test_cuda_gpu)"
 # Built on its own: without nvcc or CUDA::cudart the target is missing, and
 # the checks above still ran.
-if ! cmake --build build-gpu --target test_cuda_gpu -j "$(nproc)" > "$OUT/build-cuda.log" 2>&1; then
+if ! want cuda_gpu; then
+  echo "cuda tracer + injection: not asked for"
+elif ! cmake --build build-gpu --target test_cuda_gpu -j "$(nproc)" > "$OUT/build-cuda.log" 2>&1; then
   echo "cuda tracer + injection: NOT BUILT (see build-cuda.log, tail below)"
   tail -20 "$OUT/build-cuda.log"
   status=1
