@@ -139,9 +139,10 @@ void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
 void addDecoderOptions(CLI::App& app, WhatIfArgs& a) {
     app.add_option("--quant", a.quant,
                    "quantise the decoder's linears with AWQ scaling searched on the baseline's "
-                   "activations; W8 runs libtorch's int8 kernels where it has a quantized engine, "
-                   "W4 (and W8 without one) group-wise codes dequantised per call, their gain "
-                   "predicted")
+                   "activations; W8 runs libtorch's int8 kernels (its quantized engine on the "
+                   "CPU, libtorch 2.x's int8 matmul on a GPU), W4 libtorch 2.x's int4 matmul "
+                   "where the layer's shape suits it; without a kernel the codes are dequantised "
+                   "per call, the gain predicted")
         ->check(oneOf({"w4", "w8"}))
         ->group("Transforms");
     app.add_option("--group", a.request.quantGroup,
