@@ -5,9 +5,11 @@
    later one (cuEventSynchronize) or for the whole device (cuCtxSynchronize):
    as on a real GPU, reading an incomplete event's time fails with
    CUDA_ERROR_NOT_READY. Events must go to the legacy default stream.
+   Its one device (ordinal 0) sits on PCI bus "0000:af:00.0": NVML's second
+   GPU, not its first (fake_nvml.cpp), as under CUDA_VISIBLE_DEVICES=1.
    FAKE_CUDA_MODE: "ok" (default), "record-fails" (cuEventRecord returns
-   CUDA_ERROR_LAUNCH_FAILED) or "create-fails" (cuEventCreate returns
-   CUDA_ERROR_OUT_OF_MEMORY). */
+   CUDA_ERROR_LAUNCH_FAILED), "create-fails" (cuEventCreate returns
+   CUDA_ERROR_OUT_OF_MEMORY) or "no-bus-id" (cuDeviceGetPCIBusId fails). */
 #include <cstdlib>
 #include <cstring>
 
@@ -50,6 +52,16 @@ int cuInit(unsigned) {
 }
 int cuDeviceGetCount(int* n) {
     *n = 1;
+    return 0;
+}
+int cuDeviceGet(int* device, int ordinal) {
+    if (ordinal != 0) return 101; // CUDA_ERROR_INVALID_DEVICE
+    *device = 0;
+    return 0;
+}
+int cuDeviceGetPCIBusId(char* id, int length, int device) {
+    if (mode("no-bus-id") || device != 0 || length < 13) return kInvalidValue;
+    strcpy(id, "0000:af:00.0");
     return 0;
 }
 int cuEventCreate(void** event, unsigned flags) {

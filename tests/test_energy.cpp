@@ -14,6 +14,11 @@
 
 using namespace mvp;
 
+namespace {
+// No CUDA driver: the GPU's bus id is unknown, NVML's GPU is found by index.
+const std::string kNoDriver = "/nonexistent/libcuda.so.1";
+} // namespace
+
 class TestEnergy : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
@@ -43,6 +48,8 @@ class TestEnergy : public QObject {
     }
 
 private slots:
+    void initTestCase() { qunsetenv("CUDA_VISIBLE_DEVICES"); }
+
     void missingCountersSayWhy() {
         EnergyMeter m(dir.filePath(QStringLiteral("nothing-here")).toStdString());
         QVERIFY(!m.available());
@@ -61,8 +68,8 @@ private slots:
         QVERIFY(m.available());
         auto j = m.sample();
         QCOMPARE(j.package, 0.0);
-        put(at(root, "intel-rapl:0/energy_uj"), "3500000"); // +2.5 J
-        put(at(root, "intel-rapl:1/energy_uj"), "2000000"); // +1.0 J
+        put(at(root, "intel-rapl:0/energy_uj"), "3500000");                // +2.5 J
+        put(at(root, "intel-rapl:1/energy_uj"), "2000000");                // +1.0 J
         put(at(root, "intel-rapl:0/intel-rapl:0:0/energy_uj"), "1500000"); // +1.0 J
         j = m.sample();
         QVERIFY(qFuzzyCompare(j.package, 3.5));
@@ -111,7 +118,7 @@ private slots:
     // 1500 mJ per read, two reads after the zero point are 1.5 J and 3.0 J.
     void nvmlJoulesSinceStart() {
         qputenv("FAKE_NVML_MODE", "ok");
-        cuda::NvmlEnergy e(0, MVP_FAKE_NVML);
+        cuda::NvmlEnergy e(0, MVP_FAKE_NVML, kNoDriver);
         QVERIFY2(e.available(), e.unavailableReason().c_str());
         QCOMPARE(e.joules(), std::optional<double>(1.5));
         QCOMPARE(e.joules(), std::optional<double>(3.0));
@@ -122,7 +129,7 @@ private slots:
     // read after the run's last phase is in none.
     void gpuJoulesPerPhase() {
         qputenv("FAKE_NVML_MODE", "ok");
-        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML);
+        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML, kNoDriver);
         EnergyMeter none(dir.filePath(QStringLiteral("no-powercap")).toStdString());
         PhaseEnergy e(&none);
         e.attachGpu(&gpu);
@@ -142,7 +149,7 @@ private slots:
 
     void gpuCounterLostSaysWhy() {
         qputenv("FAKE_NVML_MODE", "restarts"); // falls to 0 after the zero point's read
-        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML);
+        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML, kNoDriver);
         PhaseEnergy e(nullptr);
         e.attachGpu(&gpu);
         e.phaseBoundary(Phase::Vision);
@@ -156,10 +163,43 @@ private slots:
                  got.at("energy.gpu_available").note.c_str());
     }
 
+    // CUDA numbers the GPUs it sees, NVML every GPU in bus order: the counter
+    // read is the one on CUDA device 0's PCI bus (the fake driver's
+    // 0000:af:00.0, NVML's other GPU, 2.5 J per read), not NVML's GPU 0 (1.5 J).
+    void nvmlFindsTheCudaDeviceByItsBus() {
+        qputenv("FAKE_NVML_MODE", "ok");
+        qunsetenv("FAKE_CUDA_MODE");
+        cuda::NvmlEnergy e(0, MVP_FAKE_NVML, MVP_FAKE_CUDA);
+        QVERIFY2(e.available(), e.unavailableReason().c_str());
+        QCOMPARE(e.joules(), std::optional<double>(2.5));
+        cuda::NvmlEnergy absent(1, MVP_FAKE_NVML, MVP_FAKE_CUDA); // the driver has no cuda:1
+        QVERIFY2(absent.unavailableReason().find("GPU 1") != std::string::npos,
+                 absent.unavailableReason().c_str());
+    }
+
+    // Without a bus id NVML's GPU of the same index is read — unless
+    // CUDA_VISIBLE_DEVICES renumbers the GPUs: then it may be another's, and
+    // the reader says so rather than read it.
+    void withoutABusIdARenumberedGpuIsNotGuessed() {
+        qputenv("FAKE_NVML_MODE", "ok");
+        qputenv("FAKE_CUDA_MODE", "no-bus-id");
+        {
+            cuda::NvmlEnergy e(0, MVP_FAKE_NVML, MVP_FAKE_CUDA);
+            QCOMPARE(e.joules(), std::optional<double>(1.5));
+        }
+        qputenv("CUDA_VISIBLE_DEVICES", "1");
+        cuda::NvmlEnergy e(0, MVP_FAKE_NVML, MVP_FAKE_CUDA);
+        qunsetenv("CUDA_VISIBLE_DEVICES");
+        qunsetenv("FAKE_CUDA_MODE");
+        QVERIFY(!e.available() && !e.joules());
+        QVERIFY2(e.unavailableReason().find("CUDA_VISIBLE_DEVICES=1") != std::string::npos,
+                 e.unavailableReason().c_str());
+    }
+
     void nvmlAbsentSaysWhy() {
         const auto reason = [](const char* mode, const std::string& library, int gpu = 0) {
             qputenv("FAKE_NVML_MODE", mode);
-            cuda::NvmlEnergy e(gpu, library);
+            cuda::NvmlEnergy e(gpu, library, kNoDriver);
             const bool none = !e.joules() && !e.available();
             return none ? QString::fromStdString(e.unavailableReason()) : QString();
         };

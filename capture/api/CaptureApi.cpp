@@ -200,7 +200,9 @@ int mvprof_open(const char* path, int force, mvprof_session** out) {
             mvp::SessionWriter::open(path, exists && !force ? mvp::SessionWriter::Mode::Append
                                                             : mvp::SessionWriter::Mode::CreateNew);
         if (!w) return fail(w.error());
-        *out = new mvprof_session{std::move(w.value()), {}, {}, {}};
+        auto* session = new mvprof_session();
+        session->writer = std::move(w.value());
+        *out = session;
         return MVPROF_OK;
     } catch (const std::exception& e) {
         return fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());

@@ -61,16 +61,20 @@ CudaDeviceInfo cudaDeviceInfo(int index, const std::string& library) {
     using Get = int (*)(int*, int);
     using Name = int (*)(char*, int, int);
     using Memory = int (*)(size_t*, int);
+    using BusId = int (*)(char*, int, int);
     auto init = reinterpret_cast<Init>(dlsym(handle, "cuInit"));
     auto get = reinterpret_cast<Get>(dlsym(handle, "cuDeviceGet"));
     auto name = reinterpret_cast<Name>(dlsym(handle, "cuDeviceGetName"));
     auto memory = reinterpret_cast<Memory>(dlsym(handle, "cuDeviceTotalMem_v2"));
+    auto bus = reinterpret_cast<BusId>(dlsym(handle, "cuDeviceGetPCIBusId"));
     int device = 0;
     if (!init || !get || init(0) != 0 || get(&device, index) != 0) return out;
     char text[256] = {};
     if (name && name(text, int(sizeof text) - 1, device) == 0) out.name = text;
     size_t bytes = 0;
     if (memory && memory(&bytes, device) == 0) out.totalBytes = int64_t(bytes);
+    char busId[64] = {};
+    if (bus && bus(busId, int(sizeof busId) - 1, device) == 0) out.pciBusId = busId;
     return out;
 }
 

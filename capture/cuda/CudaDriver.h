@@ -21,6 +21,7 @@ CudaAvailability probeCudaDriver(const std::string& library = "libcuda.so.1");
 struct CudaDeviceInfo {
     std::string name;       // "NVIDIA H200"; empty where the driver does not say
     int64_t totalBytes = 0; // device memory
+    std::string pciBusId;   // "0000:3b:00.0": names the GPU to NVML; empty where unknown
 };
 // What the driver says of device `index` (after probeCudaDriver found it).
 CudaDeviceInfo cudaDeviceInfo(int index, const std::string& library = "libcuda.so.1");

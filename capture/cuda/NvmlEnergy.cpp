@@ -1,5 +1,8 @@
 #include "capture/cuda/NvmlEnergy.h"
 
+#include "capture/cuda/CudaDriver.h"
+
+#include <cstdlib>
 #include <dlfcn.h>
 
 namespace mvp::cuda {
@@ -12,11 +15,13 @@ struct NvmlEnergy::Api {
     using Shutdown = int (*)();
     using ErrorString = const char* (*)(int);
     using HandleByIndex = int (*)(unsigned, void**);
+    using HandleByBusId = int (*)(const char*, void**);
     using TotalEnergy = int (*)(void*, unsigned long long*);
     Init init = nullptr;
     Shutdown shutdown = nullptr;
     ErrorString errorString = nullptr;
     HandleByIndex handleByIndex = nullptr;
+    HandleByBusId handleByBusId = nullptr; // optional: older drivers lack the _v2
     TotalEnergy totalEnergy = nullptr;
     bool initialised = false;
 
@@ -35,14 +40,15 @@ template <typename F> bool resolve(void* library, const char* name, F& out) {
 }
 } // namespace
 
-NvmlEnergy::NvmlEnergy(int gpuIndex, const std::string& library) {
-    if (const std::string why = open(gpuIndex, library); !why.empty())
+NvmlEnergy::NvmlEnergy(int cudaIndex, const std::string& library, const std::string& cudaLibrary) {
+    if (const std::string why = open(cudaIndex, library, cudaLibrary); !why.empty())
         unavailable(why);
     else
         read(zero_);
 }
 
-std::string NvmlEnergy::open(int gpuIndex, const std::string& library) {
+std::string NvmlEnergy::open(int cudaIndex, const std::string& library,
+                             const std::string& cudaLibrary) {
     library_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!library_) return library + " not found (no NVIDIA driver on this machine)";
     api_ = new Api;
@@ -52,12 +58,29 @@ std::string NvmlEnergy::open(int gpuIndex, const std::string& library) {
         !resolve(library_, "nvmlDeviceGetTotalEnergyConsumption", api_->totalEnergy))
         return library + " lacks the energy API (driver too old)";
     resolve(library_, "nvmlErrorString", api_->errorString);
+    resolve(library_, "nvmlDeviceGetHandleByPciBusId_v2", api_->handleByBusId);
     if (const int rc = api_->init(); rc != kNvmlSuccess)
         return "NVML did not start: " + api_->message(rc);
     api_->initialised = true;
-    if (const int rc = api_->handleByIndex(static_cast<unsigned>(gpuIndex), &device_);
+    return findDevice(cudaIndex, cudaLibrary);
+}
+
+// The GPU whose counter is read: by bus id where both sides know it.
+std::string NvmlEnergy::findDevice(int cudaIndex, const std::string& cudaLibrary) {
+    const std::string name = "cuda:" + std::to_string(cudaIndex);
+    const std::string bus = cudaDeviceInfo(cudaIndex, cudaLibrary).pciBusId;
+    if (!bus.empty() && api_->handleByBusId) {
+        if (const int rc = api_->handleByBusId(bus.c_str(), &device_); rc != kNvmlSuccess)
+            return "GPU " + bus + " (" + name + "): " + api_->message(rc);
+        return {};
+    }
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible)
+        return "the driver gave no PCI bus id for " + name +
+               " and CUDA_VISIBLE_DEVICES=" + visible + " renumbers the GPUs: NVML's GPU " +
+               std::to_string(cudaIndex) + " may be another one";
+    if (const int rc = api_->handleByIndex(static_cast<unsigned>(cudaIndex), &device_);
         rc != kNvmlSuccess)
-        return "GPU " + std::to_string(gpuIndex) + ": " + api_->message(rc);
+        return "GPU " + std::to_string(cudaIndex) + ": " + api_->message(rc);
     return {};
 }
 

@@ -13,9 +13,15 @@ namespace mvp::cuda {
 
 class NvmlEnergy {
 public:
-    // Opens GPU `gpuIndex` through `library` and reads the counter once as
-    // the zero point.
-    explicit NvmlEnergy(int gpuIndex, const std::string& library = "libnvidia-ml.so.1");
+    // Opens the GPU that is CUDA device `cudaIndex` through `library` and
+    // reads the counter once as the zero point. The GPU is found by the PCI
+    // bus id the CUDA driver (`cudaLibrary`) gives it: CUDA numbers the GPUs
+    // it sees (CUDA_VISIBLE_DEVICES, fastest first), NVML every GPU in bus
+    // order, so their indices differ on many machines. Without a bus id,
+    // NVML's GPU `cudaIndex` is read, unless CUDA_VISIBLE_DEVICES renumbers
+    // the GPUs (then n/a, saying so: it might be another GPU's counter).
+    explicit NvmlEnergy(int cudaIndex, const std::string& library = "libnvidia-ml.so.1",
+                        const std::string& cudaLibrary = "libcuda.so.1");
     ~NvmlEnergy();
     NvmlEnergy(const NvmlEnergy&) = delete;
     NvmlEnergy& operator=(const NvmlEnergy&) = delete;
@@ -30,7 +36,9 @@ public:
 
 private:
     struct Api;
-    std::string open(int gpuIndex, const std::string& library); // the reason it cannot, or ""
+    // The reason it cannot, or "".
+    std::string open(int cudaIndex, const std::string& library, const std::string& cudaLibrary);
+    std::string findDevice(int cudaIndex, const std::string& cudaLibrary);
     bool read(uint64_t& millijoules);
     void unavailable(const std::string& why);
 

@@ -51,7 +51,8 @@ Result<QuantSummary> quantiseScriptedLlm(ScriptedModel& model, const UserModelMa
         s.layers += 1;
         s.fp32Bytes += fp32;
         s.quantBytes += codes.bytes();
-        s.modules.push_back({item.name, fp32, codes.bytes()});
+        s.modules.push_back(
+            {item.name, fp32, codes.bytes(), std::nullopt}); // no kernel: dequantised
     }
     if (s.layers == 0)
         return makeError(ErrorCode::BadInput, manifest.path +
