@@ -1,7 +1,8 @@
 """The Python package with the GPU machine's PyTorch (#14: "the Python package
 works with that PyTorch too"): a small eager vision-language model with a
 two-expert MoE layer, on CUDA, profiled with mvprof.profile in this process
-(the package built against the wheel's libtorch, build-gpu/python). The
+(the package built against the wheel's libtorch, build-gpu/python), and its
+W4 and W8 what-ifs (W8 on torch's int8 matmul), A/B repeated. The
 session must hold a complete run with its phases, module spans for the
 model's submodules, ATen ops, routing rows and the greedy tokens, its
 kernels traced by CUPTI (most of their time within module spans) and
@@ -19,6 +20,17 @@ import subprocess
 import sys
 
 import gpucheck
+
+
+def whatif_rows(db: sqlite3.Connection, run: int) -> tuple:
+    """A what-if run's status, quantised layers, repetition rows and kernel note."""
+    status = db.execute("SELECT status FROM run WHERE id = ?", (run,)).fetchone()
+    metric = dict(db.execute("SELECT name, value FROM run_metric WHERE run = ?", (run,)))
+    note = db.execute("SELECT note FROM run_metric WHERE run = ? AND name = 'quant.layers'",
+                      (run,)).fetchone()
+    reps = db.execute("SELECT count(*) FROM repetition WHERE run = ?", (run,)).fetchone()[0]
+    return (status[0] if status else None, metric.get("quant.layers"), reps,
+            note[0] if note else "")
 
 
 def main() -> int:
@@ -81,11 +93,14 @@ def main() -> int:
     with torch.no_grad(), mvprof.profile(session, model, image=image, prompt="cuda check",
                                          force=True, warmup=lambda p: generate(p, p.model)) as prof:
         tokens = generate(prof, model)
-    # A what-if of the GPU model, A/B repeated: W4's weights round-trip
-    # through host memory and back to the GPU.
-    with torch.no_grad(), mvprof.whatif(prof, model, mvprof.W4(group=32), reps=2,
-                                        run=lambda p: generate(p, p.model)) as w:
-        generate(w, w.model)
+    # What-ifs of the GPU model, A/B repeated: W4's weights round-trip
+    # through host memory and back to the GPU; W8 runs torch's int8 matmul.
+    whatifs = {}
+    for name, transform in (("W4", mvprof.W4(group=32)), ("W8", mvprof.W8())):
+        with torch.no_grad(), mvprof.whatif(prof, model, transform, reps=2,
+                                            run=lambda p: generate(p, p.model)) as w:
+            generate(w, w.model)
+        whatifs[name] = w.run_id
     report = json.loads(subprocess.run([cli, "report", session, "--format", "json"], check=True,
                                        capture_output=True, text=True).stdout)["runs"][0]
     with sqlite3.connect(session) as db:
@@ -95,18 +110,15 @@ def main() -> int:
         timed = db.execute("SELECT count(*) FROM span WHERE device_ns > 0").fetchone()[0]
         metrics = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1"))
         notes = dict(db.execute("SELECT name, note FROM run_metric WHERE run = 1"))
-        whatif = db.execute("SELECT status FROM run WHERE id = ?", (w.run_id,)).fetchone()
-        quantised = db.execute("SELECT value FROM run_metric WHERE run = ? AND "
-                               "name = 'quant.layers'", (w.run_id,)).fetchone()
-        reps = db.execute("SELECT count(*) FROM repetition WHERE run = ?",
-                          (w.run_id,)).fetchone()[0]
+        runs = {name: whatif_rows(db, run) for name, run in whatifs.items()}
     share = metrics.get("gpu.attributed_share")
     print(f"  python on cuda: status {report['status']}, {report['ops_recorded']} ops, "
           f"{spans} module spans, {routing} routing rows, tokens {tokens}")
     print(f"  GPU: {kernels} kernels/copies traced, attributed share {share}, "
           f"{timed} of {spans} spans with a device time, energy {metrics.get('energy.gpu_j')} J")
-    print(f"  W4 what-if on cuda: status {whatif}, quant.layers {quantised}, "
-          f"{reps} repetition rows")
+    for name, (status, layers, reps, note) in runs.items():
+        print(f"  {name} what-if on cuda: status {status}, quant.layers {layers}, "
+              f"{reps} repetition rows; {note}")
     for name in ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available"):
         if metrics.get(name) == 0:
             print(f"  {name} = 0: {notes.get(name)}")
@@ -122,8 +134,10 @@ def main() -> int:
     if kernels <= 0 or not (share or 0) >= 0.5:
         failures.append(f"GPU trace: {kernels} rows, share within module spans {share} "
                         f"(held to ≥ 0.5)")
-    if not whatif or whatif[0] != "complete" or not quantised or quantised[0] <= 0 or reps <= 0:
-        failures.append(f"W4 what-if: status {whatif}, quant.layers {quantised}, reps {reps}")
+    for name, (status, layers, reps, note) in runs.items():
+        if status != "complete" or not layers or reps <= 0:
+            failures.append(f"{name} what-if: status {status}, quant.layers {layers}, "
+                            f"reps {reps}")
     if timed <= 0:
         failures.append("no module span has a device time (CUDA events)")
     return gpucheck.verdict(failures, "python on cuda: ")

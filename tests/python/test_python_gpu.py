@@ -6,6 +6,9 @@ energy — and each part that cannot start here leaves its reason:
 - a run begun through the C ABI on "cuda:0" stores gpu.trace_available,
   gpu.device_timing and energy.gpu_available = 0, each with a reason, and
   the CPU's ceilings (libtorch sees no GPU); a CPU run stores none of them.
+W8 off the CPU (torch's int8 matmuls, _int8.py): codes by hand, the _int_mm
+path's arithmetic against an exact integer product standing in for
+torch._int_mm (absent from this torch), and the reason where no kernel runs.
 Its phases end when the GPU's work has: a model on CUDA launches kernels
 asynchronously, so every phase boundary (the recorded run's and the A/B
 repetitions') first waits for the model's devices:
@@ -31,7 +34,7 @@ import torch
 
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 import mvprof  # noqa: E402
-from mvprof import _abi, _profile, _repeat  # noqa: E402
+from mvprof import _abi, _int8, _profile, _repeat  # noqa: E402
 
 failures: List[str] = []
 
@@ -156,7 +159,61 @@ def a_cuda_run_says_what_it_could_not_observe() -> None:
           f"the ceilings are the CPU's where libtorch sees no GPU: {devices}")
 
 
+def exact_int_mm(seen: List[tuple]):
+    """int8 × int8 → int32 exactly (int64 arithmetic), as torch._int_mm
+    defines it, noting each call's operand shapes and dtypes."""
+    def int_mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        seen.append((tuple(a.shape), tuple(b.shape), a.dtype, b.dtype))
+        return (a.long() @ b.long()).int()
+    return int_mm
+
+
+def relative(got: torch.Tensor, want: torch.Tensor) -> float:
+    return float((got.float() - want).norm() / want.norm())
+
+
+def w8_off_the_cpu_arithmetic() -> None:
+    """W8's int8 codes and the _int_mm path (_int8.py), with an exact integer
+    product standing in for torch._int_mm, which this torch lacks."""
+    w = torch.tensor([[1.0, -2.2, 0.5, 4.0], [0.1, 0.2, -0.3, 0.0]])
+    codes, scale = _int8.quantise(w)
+    # Row 0: scale 4/127; 31.75 → 32, −69.85 → −70, 15.875 → 16, 127.
+    # Row 1: scale 0.3/127; 42.33 → 42, 84.67 → 85, −127, 0.
+    check(codes.tolist() == [[32, -70, 16, 127], [42, 85, -127, 0]] and
+          codes.dtype == torch.int8, f"int8 codes by hand: {codes.tolist()}")
+    check(torch.allclose(scale, torch.tensor([4 / 127, 0.3 / 127])), f"scales: {scale.tolist()}")
+    torch.manual_seed(0)
+    big = torch.randn(24, 64)
+    codes, scale = _int8.quantise(big)
+    deq = codes.float() * scale.unsqueeze(1)
+    seen: List[tuple] = []
+    x = torch.randn(3, 64)
+    y = _int8.row_quantised(x, codes, scale, exact_int_mm(seen))
+    check(seen == [((32, 64), (64, 24), torch.int8, torch.int8)],
+          f"3 rows padded to 32, codesᵀ [in, out], both int8: {seen}")
+    check(y.shape == (3, 24) and relative(y, x @ deq.t()) < 0.01,
+          f"the product within 1 % of the float one: {relative(y, x @ deq.t()):.4f}")
+    whole = torch.arange(2 * 64, dtype=torch.float32).remainder(127).sub(63).view(2, 64)
+    whole[:, 0] = 127  # each row's step is exactly 1: coded without rounding
+    exact = _int8.row_quantised(whole, codes, scale, exact_int_mm([]))
+    check(relative(exact, whole @ deq.t()) < 1e-5, "rows coded exactly give the float product")
+    linear = torch.nn.Linear(64, 24)
+    layer = _int8.Int8Linear(linear, lambda x, c, s: _int8.row_quantised(x, c, s,
+                                                                          exact_int_mm([])))
+    with torch.no_grad():
+        want = x @ (layer.codes.float() * layer.scale.unsqueeze(1)).t() + linear.bias
+        check(relative(layer(x), want) < 0.01 and layer.disagreement() < 0.01,
+              "an Int8Linear adds its bias, and checks out against its dequantised weights")
+    try:
+        name, _ = _int8.choose_kernel(torch.device("cpu"))
+        print(f"  int8 matmul on the CPU here: {name}")
+    except mvprof.MvprofError as e:
+        check(torch.__version__ >= "2" or ("_weight_int8pack_mm" in str(e) and "_int_mm" in str(e)),
+              f"without an int8 matmul both kernels say why: {e}")
+
+
 a_cuda_run_says_what_it_could_not_observe()
+w8_off_the_cpu_arithmetic()
 settles_the_model_devices()
 recorded_phases_wait()
 timed_passes_wait()

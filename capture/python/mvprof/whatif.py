@@ -9,7 +9,8 @@ module diff and GUI work on it unchanged.
 
 Transforms (DIAGNOSTICS.md §9 for the built-in model's counterparts):
 - W8: torch.ao.quantization.quantize_dynamic on the LLM role's Linear layers
-  (routers stay float32) — real int8 kernels, so latency is measured.
+  (routers stay float32) — real int8 kernels, so latency is measured; on a
+  GPU torch's int8 matmuls instead (_int8.py), each layer checked first.
 - W4: the same layers' weights quantised group-wise (round-to-nearest, the
   format of mvprof's --quant w4) and dequantised in place: fidelity is
   measured; the low-bit kernel's latency is predicted from bytes moved.
@@ -33,7 +34,7 @@ from typing import Dict, List, Optional, Sequence, Union
 
 import torch
 
-from . import _abi
+from . import _abi, _int8
 from ._abi import MvprofError
 from ._profile import Profile, Warmup, role_paths, within
 
@@ -84,22 +85,24 @@ class W8(Transform):
 
     def prepare(self, prof: Profile) -> torch.nn.Module:
         paths = _llm_linears(prof, prof.model)
-        off = sorted({str(p.device) for path in paths
-                      for p in prof.model.get_submodule(path).parameters()
-                      if p.device.type != "cpu"})
-        if off:
-            raise MvprofError(f"W8 runs torch's dynamic int8 kernels (quantize_dynamic), which "
-                              f"are the CPU's, and this model's LLM is on {', '.join(off)}: "
-                              "run the what-if with the model on the CPU, or use W4")
         self.layers = len(paths)
+        device = prof.model.get_submodule(paths[0]).weight.device
+        if device.type != "cpu":  # torch's dynamic int8 kernels are the CPU's
+            model = copy.deepcopy(prof.model)
+            kernel, _ = _int8.convert(model, paths, device)
+            self.kernel = (f"{kernel} on {device} (per-channel symmetric int8 weights"
+                           f"{'; activations coded per row' if 'int_mm' in kernel else ''})")
+            return model
+        self.kernel = (f"quantized::linear_dynamic, torch's dynamic int8 kernels "
+                       f"({torch.backends.quantized.engine} engine)")
         qconfig = torch.ao.quantization.default_dynamic_qconfig
         return torch.ao.quantization.quantize_dynamic(
             prof.model, {p: qconfig for p in paths}, dtype=torch.qint8, inplace=False)
 
     def started(self, prof: Profile) -> None:
         prof.metric("quant.layers", self.layers, "count",
-                    note=f"Linear layers of the LLM run by torch's dynamic int8 kernels "
-                    f"({torch.backends.quantized.engine} engine); routers stay float32")
+                    note=f"Linear layers of the LLM run by {self.kernel}; routers stay as they were")
+        prof.metric("quant.int8_kernels", 1.0, note=f"{self.kernel}: the latency is measured")
 
 
 class W4(Transform):
