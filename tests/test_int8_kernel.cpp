@@ -133,7 +133,7 @@ private Q_SLOTS:
         const auto x = torch::arange(3 * 256, torch::kFloat).mul(0.13).cos().view({3, 256});
         const auto want = torch::matmul(x, dequantiseInt8(q).t());
         std::string why;
-        const auto name = int8MatmulName(torch::kCPU, why);
+        const auto name = int8MatmulName(torch::kCPU, torch::kFloat, why);
         if (!attachInt8Matmul(q, torch::kFloat, why)) {
             QVERIFY(!why.empty());
             QVERIFY(q.ops == nullptr);

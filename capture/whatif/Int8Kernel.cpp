@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <torch/version.h>
+#include <utility>
 
 namespace mvp {
 
@@ -61,13 +62,15 @@ torch::Tensor runKernel(const Int8MatmulOps& ops, const torch::Tensor& x, const 
     return y.view(lead).to(x.scalar_type());
 }
 
-// Whether `candidate` runs on `device` at all (libtorch registers an op for
-// every backend's dispatcher, a kernel only for some): a small product.
-bool runsOn(Int8MatmulOps& candidate, c10::Device device, std::string& why) {
+// Whether `candidate` runs on `device` for activations in `dtype` at all
+// (libtorch registers an op for every backend's dispatcher, a kernel only
+// for some, and a kernel may take only some dtypes): a small product.
+bool runsOn(Int8MatmulOps& candidate, c10::Device device, torch::ScalarType dtype,
+            std::string& why) {
     try {
         auto w = quantiseInt8Symmetric(probeInput(32, 64, device));
-        w.scale = kernelScale(candidate, w.scale, torch::kFloat);
-        (void)runKernel(candidate, probeInput(4, 64, device), w);
+        w.scale = kernelScale(candidate, w.scale, dtype);
+        (void)runKernel(candidate, probeInput(4, 64, device).to(dtype), w);
         return true;
     } catch (const std::exception& e) {
         why += (why.empty() ? "" : "; ") + candidate.name + " has no kernel here (" + firstLine(e) +
@@ -76,7 +79,7 @@ bool runsOn(Int8MatmulOps& candidate, c10::Device device, std::string& why) {
     }
 }
 
-Int8MatmulOps lookUp(c10::Device device) {
+Int8MatmulOps lookUp(c10::Device device, torch::ScalarType dtype) {
     c10::InferenceMode inference;
     at::RecordFunctionGuard unrecorded(false); // the trial is not the model's work
     Int8MatmulOps found;
@@ -88,7 +91,7 @@ Int8MatmulOps lookUp(c10::Device device) {
         candidate.name = name;
         candidate.op = findBoxedOp(name);
         if (!candidate.op) continue;
-        if (runsOn(candidate, device, why)) return candidate;
+        if (runsOn(candidate, device, dtype, why)) return candidate;
     }
     found.missing = why.empty() ? std::string("this libtorch (" TORCH_VERSION ") has neither ") +
                                       kWeightOnly + " nor " + kRowQuantised + " (libtorch 2.x has)"
@@ -96,12 +99,14 @@ Int8MatmulOps lookUp(c10::Device device) {
     return found;
 }
 
-const Int8MatmulOps& opsFor(c10::Device device) {
+// Found once per device kind and activation dtype (the map's nodes never move).
+const Int8MatmulOps& opsFor(c10::Device device, torch::ScalarType dtype) {
     static std::mutex mutex;
-    static std::map<c10::DeviceType, Int8MatmulOps> byKind;
+    static std::map<std::pair<c10::DeviceType, torch::ScalarType>, Int8MatmulOps> found;
     std::lock_guard lock(mutex);
-    auto it = byKind.find(device.type());
-    if (it == byKind.end()) it = byKind.emplace(device.type(), lookUp(device)).first;
+    const auto key = std::pair{device.type(), dtype};
+    auto it = found.find(key);
+    if (it == found.end()) it = found.emplace(key, lookUp(device, dtype)).first;
     return it->second;
 }
 
@@ -133,8 +138,9 @@ torch::Tensor dequantiseInt8(const Int8Weight& w) {
     return w.codes.to(torch::kFloat) * w.scale.to(torch::kFloat).unsqueeze(1);
 }
 
-std::optional<std::string> int8MatmulName(c10::Device device, std::string& why) {
-    const Int8MatmulOps& ops = opsFor(device);
+std::optional<std::string> int8MatmulName(c10::Device device, torch::ScalarType dtype,
+                                          std::string& why) {
+    const Int8MatmulOps& ops = opsFor(device, dtype);
     if (!ops.op) {
         why = ops.missing;
         return std::nullopt;
@@ -151,7 +157,7 @@ std::string int8ShapeProblem(const Int8Weight& w) {
 }
 
 bool attachInt8Matmul(Int8Weight& w, torch::ScalarType computeIn, std::string& why) {
-    const Int8MatmulOps& ops = opsFor(w.codes.device());
+    const Int8MatmulOps& ops = opsFor(w.codes.device(), computeIn);
     if (!ops.op) {
         why = ops.missing;
         return false;

@@ -34,9 +34,11 @@ struct Int8Weight {
 Int8Weight quantiseInt8Symmetric(const torch::Tensor& w);
 torch::Tensor dequantiseInt8(const Int8Weight& w); // float32 [out, in]
 
-// The int8 matmul libtorch offers on `device` (its op name), or nullopt with
-// `why` naming what is missing. Tried once per device kind on a small probe.
-std::optional<std::string> int8MatmulName(c10::Device device, std::string& why);
+// The int8 matmul libtorch offers on `device` for activations in `dtype` (its
+// op name), or nullopt with `why` naming what is missing. Tried once per
+// device kind and dtype on a small probe.
+std::optional<std::string> int8MatmulName(c10::Device device, torch::ScalarType dtype,
+                                          std::string& why);
 
 // Why the kernel cannot take a weight of this shape; empty when it can.
 std::string int8ShapeProblem(const Int8Weight& w);

@@ -63,7 +63,7 @@ void packForInt4(QuantisedWeight& q, QuantSummary& s) {
 void packForInt8Matmul(QuantisedWeight& q, torch::ScalarType computeIn, QuantSummary& s) {
     std::string why;
     if (attachInt8Matmul(*q.int8Matmul, computeIn, why)) {
-        s.int8Matmul = int8MatmulName(q.int8Matmul->codes.device(), why).value_or("");
+        s.int8Matmul = int8MatmulName(q.int8Matmul->codes.device(), computeIn, why).value_or("");
         s.int8MatmulLayers += 1;
     } else if (s.int8MatmulWhy.empty()) {
         s.int8MatmulWhy = why;
@@ -133,9 +133,10 @@ QuantFormat quantFormat(const std::vector<QuantTarget>& targets, int bits, bool 
                         QuantSummary& s) {
     if (onEngine) return QuantFormat::Int8PerChannel;
     if (bits != 8 || targets.empty()) return QuantFormat::Groups;
-    const c10::Device device = targets.front().lin->weight.device();
-    if (device.is_cpu()) return QuantFormat::Groups;
-    if (!int8MatmulName(device, s.int8MatmulWhy)) return QuantFormat::Groups;
+    const torch::Tensor& weight = targets.front().lin->weight;
+    if (weight.device().is_cpu()) return QuantFormat::Groups;
+    if (!int8MatmulName(weight.device(), weight.scalar_type(), s.int8MatmulWhy))
+        return QuantFormat::Groups;
     return QuantFormat::Int8Symmetric;
 }
 } // namespace

@@ -202,10 +202,10 @@ def w8_off_the_cpu_arithmetic() -> None:
                                                                           exact_int_mm([])))
     with torch.no_grad():
         want = x @ (layer.codes.float() * layer.scale.unsqueeze(1)).t() + linear.bias
-        check(relative(layer(x), want) < 0.01 and layer.disagreement() < 0.01,
+        check(relative(layer(x), want) < 0.01 and layer.disagreement(torch.float32) < 0.01,
               "an Int8Linear adds its bias, and checks out against its dequantised weights")
     try:
-        name, _ = _int8.choose_kernel(torch.device("cpu"))
+        name, _ = _int8.choose_kernel(torch.device("cpu"), torch.float32)
         print(f"  int8 matmul on the CPU here: {name}")
     except mvprof.MvprofError as e:
         check(torch.__version__ >= "2" or ("_weight_int8pack_mm" in str(e) and "_int_mm" in str(e)),

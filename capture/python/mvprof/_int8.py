@@ -74,42 +74,45 @@ class Int8Linear(torch.nn.Module):
         y = self.kernel(x, self.codes, self.scale)
         return y if self.bias is None else y + self.bias
 
-    def disagreement(self) -> float:
-        """‖kernel − dequantised‖ / ‖dequantised‖ on a fixed probe input."""
+    def disagreement(self, dtype: torch.dtype) -> float:
+        """‖kernel − dequantised‖ / ‖dequantised‖ on a fixed probe input in
+        `dtype` (the model's)."""
         x = torch.arange(4 * self.codes.shape[1], dtype=torch.float32,
-                         device=self.codes.device).mul(0.37).sin().view(4, -1)
-        want = x @ (self.codes.float() * self.scale.unsqueeze(1)).t()
+                         device=self.codes.device).mul(0.37).sin().view(4, -1).to(dtype)
+        want = x.float() @ (self.codes.float() * self.scale.unsqueeze(1)).t()
         got = self.kernel(x, self.codes, self.scale).float()
         return float((got - want).norm() / want.norm().clamp_min(1e-30))
 
 
-def choose_kernel(device: torch.device) -> Tuple[str, Callable]:
-    """The first of KERNELS that runs on `device` (a small product), or a
-    MvprofError naming why none does."""
+def choose_kernel(device: torch.device, dtype: torch.dtype) -> Tuple[str, Callable]:
+    """The first of KERNELS that runs on `device` for activations in `dtype`
+    (a small product), or a MvprofError naming why none does."""
     why: List[str] = []
-    probe = torch.nn.Linear(64, 32).to(device)
+    probe = torch.nn.Linear(64, 32).to(device, dtype)
     for name, kernel in KERNELS:
         try:
             with torch.no_grad():
-                Int8Linear(probe, kernel)(torch.ones(4, 64, device=device))
+                Int8Linear(probe, kernel)(torch.ones(4, 64, device=device, dtype=dtype))
             return name, kernel
         except (AttributeError, RuntimeError, NotImplementedError) as e:
             why.append(f"{name}: {str(e).splitlines()[0][:160]}")
-    raise MvprofError(f"W8 on {device} needs torch's int8 matmul there (torch {torch.__version__}): "
-                      + "; ".join(why))
+    raise MvprofError(f"W8 on {device} ({dtype}) needs torch's int8 matmul there "
+                      f"(torch {torch.__version__}): " + "; ".join(why))
 
 
-def convert(model: torch.nn.Module, paths: List[str], device: torch.device) -> Tuple[str, int]:
+def convert(model: torch.nn.Module, paths: List[str], device: torch.device,
+            dtype: torch.dtype) -> Tuple[str, int]:
     """Replaces the Linear layers at `paths` in `model` (in place) by
-    Int8Linear on the chosen kernel, each checked first; (kernel, layers)."""
-    name, kernel = choose_kernel(device)
+    Int8Linear on the kernel chosen for `device` and the model's `dtype`,
+    each checked first; (kernel, layers)."""
+    name, kernel = choose_kernel(device, dtype)
     with torch.no_grad():
         for path in paths:
             parent_path, _, child = path.rpartition(".")
             parent = model.get_submodule(parent_path) if parent_path else model
             layer = Int8Linear(getattr(parent, child), kernel)
             try:
-                off: Optional[float] = layer.disagreement()
+                off: Optional[float] = layer.disagreement(dtype)
             except (RuntimeError, NotImplementedError) as e:  # a device with no data (meta)
                 raise MvprofError(f"{name} on {device}: {str(e).splitlines()[0][:160]}") from e
             if not off <= MAX_DISAGREEMENT:

@@ -86,11 +86,11 @@ class W8(Transform):
     def prepare(self, prof: Profile) -> torch.nn.Module:
         paths = _llm_linears(prof, prof.model)
         self.layers = len(paths)
-        device = prof.model.get_submodule(paths[0]).weight.device
-        if device.type != "cpu":  # torch's dynamic int8 kernels are the CPU's
+        weight = prof.model.get_submodule(paths[0]).weight
+        if weight.device.type != "cpu":  # torch's dynamic int8 kernels are the CPU's
             model = copy.deepcopy(prof.model)
-            kernel, _ = _int8.convert(model, paths, device)
-            self.kernel = (f"{kernel} on {device} (per-channel symmetric int8 weights"
+            kernel, _ = _int8.convert(model, paths, weight.device, weight.dtype)
+            self.kernel = (f"{kernel} on {weight.device} (per-channel symmetric int8 weights"
                            f"{'; activations coded per row' if 'int_mm' in kernel else ''})")
             return model
         self.kernel = (f"quantized::linear_dynamic, torch's dynamic int8 kernels "
