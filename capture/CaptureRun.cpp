@@ -8,7 +8,6 @@
 #include "capture/Pipeline.h"
 #include "capture/ScriptRoles.h"
 #include "capture/SystemInfo.h"
-#include "capture/cuda/NvmlEnergy.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
 #include "capture/whatif/KvMethods.h"
@@ -147,37 +146,6 @@ Result<torch::Device> runDevice(const std::string& name) {
     return torch::Device(torch::kCUDA, c10::DeviceIndex(index));
 }
 
-// A GPU run's span timer (CUDA events), or the run metric saying why there
-// is none.
-struct RunDeviceTimer {
-    std::unique_ptr<cuda::EventTimer> timer;
-    std::optional<RunMetricRow> absent;
-};
-
-RunDeviceTimer attachDeviceTimer(Recorder& rec, cuda::DeviceTiming timing) {
-    RunDeviceTimer t;
-    if (timing == cuda::DeviceTiming::Off) {
-        t.absent = RunMetricRow{"gpu.device_timing", 0, "", "measured",
-                                "off (--device-timing off): op and span times are host launch "
-                                "times; no span has a device time"};
-        return t;
-    }
-    auto timer = cuda::EventTimer::open(timing);
-    if (!timer) {
-        t.absent =
-            RunMetricRow{"gpu.device_timing", 0, "", "measured", "n/a: " + timer.error().message};
-        return t;
-    }
-    t.timer = std::move(timer.value());
-    rec.setDeviceTimer(t.timer.get());
-    return t;
-}
-
-void addGpuTrace(Batch& rows, Batch traced) {
-    rows.activities = std::move(traced.activities);
-    rows.runMetrics.insert(rows.runMetrics.end(), traced.runMetrics.begin(),
-                           traced.runMetrics.end());
-}
 } // namespace
 
 Capturer::Capturer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
@@ -279,24 +247,15 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
         if (phase == Phase::Decode) sink.pos0 = d->model->cachedPositions();
     };
     const bool onGpu = d->model->device().is_cuda();
-    std::optional<cuda::NvmlEnergy> gpuEnergy; // the GPU's own counter, read between phases
-    if (onGpu) rec.setGpuEnergy(&gpuEnergy.emplace(d->model->device().index()));
-    std::optional<RunGpuTrace> gpuTrace; // its kernels and copies, attributed to modules
-    if (onGpu && o.traceGpu) gpuTrace.emplace(RunGpuTrace::begin()).attach(rec);
-    // Span.device_ns from CUDA events; read by rec at phase boundaries only.
-    const RunDeviceTimer deviceTimer =
-        onGpu ? attachDeviceTimer(rec, o.deviceTiming) : RunDeviceTimer{};
+    // Energy, kernels and copies attributed to modules, span device times.
+    std::optional<GpuObservation> gpu;
+    if (onGpu) gpu.emplace(rec, d->model->device().index(), o.traceGpu, o.deviceTiming);
     const RunResult outcome = runRecorded(rec, d->prep, pipeline, marks, result.outputTokens);
     const int positions = int(outputs.tokens.size());
     Batch rows = std::move(outputs);
     rows.runMetrics = runMetrics(*d->model, transform);
     addRecorderMetrics(rows, rec, startMemory);
-    if (deviceTimer.absent) rows.runMetrics.push_back(*deviceTimer.absent);
-    if (gpuTrace) {
-        addGpuTrace(rows, gpuTrace->finish(rec));
-        rec.setCorrelationMarks(nullptr);
-        gpuTrace.reset(); // tracing off before any counter replay
-    }
+    if (gpu) gpu->finish(rec, rows); // tracing off before any counter replay
     if (onGpu && o.hwCounters && probes && outcome.status == RunStatus::Complete)
         for (auto& m : countHardware(*d->model, d->prep, seen, rec.spansRecorded()))
             rows.runMetrics.push_back(std::move(m));

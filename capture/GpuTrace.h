@@ -7,11 +7,15 @@
 
 #include "capture/CorrelationMarks.h"
 #include "capture/GpuTimeline.h"
+#include "capture/cuda/EventTimer.h"
+#include "capture/cuda/NvmlEnergy.h"
 #include "core/Result.h"
 #include "core/session/Records.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace mvp {
 
@@ -47,6 +51,27 @@ private:
     std::unique_ptr<GpuTrace> trace_;
     std::string reason_;
     ClockPair start_;
+};
+
+// Everything a run on a GPU is observed with, for the CLI's captures and the
+// C ABI's (Python) runs alike: the GPU's energy between phases (NVML), its
+// kernels and copies (CUPTI, when `trace`), module spans timed by CUDA events
+// in `timing` mode. Each part that cannot start leaves a run metric saying
+// why. Outlives the Recorder's use of it (the Recorder holds its timer and
+// energy meter).
+class GpuObservation {
+public:
+    GpuObservation(Recorder& rec, int cudaIndex, bool trace, cuda::DeviceTiming timing);
+    // After the run ended and the GPU settled: the trace's activity rows and
+    // metrics, and the reasons for what is missing, into `rows`; tracing
+    // stops (before any counter replay).
+    void finish(Recorder& rec, Batch& rows);
+
+private:
+    std::optional<cuda::NvmlEnergy> energy_;
+    std::optional<RunGpuTrace> trace_;
+    std::unique_ptr<cuda::EventTimer> timer_;
+    std::vector<RunMetricRow> absent_;
 };
 
 } // namespace mvp

@@ -36,4 +36,37 @@ Batch RunGpuTrace::finish(const Recorder& rec) {
     return rows;
 }
 
+GpuObservation::GpuObservation(Recorder& rec, int cudaIndex, bool trace,
+                               cuda::DeviceTiming timing) {
+    rec.setGpuEnergy(&energy_.emplace(cudaIndex));
+    if (trace) trace_.emplace(RunGpuTrace::begin()).attach(rec);
+    if (timing == cuda::DeviceTiming::Off) {
+        absent_.push_back({"gpu.device_timing", 0, "", "measured",
+                           "off (--device-timing off): op and span times are host launch "
+                           "times; no span has a device time"});
+        return;
+    }
+    auto timer = cuda::EventTimer::open(timing);
+    if (!timer) {
+        absent_.push_back(
+            {"gpu.device_timing", 0, "", "measured", "n/a: " + timer.error().message});
+        return;
+    }
+    timer_ = std::move(timer.value());
+    rec.setDeviceTimer(timer_.get());
+}
+
+void GpuObservation::finish(Recorder& rec, Batch& rows) {
+    if (trace_) {
+        Batch traced = trace_->finish(rec);
+        rec.setCorrelationMarks(nullptr);
+        trace_.reset();
+        rows.activities = std::move(traced.activities);
+        rows.runMetrics.insert(rows.runMetrics.end(), traced.runMetrics.begin(),
+                               traced.runMetrics.end());
+    }
+    rows.runMetrics.insert(rows.runMetrics.end(), absent_.begin(), absent_.end());
+    absent_.clear();
+}
+
 } // namespace mvp

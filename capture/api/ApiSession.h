@@ -7,8 +7,6 @@
 #include "capture/GpuTrace.h"
 #include "capture/Recorder.h"
 #include "capture/api/mvprof_capture.h"
-#include "capture/cuda/EventTimer.h"
-#include "capture/cuda/NvmlEnergy.h"
 #include "core/Result.h"
 #include "core/analysis/Prediction.h"
 #include "core/session/LiveRuns.h"
@@ -18,18 +16,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-// A run on a GPU, observed as the CLI's captures are: its kernels and copies
-// traced by CUPTI and attributed to ops and module spans, the spans timed by
-// CUDA events, the GPU's energy between phases. Each part that cannot start
-// leaves a run metric saying why (gpu.trace_available, gpu.device_timing,
-// energy.gpu_available).
-struct GpuObservation {
-    std::optional<mvp::RunGpuTrace> trace;
-    std::unique_ptr<mvp::cuda::EventTimer> timer;
-    std::optional<mvp::cuda::NvmlEnergy> energy;
-    std::vector<mvp::RunMetricRow> absent; // why a part is missing
-};
 
 struct mvprof_session {
     std::unique_ptr<mvp::SessionWriter> writer;
@@ -42,7 +28,7 @@ struct mvprof_session {
     std::vector<mvp::QuantisedModule> quantised; // for the latency prediction at the end
     int decodeSteps = 0;                         // the highest decode step begun
     int visualFirst = 0, visualCount = 0;        // the declared visual positions
-    std::unique_ptr<GpuObservation> gpu;         // the open run's, when it runs on CUDA
+    std::unique_ptr<mvp::GpuObservation> gpu;    // the open run's, when it runs on CUDA
 };
 
 namespace mvp::api {

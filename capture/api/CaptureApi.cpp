@@ -96,39 +96,12 @@ mvp::DeviceRow runDevice(std::optional<int> gpu, const std::string& dtype) {
     }
 }
 
-// Starts observing a run on CUDA device `index` (the caller's phases wait for
-// the GPU at their boundaries: the package synchronises).
-std::unique_ptr<GpuObservation> observeGpu(mvp::Recorder& rec, int index) {
-    auto g = std::make_unique<GpuObservation>();
-    rec.setGpuEnergy(&g->energy.emplace(index));
-    g->trace.emplace(mvp::RunGpuTrace::begin()).attach(rec);
-    if (auto timer = mvp::cuda::EventTimer::open(mvp::cuda::DeviceTiming::Events)) {
-        g->timer = std::move(timer.value());
-        rec.setDeviceTimer(g->timer.get());
-    } else {
-        g->absent.push_back(
-            {"gpu.device_timing", 0, "", "measured", "n/a: " + timer.error().message});
-    }
-    return g;
-}
-
-// The trace's rows and the reasons for what is missing, once the run ended.
-void finishGpu(mvprof_session& s) {
-    if (!s.gpu) return;
-    mvp::Recorder& rec = *s.recorder;
-    mvp::Batch traced = s.gpu->trace->finish(rec);
-    rec.setCorrelationMarks(nullptr);
-    s.rows.activities = std::move(traced.activities);
-    for (auto* from : {&traced.runMetrics, &s.gpu->absent})
-        s.rows.runMetrics.insert(s.rows.runMetrics.end(), from->begin(), from->end());
-}
-
 int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     mvp::Recorder& rec = *s->recorder;
     rec.endPhase();
     rec.stopOps();
     rec.setObserver(nullptr);
-    finishGpu(*s);
+    if (s->gpu) s->gpu->finish(rec, s->rows); // the caller's phases waited for the GPU
     addAttentionRows(*s);
     for (auto& m : rec.runMetrics())
         s->rows.runMetrics.push_back(std::move(m));
@@ -243,7 +216,9 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         const std::optional<int> gpu = cudaIndex(info.device);
         s->rows.device = runDevice(gpu, info.dtype);
         s->rows.runMetrics.push_back(mvp::sysinfo::startRunMemory());
-        if (gpu) s->gpu = observeGpu(*s->recorder, *gpu);
+        if (gpu)
+            s->gpu = std::make_unique<mvp::GpuObservation>(*s->recorder, *gpu, true,
+                                                           mvp::cuda::DeviceTiming::Events);
         s->recorder->startOps();
         if (run_id) *run_id = *id;
         return MVPROF_OK;
