@@ -6,6 +6,7 @@
 // needs the toolkit to compile.
 
 #include "capture/CorrelationMarks.h"
+#include "capture/DeviceMemory.h"
 #include "capture/GpuTimeline.h"
 #include "capture/cuda/EventTimer.h"
 #include "capture/cuda/NvmlEnergy.h"
@@ -56,9 +57,9 @@ private:
 // Everything a run on a GPU is observed with, for the CLI's captures and the
 // C ABI's (Python) runs alike: the GPU's energy between phases (NVML), its
 // kernels and copies (CUPTI, when `trace`), module spans timed by CUDA events
-// in `timing` mode. Each part that cannot start leaves a run metric saying
-// why. Outlives the Recorder's use of it (the Recorder holds its timer and
-// energy meter).
+// in `timing` mode, and the allocator's memory peak (DeviceMemory.h). Each part that cannot start
+// leaves a run metric saying why. Outlives the Recorder's use of it (the Recorder holds its timer
+// and energy meter).
 class GpuObservation {
 public:
     GpuObservation(Recorder& rec, int cudaIndex, bool trace, cuda::DeviceTiming timing);
@@ -69,6 +70,7 @@ public:
 
 private:
     std::optional<cuda::NvmlEnergy> energy_;
+    DeviceMemoryWatch memory_;
     std::optional<RunGpuTrace> trace_;
     std::unique_ptr<cuda::EventTimer> timer_;
     std::vector<RunMetricRow> absent_;

@@ -36,8 +36,8 @@ Batch RunGpuTrace::finish(const Recorder& rec) {
     return rows;
 }
 
-GpuObservation::GpuObservation(Recorder& rec, int cudaIndex, bool trace,
-                               cuda::DeviceTiming timing) {
+GpuObservation::GpuObservation(Recorder& rec, int cudaIndex, bool trace, cuda::DeviceTiming timing)
+    : memory_(cudaIndex) {
     rec.setGpuEnergy(&energy_.emplace(cudaIndex));
     if (trace) trace_.emplace(RunGpuTrace::begin()).attach(rec);
     if (timing == cuda::DeviceTiming::Off) {
@@ -67,6 +67,8 @@ void GpuObservation::finish(Recorder& rec, Batch& rows) {
     }
     rows.runMetrics.insert(rows.runMetrics.end(), absent_.begin(), absent_.end());
     absent_.clear();
+    for (auto& m : memory_.finish())
+        rows.runMetrics.push_back(std::move(m));
 }
 
 } // namespace mvp

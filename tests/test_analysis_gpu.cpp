@@ -9,6 +9,7 @@
 #include "core/report/Report.h"
 
 #include <QTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 using namespace mvp;
@@ -174,6 +175,88 @@ private slots:
         QVERIFY(nlohmann::json::parse(
                     formatJson(report))["runs"][0]["gpu_energy_j_per_inference_measured"]
                     .is_null());
+    }
+
+    // A CUDA run's memory from libtorch's allocator: the report shows what
+    // tensors held; a what-if compares each configuration's need — its
+    // weights plus what its tensors grew by, not the raw peak, which in a
+    // what-if's process holds its baseline's model too; the batch advisor
+    // calibrates on the GPU's bytes and divides the GPU's room. By hand.
+    void gpuMemoryFromTheAllocator() {
+        constexpr double MiB = 1 << 20;
+        auto gpuRun = [&](int64_t id, double weights, double start, double peak) {
+            RunData d;
+            d.run.id = id;
+            d.run.peakRssBytes = 3000 * MiB; // the host's: neither weights nor KV on a GPU
+            d.phases = {{Phase::Vision, 0, 0, 10}, {Phase::Prefill, 0, 10, 50}};
+            d.grid = PatchGridRow{16, 16, 14, 224, 1};
+            d.device = DeviceRow{"GPU: test (cuda:0)", 1e14, 3e12, "test", int64_t(80) << 30, 0};
+            d.runMetrics = {
+                {"weights.bytes", weights, "bytes", "measured", "tensors"},
+                {"memory.rss_start_bytes", 2000 * MiB, "bytes", "measured", "rss"},
+                {"gpu.memory_start_bytes", start, "bytes", "measured", "allocator"},
+                {"gpu.peak_allocated_bytes", peak, "bytes", "measured", "allocator"},
+                {"gpu.peak_reserved_bytes", peak + 64 * MiB, "bytes", "measured", "allocator"}};
+            return d;
+        };
+        // Baseline: 1000 MiB of float16 weights, 1010 MiB held at the start, 1310 at the peak.
+        const RunData base = gpuRun(1, 1000 * MiB, 1010 * MiB, 1310 * MiB);
+        // W4 in the what-if's process: the baseline's model (1000) and its own
+        // packed weights (280) held at the start; its tensors grew by 120.
+        RunData w4 = gpuRun(2, 280 * MiB, 1290 * MiB, 1410 * MiB);
+        w4.run.transform = "w4";
+        const Comparison c = compareRuns(base, w4);
+        QCOMPARE(c.basePeakGpuBytes, std::optional<double>(1300 * MiB)); // 1000 + 300
+        QCOMPARE(c.runPeakGpuBytes, std::optional<double>(400 * MiB));   // 280 + 120
+        for (const auto& m : c.details) // shown in the table, not as what the transform did
+            QVERIFY2(m.name.rfind("gpu.", 0) != 0, m.name.c_str());
+        QVERIFY(formatComparisonText(c).find("peak GPU memory: baseline 1300.00 MiB, what-if "
+                                             "400.00 MiB (derived") != std::string::npos);
+        const auto cj = nlohmann::json::parse(formatComparisonJson(c))["peak_gpu_bytes_derived"];
+        QCOMPARE(cj["baseline"].get<double>(), 1300 * MiB);
+        QCOMPARE(cj["whatif"].get<double>(), 400 * MiB);
+
+        // The report: the allocator's own figures, measured.
+        const RunAnalysis a = analyseRun(base);
+        QCOMPARE(a.gpuPeakBytes, std::optional<double>(1310 * MiB));
+        QCOMPARE(a.gpuStartBytes, std::optional<double>(1010 * MiB));
+        SessionReport report;
+        report.runs = {a};
+        QVERIFY(formatText(report).find("GPU memory 1310.0 MiB peak held by tensors, 1010.0 MiB "
+                                        "as the run began") != std::string::npos);
+        const auto rj = nlohmann::json::parse(formatJson(report))["runs"][0];
+        QCOMPARE(rj["gpu_peak_allocated_bytes_measured"].get<double>(), 1310 * MiB);
+        // The advisor: k from the 300 MiB the tensors grew by (not the host's
+        // 1000 MiB of RSS growth), M = 80 GiB less the 1010 MiB held at the start.
+        QVERIFY2(a.batch.valid, a.batch.why.c_str());
+        QVERIFY(a.batch.onGpu);
+        const double k = 300 * MiB / (224.0 * 224 * 12); // no text tokens, no routing
+        QVERIFY(std::abs(a.batch.scale - k) < 1e-9 * k);
+        QCOMPARE(a.batch.freeBytes, (int64_t(80) << 30) - int64_t(1010 * MiB));
+        QVERIFY(rj["batch_advice"].contains("free_gpu_bytes_derived"));
+        QVERIFY(!rj["batch_advice"].contains("free_bytes_measured"));
+
+        // Without the allocator's figures: the run's reason, no number.
+        RunData old = base;
+        old.runMetrics = {{"weights.bytes", 1000 * MiB, "bytes", "measured", "tensors"},
+                          {"gpu.memory_available", 0, "", "measured", "n/a: no statistics here"}};
+        const Comparison none = compareRuns(old, w4);
+        QVERIFY(!none.basePeakGpuBytes && !none.runPeakGpuBytes);
+        QCOMPARE(none.gpuMemory, std::string("n/a: no statistics here"));
+        QCOMPARE(nlohmann::json::parse(formatComparisonJson(none))["peak_gpu_bytes_derived"]
+                     .get<std::string>(),
+                 none.gpuMemory);
+        QCOMPARE(analyseRun(old).gpuMemoryNote, std::string("n/a: no statistics here"));
+        // A run that predates the figures, beside one that has them.
+        old.runMetrics.pop_back();
+        QVERIFY(compareRuns(old, w4).gpuMemory.find("did not read") != std::string::npos);
+        // CPU runs: nothing said of a GPU.
+        RunData cpu = old;
+        cpu.device = DeviceRow{"cpu", 1e11, 1e10, "test", int64_t(64) << 30, int64_t(8) << 30};
+        QVERIFY(compareRuns(cpu, cpu).gpuMemory.empty());
+        QVERIFY(!nlohmann::json::parse(formatComparisonJson(compareRuns(cpu, cpu)))
+                     .contains("peak_gpu_bytes_derived"));
+        QVERIFY(!analyseRun(cpu).batch.onGpu);
     }
 };
 

@@ -33,6 +33,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -137,9 +138,7 @@ private slots:
         QCoreApplication::processEvents();
         QCOMPARE(delivered, std::vector<int>{2});
     }
-    void init() {
-        test::failOnWarnings();
-    }
+    void init() { test::failOnWarnings(); }
 
     void userModelCaptureFromTheDialog() {
         const QString folder = dir.filePath(QStringLiteral("gui-user-model"));
@@ -352,6 +351,32 @@ private slots:
                 !f.contains(QStringLiteral("--pdrop")));
     }
 
+    // A what-if on a GPU: each setup's GPU memory (derived), labelled so; where
+    // a run could not read its allocator, "n/a" with the reason.
+    void setupTableShowsGpuMemory() {
+        Comparison c;
+        c.baseWallNs = 20'000'000;
+        c.runWallNs = 10'000'000;
+        c.basePeakGpuBytes = 1300.0 * (1 << 20);
+        c.runPeakGpuBytes = 400.0 * (1 << 20);
+        views::ComparisonModel m;
+        QAbstractItemModelTester t(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setComparison(c, QStringLiteral("A"), QStringLiteral("B"));
+        const int col = views::ComparisonModel::PeakGpu;
+        QCOMPARE(m.index(0, col).data().toString(), QStringLiteral("1300.0"));
+        QCOMPARE(m.index(1, col).data().toString(), QStringLiteral("400.0"));
+        QVERIFY(m.headerData(col, Qt::Horizontal).toString().contains(QStringLiteral("derived")));
+        QVERIFY(
+            m.index(1, col).data(Qt::ToolTipRole).toString().contains(QStringLiteral("allocator")));
+        c.basePeakGpuBytes.reset();
+        c.runPeakGpuBytes.reset();
+        c.gpuMemory = "n/a: no statistics in this libtorch";
+        m.setComparison(c, QStringLiteral("A"), QStringLiteral("B"));
+        QCOMPARE(m.index(1, col).data().toString(), QStringLiteral("n/a"));
+        QCOMPARE(m.index(1, col).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("n/a: no statistics in this libtorch"));
+    }
+
     void oneClickWhatIfShowsTheComparisonAndDiff() {
         const QString path = dir.filePath(QStringLiteral("whatif-gui.mvprof"));
         QVERIFY(QFile::copy(session, path));
@@ -398,6 +423,13 @@ private slots:
                  qPrintable(QStringLiteral("%1 %2").arg(weightsA).arg(weightsB)));
         QVERIFY(setups->index(1, views::ComparisonModel::Kl).data().toString() !=
                 QStringLiteral("–"));
+        // Runs on the CPU: the GPU memory column stays hidden.
+        QTableView* setupTable = nullptr;
+        for (auto* t : view->findChildren<QTableView*>())
+            if (auto* p = qobject_cast<QSortFilterProxyModel*>(t->model());
+                p && p->sourceModel() == setups)
+                setupTable = t;
+        QVERIFY(setupTable && setupTable->isColumnHidden(views::ComparisonModel::PeakGpu));
         // The A/B repetitions: every phase and the total with an interval, drawn as
         // A's and B's bars with error bars.
         auto* ab = view->abTimings();
@@ -421,7 +453,8 @@ private slots:
                 blue += px == QColor(0x4c, 0x78, 0xa8);
                 orange += px == QColor(0xf5, 0x85, 0x18);
             }
-        QVERIFY2(blue > 50 && orange > 50, qPrintable(QStringLiteral("%1 %2").arg(blue).arg(orange)));
+        QVERIFY2(blue > 50 && orange > 50,
+                 qPrintable(QStringLiteral("%1 %2").arg(blue).arg(orange)));
         // What the transforms did, and the module diff sorted by impact.
         QAbstractItemModelTester t2(view->details(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);

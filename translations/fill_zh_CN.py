@@ -9,6 +9,10 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Peak GPU MiB (derived)": "GPU 峰值 MiB（推导值）",
+    "Derived: the run's weights plus the most its tensors grew by during the run (libtorch's CUDA caching allocator, measured)":
+        "推导值：该运行的权重加上运行期间其张量增长的最大量（libtorch 的 CUDA 缓存分配器，实测）",
+    "Not a GPU run": "不是 GPU 运行",
     "Looking for CUDA devices…": "正在查找 CUDA 设备…",
     "float16 (a GPU's)": "float16（GPU 专用）",
     "Device timing": "设备计时",

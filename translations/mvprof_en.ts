@@ -1461,82 +1461,97 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="66"/>
+        <location filename="../views/ComparisonModels.cpp" line="68"/>
         <source>%1 (predicted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="94"/>
+        <location filename="../views/ComparisonModels.cpp" line="98"/>
         <source>%1 (%2 vs measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="137"/>
+        <location filename="../views/ComparisonModels.cpp" line="142"/>
+        <source>Derived: the run&apos;s weights plus the most its tensors grew by during the run (libtorch&apos;s CUDA caching allocator, measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="144"/>
+        <source>Not a GPU run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="148"/>
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="139"/>
+        <location filename="../views/ComparisonModels.cpp" line="150"/>
         <source>Measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="152"/>
+        <location filename="../views/ComparisonModels.cpp" line="163"/>
         <source>Setup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="154"/>
+        <location filename="../views/ComparisonModels.cpp" line="165"/>
         <source>Latency ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="156"/>
+        <location filename="../views/ComparisonModels.cpp" line="167"/>
         <source>Peak RSS MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="158"/>
+        <location filename="../views/ComparisonModels.cpp" line="169"/>
+        <source>Peak GPU MiB (derived)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="171"/>
         <source>QPS (derived, 1/latency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="160"/>
+        <location filename="../views/ComparisonModels.cpp" line="173"/>
         <source>J/inference (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="162"/>
+        <location filename="../views/ComparisonModels.cpp" line="175"/>
         <source>Weights MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="164"/>
+        <location filename="../views/ComparisonModels.cpp" line="177"/>
         <source>KV cache MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="166"/>
+        <location filename="../views/ComparisonModels.cpp" line="179"/>
         <source>Visual tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="168"/>
+        <location filename="../views/ComparisonModels.cpp" line="181"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="170"/>
+        <location filename="../views/ComparisonModels.cpp" line="183"/>
         <source>Top-1 agreement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="172"/>
+        <location filename="../views/ComparisonModels.cpp" line="185"/>
         <source>Token match</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="174"/>
+        <location filename="../views/ComparisonModels.cpp" line="187"/>
         <source>Vision cosine</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1614,27 +1629,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="212"/>
+        <location filename="../views/ComparisonView.cpp" line="215"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="221"/>
+        <location filename="../views/ComparisonView.cpp" line="224"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="224"/>
+        <location filename="../views/ComparisonView.cpp" line="227"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="228"/>
+        <location filename="../views/ComparisonView.cpp" line="231"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="208"/>
+        <location filename="../views/ComparisonView.cpp" line="211"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2055,53 +2070,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="267"/>
-        <location filename="../views/ComparisonModels.cpp" line="270"/>
+        <location filename="../views/ComparisonModels.cpp" line="280"/>
+        <location filename="../views/ComparisonModels.cpp" line="283"/>
         <source>not run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="298"/>
+        <location filename="../views/ComparisonModels.cpp" line="311"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="300"/>
+        <location filename="../views/ComparisonModels.cpp" line="313"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="302"/>
+        <location filename="../views/ComparisonModels.cpp" line="315"/>
         <source>A ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="304"/>
+        <location filename="../views/ComparisonModels.cpp" line="317"/>
         <source>B ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="306"/>
+        <location filename="../views/ComparisonModels.cpp" line="319"/>
         <source>Δ ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="308"/>
+        <location filename="../views/ComparisonModels.cpp" line="321"/>
         <source>Δ self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="310"/>
+        <location filename="../views/ComparisonModels.cpp" line="323"/>
         <source>B ÷ A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="312"/>
+        <location filename="../views/ComparisonModels.cpp" line="325"/>
         <source>Δ FLOPs (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="314"/>
+        <location filename="../views/ComparisonModels.cpp" line="327"/>
         <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2401,27 +2416,27 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="213"/>
+        <location filename="../views/ComparisonModels.cpp" line="226"/>
         <source>Figure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="215"/>
+        <location filename="../views/ComparisonModels.cpp" line="228"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="217"/>
+        <location filename="../views/ComparisonModels.cpp" line="230"/>
         <source>Unit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="219"/>
+        <location filename="../views/ComparisonModels.cpp" line="232"/>
         <source>Measured or predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="221"/>
+        <location filename="../views/ComparisonModels.cpp" line="234"/>
         <source>How it was obtained</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1460,82 +1460,97 @@
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="66" />
+        <location filename="../views/ComparisonModels.cpp" line="68" />
         <source>%1 (predicted)</source>
         <translation>%1（预测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="94" />
+        <location filename="../views/ComparisonModels.cpp" line="98" />
         <source>%1 (%2 vs measured)</source>
         <translation>%1（相对实测 %2）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="137" />
+        <location filename="../views/ComparisonModels.cpp" line="142" />
+        <source>Derived: the run's weights plus the most its tensors grew by during the run (libtorch's CUDA caching allocator, measured)</source>
+        <translation>推导值：该运行的权重加上运行期间其张量增长的最大量（libtorch 的 CUDA 缓存分配器，实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="144" />
+        <source>Not a GPU run</source>
+        <translation>不是 GPU 运行</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="148" />
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation>预测值：假设 int4/int8 内核直接读取打包权重，按搬运字节数的屋顶线模型推算</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="139" />
+        <location filename="../views/ComparisonModels.cpp" line="150" />
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="152" />
+        <location filename="../views/ComparisonModels.cpp" line="163" />
         <source>Setup</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="154" />
+        <location filename="../views/ComparisonModels.cpp" line="165" />
         <source>Latency ms</source>
         <translation>延迟 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="156" />
+        <location filename="../views/ComparisonModels.cpp" line="167" />
         <source>Peak RSS MiB (measured)</source>
         <translation>峰值 RSS MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="158" />
+        <location filename="../views/ComparisonModels.cpp" line="169" />
+        <source>Peak GPU MiB (derived)</source>
+        <translation>GPU 峰值 MiB（推导值）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="171" />
         <source>QPS (derived, 1/latency)</source>
         <translation>QPS（推导值，1/延迟）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="160" />
+        <location filename="../views/ComparisonModels.cpp" line="173" />
         <source>J/inference (measured)</source>
         <translation>焦耳/次推理（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="162" />
+        <location filename="../views/ComparisonModels.cpp" line="175" />
         <source>Weights MiB (measured)</source>
         <translation>权重 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="164" />
+        <location filename="../views/ComparisonModels.cpp" line="177" />
         <source>KV cache MiB (measured)</source>
         <translation>KV 缓存 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="166" />
+        <location filename="../views/ComparisonModels.cpp" line="179" />
         <source>Visual tokens</source>
         <translation>视觉令牌</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="168" />
+        <location filename="../views/ComparisonModels.cpp" line="181" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="170" />
+        <location filename="../views/ComparisonModels.cpp" line="183" />
         <source>Top-1 agreement</source>
         <translation>Top-1 一致率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="172" />
+        <location filename="../views/ComparisonModels.cpp" line="185" />
         <source>Token match</source>
         <translation>令牌匹配率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="174" />
+        <location filename="../views/ComparisonModels.cpp" line="187" />
         <source>Vision cosine</source>
         <translation>视觉特征余弦</translation>
     </message>
@@ -1613,27 +1628,27 @@
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="212" />
+        <location filename="../views/ComparisonView.cpp" line="215" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="221" />
+        <location filename="../views/ComparisonView.cpp" line="224" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="224" />
+        <location filename="../views/ComparisonView.cpp" line="227" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="228" />
+        <location filename="../views/ComparisonView.cpp" line="231" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次运行，无置信区间：%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="208" />
+        <location filename="../views/ComparisonView.cpp" line="211" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
@@ -2055,53 +2070,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="267" />
-        <location filename="../views/ComparisonModels.cpp" line="270" />
+        <location filename="../views/ComparisonModels.cpp" line="280" />
+        <location filename="../views/ComparisonModels.cpp" line="283" />
         <source>not run</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="298" />
+        <location filename="../views/ComparisonModels.cpp" line="311" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="300" />
+        <location filename="../views/ComparisonModels.cpp" line="313" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="302" />
+        <location filename="../views/ComparisonModels.cpp" line="315" />
         <source>A ms (measured)</source>
         <translation>A 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="304" />
+        <location filename="../views/ComparisonModels.cpp" line="317" />
         <source>B ms (measured)</source>
         <translation>B 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="306" />
+        <location filename="../views/ComparisonModels.cpp" line="319" />
         <source>Δ ms</source>
         <translation>Δ 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="308" />
+        <location filename="../views/ComparisonModels.cpp" line="321" />
         <source>Δ self ms</source>
         <translation>Δ 自身毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="310" />
+        <location filename="../views/ComparisonModels.cpp" line="323" />
         <source>B ÷ A</source>
         <translation>B ÷ A</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="312" />
+        <location filename="../views/ComparisonModels.cpp" line="325" />
         <source>Δ FLOPs (estimated)</source>
         <translation>Δ FLOPs（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="314" />
+        <location filename="../views/ComparisonModels.cpp" line="327" />
         <source>Δ bytes (estimated)</source>
         <translation>Δ 字节（估算）</translation>
     </message>
@@ -2404,27 +2419,27 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="213" />
+        <location filename="../views/ComparisonModels.cpp" line="226" />
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="215" />
+        <location filename="../views/ComparisonModels.cpp" line="228" />
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="217" />
+        <location filename="../views/ComparisonModels.cpp" line="230" />
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="219" />
+        <location filename="../views/ComparisonModels.cpp" line="232" />
         <source>Measured or predicted</source>
         <translation>实测或预测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="221" />
+        <location filename="../views/ComparisonModels.cpp" line="234" />
         <source>How it was obtained</source>
         <translation>获得方式</translation>
     </message>

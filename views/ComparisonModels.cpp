@@ -40,6 +40,7 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
     base.latencyMs = double(c.baseWallNs) / 1e6;
     base.qps = c.baseQps;
     base.peakMiB = double(c.basePeakRss) / mib;
+    base.peakGpuMiB = optMiB(c.basePeakGpuBytes);
     base.weightsMiB = optMiB(c.baseWeightBytes);
     base.kvMiB = optMiB(c.baseKvBytes);
     base.visualTokens = c.baseVisualTokens;
@@ -50,6 +51,7 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
     run.latencyMs = double(c.runWallNs) / 1e6;
     run.qps = c.runQps;
     run.peakMiB = double(c.runPeakRss) / mib;
+    run.peakGpuMiB = optMiB(c.runPeakGpuBytes);
     run.weightsMiB = optMiB(c.runWeightBytes);
     run.kvMiB = optMiB(c.runKvBytes);
     run.visualTokens = c.runVisualTokens;
@@ -72,6 +74,7 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
         p.energy = QStringLiteral("–"); // no energy is predicted
         rows.push_back(p);
     }
+    gpuMemoryWhy_ = QString::fromStdString(c.gpuMemory);
     setRows(std::move(rows));
 }
 
@@ -83,7 +86,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     const SetupRow* r = rowAt(index);
     if (!r) return {};
     const int col = index.column();
-    const bool onlyMeasured = col == PeakMemory || col == Weights || col == Kv || col >= Kl;
+    const bool onlyMeasured =
+        col == PeakMemory || col == PeakGpu || col == Weights || col == Kv || col >= Kl;
     if (role == Qt::DisplayRole) {
         if (r->predicted && onlyMeasured) return QStringLiteral("–");
         switch (col) {
@@ -97,6 +101,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
                        : QString::number(r->latencyMs, 'f', 2);
         case PeakMemory:
             return number(r->peakMiB, 1);
+        case PeakGpu:
+            return number(r->peakGpuMiB, 1);
         case Qps:
             return QString::number(r->qps, 'f', 2);
         case Energy:
@@ -132,6 +138,11 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
             return data(index, Qt::DisplayRole);
         }
     }
+    if (role == Qt::ToolTipRole && col == PeakGpu && !r->predicted)
+        return r->peakGpuMiB ? tr("Derived: the run's weights plus the most its tensors grew by "
+                                  "during the run (libtorch's CUDA caching allocator, measured)")
+               : gpuMemoryWhy_.isEmpty() ? tr("Not a GPU run")
+                                         : gpuMemoryWhy_;
     if (role == Qt::ToolTipRole && col != Setup)
         return r->predicted && (col == Latency || col == Qps)
                    ? tr("Predicted: an int4/int8 kernel reading the packed weights, from the "
@@ -154,6 +165,8 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Latency ms");
     case PeakMemory:
         return tr("Peak RSS MiB (measured)");
+    case PeakGpu:
+        return tr("Peak GPU MiB (derived)");
     case Qps:
         return tr("QPS (derived, 1/latency)");
     case Energy:

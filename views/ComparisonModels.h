@@ -19,7 +19,7 @@ struct SetupRow {
     QString setup;
     bool predicted = false;
     double latencyMs = 0, qps = 0;
-    std::optional<double> peakMiB, weightsMiB, kvMiB, predictionError;
+    std::optional<double> peakMiB, peakGpuMiB, weightsMiB, kvMiB, predictionError;
     int visualTokens = 0;
     std::optional<double> klMean, top1, tokenMatch, visionCosine;
     QString energy;
@@ -32,6 +32,7 @@ public:
         Setup,
         Latency,
         PeakMemory,
+        PeakGpu,
         Qps,
         Energy,
         Weights,
@@ -49,6 +50,9 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
+
+private:
+    QString gpuMemoryWhy_; // why the GPU column is n/a; empty where it is shown or not a GPU run
 };
 
 class RunMetricsModel : public RowTableModel<RunMetricRow> {

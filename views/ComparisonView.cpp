@@ -195,6 +195,9 @@ void ComparisonView::show(const ComparisonResult& r) {
     setups_->setComparison(r.comparison, labelA, labelB);
     details_->setRows(r.comparison.details);
     diff_->setRows(r.comparison.modules);
+    // The GPU memory column only for runs on a GPU (the proxy keeps the model's columns).
+    const bool gpuRuns = r.comparison.basePeakGpuBytes || !r.comparison.gpuMemory.empty();
+    setupTable_->setColumnHidden(ComparisonModel::PeakGpu, !gpuRuns);
     setupTable_->resizeColumnsToContents();
     setupTable_->resizeRowsToContents();
     detailsTable_->resizeColumnsToContents();

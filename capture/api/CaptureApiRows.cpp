@@ -179,7 +179,7 @@ int mvprof_add_quantised_module(mvprof_session* s, const char* path, long long f
     return guarded(s, true, [&]() -> int {
         if (text(path).empty() || fp32_bytes < 0 || quant_bytes < 0)
             return fail(MVPROF_BAD_INPUT, "a quantised module needs a path and byte counts >= 0");
-        s->quantised.push_back(mvp::QuantisedModule{text(path), fp32_bytes, quant_bytes});
+        s->quantised.push_back(mvp::QuantisedModule{text(path), fp32_bytes, quant_bytes, {}});
         return MVPROF_OK;
     });
 }

@@ -2,6 +2,7 @@
 
 #include "core/analysis/Findings.h"
 #include "core/analysis/PatchMetrics.h"
+#include "core/analysis/SampleMemory.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/RowChecks.h"
 #include "core/session/SessionReader.h"
@@ -263,19 +264,6 @@ std::vector<RooflinePoint> opRoofline(const std::vector<OpTotal>& totals,
 } // namespace
 
 namespace {
-// What one sample held beyond the process at rest: the run's peak resident
-// memory over its start (the model loaded and warmed up, so weights in their
-// dtype, KV cache and activations are what grew). Runs written before the
-// start was recorded fall back to the peak less the stored weights (or the
-// parameters in float32). May be ≤ 0: the advisor then declines.
-int64_t sampleBytes(const RunData& d, int64_t parameters) {
-    if (const auto* start = findMetric(d, "memory.rss_start_bytes"); start && start->value > 0)
-        return d.run.peakRssBytes - int64_t(start->value);
-    if (const auto* weights = findMetric(d, "weights.bytes"))
-        return d.run.peakRssBytes - int64_t(weights->value);
-    return d.run.peakRssBytes - parameters * 4;
-}
-
 // The side of the image the model sees (its input size), not the file's.
 int modelInputSide(const RunData& d) {
     if (d.grid && d.grid->inputSize > 0) return d.grid->inputSize;
@@ -319,6 +307,17 @@ void addEnergy(RunAnalysis& a, const RunData& d) {
     a.gpuEnergyJ = gpu.joules;
     a.gpuEnergyNote = std::move(gpu.note);
     a.gpuEnergyByPhase = std::move(gpu.byPhase);
+}
+
+// The GPU memory the run's tensors held, where its allocator was read.
+void addGpuMemory(RunAnalysis& a, const RunData& d) {
+    if (const auto use = gpuMemoryUse(d)) {
+        a.gpuPeakBytes = use->peakBytes;
+        a.gpuStartBytes = use->startBytes;
+        a.gpuMemoryNote = findMetric(d, "gpu.peak_allocated_bytes")->note;
+    } else if (const auto* why = findMetric(d, "gpu.memory_available")) {
+        a.gpuMemoryNote = why->note;
+    }
 }
 
 void addCrossModal(RunAnalysis& a, const RunData& d) {
@@ -455,6 +454,7 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
                          d.importFormat + ")";
     a.parameters = d.parameters;
     addEnergy(a, d);
+    addGpuMemory(a, d);
     if (a.parameters == 0)
         for (const auto& n : a.modules.nodes)
             if (!n.module.parent) a.parameters += n.module.params;
@@ -485,8 +485,10 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
     int textTokens = 0;
     for (const auto& t : d.tokens)
         textTokens += t.modality == Modality::Text;
-    a.batch = adviseBatch(sampleBytes(d, a.parameters), modelInputSide(d), textTokens, entropy,
-                          d.device ? d.device->memoryAvailableBytes : 0);
+    const SampleMemory memory = sampleMemory(d, a.parameters);
+    a.batch =
+        adviseBatch(memory.sampleBytes, modelInputSide(d), textTokens, entropy, memory.freeBytes);
+    a.batch.onGpu = memory.onGpu;
 
     addNotes(a, d);
     a.kv.resampling = resamplingFromMetrics(d.runMetrics);

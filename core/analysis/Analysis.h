@@ -39,18 +39,18 @@ struct RunData {
     std::vector<PatchMetricRow> attentionPrefill, attentionDecode; // split by the query's phase
     std::vector<PatchMetricRow>
         tokensKept; // "tokens.kept": 1 where a decoder layer's input held the patch's token
-    std::map<int, std::vector<AttnMapRow>> attnMaps;               // by layer; only --attn-layers
+    std::map<int, std::vector<AttnMapRow>> attnMaps; // by layer; only --attn-layers
     std::optional<PatchGridRow> grid;
     std::optional<DeviceRow> device;
     std::vector<StepOutputRow> stepOutputs;
     std::optional<VisionFeatureRow> visionFeatures;
-    std::vector<RunMetricRow> runMetrics; // weight / KV bytes, what-if statistics
+    std::vector<RunMetricRow> runMetrics;   // weight / KV bytes, what-if statistics
     std::vector<RepetitionRow> repetitions; // a what-if's A/B timings (Records.h)
     // GPU time of the kernels, copies and fills attributed to each span
     // (device_activity); empty, with hasDeviceActivity false, for CPU runs.
     std::unordered_map<int64_t, int64_t> deviceNsBySpan;
     bool hasDeviceActivity = false;
-    int imageWidth = 0, imageHeight = 0;  // of the original file; 0 without an image
+    int imageWidth = 0, imageHeight = 0; // of the original file; 0 without an image
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
     int64_t parameters = 0;
@@ -119,12 +119,17 @@ struct KvSummary {
 struct RunAnalysis {
     RunInfo run;
     int64_t parameters = 0;
-    std::optional<double> energyJ; // package energy per inference (measured, RAPL), if read
-    std::string energyNote;        // how it was measured, or why there is none
+    std::optional<double> energyJ;         // package energy per inference (measured, RAPL), if read
+    std::string energyNote;                // how it was measured, or why there is none
     std::map<Phase, double> energyByPhase; // package J per phase (measured), if read
     std::optional<double> gpuEnergyJ;      // the GPU's per inference (measured, NVML), if read
     std::string gpuEnergyNote;             // how, or why there is none; empty: not a GPU run
     std::map<Phase, double> gpuEnergyByPhase; // the GPU's J per phase (measured), if read
+    // On a CUDA run, libtorch's caching allocator (measured): the most bytes
+    // tensors held during the run, and as it began, if read; gpuMemoryNote
+    // says how, or why there are none (empty: not a GPU run).
+    std::optional<double> gpuPeakBytes, gpuStartBytes;
+    std::string gpuMemoryNote;
     PhaseSummary phases;
     ModuleCostTree modules;
     int64_t ops = 0;

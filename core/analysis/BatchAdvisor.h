@@ -23,7 +23,8 @@ struct BatchAdvice {
     bool valid = false;
     std::string why;       // when not valid
     double scale = 0;      // k: measured bytes / modelled bytes of the captured sample
-    int64_t freeBytes = 0; // M (measured at capture)
+    int64_t freeBytes = 0; // M: the host's available memory (measured at capture), or
+    bool onGpu = false;    // the GPU's memory less what tensors held as the run began (derived)
     int maxBatch = 0;      // B_max
     std::vector<BatchBucket>
         buckets; // 27: R ∈ {256,512,1024} × L ∈ {32,128,512} × H ∈ {0.8,1.6,3.2}

@@ -3,6 +3,7 @@
 #include "core/Format.h"
 #include "core/analysis/HeadStats.h"
 #include "core/analysis/PatchMetrics.h"
+#include "core/analysis/SampleMemory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -163,6 +164,20 @@ void compareVisionFeatures(Comparison& c, const RunData& base, const RunData& ru
         c.visionCosine = n > 0 ? sum / n : 0;
     }
 }
+// A configuration's GPU memory where both runs read the allocator; else
+// why not (a run on the CPU is not an error: the note stays empty).
+void setGpuMemory(Comparison& c, const RunData& base, const RunData& run) {
+    c.basePeakGpuBytes = gpuPeakBytes(base);
+    c.runPeakGpuBytes = gpuPeakBytes(run);
+    if (c.basePeakGpuBytes && c.runPeakGpuBytes) return;
+    for (const RunData* d : {&base, &run})
+        if (const auto* why = findMetric(*d, "gpu.memory_available"); why && c.gpuMemory.empty())
+            c.gpuMemory = why->note;
+    if (c.gpuMemory.empty() && (c.basePeakGpuBytes || c.runPeakGpuBytes))
+        c.gpuMemory = "n/a: one of the runs did not read its GPU's allocator";
+    c.basePeakGpuBytes.reset();
+    c.runPeakGpuBytes.reset();
+}
 } // namespace
 
 Comparison compareRuns(const RunData& base, const RunData& run) {
@@ -174,6 +189,7 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
     c.runWallNs = run.run.wallNs;
     c.basePeakRss = base.run.peakRssBytes;
     c.runPeakRss = run.run.peakRssBytes;
+    setGpuMemory(c, base, run);
     c.baseQps = c.baseWallNs > 0 ? 1e9 / double(c.baseWallNs) : 0;
     c.runQps = c.runWallNs > 0 ? 1e9 / double(c.runWallNs) : 0;
     c.baseVisualTokens = visualTokens(base);
@@ -194,6 +210,7 @@ Comparison compareRuns(const RunData& base, const RunData& run) {
     for (const auto& m : run.runMetrics)
         if (m.name != "weights.bytes" && m.name != "kv.bytes" && m.name != "latency.predicted_ns" &&
             m.name != "flops.fastv_formula_ratio" && m.name.rfind("energy.", 0) != 0 &&
+            m.name.rfind("gpu.memory_", 0) != 0 && m.name.rfind("gpu.peak_", 0) != 0 &&
             m.name.rfind("resample.", 0) != 0)
             c.details.push_back(m);
     c.resampling = resamplingFromMetrics(run.runMetrics);

@@ -33,9 +33,14 @@ enum class EnergyCounter { None, Gpu, CpuPackage };
 struct Comparison {
     int64_t baseRun = 0, run = 0;
     std::string transform;
-    int64_t baseWallNs = 0, runWallNs = 0;         // measured
-    std::vector<PhaseComparison> phases;           // measured
-    int64_t basePeakRss = 0, runPeakRss = 0;       // measured (process peak RSS)
+    int64_t baseWallNs = 0, runWallNs = 0;   // measured
+    std::vector<PhaseComparison> phases;     // measured
+    int64_t basePeakRss = 0, runPeakRss = 0; // measured (process peak RSS)
+    // On a GPU whose allocator both runs read: the memory each configuration
+    // needs there (derived, SampleMemory.h gpuPeakBytes: weights + what its
+    // tensors grew by), else absent and gpuMemory says why.
+    std::optional<double> basePeakGpuBytes, runPeakGpuBytes;
+    std::string gpuMemory;
     double baseQps = 0, runQps = 0;                // 1 / wall time at batch 1 (derived)
     int baseVisualTokens = 0, runVisualTokens = 0; // what the decoder saw
     // Fidelity (measured): over the steps both runs produced.

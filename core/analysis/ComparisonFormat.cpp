@@ -88,6 +88,12 @@ std::string setupText(const Comparison& c) {
              c.baseWeightBytes, c.baseKvBytes, c.baseVisualTokens);
     o += row("what-if    ", c.runWallNs, c.runPeakRss, c.runQps, c.runEnergyJ, c.runWeightBytes,
              c.runKvBytes, c.runVisualTokens);
+    if (c.basePeakGpuBytes && c.runPeakGpuBytes)
+        o += "  peak GPU memory: baseline " + mib(c.basePeakGpuBytes) + " MiB, what-if " +
+             mib(c.runPeakGpuBytes) +
+             " MiB (derived: weights + what the run's tensors grew by, libtorch's allocator)\n";
+    else if (!c.gpuMemory.empty())
+        o += "  peak GPU memory: " + c.gpuMemory + "\n";
     if (c.predictedWallNs)
         o += "  what-if      " + fmt("%10.2f", *c.predictedWallNs / 1e6) +
              "  ← predicted latency (" + fmt("%+.0f%%", 100 * c.predictionError()) +
@@ -292,6 +298,13 @@ std::string formatComparisonJson(const Comparison& c) {
                                     {"whatif", optional(c.runWeightBytes)}};
     out["kv_bytes_measured"] = {{"baseline", optional(c.baseKvBytes)},
                                 {"whatif", optional(c.runKvBytes)}};
+    if (c.basePeakGpuBytes && c.runPeakGpuBytes)
+        out["peak_gpu_bytes_derived"] = {
+            {"baseline", *c.basePeakGpuBytes},
+            {"whatif", *c.runPeakGpuBytes},
+            {"note", "weights + the most the run's tensors grew by (libtorch's allocator)"}};
+    else if (!c.gpuMemory.empty())
+        out["peak_gpu_bytes_derived"] = c.gpuMemory;
     if (c.predictedWallNs)
         out["latency_ms_predicted"] = {{"whatif", *c.predictedWallNs / 1e6},
                                        {"prediction_error", c.predictionError()},

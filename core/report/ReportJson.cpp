@@ -203,7 +203,8 @@ void batchJson(json& run, const RunAnalysis& a) {
     json batch{{"valid", a.batch.valid}, {"buckets", json::array()}};
     if (a.batch.valid) {
         batch["scale"] = a.batch.scale;
-        batch["free_bytes_measured"] = a.batch.freeBytes;
+        // On a GPU: its memory less what tensors held as the run began.
+        batch[a.batch.onGpu ? "free_gpu_bytes_derived" : "free_bytes_measured"] = a.batch.freeBytes;
         batch["max_batch"] = a.batch.maxBatch;
         for (const auto& b : a.batch.buckets)
             batch["buckets"].push_back({{"short_side", b.shortSide},
@@ -248,6 +249,11 @@ json runJson(const RunAnalysis& a) {
              {"gpu_energy_j_per_inference_measured",
               a.gpuEnergyJ ? nlohmann::json(*a.gpuEnergyJ) : nlohmann::json(nullptr)},
              {"gpu_energy_note", a.gpuEnergyNote},
+             {"gpu_peak_allocated_bytes_measured",
+              a.gpuPeakBytes ? nlohmann::json(*a.gpuPeakBytes) : nlohmann::json(nullptr)},
+             {"gpu_memory_start_bytes_measured",
+              a.gpuStartBytes ? nlohmann::json(*a.gpuStartBytes) : nlohmann::json(nullptr)},
+             {"gpu_memory_note", a.gpuMemoryNote},
              {"ops_recorded", a.ops},
              {"notes", a.notes}};
     if (!a.importedFrom.empty()) {

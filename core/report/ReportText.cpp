@@ -70,6 +70,14 @@ std::string runHeaderText(const RunAnalysis& a) {
          (a.energyJ ? fmt("%.3g", *a.energyJ) + " J per inference (measured; " + a.energyNote + ")"
                     : a.energyNote) +
          "\n";
+    if (!a.gpuMemoryNote.empty())
+        o += "  GPU memory " +
+             (a.gpuPeakBytes
+                  ? fmt("%.1f", *a.gpuPeakBytes / (1 << 20)) + " MiB peak held by tensors, " +
+                        fmt("%.1f", *a.gpuStartBytes / (1 << 20)) +
+                        " MiB as the run began (measured, libtorch's allocator)"
+                  : a.gpuMemoryNote) +
+             "\n";
     if (!a.gpuEnergyNote.empty())
         o += "  GPU energy " +
              (a.gpuEnergyJ ? fmt("%.3g", *a.gpuEnergyJ) + " J per inference (measured; " +
@@ -235,7 +243,9 @@ std::string batchText(const RunAnalysis& a) {
     if (a.batch.valid) {
         o += "\n  Batch advice (predicted; calibrated ×" + fmt("%.1f", a.batch.scale) +
              " on this sample, " + fmt("%.1f", double(a.batch.freeBytes) / (1 << 30)) +
-             " GiB free)\n   ";
+             (a.batch.onGpu ? " GiB free on the GPU, derived: its memory less what tensors held "
+                              "as the run began)\n   "
+                            : " GiB free)\n   ");
         for (const auto& b : a.batch.buckets)
             if (b.entropyBits == 1.6)
                 o += " R" + std::to_string(b.shortSide) + "/L" + std::to_string(b.textTokens) +

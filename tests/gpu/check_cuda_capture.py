@@ -15,7 +15,9 @@ the default mode, where launches return before their kernels run). Hardware
 counters (--hw-counters): every top-level module gets counted FLOPs, DRAM
 bytes and kernel time, the report's roofline plots them, and the LLM's
 counted FLOPs sit within 4x of mvprof's estimate from shapes (printed: the
-tensor-core counters' op convention is not documented). (The tracing's cost
+tensor-core counters' op convention is not documented). GPU memory from
+libtorch's caching allocator: what tensors held as the run began covers the
+model's weights (all on the GPU), and the run's peak lies above it. (The tracing's cost
 is bench_capture_overhead --gpu-trace: in one process.)
 Prints a short table and "SUMMARY …" lines for run.sh; exit 1 on a failed
 check, 77 when torch.cuda sees no GPU.
@@ -45,6 +47,22 @@ def capture(cli: str, image: str, out: str, name: str, *args: str) -> dict:
 def metrics(session: str) -> dict:
     with sqlite3.connect(session) as db:
         return dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1"))
+
+
+def memory_failures(name: str, m: dict) -> list[str]:
+    """What the allocator's figures (gpu.memory_start_bytes, gpu.peak_*) got wrong."""
+    if "gpu.peak_allocated_bytes" not in m:
+        return [f"{name}: no GPU memory figures (gpu.memory_available: see its note)"]
+    start, peak = m["gpu.memory_start_bytes"], m["gpu.peak_allocated_bytes"]
+    weights = m.get("weights.bytes", 0.0)
+    out = []
+    if start < weights:
+        out.append(f"{name}: {start:.0f} bytes held at the start, below the weights' {weights:.0f}")
+    if not peak > start:
+        out.append(f"{name}: the peak {peak:.0f} does not rise above the start {start:.0f}")
+    if m.get("gpu.peak_reserved_bytes", 0.0) < peak:
+        out.append(f"{name}: reserved below allocated")
+    return out
 
 
 def trace_failures(name: str, session: str, m: dict) -> list[str]:
@@ -183,10 +201,14 @@ def main() -> int:
               f"{m.get('gpu.attributed_share', 0):6.3f}  {device}")
         failures += trace_failures(name, session, m)
         failures += device_timing_failures(name, session, m)
+        failures += memory_failures(name, m)
+        mib = 1 << 20
         print(f"SUMMARY {name}: {m.get('gpu.work', 0):.0f} kernels/copies/fills recorded, "
               f"{m.get('gpu.attributed_share', 0):.3f} of the device time attributed to a "
               f"module (goal ≥ 0.95), GPU energy {m.get('energy.gpu_j', float('nan')):.2f} J "
-              f"per inference")
+              f"per inference, GPU memory peak "
+              f"{m.get('gpu.peak_allocated_bytes', float('nan')) / mib:.1f} MiB (weights "
+              f"{m.get('weights.bytes', float('nan')) / mib:.1f} MiB)")
         if r["status"] != "complete":
             failures.append(f"{name}: status {r['status']}")
         if r["phase_coverage"] < 0.98:

@@ -119,7 +119,11 @@ def main() -> int:
     for name, (status, layers, reps, note) in runs.items():
         print(f"  {name} what-if on cuda: status {status}, quant.layers {layers}, "
               f"{reps} repetition rows; {note}")
-    for name in ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available"):
+    peak = metrics.get("gpu.peak_allocated_bytes")
+    print(f"  GPU memory: {peak} bytes peak held by tensors, "
+          f"{metrics.get('gpu.memory_start_bytes')} as the run began (libtorch's allocator)")
+    for name in ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available",
+                 "gpu.memory_available"):
         if metrics.get(name) == 0:
             print(f"  {name} = 0: {notes.get(name)}")
     failures = []
@@ -140,6 +144,9 @@ def main() -> int:
                             f"reps {reps}")
     if timed <= 0:
         failures.append("no module span has a device time (CUDA events)")
+    if not (peak or 0) > metrics.get("gpu.memory_start_bytes", 0):
+        failures.append(f"GPU memory: peak {peak} not above the start "
+                        f"{metrics.get('gpu.memory_start_bytes')}")
     return gpucheck.verdict(failures, "python on cuda: ")
 
 

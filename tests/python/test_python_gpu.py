@@ -4,7 +4,9 @@ A run whose device is CUDA is observed as the CLI's captures are — CUPTI
 kernels attributed to modules, span device times from CUDA events, NVML
 energy — and each part that cannot start here leaves its reason:
 - a run begun through the C ABI on "cuda:0" stores gpu.trace_available,
-  gpu.device_timing and energy.gpu_available = 0, each with a reason, and
+  gpu.device_timing, energy.gpu_available and gpu.memory_available = 0 (the
+  allocator's peak: libtorch 2.8's statistics, absent from Debian's 1.13),
+  each with a reason, and
   the CPU's ceilings (libtorch sees no GPU); a CPU run stores none of them.
 W8 off the CPU (torch's int8 matmuls, _int8.py): codes by hand, the _int_mm
 path's arithmetic against an exact integer product standing in for
@@ -145,9 +147,10 @@ def a_cuda_run_says_what_it_could_not_observe() -> None:
         abi_run(path, b"cuda:0")
         abi_run(path, b"cpu")
         db = sqlite3.connect(path)
-        names = ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available")
+        names = ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available",
+                 "gpu.memory_available")
         rows = {(run, name): (value, note) for run, name, value, note in db.execute(
-            "SELECT run, name, value, note FROM run_metric WHERE name IN (?, ?, ?)", names)}
+            "SELECT run, name, value, note FROM run_metric WHERE name IN (?, ?, ?, ?)", names)}
         devices = [d for (d,) in db.execute(
             "SELECT name FROM device ORDER BY run")]
         db.close()
@@ -155,6 +158,9 @@ def a_cuda_run_says_what_it_could_not_observe() -> None:
         value, note = rows.get((1, name), (None, ""))
         check(value == 0 and len(note) > 10, f"cuda:0 run: {name} = {value} ({note[:80]})")
         check((2, name) not in rows, f"cpu run: no {name}")
+    if tuple(int(x) for x in torch.__version__.split(".")[:2]) < (2, 8):
+        note = rows.get((1, "gpu.memory_available"), (None, ""))[1]
+        check("libtorch 2.8" in note, f"the allocator's statistics: why not ({note})")
     check(bool(devices) and all(d.startswith("CPU") for d in devices),
           f"the ceilings are the CPU's where libtorch sees no GPU: {devices}")
 
