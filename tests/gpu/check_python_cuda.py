@@ -6,7 +6,9 @@ W4 and W8 what-ifs (W8 on torch's int8 matmul), A/B repeated. The
 session must hold a complete run with its phases, module spans for the
 model's submodules, ATen ops, routing rows and the greedy tokens, its
 kernels traced by CUPTI (most of their time within module spans) and
-module spans timed by CUDA events, and the report must read it.
+module spans timed by CUDA events, its GPU memory peak what
+torch.cuda.max_memory_allocated reads right after the run (within 1 %), and
+the report must read it.
 Exit 1 on a failed check, 77 without a GPU.
 
     python3 check_python_cuda.py MVPROF_CLI IMAGE OUT_DIR
@@ -93,6 +95,9 @@ def main() -> int:
     with torch.no_grad(), mvprof.profile(session, model, image=image, prompt="cuda check",
                                          force=True, warmup=lambda p: generate(p, p.model)) as prof:
         tokens = generate(prof, model)
+    # The allocator's peak as torch.cuda reads it, the run's peak having been
+    # reset as the run began and nothing run since: the stored peak must match.
+    torch_peak = torch.cuda.max_memory_allocated()
     # What-ifs of the GPU model, A/B repeated: W4's weights round-trip
     # through host memory and back to the GPU; W8 runs torch's int8 matmul.
     whatifs = {}
@@ -120,7 +125,7 @@ def main() -> int:
         print(f"  {name} what-if on cuda: status {status}, quant.layers {layers}, "
               f"{reps} repetition rows; {note}")
     peak = metrics.get("gpu.peak_allocated_bytes")
-    print(f"  GPU memory: {peak} bytes peak held by tensors, "
+    print(f"  GPU memory: {peak} bytes peak held by tensors (torch.cuda: {torch_peak}), "
           f"{metrics.get('gpu.memory_start_bytes')} as the run began (libtorch's allocator)")
     for name in ("gpu.trace_available", "gpu.device_timing", "energy.gpu_available",
                  "gpu.memory_available"):
@@ -147,6 +152,10 @@ def main() -> int:
     if not (peak or 0) > metrics.get("gpu.memory_start_bytes", 0):
         failures.append(f"GPU memory: peak {peak} not above the start "
                         f"{metrics.get('gpu.memory_start_bytes')}")
+    # torch's may only be higher, by what the package allocated after the run's last read.
+    if peak is not None and not 0 <= torch_peak - peak <= 0.01 * torch_peak:
+        failures.append(f"GPU memory: stored peak {peak} vs torch.cuda.max_memory_allocated "
+                        f"{torch_peak} after the run")
     return gpucheck.verdict(failures, "python on cuda: ")
 
 
