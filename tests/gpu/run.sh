@@ -31,6 +31,9 @@ if cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DMVP_WITH_GUI=OF
      -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$ABI" > "$OUT/configure.log" 2>&1 &&
    cmake --build build-gpu --target mvprof-cli -j "$(nproc)" > "$OUT/build.log" 2>&1; then
   echo "built build-gpu/bin/mvprof-cli"
+  # Which optional parts this libtorch and toolkit gave (CUDA, GpuMemoryStats, …).
+  awk '/features have been/ {on = 1; print; next} /^-- / {on = 0} on && /^ \* /' \
+    "$OUT/configure.log"
 else
   echo "build failed: see configure.log / build.log (tail below)"
   tail -30 "$OUT/configure.log" "$OUT/build.log" 2>/dev/null
