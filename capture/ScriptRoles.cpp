@@ -107,9 +107,10 @@ void ScriptRoleObserver::routerClosed(const ModuleRow& router, RouterState& stat
     auto weights = p.gather(1, chosen);
     weights = weights / weights.sum(1, true).clamp_min(1e-30);
     const int layer = layerOf(router);
-    // Read from memory: an item() per element would make a tensor each.
-    const auto c = chosen.contiguous();
-    const auto w = weights.contiguous();
+    // Read from host memory (a model on a GPU hands device tensors): an item()
+    // per element would make a tensor each.
+    const auto c = chosen.to(torch::kCPU).contiguous();
+    const auto w = weights.to(torch::kCPU).contiguous();
     const int64_t* picked = c.data_ptr<int64_t>();
     const float* share = w.data_ptr<float>();
     for (int64_t pos = std::max<int64_t>(firstNew_, 0); pos < t; ++pos) {
@@ -144,7 +145,10 @@ bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
     const auto count = int64_t(patchOf.size());
     if (tq > tk || tq < 1 || count < 1 || visualFirst + count > tk) return false;
     const int64_t heads = probs.numel() / (tq * tk);
-    const auto mean = probs.reshape({heads, tq, tk}).to(torch::kDouble).mean(0).contiguous();
+    // Averaged over the heads where the probabilities are (a GPU's, from the
+    // Python package), then read on the host.
+    const auto mean =
+        probs.reshape({heads, tq, tk}).to(torch::kDouble).mean(0).to(torch::kCPU).contiguous();
     const double* data = mean.data_ptr<double>();
     for (int64_t q = 0; q < tq; ++q) {
         const int64_t pos = tk - tq + q; // a KV cache's queries are the last positions
@@ -169,9 +173,10 @@ std::vector<PatchMetricRow> ScriptRoleObserver::attentionMetrics() const {
     return receivedAttentionRows(received_, receivedPrefill_, receivedDecode_);
 }
 
-std::vector<PatchMetricRow> receivedAttentionRows(const std::map<int, std::vector<double>>& all,
-                                                  const std::map<int, std::vector<double>>& prefill,
-                                                  const std::map<int, std::vector<double>>& decode) {
+std::vector<PatchMetricRow>
+receivedAttentionRows(const std::map<int, std::vector<double>>& all,
+                      const std::map<int, std::vector<double>>& prefill,
+                      const std::map<int, std::vector<double>>& decode) {
     std::vector<PatchMetricRow> out;
     auto add = [&](const char* metric, const std::map<int, std::vector<double>>& grids) {
         for (const auto& [layer, values] : grids)

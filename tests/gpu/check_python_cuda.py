@@ -4,7 +4,9 @@ two-expert MoE layer, on CUDA, profiled with mvprof.profile in this process
 (the package built against the wheel's libtorch, build-gpu/python), and its
 W4 and W8 what-ifs (W8 on torch's int8 matmul), A/B repeated. The
 session must hold a complete run with its phases, module spans for the
-model's submodules, ATen ops, routing rows and the greedy tokens, its
+model's submodules, ATen ops, routing rows, the attention its self_attn's
+softmax gives each of the 16 patches in the prefill (read from the GPU's
+probabilities) and the greedy tokens, its
 kernels traced by CUPTI (most of their time within module spans) and
 module spans timed by CUDA events, its GPU memory peak what
 torch.cuda.max_memory_allocated reads right after the run (within 1 %), and
@@ -61,16 +63,29 @@ def main() -> int:
                 out = out + (pick == e) * expert(x)
             return out
 
+    class SelfAttn(nn.Module):
+        """Attention whose softmax the package reads for the heatmap (its
+        probabilities on the GPU, averaged there and read on the host)."""
+        def __init__(self, d: int) -> None:
+            super().__init__()
+            self.qkv = nn.Linear(d, 3 * d)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            q, k, v = self.qkv(x).chunk(3, -1)
+            return (q @ k.t() / q.shape[-1] ** 0.5).softmax(-1) @ v
+
     class Tiny(nn.Module):
         def __init__(self, d: int = 64, vocab: int = 256) -> None:
             super().__init__()
             self.vision_tower = nn.Sequential(nn.Conv2d(3, d, 14, 14), nn.Flatten(2))
             self.multi_modal_projector = nn.Linear(d, d)
             self.embed = nn.Embedding(vocab, d)
-            self.language_model = nn.ModuleDict({"moe": Moe(d), "head": nn.Linear(d, vocab)})
+            self.language_model = nn.ModuleDict({"self_attn": SelfAttn(d), "moe": Moe(d),
+                                                 "head": nn.Linear(d, vocab)})
 
         def decode(self, h: torch.Tensor) -> torch.Tensor:
-            return self.language_model["head"](self.language_model["moe"](h))
+            lm = self.language_model
+            return lm["head"](lm["moe"](h + lm["self_attn"](h)))
 
     session = os.path.join(out, "python-cuda.mvprof")
     model = Tiny().cuda().eval()
@@ -111,6 +126,8 @@ def main() -> int:
     with sqlite3.connect(session) as db:
         spans = db.execute("SELECT count(*) FROM span").fetchone()[0]
         routing = db.execute("SELECT count(*) FROM routing").fetchone()[0]
+        attention = db.execute("SELECT count(*) FROM patch_metric WHERE run = 1 AND "
+                               "metric = 'attention.prefill'").fetchone()[0]
         kernels = db.execute("SELECT count(*) FROM device_activity").fetchone()[0]
         timed = db.execute("SELECT count(*) FROM span WHERE device_ns > 0").fetchone()[0]
         metrics = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1"))
@@ -118,7 +135,8 @@ def main() -> int:
         runs = {name: whatif_rows(db, run) for name, run in whatifs.items()}
     share = metrics.get("gpu.attributed_share")
     print(f"  python on cuda: status {report['status']}, {report['ops_recorded']} ops, "
-          f"{spans} module spans, {routing} routing rows, tokens {tokens}")
+          f"{spans} module spans, {routing} routing rows, {attention} attention rows, "
+          f"tokens {tokens}")
     print(f"  GPU: {kernels} kernels/copies traced, attributed share {share}, "
           f"{timed} of {spans} spans with a device time, energy {metrics.get('energy.gpu_j')} J")
     for name, (status, layers, reps, note) in runs.items():
@@ -138,6 +156,8 @@ def main() -> int:
         failures.append("no ops or no module spans recorded")
     if routing <= 0:
         failures.append("no routing rows from the MoE gate")
+    if attention != 16:
+        failures.append(f"{attention} prefill attention rows from self_attn's softmax (16 patches)")
     # Not 0.95 as for the built-in model: this script's own tensor work (the
     # cat, the token's copy, argmax) runs outside every module span.
     if kernels <= 0 or not (share or 0) >= 0.5:
