@@ -165,14 +165,10 @@ int64_t Capturer::parameterCount() const {
 Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     const auto device = runDevice(prep.options.device);
     if (!device) return device.error();
-    if (device->is_cuda() && prep.userModel)
-        return makeError(ErrorCode::BadInput,
-                         "user models run on the CPU for now: --device cuda takes the built-in "
-                         "models (ref:tiny, ref:small, ref:llava-moe-7b)");
     if (prep.options.threads > 0) at::set_num_threads(prep.options.threads);
     auto impl = std::make_unique<Impl>();
     if (prep.userModel) {
-        auto scripted = ScriptedModel::load(*prep.userModel);
+        auto scripted = ScriptedModel::load(*prep.userModel, *device);
         if (!scripted) return scripted.error();
         if (auto s = checkRolePatterns(*prep.userModel, (*scripted)->modulePaths()); !s)
             return s.error();

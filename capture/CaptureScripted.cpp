@@ -4,6 +4,7 @@
 // router and attention modules it names give routing rows and the attention
 // heatmap (ScriptRoles.h).
 #include "capture/CapturerImpl.h"
+#include "capture/GpuTrace.h"
 #include "capture/Pipeline.h"
 #include "capture/ScriptRoles.h"
 #include "capture/SystemInfo.h"
@@ -136,12 +137,17 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     ScriptedPipeline pipeline(model, d->prep, &rows, roles ? &*roles : nullptr, gridPatches);
     CaptureResult result;
     result.run = *runId;
+    // On a GPU: energy, kernels and copies attributed to modules, span device times, memory.
+    std::optional<GpuObservation> gpu;
+    if (model.device().is_cuda())
+        gpu.emplace(rec, model.device().index(), o.traceGpu, o.deviceTiming);
     const RunResult outcome = runRecorded(
         rec, d->prep, pipeline, recordedPhases(rec, progress, o.steps), result.outputTokens);
     rows.runMetrics = transform.metrics;
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
     addRecorderMetrics(rows, rec, startMemory);
+    if (gpu) gpu->finish(rec, rows);
     if (roles) {
         rows.routing = roles->takeRouting();
         rows.patchMetrics = roles->attentionMetrics();

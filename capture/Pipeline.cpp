@@ -123,6 +123,10 @@ torch::Tensor ScriptedPipeline::vision(const torch::Tensor& pixels) {
     return model_.encodeImage(pixels);
 }
 
+void ScriptedPipeline::settle() {
+    model_.settle();
+}
+
 torch::Tensor ScriptedPipeline::project(const torch::Tensor& features) {
     auto visual = model_.project(features);
     if (visual.dim() != 2) throw std::runtime_error("project() must return [visual tokens, width]");

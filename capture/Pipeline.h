@@ -78,6 +78,7 @@ public:
     torch::Tensor project(const torch::Tensor& features) override;
     int prefill(const torch::Tensor& visual) override;
     int decode(int step, int token) override;
+    void settle() override;
 
 private:
     int forward(Phase phase, int step, int firstNew);

@@ -95,6 +95,27 @@ private slots:
         QCOMPARE(kv.exitCode, 2);
         QVERIFY2(kv.err.contains("user model"), kv.err.constData());
         QCOMPARE((*SessionReader::open(out.toStdString()))->runs()->size(), size_t(1));
+        // A user model runs on a GPU where there is one (tests/gpu checks it
+        // there): here the request fails for want of the GPU, not of the model;
+        // its hardware counters, which replay the built-in model, are refused.
+        const QStringList capture{QStringLiteral("capture"),
+                                  QStringLiteral("--model-file"),
+                                  manifest,
+                                  QStringLiteral("--image"),
+                                  test::sampleImage(),
+                                  QStringLiteral("--out"),
+                                  dir.filePath(QStringLiteral("user-gpu.mvprof"))};
+        const auto gpu =
+            test::runCli(capture + QStringList{QStringLiteral("--device"), QStringLiteral("cuda")});
+        if (gpu.exitCode != 0) { // no GPU here
+            QCOMPARE(gpu.exitCode, 2);
+            QVERIFY2(gpu.err.contains("no usable CUDA device"), gpu.err.constData());
+        }
+        const auto hw =
+            test::runCli(capture + QStringList{QStringLiteral("--device"), QStringLiteral("cuda"),
+                                               QStringLiteral("--hw-counters")});
+        QCOMPARE(hw.exitCode, 2);
+        QVERIFY2(hw.err.contains("replays the built-in model"), hw.err.constData());
     }
 
     void badUserModelsAreRefusedClearly() {

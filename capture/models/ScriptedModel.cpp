@@ -1,11 +1,15 @@
 #include "capture/models/ScriptedModel.h"
 
+#include <torch/cuda.h>
+
 namespace mvp {
 
-Result<std::unique_ptr<ScriptedModel>> ScriptedModel::load(const UserModelManifest& manifest) {
+Result<std::unique_ptr<ScriptedModel>> ScriptedModel::load(const UserModelManifest& manifest,
+                                                           torch::Device device) {
     torch::jit::Module m;
     try {
-        m = torch::jit::load(manifest.torchscript);
+        // Its storages are put on the device as they are read: no host copy to move.
+        m = torch::jit::load(manifest.torchscript, device);
     } catch (const std::exception& e) {
         std::string what = e.what();
         what = what.substr(0, what.find('\n'));
@@ -19,11 +23,12 @@ Result<std::unique_ptr<ScriptedModel>> ScriptedModel::load(const UserModelManife
                                                       "(…): a user model needs encode_image, "
                                                       "project and forward (see USER_MODELS.md)");
     m.eval();
-    return std::unique_ptr<ScriptedModel>(new ScriptedModel(std::move(m)));
+    return std::unique_ptr<ScriptedModel>(new ScriptedModel(std::move(m), device));
 }
 
 torch::Tensor ScriptedModel::encodeImage(const torch::Tensor& pixels) {
-    return module_.get_method("encode_image")({pixels}).toTensor();
+    // The host → device copy of the image belongs to the vision phase.
+    return module_.get_method("encode_image")({pixels.to(device_)}).toTensor();
 }
 
 torch::Tensor ScriptedModel::project(const torch::Tensor& features) {
@@ -33,9 +38,10 @@ torch::Tensor ScriptedModel::project(const torch::Tensor& features) {
 torch::Tensor ScriptedModel::forward(const std::vector<int>& ids, const torch::Tensor& visual,
                                      int visualAt) {
     std::vector<int64_t> v(ids.begin(), ids.end());
-    auto out =
-        module_.get_method("forward")({torch::tensor(v, torch::kLong), visual, int64_t(visualAt)})
-            .toTensor();
+    auto out = module_
+                   .get_method("forward")(
+                       {torch::tensor(v, torch::kLong).to(device_), visual, int64_t(visualAt)})
+                   .toTensor();
     return out.dim() == 2 ? out[out.size(0) - 1]
                           : out; // a model may return every position's logits
 }
@@ -45,7 +51,12 @@ std::string ScriptedModel::rootType() const {
     return name ? name->name() : std::string("Model");
 }
 
-ScriptedModel::ScriptedModel(torch::jit::Module m) : module_(std::move(m)) {
+void ScriptedModel::settle() const {
+    if (device_.is_cuda()) torch::cuda::synchronize(device_.index());
+}
+
+ScriptedModel::ScriptedModel(torch::jit::Module m, torch::Device device)
+    : module_(std::move(m)), device_(device) {
     for (const auto& item : module_.named_modules())
         if (!item.name.empty()) paths_.insert(item.name);
 }

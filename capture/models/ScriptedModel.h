@@ -2,8 +2,9 @@
 // A user's TorchScript VLM behind the contract of USER_MODELS.md:
 // encode_image(pixels) → [N, Dv], project(features) → [N, D],
 // forward(ids, visual, visual_at) → next-token logits [vocab], run on the
-// whole sequence at every step (the profiler sees no KV cache). Internal to
-// mvp_capture; includes torch.
+// whole sequence at every step (the profiler sees no KV cache). On a GPU its
+// parameters are loaded onto the device and its inputs copied there. Internal
+// to mvp_capture; includes torch.
 
 #include "capture/models/UserModel.h"
 
@@ -15,8 +16,9 @@ namespace mvp {
 
 class ScriptedModel {
 public:
-    // Loads the archive and checks the three methods exist.
-    static Result<std::unique_ptr<ScriptedModel>> load(const UserModelManifest& manifest);
+    // Loads the archive onto `device` and checks the three methods exist.
+    static Result<std::unique_ptr<ScriptedModel>> load(const UserModelManifest& manifest,
+                                                       torch::Device device = torch::kCPU);
 
     torch::Tensor encodeImage(const torch::Tensor& pixels);
     torch::Tensor project(const torch::Tensor& features);
@@ -35,14 +37,18 @@ public:
     // integer attribute (a router's top_k or num_experts_per_tok).
     std::optional<int> intAttribute(const std::string& path,
                                     const std::vector<std::string>& names) const;
+    torch::Device device() const { return device_; }
+    // Waits for the work queued on the model's GPU (nothing on the CPU).
+    void settle() const;
     int64_t parameterCount() const;
     int64_t weightBytes() const;
     // The archive's module tree, for what-ifs that replace parameters.
     torch::jit::Module& module() { return module_; }
 
 private:
-    explicit ScriptedModel(torch::jit::Module m);
+    ScriptedModel(torch::jit::Module m, torch::Device device);
     torch::jit::Module module_;
+    torch::Device device_;
     std::set<std::string> paths_;
 };
 

@@ -17,7 +17,9 @@ bytes and kernel time, the report's roofline plots them, and the LLM's
 counted FLOPs sit within 4x of mvprof's estimate from shapes (printed: the
 tensor-core counters' op convention is not documented). GPU memory from
 libtorch's caching allocator: what tensors held as the run began covers the
-model's weights (all on the GPU), and the run's peak lies above it. (The tracing's cost
+model's weights (all on the GPU), and the run's peak lies above it. A user's
+TorchScript model (the example) on CUDA: complete, traced, timed, its memory
+and its attention heatmap read. (The tracing's cost
 is bench_capture_overhead --gpu-trace: in one process.)
 Prints a short table and "SUMMARY …" lines for run.sh; exit 1 on a failed
 check, 77 when torch.cuda sees no GPU.
@@ -171,6 +173,38 @@ def ops_covering_kernels(cli: str, session: str, out: str) -> tuple[int, int]:
     return len(kernels), short
 
 
+def user_model_failures(cli: str, image: str, out: str) -> list[str]:
+    """The example TorchScript model (mvprof-cli example-model) on CUDA: a
+    complete run, its kernels traced (held to half their time within module
+    spans: the TorchScript hierarchy opens spans at ops, and the pipeline's own
+    argmax and copies run outside), spans timed by CUDA events, the GPU's
+    memory, and the attention heatmap read from its softmax on the GPU."""
+    folder = os.path.join(out, "user-model")
+    subprocess.run([cli, "example-model", folder], check=True,
+                   stdout=subprocess.DEVNULL)
+    name = "user-cuda"
+    r = capture(cli, image, out, name, "--model-file",
+                os.path.join(folder, "example-vlm.json"), "--device", "cuda", "--steps", "3")
+    session = os.path.join(out, name + ".mvprof")
+    m = metrics(session)
+    with sqlite3.connect(session) as db:
+        timed = db.execute("SELECT count(device_ns) FROM span WHERE run = 1").fetchone()[0]
+        attention = db.execute("SELECT count(*) FROM patch_metric WHERE run = 1 AND "
+                               "metric = 'attention'").fetchone()[0]
+    share = m.get("gpu.attributed_share", 0.0)
+    print(f"SUMMARY {name} (TorchScript): status {r['status']}, "
+          f"{m.get('gpu.work', 0):.0f} kernels/copies/fills, {share:.3f} attributed to a module, "
+          f"{timed} spans with a device time, {attention} attention rows")
+    fails = [f"{name}: status {r['status']}"] if r["status"] != "complete" else []
+    if m.get("gpu.trace_available") == 0 or share < 0.5:
+        fails.append(f"{name}: GPU trace share {share} (held to ≥ 0.5)")
+    if timed <= 0:
+        fails.append(f"{name}: no span has a device time")
+    if attention <= 0:
+        fails.append(f"{name}: no attention rows from the model's softmax")
+    return fails + memory_failures(name, m)
+
+
 def main() -> int:
     args = gpucheck.start()
     if args is None:
@@ -225,6 +259,10 @@ def main() -> int:
                   f"cpu: {cpu['output']!r}")
     except subprocess.CalledProcessError as e:
         failures.append(f"small-cpu-bf16: mvprof-cli exited {e.returncode}")
+    try:
+        failures += user_model_failures(cli, image, out)
+    except subprocess.CalledProcessError as e:
+        failures.append(f"user-cuda: mvprof-cli exited {e.returncode}")
     try:
         failures += hw_counter_failures(cli, image, out, cases[0][1])
     except subprocess.CalledProcessError as e:
