@@ -42,8 +42,9 @@ GpuObservation::GpuObservation(Recorder& rec, int cudaIndex, bool trace, cuda::D
     if (trace) trace_.emplace(RunGpuTrace::begin()).attach(rec);
     if (timing == cuda::DeviceTiming::Off) {
         absent_.push_back({"gpu.device_timing", 0, "", "measured",
-                           "off (--device-timing off): op and span times are host launch "
-                           "times; no span has a device time"});
+                           "off (as asked: --device-timing off, or the Python package's "
+                           "device_timing=\"off\"): op and span times are host launch times; no "
+                           "span has a device time"});
         return;
     }
     auto timer = cuda::EventTimer::open(timing);

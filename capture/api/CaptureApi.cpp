@@ -80,6 +80,11 @@ std::optional<int> cudaIndex(const std::string& device) {
     return 0;
 }
 
+// How a CUDA run's spans are timed: CUDA events where the caller names nothing.
+std::optional<mvp::cuda::DeviceTiming> deviceTiming(const char* name) {
+    return name ? mvp::cuda::parseDeviceTiming(name) : mvp::cuda::DeviceTiming::Events;
+}
+
 // The roofline's ceilings: the CPU's, measured once per machine, or the run's
 // GPU's in its dtype (where libtorch sees it; a failed micro-benchmark — the
 // user's model may leave no room for it — keeps the name and says why).
@@ -187,6 +192,11 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         if (!in) return fail(MVPROF_BAD_INPUT, "mvprof_begin_run needs the run's description");
         if (s->run) return fail(MVPROF_BAD_INPUT, "a run is already open: end it first");
         mvp::RunInfo info = runInfo(*in);
+        const auto timing = deviceTiming(in->device_timing);
+        if (!timing)
+            return fail(MVPROF_BAD_INPUT,
+                        "device_timing must be \"events\", \"exact\" or \"off\", not \"" +
+                            std::string(in->device_timing) + "\"");
         if (info.baselineRun)
             if (auto ok = mvp::api::checkBaseline(*s, *info.baselineRun); !ok)
                 return fail(ok.error());
@@ -217,8 +227,8 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         s->rows.device = runDevice(gpu, info.dtype);
         s->rows.runMetrics.push_back(mvp::sysinfo::startRunMemory());
         if (gpu)
-            s->gpu = std::make_unique<mvp::GpuObservation>(*s->recorder, *gpu, true,
-                                                           mvp::cuda::DeviceTiming::Events);
+            s->gpu = std::make_unique<mvp::GpuObservation>(*s->recorder, *gpu,
+                                                           in->no_gpu_trace == 0, *timing);
         s->recorder->startOps();
         if (run_id) *run_id = *id;
         return MVPROF_OK;

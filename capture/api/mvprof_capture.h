@@ -19,7 +19,7 @@ extern "C" {
 #define MVPROF_API
 #endif
 
-#define MVPROF_ABI_VERSION 3
+#define MVPROF_ABI_VERSION 4
 
 enum mvprof_error {
     MVPROF_OK = 0,
@@ -53,6 +53,13 @@ typedef struct mvprof_run_info {
      * decode step is read as its probabilities, for the attention heatmap
      * (each op's outputs are then looked at: a little more overhead). */
     int record_attention;
+    /* On a CUDA device, how module spans are timed on it: "events" (NULL: a
+     * CUDA event at each span's ends, read once per phase step), "exact" (the
+     * host also waits for the GPU at every span and op probe, so their host
+     * times include their device work) or "off" (host launch times only). */
+    const char* device_timing;
+    /* != 0 on a CUDA device: no CUPTI trace of its kernels and copies. */
+    int no_gpu_trace;
 } mvprof_run_info;
 
 MVPROF_API int mvprof_abi_version(void);

@@ -113,6 +113,14 @@ def main() -> int:
     # The allocator's peak as torch.cuda reads it, the run's peak having been
     # reset as the run began and nothing run since: the stored peak must match.
     torch_peak = torch.cuda.max_memory_allocated()
+    # Exact device timing, asked for from Python: the run says so.
+    exact = os.path.join(out, "python-cuda-exact.mvprof")
+    with torch.no_grad(), mvprof.profile(exact, model, image=image, force=True,
+                                         device_timing="exact") as p:
+        generate(p, model)
+    with sqlite3.connect(exact) as db:
+        exact_mode = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1")).get(
+            "gpu.device_timing")
     # What-ifs of the GPU model, A/B repeated: W4's weights round-trip
     # through host memory and back to the GPU; W8 runs torch's int8 matmul.
     whatifs = {}
@@ -169,6 +177,8 @@ def main() -> int:
                             f"reps {reps}")
     if timed <= 0:
         failures.append("no module span has a device time (CUDA events)")
+    if exact_mode != 2:
+        failures.append(f"device_timing=\"exact\": gpu.device_timing {exact_mode}, not 2")
     if not (peak or 0) > metrics.get("gpu.memory_start_bytes", 0):
         failures.append(f"GPU memory: peak {peak} not above the start "
                         f"{metrics.get('gpu.memory_start_bytes')}")

@@ -7,7 +7,9 @@ energy — and each part that cannot start here leaves its reason:
   gpu.device_timing, energy.gpu_available and gpu.memory_available = 0 (the
   allocator's peak: libtorch 2.8's statistics, absent from Debian's 1.13),
   each with a reason, and
-  the CPU's ceilings (libtorch sees no GPU); a CPU run stores none of them.
+  the CPU's ceilings (libtorch sees no GPU); a CPU run stores none of them;
+- the run's device_timing ("off" says so) and no_gpu_trace reach it, and an
+  unknown timing mode is refused before anything is written.
 W8 off the CPU (torch's int8 matmuls, _int8.py): codes by hand, the _int_mm
 path's arithmetic against an exact integer product standing in for
 torch._int_mm (absent from this torch), and the reason where no kernel runs.
@@ -124,13 +126,14 @@ def timed_passes_wait() -> None:
     check(set(timed.times) == {"prefill", "decode"}, f"phases timed: {sorted(timed.times)}")
 
 
-def abi_run(path: str, device: bytes) -> None:
-    """One run through the C ABI on `device`: a phase with an op in it."""
+def abi_run(path: str, device: bytes, **observe) -> None:
+    """One run through the C ABI on `device`: a phase with an op in it;
+    `observe`: device_timing, no_gpu_trace."""
     lib, session = _abi.library(), ctypes.c_void_p()
     _abi.check(lib.mvprof_open(path.encode(), 0, ctypes.byref(session)))
     try:
         info = _abi.RunInfo(model=b"python:Linear", device=device, dtype=b"float32",
-                            record_ops=1, record_attention=0)
+                            record_ops=1, record_attention=0, **observe)
         run = ctypes.c_longlong()
         _abi.check(lib.mvprof_begin_run(session, ctypes.byref(info), ctypes.byref(run)))
         _abi.check(lib.mvprof_begin_phase(session, b"prefill", 0))
@@ -163,6 +166,49 @@ def a_cuda_run_says_what_it_could_not_observe() -> None:
         check("libtorch 2.8" in note, f"the allocator's statistics: why not ({note})")
     check(bool(devices) and all(d.startswith("CPU") for d in devices),
           f"the ceilings are the CPU's where libtorch sees no GPU: {devices}")
+
+
+def a_cuda_runs_observation_is_chosen() -> None:
+    """device_timing and no_gpu_trace reach the run: "off" says it was
+    switched off (not that timing failed), no trace leaves no trace metric,
+    and a timing mode nobody knows is refused with the three it takes."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "s.mvprof")
+        abi_run(path, b"cuda:0", device_timing=b"off", no_gpu_trace=1)
+        abi_run(path, b"cuda:0", device_timing=b"exact")
+        try:
+            abi_run(path, b"cuda:0", device_timing=b"sometimes")
+            refused = ""
+        except mvprof.MvprofError as e:
+            refused = str(e)
+        with sqlite3.connect(path) as db:
+            notes = {(run, name): note for run, name, note in db.execute(
+                "SELECT run, name, note FROM run_metric WHERE name IN "
+                "('gpu.device_timing', 'gpu.trace_available')")}
+            runs = db.execute("SELECT count(*) FROM run").fetchone()[0]
+    check(notes.get((1, "gpu.device_timing"), "").startswith("off"),
+          f"device_timing off: {notes.get((1, 'gpu.device_timing'))}")
+    check((1, "gpu.trace_available") not in notes, "no_gpu_trace: no trace, so no trace metric")
+    check(notes.get((2, "gpu.device_timing"), "").startswith("n/a"),
+          f"device_timing exact without a GPU: why not ({notes.get((2, 'gpu.device_timing'))})")
+    check("events" in refused and "exact" in refused and runs == 2,
+          f"an unknown device_timing is refused before a run is written: {refused!r}, {runs} runs")
+    try:
+        mvprof.profile(os.path.join(tempfile.gettempdir(), "unused.mvprof"), torch.nn.Linear(2, 2),
+                       device_timing="exact", gpu_trace=False)
+        made = True
+    except mvprof.MvprofError:
+        made = False
+    check(made, "profile() takes device_timing and gpu_trace")
+    # A what-if times as its baseline did unless told otherwise.
+    base = mvprof.profile(os.path.join(tempfile.gettempdir(), "unused.mvprof"),
+                          torch.nn.Linear(2, 2), device_timing="exact", gpu_trace=False)
+    base.run_id = 1  # as if it had run
+    w = mvprof.whatif(base, torch.nn.Linear(2, 2), mvprof.W8())
+    told = mvprof.whatif(base, torch.nn.Linear(2, 2), mvprof.W8(), device_timing="off")
+    check((w.device_timing, w.gpu_trace, told.device_timing) == ("exact", False, "off"),
+          f"a what-if's observation follows its baseline's: {w.device_timing}, {w.gpu_trace}, "
+          f"{told.device_timing}")
 
 
 def exact_int_mm(seen: List[tuple]):
@@ -219,6 +265,7 @@ def w8_off_the_cpu_arithmetic() -> None:
 
 
 a_cuda_run_says_what_it_could_not_observe()
+a_cuda_runs_observation_is_chosen()
 w8_off_the_cpu_arithmetic()
 settles_the_model_devices()
 recorded_phases_wait()

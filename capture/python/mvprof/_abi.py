@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Optional
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 
 
 class MvprofError(RuntimeError):
@@ -22,7 +22,8 @@ class RunInfo(ctypes.Structure):
                 ("config_json", ctypes.c_char_p),
                 ("device", ctypes.c_char_p), ("dtype", ctypes.c_char_p),
                 ("transform", ctypes.c_char_p), ("baseline_run", ctypes.c_longlong),
-                ("record_ops", ctypes.c_int), ("record_attention", ctypes.c_int)]
+                ("record_ops", ctypes.c_int), ("record_attention", ctypes.c_int),
+                ("device_timing", ctypes.c_char_p), ("no_gpu_trace", ctypes.c_int)]
 
 
 class VisualObservation(ctypes.Structure):

@@ -144,7 +144,8 @@ class Profile:
     def __init__(self, path: Optional[str], model: torch.nn.Module,
                  image: Union[str, bytes, None] = None, prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
                  ops: bool = True, force: bool = False, transform: Optional["Transform"] = None,
-                 baseline_run: int = 0, warmup: Warmup = None, attention: bool = True) -> None:
+                 baseline_run: int = 0, warmup: Warmup = None, attention: bool = True,
+                 device_timing: str = "events", gpu_trace: bool = True) -> None:
         self.path = path or os.environ.get("MVPROF_OUT")
         if not self.path:
             raise MvprofError("no session path: pass one, or run the script under "
@@ -154,6 +155,7 @@ class Profile:
         self.patterns = [(k, re.compile(v)) for k, v in self.roles.items()]
         self.transform, self.baseline_run, self.warmup = transform, baseline_run, warmup
         self.attention = attention
+        self.device_timing, self.gpu_trace = device_timing, gpu_trace  # a GPU run's observation
         self.reps, self.rerun = 0, None  # a what-if's A/B repetitions (whatif(reps=, run=))
         self.run_id = 0
         self.routers: List[str] = []
@@ -242,7 +244,8 @@ class Profile:
     def _begin_run(self) -> None:
         config = {"format": "mvprof-python", "class": type(self.model).__name__,
                   "parameters": sum(p.numel() for p in self.model.parameters()),
-                  "roles": self.roles}
+                  "roles": self.roles,
+                  "capture": {"device_timing": self.device_timing, "gpu_trace": self.gpu_trace}}
         param = next(self.model.parameters(), None)
         data = bytes(self.image) if isinstance(self.image, (bytes, bytearray)) else None
         buf = (ctypes.c_ubyte * len(data)).from_buffer_copy(data) if data else None
@@ -255,7 +258,8 @@ class Profile:
             dtype=b(str(param.dtype).replace("torch.", "") if param is not None else "float32"),
             transform=b(self.transform.name if self.transform else None),
             baseline_run=int(self.baseline_run), record_ops=int(self.ops),
-            record_attention=int(self.ops and self.attention))
+            record_attention=int(self.ops and self.attention),
+            device_timing=b(self.device_timing), no_gpu_trace=int(not self.gpu_trace))
         run = ctypes.c_longlong()
         self.call("mvprof_begin_run", ctypes.byref(info), ctypes.byref(run))
         self.run_id = run.value
@@ -452,13 +456,18 @@ def _progress_stream():
 def profile(path: Optional[str], model: torch.nn.Module, image: Union[str, bytes, None] = None,
             prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
             ops: bool = True, force: bool = False, warmup: Warmup = None,
-            attention: bool = True) -> Profile:
+            attention: bool = True, device_timing: str = "events",
+            gpu_trace: bool = True) -> Profile:
     """Profiles what runs inside the `with` block into the session at `path`
     (or $MVPROF_OUT): ATen ops, module spans named by their qualified names,
     routing of the modules the roles call routers. `image` is a file's path
     or its bytes (PNG, JPEG or BMP), stored with the run. `warmup(p)`, if given,
     runs first through a NullProfile `p` (p.model is the model), unrecorded.
     `attention`: read softmax probabilities inside the attention role's
-    modules for the attention heatmap (a little more overhead per op)."""
+    modules for the attention heatmap (a little more overhead per op).
+    A model on a GPU: `device_timing` "events" (each module span timed by
+    CUDA events, read once per phase step), "exact" (the host also waits for
+    the GPU at every span and op, so their times include their kernels;
+    slower) or "off"; `gpu_trace=False` leaves CUPTI's kernel trace off."""
     return Profile(path, model, image, prompt, roles, ops, force, warmup=warmup,
-                   attention=attention)
+                   attention=attention, device_timing=device_timing, gpu_trace=gpu_trace)

@@ -238,7 +238,8 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
            prompt: Optional[str] = None,
            roles: Optional[Dict[str, str]] = None, ops: bool = True,
            warmup: Warmup = None, attention: Optional[bool] = None, reps: int = 0,
-           run: Warmup = None) -> Profile:
+           run: Warmup = None, device_timing: Optional[str] = None,
+           gpu_trace: Optional[bool] = None) -> Profile:
     """A what-if run of `model` with `transform`, compared with `baseline`
     (a finished Profile, or a run id in the session at `path`). The session,
     image, prompt and roles default to the baseline's; run `.model` inside.
@@ -252,7 +253,9 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
     changes the visual tokens (PruneVisual) also gets its resampling loss:
     one observed pass of each model compares what each attention-role
     module reads at the visual tokens (Δcos, relative L2 drift) and each
-    decode query's attention over them (ΔKL), per layer."""
+    decode query's attention over them (ΔKL), per layer. On a GPU,
+    `device_timing` and `gpu_trace` default to the baseline's (they change
+    what is timed), else to profile()'s."""
     if isinstance(baseline, Profile):
         if not baseline.run_id:
             raise MvprofError("the baseline has not run yet: profile it first")
@@ -264,6 +267,8 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
         prompt = prompt if prompt is not None else baseline.prompt
         roles = roles or baseline.roles
         attention = baseline.attention if attention is None else attention
+        device_timing = device_timing or baseline.device_timing
+        gpu_trace = baseline.gpu_trace if gpu_trace is None else gpu_trace
         baseline_run = baseline.run_id
     else:
         baseline_run = int(baseline)
@@ -274,6 +279,7 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
         raise MvprofError("A/B repetitions need reps >= 0 and, with reps, the pass to repeat: "
                           "run=lambda p: pipeline(p)")
     prof = Profile(path, model, image, prompt, roles, ops, False, transform, baseline_run,
-                   warmup, True if attention is None else attention)
+                   warmup, True if attention is None else attention,
+                   device_timing or "events", True if gpu_trace is None else gpu_trace)
     prof.reps, prof.rerun = int(reps), run
     return prof
