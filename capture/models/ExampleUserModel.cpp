@@ -1,6 +1,7 @@
 // A small VLM-MoE written as TorchScript, saved with a manifest: the example
 // of the user-model contract (USER_MODELS.md) and the tests' fixture. Built
-// with torch::jit::Module::define, so no Python is needed.
+// with torch::jit::Module::define, so no Python is needed. What it makes
+// inside (the causal mask) it makes on its inputs' device: it runs on a GPU too.
 #include "capture/models/UserModel.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -45,7 +46,7 @@ def forward(self, x):
     qkv = torch.matmul(x, self.wqkv).chunk(3, 1)
     s = torch.matmul(qkv[0], qkv[1].t()) / 5.656854
     t = s.size(0)
-    s = s.masked_fill(torch.ones(t, t).triu(1) > 0.5, -1e9)
+    s = s.masked_fill(torch.ones(t, t, device=s.device).triu(1) > 0.5, -1e9)
     return torch.matmul(torch.matmul(torch.softmax(s, -1), qkv[2]), self.wo)
 )"
                     : R"(
