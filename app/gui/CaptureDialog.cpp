@@ -49,6 +49,7 @@ CaptureDialog::CaptureDialog(QWidget* parent)
       devicesProbe_(new QProcess(this)), attn_(new QLineEdit(this)),
       skew_(new QDoubleSpinBox(this)), output_(new QLineEdit(this)) {
     setWindowTitle(tr("New Capture"));
+    model_->setObjectName(QStringLiteral("model"));
     model_->addItem(tr("Reference, tiny (seconds)"), QStringLiteral("ref:tiny"));
     model_->addItem(tr("Reference, small (up to a minute on CPU)"), QStringLiteral("ref:small"));
     model_->addItem(tr("Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)"),
@@ -227,7 +228,8 @@ void CaptureDialog::devicesFound() {
     }
 }
 
-// Only the precisions the device takes are offered; device timing is a GPU's.
+// Only the precisions the device takes are offered; device timing is a GPU's,
+// and the hardware counters replay the built-in model on one.
 void CaptureDialog::deviceChanged() {
     const QStringList dtypes = device_->currentData(kDtypesRole).toStringList();
     auto* items = qobject_cast<QStandardItemModel*>(dtype_->model());
@@ -237,8 +239,8 @@ void CaptureDialog::deviceChanged() {
     const bool gpu =
         device_->currentData().toString() != QLatin1String("cpu") && device_->isEnabled();
     deviceTiming_->setEnabled(gpu);
-    hwCounters_->setEnabled(gpu);
-    if (!gpu) hwCounters_->setChecked(false);
+    hwCounters_->setEnabled(gpu && model_->currentData().toString() != QLatin1String("file"));
+    if (!hwCounters_->isEnabled()) hwCounters_->setChecked(false);
 }
 
 void CaptureDialog::modelChanged() {
