@@ -47,10 +47,6 @@ RunMetricRow metric(std::string name, double value, std::string unit, std::strin
 // A user model: weight quantisation of its LLM's linears is all a what-if
 // can do without rewriting its code.
 Result<ModelTransformOutcome> Capturer::transformScripted(const ModelTransforms& t) {
-    if (d->scripted->device().is_cuda())
-        return makeError(ErrorCode::BadInput,
-                         "what-ifs of a TorchScript model run on the CPU for now: capture it "
-                         "with --device cpu to compare transforms");
     if (t.tokenDrop)
         return makeError(ErrorCode::BadInput,
                          std::string(toString(t.tokenDrop->method)) +

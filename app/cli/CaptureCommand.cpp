@@ -40,8 +40,8 @@ void addModelOptions(CLI::App& app, CaptureOptions& o) {
         "float32 (default), bfloat16, or float16 on a GPU: weights, activations and KV cache");
     app.add_option("--device", o.device,
                    "cpu (default), cuda or cuda:N: where the model runs (phases wait for the "
-                   "GPU's queue; a user model's what-ifs, and the built-in model's other than "
-                   "--prune-visual, --quant and --kv int4, run on the CPU for now)");
+                   "GPU's queue; what-ifs other than --prune-visual, --quant and --kv int4 run "
+                   "on the CPU for now)");
 }
 
 void addRunOptions(CLI::App& app, CaptureOptions& o, CaptureFlags& f) {

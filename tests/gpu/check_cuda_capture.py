@@ -18,8 +18,9 @@ counted FLOPs sit within 4x of mvprof's estimate from shapes (printed: the
 tensor-core counters' op convention is not documented). GPU memory from
 libtorch's caching allocator: what tensors held as the run began covers the
 model's weights (all on the GPU), and the run's peak lies above it. A user's
-TorchScript model (the example) on CUDA: complete, traced, timed, its memory
-and its attention heatmap read. (The tracing's cost
+TorchScript model on CUDA (the CLI's example; the examples' Mixtral-layout
+VLM): complete, traced, timed, its memory, attention and routing read from
+the GPU's tensors, and its W8 what-if run there. (The tracing's cost
 is bench_capture_overhead --gpu-trace: in one process.)
 Prints a short table and "SUMMARY …" lines for run.sh; exit 1 on a failed
 check, 77 when torch.cuda sees no GPU.
@@ -202,7 +203,55 @@ def user_model_failures(cli: str, image: str, out: str) -> list[str]:
         fails.append(f"{name}: no span has a device time")
     if attention <= 0:
         fails.append(f"{name}: no attention rows from the model's softmax")
-    return fails + memory_failures(name, m)
+    return fails + memory_failures(name, m) + scripted_moe_failures(cli, image, out)
+
+
+def scripted_moe_failures(cli: str, image: str, out: str) -> list[str]:
+    """The examples' Mixtral-layout TorchScript VLM (torchvision_vlm.py, a
+    small conv tower) on CUDA with its role manifest: routing rows read from
+    its router's outputs on the GPU, and its W8 what-if (dequantised weights,
+    as on the CPU) run there, A/B repeated, with each setup's GPU memory."""
+    import torch
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "capture", "models",
+                                    "examples"))
+    try:
+        from torchvision_vlm import ROLES, Vlm, save
+    except ImportError as e:  # the example's towers need torchvision
+        print(f"  scripted MoE on CUDA: skipped ({e})")
+        return []
+
+    class Patches(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.patch = torch.nn.Conv2d(3, 48, 32, stride=32)
+
+        def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+            return self.patch(pixels).flatten(2).transpose(1, 2)[0]
+
+    folder = os.path.join(out, "scripted-moe")
+    os.makedirs(folder, exist_ok=True)
+    torch.manual_seed(0)
+    manifest = save(Vlm(Patches(), 48).eval(), folder, "moe-vlm", 32, ROLES)
+    name = "scripted-moe-cuda"
+    r = capture(cli, image, out, name, "--model-file", manifest, "--device", "cuda",
+                "--steps", "3")
+    session = os.path.join(out, name + ".mvprof")
+    with sqlite3.connect(session) as db:
+        routing = db.execute("SELECT count(*) FROM routing WHERE run = 1").fetchone()[0]
+    c = json.loads(subprocess.run([cli, "whatif", session, "--quant", "w8", "--group", "32",
+                                   "--reps", "2", "--format", "json"], check=True,
+                                  capture_output=True, text=True).stdout)
+    layers = c.get("transform_details", {}).get("quant.layers", {}).get("value", 0)
+    peak = c.get("peak_gpu_bytes_derived")
+    print(f"SUMMARY {name}: status {r['status']}, {routing} routing rows; W8 what-if "
+          f"{layers:.0f} layers, speed-up {gpucheck.speedup(c['total'])}, "
+          f"fidelity KL {c.get('fidelity_measured', {}).get('kl_mean')}")
+    fails = [f"{name}: status {r['status']}"] if r["status"] != "complete" else []
+    if routing <= 0:
+        fails.append(f"{name}: no routing rows from its router on the GPU")
+    if not layers or not isinstance(peak, dict):
+        fails.append(f"{name} W8 what-if: quant.layers {layers}, peak GPU memory {peak}")
+    return fails
 
 
 def main() -> int:

@@ -96,7 +96,7 @@ class Attention(nn.Module):
         t = x.shape[0]
         qkv = self.split(x)
         scores = qkv[0] @ qkv[1].transpose(1, 2) / math.sqrt(self.dim // self.heads)
-        mask = torch.ones(t, t, dtype=torch.bool).triu(1)
+        mask = torch.ones(t, t, dtype=torch.bool, device=x.device).triu(1)  # a GPU's too
         return torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)  # [H, T, T]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
