@@ -21,11 +21,13 @@ struct BatchBucket {
 
 struct BatchAdvice {
     bool valid = false;
-    std::string why;       // when not valid
-    double scale = 0;      // k: measured bytes / modelled bytes of the captured sample
-    int64_t freeBytes = 0; // M: the host's available memory (measured at capture), or
-    bool onGpu = false;    // the GPU's memory less what tensors held as the run began (derived)
-    int maxBatch = 0;      // B_max
+    std::string why;  // when not valid
+    double scale = 0; // k: measured bytes / modelled bytes of the captured sample
+    // M: the host's available memory at capture (measured), or on a GPU
+    // (onGpu) its memory less what tensors held as the run began (derived).
+    int64_t freeBytes = 0;
+    bool onGpu = false;
+    int maxBatch = 0; // B_max
     std::vector<BatchBucket>
         buckets; // 27: R ∈ {256,512,1024} × L ∈ {32,128,512} × H ∈ {0.8,1.6,3.2}
 };
