@@ -2,6 +2,7 @@
 // hooks see (routing, attention) into session rows.
 #include "capture/Capture.h"
 #include "capture/CapturerImpl.h"
+#include "capture/ErrorText.h"
 #include "capture/GpuTrace.h"
 #include "capture/HookSink.h"
 #include "capture/HostRoofline.h"
@@ -283,10 +284,8 @@ RunResult runRecorded(Recorder& rec, const PreparedCapture& prep, PipelineModel&
         outcome.status = stopped ? RunStatus::Incomplete : RunStatus::Complete;
         if (stopped) outcome.error = "cancelled by the user";
     } catch (const std::exception& e) {
-        // A TorchScript error carries the interpreter's stack after its first line.
-        const std::string what = e.what();
         outcome.status = RunStatus::Failed;
-        outcome.error = what.substr(0, what.find('\n'));
+        outcome.error = firstLine(e);
     }
     rec.endPhase();
     rec.stopOps();

@@ -1,6 +1,6 @@
 #include "capture/DeviceMemory.h"
 
-#include "capture/whatif/BoxedOps.h"
+#include "capture/ErrorText.h"
 
 #if MVP_TORCH_DEVICE_STATS
 #include <ATen/DeviceAccelerator.h>

@@ -1,6 +1,7 @@
 // The C ABI (mvprof_capture.h) over SessionWriter and Recorder. Every entry
 // point catches: an exception never crosses into the host (Python), it
 // becomes an error code and a message.
+#include "capture/ErrorText.h"
 #include "capture/HostRoofline.h"
 #include "capture/SystemInfo.h"
 #include "capture/api/ApiSession.h"
@@ -95,8 +96,7 @@ mvp::DeviceRow runDevice(std::optional<int> gpu, const std::string& dtype) {
     } catch (const std::exception& e) {
         mvp::DeviceRow d;
         d.name = "GPU: cuda:" + std::to_string(*gpu);
-        const std::string what = e.what();
-        d.source = "not measured: " + what.substr(0, what.find('\n'));
+        d.source = "not measured: " + mvp::firstLine(e);
         return d;
     }
 }

@@ -1,5 +1,7 @@
 #include "capture/models/ScriptedModel.h"
 
+#include "capture/ErrorText.h"
+
 #include <torch/cuda.h>
 
 namespace mvp {
@@ -11,10 +13,9 @@ Result<std::unique_ptr<ScriptedModel>> ScriptedModel::load(const UserModelManife
         // Its storages are put on the device as they are read: no host copy to move.
         m = torch::jit::load(manifest.torchscript, device);
     } catch (const std::exception& e) {
-        std::string what = e.what();
-        what = what.substr(0, what.find('\n'));
         return makeError(ErrorCode::BadInput,
-                         manifest.torchscript + " is not a loadable TorchScript archive: " + what);
+                         manifest.torchscript +
+                             " is not a loadable TorchScript archive: " + firstLine(e));
     }
     for (const char* method : {"encode_image", "project", "forward"})
         if (!m.find_method(method))

@@ -4,6 +4,8 @@
 // int4 and int8 matmuls of 2.x) then cost no build dependency on a version.
 // Internal to mvp_capture (torch).
 
+#include "capture/ErrorText.h"
+
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <optional>
 #include <string>
@@ -24,12 +26,6 @@ inline std::optional<c10::OperatorHandle> findBoxedOp(const std::string& name) {
 inline torch::Tensor callBoxedOp(const c10::OperatorHandle& op, std::vector<c10::IValue> stack) {
     op.callBoxed(stack);
     return stack.at(0).toTensor();
-}
-
-// An exception's first line (libtorch appends a backtrace).
-inline std::string firstLine(const std::exception& e) {
-    const std::string what = e.what();
-    return what.substr(0, what.find('\n'));
 }
 
 } // namespace mvp
