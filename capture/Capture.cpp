@@ -43,10 +43,6 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
             return makeError(
                 ErrorCode::BadInput,
                 "user models run in the dtype they were saved in: leave --dtype at float32");
-        if (o.hwCounters)
-            return makeError(ErrorCode::BadInput,
-                             "--hw-counters replays the built-in model's module spans: a user "
-                             "model's GPU run has its kernels traced (the default) instead");
         p.config.preset = "file:" + manifest->path;
         p.config.vision.imageSize = manifest->imageSize;
         p.config.vision.patch = manifest->patch;

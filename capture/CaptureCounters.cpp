@@ -1,18 +1,23 @@
 // --hw-counters (capture-tech.md §5): after a CUDA capture's recorded run the
 // same pipeline is replayed under CUPTI's range profiler, a user range around
-// every module span (module-tree levels 1 to 4), as many times as the metrics
-// and levels need (user replay). Each module's counted FLOPs, DRAM bytes and
-// kernel time, summed over its calls, become run metrics; the roofline then
-// plots those instead of the estimates. The replays are no part of the run:
-// their spans go to a scratch session that is removed.
+// every module span, named by the module's path, at as many nesting levels
+// as the recorded run's module tree had (up to kMaxCounterLevels), as many
+// times as the metrics and levels need (user replay). Each module's counted
+// FLOPs, DRAM bytes and kernel time, summed over its calls, become run
+// metrics (cuda/CounterMetrics.h); the roofline then plots those instead of
+// the estimates. The replays are no part of the run: their spans go to a
+// scratch session that is removed. Both the built-in model and a TorchScript
+// model replay this way; the latter's spans follow its interpreter's module
+// hierarchy, so its op callbacks run during the replays too.
 #include "capture/CapturerImpl.h"
 #include "capture/CorrelationMarks.h"
 #include "capture/Recorder.h"
 #include "capture/cuda/CounterConfig.h"
+#include "capture/cuda/CounterMetrics.h"
 #include "capture/cuda/RangeProfiler.h"
 #include "core/session/SessionWriter.h"
 
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <unistd.h>
@@ -21,28 +26,30 @@ namespace mvp {
 
 namespace {
 
-// llm → layer → moe → expert: the module tree's depth in the built-in model.
-constexpr int kCounterLevels = 4;
+// Nesting levels counted at most: each level costs the metrics' passes again.
+constexpr int kMaxCounterLevels = 8;
 // A configuration that needs more replays than this is refused, not run.
 constexpr int kMaxReplays = 64;
 
-// Pushes a range named by the module's id at every span the replay opens.
+// Pushes a range named by the module's path at every span the replay opens.
 class RangeMarks final : public CorrelationMarks {
 public:
-    RangeMarks(const Recorder& rec, cuda::RangeProfiler& profiler)
-        : rec_(rec), profiler_(profiler) {}
+    RangeMarks(const Recorder& rec, cuda::RangeSink& ranges,
+               std::function<std::string(int64_t)> pathOf)
+        : rec_(rec), ranges_(ranges), pathOf_(std::move(pathOf)) {}
     void opStarted(int64_t) override {}
     void opEnded() override {}
     void spanStarted(int64_t) override {
-        profiler_.push(std::to_string(rec_.innermostModule().value_or(0)));
+        ranges_.push(pathOf_(rec_.innermostModule().value_or(0)));
     }
-    void spanEnded() override { profiler_.pop(); }
+    void spanEnded() override { ranges_.pop(); }
     void probeWorkStarted() override {}
     void probeWorkEnded() override {}
 
 private:
     const Recorder& rec_;
-    cuda::RangeProfiler& profiler_;
+    cuda::RangeSink& ranges_;
+    std::function<std::string(int64_t)> pathOf_;
 };
 
 // A session file for the replays' spans, removed with it.
@@ -76,34 +83,18 @@ private:
     int64_t run_ = 0;
 };
 
-// One replay of the pipeline with a range around every module span.
-void replayOnce(VlmModel& model, const PreparedCapture& prep, const std::vector<int>& seen,
-                ScratchSession& scratch, cuda::RangeProfiler& profiler) {
-    Recorder rec(scratch.writer(), scratch.run(), /*recordOps=*/false);
-    RangeMarks marks(rec, profiler);
-    rec.setCorrelationMarks(&marks);
-    ForwardHooks hooks;
-    hooks.recorder = &rec;
-    ReferencePipeline pipeline(model, prep, seen, hooks);
-    (void)runPipeline(prep, pipeline, [&](Phase phase, int step) { rec.beginPhase(phase, step); });
-    rec.endPhase();
-}
-
-Status replayUnderCounters(VlmModel& model, const PreparedCapture& prep,
-                           const std::vector<int>& seen, cuda::RangeProfiler& profiler) {
+Status replayUnderCounters(const CounterReplay& replay, cuda::RangeProfiler& profiler) {
     auto scratch = ScratchSession::open();
     if (!scratch) return scratch.error();
-    for (int replay = 0; replay < kMaxReplays; ++replay) {
+    for (int pass = 0; pass < kMaxReplays; ++pass) {
         if (auto s = profiler.beginPass(); !s) return s;
         try {
-            replayOnce(model, prep, seen, **scratch, profiler);
+            replay((*scratch)->writer(), (*scratch)->run(), profiler);
         } catch (const std::exception& e) {
-            model.reset();
             (void)profiler.endPass();
             return makeError(ErrorCode::Internal,
                              std::string("a counter replay of the model failed: ") + e.what());
         }
-        model.reset();
         auto done = profiler.endPass();
         if (!done) return done.error();
         if (*done) return Ok{};
@@ -112,64 +103,64 @@ Status replayUnderCounters(VlmModel& model, const PreparedCapture& prep,
                      "the counters needed more than " + std::to_string(kMaxReplays) + " replays");
 }
 
-RunMetricRow measured(std::string name, double value, const char* unit, std::string note) {
-    return RunMetricRow{std::move(name), value, unit, "measured", std::move(note)};
-}
-
-// Per module (a range's innermost name is its module id): the metrics summed
-// over its calls, as FLOPs, DRAM bytes and kernel time.
-std::vector<RunMetricRow> counterMetrics(const std::vector<cuda::CounterRange>& ranges,
-                                         const std::vector<ModuleRow>& modules,
-                                         const cuda::RangeProfiler& profiler) {
-    std::map<int64_t, std::map<std::string, double>> byModule;
-    for (const auto& r : ranges) {
-        if (r.path.empty()) continue;
-        const int64_t id = std::strtoll(r.path.back().c_str(), nullptr, 10);
-        for (const auto& [metric, value] : r.values)
-            byModule[id][metric] += value;
-    }
-    std::vector<RunMetricRow> out{
-        measured("hw.counters", double(profiler.passesRun()), "count",
-                 "replays of the run under CUPTI's range profiler on " + profiler.chip() + " (" +
-                     std::to_string(profiler.configPasses()) + " per nesting level, levels 1-" +
-                     std::to_string(kCounterLevels) + " of the module tree), " +
-                     std::to_string(ranges.size()) + " ranges, " +
-                     std::to_string(profiler.droppedRanges()) + " dropped")};
-    const std::string how = "CUPTI range profiler, summed over the module's calls";
-    for (const auto& m : modules) {
-        const auto it = byModule.find(m.id);
-        if (it == byModule.end()) continue;
-        const cuda::CountedWork w = cuda::countedWork(it->second);
-        const std::string at = "hw." + m.path + ".";
-        if (w.flops)
-            out.push_back(measured(at + "flops", *w.flops, "flop",
-                                   how + ": 2 per fma, 1 per add or mul thread instruction, 1 "
-                                         "per tensor-core op"));
-        if (w.dramBytes)
-            out.push_back(measured(at + "dram_bytes", *w.dramBytes, "bytes",
-                                   how + ": DRAM bytes read + written"));
-        if (w.seconds)
-            out.push_back(measured(at + "gpu_ns", *w.seconds * 1e9, "ns",
-                                   how + ": kernel time (gpu__time_duration)"));
-    }
-    return out;
-}
-
 } // namespace
 
-std::vector<RunMetricRow> countHardware(VlmModel& model, const PreparedCapture& prep,
-                                        const std::vector<int>& seen, int64_t spansPerPass) {
+void replayWithRanges(VlmModel& model, const PreparedCapture& prep, const std::vector<int>& seen,
+                      SessionWriter& scratch, int64_t run, cuda::RangeSink& ranges) {
+    std::map<int64_t, std::string> paths;
+    for (const auto& m : model.modules())
+        paths[m.id] = m.path;
+    Recorder rec(scratch, run, /*recordOps=*/false);
+    RangeMarks marks(rec, ranges, [&paths](int64_t id) { return paths[id]; });
+    rec.setCorrelationMarks(&marks);
+    ForwardHooks hooks;
+    hooks.recorder = &rec;
+    ReferencePipeline pipeline(model, prep, seen, hooks);
+    struct Reset { // the model's cache and state, whether the replay ends or throws
+        VlmModel& m;
+        ~Reset() { m.reset(); }
+    } reset{model};
+    (void)runPipeline(prep, pipeline, [&](Phase phase, int step) { rec.beginPhase(phase, step); });
+    rec.endPhase();
+}
+
+void replayWithRanges(ScriptedModel& model, const PreparedCapture& prep, SessionWriter& scratch,
+                      int64_t run, cuda::RangeSink& ranges) {
+    // Spans come from the op callbacks (the interpreter's hierarchy at each top-level op).
+    Recorder rec(scratch, run, /*recordOps=*/true);
+    rec.followScriptHierarchy(model.rootType());
+    rec.setChildResolver([&model](const std::string& parent, const std::string& instance) {
+        return model.childPath(parent, instance);
+    });
+    RangeMarks marks(rec, ranges, [&rec](int64_t id) { return rec.modulePath(id).value_or(""); });
+    rec.setCorrelationMarks(&marks);
+    ScriptedPipeline pipeline(model, prep);
+    rec.startOps();
+    struct Stop { // the op callbacks off, whether the replay ends or throws
+        Recorder& r;
+        ~Stop() {
+            r.endPhase();
+            r.stopOps();
+        }
+    } stop{rec};
+    (void)runPipeline(prep, pipeline, [&](Phase phase, int step) { rec.beginPhase(phase, step); });
+}
+
+std::vector<RunMetricRow> countHardware(int device, const CounterReplay& replay,
+                                        const Recorder& recorded) {
     auto unavailable = [](const std::string& why) {
         return std::vector<RunMetricRow>{{"hw.counters", 0, "", "measured", "n/a: " + why}};
     };
-    auto profiler = cuda::RangeProfiler::start(model.device().index(), cuda::rooflineMetrics(),
-                                               size_t(spansPerPass) + 16, kCounterLevels);
+    const int levels = std::clamp(recorded.deepestSpan(), 1, kMaxCounterLevels);
+    auto profiler = cuda::RangeProfiler::start(device, cuda::rooflineMetrics(),
+                                               size_t(recorded.spansRecorded()) + 16, levels);
     if (!profiler) return unavailable(profiler.error().message);
-    if (auto s = replayUnderCounters(model, prep, seen, **profiler); !s)
-        return unavailable(s.error().message);
+    if (auto s = replayUnderCounters(replay, **profiler); !s) return unavailable(s.error().message);
     auto ranges = (*profiler)->ranges();
     if (!ranges) return unavailable(ranges.error().message);
-    return counterMetrics(*ranges, model.modules(), **profiler);
+    const cuda::RangeProfiler& p = **profiler;
+    return cuda::counterRunMetrics(
+        *ranges, {p.chip(), p.passesRun(), p.configPasses(), levels, p.droppedRanges()});
 }
 
 } // namespace mvp

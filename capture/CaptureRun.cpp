@@ -254,7 +254,12 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     addRecorderMetrics(rows, rec, startMemory);
     if (gpu) gpu->finish(rec, rows); // tracing off before any counter replay
     if (onGpu && o.hwCounters && probes && outcome.status == RunStatus::Complete)
-        for (auto& m : countHardware(*d->model, d->prep, seen, rec.spansRecorded()))
+        for (auto& m : countHardware(
+                 d->model->device().index(),
+                 [&](SessionWriter&scratch, int64_t run, cuda::RangeSink&ranges) {
+                     replayWithRanges(*d->model, d->prep, seen, scratch, run, ranges);
+                 },
+                 rec))
             rows.runMetrics.push_back(std::move(m));
     if (probes) {
         Batch metrics = sink.metricRows();

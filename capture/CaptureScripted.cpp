@@ -147,7 +147,15 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     rows.runMetrics.push_back({"weights.bytes", double(model.weightBytes()), "bytes", "measured",
                                "storage of the TorchScript module's parameters"});
     addRecorderMetrics(rows, rec, startMemory);
-    if (gpu) gpu->finish(rec, rows);
+    if (gpu) gpu->finish(rec, rows); // tracing off before any counter replay
+    if (gpu && o.hwCounters && probes && outcome.status == RunStatus::Complete)
+        for (auto& m : countHardware(
+                 model.device().index(),
+                 [&](SessionWriter&scratch, int64_t run, cuda::RangeSink&ranges) {
+                     replayWithRanges(model, d->prep, scratch, run, ranges);
+                 },
+                 rec))
+            rows.runMetrics.push_back(std::move(m));
     if (roles) {
         rows.routing = roles->takeRouting();
         rows.patchMetrics = roles->attentionMetrics();

@@ -4,8 +4,11 @@
 
 #include "capture/Capture.h"
 #include "capture/Pipeline.h"
+#include "capture/cuda/RangeProfiler.h"
 #include "capture/models/ScriptedModel.h"
 #include "capture/models/Vlm.h"
+
+#include <functional>
 
 namespace mvp {
 
@@ -64,12 +67,22 @@ Result<CaptureResult> finishRun(Recorder& rec, SessionWriter& writer, int64_t ru
                                 const std::string& failurePrefix, ErrorCode failureCode);
 
 // --hw-counters (CaptureCounters.cpp): the pipeline replayed under CUPTI's
-// range profiler with a range around every module span (`spansPerPass` of
-// them a pass, as the recorded run had): per module the run metrics
-// hw.<path>.{flops,dram_bytes,gpu_ns}, and hw.counters — 0 with the reason
-// where the counters could not be read.
-std::vector<RunMetricRow> countHardware(VlmModel& model, const PreparedCapture& prep,
-                                        const std::vector<int>& seen, int64_t spansPerPass);
+// range profiler with a range around every module span, named by the
+// module's path, at nesting levels 1 to the deepest the recorded run
+// reached (`recorded`, which also sizes a pass's ranges): per module the run
+// metrics hw.<path>.{flops,dram_bytes,gpu_ns}, and hw.counters — 0 with the
+// reason where the counters could not be read. `replay` runs the pipeline
+// once into a scratch run, its ranges on `ranges`.
+using CounterReplay =
+    std::function<void(SessionWriter& scratch, int64_t run, cuda::RangeSink& ranges)>;
+std::vector<RunMetricRow> countHardware(int device, const CounterReplay& replay,
+                                        const Recorder& recorded);
+// One such replay of the built-in model (its state reset after it) or of a
+// TorchScript model (spans from its interpreter's hierarchy, as recorded).
+void replayWithRanges(VlmModel& model, const PreparedCapture& prep, const std::vector<int>& seen,
+                      SessionWriter& scratch, int64_t run, cuda::RangeSink& ranges);
+void replayWithRanges(ScriptedModel& model, const PreparedCapture& prep, SessionWriter& scratch,
+                      int64_t run, cuda::RangeSink& ranges);
 
 // The stored copy of the input image and the device, shared by both kinds of run.
 Result<ImageRow> storedImageRow(const PreparedCapture& prep);

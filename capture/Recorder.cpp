@@ -115,6 +115,7 @@ int64_t Recorder::moduleFor(const std::string& path, const std::string& kind,
     const int64_t id = int64_t(moduleIds_.size()) + 1;
     moduleIds_[path] = id;
     ModuleRow row{id, path.empty() ? std::string("model") : path, kind, parent, 0};
+    pathOf_.push_back(row.path);
     if (assignRoles_) assignRoles_(row);
     pending_.modules.push_back(std::move(row));
     return id;
@@ -248,6 +249,7 @@ void Recorder::enter(int64_t moduleId) {
         f.deviceStart = timer_->mark();
     }
     spanStack_.push_back(f);
+    deepestSpan_ = std::max(deepestSpan_, int(spanStack_.size()));
     if (marks_) marks_->spanStarted(f.id);
     spanStack_.back().start = nowNs();
 }
@@ -262,11 +264,17 @@ void Recorder::enterModule(const std::string& path, const std::string& kind, Mod
         spanStack_.empty() ? std::nullopt : std::optional<int64_t>(spanStack_.back().module);
     const int64_t id = int64_t(moduleIds_.size()) + 1;
     moduleIds_[path] = id;
+    pathOf_.push_back(path);
     ModuleRow row{id, path, kind, parent, 0, role};
     assignIndices(row);
     layerOf_[id] = row.layer;
     pending_.modules.push_back(std::move(row));
     enter(id);
+}
+
+std::optional<std::string> Recorder::modulePath(int64_t moduleId) const {
+    if (moduleId < 1 || moduleId > int64_t(pathOf_.size())) return std::nullopt;
+    return pathOf_[size_t(moduleId - 1)];
 }
 
 std::optional<int> Recorder::innermostLayer() const {

@@ -81,6 +81,13 @@ public:
         return spanStack_.empty() ? std::nullopt : std::optional<int64_t>(spanStack_.back().module);
     }
 
+    // The path of a module this recorder created (followScriptHierarchy,
+    // enterModule); nullopt for another id (the built-in model's own).
+    std::optional<std::string> modulePath(int64_t moduleId) const;
+    // The most module spans open at once so far: the module tree's depth the
+    // run reached.
+    int deepestSpan() const { return deepestSpan_; }
+
     // TorchScript models have no probes: their module spans follow the
     // interpreter's module hierarchy at each top-level op. The root module
     // is `rootKind`; submodules become module rows as they first appear,
@@ -290,7 +297,9 @@ private:
     cuda::EventTimer* timer_ = nullptr;
     std::vector<AwaitingSpan> awaitingDevice_;
     int64_t deviceTimedSpans_ = 0;
-    std::string deviceTimingError_; // the first failure to read the events
+    std::string deviceTimingError_;   // the first failure to read the events
+    std::vector<std::string> pathOf_; // module id - 1 → path, for the modules created here
+    int deepestSpan_ = 0;
 };
 
 // `{ ProbeWork w(rec); ... }` marks the profiler's own work (Recorder::

@@ -72,25 +72,27 @@ private slots:
         QCOMPARE(after("--dtype"), QStringLiteral("float16"));
         QCOMPARE(after("--device-timing"), QStringLiteral("exact"));
         QVERIFY(args.contains(QStringLiteral("--hw-counters")));
-        // A user model runs on the GPU too, timed so, but its counters are
-        // the built-in model's replay: not offered.
+        // A user model runs on the GPU too, timed so, its counters read by
+        // a replay of its own.
         auto* model = dialog.findChild<QComboBox*>(QStringLiteral("model"));
         QVERIFY(model);
         model->setCurrentIndex(model->findData(QStringLiteral("file")));
         auto* counters = dialog.findChild<QCheckBox*>(QStringLiteral("hwCounters"));
-        QVERIFY(counters && !counters->isEnabled() && !counters->isChecked());
+        QVERIFY(counters && counters->isEnabled() && counters->isChecked());
         QVERIFY(timing->isEnabled());
         const QStringList user = dialog.request().arguments();
         QCOMPARE(user.at(user.indexOf(QStringLiteral("--device")) + 1), QStringLiteral("cuda:0"));
-        QVERIFY(!user.contains(QStringLiteral("--hw-counters")));
+        QVERIFY(user.contains(QStringLiteral("--hw-counters")));
         model->setCurrentIndex(0);
         QVERIFY(counters->isEnabled());
-        // Back on the CPU, float16 is not offered and the timing has no say.
+        // Back on the CPU, float16 is not offered, the timing has no say and
+        // there are no counters to read.
         device->setCurrentIndex(0);
         QCOMPARE(dialog.request().dtype, QStringLiteral("float32"));
         QVERIFY(!timing->isEnabled());
         QVERIFY(!dialog.request().arguments().contains(QStringLiteral("--device-timing")));
         QVERIFY(!dialog.request().arguments().contains(QStringLiteral("--hw-counters")));
+        QVERIFY(!counters->isEnabled() && !counters->isChecked());
     }
 
     // The real CLI on a machine without CUDA: the CPU only, and why.

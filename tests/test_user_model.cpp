@@ -96,8 +96,8 @@ private slots:
         QVERIFY2(kv.err.contains("user model"), kv.err.constData());
         QCOMPARE((*SessionReader::open(out.toStdString()))->runs()->size(), size_t(1));
         // A user model runs on a GPU where there is one (tests/gpu checks it
-        // there): here the request fails for want of the GPU, not of the model;
-        // its hardware counters, which replay the built-in model, are refused.
+        // there): here the request fails for want of the GPU, not of the model,
+        // with its hardware counters too (a replay of its own pipeline).
         const QStringList capture{QStringLiteral("capture"),
                                   QStringLiteral("--model-file"),
                                   manifest,
@@ -114,8 +114,10 @@ private slots:
         const auto hw =
             test::runCli(capture + QStringList{QStringLiteral("--device"), QStringLiteral("cuda"),
                                                QStringLiteral("--hw-counters")});
-        QCOMPARE(hw.exitCode, 2);
-        QVERIFY2(hw.err.contains("replays the built-in model"), hw.err.constData());
+        if (hw.exitCode != 0) {
+            QCOMPARE(hw.exitCode, 2);
+            QVERIFY2(hw.err.contains("no usable CUDA device"), hw.err.constData());
+        }
     }
 
     void badUserModelsAreRefusedClearly() {

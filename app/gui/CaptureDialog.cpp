@@ -228,8 +228,8 @@ void CaptureDialog::devicesFound() {
     }
 }
 
-// Only the precisions the device takes are offered; device timing is a GPU's,
-// and the hardware counters replay the built-in model on one.
+// Only the precisions the device takes are offered; device timing and the
+// hardware counters (a replay of the run) are a GPU's.
 void CaptureDialog::deviceChanged() {
     const QStringList dtypes = device_->currentData(kDtypesRole).toStringList();
     auto* items = qobject_cast<QStandardItemModel*>(dtype_->model());
@@ -239,8 +239,8 @@ void CaptureDialog::deviceChanged() {
     const bool gpu =
         device_->currentData().toString() != QLatin1String("cpu") && device_->isEnabled();
     deviceTiming_->setEnabled(gpu);
-    hwCounters_->setEnabled(gpu && model_->currentData().toString() != QLatin1String("file"));
-    if (!hwCounters_->isEnabled()) hwCounters_->setChecked(false);
+    hwCounters_->setEnabled(gpu);
+    if (!gpu) hwCounters_->setChecked(false);
 }
 
 void CaptureDialog::modelChanged() {

@@ -20,7 +20,16 @@ struct CounterRange {
     std::map<std::string, double> values; // metric → its value over the range
 };
 
-class RangeProfiler {
+// Where a replay's ranges go: pushes and pops nest, each pop ends the
+// innermost range pushed.
+class RangeSink {
+public:
+    virtual ~RangeSink() = default;
+    virtual void push(const std::string& name) = 0;
+    virtual void pop() = 0;
+};
+
+class RangeProfiler final : public RangeSink {
 public:
     // On the calling thread's current CUDA context, for CUDA device `device`:
     // the metrics checked and configured for its chip, up to `maxRanges`
@@ -29,7 +38,7 @@ public:
     // permitted).
     static Result<std::unique_ptr<RangeProfiler>>
     start(int device, const std::vector<std::string>& metrics, size_t maxRanges, int levels);
-    ~RangeProfiler(); // disables the profiler
+    ~RangeProfiler() override; // disables the profiler
     RangeProfiler(const RangeProfiler&) = delete;
     RangeProfiler& operator=(const RangeProfiler&) = delete;
 
@@ -40,8 +49,8 @@ public:
     // One replay of the work: begin, pushes and pops around it, end. end
     // says whether CUPTI now has every pass it needs.
     Status beginPass();
-    void push(const std::string& name);
-    void pop();
+    void push(const std::string& name) override;
+    void pop() override;
     Result<bool> endPass();
 
     // After the last pass: each range's names and values.

@@ -1,0 +1,32 @@
+#pragma once
+// What a --hw-counters replay read, as run metrics (capture-tech.md §5).
+// Each range a replay pushes is named by its module's path, so the counts of
+// a replay, whose module ids are its own, land on the recorded run's modules
+// by name. Plain C++: no CUPTI header here.
+
+#include "capture/cuda/RangeProfiler.h"
+#include "core/session/Records.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mvp::cuda {
+
+// How the ranges were read, for hw.counters' note.
+struct CounterReplays {
+    std::string chip;     // as CUPTI names it
+    int passesRun = 0;    // replays of the run
+    int configPasses = 0; // replays one nesting level needs
+    int levels = 0;       // nesting levels of the module tree counted
+    int64_t dropped = 0;  // ranges CUPTI dropped
+};
+
+// hw.counters (the replays, measured), then per module path, in path order,
+// hw.<path>.flops, hw.<path>.dram_bytes and hw.<path>.gpu_ns: the innermost
+// module of each range, its values summed over its calls (countedWork's
+// rules). A figure whose metrics are missing is left out, never partial.
+std::vector<RunMetricRow> counterRunMetrics(const std::vector<CounterRange>& ranges,
+                                            const CounterReplays& how);
+
+} // namespace mvp::cuda
