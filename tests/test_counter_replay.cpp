@@ -11,6 +11,7 @@
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 #include <map>
@@ -65,6 +66,14 @@ std::map<std::string, double> zeroCounters() {
     for (const auto& m : cuda::rooflineMetrics())
         v[m] = 0;
     return v;
+}
+
+// A replay of the TorchScript model the capture loaded, loaded afresh.
+void scriptedReplay(const PreparedCapture& prep, SessionWriter& scratch, int64_t run,
+                    cuda::RangeSink& ranges) {
+    auto model = ScriptedModel::load(*prep.userModel, torch::kCPU);
+    QVERIFY(model);
+    replayWithRanges(**model, prep, scratch, run, ranges);
 }
 
 const RunMetricRow* metric(const std::vector<RunMetricRow>& rows, const std::string& name) {
@@ -132,13 +141,26 @@ private Q_SLOTS:
         o.modelFile = QString(folder + QStringLiteral("/example-vlm.json")).toStdString();
         o.imagePath = test::sampleImage().toStdString();
         o.steps = 2;
-        expectReplayMatches(o, "scripted",
-                            [](const PreparedCapture& prep, SessionWriter& scratch, int64_t run,
-                               cuda::RangeSink& ranges) {
-                                auto model = ScriptedModel::load(*prep.userModel, torch::kCPU);
-                                QVERIFY(model);
-                                replayWithRanges(**model, prep, scratch, run, ranges);
-                            });
+        expectReplayMatches(o, "scripted", scriptedReplay);
+    }
+
+    // The Mixtral layout (examples/torchvision_vlm.py): experts in a
+    // ModuleList, called from an unrolled loop, whose paths the hierarchy
+    // alone does not give.
+    void mixtralLayoutReplayPushesTheRecordedSpans() {
+        const QString folder = dir.filePath(QStringLiteral("mixtral"));
+        QProcess python;
+        python.start(
+            QStringLiteral("/usr/bin/python3"),
+            {test::sourceDir() + QStringLiteral("/capture/models/examples/torchvision_vlm.py"),
+             folder, QStringLiteral("--tower"), QStringLiteral("resnet18")});
+        QVERIFY(python.waitForFinished(120000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        CaptureOptions o;
+        o.modelFile = QString(folder + QStringLiteral("/resnet18-moe.json")).toStdString();
+        o.imagePath = test::sampleImage().toStdString();
+        o.steps = 2;
+        expectReplayMatches(o, "mixtral", scriptedReplay);
     }
 
     // Ranges named by module path, summed per innermost module over its
