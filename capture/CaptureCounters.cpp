@@ -83,13 +83,14 @@ private:
     int64_t run_ = 0;
 };
 
-Status replayUnderCounters(const CounterReplay& replay, cuda::RangeProfiler& profiler) {
+Status replayUnderCounters(const CounterReplay& replay, cuda::RangeProfiler& profiler, int levels) {
     auto scratch = ScratchSession::open();
     if (!scratch) return scratch.error();
     for (int pass = 0; pass < kMaxReplays; ++pass) {
         if (auto s = profiler.beginPass(); !s) return s;
         try {
-            replay((*scratch)->writer(), (*scratch)->run(), profiler);
+            cuda::LevelLimitedRanges ranges(profiler, levels);
+            replay((*scratch)->writer(), (*scratch)->run(), ranges);
         } catch (const std::exception& e) {
             (void)profiler.endPass();
             return makeError(ErrorCode::Internal,
@@ -155,7 +156,8 @@ std::vector<RunMetricRow> countHardware(int device, const CounterReplay& replay,
     auto profiler = cuda::RangeProfiler::start(device, cuda::rooflineMetrics(),
                                                size_t(recorded.spansRecorded()) + 16, levels);
     if (!profiler) return unavailable(profiler.error().message);
-    if (auto s = replayUnderCounters(replay, **profiler); !s) return unavailable(s.error().message);
+    if (auto s = replayUnderCounters(replay, **profiler, levels); !s)
+        return unavailable(s.error().message);
     auto ranges = (*profiler)->ranges();
     if (!ranges) return unavailable(ranges.error().message);
     const cuda::RangeProfiler& p = **profiler;

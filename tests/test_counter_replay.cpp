@@ -163,6 +163,28 @@ private Q_SLOTS:
         expectReplayMatches(o, "mixtral", scriptedReplay);
     }
 
+    // Ranges deeper than the profiler's levels are not pushed; their work
+    // counts in their ancestors'.
+    void rangesBelowTheLevelsAreLeftOut() {
+        RecordedRanges seen;
+        cuda::LevelLimitedRanges limited(seen, 2);
+        limited.push("model");
+        limited.push("model.llm");
+        limited.push("model.llm.layer");
+        limited.push("model.llm.layer.mlp");
+        limited.pop();
+        limited.pop();
+        limited.push("model.llm.norm");
+        limited.pop();
+        limited.pop();
+        limited.push("model.vision");
+        limited.pop();
+        limited.pop();
+        QCOMPARE(seen.names, (std::vector<std::string>{"model", "model.llm", "model.vision"}));
+        QVERIFY(seen.balanced && seen.depth == 0);
+        QCOMPARE(seen.deepest, 2);
+    }
+
     // Ranges named by module path, summed per innermost module over its
     // calls: FLOPs = 2·fma + add + mul (+ tensor ops), DRAM = read + write.
     void rangesBecomeModuleMetrics() {

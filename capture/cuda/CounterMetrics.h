@@ -13,6 +13,24 @@
 
 namespace mvp::cuda {
 
+// Passes on the ranges at nesting levels 1 to `levels` only: the profiler
+// is configured for that many, and a deeper module's work counts in its
+// ancestors'.
+class LevelLimitedRanges final : public RangeSink {
+public:
+    LevelLimitedRanges(RangeSink& to, int levels) : to_(to), levels_(levels) {}
+    void push(const std::string& name) override {
+        if (++depth_ <= levels_) to_.push(name);
+    }
+    void pop() override {
+        if (depth_-- <= levels_) to_.pop();
+    }
+
+private:
+    RangeSink& to_;
+    int levels_, depth_ = 0;
+};
+
 // How the ranges were read, for hw.counters' note.
 struct CounterReplays {
     std::string chip;     // as CUPTI names it

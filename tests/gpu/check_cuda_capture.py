@@ -20,8 +20,10 @@ libtorch's caching allocator: what tensors held as the run began covers the
 model's weights (all on the GPU), and the run's peak lies above it. A user's
 TorchScript model on CUDA (the CLI's example; the examples' Mixtral-layout
 VLM): complete, traced, timed, its memory, attention and routing read from
-the GPU's tensors, and its W8 what-if run there. (The tracing's cost
-is bench_capture_overhead --gpu-trace: in one process.)
+the GPU's tensors, its W8 what-if run there, and its hardware counters
+read by a replay of its own pipeline (every expert that ran counted by its
+module path). (The tracing's cost is bench_capture_overhead --gpu-trace: in
+one process.)
 Prints a short table and "SUMMARY …" lines for run.sh; exit 1 on a failed
 check, 77 when torch.cuda sees no GPU.
 
@@ -251,7 +253,35 @@ def scripted_moe_failures(cli: str, image: str, out: str) -> list[str]:
         fails.append(f"{name}: no routing rows from its router on the GPU")
     if not layers or not isinstance(peak, dict):
         fails.append(f"{name} W8 what-if: quant.layers {layers}, peak GPU memory {peak}")
-    return fails
+    return fails + scripted_counter_failures(cli, image, out, manifest)
+
+
+def scripted_counter_failures(cli: str, image: str, out: str, manifest: str) -> list[str]:
+    """--hw-counters on the Mixtral-layout TorchScript model: its own pipeline
+    replayed under the range profiler, every expert that ran counted by its
+    module path."""
+    name = "scripted-moe-hw"
+    capture(cli, image, out, name, "--model-file", manifest, "--device", "cuda", "--steps", "2",
+            "--hw-counters")
+    session = os.path.join(out, name + ".mvprof")
+    m = metrics(session)
+    with sqlite3.connect(session) as db:
+        note = db.execute("SELECT note FROM run_metric WHERE run = 1 AND "
+                          "name = 'hw.counters'").fetchone()
+        spanned = [p for (p,) in db.execute(
+            "SELECT DISTINCT m.path FROM span s JOIN module m ON m.run = s.run AND "
+            "m.id = s.module WHERE s.run = 1")]
+        experts = [p for (p,) in db.execute(
+            "SELECT DISTINCT m.path FROM span s JOIN module m ON m.run = s.run AND "
+            "m.id = s.module WHERE s.run = 1 AND m.role = 'expert'")]
+    counted = [p for p in spanned if f"hw.{p}.flops" in m]
+    print(f"SUMMARY {name}: {m.get('hw.counters', 0):.0f} replays, {len(counted)} of "
+          f"{len(spanned)} modules counted ({note[0] if note else 'no hw.counters row'})")
+    if m.get("hw.counters", 0) <= 0:
+        return [f"{name}: no hardware counters ({note[0] if note else 'no hw.counters row'})"]
+    uncounted = [p for p in experts if not m.get(f"hw.{p}.flops", 0) > 0]
+    return [f"{name}: experts without counted FLOPs: {uncounted}"] if uncounted or not experts \
+        else []
 
 
 def main() -> int:
