@@ -253,14 +253,14 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     rows.runMetrics = runMetrics(*d->model, transform);
     addRecorderMetrics(rows, rec, startMemory);
     if (gpu) gpu->finish(rec, rows); // tracing off before any counter replay
-    if (onGpu && o.hwCounters && probes && outcome.status == RunStatus::Complete)
-        for (auto& m : countHardware(
-                 d->model->device().index(),
-                 [&](SessionWriter&scratch, int64_t run, cuda::RangeSink&ranges) {
-                     replayWithRanges(*d->model, d->prep, seen, scratch, run, ranges);
-                 },
-                 rec))
+    if (onGpu && o.hwCounters && probes && outcome.status == RunStatus::Complete) {
+        const CounterReplay replay = [&](SessionWriter& scratch, int64_t run,
+                                         cuda::RangeSink& ranges) {
+            replayWithRanges(*d->model, d->prep, seen, scratch, run, ranges);
+        };
+        for (auto& m : countHardware(d->model->device().index(), replay, rec))
             rows.runMetrics.push_back(std::move(m));
+    }
     if (probes) {
         Batch metrics = sink.metricRows();
         rows.patchMetrics = std::move(metrics.patchMetrics);

@@ -148,14 +148,14 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                                "storage of the TorchScript module's parameters"});
     addRecorderMetrics(rows, rec, startMemory);
     if (gpu) gpu->finish(rec, rows); // tracing off before any counter replay
-    if (gpu && o.hwCounters && probes && outcome.status == RunStatus::Complete)
-        for (auto& m : countHardware(
-                 model.device().index(),
-                 [&](SessionWriter&scratch, int64_t run, cuda::RangeSink&ranges) {
-                     replayWithRanges(model, d->prep, scratch, run, ranges);
-                 },
-                 rec))
+    if (gpu && o.hwCounters && probes && outcome.status == RunStatus::Complete) {
+        const CounterReplay replay = [&](SessionWriter& scratch, int64_t run,
+                                         cuda::RangeSink& ranges) {
+            replayWithRanges(model, d->prep, scratch, run, ranges);
+        };
+        for (auto& m : countHardware(model.device().index(), replay, rec))
             rows.runMetrics.push_back(std::move(m));
+    }
     if (roles) {
         rows.routing = roles->takeRouting();
         rows.patchMetrics = roles->attentionMetrics();
