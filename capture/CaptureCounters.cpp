@@ -17,7 +17,6 @@
 #include "capture/cuda/RangeProfiler.h"
 #include "core/session/SessionWriter.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <unistd.h>
@@ -25,11 +24,6 @@
 namespace mvp {
 
 namespace {
-
-// Nesting levels counted at most: each level costs the metrics' passes again.
-constexpr int kMaxCounterLevels = 8;
-// A configuration that needs more replays than this is refused, not run.
-constexpr int kMaxReplays = 64;
 
 // Pushes a range named by the module's path at every span the replay opens.
 class RangeMarks final : public CorrelationMarks {
@@ -86,7 +80,7 @@ private:
 Status replayUnderCounters(const CounterReplay& replay, cuda::RangeProfiler& profiler, int levels) {
     auto scratch = ScratchSession::open();
     if (!scratch) return scratch.error();
-    for (int pass = 0; pass < kMaxReplays; ++pass) {
+    for (int pass = 0; pass < cuda::kMaxCounterReplays; ++pass) {
         if (auto s = profiler.beginPass(); !s) return s;
         try {
             cuda::LevelLimitedRanges ranges(profiler, levels);
@@ -100,8 +94,9 @@ Status replayUnderCounters(const CounterReplay& replay, cuda::RangeProfiler& pro
         if (!done) return done.error();
         if (*done) return Ok{};
     }
-    return makeError(ErrorCode::Internal,
-                     "the counters needed more than " + std::to_string(kMaxReplays) + " replays");
+    return makeError(ErrorCode::Internal, "the counters needed more than " +
+                                              std::to_string(cuda::kMaxCounterReplays) +
+                                              " replays");
 }
 
 } // namespace
@@ -150,9 +145,9 @@ void replayWithRanges(ScriptedModel& model, const PreparedCapture& prep, Session
 std::vector<RunMetricRow> countHardware(int device, const CounterReplay& replay,
                                         const Recorder& recorded) {
     auto unavailable = [](const std::string& why) {
-        return std::vector<RunMetricRow>{{"hw.counters", 0, "", "measured", "n/a: " + why}};
+        return std::vector<RunMetricRow>{cuda::countersUnavailable(why)};
     };
-    const int levels = std::clamp(recorded.deepestSpan(), 1, kMaxCounterLevels);
+    const int levels = cuda::counterLevels(recorded.deepestSpan());
     auto profiler = cuda::RangeProfiler::start(device, cuda::rooflineMetrics(),
                                                size_t(recorded.spansRecorded()) + 16, levels);
     if (!profiler) return unavailable(profiler.error().message);

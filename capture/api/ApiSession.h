@@ -7,6 +7,8 @@
 #include "capture/GpuTrace.h"
 #include "capture/Recorder.h"
 #include "capture/api/mvprof_capture.h"
+#include "capture/cuda/CounterMetrics.h"
+#include "capture/cuda/RangeProfiler.h"
 #include "core/Result.h"
 #include "core/analysis/Prediction.h"
 #include "core/session/LiveRuns.h"
@@ -17,7 +19,19 @@
 #include <string>
 #include <vector>
 
+namespace mvp::api {
+// The open run's hardware counters while the caller replays its work
+// (mvprof_counters_begin … mvprof_counters_end, CaptureApiCounters.cpp).
+struct CounterReplays {
+    std::unique_ptr<cuda::RangeProfiler> profiler;
+    int levels = 1;
+    std::optional<cuda::LevelLimitedRanges> ranges; // the pass running now
+    std::string failure;                            // the first failure: counting stops
+};
+} // namespace mvp::api
+
 struct mvprof_session {
+
     std::unique_ptr<mvp::SessionWriter> writer;
     std::optional<int64_t> run;
     std::optional<int64_t> baselineRun; // of the open run, when it is a what-if
@@ -29,6 +43,9 @@ struct mvprof_session {
     int decodeSteps = 0;                         // the highest decode step begun
     int visualFirst = 0, visualCount = 0;        // the declared visual positions
     std::unique_ptr<mvp::GpuObservation> gpu;    // the open run's, when it runs on CUDA
+    std::optional<int> gpuIndex;                 // the open run's CUDA device, if any
+    bool recordingFinished = false;              // phases, ops and GPU observation over
+    std::unique_ptr<mvp::api::CounterReplays> counters; // hardware counters being read
 };
 
 namespace mvp::api {
@@ -52,6 +69,11 @@ template <typename F> int guarded(mvprof_session* s, bool needsRun, F f) {
         return fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());
     }
 }
+
+// Ends the open run's recording once: its last phase, the op callbacks and
+// the GPU's observation (trace, energy, memory). Hardware-counter replays
+// come after it, the run's end after them.
+void finishRecording(mvprof_session& s);
 
 // After a what-if run with quantised modules has ended: predicts its latency
 // from the baseline's profile and stores it with the run.

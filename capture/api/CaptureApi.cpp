@@ -35,6 +35,16 @@ const char* lastError() {
     return tlsError.c_str();
 }
 
+void finishRecording(mvprof_session& s) {
+    if (s.recordingFinished) return;
+    s.recordingFinished = true;
+    Recorder& rec = *s.recorder;
+    rec.endPhase();
+    rec.stopOps();
+    rec.setObserver(nullptr);
+    if (s.gpu) s.gpu->finish(rec, s.rows); // the caller's phases waited for the GPU
+}
+
 int fail(const Error& e) {
     return fail(e.code == ErrorCode::Io ? MVPROF_IO : MVPROF_BAD_INPUT, e.message);
 }
@@ -103,10 +113,8 @@ mvp::DeviceRow runDevice(std::optional<int> gpu, const std::string& dtype) {
 
 int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     mvp::Recorder& rec = *s->recorder;
-    rec.endPhase();
-    rec.stopOps();
-    rec.setObserver(nullptr);
-    if (s->gpu) s->gpu->finish(rec, s->rows); // the caller's phases waited for the GPU
+    s->counters.reset(); // replays the caller never ended are not counted
+    mvp::api::finishRecording(*s);
     addAttentionRows(*s);
     for (auto& m : rec.runMetrics())
         s->rows.runMetrics.push_back(std::move(m));
@@ -224,6 +232,8 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
                                                                      *id, info.startedUtc);
         s->rows = std::move(rows);
         const std::optional<int> gpu = cudaIndex(info.device);
+        s->gpuIndex = gpu;
+        s->recordingFinished = false;
         s->rows.device = runDevice(gpu, info.dtype);
         s->rows.runMetrics.push_back(mvp::sysinfo::startRunMemory());
         if (gpu)
@@ -237,6 +247,9 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
 
 int mvprof_begin_phase(mvprof_session* s, const char* phase, int step) {
     return guarded(s, true, [&]() -> int {
+        if (s->recordingFinished)
+            return fail(MVPROF_BAD_INPUT, "this run's recording has ended (its hardware "
+                                          "counters are being read): end the run");
         const auto known = mvp::phaseFromString(text(phase));
         if (!known || *known == mvp::Phase::None)
             return fail(MVPROF_BAD_INPUT, "unknown phase '" + text(phase) +

@@ -85,15 +85,17 @@ int mvprof_plan_cold_experts(mvprof_session* s, long long baseline_run, int wind
             topK = std::max(topK, r.rank + 1);
         }
         if (routing->empty())
-            return fail(MVPROF_BAD_INPUT, "run " + std::to_string(baseline_run) +
-                                              " recorded no routing: there are no experts to freeze");
+            return fail(MVPROF_BAD_INPUT,
+                        "run " + std::to_string(baseline_run) +
+                            " recorded no routing: there are no experts to freeze");
         const auto plan =
             mvp::planColdExperts(*routing, expertCount, topK, window, min_activations);
         if (plan.completeWindows < 2)
             return fail(MVPROF_BAD_INPUT,
                         "the baseline has " + std::to_string(plan.positions) +
                             " tokens per layer: cold-expert freezing needs two complete windows "
-                            "of " + std::to_string(window) + " (use a smaller window)");
+                            "of " +
+                            std::to_string(window) + " (use a smaller window)");
         int n = 0;
         for (const auto& [layer, frozen] : plan.frozen)
             for (int e : frozen) {

@@ -19,7 +19,7 @@ extern "C" {
 #define MVPROF_API
 #endif
 
-#define MVPROF_ABI_VERSION 4
+#define MVPROF_ABI_VERSION 5
 
 enum mvprof_error {
     MVPROF_OK = 0,
@@ -148,6 +148,23 @@ MVPROF_API int mvprof_add_quantised_module(mvprof_session* s, const char* path,
  * tokens on the heatmap. */
 MVPROF_API int mvprof_add_patch_metrics(mvprof_session* s, int layer, const char* name, int n,
                                         const int* patches, const double* values);
+/* Hardware counters of a CUDA run's modules (CUPTI's range profiler;
+ * FORMAT.md hw.*), read by replaying the run's work after its last phase:
+ * mvprof_counters_begin ends the recording (phases, ops, GPU trace) and says
+ * whether the counters can be read (*available 0: they cannot, and the run
+ * says why in hw.counters). Then, until *done is 1, one replay of the work
+ * between mvprof_counter_pass(s, 1, NULL) and mvprof_counter_pass(s, 0,
+ * &done), with mvprof_counter_push(s, path) as each module call begins —
+ * the path as given to mvprof_begin_module — and mvprof_counter_pop(s) as it
+ * ends. mvprof_counters_end(s, failure) turns the counts into the run's
+ * hw.* metrics, or, with a failure (the replay raised), hw.counters = 0 with
+ * it. A failed pass ends the passes (*done 1) and is reported the same way.
+ * Then end the run as usual. The run's device must be CUDA. */
+MVPROF_API int mvprof_counters_begin(mvprof_session* s, int* available);
+MVPROF_API int mvprof_counter_pass(mvprof_session* s, int begin, int* done);
+MVPROF_API int mvprof_counter_push(mvprof_session* s, const char* path);
+MVPROF_API int mvprof_counter_pop(mvprof_session* s);
+MVPROF_API int mvprof_counters_end(mvprof_session* s, const char* failure);
 /* Ends the run with a status and, for incomplete or failed runs, why. */
 MVPROF_API int mvprof_end_run(mvprof_session* s, int status, const char* error);
 /* Ends a run still open as failed, writes everything and frees the session. */

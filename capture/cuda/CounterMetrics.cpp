@@ -58,6 +58,10 @@ RunMetricRow measured(std::string name, double value, const char* unit, std::str
 }
 } // namespace
 
+RunMetricRow countersUnavailable(const std::string& why) {
+    return RunMetricRow{"hw.counters", 0, "", "measured", "n/a: " + why};
+}
+
 std::vector<RunMetricRow> counterRunMetrics(const std::vector<CounterRange>& ranges,
                                             const CounterReplays& how) {
     std::map<std::string, std::map<std::string, double>> byModule;

@@ -13,6 +13,15 @@
 
 namespace mvp::cuda {
 
+// Nesting levels counted at most (each level costs the metrics' passes
+// again), and the replays a configuration may ask for before it is refused.
+constexpr int kMaxCounterLevels = 8;
+constexpr int kMaxCounterReplays = 64;
+// The levels a run whose module spans nested `deepest` deep is counted at.
+inline int counterLevels(int deepest) {
+    return deepest < 1 ? 1 : deepest > kMaxCounterLevels ? kMaxCounterLevels : deepest;
+}
+
 // Passes on the ranges at nesting levels 1 to `levels` only: the profiler
 // is configured for that many, and a deeper module's work counts in its
 // ancestors'.
@@ -39,6 +48,9 @@ struct CounterReplays {
     int levels = 0;       // nesting levels of the module tree counted
     int64_t dropped = 0;  // ranges CUPTI dropped
 };
+
+// hw.counters = 0 with the reason ("n/a: …"): the counters were not read.
+RunMetricRow countersUnavailable(const std::string& why);
 
 // hw.counters (the replays, measured), then per module path, in path order,
 // hw.<path>.flops, hw.<path>.dram_bytes and hw.<path>.gpu_ns: the innermost

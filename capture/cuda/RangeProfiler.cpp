@@ -19,6 +19,8 @@ Error cuptiError(const std::string& what, CUptiResult s) {
     // Profiling counters needs the driver's permission (NVreg_RestrictProfilingToAdminUsers).
     const std::string hint = s == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES
                                  ? " (the driver restricts GPU counters to administrators)"
+                             : s == CUPTI_ERROR_UNKNOWN
+                                 ? " (CUPTI answers this where it finds no GPU or driver)"
                                  : "";
     return makeError(ErrorCode::Internal, "CUPTI " + what + ": " + cuptiMessage(s) + hint);
 }

@@ -10,7 +10,9 @@ probabilities) and the greedy tokens, its
 kernels traced by CUPTI (most of their time within module spans) and
 module spans timed by CUDA events, its GPU memory peak what
 torch.cuda.max_memory_allocated reads right after the run (within 1 %), and
-the report must read it.
+the report must read it. With hw_counters, its pass replayed under CUPTI's
+range profiler gives each module its counted work: the projector's FLOPs
+within 0.5-4x of 2·16·64·64 worked by hand.
 Exit 1 on a failed check, 77 without a GPU.
 
     python3 check_python_cuda.py MVPROF_CLI IMAGE OUT_DIR
@@ -121,6 +123,21 @@ def main() -> int:
     with sqlite3.connect(exact) as db:
         exact_mode = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1")).get(
             "gpu.device_timing")
+    # Hardware counters: the pass replayed under CUPTI's range profiler, a
+    # range per module call named by its path.
+    counted = os.path.join(out, "python-cuda-hw.mvprof")
+    with torch.no_grad(), mvprof.profile(counted, model, image=image, force=True,
+                                         hw_counters=lambda p: generate(p, p.model)) as p:
+        generate(p, model)
+    with sqlite3.connect(counted) as db:
+        hw = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1 AND "
+                             "name LIKE 'hw.%'"))
+        hw_note = (db.execute("SELECT note FROM run_metric WHERE run = 1 AND "
+                              "name = 'hw.counters'").fetchone() or ["no hw.counters row"])[0]
+        hw_status = db.execute("SELECT status FROM run WHERE id = 1").fetchone()[0]
+    # The projector, a 64×64 Linear over the 16 patches once a pass: 2·16·64·64
+    # FLOPs by hand (float32 without TF32: fused multiply-adds, counted 2 each).
+    projector_flops = 2 * 16 * 64 * 64
     # What-ifs of the GPU model, A/B repeated: W4's weights round-trip
     # through host memory and back to the GPU; W8 runs torch's int8 matmul.
     whatifs = {}
@@ -157,7 +174,18 @@ def main() -> int:
                  "gpu.memory_available"):
         if metrics.get(name) == 0:
             print(f"  {name} = 0: {notes.get(name)}")
+    print(f"  hardware counters: {hw.get('hw.counters')} replays ({hw_note}); projector "
+          f"{hw.get('hw.multi_modal_projector.flops')} FLOPs counted ({projector_flops} by "
+          f"hand), {hw.get('hw.multi_modal_projector.dram_bytes')} DRAM bytes; head "
+          f"{hw.get('hw.language_model.head.flops')} FLOPs")
     failures = []
+    if not hw.get("hw.counters", 0) > 0 or hw_status != "complete":
+        failures.append(f"hw_counters: {hw.get('hw.counters')} replays, run {hw_status} "
+                        f"({hw_note})")
+    elif not 0.5 <= hw.get("hw.multi_modal_projector.flops", 0) / projector_flops <= 4:
+        failures.append(f"hw_counters: the projector's counted FLOPs "
+                        f"{hw.get('hw.multi_modal_projector.flops')} vs {projector_flops} "
+                        "by hand")
     if report["status"] != "complete":
         failures.append(f"status {report['status']}")
     if report["ops_recorded"] <= 0 or spans <= 0:

@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Optional
 
-ABI_VERSION = 4
+ABI_VERSION = 5
 
 
 class MvprofError(RuntimeError):
@@ -62,6 +62,11 @@ _SIGNATURES = {
     "mvprof_add_resampling_loss": [_S, ctypes.POINTER(VisualObservation),
                                    ctypes.POINTER(VisualObservation)],
     "mvprof_add_quantised_module": [_S, _STR, _LL, _LL],
+    "mvprof_counters_begin": [_S, _INTP],
+    "mvprof_counter_pass": [_S, _INT, _INTP],
+    "mvprof_counter_push": [_S, _STR],
+    "mvprof_counter_pop": [_S],
+    "mvprof_counters_end": [_S, _STR],
     "mvprof_end_run": [_S, _INT, _STR],
     "mvprof_close": [_S],
     "mvprof_plan_cold_experts": [_S, _LL, _INT, _INT, _INTP, _INTP, _INT, _INTP],

@@ -145,7 +145,8 @@ class Profile:
                  image: Union[str, bytes, None] = None, prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
                  ops: bool = True, force: bool = False, transform: Optional["Transform"] = None,
                  baseline_run: int = 0, warmup: Warmup = None, attention: bool = True,
-                 device_timing: str = "events", gpu_trace: bool = True) -> None:
+                 device_timing: str = "events", gpu_trace: bool = True,
+                 hw_counters: Warmup = None) -> None:
         self.path = path or os.environ.get("MVPROF_OUT")
         if not self.path:
             raise MvprofError("no session path: pass one, or run the script under "
@@ -156,6 +157,11 @@ class Profile:
         self.transform, self.baseline_run, self.warmup = transform, baseline_run, warmup
         self.attention = attention
         self.device_timing, self.gpu_trace = device_timing, gpu_trace  # a GPU run's observation
+        self.hw_counters = hw_counters  # the pass replayed for the GPU's counters
+        device = next((p.device for p in model.parameters()), torch.device("cpu"))
+        if hw_counters is not None and device.type != "cuda":
+            raise MvprofError(f"hw_counters reads a GPU's counters: the model is on {device} "
+                              "(move it to a CUDA device, or drop hw_counters)")
         self.reps, self.rerun = 0, None  # a what-if's A/B repetitions (whatif(reps=, run=))
         self.run_id = 0
         self.routers: List[str] = []
@@ -279,6 +285,9 @@ class Profile:
                         if self.routers else self.no_router_message())
             if value is None:
                 self._settle()  # the last phase ends when its GPU work has
+                if self.hw_counters is not None:
+                    from ._counters import count_hardware
+                    count_hardware(self, self.hw_counters)
                 self.call("mvprof_end_run", STATUS["complete"], None)
             elif isinstance(value, KeyboardInterrupt):
                 self.call("mvprof_end_run", STATUS["incomplete"], b("stopped by the user"))
@@ -457,7 +466,7 @@ def profile(path: Optional[str], model: torch.nn.Module, image: Union[str, bytes
             prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
             ops: bool = True, force: bool = False, warmup: Warmup = None,
             attention: bool = True, device_timing: str = "events",
-            gpu_trace: bool = True) -> Profile:
+            gpu_trace: bool = True, hw_counters: Warmup = None) -> Profile:
     """Profiles what runs inside the `with` block into the session at `path`
     (or $MVPROF_OUT): ATen ops, module spans named by their qualified names,
     routing of the modules the roles call routers. `image` is a file's path
@@ -468,6 +477,10 @@ def profile(path: Optional[str], model: torch.nn.Module, image: Union[str, bytes
     A model on a GPU: `device_timing` "events" (each module span timed by
     CUDA events, read once per phase step), "exact" (the host also waits for
     the GPU at every span and op, so their times include their kernels;
-    slower) or "off"; `gpu_trace=False` leaves CUPTI's kernel trace off."""
+    slower) or "off"; `gpu_trace=False` leaves CUPTI's kernel trace off;
+    `hw_counters=run` (the script's pass, as warmup takes it) replays it after
+    the run under CUPTI's range profiler for each module's counted FLOPs,
+    DRAM bytes and kernel time (_counters.py)."""
     return Profile(path, model, image, prompt, roles, ops, force, warmup=warmup,
-                   attention=attention, device_timing=device_timing, gpu_trace=gpu_trace)
+                   attention=attention, device_timing=device_timing, gpu_trace=gpu_trace,
+                   hw_counters=hw_counters)
