@@ -3,7 +3,11 @@
 // label are what the request asks for, worked out by hand; a request the
 // baseline cannot serve is refused with what to change.
 #include "capture/whatif/Plan.h"
+#include "core/image/Image.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace mvp;
@@ -48,6 +52,49 @@ template <typename T> QString messageOf(const Result<T>& r) {
 class TestWhatIfPlan : public QObject {
     Q_OBJECT
 private slots:
+    // A GPU baseline's observation reaches its what-ifs: exact device timing
+    // (every op waits for the GPU: different times), no kernel trace, and
+    // hardware counters to compare; a CPU baseline, which stores none of
+    // them, leaves the defaults.
+    void theBaselinesGpuObservationCarriesOver() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("gpu.mvprof")).toStdString();
+        auto writer = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
+        QVERIFY(writer);
+        auto png = encodePng(RgbImage{2, 2, std::vector<uint8_t>(12, 128)});
+        QVERIFY(png);
+        for (const char* device : {"cuda:0", "cpu"}) {
+            RunInfo info;
+            info.model = "ref:tiny";
+            info.device = device;
+            info.steps = 2;
+            info.configJson = std::string(device) == "cpu"
+                                  ? R"({"seed": 0, "capture": {"warmup": 1}})"
+                                  : R"({"seed": 0, "capture": {"warmup": 1, "device_timing": )"
+                                    R"("exact", "gpu_trace": false, "hw_counters": true}})";
+            auto run = (*writer)->beginRun(info);
+            QVERIFY(run);
+            Batch rows;
+            rows.run = *run;
+            rows.image = ImageRow{"", 2, 2, 2, 2, *png};
+            (*writer)->submit(std::move(rows));
+            QVERIFY((*writer)->endRun(*run, RunResult{}));
+        }
+        QVERIFY((*writer)->close());
+        auto reader = SessionReader::open(path);
+        QVERIFY(reader);
+        auto gpu = baselineOptions(**reader, *(*reader)->run(1));
+        QVERIFY2(gpu, qPrintable(messageOf(gpu)));
+        QCOMPARE(gpu->device, std::string("cuda:0"));
+        QVERIFY(gpu->deviceTiming == cuda::DeviceTiming::Exact);
+        QVERIFY(!gpu->traceGpu && gpu->hwCounters);
+        auto cpu = baselineOptions(**reader, *(*reader)->run(2));
+        QVERIFY2(cpu, qPrintable(messageOf(cpu)));
+        const CaptureOptions defaults;
+        QVERIFY(cpu->deviceTiming == defaults.deviceTiming);
+        QVERIFY(cpu->traceGpu == defaults.traceGpu && cpu->hwCounters == defaults.hwCounters);
+    }
+
     void pruningKeepsTheMostAttendedPatches() {
         WhatIfRequest r;
         r.keepVisual = 0.5;

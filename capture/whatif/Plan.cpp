@@ -1,5 +1,6 @@
 #include "capture/whatif/Plan.h"
 
+#include "capture/cuda/EventTimer.h"
 #include "capture/whatif/ColdExperts.h"
 #include "capture/whatif/ExpertSparsity.h"
 #include "capture/whatif/PlanParts.h"
@@ -26,14 +27,20 @@ std::string runName(const RunInfo& r) {
     return "run " + std::to_string(r.id);
 }
 
-// The baseline's capture settings that affect timing (absent in sessions
-// written before they were stored: the defaults then).
+// The baseline's capture settings that affect timing or what is observed
+// (absent in sessions written before they were stored: the defaults then).
 void copyCaptureSettings(const nlohmann::json& cfg, CaptureOptions& o) {
     if (!cfg.is_object() || !cfg.contains("capture") || !cfg["capture"].is_object()) return;
     const auto& c = cfg["capture"];
     o.warmup = std::max(0, c.value("warmup", o.warmup));
     o.nestedOps = c.value("nested_ops", o.nestedOps);
     o.threads = std::max(0, c.value("threads", o.threads));
+    // A GPU baseline's observation: exact device timing waits at every op,
+    // and its counters are what a what-if's are compared with.
+    o.traceGpu = c.value("gpu_trace", o.traceGpu);
+    if (const auto timing = cuda::parseDeviceTiming(c.value("device_timing", std::string())))
+        o.deviceTiming = *timing;
+    o.hwCounters = c.value("hw_counters", o.hwCounters);
 }
 
 // The same pixels as the baseline: the original file if it is still there
