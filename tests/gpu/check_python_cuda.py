@@ -12,7 +12,7 @@ module spans timed by CUDA events, its GPU memory peak what
 torch.cuda.max_memory_allocated reads right after the run (within 1 %), and
 the report must read it. With hw_counters, its pass replayed under CUPTI's
 range profiler gives each module its counted work: the projector's FLOPs
-within 0.5-4x of 2·16·64·64 worked by hand.
+within 0.5-4x of 2·16·64·64 worked by hand; its W8 what-if is counted too.
 Exit 1 on a failed check, 77 without a GPU.
 
     python3 check_python_cuda.py MVPROF_CLI IMAGE OUT_DIR
@@ -129,7 +129,12 @@ def main() -> int:
     with torch.no_grad(), mvprof.profile(counted, model, image=image, force=True,
                                          hw_counters=lambda p: generate(p, p.model)) as p:
         generate(p, model)
+    # Its W8 what-if counts as it did (on the transformed model).
+    with torch.no_grad(), mvprof.whatif(p, model, mvprof.W8()) as w:
+        generate(w, w.model)
     with sqlite3.connect(counted) as db:
+        w8_counters = db.execute("SELECT value, note FROM run_metric WHERE run = ? AND "
+                                 "name = 'hw.counters'", (w.run_id,)).fetchone()
         hw = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1 AND "
                              "name LIKE 'hw.%'"))
         hw_note = (db.execute("SELECT note FROM run_metric WHERE run = 1 AND "
@@ -179,6 +184,9 @@ def main() -> int:
           f"hand), {hw.get('hw.multi_modal_projector.dram_bytes')} DRAM bytes; head "
           f"{hw.get('hw.language_model.head.flops')} FLOPs")
     failures = []
+    if not (w8_counters or [0])[0] > 0:
+        failures.append(f"hw_counters: the W8 what-if of the counted run read none "
+                        f"({w8_counters})")
     if not hw.get("hw.counters", 0) > 0 or hw_status != "complete":
         failures.append(f"hw_counters: {hw.get('hw.counters')} replays, run {hw_status} "
                         f"({hw_note})")

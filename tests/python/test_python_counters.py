@@ -10,7 +10,9 @@ _counters.py), checked without a GPU:
   passes: each pass runs the user's pass once, a range pushed per module
   call named by its path (nested calls, a module called twice) and popped as
   it ends, the hooks gone afterwards; a pass that raises ends the passes,
-  its error becomes the counters' failure and the run goes on.
+  its error becomes the counters' failure and the run goes on; a what-if's
+  own hooks run on every replay, inside the module's range, and a what-if
+  counts as its baseline did.
 Run by CTest with Debian's /usr/bin/python3; the package comes from
 $MVP_PYTHON_DIR (<build>/python).
 """
@@ -108,8 +110,8 @@ class StandIn:
     """The C ABI's counters as a Profile's `call` sees them: three passes
     wanted; pushes and pops logged per pass."""
 
-    def __init__(self, model: torch.nn.Module) -> None:
-        self.model = model
+    def __init__(self, model: torch.nn.Module, transform=None) -> None:
+        self.model, self.transform, self.patterns = model, transform, []
         self.log: List[str] = []
         self.passes: List[List[str]] = []
         self.depth, self.balanced = 0, True
@@ -126,8 +128,10 @@ class StandIn:
             self.balanced = self.balanced and self.depth == 0
         elif name == "mvprof_counter_push":
             self.passes[-1].append(args[0].decode())
+            self.log.append("push " + args[0].decode())
             self.depth += 1
         elif name == "mvprof_counter_pop":
+            self.log.append("pop")
             self.depth -= 1
             self.balanced = self.balanced and self.depth >= 0
         elif name == "mvprof_counters_end":
@@ -172,10 +176,52 @@ def the_replay_pushes_a_range_per_module_call() -> None:
     check(len(ends) == 3, f"the broken pass is not ended as if it had run: {len(ends)} calls")
 
 
+
+class Marks(mvprof.Transform):
+    """A what-if whose own hooks on module "0" log when they run."""
+
+    def attach(self, prof, model, patterns):
+        log = self.log
+        return [model[0].register_forward_pre_hook(lambda m, i: log.append("transform pre")),
+                model[0].register_forward_hook(lambda m, i, o: log.append("transform post"))]
+
+
+def a_whatifs_hooks_run_inside_the_ranges() -> None:
+    """A what-if's replay runs its transform's hooks, inside the module's range."""
+    model = torch.nn.Sequential(torch.nn.Linear(4, 4), Inner())
+    marks = Marks()
+    abi = StandIn(model, marks)
+    marks.log = abi.log
+    _counters.count_hardware(abi, lambda p: p.model(torch.ones(1, 4)))
+    first = abi.log.index("push 0")
+    inside = abi.log[first:first + 4]
+    check(inside == ["push 0", "transform pre", "transform post", "mvprof_counter_pop"],
+          f"the transform's hooks inside module 0's range: {inside}")
+    check(abi.log.count("transform pre") == 3, "the transform's hooks on every pass")
+    hooks = sum(len(m._forward_hooks) + len(m._forward_pre_hooks) for m in model.modules())
+    check(hooks == 0, f"no hooks left after a what-if's replays: {hooks}")
+    base = mvprof.profile(os.path.join(tempfile.gettempdir(), "unused.mvprof"),
+                          torch.nn.Linear(2, 2))
+    base.run_id, base.hw_counters = 1, tiny_pass  # as if a GPU run had counted
+    try:  # the baseline's pass, and with it the refusal of a CPU model
+        mvprof.whatif(base, torch.nn.Linear(2, 2), mvprof.W8())
+        inherited = ""
+    except mvprof.MvprofError as e:
+        inherited = str(e)
+    off = mvprof.whatif(base, torch.nn.Linear(2, 2), mvprof.W8(), hw_counters=False)
+    check("hw_counters" in inherited and off.hw_counters is None,
+          f"a what-if counts as its baseline did unless told not to: {inherited!r}")
+
+
+def tiny_pass(p) -> None:
+    p.model(torch.ones(1, 2))
+
+
 if __name__ == "__main__":
     a_cpu_model_is_refused()
     the_abi_says_why_there_are_no_counters()
     the_replay_pushes_a_range_per_module_call()
+    a_whatifs_hooks_run_inside_the_ranges()
     if failures:
         print(f"{len(failures)} failed")
         sys.exit(1)

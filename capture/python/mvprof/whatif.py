@@ -239,7 +239,8 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
            roles: Optional[Dict[str, str]] = None, ops: bool = True,
            warmup: Warmup = None, attention: Optional[bool] = None, reps: int = 0,
            run: Warmup = None, device_timing: Optional[str] = None,
-           gpu_trace: Optional[bool] = None) -> Profile:
+           gpu_trace: Optional[bool] = None,
+           hw_counters: Union[Warmup, bool] = None) -> Profile:
     """A what-if run of `model` with `transform`, compared with `baseline`
     (a finished Profile, or a run id in the session at `path`). The session,
     image, prompt and roles default to the baseline's; run `.model` inside.
@@ -255,7 +256,8 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
     module reads at the visual tokens (Δcos, relative L2 drift) and each
     decode query's attention over them (ΔKL), per layer. On a GPU,
     `device_timing` and `gpu_trace` default to the baseline's (they change
-    what is timed), else to profile()'s."""
+    what is timed), else to profile()'s, and so does `hw_counters` (the pass
+    replayed for the GPU's counters, on the transformed model; False: none)."""
     if isinstance(baseline, Profile):
         if not baseline.run_id:
             raise MvprofError("the baseline has not run yet: profile it first")
@@ -269,6 +271,7 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
         attention = baseline.attention if attention is None else attention
         device_timing = device_timing or baseline.device_timing
         gpu_trace = baseline.gpu_trace if gpu_trace is None else gpu_trace
+        hw_counters = baseline.hw_counters if hw_counters is None else hw_counters
         baseline_run = baseline.run_id
     else:
         baseline_run = int(baseline)
@@ -280,6 +283,7 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
                           "run=lambda p: pipeline(p)")
     prof = Profile(path, model, image, prompt, roles, ops, False, transform, baseline_run,
                    warmup, True if attention is None else attention,
-                   device_timing or "events", True if gpu_trace is None else gpu_trace)
+                   device_timing or "events", True if gpu_trace is None else gpu_trace,
+                   hw_counters or None)
     prof.reps, prof.rerun = int(reps), run
     return prof
