@@ -357,24 +357,23 @@ Status chooseVisionZip(VlmModel& model, const PreparedCapture& prep, int64_t tok
 } // namespace
 
 namespace {
-// On a GPU, the transforms of the design note's table run: weight
-// quantisation, the merged INT4 KV cache (and visual-token pruning, which
-// needs no rewrite). The others keep host-side state the model's GPU path
-// does not take yet; they say so.
+// On a GPU, the transforms that rewrite the model's weights or its input
+// run: weight quantisation, the merged INT4 KV cache, visual-token pruning,
+// cold-expert freezing, expert skipping and pruning, vision-MLP channel
+// pruning and the downsample baseline (their masks and calibrations live on
+// the model's device). The others keep per-token state on the host that the
+// model's GPU path does not take yet; they say so.
 std::optional<std::string> gpuRefusal(const ModelTransforms& t) {
-    const char* what = t.kvMethod            ? "the published KV-cache methods"
-                       : t.freezeCold        ? "cold-expert freezing"
-                       : t.pruneChannels > 0 ? "channel pruning"
+    const char* what = t.kvMethod    ? "the published KV-cache methods"
                        : t.tokenDrop ? "in-decoder token dropping (FastV, PyramidDrop, DART)"
                        : t.visionZip ? "VisionZip"
-                       : t.downsampleGrid > 0                 ? "the downsample baseline"
-                       : !t.tomeSchedule.empty()              ? "ToMe"
-                       : !t.skipBeta.empty() || t.keepExperts ? "expert skipping and pruning"
-                                                              : nullptr;
+                       : !t.tomeSchedule.empty() ? "ToMe"
+                                                 : nullptr;
     if (!what) return std::nullopt;
     return std::string(what) +
-           " run on the CPU for now: on a GPU the what-ifs are --prune-visual, --quant w4|w8 and "
-           "--kv int4; capture the baseline with --device cpu for the others";
+           " run on the CPU for now: on a GPU the what-ifs are --prune-visual, --quant w4|w8, "
+           "--kv int4, --freeze-cold, --skip-experts, --keep-experts, --prune-channels and "
+           "--downsample; capture the baseline with --device cpu for the others";
 }
 } // namespace
 

@@ -210,7 +210,10 @@ int64_t freezeExperts(VlmModel::Impl& m, const std::map<int, std::vector<int>>& 
     for (const auto& [layer, experts] : frozen) {
         auto& moe = m.layers.at(size_t(layer))->moe;
         if (!moe || experts.empty()) continue;
-        auto mask = torch::zeros({int64_t(moe->experts.size())}, torch::kBool);
+        // On the router's device: the mask meets its logits there.
+        auto mask =
+            torch::zeros({int64_t(moe->experts.size())},
+                         torch::TensorOptions().dtype(torch::kBool).device(moe->bias.device()));
         for (int e : experts) {
             mask[e] = true;
             for (auto* lin : {moe->experts[size_t(e)]->w1.get(), moe->experts[size_t(e)]->w2.get(),
@@ -230,7 +233,7 @@ namespace {
 // the softmax, as pruning the router's rows does).
 torch::Tensor mixOf(const MoeImpl& moe, const torch::Tensor& logits, const torch::Tensor& outputs,
                     const std::vector<int>& subset) {
-    auto outside = torch::ones({logits.size(1)}, torch::kBool);
+    auto outside = torch::ones({logits.size(1)}, logits.options().dtype(torch::kBool));
     for (const int e : subset)
         outside[e] = false;
     auto probs =
