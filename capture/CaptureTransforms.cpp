@@ -356,32 +356,9 @@ Status chooseVisionZip(VlmModel& model, const PreparedCapture& prep, int64_t tok
 }
 } // namespace
 
-namespace {
-// On a GPU, the transforms that rewrite the model's weights or its input
-// run: weight quantisation, the merged INT4 KV cache, visual-token pruning,
-// cold-expert freezing, expert skipping and pruning, vision-MLP channel
-// pruning and the downsample baseline (their masks and calibrations live on
-// the model's device). The others keep per-token state on the host that the
-// model's GPU path does not take yet; they say so.
-std::optional<std::string> gpuRefusal(const ModelTransforms& t) {
-    const char* what = t.kvMethod    ? "the published KV-cache methods"
-                       : t.tokenDrop ? "in-decoder token dropping (FastV, PyramidDrop, DART)"
-                       : t.visionZip ? "VisionZip"
-                       : !t.tomeSchedule.empty() ? "ToMe"
-                                                 : nullptr;
-    if (!what) return std::nullopt;
-    return std::string(what) +
-           " run on the CPU for now: on a GPU the what-ifs are --prune-visual, --quant w4|w8, "
-           "--kv int4, --freeze-cold, --skip-experts, --keep-experts, --prune-channels and "
-           "--downsample; capture the baseline with --device cpu for the others";
-}
-} // namespace
-
 Result<ModelTransformOutcome> Capturer::transformModel(const ModelTransforms& t) {
     if (d->transformed) return makeError(ErrorCode::BadInput, "this model was already transformed");
     if (d->scripted) return transformScripted(t);
-    if (d->model->device().is_cuda())
-        if (const auto why = gpuRefusal(t)) return makeError(ErrorCode::BadInput, *why);
     if (auto ok = checkTransforms(t, d->prep.config); !ok) return ok.error();
     if (t.kvMethod)
         if (auto ok = checkKvMethod(*t.kvMethod, d->prep.sequenceLength - d->prep.options.steps,

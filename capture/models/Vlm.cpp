@@ -162,13 +162,15 @@ torch::Tensor VlmModel::encodeImage(const torch::Tensor& pixels, const ForwardHo
     std::optional<ToMeState> tome;
     if (!d->tomeSchedule.empty())
         tome = ToMeState{d->tomeSchedule, torch::ones({x.size(0), 1}, x.options()),
-                         torch::arange(x.size(0), torch::kLong)};
+                         torch::arange(x.size(0), x.options().dtype(torch::kLong))};
     for (size_t i = 0; i < d->vit.size(); ++i)
         x = d->vit[i]->forward(x, rec, tapLast && i + 1 == d->vit.size() ? &tap : nullptr,
                                tome ? &*tome : nullptr, i);
-    if (tome)
-        d->lastTomePatches.assign(tome->patchOf.data_ptr<int64_t>(),
-                                  tome->patchOf.data_ptr<int64_t>() + tome->patchOf.numel());
+    if (tome) {
+        const auto patches = tome->patchOf.to(torch::kCPU).contiguous();
+        d->lastTomePatches.assign(patches.data_ptr<int64_t>(),
+                                  patches.data_ptr<int64_t>() + patches.numel());
+    }
     if (hooks.lastVisionAttention) hooks.lastVisionAttention(tap.probs, tap.keys);
     ProbeScope n(rec, d->idVitNorm);
     x = d->vitNorm(x);

@@ -245,7 +245,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
     if (pass)
         cache.notePositions(pass->sequencePositions);
     else if (cache.positionOfSlot.defined())
-        cache.notePositions(torch::arange(pos0, pos0 + t, torch::kLong));
+        cache.notePositions(torch::arange(pos0, pos0 + t, cache.positionOfSlot.options()));
     const int group = heads / kvHeads;
     auto keys = cachedK.repeat_interleave(group, 1).transpose(0, 1); // [H, S, hd]
     auto vals = cachedV.repeat_interleave(group, 1).transpose(0, 1);

@@ -25,7 +25,7 @@ KiviCodes kiviQuantise(const torch::Tensor& x, int bits, int64_t group) {
     auto q = ((g - mn) / scale).clamp(0, top).round();
     q = torch::where(scale > 0, q, torch::zeros_like(q)).to(torch::kUInt8);
     auto slots = q.reshape({-1, n / perByte, perByte});
-    auto packed = torch::zeros({slots.size(0), slots.size(1)}, torch::kUInt8);
+    auto packed = torch::zeros({slots.size(0), slots.size(1)}, slots.options());
     for (int64_t i = 0; i < perByte; ++i)
         packed.bitwise_or_(slots.select(2, i).bitwise_left_shift(i * bits));
     auto shaped = [&](const torch::Tensor& t, int64_t last) {
@@ -127,7 +127,9 @@ torch::Tensor perKvHead(const torch::Tensor& probs, int kvHeads, int64_t from, i
 
 torch::Tensor slotPositions(const KvCache& c) {
     if (c.positionOfSlot.defined()) return c.positionOfSlot.narrow(0, 0, c.slots);
-    return torch::arange(c.slots, torch::kLong).unsqueeze(1).expand({c.slots, c.kvHeads});
+    return torch::arange(c.slots, torch::TensorOptions().dtype(torch::kLong).device(c.device))
+        .unsqueeze(1)
+        .expand({c.slots, c.kvHeads});
 }
 
 // Keeps, per KV head h, the slots keep[h] (the same count for every head, in
@@ -142,6 +144,7 @@ void keepSlots(KvCache& c, const std::vector<kv::Positions>& keep) {
         for (int64_t i = 0; i < n; ++i)
             ia[i][h] = keep[size_t(h)][size_t(i)];
     }
+    index = index.to(c.device); // built on the host, used where the cache is
     const auto rows = index.unsqueeze(2).expand({n, c.kvHeads, c.headDim});
     auto k = c.k.narrow(0, 0, c.slots).gather(0, rows);
     auto v = c.v.narrow(0, 0, c.slots).gather(0, rows);
@@ -154,7 +157,7 @@ void keepSlots(KvCache& c, const std::vector<kv::Positions>& keep) {
 // H2O's kept positions as slots: each head's slots hold ascending positions.
 std::vector<kv::Positions> slotsOfPositions(const KvCache& c,
                                             const std::vector<kv::Positions>& positions) {
-    const auto now = slotPositions(c).t().contiguous(); // [kvHeads, slots]
+    const auto now = slotPositions(c).t().to(torch::kCPU).contiguous(); // [kvHeads, slots]
     std::vector<kv::Positions> out;
     for (int h = 0; h < c.kvHeads; ++h) {
         const int64_t* p = now[h].data_ptr<int64_t>();

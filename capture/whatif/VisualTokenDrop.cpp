@@ -56,7 +56,10 @@ torch::Tensor forwardDroppingVisual(VlmModel::Impl& m, torch::Tensor x, int64_t 
     const TokenDrop& drop = *m.tokenDrop;
     m.keptVisual.clear();
     LayerPass pass;
-    pass.sequencePositions = torch::arange(x.size(0), torch::kLong);
+    // Positions live on the model's device (RoPE's tables and the cache's
+    // bookkeeping are there); what the run reports is read on the host.
+    const auto positions = x.options().dtype(torch::kLong);
+    pass.sequencePositions = torch::arange(x.size(0), positions);
     pass.ropePositions = pass.sequencePositions;
     torch::Tensor previousAttention; // FastV: layer K − 1's last-row attention
     torch::Tensor previousKeys;      // DART: layer K − 1's keys
@@ -75,13 +78,14 @@ torch::Tensor forwardDroppingVisual(VlmModel::Impl& m, torch::Tensor x, int64_t 
                         : previousAttention.narrow(0, visualAt, imageRows);
                 rows = keptRows(toDoubles(scores), visualAt, x.size(0), drop.stages[next].keep);
             }
-            const auto index = torch::tensor(rows, torch::kLong);
+            const auto index = torch::tensor(rows, torch::kLong).to(x.device());
             x = x.index_select(0, index);
             pass.sequencePositions = pass.sequencePositions.index_select(0, index);
-            pass.ropePositions = drop.renumbersPositions() ? torch::arange(x.size(0), torch::kLong)
+            pass.ropePositions = drop.renumbersPositions() ? torch::arange(x.size(0), positions)
                                                            : pass.sequencePositions;
             imageRows = drop.stages[next].keep;
-            auto kept = pass.sequencePositions.narrow(0, visualAt, imageRows) - visualAt;
+            const auto kept =
+                (pass.sequencePositions.narrow(0, visualAt, imageRows) - visualAt).to(torch::kCPU);
             m.keptVisual.emplace_back(kept.data_ptr<int64_t>(),
                                       kept.data_ptr<int64_t>() + imageRows);
             ++next;

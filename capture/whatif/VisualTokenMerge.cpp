@@ -7,8 +7,8 @@
 namespace mvp {
 
 namespace {
-torch::Tensor indexTensor(const std::vector<int64_t>& v) {
-    return torch::tensor(v, torch::kLong);
+torch::Tensor indexTensor(const std::vector<int64_t>& v, const torch::Device& device) {
+    return torch::tensor(v, torch::kLong).to(device);
 }
 } // namespace
 
@@ -22,16 +22,16 @@ torch::Tensor visionZipFeatures(const torch::Tensor& x, const torch::Tensor& pro
     auto chosen = visionZipSelect(scores, k, split);
     if (!chosen) throw std::runtime_error(chosen.error().message);
     selection = std::move(chosen.value());
-    const auto targets = indexTensor(selection.targets);
+    const auto targets = indexTensor(selection.targets, x.device());
     auto sums = torch::zeros({int64_t(selection.targets.size()), x.size(1)}, x.options());
     auto counts = torch::zeros({int64_t(selection.targets.size()), 1}, x.options());
     if (!selection.merged.empty()) {
-        const auto into = indexTensor(selection.into);
-        sums.index_add_(0, into, x.index_select(0, indexTensor(selection.merged)));
+        const auto into = indexTensor(selection.into, x.device());
+        sums.index_add_(0, into, x.index_select(0, indexTensor(selection.merged, x.device())));
         counts.index_add_(0, into, torch::ones({int64_t(selection.merged.size()), 1}, x.options()));
     }
     auto contextual = x.index_select(0, targets) + sums / counts.clamp_min(1);
-    return torch::cat({x.index_select(0, indexTensor(selection.dominant)), contextual});
+    return torch::cat({x.index_select(0, indexTensor(selection.dominant, x.device())), contextual});
 }
 
 torch::Tensor tomeMerge(const torch::Tensor& x, const torch::Tensor& metric, int64_t r,

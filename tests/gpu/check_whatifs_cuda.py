@@ -1,11 +1,15 @@
-"""The built-in model's model-rewriting what-ifs on a GPU (#14): ref:small
-captured on CUDA in bfloat16, then each what-if that rewrites the model or
-its input run against it there — cold-expert freezing, dynamic expert skipping,
-static expert pruning, vision-MLP channel pruning (sensitivity by autograd
-on the GPU) and the downsample baseline — A/B against it (--reps 2). Each
-must complete on the GPU, with its transform's own figures (experts frozen,
-skipped slots, experts kept, channels removed, the encoder's tokens) and a
-fidelity; prints each speed-up with its interval and a SUMMARY line.
+"""The built-in model's other what-ifs on a GPU (#14; the design note's
+table is check_design_table's): ref:small captured on CUDA in bfloat16, then
+each what-if run against it there, A/B (--reps 2) — cold-expert freezing,
+dynamic expert skipping, static expert pruning, vision-MLP channel pruning
+(sensitivity by autograd on the GPU), the downsample baseline, FastV,
+PyramidDrop, DART, VisionZip, ToMe and the published KV-cache methods
+(StreamingLLM, H2O, SnapKV, KIVI), whose selections read the GPU's
+attention on the host and index the model's tensors on the device. Each
+must complete on the GPU, with its transform's own figure (experts frozen,
+β per layer, experts kept, channels removed, the encoder's tokens, tokens
+kept per cut, dominant tokens, tokens merged, positions kept, KIVI's bits)
+and a fidelity; prints each speed-up with its interval and a SUMMARY line.
 Exit 1 on a failed what-if; 77 without a GPU.
 
     python3 check_whatifs_cuda.py MVPROF_CLI IMAGE OUT_DIR
@@ -30,6 +34,15 @@ WHATIFS = [
     ("keep-experts", ["--keep-experts", "2"], "experts.kept.layer_"),
     ("prune-channels", ["--prune-channels", "0.25"], "channels.removed"),
     ("downsample", ["--downsample", "16"], "downsample.tokens"),
+    ("fastv", ["--fastv", "0.5"], "tokens.kept.layer_"),
+    ("pdrop", ["--pdrop", "0.5"], "tokens.kept.layer_"),
+    ("dart", ["--dart", "32"], "tokens.kept.layer_"),
+    ("visionzip", ["--visionzip", "64"], "visionzip.dominant"),
+    ("tome", ["--tome", "8"], "tome.merged"),
+    ("kv streaming", ["--kv-method", "streaming"], "kv.budget_positions"),
+    ("kv h2o", ["--kv-method", "h2o"], "kv.budget_positions"),
+    ("kv snapkv", ["--kv-method", "snapkv"], "kv.budget_positions"),
+    ("kv kivi", ["--kv-method", "kivi"], "kv.kivi.bits"),
 ]
 
 
@@ -71,7 +84,7 @@ def main() -> int:
             failures.append(f"{name}: no fidelity measured")
         else:
             done.append(f"{name} {speedup(c['total'])}")
-    print(f"SUMMARY model-rewriting what-ifs on CUDA (ref:small, bf16): {len(done)} of "
+    print(f"SUMMARY other what-ifs on CUDA (ref:small, bf16): {len(done)} of "
           f"{len(WHATIFS)} ran: " + "; ".join(done))
     return gpucheck.verdict(failures)
 

@@ -7,7 +7,7 @@
 #   tests/gpu/run.sh            (on the device: `run` with this command)
 #   tests/gpu/run.sh int8 python   only these checks (a rerun after a fix, on
 #                                  a warm machine whose build-gpu is kept):
-#     kineto cuda_capture trace_cost int4 int8 whatifs python design_table cuda_gpu
+#     kineto cuda_capture trace_cost int4 int8 python design_table cuda_gpu whatifs
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT="${OUT:-/tmp/mvprof-gpu}"
@@ -94,10 +94,6 @@ if want int8; then
   echo "== #14: W8 on libtorch's int8 matmul on CUDA (llava-moe-7b, 1 layer, float16)"
   py_check "int8 matmul on cuda" check_int8_cuda
 fi
-if want whatifs; then
-  echo "== #14: the model-rewriting what-ifs on CUDA (freeze, skip, keep experts, channels, downsample)"
-  py_check "what-ifs on cuda" check_whatifs_cuda
-fi
 echo "== #14: the Python package with this PyTorch, on CUDA"
 if ! want python; then
   echo "python on cuda: not asked for"
@@ -128,6 +124,11 @@ else
     77) echo "cuda tracer + injection: skipped (no GPU: the reason is above)" ;;
     *) echo "cuda tracer + injection: FAILED"; status=1 ;;
   esac
+fi
+# Last: the longest list, whose time must not cut the checks above short.
+if want whatifs; then
+  echo "== #14: the other what-ifs on CUDA (experts, channels, downsample, token drop, merging, KV methods)"
+  py_check "what-ifs on cuda" check_whatifs_cuda
 fi
 echo "== summary"
 if [ -s "$OUT/summary.txt" ]; then
