@@ -29,14 +29,8 @@ import torch
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 import mvprof  # noqa: E402
 from mvprof import _abi, _counters  # noqa: E402
+from checks import check, status  # noqa: E402
 
-failures: List[str] = []
-
-
-def check(ok: bool, what: str) -> None:
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def a_cpu_model_is_refused() -> None:
@@ -222,7 +216,4 @@ if __name__ == "__main__":
     the_abi_says_why_there_are_no_counters()
     the_replay_pushes_a_range_per_module_call()
     a_whatifs_hooks_run_inside_the_ranges()
-    if failures:
-        print(f"{len(failures)} failed")
-        sys.exit(1)
-    print("all passed")
+    sys.exit(status())

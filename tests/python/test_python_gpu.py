@@ -39,14 +39,8 @@ import torch
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 import mvprof  # noqa: E402
 from mvprof import _abi, _int8, _profile, _repeat  # noqa: E402
+from checks import check, status  # noqa: E402
 
-failures: List[str] = []
-
-
-def check(ok: bool, what: str) -> None:
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
 
 
 class FakeTensor:
@@ -270,4 +264,4 @@ w8_off_the_cpu_arithmetic()
 settles_the_model_devices()
 recorded_phases_wait()
 timed_passes_wait()
-sys.exit(1 if failures else 0)
+sys.exit(status())
