@@ -39,9 +39,8 @@ void addModelOptions(CLI::App& app, CaptureOptions& o) {
         "--dtype", o.dtype,
         "float32 (default), bfloat16, or float16 on a GPU: weights, activations and KV cache");
     app.add_option("--device", o.device,
-                   "cpu (default), cuda or cuda:N: where the model runs (phases wait for the "
-                   "GPU's queue; what-ifs other than --prune-visual, --quant and --kv int4 run "
-                   "on the CPU for now)");
+                   "cpu (default), cuda or cuda:N: where the model runs, and its what-ifs "
+                   "(phases wait for the GPU's queue)");
 }
 
 void addRunOptions(CLI::App& app, CaptureOptions& o, CaptureFlags& f) {
