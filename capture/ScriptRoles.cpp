@@ -9,18 +9,10 @@ namespace mvp {
 
 ScriptRoleObserver::ScriptRoleObserver(const UserModelManifest& manifest, int topK, int visualFirst,
                                        int patches)
-    : topK_(topK), visualFirst_(visualFirst), patches_(patches) {
-    for (const auto& r : manifest.roles)
-        patterns_.emplace_back(r.role, std::regex(r.pattern));
-}
+    : patterns_(manifest.roles), topK_(topK), visualFirst_(visualFirst), patches_(patches) {}
 
 void ScriptRoleObserver::assign(ModuleRow& row) {
-    row.role = ModuleRole::None;
-    for (const auto& [role, re] : patterns_)
-        if (std::regex_search(row.path, re)) {
-            row.role = role;
-            break;
-        }
+    row.role = patterns_.roleOf(row.path);
     assignIndices(row);
     modules_[row.id] = row;
 }

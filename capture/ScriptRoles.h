@@ -61,7 +61,7 @@ private:
     void routerClosed(const ModuleRow& router, RouterState& state);
     void attention(const ModuleRow& module, const torch::Tensor& probs);
 
-    std::vector<std::pair<ModuleRole, std::regex>> patterns_;
+    RolePatterns patterns_;
     int topK_, visualFirst_, patches_;
     std::unordered_map<int64_t, ModuleRow> modules_;
     std::map<std::pair<ModuleRole, int64_t>, int> ordinal_; // layer of modules without one

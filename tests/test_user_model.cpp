@@ -2,15 +2,26 @@
 // manifest are captured with module spans from the interpreter's hierarchy;
 // bad manifests and archives are refused before anything is written.
 #include "TestSupport.h"
+#include "capture/models/UserModel.h"
 #include "core/session/SessionReader.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <map>
 
 using namespace mvp;
+
+namespace {
+std::string jsonEscaped(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        out += c == '\\' ? std::string("\\\\") : std::string(1, c);
+    return out;
+}
+} // namespace
 
 class TestUserModel : public QObject {
     Q_OBJECT
@@ -118,6 +129,45 @@ private slots:
             QCOMPARE(hw.exitCode, 2);
             QVERIFY2(hw.err.contains("no usable CUDA device"), hw.err.constData());
         }
+    }
+
+    // Prefix-anchored container patterns ("^llm") match every module inside
+    // the container too; whatever order the manifest's keys come in, the
+    // most specific role must win (a router sorted after "llm" was once
+    // read as part of the LLM, and routing silently went unrecorded).
+    void theMostSpecificRoleWinsWhateverTheKeyOrder() {
+        const QString folder = dir.filePath(QStringLiteral("role-order"));
+        QVERIFY(QDir().mkpath(folder));
+        QVERIFY(test::writeFile(folder + QStringLiteral("/m.pt"), QByteArray("archive")));
+        std::vector<std::pair<std::string, std::string>> roles{
+            {"llm", "^llm"},        {"vision", "^vision"},       {"projector", "merger$"},
+            {"moe", "\\.moe$"},   {"router", "\\.moe\\.gate$"}, {"expert", "\\.experts\\.\\d+$"},
+            {"attention", "\\.attn$"}};
+        const std::pair<const char*, ModuleRole> expected[] = {
+            {"llm.blocks.0.moe.gate", ModuleRole::Router},
+            {"llm.blocks.0.moe.experts.3", ModuleRole::Expert},
+            {"llm.blocks.0.attn", ModuleRole::Attention},
+            {"llm.blocks.0.moe", ModuleRole::Moe},
+            {"llm.blocks.0", ModuleRole::Llm},
+            {"vision.merger", ModuleRole::Projector},
+            {"vision.blocks.2", ModuleRole::Vision},
+            {"lm_head", ModuleRole::None}};
+        std::sort(roles.begin(), roles.end());
+        int orders = 0;
+        do { // every 7th permutation of the 5040: alphabetical, reversed and between
+            if (orders++ % 7) continue;
+            std::string json = R"({"format": "mvprof-model", "torchscript": "m.pt", "roles": {)";
+            for (size_t i = 0; i < roles.size(); ++i)
+                json += (i ? ", \"" : "\"") + roles[i].first + "\": \"" +
+                        jsonEscaped(roles[i].second) + "\"";
+            QVERIFY(test::writeFile(folder + QStringLiteral("/m.json"), QByteArray((json + "}}").c_str())));
+            auto manifest = loadUserModelManifest(QString(folder + QStringLiteral("/m.json")).toStdString());
+            QVERIFY2(manifest.ok(), manifest.ok() ? "" : manifest.error().message.c_str());
+            const RolePatterns patterns(manifest->roles);
+            for (const auto& [path, role] : expected)
+                QVERIFY2(patterns.roleOf(path) == role, (json + ": " + path).c_str());
+        } while (std::next_permutation(roles.begin(), roles.end()));
+        QCOMPARE(orders, 5040);
     }
 
     void badUserModelsAreRefusedClearly() {

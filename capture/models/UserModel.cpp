@@ -2,10 +2,10 @@
 
 #include "core/session/ModuleRoles.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 
 namespace mvp {
@@ -64,6 +64,20 @@ Status readRoles(const nlohmann::json& j, UserModelManifest& m) {
 }
 
 } // namespace
+
+RolePatterns::RolePatterns(const std::vector<UserModelManifest::RolePattern>& roles) {
+    for (const auto& r : roles)
+        patterns_.emplace_back(r.role, std::regex(r.pattern));
+    std::stable_sort(patterns_.begin(), patterns_.end(), [](const auto& a, const auto& b) {
+        return roleSpecificity(a.first) < roleSpecificity(b.first);
+    });
+}
+
+ModuleRole RolePatterns::roleOf(const std::string& path) const {
+    for (const auto& [role, re] : patterns_)
+        if (std::regex_search(path, re)) return role;
+    return ModuleRole::None;
+}
 
 Result<UserModelManifest> loadUserModelManifest(const std::string& path) {
     auto bad = [&](const std::string& why) {

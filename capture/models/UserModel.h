@@ -7,6 +7,7 @@
 
 #include <array>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,7 @@ struct UserModelManifest {
     std::array<float, 3> std{0.26862954f, 0.26130258f, 0.27577711f};
     std::string json; // the manifest as read, stored as the run's model config
     // "roles": regular expressions over module paths (ECMAScript, searched),
-    // in the manifest's order; the first that matches a module gives its role.
+    // in the JSON reader's key order; RolePatterns decides between matches.
     struct RolePattern {
         ModuleRole role = ModuleRole::None;
         std::string key, pattern; // "router", "\\.gate$"
@@ -31,6 +32,18 @@ struct UserModelManifest {
     std::optional<int> topK;         // experts per token; else read from the router module
     int visualFirst = 1;             // sequence position of the first patch token
     std::optional<int> gridH, gridW; // the patch grid; else image_size / patch squared
+};
+
+// A manifest's role patterns, compiled. A module that several patterns match
+// gets the most specific role (roleSpecificity: its router before the `llm`
+// container it sits in), whatever order the manifest's keys are in.
+class RolePatterns {
+public:
+    explicit RolePatterns(const std::vector<UserModelManifest::RolePattern>& roles);
+    ModuleRole roleOf(const std::string& path) const; // None where no pattern matches
+
+private:
+    std::vector<std::pair<ModuleRole, std::regex>> patterns_; // most specific first
 };
 
 // Reads and checks a manifest; errors say which field is wrong.

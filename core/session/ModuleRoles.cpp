@@ -55,6 +55,15 @@ std::optional<ModuleRole> moduleRoleFromString(std::string_view text) {
     return std::nullopt;
 }
 
+int roleSpecificity(ModuleRole role) {
+    static constexpr std::array kMostSpecificFirst{
+        ModuleRole::Router,    ModuleRole::Expert, ModuleRole::Attention, ModuleRole::Moe,
+        ModuleRole::Projector, ModuleRole::Vision, ModuleRole::Llm};
+    for (size_t i = 0; i < kMostSpecificFirst.size(); ++i)
+        if (kMostSpecificFirst[i] == role) return int(i);
+    return int(kMostSpecificFirst.size());
+}
+
 std::vector<int> pathNumbers(std::string_view path) {
     std::vector<int> out;
     forEachComponent(path, [&](std::string_view c, bool) {

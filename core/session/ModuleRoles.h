@@ -18,6 +18,12 @@ const char* toString(ModuleRole role);
 // nullopt for text that is no role (a damaged or newer file): treat as None.
 std::optional<ModuleRole> moduleRoleFromString(std::string_view text);
 
+// Which role wins when several role patterns match one module: the most
+// specific (router 0, expert 1, attention 2, moe 3) before the containers it
+// sits in (projector 4, vision 5, llm 6); None last. A module inside the LLM
+// can be its router, and a projector can sit inside the vision tower.
+int roleSpecificity(ModuleRole role);
+
 // The numbers in a module path, one per component that is a number or ends
 // in one: "model.layers.3.mlp.experts.1" → {3, 1}, "llm.layer0.expert2" →
 // {0, 2}. Components that are too long to be an index are ignored.

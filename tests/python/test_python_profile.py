@@ -168,6 +168,31 @@ def check_tuple_router(folder: str, failures: List[str]) -> None:
         failures.append(f"tuple router: {rows[:4]} vs {want[:4]}")
 
 
+def check_role_order(folder: str, failures: List[str]) -> None:
+    """Container roles anchored at a prefix ("^llm") match every module inside
+    them: given before the router's, the router must still be the router
+    (its routing recorded), whatever order the roles come in."""
+    torch.manual_seed(2)
+    model = torch.nn.Module()
+    model.llm = torch.nn.Module()
+    model.llm.moe = torch.nn.Module()
+    model.llm.moe.gate = TupleGate()
+    x = torch.randn(5, example.DIM)
+    patterns = {"llm": "^llm", "moe": r"\.moe$", "router": r"\.moe\.gate$"}
+    for order in (["llm", "moe", "router"], ["router", "llm", "moe"], ["moe", "router", "llm"]):
+        session = os.path.join(folder, "order.mvprof")
+        with torch.inference_mode(), mvprof.profile(
+                session, model, force=True, roles={k: patterns[k] for k in order}) as prof:
+            with prof.phase("prefill"):
+                model.llm.moe.gate(x)
+        db = sqlite3.connect(session)
+        roles = dict(db.execute("SELECT path, role FROM module WHERE run=1").fetchall())
+        routed = db.execute("SELECT COUNT(*) FROM routing").fetchone()[0]
+        db.close()
+        if roles.get("llm.moe.gate") != "router" or routed != 5 * example.TOP_K:
+            failures.append(f"roles given in the order {order}: {roles}, {routed} routing rows")
+
+
 def check_wide_shapes(folder: str, failures: List[str]) -> None:
     """Shapes that do not fit an op record's inline dims keep their exact values
     in the op's shapes, as the Chrome trace export shows them: a dimension past
@@ -348,6 +373,7 @@ def main() -> int:
         check_inputs(folder, failures)
         check_wide_shapes(folder, failures)
         check_tuple_router(folder, failures)
+        check_role_order(folder, failures)
         try:
             mvprof.profile("/proc/no/such/dir/x.mvprof", model).__enter__()
             failures.append("an unwritable path was accepted")

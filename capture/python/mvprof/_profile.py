@@ -81,6 +81,19 @@ def device_settle(model: torch.nn.Module) -> Callable[[], None]:
     return settle
 
 
+# When several roles' patterns match one module, the most specific wins,
+# whatever order the roles were given in: a router inside "llm" is the router.
+ROLE_SPECIFICITY = ("router", "expert", "attention", "moe", "projector", "vision", "llm")
+
+
+def compile_roles(roles: Dict[str, str]) -> List[Tuple[str, "re.Pattern[str]"]]:
+    """(role, compiled pattern) pairs, the most specific role first; a role
+    mvprof does not know sorts last."""
+    rank = {r: i for i, r in enumerate(ROLE_SPECIFICITY)}
+    ordered = sorted(roles.items(), key=lambda kv: rank.get(kv[0], len(rank)))
+    return [(k, re.compile(v)) for k, v in ordered]
+
+
 def role_of(patterns, path: str) -> str:
     """The role of the module at `path` by (role, compiled pattern) pairs, or ''."""
     return next((r for r, p in patterns if p.search(path)), "")
@@ -153,7 +166,7 @@ class Profile:
                               "`mvprof-cli launch --out FILE.mvprof -- python3 SCRIPT`")
         self.model, self.image, self.prompt, self.ops, self.force = model, image, prompt, ops, force
         self.roles = dict(roles or DEFAULT_ROLES)
-        self.patterns = [(k, re.compile(v)) for k, v in self.roles.items()]
+        self.patterns = compile_roles(self.roles)
         self.transform, self.baseline_run, self.warmup = transform, baseline_run, warmup
         self.attention = attention
         self.device_timing, self.gpu_trace = device_timing, gpu_trace  # a GPU run's observation
