@@ -5,7 +5,8 @@
 // hand on synthetic runs.
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
-#include "core/analysis/Comparison.h"
+#include "core/compare/Comparison.h"
+#include "core/report/ComparisonText.h"
 #include "core/report/Report.h"
 
 #include <QTest>

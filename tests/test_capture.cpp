@@ -1,8 +1,8 @@
 // A real ref:tiny capture, checked against the invariants the session promises.
 #include "TestSupport.h"
-#include "capture/Capture.h"
-#include "capture/HostClock.h"
-#include "capture/Recorder.h"
+#include "capture/run/Capture.h"
+#include "capture/probe/HostClock.h"
+#include "capture/probe/Recorder.h"
 #include "core/analysis/ModuleCosts.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"

@@ -3,7 +3,7 @@
 // config, the same capture with and without nested ops, and a KV cache of
 // twice the capacity.
 #include "TestSupport.h"
-#include "capture/Capture.h"
+#include "capture/run/Capture.h"
 #include "core/session/SessionReader.h"
 
 #include <QJsonArray>

@@ -8,8 +8,8 @@
 // libtorch first: Qt's `slots` macro breaks its headers.
 #include <torch/torch.h>
 
-#include "capture/CorrelationMarks.h"
-#include "capture/Recorder.h"
+#include "capture/cuda/CorrelationMarks.h"
+#include "capture/probe/Recorder.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 

@@ -5,7 +5,7 @@
 // (read back from the session the capture wrote); hand-made ranges become
 // per-module metrics by the roofline's rule, worked here by hand.
 #include "TestSupport.h"
-#include "capture/CapturerImpl.h"
+#include "capture/run/CapturerImpl.h"
 #include "capture/cuda/CounterConfig.h"
 #include "capture/cuda/CounterMetrics.h"
 #include "core/session/SessionReader.h"

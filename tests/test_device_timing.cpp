@@ -9,7 +9,7 @@
 #include <torch/torch.h>
 // clang-format on
 
-#include "capture/Recorder.h"
+#include "capture/probe/Recorder.h"
 #include "capture/cuda/EventTimer.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"

@@ -3,7 +3,7 @@
 // counters said as such, and joules per phase from samples at boundaries;
 // the GPU's NVML counter (a fake library) per phase beside them.
 #include "TestSupport.h"
-#include "capture/Energy.h"
+#include "capture/machine/Energy.h"
 #include "capture/cuda/NvmlEnergy.h"
 
 #include <QDir>

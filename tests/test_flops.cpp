@@ -1,6 +1,6 @@
 // FLOPs and bytes from shapes, against hand-computed values.
 #include "TestSupport.h"
-#include "capture/OpCostMemo.h"
+#include "capture/probe/OpCostMemo.h"
 #include "core/ops/Flops.h"
 
 #include <QTest>

@@ -1,5 +1,5 @@
 // A GPU tracer's records on a recorded run's clock and attributed to its
-// ops and module spans (capture/GpuTimeline.h), checked against values
+// ops and module spans (capture/probe/GpuTimeline.h), checked against values
 // worked by hand: the linear map between two clocks, the probe work taken
 // off as the Recorder takes it off, the profiler's own GPU work (external
 // id 0) kept out of the model's, records from before the run left out, and
@@ -12,9 +12,9 @@
 #include <torch/torch.h>
 // clang-format on
 
-#include "capture/GpuTimeline.h"
-#include "capture/GpuTrace.h"
-#include "capture/Recorder.h"
+#include "capture/probe/GpuTimeline.h"
+#include "capture/probe/GpuTrace.h"
+#include "capture/probe/Recorder.h"
 #include "capture/cuda/CudaDriver.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"

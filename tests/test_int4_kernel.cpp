@@ -1,10 +1,10 @@
-// W4 on libtorch's int4 matmul (capture/whatif/Int4Kernel.h): what mvp hands
+// W4 on libtorch's int4 matmul (capture/models/transforms/Int4Kernel.h): what mvp hands
 // the kernel is the weights its own codes stand for, written out here with the
 // kernel's definition (tinygemm: w = (q − 8)·scale + zero per group); the
 // shapes the kernel cannot take are named; and where this libtorch has the
 // kernel (2.x) its product agrees with the dequantised weights', where it has
 // none (Debian's 1.13) the reason says so.
-#include "capture/whatif/Int4Kernel.h"
+#include "capture/models/transforms/Int4Kernel.h"
 
 #include <QTest>
 #include <torch/version.h>

@@ -1,4 +1,4 @@
-// W8 on libtorch's int8 matmul (capture/whatif/Int8Kernel.h), the path a
+// W8 on libtorch's int8 matmul (capture/models/transforms/Int8Kernel.h), the path a
 // model off the CPU takes: the codes and scales against values worked by
 // hand; the _int_mm path's arithmetic around the integer product (per-row
 // activation codes, rows padded past the CUDA kernel's minimum, rescaling)
@@ -7,7 +7,7 @@
 // where this libtorch has an int8 matmul on the CPU (2.x) its product, where
 // it has none (Debian's 1.13) the reason.
 #include "capture/models/VlmLayers.h"
-#include "capture/whatif/Int8Kernel.h"
+#include "capture/models/transforms/Int8Kernel.h"
 
 #include <QTest>
 #include <torch/version.h>

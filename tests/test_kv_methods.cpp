@@ -1,4 +1,4 @@
-// The KV methods on the model's own caches (capture/whatif/KvMethods.h),
+// The KV methods on the model's own caches (capture/models/transforms/KvMethods.h),
 // checked inside the model against numbers worked here:
 // - KIVI's store: what a pass reads back is its own tokens exact and the
 //   older ones dequantised exactly as KIVI's formula gives, group by group
@@ -10,7 +10,7 @@
 //   query rotated at the cache's length — not at the original positions.
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
-#include "capture/whatif/KvMethods.h"
+#include "capture/models/transforms/KvMethods.h"
 
 #include <QTest>
 #include <cmath>

@@ -1,13 +1,16 @@
 // Layering is law: core/ includes neither Qt nor torch, capture/ never Qt,
-// views/ and app/ never torch; and each folder includes the project's own
-// headers only from the folders below it. This test reads every source file.
+// views/ and app/ never torch, capture's what-if plans and configuration
+// never torch; and each folder includes the project's own headers only from
+// the folders below it (docs/ARCHITECTURE.md). This test reads every source
+// file.
 #include "TestSupport.h"
 
+#include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
-#include <algorithm>
+#include <initializer_list>
 
 namespace {
 const QRegularExpression
@@ -22,8 +25,6 @@ const QRegularExpression kProject(
     QStringLiteral(R"re(^\s*#\s*include\s*"((core|capture|views|app/cli|app/gui)/[^"]+)")re"),
     QRegularExpression::MultilineOption);
 
-// `folder`'s project includes outside `allowed` (folders, e.g. "core/").
-QStringList outsideOf(const QString& folder, const QStringList& allowed);
 
 // "file:line: the include" for every include in `folder` matching `re`.
 QStringList offenders(const QString& folder, const QRegularExpression& re) {
@@ -50,15 +51,29 @@ QStringList offenders(const QString& folder, const QRegularExpression& re) {
     return hits;
 }
 
+// `folder`'s project includes from folders other than `allowed` (exact
+// folders, e.g. "core/session"; a header's folder is the path before its name).
 QStringList outsideOf(const QString& folder, const QStringList& allowed) {
     QStringList out;
     static const QRegularExpression path(QStringLiteral(R"re("([^"]+)")re"));
     for (const auto& hit : offenders(folder, kProject)) {
         const QString header = path.match(hit).captured(1);
-        if (std::none_of(allowed.begin(), allowed.end(),
-                         [&](const QString& a) { return header.startsWith(a); }))
-            out << hit;
+        const QString from = header.left(header.lastIndexOf(QLatin1Char('/')));
+        if (!allowed.contains(from)) out << hit;
     }
+    return out;
+}
+
+// The source files directly in `folder` (not in its subfolders).
+QStringList looseSources(const QString& folder) {
+    return QDir(mvp::test::sourceDir() + QLatin1Char('/') + folder)
+        .entryList({QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files);
+}
+
+QStringList folders(std::initializer_list<const char*> names) {
+    QStringList out;
+    for (const char* n : names)
+        out << QString::fromLatin1(n);
     return out;
 }
 } // namespace
@@ -74,8 +89,8 @@ private slots:
         QVERIFY(kTorch.match(QStringLiteral("#include <torch/torch.h>")).hasMatch());
         QVERIFY(kTorch.match(QStringLiteral("#include <ATen/record_function.h>")).hasMatch());
         QVERIFY(!kQt.match(QStringLiteral("#include <vector>")).hasMatch());
-        QVERIFY(!kTorch.match(QStringLiteral("#include \"capture/Capture.h\"")).hasMatch());
-        QVERIFY(kProject.match(QStringLiteral("#include \"capture/Capture.h\"")).hasMatch());
+        QVERIFY(!kTorch.match(QStringLiteral("#include \"capture/run/Capture.h\"")).hasMatch());
+        QVERIFY(kProject.match(QStringLiteral("#include \"capture/run/Capture.h\"")).hasMatch());
         QVERIFY(kProject.match(QStringLiteral(" # include \"views/HeatmapView.h\"")).hasMatch());
         QVERIFY(!kProject.match(QStringLiteral("#include <core/Result.h>")).hasMatch());
     }
@@ -90,20 +105,59 @@ private slots:
     void viewsHaveNoTorch() { QCOMPARE(offenders(QStringLiteral("views"), kTorch), QStringList()); }
     void appHasNoTorch() { QCOMPARE(offenders(QStringLiteral("app"), kTorch), QStringList()); }
 
-    // Folder by folder, which project headers each may include.
+    // The capture's what-if plans and its configuration are plain C++: the
+    // CLI, the C ABI and the tests plan without a model.
+    void whatIfPlansAndConfigHaveNoTorch() {
+        QCOMPARE(offenders(QStringLiteral("capture/whatif"), kTorch), QStringList());
+        QCOMPARE(offenders(QStringLiteral("capture/config"), kTorch), QStringList());
+        QCOMPARE(offenders(QStringLiteral("capture/cuda"), kTorch), QStringList());
+    }
+    // Every source file sits in a folder named for what it is.
+    void captureHasNoLooseFiles() {
+        QCOMPARE(looseSources(QStringLiteral("capture")), QStringList());
+    }
+
+    // Folder by folder, which project folders each may include, lowest first.
     void foldersIncludeOnlyTheLayersBelow_data() {
         QTest::addColumn<QString>("folder");
         QTest::addColumn<QStringList>("allowed");
-        const QString core = QStringLiteral("core/"), capture = QStringLiteral("capture/"),
-                      views = QStringLiteral("views/");
-        QTest::newRow("core") << core << QStringList{core};
-        QTest::newRow("capture") << capture << QStringList{core, capture};
-        QTest::newRow("views") << views << QStringList{core, views};
-        QTest::newRow("app/cli") << QStringLiteral("app/cli")
-                                 << QStringList{core, capture, QStringLiteral("app/cli/")};
+        const QStringList session = folders({"core", "core/session"});
+        const QStringList analysis =
+            session + folders({"core/ops", "core/image", "core/analysis"});
+        const QStringList compare = analysis + folders({"core/compare"});
+        const QStringList core = compare + folders({"core/report", "core/interop"});
+        auto row = [](const char* folder, const QStringList& allowed) {
+            QTest::newRow(folder) << QString::fromLatin1(folder) << allowed;
+        };
+        row("core/session", session);
+        row("core/ops", folders({"core", "core/ops"}));
+        row("core/image", folders({"core", "core/image"}));
+        row("core/interop", session + folders({"core/ops", "core/interop"}));
+        row("core/analysis", analysis);
+        row("core/compare", compare);
+        row("core/report", compare + folders({"core/report"}));
+        const QStringList cuda = core + folders({"capture/cuda"});
+        const QStringList config = cuda + folders({"capture/config"});
+        const QStringList machine = cuda + folders({"capture/machine"});
+        const QStringList probe = machine + folders({"capture/probe"});
+        const QStringList whatIf = config + folders({"capture/whatif"});
+        // A model and the transforms that rewrite its layers are one floor.
+        const QStringList models =
+            whatIf + folders({"capture/probe", "capture/machine", "capture/models",
+                              "capture/models/transforms"});
+        const QStringList run = models + folders({"capture/run"});
+        row("capture/cuda", cuda);
+        row("capture/config", config);
+        row("capture/machine", machine);
+        row("capture/probe", probe);
+        row("capture/whatif", whatIf);
+        row("capture/models", models);
+        row("capture/run", run);
+        row("capture/api", run + folders({"capture/api"}));
+        row("views", core + folders({"views"}));
+        row("app/cli", run + folders({"app/cli"}));
         // The GUI never links capture: it runs captures through mvprof-cli.
-        QTest::newRow("app/gui") << QStringLiteral("app/gui")
-                                 << QStringList{core, views, QStringLiteral("app/gui/")};
+        row("app/gui", core + folders({"views", "app/gui"}));
     }
     void foldersIncludeOnlyTheLayersBelow() {
         QFETCH(QString, folder);

@@ -2,7 +2,7 @@
 // manifest are captured with module spans from the interpreter's hierarchy;
 // bad manifests and archives are refused before anything is written.
 #include "TestSupport.h"
-#include "capture/models/UserModel.h"
+#include "capture/config/UserModel.h"
 #include "core/session/SessionReader.h"
 
 #include <QDir>

@@ -1,7 +1,7 @@
 // The visual-token methods inside the model, each against a hand computation
 // from the model's own tensors: ToMe's merges block by block, DART's pivots
 // and picks, the downsample baseline's interpolated positions, and
-// VisionZip (capture/whatif/VisualTokenMerge.cpp): the
+// VisionZip (capture/models/transforms/VisualTokenMerge.cpp): the
 // tokens the encoder sends equal what this test works out by hand from the
 // encoder's own last-block attention and keys (seen through the model's
 // hook on an unchanged run) and its unchanged output features: scores

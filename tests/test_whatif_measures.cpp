@@ -6,7 +6,7 @@
 // nothing moved when every token is kept).
 #include "TestSupport.h"
 #include "WhatIfSupport.h"
-#include "core/analysis/Comparison.h"
+#include "core/compare/Comparison.h"
 #include "core/analysis/Kv.h"
 
 #include <QJsonArray>

@@ -6,10 +6,10 @@
 #include "TestSupport.h"
 #include "WhatIfSupport.h"
 #include "capture/whatif/ColdExperts.h"
-#include "capture/whatif/KvCompress.h"
-#include "capture/whatif/Quantise.h"
+#include "capture/models/transforms/KvCompress.h"
+#include "capture/models/transforms/Quantise.h"
 #include "core/analysis/Analysis.h"
-#include "core/analysis/ModuleDiff.h"
+#include "core/compare/ModuleDiff.h"
 #include "core/session/SessionReader.h"
 
 #include <QFile>

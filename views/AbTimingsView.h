@@ -4,7 +4,7 @@
 // ("within noise" when its interval holds 1.0; noise-control phases marked),
 // and a chart of the same medians as bars with the intervals as error bars.
 
-#include "core/analysis/AbTimings.h"
+#include "core/compare/AbTimings.h"
 #include "views/RowTableModel.h"
 
 #include <QPainter>

@@ -4,7 +4,7 @@
 // A/B diff. Every figure says whether it is measured or predicted (its
 // header, or its tooltip and kind column). SortRole gives numbers to sort by.
 
-#include "core/analysis/Comparison.h"
+#include "core/compare/Comparison.h"
 #include "views/ItemViews.h"
 #include "views/RowTableModel.h"
 

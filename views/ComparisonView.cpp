@@ -1,6 +1,6 @@
 #include "views/ComparisonView.h"
 
-#include "core/analysis/Comparison.h"
+#include "core/compare/Comparison.h"
 #include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
 #include "views/HeatmapView.h"

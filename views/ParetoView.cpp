@@ -1,6 +1,6 @@
 #include "views/ParetoView.h"
 
-#include "core/analysis/Pareto.h"
+#include "core/compare/Pareto.h"
 #include "views/Colours.h"
 #include "views/PlotPicking.h"
 

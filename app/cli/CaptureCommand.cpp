@@ -4,7 +4,8 @@
 #include "app/cli/Commands.h"
 #include "app/cli/Parser.h"
 #include "app/cli/Progress.h"
-#include "capture/Capture.h"
+#include "capture/machine/Devices.h"
+#include "capture/run/Capture.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,8 @@
 // the module-by-module diff sorted by impact.
 #include "app/cli/Commands.h"
 #include "app/cli/Parser.h"
-#include "core/analysis/Comparison.h"
+#include "core/compare/Comparison.h"
+#include "core/report/ComparisonText.h"
 #include "core/session/SessionReader.h"
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 // `--progress jsonl`: one JSON object per phase / decode step on stdout, for
 // the GUI's child processes.
 
-#include "capture/Capture.h"
+#include "capture/run/Capture.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

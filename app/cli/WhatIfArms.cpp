@@ -1,6 +1,6 @@
 #include "app/cli/WhatIfArms.h"
 
-#include "capture/whatif/Repetitions.h"
+#include "capture/run/Repetitions.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
 #pragma once
 // What `mvprof-cli whatif` measures on both setups in its own process: the
-// A/B repetitions (capture/whatif/Repetitions.h) and the resampling loss of
+// A/B repetitions (capture/run/Repetitions.h) and the resampling loss of
 // the visual tokens (core/analysis/Kv.h).
 
-#include "capture/Capture.h"
+#include "capture/run/Capture.h"
 
 #include <vector>
 

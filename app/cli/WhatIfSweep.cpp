@@ -8,7 +8,7 @@
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
 #include "core/Format.h"
-#include "core/analysis/Comparison.h"
+#include "core/compare/Comparison.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // mvprof-cli: everything but the windows — capture, report, export, what-ifs.
 #include "app/cli/Commands.h"
-#include "capture/models/UserModel.h"
+#include "capture/models/ExampleUserModel.h"
 #include "core/session/SessionWriter.h"
 
 #include <cstdio>

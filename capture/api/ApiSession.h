@@ -3,14 +3,14 @@
 // translation units share (CaptureApi.cpp: runs and rows; CaptureApiWhatIf.cpp:
 // what-if planning and prediction).
 
-#include "capture/AttentionObserver.h"
-#include "capture/GpuTrace.h"
-#include "capture/Recorder.h"
+#include "capture/api/AttentionObserver.h"
+#include "capture/probe/GpuTrace.h"
+#include "capture/probe/Recorder.h"
 #include "capture/api/mvprof_capture.h"
 #include "capture/cuda/CounterMetrics.h"
 #include "capture/cuda/RangeProfiler.h"
 #include "core/Result.h"
-#include "core/analysis/Prediction.h"
+#include "core/compare/Prediction.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionWriter.h"
 

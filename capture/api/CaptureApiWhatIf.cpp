@@ -3,7 +3,7 @@
 // would have with a low-bit kernel (from both runs' profiles).
 #include "capture/api/ApiSession.h"
 #include "capture/whatif/ColdExperts.h"
-#include "capture/whatif/TensorQuant.h"
+#include "capture/models/transforms/TensorQuant.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
 #include "core/analysis/Analysis.h"

@@ -9,7 +9,7 @@
 // collect() forces them out and parses them (ActivityBuffer.h), and the join
 // (core/interop/ActivityJoin.h) runs on everything collected.
 
-#include "capture/CorrelationMarks.h"
+#include "capture/cuda/CorrelationMarks.h"
 #include "capture/cuda/ActivityBuffer.h"
 #include "core/Result.h"
 

@@ -2,7 +2,7 @@
 // of the user-model contract (USER_MODELS.md) and the tests' fixture. Built
 // with torch::jit::Module::define, so no Python is needed. What it makes
 // inside (the causal mask) it makes on its inputs' device: it runs on a GPU too.
-#include "capture/models/UserModel.h"
+#include "capture/models/ExampleUserModel.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <filesystem>

@@ -1,6 +1,6 @@
 #include "capture/models/ScriptedModel.h"
 
-#include "capture/ErrorText.h"
+#include "core/ErrorText.h"
 
 #include <torch/cuda.h>
 

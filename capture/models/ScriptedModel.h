@@ -6,7 +6,7 @@
 // parameters are loaded onto the device and its inputs copied there. Internal
 // to mvp_capture; includes torch.
 
-#include "capture/models/UserModel.h"
+#include "capture/config/UserModel.h"
 
 #include <optional>
 #include <set>

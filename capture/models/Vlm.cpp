@@ -1,10 +1,10 @@
 #include "capture/models/Vlm.h"
 
 #include "capture/models/VlmLayers.h"
-#include "capture/whatif/KvCompress.h"
-#include "capture/whatif/KvMethods.h"
-#include "capture/whatif/VisualTokenDrop.h"
-#include "capture/whatif/VisualTokenMerge.h"
+#include "capture/models/transforms/KvCompress.h"
+#include "capture/models/transforms/KvMethods.h"
+#include "capture/models/transforms/VisualTokenDrop.h"
+#include "capture/models/transforms/VisualTokenMerge.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <cmath>

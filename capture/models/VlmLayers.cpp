@@ -4,8 +4,8 @@
 // a baseline runs exactly the plain computation.
 #include "capture/models/VlmLayers.h"
 
-#include "capture/whatif/Int8Engine.h"
-#include "capture/whatif/KvMethods.h"
+#include "capture/models/transforms/Int8Engine.h"
+#include "capture/models/transforms/KvMethods.h"
 
 #include <cmath>
 

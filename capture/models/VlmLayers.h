@@ -6,12 +6,12 @@
 // Internal to mvp_capture; includes torch.
 
 #include "capture/models/Vlm.h"
-#include "capture/whatif/Int4Kernel.h"
-#include "capture/whatif/Int8Kernel.h"
-#include "capture/whatif/TensorQuant.h"
+#include "capture/models/transforms/Int4Kernel.h"
+#include "capture/models/transforms/Int8Kernel.h"
+#include "capture/models/transforms/TensorQuant.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
-#include "capture/whatif/VisualTokenMerge.h"
+#include "capture/models/transforms/VisualTokenMerge.h"
 
 #include <limits>
 #include <map>
@@ -20,7 +20,7 @@
 
 namespace mvp {
 
-// Weights stored group-wise quantised (capture/whatif/Quantise.cpp): the
+// Weights stored group-wise quantised (capture/models/transforms/Quantise.cpp): the
 // codes of W·diag(inputScale), where inputScale is the activation-aware
 // per-input-channel scale (AWQ); the layer divides its input by it.
 // Or, for W8 where libtorch has a quantized engine, the weight per output
@@ -103,7 +103,7 @@ struct Rope {
 };
 
 // The KV cache of one attention layer. Slots normally equal positions; after
-// KV compression (capture/whatif/KvCompress.cpp) merged visual tokens share a
+// KV compression (capture/models/transforms/KvCompress.cpp) merged visual tokens share a
 // slot, and with INT4 the slots are stored as packed codes.
 struct KvCache {
     int maxSeq = 0, kvHeads = 0, headDim = 0;
@@ -117,11 +117,11 @@ struct KvCache {
     // INT4 storage: codes [maxSeq, kvHeads, headDim/2], a scale and minimum per slot and head.
     bool int4 = false;
     GroupCodes qk, qv;
-    // Once visual tokens were dropped (capture/whatif/VisualTokenDrop.cpp) or
-    // evicted (capture/whatif/KvMethods.cpp): int64 [slots, kvHeads], the
+    // Once visual tokens were dropped (capture/models/transforms/VisualTokenDrop.cpp) or
+    // evicted (capture/models/transforms/KvMethods.cpp): int64 [slots, kvHeads], the
     // sequence position each KV head's slot holds; undefined: slot = position.
     torch::Tensor positionOfSlot;
-    // A published KV method's state (capture/whatif/KvMethods.h); null: none.
+    // A published KV method's state (capture/models/transforms/KvMethods.h); null: none.
     std::shared_ptr<KvMethodState> method;
 
     void reset(); // also drops the KV method's state
@@ -220,17 +220,17 @@ struct VlmModel::Impl : torch::nn::Module {
     int cached = 0;
     int64_t idVision = 0, idPatch = 0, idVitNorm = 0, idProj = 0, idLlm = 0, idEmbed = 0,
             idNorm = 0, idHead = 0;
-    // KV compression applied after each prefill (capture/whatif/KvCompress.cpp).
+    // KV compression applied after each prefill (capture/models/transforms/KvCompress.cpp).
     std::optional<KvCompression> kvCompression;
     KvCompressionReport kvReport;
     // A published KV method on every layer's cache, fresh for each run (reset()).
     std::optional<KvMethod> kvMethod;
     // Visual tokens dropped inside the decoder during each prefill
-    // (capture/whatif/VisualTokenDrop.cpp), and what the last prefill kept:
+    // (capture/models/transforms/VisualTokenDrop.cpp), and what the last prefill kept:
     // per stage, the indices into the visual tokens it received, ascending.
     std::optional<TokenDrop> tokenDrop;
     std::vector<std::vector<int64_t>> keptVisual;
-    // VisionZip after the encoder (capture/whatif/VisualTokenMerge.cpp), and
+    // VisionZip after the encoder (capture/models/transforms/VisualTokenMerge.cpp), and
     // what the last image encoded chose.
     std::optional<VisionZipSplit> visionZip;
     VisionZipSelection lastZip;

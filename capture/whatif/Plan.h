@@ -5,8 +5,7 @@
 // Plain C++ (no torch): the CLI and tests call it, the GUI reaches it through
 // the CLI. Errors say what to change; nothing here writes.
 
-#include "capture/Capture.h"
-#include "capture/models/Config.h"
+#include "capture/config/CaptureOptions.h"
 #include "capture/whatif/Transforms.h"
 #include "core/Result.h"
 #include "core/analysis/Analysis.h"

@@ -4,7 +4,7 @@
 // attention, bipartite soft matching merges r tokens into their most
 // key-similar partners by size-weighted means, and attention adds log(size)
 // to each key's logit (proportional attention). Plain C++: the schedule of r
-// per block; the model side is in capture/whatif/VisualTokenMerge.cpp.
+// per block; the model side is in capture/models/transforms/VisualTokenMerge.cpp.
 
 #include "core/Result.h"
 

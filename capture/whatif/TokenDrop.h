@@ -4,7 +4,7 @@
 // tokens each keeps, how the kept ones are chosen from a score, and the
 // papers' own budget and FLOPs conventions — on plain numbers, so a test can
 // work every case by hand. Plain C++; the model applies a plan in
-// capture/whatif/VisualTokenDrop.cpp.
+// capture/models/transforms/VisualTokenDrop.cpp.
 //
 // FastV (Chen et al., ECCV 2024; pkunlp-icler/FastV, LlamaModel.forward):
 // before layer K, the image tokens are ranked by the attention the last

@@ -4,7 +4,7 @@
 
 #include "capture/whatif/KvPolicies.h"
 #include "capture/whatif/TokenDrop.h"
-#include "core/analysis/Prediction.h"
+#include "core/compare/Prediction.h"
 #include "core/session/Records.h"
 
 #include <cstdint>
@@ -35,7 +35,7 @@ struct KvCompressionReport {
 };
 
 // A published KV-cache method (shared/notes/whatif-methods.md §2) run on the
-// model's own cache (capture/whatif/KvMethods.h). The budget is a fraction
+// model's own cache (capture/models/transforms/KvMethods.h). The budget is a fraction
 // of the prefill's positions, EffiVLM-Bench's convention; each KV head of
 // each layer keeps int(fraction · T) of the T prefill positions (H2O: its
 // heavy and recent halves, each int(fraction / 2 · T), as its code rounds).

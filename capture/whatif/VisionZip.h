@@ -3,7 +3,7 @@
 // visionzip/clip_encoder.py) on plain numbers: which visual tokens stay
 // "dominant" and how the rest merge into "contextual" tokens, so a test can
 // work every case by hand. Plain C++; the model applies it in
-// capture/whatif/VisualTokenMerge.cpp.
+// capture/models/transforms/VisualTokenMerge.cpp.
 //
 // VisionZip ranks patches by the CLS token's attention in the layer whose
 // output feeds the projector, summed over heads. The reference encoder has

@@ -1,11 +1,12 @@
 #pragma once
 // The one analysis API: everything about a run that the report and the GUI
 // show, computed from plain data by pure functions. No SQL here or in views:
-// loadRunData reads the session once, analyseRun does the rest.
+// loadRunData (RunData.h) reads the session once, analyseRun does the rest.
 
 #include "core/Provenance.h"
 #include "core/Result.h"
 #include "core/analysis/BatchAdvisor.h"
+#include "core/analysis/RunData.h"
 #include "core/analysis/HeadStats.h"
 #include "core/analysis/Heatmap.h"
 #include "core/analysis/Kv.h"
@@ -21,48 +22,6 @@
 #include <vector>
 
 namespace mvp {
-
-class SessionReader;
-
-// The rows of one run, as stored.
-struct RunData {
-    RunInfo run;
-    std::vector<ModuleRow> modules;
-    std::vector<PhaseRow> phases;
-    std::vector<SpanRow> spans;
-    std::vector<OpTotal> opTotals;       // top-level ops by phase and name
-    std::vector<LeafFlopsRow> leafFlops; // FLOPs by the innermost op that computed them
-    int64_t opCount = 0;
-    std::vector<TokenRow> tokens;
-    std::vector<RoutingRow> routing;
-    std::vector<PatchMetricRow> attention; // metric "attention": all text queries
-    std::vector<PatchMetricRow> attentionPrefill, attentionDecode; // split by the query's phase
-    std::vector<PatchMetricRow>
-        tokensKept; // "tokens.kept": 1 where a decoder layer's input held the patch's token
-    std::map<int, std::vector<AttnMapRow>> attnMaps; // by layer; only --attn-layers
-    std::optional<PatchGridRow> grid;
-    std::optional<DeviceRow> device;
-    std::vector<StepOutputRow> stepOutputs;
-    std::optional<VisionFeatureRow> visionFeatures;
-    std::vector<RunMetricRow> runMetrics;   // weight / KV bytes, what-if statistics
-    std::vector<RepetitionRow> repetitions; // a what-if's A/B timings (Records.h)
-    // GPU time of the kernels, copies and fills attributed to each span
-    // (device_activity); empty, with hasDeviceActivity false, for CPU runs.
-    std::unordered_map<int64_t, int64_t> deviceNsBySpan;
-    bool hasDeviceActivity = false;
-    int imageWidth = 0, imageHeight = 0; // of the original file; 0 without an image
-    // From the config JSON (0 when absent).
-    int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
-    int64_t parameters = 0;
-    bool userModel = false; // a TorchScript or Python user model (not a built-in preset)
-    // An imported trace (TraceImport.h): its file and format ("chrome-trace"); empty for a capture.
-    std::string importedFrom, importFormat;
-};
-
-Result<RunData> loadRunData(SessionReader& reader, int64_t runId);
-
-// The run metric called `name`, if the run has one.
-const RunMetricRow* findMetric(const RunData& run, const std::string& name);
 
 struct AnalysisOptions {
     MoeThresholds moe;

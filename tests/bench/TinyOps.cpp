@@ -5,7 +5,7 @@
 // libtorch: shapes, FLOPs and modules), interleaved.
 #include "TinyOps.h"
 
-#include "capture/Recorder.h"
+#include "capture/probe/Recorder.h"
 #include "core/session/SessionWriter.h"
 
 #include <algorithm>

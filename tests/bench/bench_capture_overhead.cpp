@@ -10,8 +10,8 @@
 // neither, both probed, interleaved on one model in one process; exits 77
 // with the reason where there is no CUDA device.
 #include "TinyOps.h"
-#include "capture/Capture.h"
-#include "core/analysis/Intervals.h"
+#include "capture/run/Capture.h"
+#include "core/compare/Intervals.h"
 #include "core/session/SessionWriter.h"
 
 #include <algorithm>

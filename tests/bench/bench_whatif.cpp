@@ -5,7 +5,7 @@
 // ratios; no thresholds.
 //
 //   bench_whatif [IMAGE] [PRESET] [REPETITIONS]
-#include "capture/Capture.h"
+#include "capture/run/Capture.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 

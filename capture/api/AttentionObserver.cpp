@@ -1,0 +1,53 @@
+#include "capture/api/AttentionObserver.h"
+
+#include "capture/run/ScriptRoles.h"
+
+#include <algorithm>
+
+namespace mvp {
+
+void AttentionObserver::noteModule(int64_t id, ModuleRole role, std::optional<int> layer) {
+    if (role != ModuleRole::Attention || modules_.count(id)) return;
+    // No number in its path: the order in which attention modules first ran.
+    modules_[id] = Module{role, layer ? *layer : ordinals_[role]++};
+}
+
+void AttentionObserver::setVisual(int first, std::vector<int> patchOf, int patches) {
+    visualFirst_ = first;
+    patchOf_ = std::move(patchOf);
+    patches_ = patches;
+}
+
+void AttentionObserver::beginPass(Phase phase) {
+    seen_ = std::max(seen_, passKeys_);
+    firstNew_ = seen_;
+    passKeys_ = 0;
+    phase_ = phase;
+}
+
+void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_view op,
+                                const std::vector<c10::IValue>& outputs) {
+    if ((op != "aten::softmax" && op != "aten::_softmax") || patchOf_.empty() ||
+        (phase_ != Phase::Prefill && phase_ != Phase::Decode) || outputs.empty() ||
+        !outputs[0].isTensor())
+        return;
+    const Module* attention = nullptr;
+    for (auto it = open.rbegin(); it != open.rend() && !attention; ++it)
+        if (const auto m = modules_.find(*it); m != modules_.end()) attention = &m->second;
+    const torch::Tensor probs = outputs[0].toTensor();
+    if (!attention || probs.dim() < 2 || !probs.is_floating_point()) return;
+    auto& all = all_[attention->layer];
+    auto& byPhase = (phase_ == Phase::Decode ? decode_ : prefill_)[attention->layer];
+    all.resize(size_t(patches_), 0.0);
+    byPhase.resize(size_t(patches_), 0.0);
+    if (addReceivedAttention(probs, visualFirst_, patchOf_, firstNew_, all, byPhase)) {
+        passKeys_ = std::max(passKeys_, probs.size(-1));
+        saw_ = true;
+    }
+}
+
+std::vector<PatchMetricRow> AttentionObserver::metrics() const {
+    return receivedAttentionRows(all_, prefill_, decode_);
+}
+
+} // namespace mvp

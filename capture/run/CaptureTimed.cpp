@@ -1,0 +1,94 @@
+// Unrecorded passes of the whole pipeline, timed by phase: the warm-up before
+// every recorded run, and the repetitions of a what-if's A/B comparison. They
+// run exactly what a recorded run computes (same visual tokens, prompt and
+// greedy decode steps) with no probes and no rows, so that A and B differ in
+// nothing but the transform.
+#include "capture/run/Capture.h"
+#include "capture/run/CapturerImpl.h"
+#include "capture/run/Pipeline.h"
+#include "capture/models/ScriptedModel.h"
+#include "capture/models/Vlm.h"
+
+#include <chrono>
+#include <optional>
+
+namespace mvp {
+
+namespace {
+// Wall time per phase on a steady clock; a phase entered again (decode's
+// steps) accumulates.
+class PhaseClock {
+public:
+    void begin(Phase phase) {
+        stop();
+        current_ = phase;
+        start_ = std::chrono::steady_clock::now();
+    }
+    std::vector<PhaseTime> finish() {
+        stop();
+        return std::move(times_);
+    }
+
+private:
+    void stop() {
+        if (!current_) return;
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start_)
+                            .count();
+        if (times_.empty() || times_.back().phase != *current_)
+            times_.push_back(PhaseTime{*current_, 0});
+        times_.back().ns += ns;
+        current_.reset();
+    }
+    std::optional<Phase> current_;
+    std::chrono::steady_clock::time_point start_;
+    std::vector<PhaseTime> times_;
+};
+
+} // namespace
+
+std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& keep) {
+    std::vector<int> seen = keep;
+    if (seen.empty())
+        for (int p = 0; p < cfg.vision.patches(); ++p)
+            seen.push_back(p);
+    return seen;
+}
+
+std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture& prep,
+                                          const std::vector<int>& seen) {
+    PhaseClock clock;
+    ReferencePipeline pipeline(model, prep, seen);
+    (void)runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
+    auto times = clock.finish();
+    model.reset();
+    return times;
+}
+
+std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep) {
+    PhaseClock clock;
+    ScriptedPipeline pipeline(model, prep);
+    (void)runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
+    return clock.finish();
+}
+
+Result<std::vector<PhaseTime>> Capturer::timedPass(const RunTransform& transform) {
+    try {
+        if (d->scripted) {
+            if (!transform.keepPatches.empty())
+                return makeError(ErrorCode::BadInput,
+                                 "visual-token pruning needs the built-in reference model");
+            return timedScriptedPass(*d->scripted, d->prep);
+        }
+        const auto seen = visiblePatches(d->prep.config, transform.keepPatches);
+        for (int p : seen)
+            if (p < 0 || p >= d->prep.config.vision.patches())
+                return makeError(ErrorCode::BadInput,
+                                 "patch " + std::to_string(p) + " does not exist");
+        return timedReferencePass(*d->model, d->prep, seen);
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("a timed pass failed: ") + e.what());
+    }
+}
+
+} // namespace mvp

@@ -1,0 +1,232 @@
+#include "capture/run/ScriptRoles.h"
+
+#include "core/session/ModuleRoles.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace mvp {
+
+ScriptRoleObserver::ScriptRoleObserver(const UserModelManifest& manifest, int topK, int visualFirst,
+                                       int patches)
+    : patterns_(manifest.roles), topK_(topK), visualFirst_(visualFirst), patches_(patches) {}
+
+void ScriptRoleObserver::assign(ModuleRow& row) {
+    row.role = patterns_.roleOf(row.path);
+    assignIndices(row);
+    modules_[row.id] = row;
+}
+
+void ScriptRoleObserver::beginPass(Phase phase, int step, int firstNew, int sequence) {
+    phase_ = phase;
+    step_ = step;
+    firstNew_ = firstNew;
+    sequence_ = sequence;
+    open_.clear();
+}
+
+const ModuleRow* ScriptRoleObserver::innermost(const std::vector<int64_t>& open,
+                                               ModuleRole role) const {
+    for (auto it = open.rbegin(); it != open.rend(); ++it)
+        if (const auto m = modules_.find(*it); m != modules_.end() && m->second.role == role)
+            return &m->second;
+    return nullptr;
+}
+
+int ScriptRoleObserver::layerOf(const ModuleRow& m) {
+    if (m.layer) return *m.layer;
+    // No number in its path: the order in which modules of its role first ran.
+    const auto key = std::pair{m.role, m.id};
+    if (const auto it = ordinal_.find(key); it != ordinal_.end()) return it->second;
+    int n = 0;
+    for (const auto& [k, v] : ordinal_)
+        n += k.first == m.role;
+    return ordinal_[key] = n;
+}
+
+void ScriptRoleObserver::opEnded(const std::vector<int64_t>& open, std::string_view op,
+                                 const std::vector<c10::IValue>& outputs) {
+    if (outputs.empty() || !outputs[0].isTensor()) return;
+    const torch::Tensor out = outputs[0].toTensor();
+    if (const ModuleRow* router = innermost(open, ModuleRole::Router)) {
+        RouterState& state = open_[router->id];
+        if (op == "aten::topk" && outputs.size() >= 2 && outputs[1].isTensor())
+            state.chosen = outputs[1].toTensor();
+        else if (!state.chosen.defined() && out.dim() == 2 && out.is_floating_point())
+            state.scores = out; // scores end where the top-k begins
+        return;
+    }
+    if (const ModuleRow* attn = innermost(open, ModuleRole::Attention))
+        if ((op == "aten::softmax" || op == "aten::_softmax") && out.dim() >= 2 &&
+            out.is_floating_point() && out.size(-1) == sequence_ && out.numel() > 0)
+            attention(*attn, out);
+}
+
+void ScriptRoleObserver::moduleClosed(int64_t module) {
+    const auto it = open_.find(module);
+    if (it == open_.end()) return;
+    const auto m = modules_.find(module);
+    if (m != modules_.end()) routerClosed(m->second, it->second);
+    open_.erase(it);
+}
+
+void ScriptRoleObserver::routerClosed(const ModuleRow& router, RouterState& state) {
+    if (!state.scores.defined()) {
+        routingProblem_ = "router " + router.path + " returned no [tokens, experts] scores";
+        return;
+    }
+    auto scores = state.scores.to(torch::kFloat);
+    const int64_t t = scores.size(0), experts = scores.size(1);
+    if (t != sequence_) {
+        routingProblem_ = "router " + router.path + " scored " + std::to_string(t) +
+                          " tokens, the sequence has " + std::to_string(sequence_);
+        return;
+    }
+    // Probabilities already (non-negative rows summing to 1), else logits.
+    const bool probs =
+        scores.min().item<float>() >= 0 && (scores.sum(1) - 1).abs().max().item<float>() < 1e-3f;
+    const auto p = probs ? scores : torch::softmax(scores, -1);
+    const int64_t k = topK_ > 0 ? topK_ : (state.chosen.defined() ? state.chosen.size(-1) : 0);
+    if (k < 1 || k > experts) {
+        routingProblem_ =
+            "router " + router.path + ": how many experts a token takes is unknown (set \"top_k\")";
+        return;
+    }
+    auto chosen = state.chosen.defined() && state.chosen.dim() == 2 && state.chosen.size(0) == t &&
+                          state.chosen.size(1) == k
+                      ? state.chosen.to(torch::kLong)
+                      : std::get<1>(p.topk(k, -1));
+    auto weights = p.gather(1, chosen);
+    weights = weights / weights.sum(1, true).clamp_min(1e-30);
+    const int layer = layerOf(router);
+    // Read from host memory (a model on a GPU hands device tensors): an item()
+    // per element would make a tensor each.
+    const auto c = chosen.to(torch::kCPU).contiguous();
+    const auto w = weights.to(torch::kCPU).contiguous();
+    const int64_t* picked = c.data_ptr<int64_t>();
+    const float* share = w.data_ptr<float>();
+    for (int64_t pos = std::max<int64_t>(firstNew_, 0); pos < t; ++pos) {
+        const bool visual = pos >= visualFirst_ && pos < visualFirst_ + patches_;
+        for (int64_t r = 0; r < k; ++r)
+            routing_.push_back(RoutingRow{layer, phase_, step_, int(pos),
+                                          visual ? Modality::Visual : Modality::Text, int(r),
+                                          int(picked[pos * k + r]), double(share[pos * k + r])});
+    }
+    sawRouting_ = true;
+}
+
+void ScriptRoleObserver::attention(const ModuleRow& module, const torch::Tensor& out) {
+    if (patches_ <= 0 || visualFirst_ + patches_ > out.size(-1)) return;
+    if (identity_.size() != size_t(patches_)) {
+        identity_.resize(size_t(patches_));
+        std::iota(identity_.begin(), identity_.end(), 0);
+    }
+    const int layer = layerOf(module);
+    auto& all = received_[layer];
+    auto& byPhase = (phase_ == Phase::Decode ? receivedDecode_ : receivedPrefill_)[layer];
+    all.resize(size_t(patches_), 0.0);
+    byPhase.resize(size_t(patches_), 0.0);
+    if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, all, byPhase))
+        sawAttention_ = true;
+}
+
+bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
+                          const std::vector<int>& patchOf, int64_t firstNew,
+                          std::vector<double>& all, std::vector<double>& byPhase) {
+    const int64_t tk = probs.size(-1), tq = probs.size(-2);
+    const auto count = int64_t(patchOf.size());
+    if (tq > tk || tq < 1 || count < 1 || visualFirst + count > tk) return false;
+    const int64_t heads = probs.numel() / (tq * tk);
+    // Averaged over the heads where the probabilities are (a GPU's, from the
+    // Python package), then read on the host.
+    const auto mean =
+        probs.reshape({heads, tq, tk}).to(torch::kDouble).mean(0).to(torch::kCPU).contiguous();
+    const double* data = mean.data_ptr<double>();
+    for (int64_t q = 0; q < tq; ++q) {
+        const int64_t pos = tk - tq + q; // a KV cache's queries are the last positions
+        const bool visual = pos >= visualFirst && pos < visualFirst + count;
+        if (pos < firstNew || visual) continue; // text queries new in this pass
+        for (int64_t i = 0; i < count; ++i) {
+            const auto patch = size_t(patchOf[size_t(i)]);
+            if (patch >= all.size() || patch >= byPhase.size()) continue;
+            const double v = data[q * tk + visualFirst + i];
+            all[patch] += v;
+            byPhase[patch] += v;
+        }
+    }
+    return true;
+}
+
+std::vector<RoutingRow> ScriptRoleObserver::takeRouting() {
+    return std::exchange(routing_, {});
+}
+
+std::vector<PatchMetricRow> ScriptRoleObserver::attentionMetrics() const {
+    return receivedAttentionRows(received_, receivedPrefill_, receivedDecode_);
+}
+
+std::vector<PatchMetricRow>
+receivedAttentionRows(const std::map<int, std::vector<double>>& all,
+                      const std::map<int, std::vector<double>>& prefill,
+                      const std::map<int, std::vector<double>>& decode) {
+    std::vector<PatchMetricRow> out;
+    auto add = [&](const char* metric, const std::map<int, std::vector<double>>& grids) {
+        for (const auto& [layer, values] : grids)
+            for (size_t p = 0; p < values.size(); ++p)
+                out.push_back({layer, metric, int(p), values[p]});
+    };
+    add("attention", all);
+    add("attention.prefill", prefill);
+    add("attention.decode", decode);
+    return out;
+}
+
+namespace {
+size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+} // namespace
+
+Status checkRolePatterns(const UserModelManifest& manifest, const std::vector<std::string>& paths) {
+    std::string problems;
+    for (const auto& r : manifest.roles) {
+        const std::regex re(r.pattern);
+        if (std::any_of(paths.begin(), paths.end(),
+                        [&](const std::string& p) { return std::regex_search(p, re); }))
+            continue;
+        // The pattern's letters, to rank the paths by how close they come.
+        std::string plain;
+        for (char c : r.pattern)
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_') plain += c;
+        // Compared with each path's end, where a role's name usually sits.
+        std::vector<std::pair<size_t, std::string>> ranked;
+        for (const auto& p : paths) {
+            const std::string tail =
+                p.size() > plain.size() ? p.substr(p.size() - plain.size()) : p;
+            ranked.emplace_back(editDistance(plain, tail), p);
+        }
+        std::sort(ranked.begin(), ranked.end());
+        std::string closest;
+        for (size_t i = 0; i < std::min<size_t>(3, ranked.size()); ++i)
+            closest += (i ? ", " : "") + ranked[i].second;
+        problems += (problems.empty() ? "" : "; ") + std::string("\"roles.") + r.key +
+                    "\" pattern \"" + r.pattern + "\" matches no module (closest: " +
+                    (closest.empty() ? "the model has no submodules" : closest) + ")";
+    }
+    if (problems.empty()) return Ok{};
+    return makeError(ErrorCode::BadInput, manifest.path + ": " + problems);
+}
+
+} // namespace mvp
