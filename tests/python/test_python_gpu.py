@@ -38,7 +38,7 @@ import torch
 
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 import mvprof  # noqa: E402
-from mvprof import _abi, _int8, _profile, _repeat  # noqa: E402
+from mvprof import _abi, _int8, _passes, _profile  # noqa: E402
 from checks import check, status  # noqa: E402
 
 
@@ -63,10 +63,10 @@ def settles_the_model_devices() -> None:
     real = torch.cuda.synchronize
     torch.cuda.synchronize = lambda device=None: synced.append(device)
     try:
-        _profile.device_settle(OnTwoGpus())()
+        _passes.device_settle(OnTwoGpus())()
         check(synced == [0, 1], f"every CUDA device of the model once, in order: {synced}")
         synced.clear()
-        _profile.device_settle(torch.nn.Linear(4, 4))()
+        _passes.device_settle(torch.nn.Linear(4, 4))()
         check(synced == [], "a CPU model's settle synchronises nothing")
     finally:
         torch.cuda.synchronize = real
@@ -108,14 +108,14 @@ def recorded_phases_wait() -> None:
 
 def timed_passes_wait() -> None:
     events: List[str] = []
-    real = _repeat.device_settle
-    _repeat.device_settle = lambda model: (lambda: events.append("settle"))
+    real = _passes.device_settle
+    _passes.device_settle = lambda model: (lambda: events.append("settle"))
     try:
-        timed = _repeat.TimedPass(torch.nn.Linear(8, 8))
+        timed = _passes.TimedPass(torch.nn.Linear(8, 8))
         with torch.no_grad():
             tiny_run(timed)
     finally:
-        _repeat.device_settle = real
+        _passes.device_settle = real
     check(events == ["settle"] * 6, f"a settle at both ends of each of 3 phases: {len(events)}")
     check(set(timed.times) == {"prefill", "decode"}, f"phases timed: {sorted(timed.times)}")
 

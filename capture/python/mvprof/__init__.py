@@ -16,11 +16,14 @@ beside this file.
 """
 
 from ._abi import ABI_VERSION, MvprofError
-from ._profile import DEFAULT_ROLES, NullProfile, Profile, profile, weight_bytes
-from .whatif import W4, W8, FreezeCold, PruneVisual, Transform, whatif
+from ._passes import DEFAULT_ROLES, NullProfile, weight_bytes
+from ._profile import Profile, profile
+from ._transform import Transform
+from .whatif import W4, W8, FreezeCold, PruneVisual, WhatIf, whatif
 from ._visionzip import VisionZip
 from ._visual_drop import FastV, PyramidDrop
 
-__all__ = ["profile", "whatif", "Profile", "NullProfile", "MvprofError", "DEFAULT_ROLES", "Transform", "W8",
+__all__ = ["profile", "whatif", "Profile", "WhatIf", "NullProfile", "MvprofError", "DEFAULT_ROLES",
+           "Transform", "W8",
            "W4", "FreezeCold", "PruneVisual", "FastV", "PyramidDrop", "VisionZip", "weight_bytes",
            "ABI_VERSION"]

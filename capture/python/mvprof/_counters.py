@@ -13,21 +13,25 @@ from __future__ import annotations
 
 import ctypes
 import traceback
-from typing import TYPE_CHECKING, Callable, List
+from typing import Callable, List, Optional, Protocol
 
 import torch
 
 from ._abi import b
-from ._profile import device_settle
-from ._repeat import TimedPass, _hooked
-
-if TYPE_CHECKING:
-    from ._profile import NullProfile, Profile
+from ._passes import NullProfile, Recording, TimedPass, device_settle
+from ._transform import Transform, hooked
 
 Handles = List[torch.utils.hooks.RemovableHandle]
 
 
-def _pass_hooks(prof: "Profile", p: TimedPass) -> Handles:
+class CountedRun(Recording, Protocol):
+    """The recorded run whose pass is replayed (a Profile): its model and
+    transform run again inside the ranges."""
+
+    transform: Optional[Transform]
+
+
+def _pass_hooks(prof: CountedRun, p: TimedPass) -> Handles:
     """For one replay: a range per module call, named by its path (every
     named module but the root, as the recorded run's spans), and a what-if's
     own hooks (router masks, the projector's pruning, attention masks) inside
@@ -39,13 +43,13 @@ def _pass_hooks(prof: "Profile", p: TimedPass) -> Handles:
         handles.append(module.register_forward_pre_hook(
             lambda m, i, path=path: prof.call("mvprof_counter_push", b(path))))
     if prof.transform is not None:
-        handles += _hooked(prof.model, prof.transform, p, prof.patterns)
+        handles += hooked(prof.model, prof.transform, p, prof.patterns)
     for _, module in modules:
         pops.append(module.register_forward_hook(lambda m, i, o: prof.call("mvprof_counter_pop")))
     return handles + pops
 
 
-def _replay(prof: "Profile", run: Callable[["NullProfile"], object]) -> None:
+def _replay(prof: CountedRun, run: Callable[[NullProfile], object]) -> None:
     p = TimedPass(prof.model)  # the markers of an unrecorded pass
     handles = _pass_hooks(prof, p)
     try:
@@ -56,7 +60,7 @@ def _replay(prof: "Profile", run: Callable[["NullProfile"], object]) -> None:
             h.remove()
 
 
-def count_hardware(prof: "Profile", run: Callable[["NullProfile"], object]) -> None:
+def count_hardware(prof: CountedRun, run: Callable[[NullProfile], object]) -> None:
     """Replays `run` until the counters are read, and stores them with
     `prof`'s run (which must still be open)."""
     available = ctypes.c_int(0)

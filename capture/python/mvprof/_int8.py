@@ -3,7 +3,7 @@ symmetric int8, run by torch's own int8 matmuls — aten::_weight_int8pack_mm
 (weight-only, one kernel) where it runs on the device, else torch._int_mm
 (int8 × int8 → int32) with the activations coded per row on the fly and the
 rows padded past its 16-row minimum. The same kernels, order and checks as
-mvprof-cli's --quant w8 on a GPU (capture/whatif/Int8Kernel.h): each layer's
+mvprof-cli's --quant w8 on a GPU (capture/models/transforms/Int8Kernel.h): each layer's
 product is checked against its dequantised weights before it is used.
 torch's dynamic int8 kernels (quantize_dynamic) are the CPU's."""
 

@@ -9,150 +9,29 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import itertools
 import json
 import os
 import re
 import traceback
 import warnings
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Tuple, Union
 
 import torch
 
 from . import _abi
 from ._abi import MvprofError, b
+from ._counters import count_hardware
+from ._passes import (DEFAULT_ROLES, TOP_K_ATTRIBUTES, NullProfile, Warmup, compile_roles,
+                      device_settle, role_of, weight_bytes)
+from ._transform import Transform
 
-if TYPE_CHECKING:
-    from .whatif import Transform
-
-# Module paths of the common layouts (Hugging Face LLaVA, Qwen-VL, Mixtral,
-# Qwen-MoE, DeepSeek-MoE); a `roles` argument replaces them.
-DEFAULT_ROLES: Dict[str, str] = {
-    "vision": r"(^|\.)(vision_tower|visual|vision_model|vision)$",
-    "projector": r"(^|\.)(multi_modal_projector|merger|mm_projector|projector)$",
-    "llm": r"(^|\.)(language_model|llm)$",
-    "router": r"\.(block_sparse_moe|mlp|moe)\.(gate|router)$",
-    "expert": r"\.experts\.\d+$|\.shared_expert$",
-    "moe": r"\.(block_sparse_moe|moe)$",
-    "attention": r"\.(self_attn|attn|attention)$",
-}
-# The calls an attention's probabilities come from, however the model spells them.
-SOFTMAX_CALLS = (torch.softmax, torch.nn.functional.softmax, torch.Tensor.softmax)
-TOP_K_ATTRIBUTES = ("top_k", "num_experts_per_tok", "num_activated_experts", "k")
 STATUS = {"complete": 0, "incomplete": 1, "failed": 2}
 
 
-def weight_bytes(model: torch.nn.Module) -> int:
-    """Bytes of the model's parameters and buffers as stored (quantised packed
-    weights at their element size), each storage once."""
-    seen, total = set(), 0
-
-    def add(v: object) -> None:
-        nonlocal total
-        if torch.is_tensor(v):
-            key = (v.data_ptr(), v.numel(), v.dtype)
-            if key not in seen:
-                seen.add(key)
-                total += v.numel() * v.element_size()
-        elif isinstance(v, (tuple, list)):
-            for x in v:
-                add(x)
-
-    for value in model.state_dict().values():
-        add(value)
-    return total
-
-
-def device_settle(model: torch.nn.Module) -> Callable[[], None]:
-    """What makes a phase boundary wait for the model's GPU work. A model on
-    CUDA launches its kernels asynchronously: a phase timed on the host would
-    end before its kernels did, and their time would be charged to the next
-    phase. Synchronises every CUDA device the model's parameters and buffers
-    are on (torch.cuda.synchronize); a no-op for a model on the CPU."""
-    devices = sorted({t.device.index or 0
-                      for t in itertools.chain(model.parameters(), model.buffers())
-                      if t.device.type == "cuda"})
-    if not devices:
-        return lambda: None
-
-    def settle() -> None:
-        for device in devices:
-            torch.cuda.synchronize(device)
-    return settle
-
-
-# When several roles' patterns match one module, the most specific wins,
-# whatever order the roles were given in: a router inside "llm" is the router.
-ROLE_SPECIFICITY = ("router", "expert", "attention", "moe", "projector", "vision", "llm")
-
-
-def compile_roles(roles: Dict[str, str]) -> List[Tuple[str, "re.Pattern[str]"]]:
-    """(role, compiled pattern) pairs, the most specific role first; a role
-    mvprof does not know sorts last."""
-    rank = {r: i for i, r in enumerate(ROLE_SPECIFICITY)}
-    ordered = sorted(roles.items(), key=lambda kv: rank.get(kv[0], len(rank)))
-    return [(k, re.compile(v)) for k, v in ordered]
-
-
-def role_of(patterns, path: str) -> str:
-    """The role of the module at `path` by (role, compiled pattern) pairs, or ''."""
-    return next((r for r, p in patterns if p.search(path)), "")
-
-
-def role_paths(model: torch.nn.Module, patterns, role: str) -> List[str]:
-    """The paths of the modules that have `role`, in module order."""
-    return [p for p, _ in model.named_modules() if p and role_of(patterns, p) == role]
-
-
-def within(paths: List[str], path: str) -> bool:
-    """Whether the module at `path` is one of `paths` or lies inside one."""
-    return any(path == q or path.startswith(q + ".") for q in paths)
-
-
-class NullProfile:
-    """A Profile's markers that record nothing: the same script code runs a
-    warm-up pass (or an unprofiled one) through it."""
-
-    def __init__(self, model: torch.nn.Module) -> None:
-        self.model = model
-        self.run_id = 0
-        self.current_phase = ""  # the phase running now, and how many have begun
-        self.phase_serial = 0
-        self.visual_span: Optional[Tuple[int, int]] = None  # (first position, count)
-
-    def _mark_phase(self, name: str) -> None:
-        self.current_phase, self.phase_serial = name, self.phase_serial + 1
-
-    @contextlib.contextmanager
-    def phase(self, name: str, step: int = 0) -> Iterator[None]:
-        self._mark_phase(name)
-        yield
-
-    def visual_tokens(self, start: int, grid: Tuple[int, int], patch: int = 14,
-                      input_size: int = 0) -> None:
-        kept = getattr(self, "kept_patches", None)
-        self.visual_span = (int(start), len(kept) if kept is not None else grid[0] * grid[1])
-
-    @contextlib.contextmanager
-    def paused(self) -> Iterator[None]:
-        yield
-
-    def output(self, logits: torch.Tensor, token: Optional[int] = None) -> int:
-        if token is not None:
-            return int(token)
-        return int(logits.detach().reshape(-1, logits.shape[-1])[-1].argmax())
-
-    def metric(self, *args: object, **kwargs: object) -> None:
-        pass
-
-
-Warmup = Optional[Callable[[NullProfile], object]]
-
-
 class Profile:
-    """One profiled run; made by `profile()` or `whatif()`, used as a context
-    manager. `model` is what to run inside the block: the model given, or the
-    transformed copy a what-if made of it."""
+    """One profiled run; made by `profile()` (or, as its subclass WhatIf, by
+    `whatif()`), used as a context manager. `model` is what to run inside the
+    block: the model given, or the transformed copy a what-if made of it."""
 
     def __init__(self, path: Optional[str], model: torch.nn.Module,
                  image: Union[str, bytes, None] = None, prompt: Optional[str] = None, roles: Optional[Dict[str, str]] = None,
@@ -175,7 +54,6 @@ class Profile:
         if hw_counters is not None and device.type != "cuda":
             raise MvprofError(f"hw_counters reads a GPU's counters: the model is on {device} "
                               "(move it to a CUDA device, or drop hw_counters)")
-        self.reps, self.rerun = 0, None  # a what-if's A/B repetitions (whatif(reps=, run=))
         self.run_id = 0
         self.routers: List[str] = []
         self._session = ctypes.c_void_p()
@@ -219,14 +97,9 @@ class Profile:
             if self.warmup is not None:
                 # One unrecorded pass: first-call costs (allocation, kernel set-up) stay out.
                 self.warmup(NullProfile(self.model))
-            ab = self._repeat(original)
-            observed = self._observe(original)
+            self._measure_before_run(original)
             self._begin_run()
-            for arm, rep, phase, ns, control in ab:
-                self.call("mvprof_add_repetition", arm, rep, b(phase), ns, int(control))
-            if observed is not None:
-                self.call("mvprof_add_resampling_loss", ctypes.byref(observed[0].struct),
-                          ctypes.byref(observed[1].struct))
+            self._store_before_run()
             self.metric("weights.bytes", weight_bytes(self.model), "bytes",
                         note="the model's parameters and buffers as stored")
             if self.transform is not None:
@@ -243,22 +116,12 @@ class Profile:
                           "; ops and modules are still recorded", stacklevel=2)
         return self
 
-    def _repeat(self, original: torch.nn.Module):
-        """The A/B repetitions of a what-if, before its recorded run begins."""
-        if not self.reps or self.transform is None:
-            return []
-        from ._repeat import repetitions
-        return repetitions(original, self.model, self.transform, self.rerun, self.reps,
-                           self.patterns)
+    def _measure_before_run(self, original: torch.nn.Module) -> None:
+        """What must be measured before the recorded run begins (a what-if's
+        A/B repetitions): nothing for a plain profile."""
 
-    def _observe(self, original: torch.nn.Module):
-        """Both arms' visual tokens for the resampling loss of a what-if that
-        changes them (needs the pass, `run=`), before its recorded run begins."""
-        if self.transform is None or not self.transform.prunes_visual or self.rerun is None:
-            return None
-        from ._resample import resampling_observations
-        return resampling_observations(original, self.model, self.transform, self.rerun,
-                                       self.patterns)
+    def _store_before_run(self) -> None:
+        """Stores what _measure_before_run found, once the run is open."""
 
     def _begin_run(self) -> None:
         config = {"format": "mvprof-python", "class": type(self.model).__name__,
@@ -299,7 +162,6 @@ class Profile:
             if value is None:
                 self._settle()  # the last phase ends when its GPU work has
                 if self.hw_counters is not None:
-                    from ._counters import count_hardware
                     count_hardware(self, self.hw_counters)
                 self.call("mvprof_end_run", STATUS["complete"], None)
             elif isinstance(value, KeyboardInterrupt):

@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-from typing import TYPE_CHECKING, Callable, Iterator, List, Optional
+from typing import Callable, Iterator, List, Optional
 
 import torch
 from torch.overrides import TorchFunctionMode
 
 from . import _abi
-from ._profile import SOFTMAX_CALLS, NullProfile, role_of
-from ._repeat import TimedPass, _hooked
-
-if TYPE_CHECKING:
-    from .whatif import Transform
+from ._passes import SOFTMAX_CALLS, NullProfile, TimedPass, role_of
+from ._transform import Transform, hooked
 
 
 
@@ -100,11 +97,11 @@ def _attention_modules(model: torch.nn.Module, patterns) -> List[torch.nn.Module
 
 
 def observe(model: torch.nn.Module, run: Callable[[NullProfile], object],
-            transform: Optional["Transform"], patterns) -> ObservePass:
+            transform: Optional[Transform], patterns) -> ObservePass:
     """One pass of `run` on `model` (with `transform`'s hooks, if given) observed."""
     layers = _attention_modules(model, patterns)
     prof = ObservePass(model, len(layers))
-    handles = _hooked(model, transform, prof, patterns) if transform is not None else []
+    handles = hooked(model, transform, prof, patterns) if transform is not None else []
     for i, m in enumerate(layers):
         def before(module, args, layer=i):
             prof.read_input(layer, args)
@@ -143,7 +140,7 @@ class _Flat:
 
 
 def resampling_observations(baseline: torch.nn.Module, transformed: torch.nn.Module,
-                            transform: "Transform", run: Callable[[NullProfile], object],
+                            transform: Transform, run: Callable[[NullProfile], object],
                             patterns) -> Optional[tuple]:
     """Both arms observed and flattened, or None when no layer could be read."""
     hooks = transform if transformed is baseline else None

@@ -38,8 +38,9 @@ from torch.overrides import TorchFunctionMode
 
 from . import _abi
 from ._abi import MvprofError
-from ._profile import SOFTMAX_CALLS, Profile, role_of, role_paths, within
-from .whatif import Transform
+from ._passes import SOFTMAX_CALLS, role_of, role_paths, within
+from ._profile import Profile
+from ._transform import Transform
 
 _MATMUL = (torch.matmul, torch.bmm, torch.Tensor.matmul, torch.Tensor.__matmul__,
            torch.Tensor.bmm)

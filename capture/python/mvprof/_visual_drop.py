@@ -35,8 +35,9 @@ from torch.overrides import TorchFunctionMode
 
 from . import _abi
 from ._abi import MvprofError
-from ._profile import SOFTMAX_CALLS, Profile, role_of, role_paths, within
-from .whatif import Transform
+from ._passes import SOFTMAX_CALLS, role_of, role_paths, within
+from ._profile import Profile
+from ._transform import Transform
 
 _FASTV, _PDROP = 0, 1  # mvprof_plan_token_drop's methods
 

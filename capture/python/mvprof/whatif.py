@@ -35,38 +35,15 @@ from typing import Dict, List, Optional, Sequence, Union
 import torch
 
 from . import _abi, _int8
-from ._abi import MvprofError
-from ._profile import Profile, Warmup, role_paths, within
+from ._abi import MvprofError, b
+from ._passes import Recording, Warmup, role_paths, within
+from ._profile import Profile
+from ._repeat import repetitions
+from ._resample import resampling_observations
+from ._transform import Transform
 
 
-class Transform:
-    """A what-if's change to the model. `prepare` runs before the run begins
-    (it may return a transformed copy), `started` once it has begun; the
-    hooks may replace a router's or the projector's output."""
-    name = "transform"
-    prunes_visual = False  # decides the visual tokens when the projector runs
-
-    def prepare(self, prof: Profile) -> torch.nn.Module:
-        return prof.model
-
-    def started(self, prof: Profile) -> None:
-        pass
-
-    def on_router(self, prof: Profile, path: str, output):
-        return None
-
-    def on_projector(self, prof: Profile, path: str, output):
-        return None
-
-    def attach(self, prof: Profile, model: torch.nn.Module, patterns) -> List:
-        """Hooks of its own on `model` for one pass or run (each with .remove())."""
-        return []
-
-    def finished(self, prof: Profile) -> None:
-        """The recorded run's block ended without an error: metrics it learnt."""
-
-
-def _llm_linears(prof: Profile, model: torch.nn.Module) -> List[str]:
+def _llm_linears(prof: Recording, model: torch.nn.Module) -> List[str]:
     """Paths of the Linear layers inside the LLM role's modules, routers excepted."""
     llm = role_paths(model, prof.patterns, "llm")
     if not llm:
@@ -83,7 +60,7 @@ class W8(Transform):
     """int8 dynamic quantisation (real int8 kernels) of the LLM's Linear layers."""
     name = "w8"
 
-    def prepare(self, prof: Profile) -> torch.nn.Module:
+    def prepare(self, prof: Recording) -> torch.nn.Module:
         paths = _llm_linears(prof, prof.model)
         self.layers = len(paths)
         weight = prof.model.get_submodule(paths[0]).weight
@@ -99,7 +76,7 @@ class W8(Transform):
         return torch.ao.quantization.quantize_dynamic(
             prof.model, {p: qconfig for p in paths}, dtype=torch.qint8, inplace=False)
 
-    def started(self, prof: Profile) -> None:
+    def started(self, prof: Recording) -> None:
         prof.metric("quant.layers", self.layers, "count",
                     note=f"Linear layers of the LLM run by {self.kernel}; routers stay as they were")
         prof.metric("quant.int8_kernels", 1.0, note=f"{self.kernel}: the latency is measured")
@@ -112,7 +89,7 @@ class W4(Transform):
         self.group = group
         self.name = f"w4 group={group}"
 
-    def prepare(self, prof: Profile) -> torch.nn.Module:
+    def prepare(self, prof: Recording) -> torch.nn.Module:
         model = copy.deepcopy(prof.model)
         self.modules = []  # (path, fp32 bytes, stored bytes)
         lib = _abi.library()
@@ -129,7 +106,7 @@ class W4(Transform):
                 self.modules.append((path, w.numel() * w.element_size(), stored.value))
         return model
 
-    def started(self, prof: Profile) -> None:
+    def started(self, prof: Recording) -> None:
         fp32 = sum(m[1] for m in self.modules)
         stored = sum(m[2] for m in self.modules)
         for path, a, q in self.modules:
@@ -157,7 +134,7 @@ class FreezeCold(Transform):
         self.frozen: Dict[int, List[int]] = {}
         self.name = "freeze-cold" if experts is None else "freeze-experts"
 
-    def prepare(self, prof: Profile) -> torch.nn.Module:
+    def prepare(self, prof: Recording) -> torch.nn.Module:
         if self.given is not None:
             self.frozen = {int(l): sorted(int(e) for e in es) for l, es in self.given.items()}
             return prof.model
@@ -171,7 +148,7 @@ class FreezeCold(Transform):
             self.frozen.setdefault(layers[i], []).append(experts[i])
         return prof.model
 
-    def started(self, prof: Profile) -> None:
+    def started(self, prof: Recording) -> None:
         count = sum(len(v) for v in self.frozen.values())
         rule = (f"< {self.min_activations} activations in two consecutive windows of "
                 f"{self.window} tokens of run {prof.baseline_run}" if self.given is None
@@ -182,7 +159,7 @@ class FreezeCold(Transform):
                     f"experts frozen ({rule}){': ' + listed if listed else ''}; their router "
                     "logits are masked to -inf")
 
-    def on_router(self, prof: Profile, path: str, output):
+    def on_router(self, prof: Recording, path: str, output):
         frozen = self.frozen.get(prof.current_layer())
         if not frozen:
             return None
@@ -210,7 +187,7 @@ class PruneVisual(Transform):
         self.name = (f"prune-visual {keep:.2g} (feature-norm)" if patches is None
                      else f"prune-visual {len(patches)} patches")
 
-    def on_projector(self, prof: Profile, path: str, output):
+    def on_projector(self, prof: Recording, path: str, output):
         if not torch.is_tensor(output) or output.dim() < 2:
             raise MvprofError(f"projector {path} returned no [.., tokens, dim] tensor to prune")
         n = output.shape[-2]
@@ -226,11 +203,40 @@ class PruneVisual(Transform):
         prof.kept_patches = keep
         return output.index_select(-2, torch.tensor(keep, device=output.device))
 
-    def started(self, prof: Profile) -> None:
+    def started(self, prof: Recording) -> None:
         prof.metric("prune.keep", self.keep if self.patches is None else 0, "ratio",
                     note="visual tokens kept: " + ("the round(keep·N) of largest "
                                                    "projector-output norm" if self.patches is None
                                                    else "as given"))
+
+
+class WhatIf(Profile):
+    """A what-if's recorded run (made by `whatif()`): before it begins, its
+    A/B repetitions and, where the transform changes the visual tokens, the
+    resampling observation, both of the untransformed and transformed model
+    run through the script's pass `rerun`."""
+
+    def __init__(self, *args, reps: int = 0, rerun: Warmup = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.reps, self.rerun = reps, rerun
+        self._ab: List = []
+        self._observed = None
+
+    def _measure_before_run(self, original: torch.nn.Module) -> None:
+        if self.reps and self.transform is not None:
+            self._ab = repetitions(original, self.model, self.transform, self.rerun, self.reps,
+                                   self.patterns)
+        if self.transform is not None and self.transform.prunes_visual and \
+                self.rerun is not None:
+            self._observed = resampling_observations(original, self.model, self.transform,
+                                                     self.rerun, self.patterns)
+
+    def _store_before_run(self) -> None:
+        for arm, rep, phase, ns, control in self._ab:
+            self.call("mvprof_add_repetition", arm, rep, b(phase), ns, int(control))
+        if self._observed is not None:
+            self.call("mvprof_add_resampling_loss", ctypes.byref(self._observed[0].struct),
+                      ctypes.byref(self._observed[1].struct))
 
 
 def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Transform,
@@ -240,7 +246,7 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
            warmup: Warmup = None, attention: Optional[bool] = None, reps: int = 0,
            run: Warmup = None, device_timing: Optional[str] = None,
            gpu_trace: Optional[bool] = None,
-           hw_counters: Union[Warmup, bool] = None) -> Profile:
+           hw_counters: Union[Warmup, bool] = None) -> WhatIf:
     """A what-if run of `model` with `transform`, compared with `baseline`
     (a finished Profile, or a run id in the session at `path`). The session,
     image, prompt and roles default to the baseline's; run `.model` inside.
@@ -281,9 +287,7 @@ def whatif(baseline: Union[Profile, int], model: torch.nn.Module, transform: Tra
     if reps < 0 or (reps and run is None):
         raise MvprofError("A/B repetitions need reps >= 0 and, with reps, the pass to repeat: "
                           "run=lambda p: pipeline(p)")
-    prof = Profile(path, model, image, prompt, roles, ops, False, transform, baseline_run,
-                   warmup, True if attention is None else attention,
-                   device_timing or "events", True if gpu_trace is None else gpu_trace,
-                   hw_counters or None)
-    prof.reps, prof.rerun = int(reps), run
-    return prof
+    return WhatIf(path, model, image, prompt, roles, ops, False, transform, baseline_run,
+                  warmup, True if attention is None else attention,
+                  device_timing or "events", True if gpu_trace is None else gpu_trace,
+                  hw_counters or None, reps=int(reps), rerun=run)
