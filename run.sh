@@ -17,9 +17,13 @@ for a in "$@"; do
 done
 
 packaging/deps.sh
-export CCACHE_DIR="${CCACHE_DIR:-$PWD/.cache/ccache}"
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/mvprof-ccache}"
 cmake --preset release >/dev/null
-cmake --build --preset release
+# Only what this script runs: the CLI, and the GUI unless headless (./test.sh
+# builds the rest).
+targets=(mvprof-cli)
+[ "$headless" -eq 1 ] || targets+=(mvprof)
+cmake --build --preset release --target "${targets[@]}"
 
 bin=build/bin
 mkdir -p out

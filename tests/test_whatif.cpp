@@ -44,7 +44,7 @@ private slots:
         QVERIFY(!path.isEmpty());
         const auto r =
             runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
-                    QStringLiteral("0.4"), QStringLiteral("--format"), QStringLiteral("json")});
+                    QStringLiteral("0.4"), QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--reps"), QStringLiteral("0")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject c = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(c[QStringLiteral("visual_tokens")].toObject()[QStringLiteral("whatif")].toInt(),
@@ -85,7 +85,7 @@ private slots:
         const QString path = baseline(QStringLiteral("same.mvprof"));
         QVERIFY(!path.isEmpty());
         const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
-                               QStringLiteral("1.0")});
+                               QStringLiteral("1.0"), QStringLiteral("--reps"), QStringLiteral("0")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         auto reader = SessionReader::open(path.toStdString());
         auto base = loadRunData(**reader, 1);
@@ -115,7 +115,7 @@ private slots:
                       QStringLiteral("2"), QStringLiteral("--nested-ops")});
         QVERIFY(!path.isEmpty());
         const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
-                               QStringLiteral("0.5")});
+                               QStringLiteral("0.5"), QStringLiteral("--reps"), QStringLiteral("0")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         auto reader = SessionReader::open(path.toStdString());
         QVERIFY(reader.ok());
@@ -145,7 +145,7 @@ private slots:
         for (const char* source : {"saliency", "feature-norm"})
             QCOMPARE(runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
                              QStringLiteral("0.25"), QStringLiteral("--saliency"),
-                             QString::fromLatin1(source)})
+                             QString::fromLatin1(source), QStringLiteral("--reps"), QStringLiteral("0")})
                          .exitCode,
                      0);
         auto reader = SessionReader::open(path.toStdString());
@@ -185,7 +185,7 @@ private slots:
         const QString plain = baseline(QStringLiteral("plain.mvprof"));
         const auto r = runCli({QStringLiteral("whatif"), plain, QStringLiteral("--prune-visual"),
                                QStringLiteral("0.5"), QStringLiteral("--saliency"),
-                               QStringLiteral("saliency")});
+                               QStringLiteral("saliency"), QStringLiteral("--reps"), QStringLiteral("0")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--attn-layers"));
         QCOMPARE(runCount(plain), 1);
@@ -196,7 +196,7 @@ private slots:
         QVERIFY(!path.isEmpty());
         for (const char* keep : {"0", "1.5", "-0.2", "abc"}) {
             const auto r = runCli({QStringLiteral("whatif"), path, QStringLiteral("--prune-visual"),
-                                   QString::fromLatin1(keep)});
+                                   QString::fromLatin1(keep), QStringLiteral("--reps"), QStringLiteral("0")});
             QCOMPARE(r.exitCode, 2);
             QVERIFY(r.err.contains("(0, 1]"));
         }
@@ -206,7 +206,7 @@ private slots:
         const QString bare =
             baseline(QStringLiteral("bare.mvprof"), {QStringLiteral("--no-probes")});
         const auto r = runCli({QStringLiteral("whatif"), bare, QStringLiteral("--prune-visual"),
-                               QStringLiteral("0.5")});
+                               QStringLiteral("0.5"), QStringLiteral("--reps"), QStringLiteral("0")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains("--no-probes"));
         QCOMPARE(runCount(bare), 1);

@@ -1,4 +1,4 @@
-// What-if transforms beyond token pruning (DIAGNOSTICS.md §9): quantisation
+// What-if transforms beyond token pruning (docs/diagnostics.md §9): quantisation
 // meets its format's bound and AWQ beats round-to-nearest, KV merging
 // respects its threshold, frozen experts get no tokens and their tokens go to
 // the next-best expert, channel pruning really removes work, transforms
@@ -209,7 +209,7 @@ private slots:
         // too, so some of its tokens must move.
         const int minimum = 12;
         const auto r =
-            runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "12"}));
+            runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "12", "--reps", "0"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
         QCOMPARE(run.run.baselineRun, std::optional<int64_t>(1));
@@ -279,7 +279,7 @@ private slots:
         const QString path = baseline(QStringLiteral("nofreeze.mvprof"));
         QVERIFY(!path.isEmpty());
         const auto r =
-            runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "0"}));
+            runCli(args({"whatif"}) << path << args({"--freeze-cold", "--freeze-min", "0", "--reps", "0"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
         QCOMPARE(metric(run, "freeze.experts"), 0.0);
@@ -295,7 +295,7 @@ private slots:
         const QString path = baseline(QStringLiteral("w4.mvprof"));
         QVERIFY(!path.isEmpty());
         const auto r =
-            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--format", "json"}));
+            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--format", "json", "--reps", "0"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
         QVERIFY2(metric(run, "quant.bytes_ratio") <= 0.16,
@@ -328,8 +328,8 @@ private slots:
         const QString path = baseline(QStringLiteral("kv.mvprof"));
         QVERIFY(!path.isEmpty());
         for (const char* threshold : {"1", "0.5"})
-            QCOMPARE(runCli(args({"whatif"}) << path << args({"--kv", "int4", "--kv-threshold"})
-                                             << QString::fromLatin1(threshold))
+            QCOMPARE(runCli(args({"whatif"}) << path << args({"--reps", "0", "--kv", "int4"})
+                            << QStringLiteral("--kv-threshold") << QString::fromLatin1(threshold))
                          .exitCode,
                      0);
         const RunData base = load(path, 1), exact = load(path, 2), merged = load(path, 3);
@@ -351,7 +351,7 @@ private slots:
     void channelPruningRemovesVisionWork() {
         const QString path = baseline(QStringLiteral("channels.mvprof"));
         QVERIFY(!path.isEmpty());
-        const auto r = runCli(args({"whatif"}) << path << args({"--prune-channels", "0.3"}));
+        const auto r = runCli(args({"whatif"}) << path << args({"--prune-channels", "0.3", "--reps", "0"}));
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const RunData base = load(path, 1), run = load(path, 2);
         QCOMPARE(metric(run, "channels.removed"),
@@ -378,7 +378,8 @@ private slots:
         const QString path = baseline(QStringLiteral("combined.mvprof"));
         QVERIFY(!path.isEmpty());
         const QStringList combined =
-            args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4", "--format", "json"});
+            args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4", "--format", "json",
+                  "--reps", "0"});
         const auto r = runCli(args({"whatif"}) << path << combined);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(runCli(args({"whatif"}) << path << combined).exitCode, 0);
@@ -428,14 +429,14 @@ private slots:
                                             QStringLiteral("--out"), path});
         QVERIFY2(cap.exitCode == 0, cap.err.constData());
         const auto awq =
-            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4", "--reps", "2"}),
+            runCli(args({"whatif"}) << path << args({"--quant", "w4", "--kv", "int4", "--reps", "0"}),
                    300000);
         QVERIFY2(awq.exitCode == 0, awq.err.constData());
         const auto all =
             runCli(args({"whatif"})
                        << path
                        << args({"--quant", "w4", "--kv", "int4", "--prune-visual", "0.4", "--reps",
-                                "2"}),
+                                "0"}),
                    300000);
         QVERIFY2(all.exitCode == 0, all.err.constData());
         qInfo("%s\n%s", awq.out.constData(), all.out.constData());

@@ -1,8 +1,8 @@
 // GUI responsiveness on a big session (offscreen): the longest event-loop
-// stall while a 10 M-op session opens, the time to the first paint of its
-// views, the timeline's redraw time for 1 M gate/expert spans and the flame
-// chart's for 10 M slices. Prints
-// measured figures; no thresholds.
+// stall while a session of N ops (argument; 10 M by default) opens, the time
+// to the first paint of its views, the timeline's redraw time for 1 M
+// gate/expert spans and the flame chart's for N slices. Prints measured
+// figures; no thresholds.
 #include "SyntheticSession.h"
 #include "app/gui/MainWindow.h"
 #include "core/analysis/Timeline.h"
@@ -13,15 +13,18 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <qcustomplot.h>
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    const int64_t ops = argc > 1 ? std::max<int64_t>(1000, std::atoll(argv[1])) : 10'000'000;
     const auto path = (std::filesystem::temp_directory_path() / "mvprof-bench-gui.mvprof").string();
-    if (const auto err = mvp::bench::writeSyntheticSession(path, 10'000'000, 200'000, 100'000);
+    if (const auto err = mvp::bench::writeSyntheticSession(path, ops, ops / 50, ops / 100);
         !err.empty()) {
         std::fprintf(stderr, "%s\n", err.c_str());
         return 1;
@@ -81,10 +84,10 @@ int main(int argc, char** argv) {
     t.restart();
     timeline->plot()->replot(QCustomPlot::rpImmediateRefresh);
     const qint64 redrawZoomed = t.elapsed();
-    // The flame chart with 10 M slices: 10 op rows of 1 M each, nested.
+    // The flame chart with as many slices as the session has ops: 10 nested op rows.
     mvp::FlameChart flame;
     flame.names = {"aten::linear", "aten::addmm", "aten::mul", "aten::softmax"};
-    constexpr int64_t kSlices = 1'000'000;
+    const int64_t kSlices = ops / 10;
     for (int depth = 0; depth < 10; ++depth) {
         mvp::FlameRow row;
         row.kind = mvp::FlameKind::Op;
@@ -110,7 +113,9 @@ int main(int argc, char** argv) {
     (void)canvas->grab();
     const double flameZoomed = canvas->lastPaintMs();
     std::filesystem::remove(path);
-    std::printf("GUI on a session of 10 M ops, 100 k spans, 200 k routing rows (offscreen)\n");
+    std::printf("GUI on a session of %lld ops, %lld spans, %lld routing rows (offscreen)\n",
+                static_cast<long long>(ops), static_cast<long long>(ops / 100),
+                static_cast<long long>(ops / 50));
     std::printf("  first paint after open      %lld ms (measured; target < 1000)\n",
                 static_cast<long long>(firstPaint));
     std::printf("  longest event-loop stall    %lld ms (measured) while loading\n",
