@@ -1,5 +1,5 @@
 #pragma once
-// How a figure shown to a user was obtained (PRODUCT.md: every figure carries
+// How a figure shown to a user was obtained (docs/diagnostics.md: every figure carries
 // one). Strings only at the edges: session, JSON, CLI and GUI text.
 
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
 // Traces written by the import tests from the documented formats
-// (pytorch/kineto output_json.cpp, profiler_kineto.cpp; shared/notes/interop.md
+// (pytorch/kineto output_json.cpp, profiler_kineto.cpp; docs/interop.md
 // §A), and the file helpers they share. Header-only: test code.
 
 #include "TestSupport.h"

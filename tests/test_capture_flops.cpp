@@ -61,7 +61,7 @@ int64_t matmulFlops(const std::vector<LeafFlopsRow>& leaves, const std::string& 
 }
 
 // 2·M·N·K for every matrix product ref:tiny's layers do, from its config
-// (DIAGNOSTICS.md's reference model: ViT without CLS, 2-layer projector,
+// (docs/diagnostics.md's reference model: ViT without CLS, 2-layer projector,
 // GQA decoder with top-k MoE, lm_head on the last position only).
 struct Analytic {
     int64_t vision = 0, projector = 0, prefill = 0, decode = 0;

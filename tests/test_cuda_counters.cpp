@@ -31,7 +31,7 @@ private slots:
     }
 
     // Pass counts measured independently with a bare host-API program
-    // (capture-tech.md §5): DRAM r/w + duration + ffma + hfma take 2 passes,
+    // (docs/capture-notes.md §5): DRAM r/w + duration + ffma + hfma take 2 passes,
     // one DRAM counter 1.
     void passCountsMatchTheNotes() {
         const std::string s = "sm__sass_thread_inst_executed_op_";
@@ -95,7 +95,7 @@ private slots:
 
     // With no GPU, or no CUDA work on this thread, starting the counters is
     // an error with CUPTI's reason or the missing context, not a crash (here:
-    // cuptiProfilerInitialize's CUPTI_ERROR_UNKNOWN, capture-tech.md §7).
+    // cuptiProfilerInitialize's CUPTI_ERROR_UNKNOWN, docs/capture-notes.md §7).
     void rangeProfilerWithoutAContextSaysWhy() {
         auto p = RangeProfiler::start(0, rooflineMetrics(), 64, 4);
         QVERIFY(!p);

@@ -1,6 +1,6 @@
 // The published KV-cache methods' selections and KIVI's format
 // (capture/whatif/KvPolicies.h), each case worked here by hand from the
-// papers' code (whatif-methods.md §2): StreamingLLM's sinks and window, H2O's
+// papers' code (docs/whatif-methods.md §2): StreamingLLM's sinks and window, H2O's
 // heavy hitters evicted pass by pass, SnapKV's pooled votes, KIVI's split,
 // size and group quantisation. Every method keeps exactly its budget.
 #include "capture/whatif/KvPolicies.h"

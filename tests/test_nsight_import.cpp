@@ -1,6 +1,6 @@
 // Nsight Systems' SQLite export, as a fixture built here from the schema
 // NVIDIA documents (StringIds, CUPTI_ACTIVITY_KIND_KERNEL / MEMCPY / RUNTIME,
-// NVTX_EVENTS, TARGET_INFO_GPU; shared/notes/interop.md §C): every kernel
+// NVTX_EVENTS, TARGET_INFO_GPU; docs/interop.md §C): every kernel
 // and copy lands in the innermost NVTX range around its launch call on the
 // launching thread — as NVIDIA's nvtx_kern_sum report joins them, worked out
 // by hand below — emit_nvtx ranges become ops with their FLOPs, two

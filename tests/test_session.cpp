@@ -124,7 +124,7 @@ class TestSession : public QObject {
     QString file_qs(const char* name) const { return file(name); }
 
 private slots:
-    // The names FORMAT.md gives, and nothing else, read back as phases and modalities.
+    // The names docs/format.md gives, and nothing else, read back as phases and modalities.
     void phaseAndModalityNames() {
         const char* names[] = {"preprocess", "h2d", "vision", "projector", "prefill", "decode"};
         QCOMPARE(kPhases.size(), std::size(names));

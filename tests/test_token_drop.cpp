@@ -1,6 +1,6 @@
 // The in-decoder visual-token methods' plans (capture/whatif/TokenDrop.h),
 // each number worked here by hand from the papers' code and conventions
-// (whatif-methods.md §0, §1): FastV's keep count with Python's rounding,
+// (docs/whatif-methods.md §0, §1): FastV's keep count with Python's rounding,
 // PyramidDrop's stage layers and truncated λ^s budgets, the layer-averaged
 // budget (SparseVLM's own "192" example), the kept rows with ties, FastV's
 // cost formula against the notes' LLaVA-1.5-7B figures, and the refusals.
@@ -175,7 +175,7 @@ private slots:
         QCOMPARE(per[7], int64_t(288));
         // PyramidDrop λ = 0.5 over 8 layers: (2·576 + 2·288 + 2·144 + 2·72) / 8 = 270.
         QCOMPARE(layerAveragedVisualTokens(*planPyramidDrop(8, 576, 0.5), 8), 270.0);
-        // SparseVLM's "192" (whatif-methods.md §0): 576 tokens in 2 layers, 300
+        // SparseVLM's "192" (docs/whatif-methods.md §0): 576 tokens in 2 layers, 300
         // in 4, 200 in 10, 110 in 16 of 32 is (2·576 + 4·300 + 10·200 + 16·110)
         // / 32 = 191.
         TokenDrop s;

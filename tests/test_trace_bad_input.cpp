@@ -1,4 +1,4 @@
-// Trace import refuses bad input (shared/notes/interop.md §E): truncated,
+// Trace import refuses bad input (docs/interop.md §E): truncated,
 // empty, non-JSON and non-trace files, wrong types, events that are no
 // objects, a truncated .gz, a missing file, a folder, an existing session —
 // each with a clear error naming the file and what is wrong, and nothing

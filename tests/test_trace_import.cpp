@@ -1,6 +1,6 @@
 // Trace import (core/interop): Kineto-format traces written here from the
 // documented format (pytorch/kineto output_json.cpp, profiler_kineto.cpp;
-// shared/notes/interop.md §A) import with one op per cpu_op, nesting by
+// docs/interop.md §A) import with one op per cpu_op, nesting by
 // time, FLOPs from Input Dims equal to the formulas worked by hand, every
 // kernel / copy / fill linked to its op, exact ns times from both timestamp
 // styles, .gz like plain, a TorchScript trace's Module Hierarchy, device

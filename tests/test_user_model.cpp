@@ -1,4 +1,4 @@
-// User models (capture/models/USER_MODELS.md): a TorchScript archive and its
+// User models (docs/user-models.md): a TorchScript archive and its
 // manifest are captured with module spans from the interpreter's hierarchy;
 // bad manifests and archives are refused before anything is written.
 #include "TestSupport.h"

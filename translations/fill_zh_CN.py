@@ -438,7 +438,7 @@ ZH = {
     'The precision of weights, activations and the KV cache (float16 needs a GPU)': '权重、激活与 KV 缓存的精度（float16 需要 GPU）',
     'Precision': '精度',
     'User model (TorchScript + manifest)…': '用户模型（TorchScript + 清单）…',
-    "the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)": '模型清单，例如 example-vlm.json（见 USER_MODELS.md）',
+    "the model's manifest, e.g. example-vlm.json (see docs/user-models.md)": '模型清单，例如 example-vlm.json（见 docs/user-models.md）',
     'Choose a Model Manifest': '选择模型清单',
     'Model manifests (*.json)': '模型清单 (*.json)',
     'Model file': '模型文件',

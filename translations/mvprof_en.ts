@@ -146,97 +146,102 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="51"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="358"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="362"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="360"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="364"/>
         <source>New Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
         <source>Reference, tiny (seconds)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
         <source>Reference, small (up to a minute on CPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="55"/>
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="70"/>
-        <source>all layers</source>
+        <location filename="../app/gui/CaptureDialog.cpp" line="69"/>
+        <source>the model&apos;s manifest, e.g. example-vlm.json (see docs/user-models.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="71"/>
+        <source>all layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="72"/>
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="76"/>
         <source>CPU</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
         <source>float32</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="96"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="97"/>
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="97"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="98"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="99"/>
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="104"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="105"/>
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="105"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="106"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="111"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="138"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="139"/>
         <source>Depth</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="139"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
         <source>Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="112"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="119"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="125"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="132"/>
-        <location filename="../app/gui/CaptureDialog.cpp" line="139"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="113"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="120"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="126"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="133"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="140"/>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -246,277 +251,272 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
         <source>User model (TorchScript + manifest)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="58"/>
         <source>Python script (profiles its model with the mvprof package)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="60"/>
         <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="62"/>
         <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="64"/>
         <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
         <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="66"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="67"/>
         <source>empty: the script&apos;s folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68"/>
-        <source>the model&apos;s manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="79"/>
         <source>Looking for CUDA devices…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="83"/>
         <source>float16 (a GPU&apos;s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="84"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
         <source>CUDA events around module spans</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="85"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="86"/>
         <source>Exact: wait for the GPU at every probe (slower)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="88"/>
         <source>Off: host launch times only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="90"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="91"/>
         <source>After the run, replay it under CUPTI&apos;s range profiler for each module&apos;s DRAM bytes, FLOPs and kernel time; the roofline then plots those instead of estimates</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="93"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="94"/>
         <source>How a GPU capture times its modules on the device; exact mode makes every op and module time include its GPU work, at the cost of a wait at each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="114"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="115"/>
         <source>Choose a Model Manifest</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="115"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="116"/>
         <source>Model manifests (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="118"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="119"/>
         <source>Model file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="120"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="121"/>
         <source>Choose a Python Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="121"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="122"/>
         <source>Python (*.py)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="124"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="125"/>
         <source>Script</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="128"/>
         <source>Choose a CUDA Program</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="130"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
         <source>Program</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="131"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="132"/>
         <source>Arguments</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="134"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="135"/>
         <source>Working Folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="137"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="138"/>
         <source>Working folder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="141"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="142"/>
         <source>Choose an Image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="142"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="143"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="146"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="147"/>
         <source>Prompt</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="147"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
         <source>Decode steps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="148"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="149"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="149"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="150"/>
         <source>Device timing</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="151"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="152"/>
         <source>Precision</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="152"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="153"/>
         <source>Attention maps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="153"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
         <source>Routing skew</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
         <source>Session file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="154"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="155"/>
         <source>Choose…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="156"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="157"/>
         <source>Session File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="157"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="158"/>
         <source>mvprof sessions (*.mvprof)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="164"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="165"/>
         <source>Capture</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="191"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="192"/>
         <source>Could not ask %1 for devices: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="205"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="206"/>
         <source>%1 did not list devices: only the CPU is offered</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="213"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="214"/>
         <source>%1: %2 (%3 GiB)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="222"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="223"/>
         <source>No CUDA device: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="328"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="330"/>
         <source>No image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="328"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="330"/>
         <source>Cannot read this image</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="332"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="334"/>
         <source>%1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="344"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="346"/>
         <source>Choose the user model&apos;s manifest (a .json file next to its TorchScript archive).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="346"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="348"/>
         <source>Choose the CUDA program to run (an executable file).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="348"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="350"/>
         <source>Choose the Python script to run.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="350"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="352"/>
         <source>The working folder does not exist.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="352"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="354"/>
         <source>Choose an image file that exists.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="354"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="356"/>
         <source>Choose where to write the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="356"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="358"/>
         <source>The session&apos;s folder is not writable.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="363"/>
+        <location filename="../app/gui/CaptureDialog.cpp" line="365"/>
         <source>%1 exists. Replace it?</source>
         <translation type="unfinished"></translation>
     </message>

@@ -145,97 +145,102 @@
     <name>mvp::CaptureDialog</name>
     <message>
         <location filename="../app/gui/CaptureDialog.cpp" line="51" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="358" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="362" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="360" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="364" />
         <source>New Capture</source>
         <translation>新建采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="52" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
         <source>Reference, tiny (seconds)</source>
         <translation>参考模型，tiny（数秒）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="53" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
         <source>Reference, small (up to a minute on CPU)</source>
         <translation>参考模型，small（CPU 上最多约一分钟）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="54" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="55" />
         <source>Reference, LLaVA-MoE 7B class (large GPU, or truncate depth)</source>
         <translation>参考模型，LLaVA-MoE 7B 级（需大显存 GPU，或截断层数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="70" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="69" />
+        <source>the model's manifest, e.g. example-vlm.json (see docs/user-models.md)</source>
+        <translation>模型清单，例如 example-vlm.json（见 docs/user-models.md）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="71" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="72" />
         <source>Truncate the model to this many vision and decoder layers</source>
         <translation>将模型截断为此数量的视觉层与解码层</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="75" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="76" />
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="80" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
         <source>float32</source>
         <translation>float32</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="81" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
         <source>bfloat16 (half the weight and KV bytes)</source>
         <translation>bfloat16（权重与 KV 字节减半）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="96" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="97" />
         <source>The precision of weights, activations and the KV cache (float16 needs a GPU)</source>
         <translation>权重、激活与 KV 缓存的精度（float16 需要 GPU）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="97" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="98" />
         <source>e.g. all, 0-1 or 0,3 (empty: none)</source>
         <translation>例如 all、0-1 或 0,3（留空：不保存）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="98" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="99" />
         <source>Decoder layers whose per-head attention maps are stored (for head redundancy and saliency)</source>
         <translation>保存逐头注意力图的解码层（用于注意力头冗余度与显著性）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="104" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="105" />
         <source>Expert popularity ∝ (rank + 1)^−skew; 0 leaves routing to the router alone</source>
         <translation>专家热度 ∝ (排名 + 1)^−偏斜；0 表示完全由路由器决定</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="105" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="106" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="111" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="112" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="138" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="139" />
         <source>Depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="139" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="140" />
         <source>Image</source>
         <translation>图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="112" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="119" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="125" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="132" />
-        <location filename="../app/gui/CaptureDialog.cpp" line="139" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="113" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="120" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="126" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="133" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="140" />
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -245,277 +250,272 @@
         <translation>读取 GPU 硬件计数器（会重放此次运行）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="56" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
         <source>User model (TorchScript + manifest)…</source>
         <translation>用户模型（TorchScript + 清单）…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="57" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="58" />
         <source>Python script (profiles its model with the mvprof package)…</source>
         <translation>Python 脚本（用 mvprof 包剖析其模型）…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="59" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="60" />
         <source>Any CUDA program (its kernels and copies, through CUPTI)…</source>
         <translation>任意 CUDA 程序（通过 CUPTI 记录其内核与拷贝）…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="61" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="62" />
         <source>an unmodified program that uses CUDA; each of its CUDA processes becomes a run</source>
         <translation>使用 CUDA 的未经修改的程序；它的每个 CUDA 进程成为一次运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="63" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="64" />
         <source>a script calling mvprof.profile(None, model, …), e.g. llava_moe.py</source>
         <translation>调用 mvprof.profile(None, model, …) 的脚本，例如 llava_moe.py</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="65" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="66" />
         <source>its arguments, e.g. --steps 8 --image photo.jpg</source>
         <translation>脚本参数，例如 --steps 8 --image photo.jpg</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="66" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="67" />
         <source>empty: the script's folder</source>
         <translation>留空：脚本所在文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="68" />
-        <source>the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)</source>
-        <translation>模型清单，例如 example-vlm.json（见 USER_MODELS.md）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="78" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="79" />
         <source>Looking for CUDA devices…</source>
         <translation>正在查找 CUDA 设备…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="82" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="83" />
         <source>float16 (a GPU's)</source>
         <translation>float16（GPU 专用）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="84" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="85" />
         <source>CUDA events around module spans</source>
         <translation>在模块区间前后记录 CUDA 事件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="85" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="86" />
         <source>Exact: wait for the GPU at every probe (slower)</source>
         <translation>精确：每个探针处等待 GPU（较慢）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="87" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="88" />
         <source>Off: host launch times only</source>
         <translation>关闭：仅主机端发射时间</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="90" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="91" />
         <source>After the run, replay it under CUPTI's range profiler for each module's DRAM bytes, FLOPs and kernel time; the roofline then plots those instead of estimates</source>
         <translation>运行结束后，在 CUPTI 区间分析器下重放，测得每个模块的 DRAM 字节数、FLOPs 与内核耗时；屋顶线随后以这些实测值代替估算值</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="93" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="94" />
         <source>How a GPU capture times its modules on the device; exact mode makes every op and module time include its GPU work, at the cost of a wait at each</source>
         <translation>GPU 采集如何在设备上为模块计时；精确模式让每个算子与模块的时间都包含其 GPU 工作，代价是每处都要等待</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="114" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="115" />
         <source>Choose a Model Manifest</source>
         <translation>选择模型清单</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="115" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="116" />
         <source>Model manifests (*.json)</source>
         <translation>模型清单 (*.json)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="118" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="119" />
         <source>Model file</source>
         <translation>模型文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="120" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="121" />
         <source>Choose a Python Script</source>
         <translation>选择 Python 脚本</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="121" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="122" />
         <source>Python (*.py)</source>
         <translation>Python (*.py)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="124" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="125" />
         <source>Script</source>
         <translation>脚本</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="127" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="128" />
         <source>Choose a CUDA Program</source>
         <translation>选择 CUDA 程序</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="130" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="131" />
         <source>Program</source>
         <translation>程序</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="131" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="132" />
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="134" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="135" />
         <source>Working Folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="137" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="138" />
         <source>Working folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="141" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="142" />
         <source>Choose an Image</source>
         <translation>选择图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="142" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="143" />
         <source>Images (*.png *.jpg *.jpeg *.bmp)</source>
         <translation>图像 (*.png *.jpg *.jpeg *.bmp)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="146" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="147" />
         <source>Prompt</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="147" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="148" />
         <source>Decode steps</source>
         <translation>解码步数</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="148" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="149" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="149" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="150" />
         <source>Device timing</source>
         <translation>设备计时</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="151" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="152" />
         <source>Precision</source>
         <translation>精度</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="152" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="153" />
         <source>Attention maps</source>
         <translation>注意力图</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="153" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="154" />
         <source>Routing skew</source>
         <translation>路由偏斜</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="154" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="155" />
         <source>Session file</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="154" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="155" />
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="156" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="157" />
         <source>Session File</source>
         <translation>会话文件</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="157" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="158" />
         <source>mvprof sessions (*.mvprof)</source>
         <translation>mvprof 会话 (*.mvprof)</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="164" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="165" />
         <source>Capture</source>
         <translation>采集</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="191" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="192" />
         <source>Could not ask %1 for devices: %2</source>
         <translation>无法向 %1 查询设备：%2</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="205" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="206" />
         <source>%1 did not list devices: only the CPU is offered</source>
         <translation>%1 未列出设备：仅提供 CPU</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="213" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="214" />
         <source>%1: %2 (%3 GiB)</source>
         <translation>%1：%2（%3 GiB）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="222" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="223" />
         <source>No CUDA device: %1</source>
         <translation>没有 CUDA 设备：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="328" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="330" />
         <source>No image</source>
         <translation>无图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="328" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="330" />
         <source>Cannot read this image</source>
         <translation>无法读取此图像</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="332" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="334" />
         <source>%1 × %2 px</source>
         <translation>%1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="344" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="346" />
         <source>Choose the user model's manifest (a .json file next to its TorchScript archive).</source>
         <translation>请选择用户模型的清单（与其 TorchScript 归档放在一起的 .json 文件）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="346" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="348" />
         <source>Choose the CUDA program to run (an executable file).</source>
         <translation>请选择要运行的 CUDA 程序（可执行文件）。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="348" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="350" />
         <source>Choose the Python script to run.</source>
         <translation>请选择要运行的 Python 脚本。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="350" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="352" />
         <source>The working folder does not exist.</source>
         <translation>工作文件夹不存在。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="352" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="354" />
         <source>Choose an image file that exists.</source>
         <translation>请选择一个存在的图像文件。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="354" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="356" />
         <source>Choose where to write the session.</source>
         <translation>请选择会话的保存位置。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="356" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="358" />
         <source>The session's folder is not writable.</source>
         <translation>会话所在文件夹不可写。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CaptureDialog.cpp" line="363" />
+        <location filename="../app/gui/CaptureDialog.cpp" line="365" />
         <source>%1 exists. Replace it?</source>
         <translation>%1 已存在。要替换它吗？</translation>
     </message>

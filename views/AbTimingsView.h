@@ -1,5 +1,5 @@
 #pragma once
-// A what-if's A/B repetitions in the comparison view (DIAGNOSTICS.md §9): a
+// A what-if's A/B repetitions in the comparison view (docs/diagnostics.md §9): a
 // table of each phase's medians with their intervals and the paired speed-up
 // ("within noise" when its interval holds 1.0; noise-control phases marked),
 // and a chart of the same medians as bars with the intervals as error bars.

@@ -1,5 +1,5 @@
 #pragma once
-// Table models for a what-if comparison (DIAGNOSTICS.md §9): the design
+// Table models for a what-if comparison (docs/diagnostics.md §9): the design
 // note's setup table plus fidelity, what the transforms did, and the module
 // A/B diff. Every figure says whether it is measured or predicted (its
 // header, or its tooltip and kind column). SortRole gives numbers to sort by.

@@ -1,5 +1,5 @@
 #pragma once
-// Two runs side by side (DIAGNOSTICS.md §9): choose A and B, then the setup
+// Two runs side by side (docs/diagnostics.md §9): choose A and B, then the setup
 // table (latency, peak memory, QPS, J/inference, weight and KV bytes, visual
 // tokens, fidelity; measured or predicted), the A/B repetitions as a table
 // and as bars with error bars, what B's transforms did, the

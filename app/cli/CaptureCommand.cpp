@@ -24,7 +24,7 @@ struct CaptureFlags {
 void addModelOptions(CLI::App& app, CaptureOptions& o) {
     app.add_option("--model", o.model, "ref:tiny (default), ref:small or ref:llava-moe-7b");
     app.add_option("--model-file", o.modelFile,
-                   "a user's TorchScript model, described by a manifest (USER_MODELS.md; "
+                   "a user's TorchScript model, described by a manifest (docs/user-models.md; "
                    "`mvprof-cli example-model DIR` writes an example)")
         ->excludes("--model");
     app.add_option("--layers", o.overrides.layers,

@@ -26,7 +26,7 @@ int reportCommand(const std::vector<std::string>& argv) {
     int64_t run = 0;
     cli.app
         .add_option("--format", format,
-                    "text (default), json (documented in core/report/REPORT.md) or markdown")
+                    "text (default), json (documented in docs/report.md) or markdown")
         ->check(oneOf({"text", "json", "markdown"}));
     cli.app.add_option("--run", run, "only this run (default: every run)");
     cli.app.add_option("--window", windowText,

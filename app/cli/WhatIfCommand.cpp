@@ -79,7 +79,7 @@ void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
         ->group("Transforms");
     app.add_option("--saliency", a.saliency,
                    "what ranks the patches: attention (received from the text, default), saliency "
-                   "(the blended patch/sequence map of DIAGNOSTICS.md §2) or feature-norm")
+                   "(the blended patch/sequence map of docs/diagnostics.md §2) or feature-norm")
         ->check(oneOf({"attention", "saliency", "feature-norm"}))
         ->group("Transforms");
     app.add_option("--saliency-layer", a.request.saliencyLayer,

@@ -18,7 +18,7 @@
 namespace mvp::cli {
 
 namespace {
-// The paper grid for LLaVA-1.5's 576 tokens (whatif-methods.md §0).
+// The paper grid for LLaVA-1.5's 576 tokens (docs/whatif-methods.md §0).
 constexpr double kPaperGrid[] = {192, 128, 64};
 constexpr double kPaperTokens = 576;
 // KV budgets as fractions of the prefill: EffiVLM-Bench's default 0.4, then

@@ -2,7 +2,7 @@
 // `mvprof-cli whatif S --sweep METHODS --budgets B…`: each method at each
 // budget, one what-if apiece against the same baseline (interleaved A/B
 // repetitions as for any what-if), and one table of them. Visual-token
-// budgets follow the papers' conventions (whatif-methods.md §0): the tokens
+// budgets follow the papers' conventions (docs/whatif-methods.md §0): the tokens
 // sent for pre-LLM pruning and VisionZip, the layer-averaged count for in-LLM FastV and
 // PyramidDrop; KV budgets are the fraction of the prefill each KV head keeps
 // (EffiVLM-Bench's). The two families are swept separately. A budget a

@@ -66,7 +66,7 @@ CaptureDialog::CaptureDialog(QWidget* parent)
     scriptArgs_->setPlaceholderText(tr("its arguments, e.g. --steps 8 --image photo.jpg"));
     workingFolder_->setPlaceholderText(tr("empty: the script's folder"));
     modelFile_->setPlaceholderText(
-        tr("the model's manifest, e.g. example-vlm.json (see USER_MODELS.md)"));
+        tr("the model's manifest, e.g. example-vlm.json (see docs/user-models.md)"));
     layers_->setRange(0, 64);
     layers_->setSpecialValueText(tr("all layers"));
     layers_->setToolTip(tr("Truncate the model to this many vision and decoder layers"));

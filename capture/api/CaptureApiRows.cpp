@@ -13,7 +13,7 @@ using mvp::api::guarded;
 using mvp::api::text;
 
 namespace {
-// The session stores run metrics as measured or predicted (FORMAT.md).
+// The session stores run metrics as measured or predicted (docs/format.md).
 constexpr std::array kKinds{"measured", "predicted"};
 } // namespace
 

@@ -106,13 +106,13 @@ MVPROF_API int mvprof_add_token(mvprof_session* s, int position, const char* mod
 /* What the current pass produced: its next-token logits (n floats) and the
  * token chosen. Prefill is step 0, decode steps their own number. */
 MVPROF_API int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, int n);
-/* One phase of one A/B repetition of a what-if (FORMAT.md `repetition`):
+/* One phase of one A/B repetition of a what-if (docs/format.md `repetition`):
  * arm 0 = the baseline's setup, 1 = the what-if's; rep counts pairs from 0;
  * ns the phase's wall time in that unrecorded pass; control 1 when the
  * what-if's transform cannot change the phase. Stored with the current run. */
 MVPROF_API int mvprof_add_repetition(mvprof_session* s, int arm, int rep, const char* phase,
                                      long long ns, int control);
-/* One arm's view of the visual tokens, for the resampling loss (DIAGNOSTICS.md
+/* One arm's view of the visual tokens, for the resampling loss (docs/diagnostics.md
  * §7). Per decoder layer l < layers: rows[l] vectors of dim floats (what the
  * layer's attention reads at the visual positions after prefill), row i from
  * patch patches[i]; and queries[l] attention rows over the image's
@@ -142,14 +142,14 @@ MVPROF_API int mvprof_add_metric(mvprof_session* s, const char* name, double val
  * low-bit kernel would move (stored as latency.predicted_ns, "predicted"). */
 MVPROF_API int mvprof_add_quantised_module(mvprof_session* s, const char* path,
                                            long long fp32_bytes, long long quant_bytes);
-/* Per-patch figures of the current run (FORMAT.md `patch_metric`): n rows
+/* Per-patch figures of the current run (docs/format.md `patch_metric`): n rows
  * (layer, name, patches[i], values[i]); "tokens.kept" (1 where decoder layer
  * `layer`'s input held the patch's token) outlines an in-LLM what-if's kept
  * tokens on the heatmap. */
 MVPROF_API int mvprof_add_patch_metrics(mvprof_session* s, int layer, const char* name, int n,
                                         const int* patches, const double* values);
 /* Hardware counters of a CUDA run's modules (CUPTI's range profiler;
- * FORMAT.md hw.*), read by replaying the run's work after its last phase:
+ * docs/format.md hw.*), read by replaying the run's work after its last phase:
  * mvprof_counters_begin ends the recording (phases, ops, GPU trace) and says
  * whether the counters can be read (*available 0: they cannot, and the run
  * says why in hw.counters). Then, until *done is 1, one replay of the work
@@ -171,7 +171,7 @@ MVPROF_API int mvprof_end_run(mvprof_session* s, int status, const char* error);
 MVPROF_API int mvprof_close(mvprof_session* s);
 
 /* The experts a cold-expert freeze takes offline, from the routing of
- * baseline_run in this session (DIAGNOSTICS.md §9: fewer than
+ * baseline_run in this session (docs/diagnostics.md §9: fewer than
  * min_activations in two consecutive windows of `window` tokens; top-k
  * stays possible). Pairs (layers[i], experts[i]) for i < *count; at most
  * capacity are written, *count says how many there are. Call between runs. */

@@ -19,7 +19,7 @@ namespace mvp {
 
 struct CaptureOptions {
     std::string model = "ref:tiny";
-    std::string modelFile; // a user model's manifest (USER_MODELS.md); replaces `model` when set
+    std::string modelFile; // a user model's manifest (docs/user-models.md); replaces `model` when set
     PresetOverrides overrides;
     std::string imagePath;
     std::string prompt = "Describe the image.";

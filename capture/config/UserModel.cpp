@@ -14,7 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "roles", "top_k" and "visual_tokens" (USER_MODELS.md, user-model.schema.json).
+// "roles", "top_k" and "visual_tokens" (docs/user-models.md, docs/user-model.schema.json).
 Status readRoles(const nlohmann::json& j, UserModelManifest& m) {
     auto bad = [](const std::string& why) { return makeError(ErrorCode::BadInput, why); };
     if (j.contains("roles")) {
@@ -90,7 +90,7 @@ Result<UserModelManifest> loadUserModelManifest(const std::string& path) {
     const auto j = nlohmann::json::parse(text.str(), nullptr, false);
     if (!j.is_object()) return bad("not a JSON model manifest");
     if (j.value("format", std::string()) != "mvprof-model")
-        return bad("\"format\" must be \"mvprof-model\" (see USER_MODELS.md)");
+        return bad("\"format\" must be \"mvprof-model\" (see docs/user-models.md)");
     UserModelManifest m;
     m.path = fs::absolute(path).string();
     m.json = j.dump();

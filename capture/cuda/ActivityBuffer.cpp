@@ -39,7 +39,7 @@ const char* copyName(uint8_t copyKind) {
 }
 
 // GPU work's common fields. A kernel's sit at the same offsets in every
-// Kernel record version since Kernel4 (capture-tech.md §3), so older CUPTI
+// Kernel record version since Kernel4 (docs/capture-notes.md §3), so older CUPTI
 // 12.x records read correctly through the 13.x struct.
 template <typename Record>
 DeviceActivityRow gpuRow(ActivityKind kind, std::string name, const Record& r) {

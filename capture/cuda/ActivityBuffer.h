@@ -1,5 +1,5 @@
 #pragma once
-// CUPTI activity buffers → session rows (capture-tech.md §3). Plain C++:
+// CUPTI activity buffers → session rows (docs/capture-notes.md §3). Plain C++:
 // no CUPTI header here, so callers need not see the toolkit. Kernels
 // (CONCURRENT_KERNEL / KERNEL), copies, fills and runtime / driver API calls
 // become DeviceActivityRows; external correlation records become the links

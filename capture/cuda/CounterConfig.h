@@ -1,5 +1,5 @@
 #pragma once
-// Hardware counters for the roofline (`--hw-counters`, capture-tech.md §5):
+// Hardware counters for the roofline (`--hw-counters`, docs/capture-notes.md §5):
 // which metrics the CUPTI range profiler collects, checked and turned into a
 // configuration image by its host API. The host API needs no GPU, so a
 // configuration for a chip (e.g. "GH100") is built and validated offline.

@@ -1,5 +1,5 @@
 #pragma once
-// What a --hw-counters replay read, as run metrics (capture-tech.md §5).
+// What a --hw-counters replay read, as run metrics (docs/capture-notes.md §5).
 // Each range a replay pushes is named by its module's path, so the counts of
 // a replay, whose module ids are its own, land on the recorded run's modules
 // by name. Plain C++: no CUPTI header here.

@@ -2,7 +2,7 @@
 // Whether this machine can run CUDA work at all, asked of the driver itself
 // (libcuda opened with dlopen: no build or load dependency), so that GPU
 // captures fail with the reason and GPU tests skip cleanly (exit 77) on a
-// machine without a GPU (capture-tech.md §7). Plain C++.
+// machine without a GPU (docs/capture-notes.md §7). Plain C++.
 
 #include <cstdint>
 #include <string>

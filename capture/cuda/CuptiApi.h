@@ -33,7 +33,7 @@ struct CuptiApi {
 // the reason in `reason` when given.
 const CuptiApi* cuptiApi(std::string* reason = nullptr);
 
-// The range profiler's entry points (hardware counters, capture-tech.md §5):
+// The range profiler's entry points (hardware counters, docs/capture-notes.md §5):
 // the host API, which needs no GPU, and the target API. Loaded from the same
 // libcupti as the activity API but apart from it, so that a CUPTI without
 // them still traces.

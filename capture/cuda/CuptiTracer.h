@@ -1,5 +1,5 @@
 #pragma once
-// Traces a process's GPU work with CUPTI's activity API (capture-tech.md §3):
+// Traces a process's GPU work with CUPTI's activity API (docs/capture-notes.md §3):
 // kernels (concurrent), copies, fills, CUDA runtime and driver calls and the
 // external correlation records that tie them to the op or module span that
 // launched them. Plain C++: no CUPTI header here.

@@ -1,5 +1,5 @@
 // libmvprof_inject.so: attaches mvprof's CUPTI tracer to an unmodified CUDA
-// program (capture-tech.md §4). The driver loads it when CUDA_INJECTION64_PATH
+// program (docs/capture-notes.md §4). The driver loads it when CUDA_INJECTION64_PATH
 // names it and calls InitializeInjection() during cuInit; `mvprof-cli launch
 // --cuda-inject` sets that up. Records are collected when a context is about
 // to be destroyed (its buffers would go with it) and at exit, then written as
@@ -77,7 +77,7 @@ void writeSession() {
         say("wrote " + path);
     else
         say("could not write " + path + ": " + run.error().message);
-    cuptiFinalize(); // CUDA 13.0/13.1 can crash unloading CUPTI without it (capture-tech.md §4)
+    cuptiFinalize(); // CUDA 13.0/13.1 can crash unloading CUPTI without it (docs/capture-notes.md §4)
 }
 
 void CUPTIAPI onResource(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void*) {

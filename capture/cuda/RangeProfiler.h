@@ -1,6 +1,6 @@
 #pragma once
 // Hardware counters per range through CUPTI's range profiler
-// (capture-tech.md §5): the caller pushes and pops named user ranges around
+// (docs/capture-notes.md §5): the caller pushes and pops named user ranges around
 // its work and replays that work as often as CUPTI asks — each pass collects
 // the metrics one pass of the configuration holds, at one nesting level —
 // then reads every range's metric values. Plain C++: no CUPTI header here.

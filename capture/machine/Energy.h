@@ -1,5 +1,5 @@
 #pragma once
-// CPU energy from the kernel's powercap/RAPL counters (DIAGNOSTICS.md §9:
+// CPU energy from the kernel's powercap/RAPL counters (docs/diagnostics.md §9:
 // energy per inference). Plain C++: reads <root>/intel-rapl:N/energy_uj
 // (packages) and their "dram" subdomains, each a microjoule counter that
 // wraps at max_energy_range_uj. The counters cover the whole package, not

@@ -1,5 +1,5 @@
 // A small VLM-MoE written as TorchScript, saved with a manifest: the example
-// of the user-model contract (USER_MODELS.md) and the tests' fixture. Built
+// of the user-model contract (docs/user-models.md) and the tests' fixture. Built
 // with torch::jit::Module::define, so no Python is needed. What it makes
 // inside (the causal mask) it makes on its inputs' device: it runs on a GPU too.
 #include "capture/models/ExampleUserModel.h"

@@ -22,7 +22,7 @@ Result<std::unique_ptr<ScriptedModel>> ScriptedModel::load(const UserModelManife
             return makeError(ErrorCode::BadInput, manifest.torchscript + " has no method " +
                                                       method +
                                                       "(…): a user model needs encode_image, "
-                                                      "project and forward (see USER_MODELS.md)");
+                                                      "project and forward (see docs/user-models.md)");
     m.eval();
     return std::unique_ptr<ScriptedModel>(new ScriptedModel(std::move(m), device));
 }

@@ -1,5 +1,5 @@
 #pragma once
-// A user's TorchScript VLM behind the contract of USER_MODELS.md:
+// A user's TorchScript VLM behind the contract of docs/user-models.md:
 // encode_image(pixels) → [N, Dv], project(features) → [N, D],
 // forward(ids, visual, visual_at) → next-token logits [vocab], run on the
 // whole sequence at every step (the profiler sees no KV cache). On a GPU its

@@ -188,7 +188,7 @@ struct DecoderLayerImpl : torch::nn::Module {
 };
 TORCH_MODULE(DecoderLayer);
 
-// Assigns probe ids and the hierarchical names of DIAGNOSTICS.md §1.
+// Assigns probe ids and the hierarchical names of docs/diagnostics.md §1.
 struct Registry {
     std::vector<ModuleRow> rows;
     int64_t add(const std::string& path, const std::string& kind, std::optional<int64_t> parent,

@@ -324,7 +324,7 @@ std::vector<int64_t> Recorder::openModules() const {
 Recorder::OpOutcome Recorder::popOp() {
     const OpFrame f = opStack_.back(); // small: the record itself lives in records_
     opStack_.pop_back();
-    const CallFlops flops = callFlops(f.children, f.ownFlops, f.arithmetic); // FORMAT.md's rule
+    const CallFlops flops = callFlops(f.children, f.ownFlops, f.arithmetic); // docs/format.md's rule
     if (flops.leaf) countLeaf(f.leafName, flops.flops);
     const OpOutcome out{flops.flops, flops.known};
     if (opStack_.empty() && collecting_) {

@@ -1,4 +1,4 @@
-// --hw-counters (capture-tech.md §5): after a CUDA capture's recorded run the
+// --hw-counters (docs/capture-notes.md §5): after a CUDA capture's recorded run the
 // same pipeline is replayed under CUPTI's range profiler, a user range around
 // every module span, named by the module's path, at as many nesting levels
 // as the recorded run's module tree had (up to kMaxCounterLevels), as many

@@ -1,5 +1,5 @@
 // One unrecorded pass that observes the visual tokens as the decoder holds
-// them (DIAGNOSTICS.md §7): per layer, the value vectors the cache gives
+// them (docs/diagnostics.md §7): per layer, the value vectors the cache gives
 // attention after the prefill (a merged INT4 cache's reconstruction, mapped
 // back to each token) and each decode step's attention over the patches.
 // The what-if command runs it on both arms and compares (core/analysis/Kv.h).

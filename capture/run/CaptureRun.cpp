@@ -27,7 +27,7 @@
 namespace mvp {
 
 namespace {
-// The stored copy of the input image is downscaled past this (FORMAT.md).
+// The stored copy of the input image is downscaled past this (docs/format.md).
 constexpr int kMaxStoredSide = 4096;
 
 // CLIP's normalisation, as LLaVA-class encoders use.

@@ -1,4 +1,4 @@
-// Capturing a user's TorchScript model (USER_MODELS.md): the same phases,
+// Capturing a user's TorchScript model (docs/user-models.md): the same phases,
 // ops, tokens and outputs as the built-in model, with module spans taken from
 // the TorchScript interpreter's module hierarchy. With a role manifest, the
 // router and attention modules it names give routing rows and the attention

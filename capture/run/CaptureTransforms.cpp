@@ -1,4 +1,4 @@
-// What-if model rewrites (DIAGNOSTICS.md §9) on a built Capturer: the passes
+// What-if model rewrites (docs/diagnostics.md §9) on a built Capturer: the passes
 // that need the baseline's inputs — autograd sensitivity, AWQ calibration —
 // run here, before the what-if run itself, and are not part of its timing.
 #include "capture/run/CapturerImpl.h"

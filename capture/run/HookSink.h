@@ -40,7 +40,7 @@ struct HookSink {
     void routing(int layer, const torch::Tensor& experts, const torch::Tensor& weights,
                  const torch::Tensor& positions);
     void attention(int layer, const torch::Tensor& slotProbs, int queryStart, const KvCache& cache);
-    // "attention" over the whole run, and split by phase (FORMAT.md).
+    // "attention" over the whole run, and split by phase (docs/format.md).
     Batch metricRows() const;
     Batch mapRows(int positions) const;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// A what-if's A/B repetitions (DIAGNOSTICS.md §9): the baseline's
+// A what-if's A/B repetitions (docs/diagnostics.md §9): the baseline's
 // configuration and the transformed one run in the same process, warmed up,
 // then interleaved A B A B … as unrecorded timed passes, so that machine
 // drift falls on both alike and every pair gives one speed-up sample.

@@ -1,6 +1,6 @@
 #pragma once
 // Routing and attention of a user's TorchScript model, read from the modules
-// its manifest's "roles" name (USER_MODELS.md). Internal to mvp_capture;
+// its manifest's "roles" name (docs/user-models.md). Internal to mvp_capture;
 // includes torch.
 //
 // Routers: the last [T, E] floating output inside a router span is its

@@ -1,5 +1,5 @@
 #pragma once
-// Which experts a cold-expert freeze takes offline (DIAGNOSTICS.md §9),
+// Which experts a cold-expert freeze takes offline (docs/diagnostics.md §9),
 // decided from a baseline's routing. Plain C++.
 
 #include "core/session/Records.h"

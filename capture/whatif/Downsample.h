@@ -1,5 +1,5 @@
 #pragma once
-// The downsample baseline (VTC-Bench, arXiv 2510.07143, whatif-methods.md
+// The downsample baseline (VTC-Bench, arXiv 2510.07143, docs/whatif-methods.md
 // §0): the image resized so the encoder emits a given number of tokens, its
 // learned position table interpolated to the smaller grid. Plain C++: the
 // grid and the patches the tokens stand for; the model side is in Vlm.cpp.

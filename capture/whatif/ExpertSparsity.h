@@ -1,6 +1,6 @@
 #pragma once
 // The MoE methods of "Not All Experts are Equal" (Lu et al., ACL 2024;
-// Lucky-Lance/Expert_Sparsity, model/wrapper.py; whatif-methods.md §4), on
+// Lucky-Lance/Expert_Sparsity, model/wrapper.py; docs/whatif-methods.md §4), on
 // plain numbers so a test can work them by hand. Plain C++.
 //
 // Dynamic skipping: a token's lower-ranked expert is skipped when its router

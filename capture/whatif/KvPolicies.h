@@ -1,6 +1,6 @@
 #pragma once
 // The published KV-cache methods practitioners compare against
-// (shared/notes/whatif-methods.md §2): which cached positions each keeps,
+// (docs/whatif-methods.md §2): which cached positions each keeps,
 // and what KIVI's format stores — computed exactly as each paper's own code
 // does, on plain numbers, so a test can work every case by hand. Plain C++.
 // Wiring them into a what-if run (per-head masks on the model's KV cache)

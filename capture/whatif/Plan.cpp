@@ -232,7 +232,7 @@ std::optional<SaliencySource> saliencySourceFromString(const std::string& s) {
 namespace {
 // Why a what-if cannot run on a TorchScript model: the observable or the
 // place to act that it needs, which the archive's three methods keep to
-// themselves (capture/models/USER_MODELS.md) — and where it runs instead.
+// themselves (docs/user-models.md) — and where it runs instead.
 std::optional<std::string> userModelRefusal(const WhatIfRequest& r) {
     const std::string eager = " (an eager model profiled with the Python package runs ";
     if (r.fastvRatio || r.pdropLambda)

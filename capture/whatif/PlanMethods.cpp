@@ -1,4 +1,4 @@
-// The planners of the published what-if methods (whatif-methods.md): each
+// The planners of the published what-if methods (docs/whatif-methods.md): each
 // checks its request against the model and the other transforms, and says
 // in the run's description what it will do.
 #include "capture/whatif/Downsample.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The published methods that drop visual tokens inside the decoder
-// (shared/notes/whatif-methods.md §1): which layers cut, how many image
+// (docs/whatif-methods.md §1): which layers cut, how many image
 // tokens each keeps, how the kept ones are chosen from a score, and the
 // papers' own budget and FLOPs conventions — on plain numbers, so a test can
 // work every case by hand. Plain C++; the model applies a plan in
@@ -90,7 +90,7 @@ double layerAveragedVisualTokens(const TokenDrop& d, int layers);
 std::vector<int64_t> keptRows(const std::vector<double>& imageScores, int64_t imageStart,
                               int64_t rows, int64_t keep);
 
-// The papers' token budgets (whatif-methods.md §0) turned into each
+// The papers' token budgets (docs/whatif-methods.md §0) turned into each
 // method's parameter: in-LLM methods quote the layer-averaged count,
 // pre-LLM ones the tokens sent. FastV with K: keep = (budget·L − K·N) /
 // (L − K), rounded, as R = 1 − keep / N; PyramidDrop: the λ whose

@@ -1,5 +1,5 @@
 #pragma once
-// What a what-if does to the model (DIAGNOSTICS.md §9), and what it found
+// What a what-if does to the model (docs/diagnostics.md §9), and what it found
 // doing it. Plain C++: the CLI and tests describe transforms without torch.
 
 #include "capture/whatif/KvPolicies.h"
@@ -34,7 +34,7 @@ struct KvCompressionReport {
     double keyError = 0, valueError = 0, keyNorm = 0, valueNorm = 0;
 };
 
-// A published KV-cache method (shared/notes/whatif-methods.md §2) run on the
+// A published KV-cache method (docs/whatif-methods.md §2) run on the
 // model's own cache (capture/models/transforms/KvMethods.h). The budget is a fraction
 // of the prefill's positions, EffiVLM-Bench's convention; each KV head of
 // each layer keeps int(fraction · T) of the T prefill positions (H2O: its

@@ -265,7 +265,7 @@ void addNotes(RunAnalysis& a, const RunData& d) {
                           : observed   ? "no MoE routing recorded: " + observed->note
                                        : "no MoE routing recorded: name the model's router and "
                                          "expert modules in its manifest's \"roles\" "
-                                         "(USER_MODELS.md)");
+                                         "(docs/user-models.md)");
     }
     if (const RunMetricRow* attn = findMetric(d, "roles.attention_observed");
         attn && attn->value == 0)

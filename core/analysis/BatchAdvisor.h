@@ -1,5 +1,5 @@
 #pragma once
-// Adaptive batch sizing (DIAGNOSTICS.md §10): per-sample bytes
+// Adaptive batch sizing (docs/diagnostics.md §10): per-sample bytes
 // k · (R²·3·4 + L·1024 + H·8) with k calibrated so the model matches the
 // captured sample's measured memory — what the run held beyond the loaded,
 // warmed-up process, at the model's input size R — and B = min(B_max,

@@ -73,7 +73,7 @@ FlameChartBuilder::FlameChartBuilder(const std::vector<PhaseRow>& phases,
     std::map<int64_t, const ModuleRow*> byId;
     for (const auto& m : modules)
         byId[m.id] = &m;
-    // Depth from the parent chain: a parent span has a lower id (FORMAT.md).
+    // Depth from the parent chain: a parent span has a lower id (docs/format.md).
     std::map<int64_t, int> depth;
     std::vector<const SpanRow*> order;
     for (const auto& s : spans) {

@@ -1,5 +1,5 @@
 #pragma once
-// Attention-head redundancy (DIAGNOSTICS.md §3): for one layer's per-head maps,
+// Attention-head redundancy (docs/diagnostics.md §3): for one layer's per-head maps,
 // 1 − the mean pairwise cosine between the flattened maps, and the most similar pairs.
 
 #include "core/session/Records.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Patch heatmaps: a value per visual patch on the gh × gw grid, normalised,
-// upsampled to the image and blended over it (DIAGNOSTICS.md §2).
+// upsampled to the image and blended over it (docs/diagnostics.md §2).
 
 #include "core/Result.h"
 #include "core/image/Colormap.h"

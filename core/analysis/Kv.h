@@ -1,5 +1,5 @@
 #pragma once
-// KV-cache region sharing and resampling loss (DIAGNOSTICS.md §7).
+// KV-cache region sharing and resampling loss (docs/diagnostics.md §7).
 
 #include "core/session/Records.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Module cost tree and phase totals from a run's spans (DIAGNOSTICS.md §1).
+// Module cost tree and phase totals from a run's spans (docs/diagnostics.md §1).
 
 #include "core/session/Records.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Expert load audit (DIAGNOSTICS.md §5–§6): balance statistics of the
+// Expert load audit (docs/diagnostics.md §5–§6): balance statistics of the
 // token→expert counts of one MoE layer, expert states with rebalancing
 // suggestions, cold-expert detection over token windows, and the splits by
 // modality and phase. Pure functions over routing rows.

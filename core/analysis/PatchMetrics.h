@@ -1,5 +1,5 @@
 #pragma once
-// Per-patch metrics of a run for the heatmap (DIAGNOSTICS.md §2):
+// Per-patch metrics of a run for the heatmap (docs/diagnostics.md §2):
 //   attention    Σ over text queries of the attention paid to the patch (measured)
 //   expert_flops FLOPs of the experts that processed the patch's token (estimated)
 //   latency      time of those experts, shared among the tokens they processed (measured)

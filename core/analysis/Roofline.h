@@ -1,5 +1,5 @@
 #pragma once
-// Roofline (DIAGNOSTICS.md §8) and the cross-modal attention bandwidth model (§4).
+// Roofline (docs/diagnostics.md §8) and the cross-modal attention bandwidth model (§4).
 
 #include "core/session/Records.h"
 

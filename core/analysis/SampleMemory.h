@@ -1,7 +1,7 @@
 #pragma once
 // The memory one captured sample held, where it was held: on the GPU when
 // the run read its caching allocator (gpu.* metrics, capture/machine/DeviceMemory.h),
-// else in the process's resident memory. For the batch advisor (DIAGNOSTICS.md
+// else in the process's resident memory. For the batch advisor (docs/diagnostics.md
 // §10) and the what-if comparison's peak memory.
 
 #include "core/analysis/Analysis.h"

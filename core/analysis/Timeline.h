@@ -1,5 +1,5 @@
 #pragma once
-// The gate-vs-expert timeline (DIAGNOSTICS.md §5): one lane group per MoE
+// The gate-vs-expert timeline (docs/diagnostics.md §5): one lane group per MoE
 // layer — its router, then one lane per expert — over the run's time axis,
 // with the phases as markers. Level of detail is computed here, not in the
 // widget: for a visible window and a pixel size, each lane yields at most one

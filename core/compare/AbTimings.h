@@ -1,5 +1,5 @@
 #pragma once
-// A what-if's A/B repetitions as distributions (DIAGNOSTICS.md §9): per phase
+// A what-if's A/B repetitions as distributions (docs/diagnostics.md §9): per phase
 // and in total, each arm's median with its interval and the paired speed-up
 // (baseline / what-if, > 1 faster) with its own. A speed-up whose interval
 // holds 1.0 is "within noise"; a control phase (one the transforms cannot

@@ -1,5 +1,5 @@
 #pragma once
-// A what-if against its baseline (DIAGNOSTICS.md §9): latency total and per
+// A what-if against its baseline (docs/diagnostics.md §9): latency total and per
 // phase, peak memory, throughput and fidelity, every figure labelled.
 
 #include "core/compare/AbTimings.h"
@@ -71,7 +71,7 @@ struct Comparison {
         const double measured = predictionMeasuredNs();
         return predictedWallNs && measured > 0 ? (*predictedWallNs - measured) / measured : 0.0;
     }
-    // Per decoder layer, how far the visual tokens moved (DIAGNOSTICS.md §7),
+    // Per decoder layer, how far the visual tokens moved (docs/diagnostics.md §7),
     // where the what-if changed them or the KV cache (measured).
     std::vector<LayerResampling> resampling;
     std::optional<PrefillFlops> prefillFlops;

@@ -1,5 +1,5 @@
 #pragma once
-// Confidence intervals for timings repeated on a noisy machine (DIAGNOSTICS.md
+// Confidence intervals for timings repeated on a noisy machine (docs/diagnostics.md
 // §9: a timing comparison is a distribution). Distribution-free: the interval
 // of a median is a pair of order statistics [x(k), x(n−k+1)], k the largest
 // with P(Bin(n, ½) < k) ≤ (1 − confidence)/2, so it holds whatever the noise's

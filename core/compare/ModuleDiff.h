@@ -1,5 +1,5 @@
 #pragma once
-// A/B diff by module (DIAGNOSTICS.md §9): any two runs' module costs matched
+// A/B diff by module (docs/diagnostics.md §9): any two runs' module costs matched
 // by path, sorted by impact.
 
 #include "core/analysis/Analysis.h"

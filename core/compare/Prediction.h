@@ -1,6 +1,6 @@
 #pragma once
 // Predicted figures for what-ifs whose gain this machine cannot measure
-// (DIAGNOSTICS.md §9): a quantised matmul here dequantises to float32 first,
+// (docs/diagnostics.md §9): a quantised matmul here dequantises to float32 first,
 // so an int4 kernel's speed is predicted from the bytes it would move.
 
 #include "core/analysis/Analysis.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Attributes GPU work and CUDA API calls to the op and module span that
-// launched them, from CUPTI's external correlation records (capture-tech.md
+// launched them, from CUPTI's external correlation records (docs/capture-notes.md
 // §3). The capture pushes an op's id (ExternalKind::Op) and a probe span's id
 // (ExternalKind::Span) around their work; CUPTI then pairs every API record
 // made inside with the innermost pushed id of each kind, under the API

@@ -1,6 +1,6 @@
 #pragma once
 // Nsight Systems' SQLite export (`nsys export --type sqlite`; columns as
-// NVIDIA's exporter documents them, shared/notes/interop.md §C) read into
+// NVIDIA's exporter documents them, docs/interop.md §C) read into
 // TraceModels, one per profiled process: kernels, copies and fills on their
 // device and stream, CUDA runtime calls on their thread, NVTX push/pop and
 // start/end ranges as module spans (PyTorch's emit_nvtx ranges,

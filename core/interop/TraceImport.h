@@ -4,7 +4,7 @@
 // gzip — into a new session, one run per file; and Nsight Systems' SQLite
 // exports, one run per profiled process (told apart by SQLite's header). Streamed: memory holds the
 // events in compact form (~80 bytes each), never the file's text. What the
-// session gets is in FORMAT.md ("Imported runs").
+// session gets is in docs/format.md ("Imported runs").
 
 #include "core/Result.h"
 

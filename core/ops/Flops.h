@@ -100,7 +100,7 @@ struct ChildCalls {
     int count = 0, unknown = 0; // nested calls, and those with unknown FLOPs
 };
 
-// One finished call's FLOPs by the rule FORMAT.md states: innermost wins. An
+// One finished call's FLOPs by the rule docs/format.md states: innermost wins. An
 // op whose nested calls did arithmetic is their sum (a linear is its addmm);
 // an op with a formula and no such calls is a leaf, counted with its own
 // formula; an op made only of views and copies is their (zero) sum; else unknown.

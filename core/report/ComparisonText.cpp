@@ -1,4 +1,4 @@
-// The comparison as text and JSON (DIAGNOSTICS.md §9). Where the what-if ran
+// The comparison as text and JSON (docs/diagnostics.md §9). Where the what-if ran
 // A/B repetitions, latency is shown as medians with intervals and the
 // speed-up as a paired ratio, "within noise" when its interval holds 1.0.
 #include "core/report/ComparisonText.h"

@@ -1,6 +1,6 @@
 #pragma once
 // A comparison of two runs (core/compare/Comparison.h) as the CLI prints it:
-// text for a terminal, JSON for tools (core/report/REPORT.md).
+// text for a terminal, JSON for tools (docs/report.md).
 
 #include "core/compare/Comparison.h"
 

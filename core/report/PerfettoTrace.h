@@ -3,7 +3,7 @@
 // as the Chrome-trace export (ChromeTrace.h) as TrackEvent packets, written
 // without a protobuf library (varints and length-delimited fields by hand;
 // field numbers from perfetto's protos/perfetto/trace/*.proto, see
-// shared/notes/interop.md §B). A file is a stream of packets, so it is
+// docs/interop.md §B). A file is a stream of packets, so it is
 // written as it goes and is several times smaller than the JSON: the format
 // for sessions too large for JSON viewers. Each run is a process track; its
 // phases, module spans, ops, GPU streams and API threads are child tracks of

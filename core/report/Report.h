@@ -1,7 +1,7 @@
 #pragma once
 // The session report: what `mvprof-cli report` prints. Built once from a
 // SessionReader through the analysis API, then formatted as text, JSON
-// (documented in REPORT.md) or Markdown.
+// (documented in docs/report.md) or Markdown.
 
 #include "core/Result.h"
 #include "core/analysis/Analysis.h"

@@ -1,4 +1,4 @@
-// The JSON report. Its shape is a contract (REPORT.md): add keys, never
+// The JSON report. Its shape is a contract (docs/report.md): add keys, never
 // rename or remove them without bumping "report_version".
 #include "core/report/Report.h"
 

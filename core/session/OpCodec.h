@@ -1,5 +1,5 @@
 #pragma once
-// The compact form of op rows (session format v5, FORMAT.md "op_chunk"): a
+// The compact form of op rows (session format v5, docs/format.md "op_chunk"): a
 // batch of rows is one BLOB of LEB128 varints, each row a handful of bytes,
 // its strings (name, phase, shape list, dtype) replaced by ids into the
 // session's `string` table. Pure encoding, no SQLite: OpStore.h stores it.

@@ -210,7 +210,7 @@ Error damagedOps(const std::string& what) {
                                                  "): copy the session again from its source");
 }
 
-// The codec checks a row's structure; these are the ranges FORMAT.md promises.
+// The codec checks a row's structure; these are the ranges docs/format.md promises.
 Status checkValues(const PackedOp& r) {
     using namespace rowcheck;
     const auto within = [](int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; };

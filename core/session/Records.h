@@ -1,5 +1,5 @@
 #pragma once
-// Plain rows of the session file (see FORMAT.md). Capture produces them, the
+// Plain rows of the session file (see docs/format.md). Capture produces them, the
 // writer stores them, the reader returns them. Times are nanoseconds relative
 // to the run's origin (the start of `preprocess`).
 
@@ -113,7 +113,7 @@ struct OpRow {
     // The arithmetic done inside this call, counted at the innermost ops with
     // a formula; inclusive for nested rows too (totals sum top-level rows only).
     int64_t flops = 0;
-    int64_t bytes = 0;      // bytes read + written (views 0; see FORMAT.md)
+    int64_t bytes = 0;      // bytes read + written (views 0; see docs/format.md)
     bool flopsKnown = true; // false: no formula for it or anything it ran ("–", not 0)
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Content checks of the rows a reader returns (FORMAT.md "Limits"): SQLite
+// Content checks of the rows a reader returns (docs/format.md "Limits"): SQLite
 // keeps the bytes intact, these keep the values sane. A row outside its
 // range makes the session damaged — an Error naming the table, the row and
 // the value — never an index the analyses would trust.

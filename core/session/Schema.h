@@ -1,5 +1,5 @@
 #pragma once
-// The session file's schema (FORMAT.md documents every column).
+// The session file's schema (docs/format.md documents every column).
 
 #include "core/Result.h"
 

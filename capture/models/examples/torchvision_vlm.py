@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes a TorchScript VLM-MoE built from torchvision parts, and its mvprof
-manifest with roles (capture/models/USER_MODELS.md).
+manifest with roles (docs/user-models.md).
 
 The vision tower is a torchvision model (ViT-B/16 by default, or ResNet-18 /
 Swin-T; random weights, fixed seed) with one feature row per patch; the
@@ -167,7 +167,7 @@ class Decoder(nn.Module):
 
 
 class Vlm(nn.Module):
-    """The USER_MODELS.md contract: encode_image, project, forward."""
+    """The docs/user-models.md contract: encode_image, project, forward."""
 
     def __init__(self, vision: nn.Module, feature_dim: int) -> None:
         super().__init__()

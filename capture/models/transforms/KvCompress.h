@@ -1,5 +1,5 @@
 #pragma once
-// KV-cache compression (DIAGNOSTICS.md §9): visual tokens whose keys are
+// KV-cache compression (docs/diagnostics.md §9): visual tokens whose keys are
 // alike merge into one slot, then the cache is held as INT4.
 
 #include "capture/whatif/Transforms.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Weight quantisation (DIAGNOSTICS.md §9): W8 / W4, group-wise asymmetric,
+// Weight quantisation (docs/diagnostics.md §9): W8 / W4, group-wise asymmetric,
 // with AWQ-style activation-aware per-input-channel scaling: s = mean|x|^α,
 // α searched on a grid over [0, 1] to minimise the layer's output MSE on
 // calibration activations; α = 0 is plain round-to-nearest.

@@ -35,7 +35,7 @@ Result<QuantSummary> quantiseScriptedLlm(ScriptedModel& model, const UserModelMa
     if (llm.empty())
         return makeError(ErrorCode::BadInput,
                          "weight quantisation of a user model needs the manifest's \"roles\" to "
-                         "name its \"llm\" (USER_MODELS.md)");
+                         "name its \"llm\" (docs/user-models.md)");
     torch::NoGradGuard noGrad;
     QuantSummary s;
     for (const auto& item : model.module().named_modules()) {

@@ -1,5 +1,5 @@
 #pragma once
-// W8 / W4 weight quantisation of a user's TorchScript model (USER_MODELS.md):
+// W8 / W4 weight quantisation of a user's TorchScript model (docs/user-models.md):
 // every Linear submodule inside the modules the manifest's "llm" role names
 // (routers excepted) gets its weight replaced by its group-wise quantised value, dequantised —
 // the arithmetic a low-bit model does, so fidelity is measured. The archive

@@ -1,4 +1,4 @@
-"""A what-if's A/B repetitions in Python (FORMAT.md `repetition`): the
+"""A what-if's A/B repetitions in Python (docs/format.md `repetition`): the
 user's pass function run on the baseline's model and on the transformed one,
 interleaved A B A B … after a warm-up of each, timed by phase and recording
 nothing. Transforms that act through hooks (router logits, the projector's

@@ -1,5 +1,5 @@
 """VisionZip on eager models (Yang et al., CVPR 2025; dvlab-research/VisionZip,
-visionzip/clip_encoder.py; shared/notes/whatif-methods.md §1). The choice
+visionzip/clip_encoder.py; docs/whatif-methods.md §1). The choice
 itself is the C++ one (capture/whatif/VisionZip.h) through the C ABI.
 
 VisionZip needs the vision tower's attention and keys in the layer whose

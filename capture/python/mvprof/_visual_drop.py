@@ -1,4 +1,4 @@
-"""FastV and PyramidDrop on eager models (shared/notes/whatif-methods.md §1;
+"""FastV and PyramidDrop on eager models (docs/whatif-methods.md §1;
 the cuts and their budgets are the C++ planner's, capture/whatif/TokenDrop.h,
 through the C ABI).
 

@@ -7,7 +7,7 @@ module diff and GUI work on it unchanged.
     with mvprof.whatif(base, model, mvprof.W8()) as w:
         run(w, w.model)          # w.model: the transformed model
 
-Transforms (DIAGNOSTICS.md §9 for the built-in model's counterparts):
+Transforms (docs/diagnostics.md §9 for the built-in model's counterparts):
 - W8: torch.ao.quantization.quantize_dynamic on the LLM role's Linear layers
   (routers stay float32) — real int8 kernels, so latency is measured; on a
   GPU torch's int8 matmuls instead (_int8.py), each layer checked first.
