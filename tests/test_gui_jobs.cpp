@@ -7,6 +7,7 @@
 #include "TestSupport.h"
 #include "app/gui/CaptureDialog.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/WhatIf.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 #include "views/AbTimingsView.h"
@@ -23,6 +24,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
+#include <QMenu>
 #include <QDockWidget>
 #include <QFile>
 #include <QProcess>
@@ -275,40 +278,48 @@ private slots:
         QVERIFY(w.session()->data.hasDeviceActivity);
     }
 
+    // The dialog is built from the method catalogue: a choice per family of
+    // methods, a check box for every other method, each with its value box.
     void customWhatIfDialogBuildsTheCommand() {
         WhatIfDialog dialog;
-        auto* prune = dialog.findChildren<QCheckBox*>().value(0);
-        QVERIFY(prune);
-        prune->setChecked(true);
-        auto combos = dialog.findChildren<QComboBox*>();
-        QCOMPARE(combos.size(),
-                 5); // saliency source, weights, decoder drop, encoder tokens, KV method
-        combos[0]->setCurrentIndex(2);
-        combos[1]->setCurrentIndex(2);
-        auto* drop = dialog.findChild<QComboBox*>(QStringLiteral("decoderDrop"));
-        auto* encoder = dialog.findChild<QComboBox*>(QStringLiteral("encoder"));
-        auto* encoderValue = dialog.findChild<QSpinBox*>(QStringLiteral("encoderValue"));
-        auto* dartTokens = dialog.findChild<QSpinBox*>(QStringLiteral("dartTokens"));
-        QVERIFY(drop && encoder && encoderValue && dartTokens);
-        drop->setCurrentIndex(2); // PyramidDrop, λ 0.5
-        QVERIFY(!dartTokens->isEnabled());
-        combos.last()->setCurrentIndex(2); // H2O, keeping 0.4
-        QVERIFY(!encoderValue->isEnabled());
-        encoder->setCurrentIndex(2); // ToMe: the box now counts tokens merged per block
-        QVERIFY(encoderValue->isEnabled());
-        QCOMPARE(encoderValue->value(), 8);
-        encoderValue->setValue(12);
+        auto find = [&](const char* name) {
+            return dialog.findChild<QWidget*>(QString::fromLatin1(name));
+        };
+        auto choose = [&](const char* family, const char* key) {
+            auto* box = qobject_cast<QComboBox*>(find(family));
+            QVERIFY2(box, family);
+            const int i = box->findData(QString::fromLatin1(key));
+            QVERIFY2(i > 0, key);
+            box->setCurrentIndex(i);
+        };
+        auto value = [&](const char* name) { return qobject_cast<QDoubleSpinBox*>(find(name)); };
         const auto checks = dialog.findChildren<QCheckBox*>();
-        QCOMPARE(checks.size(), 6);  // prune, kv, freeze, channels, skip experts, keep experts
-        checks[5]->setChecked(true); // keep 6 experts per layer
+        QCOMPARE(checks.size(), 6); // prune, channels, kv, freeze, skip experts, keep experts
+        QCOMPARE(dialog.findChildren<QComboBox*>().size(), 5); // saliency + four families
+        qobject_cast<QCheckBox*>(find("prune"))->setChecked(true);
+        QCOMPARE(value("pruneValue")->value(), 0.4);
+        qobject_cast<QComboBox*>(find("saliency"))->setCurrentIndex(2); // feature-norm
+        choose("quant", "w4");
+        QVERIFY(!value("decoderDropValue")->isEnabled()); // nothing dropped yet
+        choose("decoderDrop", "pdrop");
+        QVERIFY(value("decoderDropValue")->isEnabled());
+        QCOMPARE(value("decoderDropValue")->value(), 0.5); // λ 0.5
+        choose("kvMethod", "h2o");
+        QCOMPARE(value("kvMethodValue")->value(), 0.4); // the fraction each KV head keeps
+        QVERIFY(!value("encoderValue")->isEnabled());
+        choose("encoder", "tome"); // the box now counts tokens merged per block
+        QVERIFY(value("encoderValue")->isEnabled());
+        QCOMPARE(value("encoderValue")->value(), 8.0);
+        value("encoderValue")->setValue(12);
+        qobject_cast<QCheckBox*>(find("keep-experts"))->setChecked(true); // 6 per layer
         auto* reps = dialog.findChild<QSpinBox*>(QStringLiteral("reps"));
         QVERIFY(reps);
         QCOMPARE(reps->value(), 5);
         reps->setValue(9);
-        WhatIfRequest r = dialog.request();
-        r.session = QStringLiteral("s.mvprof");
-        r.baseline = 1;
-        const QStringList a = r.arguments();
+        WhatIfJob job = dialog.job();
+        job.session = QStringLiteral("s.mvprof");
+        job.baseline = 1;
+        const QStringList a = job.arguments();
         QCOMPARE(a.mid(0, 2), (QStringList{QStringLiteral("whatif"), QStringLiteral("s.mvprof")}));
         for (const char* expected :
              {"--prune-visual", "--saliency", "feature-norm", "--quant", "w4", "--run"})
@@ -322,33 +333,45 @@ private slots:
                 !a.contains(QStringLiteral("--visionzip")) &&
                 !a.contains(QStringLiteral("--dart")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--tome")) + 1), QStringLiteral("12"));
-        // DART and the downsample baseline, each with its own count.
-        drop->setCurrentIndex(3);
-        QVERIFY(dartTokens->isEnabled());
-        encoder->setCurrentIndex(3);
-        QCOMPARE(encoderValue->value(), 64);
-        const QStringList d = dialog.request().arguments();
-        QCOMPARE(d.at(d.indexOf(QStringLiteral("--dart")) + 1), QStringLiteral("128"));
-        QCOMPARE(d.at(d.indexOf(QStringLiteral("--downsample")) + 1), QStringLiteral("64"));
-        QVERIFY(!d.contains(QStringLiteral("--pdrop")) && !d.contains(QStringLiteral("--tome")));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--reps")) + 1), QStringLiteral("9"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-method")) + 1), QStringLiteral("h2o"));
         QCOMPARE(a.at(a.indexOf(QStringLiteral("--kv-budget")) + 1), QStringLiteral("0.4"));
+        QCOMPARE(job.label(), QStringLiteral("prune 0.4 + PyramidDrop λ 0.5 + ToMe r 12 + W4 + "
+                                             "H2O KV 0.4 + keep 6 experts"));
+        // DART and the downsample baseline, each with its own count.
+        choose("decoderDrop", "dart");
+        QCOMPARE(value("decoderDropValue")->value(), 128.0);
+        choose("encoder", "downsample");
+        QCOMPARE(value("encoderValue")->value(), 64.0);
+        const QStringList d = dialog.job().arguments();
+        QCOMPARE(d.at(d.indexOf(QStringLiteral("--dart")) + 1), QStringLiteral("128"));
+        QCOMPARE(d.at(d.indexOf(QStringLiteral("--downsample")) + 1), QStringLiteral("64"));
+        QVERIFY(!d.contains(QStringLiteral("--pdrop")) && !d.contains(QStringLiteral("--tome")));
         // KIVI from the menu: no budget (it keeps every position).
-        WhatIfRequest kivi;
+        WhatIfJob kivi;
         kivi.session = QStringLiteral("s.mvprof");
-        kivi.kvMethod = QStringLiteral("kivi");
+        kivi.request.methods[Method::Kivi] = 1;
         const QStringList k = kivi.arguments();
         QCOMPARE(k.at(k.indexOf(QStringLiteral("--kv-method")) + 1), QStringLiteral("kivi"));
         QVERIFY(!k.contains(QStringLiteral("--kv-budget")));
         // FastV from the menu: R 0.5 and mvprof-cli's K (the paper's 2).
-        WhatIfRequest fastv;
-        fastv.session = QStringLiteral("s.mvprof");
-        fastv.fastv = 0.5;
-        const QStringList f = fastv.arguments();
+        QAction* fastvAction = nullptr;
+        QMenu menu;
+        QToolBar bar;
+        WhatIfActions actions(&menu, &bar, nullptr);
+        fastvAction = actions.action(QStringLiteral("fastv"));
+        QVERIFY(fastvAction);
+        QSignalSpy asked(&actions, &WhatIfActions::requested);
+        actions.setEnabled(true);
+        fastvAction->trigger();
+        QCOMPARE(asked.count(), 1);
+        const QStringList f = asked.first().at(0).value<WhatIfJob>().arguments();
         QCOMPARE(f.at(f.indexOf(QStringLiteral("--fastv")) + 1), QStringLiteral("0.5"));
         QVERIFY(!f.contains(QStringLiteral("--fastv-layer")) &&
                 !f.contains(QStringLiteral("--pdrop")));
+        // Every one-click method of the catalogue is in the menu, and nothing else.
+        for (const MethodSpec& m : whatIfMethods())
+            QCOMPARE(actions.action(QString::fromLatin1(m.key)) != nullptr, m.oneClick);
     }
 
     // A what-if on a GPU: each setup's GPU memory (derived), labelled so; where

@@ -124,7 +124,8 @@ private slots:
         const QStringList session = folders({"core", "core/session"});
         const QStringList analysis =
             session + folders({"core/ops", "core/image", "core/analysis"});
-        const QStringList compare = analysis + folders({"core/compare"});
+        const QStringList catalogue = session + folders({"core/whatif"});
+        const QStringList compare = analysis + folders({"core/whatif", "core/compare"});
         const QStringList core = compare + folders({"core/report", "core/interop"});
         auto row = [](const char* folder, const QStringList& allowed) {
             QTest::newRow(folder) << QString::fromLatin1(folder) << allowed;
@@ -134,6 +135,7 @@ private slots:
         row("core/image", folders({"core", "core/image"}));
         row("core/interop", session + folders({"core/ops", "core/interop"}));
         row("core/analysis", analysis);
+        row("core/whatif", catalogue);
         row("core/compare", compare);
         row("core/report", compare + folders({"core/report"}));
         const QStringList cuda = core + folders({"capture/cuda"});

@@ -3,11 +3,14 @@
 // label are what the request asks for, worked out by hand; a request the
 // baseline cannot serve is refused with what to change.
 #include "capture/whatif/Plan.h"
+#include "capture/whatif/SweepBudgets.h"
+#include "core/whatif/Methods.h"
 #include "core/image/Image.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
 #include <QTemporaryDir>
+#include <set>
 #include <QTest>
 
 using namespace mvp;
@@ -97,7 +100,7 @@ private slots:
 
     void pruningKeepsTheMostAttendedPatches() {
         WhatIfRequest r;
-        r.keepVisual = 0.5;
+        r.methods[Method::PruneVisual] = 0.5;
         // Summed over both layers: 0.5, 0.5, 0.4, 0.3 → the first two (ties keep spatial order).
         auto plan = planWhatIf(r, baseline(), moeConfig());
         QVERIFY2(plan.ok(), qPrintable(messageOf(plan)));
@@ -108,7 +111,7 @@ private slots:
         QCOMPARE(plan->run.baselineRun, std::optional<int64_t>(1));
         QVERIFY(!plan->model.touchesModel());
         // Layer 0 alone ranks 1 (0.4) and 2 (0.3) first.
-        r.saliencyLayer = 0;
+        r.options.saliencyLayer = 0;
         plan = planWhatIf(r, baseline(), moeConfig());
         QVERIFY(plan.ok());
         QCOMPARE(plan->run.keepPatches, (std::vector<int>{1, 2}));
@@ -117,15 +120,17 @@ private slots:
 
     void transformsCombineInOneLabel() {
         WhatIfRequest r;
-        r.keepVisual = 0.25;
-        r.quantBits = 8;
-        r.kvThreshold = 0.9;
-        r.freezeCold = true;
-        r.freezeWindow = 2;
-        r.freezeMin = 1;
+        r.methods = {{Method::PruneVisual, 0.25},
+                     {Method::W8, 1},
+                     {Method::KvInt4, 1},
+                     {Method::FreezeCold, 1}};
+        r.options.kvThreshold = 0.9;
+        r.options.freezeWindow = 2;
+        r.options.freezeMin = 1;
         auto plan = planWhatIf(r, baseline(), moeConfig());
         QVERIFY2(plan.ok(), qPrintable(messageOf(plan)));
-        QCOMPARE(plan->run.label, std::string("prune-visual 0.25 + freeze-cold + w8 + kv-int4"));
+        // In the catalogue's order, whatever the order they were asked in.
+        QCOMPARE(plan->run.label, std::string("prune-visual 0.25 + w8 + kv-int4 + freeze-cold"));
         QCOMPARE(plan->run.keepPatches, std::vector<int>{0});
         QCOMPARE(plan->model.quantBits, 8);
         QVERIFY(plan->model.kv && plan->model.kv->threshold == 0.9);
@@ -155,19 +160,19 @@ private slots:
         VlmConfig cfg = moeConfig();
         switch (which) {
         case 0:
-            r.freezeCold = true, cfg.llm.moeLayers.clear();
+            r.methods[Method::FreezeCold] = 1, cfg.llm.moeLayers.clear();
             break;
         case 1:
-            r.freezeCold = true, r.freezeWindow = 100;
+            r.methods[Method::FreezeCold] = 1, r.options.freezeWindow = 100;
             break;
         case 2:
-            r.quantBits = 4, base.stepOutputs.clear();
+            r.methods[Method::W4] = 1, base.stepOutputs.clear();
             break;
         case 3:
-            r.keepVisual = 0.5, r.saliency = SaliencySource::Saliency;
+            r.methods[Method::PruneVisual] = 0.5, r.options.saliency = SaliencySource::Saliency;
             break;
         case 4:
-            r.keepVisual = 0.5, r.saliency = SaliencySource::FeatureNorm;
+            r.methods[Method::PruneVisual] = 0.5, r.options.saliency = SaliencySource::FeatureNorm;
             break;
         }
         const auto plan = planWhatIf(r, base, cfg);
@@ -181,21 +186,21 @@ private slots:
         base.model = "file:/models/vlm.json";
         base.status = RunStatus::Complete;
         WhatIfRequest prune;
-        prune.keepVisual = 0.5;
+        prune.methods[Method::PruneVisual] = 0.5;
         QVERIFY(messageOf(checkBaseline(base, prune))
                     .contains(QStringLiteral("run 3 is a user model: --prune-visual rewrites")));
         // The published methods say which observable a TorchScript model lacks.
         WhatIfRequest fastv;
-        fastv.fastvRatio = 0.5;
+        fastv.methods[Method::FastV] = 0.5;
         QVERIFY(messageOf(checkBaseline(base, fastv)).contains(QStringLiteral("mvprof.FastV")));
         WhatIfRequest zip;
-        zip.visionZip = 64;
+        zip.methods[Method::VisionZip] = 64;
         QVERIFY(messageOf(checkBaseline(base, zip)).contains(QStringLiteral("mvprof.VisionZip")));
         WhatIfRequest h2o;
-        h2o.kvMethod = KvMethodKind::H2O;
+        h2o.methods[Method::H2O] = 1;
         QVERIFY(messageOf(checkBaseline(base, h2o)).contains(QStringLiteral("no cache")));
         WhatIfRequest quant;
-        quant.quantBits = 8;
+        quant.methods[Method::W8] = 1;
         QVERIFY(checkBaseline(base, quant).ok()); // a user model's linears can be quantised
         base.probes = false;
         QVERIFY(messageOf(checkBaseline(base, quant)).contains(QStringLiteral("--no-probes")));
@@ -208,6 +213,108 @@ private slots:
         QCOMPARE(saliencySourceFromString("feature-norm"),
                  std::optional(SaliencySource::FeatureNorm));
         QVERIFY(!saliencySourceFromString("entropy"));
+    }
+
+    // Each method is declared once in the catalogue and has its planner
+    // row: keys and flags name it and only it, a TorchScript model runs it
+    // exactly where the catalogue says, and it is swept exactly where the
+    // catalogue gives it a budget.
+    void everyMethodIsDeclaredOnceAndPlanned() {
+        RunInfo user;
+        user.id = 1;
+        user.model = "file:/models/vlm.json";
+        user.status = RunStatus::Complete;
+        const ModelShape shape{8, 6, 576, 600, 64, 4};
+        std::set<std::string> keys, flags;
+        for (const MethodSpec& m : whatIfMethods()) {
+            QVERIFY2(keys.insert(m.key).second, m.key);
+            QVERIFY2(flags.insert(methodFlag(m.method)).second, m.key);
+            QCOMPARE(methodFromKey(m.key), std::optional(m.method));
+            QCOMPARE(&methodSpec(m.method), &m);
+            if (m.word) QCOMPARE(methodFromWord(m.option, m.word), std::optional(m.method));
+            WhatIfRequest alone;
+            alone.methods[m.method] = m.preset;
+            QVERIFY2(checkBaseline(user, alone).ok() == m.userModel, m.key);
+            const auto swept = requestForBudget(m.method, 128, shape);
+            QVERIFY2(swept.ok() || m.budget == Budget::None ||
+                         messageOf(swept).indexOf(QStringLiteral("not swept")) < 0,
+                     m.key);
+            if (m.budget == Budget::None)
+                QVERIFY2(messageOf(swept).contains(QStringLiteral("not swept")), m.key);
+        }
+        QCOMPARE(keys.size(), size_t(18));
+    }
+
+    // The flags a request turns into, and the request they parse back to,
+    // are the same (the GUI runs what requestArguments writes).
+    void aRequestIsItsArguments() {
+        WhatIfRequest r;
+        r.methods = {{Method::PruneVisual, 0.4}, {Method::Dart, 64}, {Method::W8, 1},
+                     {Method::SnapKv, 1}, {Method::FreezeCold, 1}};
+        r.options.saliency = SaliencySource::Saliency;
+        r.options.decoderLayer = 1;
+        r.options.kvBudget = 0.25;
+        r.options.freezeMin = 2;
+        const auto a = requestArguments(r);
+        const std::vector<std::string> want{
+            "--prune-visual", "0.4",        "--dart",       "64",     "--quant",
+            "w8",             "--kv-method", "snapkv",      "--freeze-cold", "--saliency",
+            "saliency",       "--fastv-layer", "1",         "--freeze-min", "2",
+            "--kv-budget",    "0.25"};
+        QCOMPARE(std::multiset<std::string>(a.begin(), a.end()),
+                 std::multiset<std::string>(want.begin(), want.end()));
+        WhatIfRequest twoDrops;
+        twoDrops.methods = {{Method::FastV, 0.5}, {Method::PyramidDrop, 0.5}};
+        QVERIFY(messageOf(checkRequest(twoDrops)).contains(QStringLiteral("choose one")));
+        WhatIfRequest outOfRange;
+        outOfRange.methods[Method::VisionZip] = 1.5;
+        QVERIFY(messageOf(checkRequest(outOfRange)).contains(QStringLiteral("--visionzip")));
+    }
+
+    // A sweep's budgets as the papers count them (docs/whatif-methods.md
+    // §0), on ref:small's shape: 576 image tokens, 8 decoder layers, 6
+    // vision blocks — each worked by hand.
+    void sweepBudgetsFollowThePapers() {
+        const ModelShape shape{8, 6, 576, 600, 64, 4};
+        QCOMPARE(defaultBudgets(Budget::TokensSent, shape), (std::vector<double>{192, 128, 64}));
+        QCOMPARE(defaultBudgets(Budget::KvFraction, shape), (std::vector<double>{0.4, 0.2, 0.1}));
+        const ModelShape tiny{2, 2, 256, 270, 16, 4};
+        QCOMPARE(defaultBudgets(Budget::LayerAveraged, tiny), (std::vector<double>{85, 57, 28}));
+        auto at = [&](Method m, double budget) {
+            auto r = requestForBudget(m, budget, shape);
+            if (!r) qWarning("%s", r.error().message.c_str());
+            return r;
+        };
+        // Sent: 192 of 576 kept.
+        QCOMPARE(at(Method::PruneVisual, 192)->request.value(Method::PruneVisual), 192.0 / 576);
+        // Layer-averaged: layers 0, 1 hold 576, layers 2–7 hold x: (2·576 + 6x)/8 = 192 → x = 64,
+        // FastV's R = 1 − 64/576 from layer K = 2.
+        const auto fastv = at(Method::FastV, 192);
+        QVERIFY(fastv.ok());
+        QCOMPARE(fastv->request.value(Method::FastV), 1 - 64.0 / 576);
+        QCOMPARE(fastv->request.options.decoderLayer, std::optional(2));
+        // 128 is below what two full layers already average (2·576/8 = 144).
+        QVERIFY(!requestForBudget(Method::FastV, 128, shape));
+        QVERIFY(messageOf(requestForBudget(Method::FastV, 128, shape)).contains(QStringLiteral("144")));
+        // DART keeps 4 + 8·floor(B/8): 196 for 192, 132 for 128 (the paper's "128").
+        QCOMPARE(at(Method::Dart, 128)->request.value(Method::Dart), 128.0);
+        QVERIFY(at(Method::Dart, 128)->parameter.find("16 per pivot") != std::string::npos);
+        // ToMe sends exactly the budget: r = ceil((576 − 192) / 6) = 64, ceil(448 / 6) = 75.
+        const auto tome = at(Method::ToMe, 128);
+        QVERIFY(tome->request.options.tomeTokensSent);
+        QCOMPARE(tome->parameter, std::string("r 75 per block"));
+        QCOMPARE(at(Method::ToMe, 192)->parameter, std::string("r 64 per block"));
+        // VisionZip: contextual = round(B·10/64): 30 for 192, 20 for 128.
+        QCOMPARE(at(Method::VisionZip, 192)->parameter, std::string("162 dom + 30 ctx"));
+        QCOMPARE(at(Method::VisionZip, 128)->parameter, std::string("108 dom + 20 ctx"));
+        // Downsampling sends the nearest square grid: 14² for 192, 11² for 128.
+        QCOMPARE(at(Method::Downsample, 192)->request.value(Method::Downsample), 196.0);
+        QCOMPARE(at(Method::Downsample, 128)->request.value(Method::Downsample), 121.0);
+        // KV: the fraction itself, each head keeping int(0.2 · 600) = 120 positions.
+        const auto h2o = at(Method::H2O, 0.2);
+        QCOMPARE(h2o->request.options.kvBudget, 0.2);
+        QVERIFY(h2o->request.has(Method::H2O));
+        QVERIFY(!requestForBudget(Method::SnapKv, 1.5, shape));
     }
 };
 

@@ -25,81 +25,6 @@
         <source>Encoding %1 failed</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48"/>
-        <source>W%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="49"/>
-        <source>KV INT4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="50"/>
-        <source>prune %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51"/>
-        <source>freeze cold experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="52"/>
-        <source>prune channels %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53"/>
-        <source>FastV R %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="54"/>
-        <source>PyramidDrop λ %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55"/>
-        <source>skip experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="56"/>
-        <source>keep %1 experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57"/>
-        <source>VisionZip %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="58"/>
-        <source>ToMe r %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="59"/>
-        <source>downsample to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="60"/>
-        <source>DART %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="62"/>
-        <source>KIVI 2-bit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="64"/>
-        <source>%1 KV %2</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>main</name>
@@ -542,97 +467,52 @@
 <context>
     <name>mvp::CompareMethodsDialog</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="40"/>
-        <source>Saliency pruning (tokens sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="42"/>
-        <source>VisionZip (tokens sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="43"/>
-        <source>ToMe (tokens sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="45"/>
-        <source>Downsampled image (tokens sent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="46"/>
-        <source>FastV (layer-averaged)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="47"/>
-        <source>PyramidDrop (layer-averaged)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="49"/>
-        <source>DART (kept after its cut)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="50"/>
-        <source>StreamingLLM</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="51"/>
-        <source>H2O</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="52"/>
-        <source>SnapKV</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="59"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="36"/>
         <source>Compare Methods</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="60"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="37"/>
         <source>Visual-token methods (budget: image tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="61"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="38"/>
         <source>KV-cache methods (budget: fraction of the prompt kept)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="63"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="40"/>
         <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="66"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="43"/>
         <source>Family:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="73"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="50"/>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="56"/>
         <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="75"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="58"/>
         <source>Budgets:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="78"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="61"/>
         <source>A/B repetitions per point:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="80"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="63"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -640,7 +520,7 @@
 <context>
     <name>mvp::CompareMethodsWindow</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="113"/>
+        <location filename="../app/gui/CompareMethods.cpp" line="96"/>
         <source>Compare Methods</source>
         <translation type="unfinished"></translation>
     </message>
@@ -899,7 +779,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="187"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="186"/>
         <source>Comparing %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -950,7 +830,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="178"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="177"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1044,147 +924,27 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="235"/>
-        <source>Prune Visual Tokens (keep 40 %)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="235"/>
-        <source>Prune 0.4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="237"/>
-        <source>FastV: Drop Half the Image Tokens from Layer 2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="237"/>
-        <source>FastV</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <location filename="../app/gui/WhatIf.cpp" line="239"/>
-        <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="240"/>
-        <source>PyramidDrop</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="241"/>
-        <source>VisionZip: Send 64 Visual Tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="241"/>
-        <source>VisionZip 64</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="243"/>
-        <source>Quantise Weights to W4 (AWQ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="243"/>
-        <source>W4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="245"/>
-        <source>Quantise Weights to W8 (AWQ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="245"/>
-        <source>W8</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="247"/>
-        <source>Compress the KV Cache (merge + INT4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="247"/>
-        <source>KV INT4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="249"/>
-        <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="250"/>
-        <source>H2O 0.4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="251"/>
-        <source>KIVI: Hold the KV Cache in 2 Bits</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="251"/>
-        <source>KIVI</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="253"/>
-        <source>Freeze Cold Experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="253"/>
-        <source>Freeze</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="255"/>
-        <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="256"/>
-        <source>Skip Experts</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="257"/>
-        <source>Prune Vision MLP Channels (30 %)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="257"/>
-        <source>Channels 0.3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="259"/>
         <source>W4 + KV INT4 + Prune 0.4 (the design note&apos;s setup)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="260"/>
+        <location filename="../app/gui/WhatIf.cpp" line="240"/>
         <source>W4+KV+Prune</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="273"/>
+        <location filename="../app/gui/WhatIf.cpp" line="220"/>
         <source>Run again with: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="280"/>
+        <location filename="../app/gui/WhatIf.cpp" line="242"/>
         <source>&amp;Custom What-if…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="288"/>
+        <location filename="../app/gui/WhatIf.cpp" line="250"/>
         <source>Compare &amp;Methods…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1192,178 +952,482 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="73"/>
-        <source>Prune visual tokens, keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="75"/>
-        <source>Compress the KV cache (merge similar visual keys, INT4)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="77"/>
-        <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="78"/>
-        <source>Prune vision MLP channels, fraction</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="82"/>
-        <source>Skip a token&apos;s lower-ranked expert below β × the top-1&apos;s weight</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="83"/>
-        <source>Prune experts, keep per MoE layer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="87"/>
+        <location filename="../app/gui/WhatIf.cpp" line="114"/>
         <source>Custom What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="91"/>
+        <location filename="../app/gui/WhatIf.cpp" line="119"/>
         <source>by the attention the patches received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92"/>
+        <location filename="../app/gui/WhatIf.cpp" line="121"/>
         <source>by the saliency map (needs attention maps)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="94"/>
+        <location filename="../app/gui/WhatIf.cpp" line="123"/>
         <source>by the visual features&apos; norm</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95"/>
+        <location filename="../app/gui/WhatIf.cpp" line="71"/>
         <source>No weight quantisation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96"/>
-        <source>W8, AWQ, int8 kernels where libtorch has them</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="97"/>
-        <source>W4, group 128, AWQ</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="101"/>
+        <location filename="../app/gui/WhatIf.cpp" line="67"/>
         <source>No visual tokens dropped inside the decoder</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102"/>
-        <source>FastV (from layer 2, drop the fraction least attended)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="104"/>
-        <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="106"/>
-        <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="113"/>
+        <location filename="../app/gui/WhatIf.cpp" line="69"/>
         <source>The encoder sends every visual token</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="114"/>
-        <source>VisionZip (most attended + contextual merges), tokens sent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="116"/>
-        <source>ToMe (merge in every vision block), tokens merged per block</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="118"/>
-        <source>Downsample baseline (the image resized), tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="213"/>
-        <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="215"/>
-        <source>Tokens merged after attention in every vision block by bipartite soft matching on the keys (ToMe, ICLR 2023)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="217"/>
-        <source>The image resized so the encoder emits about this many tokens (the nearest square grid), its position table interpolated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="130"/>
+        <location filename="../app/gui/WhatIf.cpp" line="73"/>
         <source>No published KV-cache method</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="131"/>
-        <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="133"/>
-        <source>H2O (heavy hitters + the most recent, every step), keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="135"/>
-        <source>SnapKV (the prompt&apos;s last 32 queries vote, once), keep</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="137"/>
-        <source>KIVI (2-bit keys per channel, values per token)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="142"/>
+        <location filename="../app/gui/WhatIf.cpp" line="94"/>
         <source>The fraction of the prompt&apos;s positions each KV head keeps</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="147"/>
+        <location filename="../app/gui/WhatIf.cpp" line="137"/>
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="151"/>
+        <location filename="../app/gui/WhatIf.cpp" line="117"/>
         <source>The transforms apply together in one real run of the baseline&apos;s inputs.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="154"/>
-        <source>Weights:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="168"/>
+        <location filename="../app/gui/WhatIf.cpp" line="139"/>
         <source>A/B repetitions:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="170"/>
+        <location filename="../app/gui/WhatIf.cpp" line="141"/>
         <source>Run</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::WhatIfMethods</name>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="34"/>
+        <source>Saliency pruning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="34"/>
+        <source>Prune Visual Tokens (keep 40 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="34"/>
+        <source>Prune 0.4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="35"/>
+        <source>Prune visual tokens, keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="35"/>
+        <source>prune %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="40"/>
+        <source>FastV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="40"/>
+        <source>FastV: Drop Half the Image Tokens from Layer 2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="41"/>
+        <source>FastV (from layer 2, drop the fraction least attended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="41"/>
+        <source>FastV R %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="46"/>
+        <location filename="../core/whatif/Methods.cpp" line="47"/>
+        <source>PyramidDrop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="46"/>
+        <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="48"/>
+        <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="49"/>
+        <source>PyramidDrop λ %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="55"/>
+        <source>DART</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="55"/>
+        <source>DART: Keep 132 Image Tokens Unlike Its Pivots</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="56"/>
+        <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="57"/>
+        <source>DART %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="63"/>
+        <source>VisionZip</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="63"/>
+        <source>VisionZip: Send 64 Visual Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="63"/>
+        <source>VisionZip 64</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="64"/>
+        <source>VisionZip (most attended + contextual merges), tokens sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="65"/>
+        <source>VisionZip %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="71"/>
+        <source>ToMe</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="71"/>
+        <source>ToMe: Merge 8 Tokens in Every Vision Block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="72"/>
+        <source>ToMe (merge in every vision block), tokens merged per block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="73"/>
+        <source>ToMe r %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="78"/>
+        <source>Downsampled image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="78"/>
+        <source>Downsample the Image to 64 Visual Tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="79"/>
+        <source>Downsample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="79"/>
+        <source>Downsample baseline (the image resized), tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="80"/>
+        <source>downsample to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="85"/>
+        <source>Vision MLP channel pruning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="85"/>
+        <source>Prune Vision MLP Channels (30 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="86"/>
+        <source>Channels 0.3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="86"/>
+        <source>Prune vision MLP channels, fraction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="87"/>
+        <source>prune channels %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="92"/>
+        <location filename="../core/whatif/Methods.cpp" line="93"/>
+        <source>W8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="92"/>
+        <source>Quantise Weights to W8 (AWQ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="93"/>
+        <source>W8, AWQ, int8 kernels where libtorch has them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="98"/>
+        <location filename="../core/whatif/Methods.cpp" line="99"/>
+        <source>W4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="98"/>
+        <source>Quantise Weights to W4 (AWQ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="99"/>
+        <source>W4, group 128, AWQ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="104"/>
+        <source>KV merge + INT4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="104"/>
+        <source>Compress the KV Cache (merge + INT4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="104"/>
+        <location filename="../core/whatif/Methods.cpp" line="105"/>
+        <source>KV INT4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="105"/>
+        <source>Compress the KV cache (merge similar visual keys, INT4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="109"/>
+        <location filename="../core/whatif/Methods.cpp" line="110"/>
+        <source>StreamingLLM</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="109"/>
+        <source>StreamingLLM: Keep 40 % of the KV Cache (sinks + recent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="110"/>
+        <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="111"/>
+        <source>StreamingLLM KV %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="115"/>
+        <source>H2O</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="115"/>
+        <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="116"/>
+        <source>H2O 0.4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="116"/>
+        <source>H2O (heavy hitters + the most recent, every step), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="117"/>
+        <source>H2O KV %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="121"/>
+        <location filename="../core/whatif/Methods.cpp" line="122"/>
+        <source>SnapKV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="121"/>
+        <source>SnapKV: Keep 40 % of the KV Cache (the prompt&apos;s votes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="122"/>
+        <source>SnapKV (the prompt&apos;s last 32 queries vote, once), keep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="123"/>
+        <source>SnapKV KV %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="127"/>
+        <source>KIVI</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="127"/>
+        <source>KIVI: Hold the KV Cache in 2 Bits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="128"/>
+        <source>KIVI (2-bit keys per channel, values per token)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="128"/>
+        <source>KIVI 2-bit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="133"/>
+        <source>Cold-expert freezing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="133"/>
+        <source>Freeze Cold Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="133"/>
+        <source>Freeze</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="134"/>
+        <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="135"/>
+        <source>freeze cold experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="141"/>
+        <source>Expert skipping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="141"/>
+        <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="142"/>
+        <source>Skip Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="143"/>
+        <source>Skip a token&apos;s lower-ranked expert below β × the top-1&apos;s weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="144"/>
+        <source>skip experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="150"/>
+        <source>Expert pruning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="150"/>
+        <source>Prune Experts, Keep 6 per MoE Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="151"/>
+        <source>Keep Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="151"/>
+        <source>Prune experts, keep per MoE layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="152"/>
+        <source>keep %1 experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="238"/>
+        <source>tokens sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="240"/>
+        <source>layer-averaged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="242"/>
+        <source>kept after its cut</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

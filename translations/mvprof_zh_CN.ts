@@ -24,81 +24,6 @@
         <source>Encoding %1 failed</source>
         <translation>编码 %1 失败</translation>
     </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="48" />
-        <source>W%1</source>
-        <translation>W%1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="49" />
-        <source>KV INT4</source>
-        <translation>KV INT4</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="50" />
-        <source>prune %1</source>
-        <translation>剪枝 %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="51" />
-        <source>freeze cold experts</source>
-        <translation>冻结冷专家</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="52" />
-        <source>prune channels %1</source>
-        <translation>剪枝通道 %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="53" />
-        <source>FastV R %1</source>
-        <translation>FastV R %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="54" />
-        <source>PyramidDrop λ %1</source>
-        <translation>PyramidDrop λ %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="55" />
-        <source>skip experts</source>
-        <translation>跳过专家</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="56" />
-        <source>keep %1 experts</source>
-        <translation>保留 %1 个专家</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="57" />
-        <source>VisionZip %1</source>
-        <translation>VisionZip %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="58" />
-        <source>ToMe r %1</source>
-        <translation>ToMe r %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="59" />
-        <source>downsample to %1</source>
-        <translation>下采样至 %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="60" />
-        <source>DART %1</source>
-        <translation>DART %1</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="62" />
-        <source>KIVI 2-bit</source>
-        <translation>KIVI 2 位</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="64" />
-        <source>%1 KV %2</source>
-        <translation>%1 KV %2</translation>
-    </message>
 </context>
 <context>
     <name>main</name>
@@ -541,97 +466,52 @@
 <context>
     <name>mvp::CompareMethodsDialog</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="40" />
-        <source>Saliency pruning (tokens sent)</source>
-        <translation>显著性剪枝（送出的词元数）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="42" />
-        <source>VisionZip (tokens sent)</source>
-        <translation>VisionZip（送出的词元数）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="43" />
-        <source>ToMe (tokens sent)</source>
-        <translation>ToMe（送出的词元数）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="45" />
-        <source>Downsampled image (tokens sent)</source>
-        <translation>降采样图像（送出的词元数）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="46" />
-        <source>FastV (layer-averaged)</source>
-        <translation>FastV（按层平均）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="47" />
-        <source>PyramidDrop (layer-averaged)</source>
-        <translation>PyramidDrop（按层平均）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="49" />
-        <source>DART (kept after its cut)</source>
-        <translation>DART（剪枝后保留的词元数）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="50" />
-        <source>StreamingLLM</source>
-        <translation>StreamingLLM</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="51" />
-        <source>H2O</source>
-        <translation>H2O</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="52" />
-        <source>SnapKV</source>
-        <translation>SnapKV</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="59" />
+        <location filename="../app/gui/CompareMethods.cpp" line="36" />
         <source>Compare Methods</source>
         <translation>比较方法</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="60" />
+        <location filename="../app/gui/CompareMethods.cpp" line="37" />
         <source>Visual-token methods (budget: image tokens)</source>
         <translation>视觉词元方法（预算：图像词元数）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="61" />
+        <location filename="../app/gui/CompareMethods.cpp" line="38" />
         <source>KV-cache methods (budget: fraction of the prompt kept)</source>
         <translation>KV 缓存方法（预算：保留的提示比例）</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="63" />
+        <location filename="../app/gui/CompareMethods.cpp" line="40" />
         <source>Each method runs at each budget against the baseline, as a what-if of its own, stored in the session.</source>
         <translation>每种方法在每个预算下对照基线各运行一次假设分析，结果存入会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="66" />
+        <location filename="../app/gui/CompareMethods.cpp" line="43" />
         <source>Family:</source>
         <translation>类别：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="73" />
+        <location filename="../app/gui/CompareMethods.cpp" line="50" />
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/CompareMethods.cpp" line="56" />
         <source>Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled to the model), or 0.4, 0.2, 0.1 of the KV cache</source>
         <translation>用逗号分隔；留空：576 个图像词元中的 192、128、64（按模型缩放），或 KV 缓存的 0.4、0.2、0.1</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="75" />
+        <location filename="../app/gui/CompareMethods.cpp" line="58" />
         <source>Budgets:</source>
         <translation>预算：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="78" />
+        <location filename="../app/gui/CompareMethods.cpp" line="61" />
         <source>A/B repetitions per point:</source>
         <translation>每个点的 A/B 重复次数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="80" />
+        <location filename="../app/gui/CompareMethods.cpp" line="63" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
@@ -639,7 +519,7 @@
 <context>
     <name>mvp::CompareMethodsWindow</name>
     <message>
-        <location filename="../app/gui/CompareMethods.cpp" line="113" />
+        <location filename="../app/gui/CompareMethods.cpp" line="96" />
         <source>Compare Methods</source>
         <translation>比较方法</translation>
     </message>
@@ -898,7 +778,7 @@
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="187" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="186" />
         <source>Comparing %1 against run %2…</source>
         <translation>正在对照运行 %2 比较 %1…</translation>
     </message>
@@ -949,7 +829,7 @@
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="178" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="177" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
@@ -1043,147 +923,27 @@
 <context>
     <name>mvp::WhatIfActions</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="235" />
-        <source>Prune Visual Tokens (keep 40 %)</source>
-        <translation>剪枝视觉令牌（保留 40%）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="235" />
-        <source>Prune 0.4</source>
-        <translation>剪枝 0.4</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="237" />
-        <source>FastV: Drop Half the Image Tokens from Layer 2</source>
-        <translation>FastV：自第 2 层起丢弃一半图像 token</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="237" />
-        <source>FastV</source>
-        <translation>FastV</translation>
-    </message>
-    <message>
         <location filename="../app/gui/WhatIf.cpp" line="239" />
-        <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
-        <translation>PyramidDrop：每个阶段将图像 token 减半</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="240" />
-        <source>PyramidDrop</source>
-        <translation>PyramidDrop</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="241" />
-        <source>VisionZip: Send 64 Visual Tokens</source>
-        <translation>VisionZip：只送出 64 个视觉词元</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="241" />
-        <source>VisionZip 64</source>
-        <translation>VisionZip 64</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="243" />
-        <source>Quantise Weights to W4 (AWQ)</source>
-        <translation>权重量化为 W4（AWQ）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="243" />
-        <source>W4</source>
-        <translation>W4</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="245" />
-        <source>Quantise Weights to W8 (AWQ)</source>
-        <translation>权重量化为 W8（AWQ）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="245" />
-        <source>W8</source>
-        <translation>W8</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="247" />
-        <source>Compress the KV Cache (merge + INT4)</source>
-        <translation>压缩 KV 缓存（合并 + INT4）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="247" />
-        <source>KV INT4</source>
-        <translation>KV INT4</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="249" />
-        <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
-        <translation>H2O：保留 40 % 的 KV 缓存（重要词元 + 最近词元）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="250" />
-        <source>H2O 0.4</source>
-        <translation>H2O 0.4</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="251" />
-        <source>KIVI: Hold the KV Cache in 2 Bits</source>
-        <translation>KIVI：以 2 位存放 KV 缓存</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="251" />
-        <source>KIVI</source>
-        <translation>KIVI</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="253" />
-        <source>Freeze Cold Experts</source>
-        <translation>冻结冷专家</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="253" />
-        <source>Freeze</source>
-        <translation>冻结</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="255" />
-        <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
-        <translation>跳过权重偏弱的第二专家（β = w₂/w₁ 的中位数）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="256" />
-        <source>Skip Experts</source>
-        <translation>跳过专家</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="257" />
-        <source>Prune Vision MLP Channels (30 %)</source>
-        <translation>剪枝视觉 MLP 通道（30%）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="257" />
-        <source>Channels 0.3</source>
-        <translation>通道 0.3</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="259" />
         <source>W4 + KV INT4 + Prune 0.4 (the design note's setup)</source>
         <translation>W4 + KV INT4 + 剪枝 0.4（设计说明中的配置）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="260" />
+        <location filename="../app/gui/WhatIf.cpp" line="240" />
         <source>W4+KV+Prune</source>
         <translation>W4+KV+剪枝</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="273" />
+        <location filename="../app/gui/WhatIf.cpp" line="220" />
         <source>Run again with: %1</source>
         <translation>以此重新运行：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="280" />
+        <location filename="../app/gui/WhatIf.cpp" line="242" />
         <source>&amp;Custom What-if…</source>
         <translation>自定义假设分析(&amp;C)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="288" />
+        <location filename="../app/gui/WhatIf.cpp" line="250" />
         <source>Compare &amp;Methods…</source>
         <translation>比较方法(&amp;M)…</translation>
     </message>
@@ -1191,179 +951,483 @@
 <context>
     <name>mvp::WhatIfDialog</name>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="73" />
-        <source>Prune visual tokens, keep</source>
-        <translation>剪枝视觉令牌，保留比例</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="75" />
-        <source>Compress the KV cache (merge similar visual keys, INT4)</source>
-        <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="77" />
-        <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
-        <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="78" />
-        <source>Prune vision MLP channels, fraction</source>
-        <translation>剪枝视觉 MLP 通道，比例</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="82" />
-        <source>Skip a token's lower-ranked expert below β × the top-1's weight</source>
-        <translation>当 token 的低位专家权重低于 β × 首位专家权重时跳过它</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="83" />
-        <source>Prune experts, keep per MoE layer</source>
-        <translation>剪枝专家，每个 MoE 层保留</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="87" />
+        <location filename="../app/gui/WhatIf.cpp" line="114" />
         <source>Custom What-if</source>
         <translation>自定义假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="91" />
+        <location filename="../app/gui/WhatIf.cpp" line="119" />
         <source>by the attention the patches received</source>
         <translation>按图块获得的注意力排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="92" />
+        <location filename="../app/gui/WhatIf.cpp" line="121" />
         <source>by the saliency map (needs attention maps)</source>
         <translation>按显著性图排序（需要注意力图）</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="94" />
+        <location filename="../app/gui/WhatIf.cpp" line="123" />
         <source>by the visual features' norm</source>
         <translation>按视觉特征的范数排序</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="95" />
+        <location filename="../app/gui/WhatIf.cpp" line="71" />
         <source>No weight quantisation</source>
         <translation>不量化权重</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="96" />
-        <source>W8, AWQ, int8 kernels where libtorch has them</source>
-        <translation>W8，AWQ，libtorch 提供 int8 内核时使用</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="97" />
-        <source>W4, group 128, AWQ</source>
-        <translation>W4，分组 128，AWQ</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="101" />
+        <location filename="../app/gui/WhatIf.cpp" line="67" />
         <source>No visual tokens dropped inside the decoder</source>
         <translation>不在解码器内丢弃视觉 token</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="102" />
-        <source>FastV (from layer 2, drop the fraction least attended)</source>
-        <translation>FastV（自第 2 层起，丢弃该比例中最少被关注的 token）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="104" />
-        <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
-        <translation>PyramidDrop（在 L/4、L/2、3L/4 层，保留该比例中最受关注的 token）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="106" />
-        <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
-        <translation>DART（第 2 层后，保留与 8 个枢轴最不相似的 4 + 8·⌊N/8⌋ 个词元），N</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="113" />
+        <location filename="../app/gui/WhatIf.cpp" line="69" />
         <source>The encoder sends every visual token</source>
         <translation>编码器发送全部视觉词元</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="114" />
-        <source>VisionZip (most attended + contextual merges), tokens sent</source>
-        <translation>VisionZip（最受关注的 + 上下文合并），发送词元数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="116" />
-        <source>ToMe (merge in every vision block), tokens merged per block</source>
-        <translation>ToMe（在每个视觉块中合并），每块合并词元数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="118" />
-        <source>Downsample baseline (the image resized), tokens</source>
-        <translation>下采样基线（缩放图像），词元数</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="213" />
-        <source>The most attended tokens plus contextual tokens merging the rest by key similarity (VisionZip, CVPR 2025)</source>
-        <translation>最受关注的词元，加上按键相似度合并其余词元得到的上下文词元（VisionZip，CVPR 2025）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="215" />
-        <source>Tokens merged after attention in every vision block by bipartite soft matching on the keys (ToMe, ICLR 2023)</source>
-        <translation>在每个视觉块的注意力之后，按键的二分软匹配合并的词元数（ToMe，ICLR 2023）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="217" />
-        <source>The image resized so the encoder emits about this many tokens (the nearest square grid), its position table interpolated</source>
-        <translation>缩放图像，使编码器输出约这么多词元（最接近的正方形网格），并插值其位置表</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="130" />
+        <location filename="../app/gui/WhatIf.cpp" line="73" />
         <source>No published KV-cache method</source>
         <translation>不使用已发表的 KV 缓存方法</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="131" />
-        <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
-        <translation>StreamingLLM（4 个注意力汇点 + 最近词元），保留</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="133" />
-        <source>H2O (heavy hitters + the most recent, every step), keep</source>
-        <translation>H2O（重要词元 + 最近词元，每步淘汰），保留</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="135" />
-        <source>SnapKV (the prompt's last 32 queries vote, once), keep</source>
-        <translation>SnapKV（提示的最后 32 个查询投票，一次），保留</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="137" />
-        <source>KIVI (2-bit keys per channel, values per token)</source>
-        <translation>KIVI（2 位，键按通道、值按词元量化）</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="142" />
+        <location filename="../app/gui/WhatIf.cpp" line="94" />
         <source>The fraction of the prompt's positions each KV head keeps</source>
         <translation>每个 KV 头保留的提示位置比例</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="147" />
+        <location filename="../app/gui/WhatIf.cpp" line="137" />
         <source>Both setups re-run this many times each, interleaved, so the speed-up comes with an interval; 0 compares one run of each</source>
         <translation>两种配置各重跑此次数、交替进行，加速比因此带有置信区间；0 表示各比较一次运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="151" />
+        <location filename="../app/gui/WhatIf.cpp" line="117" />
         <source>The transforms apply together in one real run of the baseline's inputs.</source>
         <translation>所选变换将在基线输入的一次真实运行中同时生效。</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="154" />
-        <source>Weights:</source>
-        <translation>权重：</translation>
-    </message>
-    <message>
-        <location filename="../app/gui/WhatIf.cpp" line="168" />
+        <location filename="../app/gui/WhatIf.cpp" line="139" />
         <source>A/B repetitions:</source>
         <translation>A/B 重复次数：</translation>
     </message>
     <message>
-        <location filename="../app/gui/WhatIf.cpp" line="170" />
+        <location filename="../app/gui/WhatIf.cpp" line="141" />
         <source>Run</source>
         <translation>运行</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::WhatIfMethods</name>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="34" />
+        <source>Saliency pruning</source>
+        <translation>显著性剪枝</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="34" />
+        <source>Prune Visual Tokens (keep 40 %)</source>
+        <translation>剪枝视觉令牌（保留 40%）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="34" />
+        <source>Prune 0.4</source>
+        <translation>剪枝 0.4</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="35" />
+        <source>Prune visual tokens, keep</source>
+        <translation>剪枝视觉令牌，保留比例</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="35" />
+        <source>prune %1</source>
+        <translation>剪枝 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="40" />
+        <source>FastV</source>
+        <translation>FastV</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="40" />
+        <source>FastV: Drop Half the Image Tokens from Layer 2</source>
+        <translation>FastV：自第 2 层起丢弃一半图像 token</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="41" />
+        <source>FastV (from layer 2, drop the fraction least attended)</source>
+        <translation>FastV（自第 2 层起，丢弃该比例中最少被关注的 token）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="41" />
+        <source>FastV R %1</source>
+        <translation>FastV R %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="46" />
+        <location filename="../core/whatif/Methods.cpp" line="47" />
+        <source>PyramidDrop</source>
+        <translation>PyramidDrop</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="46" />
+        <source>PyramidDrop: Halve the Image Tokens at Each Stage</source>
+        <translation>PyramidDrop：每个阶段将图像 token 减半</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="48" />
+        <source>PyramidDrop (at L/4, L/2, 3L/4, keep the fraction most attended)</source>
+        <translation>PyramidDrop（在 L/4、L/2、3L/4 层，保留该比例中最受关注的 token）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="49" />
+        <source>PyramidDrop λ %1</source>
+        <translation>PyramidDrop λ %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="55" />
+        <source>DART</source>
+        <translation>DART</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="55" />
+        <source>DART: Keep 132 Image Tokens Unlike Its Pivots</source>
+        <translation>DART：保留与其枢轴最不相似的 132 个图像词元</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="56" />
+        <source>DART (after layer 2, keep 4 + 8·⌊N/8⌋ tokens least like 8 pivots), N</source>
+        <translation>DART（第 2 层后，保留与 8 个枢轴最不相似的 4 + 8·⌊N/8⌋ 个词元），N</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="57" />
+        <source>DART %1</source>
+        <translation>DART %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="63" />
+        <source>VisionZip</source>
+        <translation>VisionZip</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="63" />
+        <source>VisionZip: Send 64 Visual Tokens</source>
+        <translation>VisionZip：只送出 64 个视觉词元</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="63" />
+        <source>VisionZip 64</source>
+        <translation>VisionZip 64</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="64" />
+        <source>VisionZip (most attended + contextual merges), tokens sent</source>
+        <translation>VisionZip（最受关注的 + 上下文合并），发送词元数</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="65" />
+        <source>VisionZip %1</source>
+        <translation>VisionZip %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="71" />
+        <source>ToMe</source>
+        <translation>ToMe</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="71" />
+        <source>ToMe: Merge 8 Tokens in Every Vision Block</source>
+        <translation>ToMe：在每个视觉块中合并 8 个词元</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="72" />
+        <source>ToMe (merge in every vision block), tokens merged per block</source>
+        <translation>ToMe（在每个视觉块中合并），每块合并词元数</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="73" />
+        <source>ToMe r %1</source>
+        <translation>ToMe r %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="78" />
+        <source>Downsampled image</source>
+        <translation>下采样图像</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="78" />
+        <source>Downsample the Image to 64 Visual Tokens</source>
+        <translation>将图像下采样到 64 个视觉词元</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="79" />
+        <source>Downsample</source>
+        <translation>下采样</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="79" />
+        <source>Downsample baseline (the image resized), tokens</source>
+        <translation>下采样基线（缩放图像），词元数</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="80" />
+        <source>downsample to %1</source>
+        <translation>下采样至 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="85" />
+        <source>Vision MLP channel pruning</source>
+        <translation>视觉 MLP 通道剪枝</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="85" />
+        <source>Prune Vision MLP Channels (30 %)</source>
+        <translation>剪枝视觉 MLP 通道（30%）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="86" />
+        <source>Channels 0.3</source>
+        <translation>通道 0.3</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="86" />
+        <source>Prune vision MLP channels, fraction</source>
+        <translation>剪枝视觉 MLP 通道，比例</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="87" />
+        <source>prune channels %1</source>
+        <translation>剪枝通道 %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="92" />
+        <location filename="../core/whatif/Methods.cpp" line="93" />
+        <source>W8</source>
+        <translation>W8</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="92" />
+        <source>Quantise Weights to W8 (AWQ)</source>
+        <translation>权重量化为 W8（AWQ）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="93" />
+        <source>W8, AWQ, int8 kernels where libtorch has them</source>
+        <translation>W8，AWQ，libtorch 提供 int8 内核时使用</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="98" />
+        <location filename="../core/whatif/Methods.cpp" line="99" />
+        <source>W4</source>
+        <translation>W4</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="98" />
+        <source>Quantise Weights to W4 (AWQ)</source>
+        <translation>权重量化为 W4（AWQ）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="99" />
+        <source>W4, group 128, AWQ</source>
+        <translation>W4，分组 128，AWQ</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="104" />
+        <source>KV merge + INT4</source>
+        <translation>KV 合并 + INT4</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="104" />
+        <source>Compress the KV Cache (merge + INT4)</source>
+        <translation>压缩 KV 缓存（合并 + INT4）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="104" />
+        <location filename="../core/whatif/Methods.cpp" line="105" />
+        <source>KV INT4</source>
+        <translation>KV INT4</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="105" />
+        <source>Compress the KV cache (merge similar visual keys, INT4)</source>
+        <translation>压缩 KV 缓存（合并相似的视觉键，INT4）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="109" />
+        <location filename="../core/whatif/Methods.cpp" line="110" />
+        <source>StreamingLLM</source>
+        <translation>StreamingLLM</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="109" />
+        <source>StreamingLLM: Keep 40 % of the KV Cache (sinks + recent)</source>
+        <translation>StreamingLLM：保留 40 % 的 KV 缓存（注意力汇点 + 最近词元）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="110" />
+        <source>StreamingLLM (4 attention sinks + the most recent), keep</source>
+        <translation>StreamingLLM（4 个注意力汇点 + 最近词元），保留</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="111" />
+        <source>StreamingLLM KV %1</source>
+        <translation>StreamingLLM KV %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="115" />
+        <source>H2O</source>
+        <translation>H2O</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="115" />
+        <source>H2O: Keep 40 % of the KV Cache (heavy hitters + recent)</source>
+        <translation>H2O：保留 40 % 的 KV 缓存（重要词元 + 最近词元）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="116" />
+        <source>H2O 0.4</source>
+        <translation>H2O 0.4</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="116" />
+        <source>H2O (heavy hitters + the most recent, every step), keep</source>
+        <translation>H2O（重要词元 + 最近词元，每步淘汰），保留</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="117" />
+        <source>H2O KV %1</source>
+        <translation>H2O KV %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="121" />
+        <location filename="../core/whatif/Methods.cpp" line="122" />
+        <source>SnapKV</source>
+        <translation>SnapKV</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="121" />
+        <source>SnapKV: Keep 40 % of the KV Cache (the prompt's votes)</source>
+        <translation>SnapKV：保留 40 % 的 KV 缓存（按提示的投票）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="122" />
+        <source>SnapKV (the prompt's last 32 queries vote, once), keep</source>
+        <translation>SnapKV（提示的最后 32 个查询投票，一次），保留</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="123" />
+        <source>SnapKV KV %1</source>
+        <translation>SnapKV KV %1</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="127" />
+        <source>KIVI</source>
+        <translation>KIVI</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="127" />
+        <source>KIVI: Hold the KV Cache in 2 Bits</source>
+        <translation>KIVI：以 2 位存放 KV 缓存</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="128" />
+        <source>KIVI (2-bit keys per channel, values per token)</source>
+        <translation>KIVI（2 位，键按通道、值按词元量化）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="128" />
+        <source>KIVI 2-bit</source>
+        <translation>KIVI 2 位</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="133" />
+        <source>Cold-expert freezing</source>
+        <translation>冷专家冻结</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="133" />
+        <source>Freeze Cold Experts</source>
+        <translation>冻结冷专家</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="133" />
+        <source>Freeze</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="134" />
+        <source>Freeze cold experts (&lt; 3 activations in two windows of 128 tokens)</source>
+        <translation>冻结冷专家（连续两个 128 令牌窗口内激活少于 3 次）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="135" />
+        <source>freeze cold experts</source>
+        <translation>冻结冷专家</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="141" />
+        <source>Expert skipping</source>
+        <translation>专家跳过</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="141" />
+        <source>Skip Weak Second Experts (β = the median w₂/w₁)</source>
+        <translation>跳过权重偏弱的第二专家（β = w₂/w₁ 的中位数）</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="142" />
+        <source>Skip Experts</source>
+        <translation>跳过专家</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="143" />
+        <source>Skip a token's lower-ranked expert below β × the top-1's weight</source>
+        <translation>当 token 的低位专家权重低于 β × 首位专家权重时跳过它</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="144" />
+        <source>skip experts</source>
+        <translation>跳过专家</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="150" />
+        <source>Expert pruning</source>
+        <translation>专家剪枝</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="150" />
+        <source>Prune Experts, Keep 6 per MoE Layer</source>
+        <translation>剪枝专家，每个 MoE 层保留 6 个</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="151" />
+        <source>Keep Experts</source>
+        <translation>保留专家</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="151" />
+        <source>Prune experts, keep per MoE layer</source>
+        <translation>剪枝专家，每个 MoE 层保留</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="152" />
+        <source>keep %1 experts</source>
+        <translation>保留 %1 个专家</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="238" />
+        <source>tokens sent</source>
+        <translation>送出的词元数</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="240" />
+        <source>layer-averaged</source>
+        <translation>按层平均</translation>
+    </message>
+    <message>
+        <location filename="../core/whatif/Methods.cpp" line="242" />
+        <source>kept after its cut</source>
+        <translation>剪枝后保留的词元数</translation>
     </message>
 </context>
 <context>

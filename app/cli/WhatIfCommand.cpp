@@ -1,18 +1,18 @@
 // `mvprof-cli whatif`: a second real run of a baseline's inputs with one or
-// more transforms applied, stored in the same session and compared with it.
+// more methods applied, stored in the same session and compared with it; or
+// a sweep of methods against budgets. The options come from the method
+// catalogue (core/whatif/Methods.h); the work is capture/run/WhatIf.h's and
+// capture/run/Sweep.h's. This file parses and prints.
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
 #include "app/cli/Parser.h"
 #include "app/cli/Progress.h"
-#include "app/cli/WhatIfArms.h"
-#include "app/cli/WhatIfSweep.h"
-#include "capture/run/Capture.h"
-#include "capture/whatif/Plan.h"
+#include "capture/run/Sweep.h"
+#include "capture/run/WhatIf.h"
+#include "core/Format.h"
 #include "core/compare/Comparison.h"
 #include "core/report/ComparisonText.h"
-#include "core/compare/Prediction.h"
-#include "core/session/SessionReader.h"
-#include "core/session/SessionWriter.h"
+#include "core/report/SweepText.h"
 
 #include <cmath>
 #include <cstdio>
@@ -28,182 +28,164 @@ agreement, token match, vision feature cosine), what the transforms did, and a m
 Figures are measured unless marked predicted (W4 latency: libtorch 1.13 has no int4 kernel). Where W8 ran
 int8 kernels, the cost model's prediction is shown beside the measurement as a check.
 Phases the transforms cannot change (vision, for a decoder-side transform) are the noise control: when
-their speed-up interval excludes 1.0 the comparison warns that the machine was unsteady.)";
+their speed-up interval excludes 1.0 the comparison warns that the machine was unsteady.
+Methods and their budgets: docs/whatif.md.)";
 
-// The run --run names, or the first complete baseline.
-Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, std::optional<int64_t> id,
-                                      const std::string& path) {
-    const RunInfo* base = nullptr;
-    if (id) {
-        for (const auto& r : runs)
-            if (r.id == *id) base = &r;
-        if (!base)
-            return makeError(ErrorCode::BadInput,
-                             "run " + std::to_string(*id) + " is not in " + path);
-    } else {
-        for (const auto& r : runs)
-            if (r.transform.empty() && r.status == RunStatus::Complete) {
-                base = &r;
-                break;
-            }
-        if (!base)
-            return makeError(
-                ErrorCode::BadInput,
-                path + " has no complete baseline run: capture one first (mvprof-cli capture)");
-    }
-    return base;
-}
-
-// How the command runs and reports, beside what it transforms.
+// How the command runs and reports, beside what it asks for.
 struct Reporting {
     int reps = 5;
     std::string format = "text";
     std::string progress; // "" or "jsonl"
 };
 
-// Everything the options say, typed; the words (--quant w8 …) resolved after parsing.
 struct WhatIfArgs {
     WhatIfRequest request;
     Reporting reporting;
     std::optional<int64_t> run;
-    std::string saliency = "attention", quant, kv, kvMethod;
-    double kvThreshold = 0.82;
+    std::string saliency = "attention";
+    std::vector<std::string> sweep; // method keys
+    std::vector<double> budgets;
 };
 
-void addVisualOptions(CLI::App& app, WhatIfArgs& a) {
-    app.add_option("--prune-visual", a.request.keepVisual,
-                   "keep the round(KEEP·N) most salient visual tokens (0 < KEEP ≤ 1), in spatial "
-                   "order; the decoder really runs on fewer tokens")
-        ->check(numberWhere([](double k) { return k > 0 && k <= 1; },
-                            "must be a number in (0, 1], e.g. 0.4", "0 < x <= 1"))
-        ->group("Transforms");
-    app.add_option("--saliency", a.saliency,
-                   "what ranks the patches: attention (received from the text, default), saliency "
-                   "(the blended patch/sequence map of docs/diagnostics.md §2) or feature-norm")
-        ->check(oneOf({"attention", "saliency", "feature-norm"}))
-        ->group("Transforms");
-    app.add_option("--saliency-layer", a.request.saliencyLayer,
-                   "use decoder layer L's attention for attention and saliency (default: all)")
-        ->check(atLeast(0))
-        ->group("Transforms");
-    app.add_option("--fastv", a.request.fastvRatio,
-                   "FastV (ECCV 2024): before decoder layer K (--fastv-layer), drop the fraction "
-                   "R (0 ≤ R < 1) of the image tokens the last token attended least in layer "
-                   "K − 1, for the rest of the run")
-        ->check(numberWhere([](double r) { return r >= 0 && r < 1; },
-                            "must be a fraction in [0, 1), e.g. 0.5", "0 <= x < 1"))
-        ->group("Transforms");
-    app.add_option("--fastv-layer", a.request.fastvLayer,
-                   "FastV's K (default 2, the paper's; 1 for a two-layer model): layers 0 … "
-                   "K − 1 see every token")
-        ->check(atLeast(1))
-        ->group("Transforms");
-    app.add_option("--pdrop", a.request.pdropLambda,
-                   "PyramidDrop (CVPR 2025): before decoder layers L/4, L/2 and 3L/4 keep the "
-                   "fraction λ (0 < λ ≤ 1) of the image tokens held, ranked by the last token's "
-                   "attention in that layer")
-        ->check(numberWhere([](double l) { return l > 0 && l <= 1; },
-                            "must be a fraction in (0, 1], e.g. 0.5", "0 < x <= 1"))
-        ->group("Transforms");
-    app.add_option("--visionzip", a.request.visionZip,
-                   "VisionZip (CVPR 2025): the encoder sends N visual tokens, the most attended "
-                   "in its last block (mean attention received: the encoder has no CLS token) "
-                   "plus round(N·10/64) contextual tokens merging the rest by key cosine")
-        ->check(atLeast(2))
-        ->group("Transforms");
-    app.add_option("--tome", a.request.tome,
-                   "ToMe (ICLR 2023): in every vision block, after attention, merge the R "
-                   "tokens with the most similar partners (bipartite soft matching on the keys, "
-                   "size-weighted means, proportional attention)")
-        ->check(atLeast(1))
-        ->group("Transforms");
-    app.add_option("--downsample", a.request.downsample,
-                   "the downsample baseline: the image resized so the encoder emits about N "
-                   "visual tokens (the nearest square grid), its position table interpolated")
-        ->check(atLeast(1))
-        ->group("Transforms");
-    app.add_option("--dart", a.request.dart,
-                   "DART (EMNLP 2025): before decoder layer K (--fastv-layer's default, 2) keep "
-                   "4 image + 4 text pivots by key L1 norm and, per pivot, the floor(N/8) image "
-                   "tokens least similar to it (4 + 8·floor(N/8) kept; the paper's N is 128)")
-        ->check(atLeast(8))
-        ->group("Transforms");
-    app.add_option(
-           "--prune-channels", a.request.pruneChannels,
-           "remove the least sensitive fraction F (0 < F < 1) of each vision MLP's hidden "
-           "channels, sensitivity |W·∂L/∂W| with L the log-likelihood of the baseline's tokens")
-        ->check(numberWhere([](double f) { return f > 0 && f < 1; },
-                            "must be a fraction in (0, 1), e.g. 0.3", "0 < x < 1"))
-        ->group("Transforms");
+// A Fraction or Count method's value, checked against its catalogue range.
+CLI::Validator valueCheck(const MethodSpec& m) {
+    const bool count = m.kind == ValueKind::Count;
+    const std::string says =
+        count ? "must be a whole number, " + m.range.text()
+              : "must be a number in " + m.range.text() + ", e.g. " + fmt("%g", m.preset);
+    return numberWhere(
+        [range = m.range, count](double v) {
+            return range.contains(v) && (!count || v == std::floor(v));
+        },
+        says, m.range.text());
 }
 
-void addDecoderOptions(CLI::App& app, WhatIfArgs& a) {
-    app.add_option("--quant", a.quant,
-                   "quantise the decoder's linears with AWQ scaling searched on the baseline's "
-                   "activations; W8 runs libtorch's int8 kernels (its quantized engine on the "
-                   "CPU, libtorch 2.x's int8 matmul on a GPU), W4 libtorch 2.x's int4 matmul "
-                   "where the layer's shape suits it; without a kernel the codes are dequantised "
-                   "per call, the gain predicted")
-        ->check(oneOf({"w4", "w8"}))
-        ->group("Transforms");
-    app.add_option("--group", a.request.quantGroup,
-                   "values per quantisation scale of the group-wise codes (default 128)")
+// One option per method (a Word option per shared name), from the catalogue.
+void addMethodOptions(CLI::App& app, WhatIfRequest& request) {
+    for (const WordOption& w : wordOptions()) {
+        std::string help = std::string(w.help) + ": ";
+        const auto words = optionWords(w.option);
+        for (const auto& word : words)
+            help += (word == words.front() ? "" : "; ") +
+                    std::string(methodSpec(*methodFromWord(w.option, word)).help);
+        const std::string option = w.option;
+        app.add_option_function<std::string>(
+               option,
+               [&request, option](const std::string& word) {
+                   request.methods[*methodFromWord(option, word)] = 1;
+               },
+               help)
+            ->check(oneOf(words))
+            ->group("Methods");
+    }
+    for (const MethodSpec& m : whatIfMethods()) {
+        const Method id = m.method;
+        if (m.kind == ValueKind::Switch)
+            app.add_flag_function(
+                   m.option, [&request, id](int64_t n) { if (n) request.methods[id] = 1; }, m.help)
+                ->group("Methods");
+        else if (m.kind == ValueKind::Count)
+            app.add_option_function<int64_t>(
+                   m.option, [&request, id](int64_t n) { request.methods[id] = double(n); },
+                   m.help)
+                ->check(valueCheck(m))
+                ->group("Methods");
+        else if (m.kind == ValueKind::Fraction)
+            app.add_option_function<double>(
+                   m.option, [&request, id](double v) { request.methods[id] = v; }, m.help)
+                ->check(valueCheck(m))
+                ->group("Methods");
+    }
+}
+
+// The options that refine a method (MethodOptions).
+void addRefinements(CLI::App& app, WhatIfArgs& a) {
+    MethodOptions& o = a.request.options;
+    app.add_option("--saliency", a.saliency,
+                   "--prune-visual: what ranks the patches: attention (received from the text, "
+                   "default), saliency (the blended patch/sequence map of docs/diagnostics.md §2) "
+                   "or feature-norm")
+        ->check(oneOf({"attention", "saliency", "feature-norm"}))
+        ->group("Method options");
+    app.add_option("--saliency-layer", o.saliencyLayer,
+                   "--prune-visual: use decoder layer L's attention for attention and saliency "
+                   "(default: all)")
+        ->check(atLeast(0))
+        ->group("Method options");
+    app.add_option("--fastv-layer", o.decoderLayer,
+                   "FastV's K (default 2, the paper's; 1 for a two-layer model): layers 0 … K − 1 "
+                   "see every token; DART cuts there too")
+        ->check(atLeast(1))
+        ->group("Method options");
+    app.add_option("--group", o.quantGroup,
+                   "--quant: values per quantisation scale of the group-wise codes (default 128)")
         ->check(numberWhere([](double g) { return g > 0 && std::fmod(g, 2) == 0; },
                             "must be a positive even number, e.g. 128", "even > 0"))
-        ->group("Transforms");
-    app.add_option("--kv", a.kv,
-                   "int4: merge visual tokens whose keys have cosine > the threshold, then hold "
-                   "the KV cache as INT4")
-        ->check(oneOf({"int4"}))
-        ->group("Transforms");
-    app.add_option("--kv-threshold", a.kvThreshold,
-                   "the merge threshold (default 0.82; 1 merges nothing)")
+        ->group("Method options");
+    app.add_option("--kv-threshold", o.kvThreshold,
+                   "--kv int4: the merge threshold (default 0.82; 1 merges nothing)")
         ->check(numberWhere([](double c) { return c > -1 && c <= 1; },
                             "must be a cosine in (-1, 1]", "-1 < x <= 1"))
-        ->group("Transforms");
-    app.add_option("--kv-method", a.kvMethod,
-                   "a published KV-cache method on every decoder layer: streaming (StreamingLLM: "
-                   "4 attention sinks + recent positions, re-indexed), h2o (heavy hitters by "
-                   "attention received + recent, evicting every step), snapkv (the prefill's last "
-                   "32 queries vote, avg-pooled, once), kivi (2-bit keys per channel, values per "
-                   "token, group 32, 32 recent tokens full)")
-        ->check(oneOf({"streaming", "h2o", "snapkv", "kivi"}))
-        ->group("Transforms");
-    app.add_option("--kv-budget", a.request.kvBudget,
+        ->group("Method options");
+    app.add_option("--kv-budget", o.kvBudget,
                    "streaming, h2o, snapkv: the fraction of the prefill's positions each KV head "
                    "keeps (default 0.4, EffiVLM-Bench's)")
         ->check(numberWhere([](double f) { return f > 0 && f < 1; },
                             "must be a fraction in (0, 1), e.g. 0.4", "0 < x < 1"))
-        ->group("Transforms");
-    app.add_option("--kivi-bits", a.request.kiviBits, "KIVI's code width: 2 (default) or 4")
+        ->group("Method options");
+    app.add_option("--kivi-bits", o.kiviBits, "KIVI's code width: 2 (default) or 4")
         ->check(CLI::IsMember({2, 4}))
-        ->group("Transforms");
-    app.add_option("--kivi-group", a.request.kiviGroup,
+        ->group("Method options");
+    app.add_option("--kivi-group", o.kiviGroup,
                    "KIVI's group (default 32): tokens per key scale, channels per value scale")
         ->check(CLI::IsMember({8, 16, 32}))
-        ->group("Transforms");
-    app.add_flag("--freeze-cold", a.request.freezeCold,
-                 "freeze experts with fewer than --freeze-min activations in two consecutive "
-                 "windows of --freeze-window tokens of the baseline (default 3 and 128)")
-        ->group("Transforms");
-    app.add_flag("--skip-experts", a.request.skipExperts,
-                 "dynamic expert skipping (Not All Experts are Equal, ACL 2024): a token's "
-                 "lower-ranked expert is not run when its weight is below β × the top-1's, β each "
-                 "MoE layer's median w2/w1 over the baseline's tokens")
-        ->group("Transforms");
-    app.add_option("--keep-experts", a.request.keepExperts,
-                   "static expert pruning (the same paper): each MoE layer keeps the R experts "
-                   "whose output on the baseline's inputs is closest to the full layer's, trying "
-                   "every subset; the others are released")
-        ->check(atLeast(1))
-        ->group("Transforms");
-    app.add_option("--freeze-window", a.request.freezeWindow, "tokens per window (default 128)")
+        ->group("Method options");
+    app.add_option("--freeze-window", o.freezeWindow,
+                   "--freeze-cold: tokens per window (default 128)")
         ->check(numberWhere([](double w) { return w > 0; }, "must be a positive number of tokens",
                             "> 0"))
-        ->group("Transforms");
-    app.add_option("--freeze-min", a.request.freezeMin, "activations to stay warm (default 3)")
+        ->group("Method options");
+    app.add_option("--freeze-min", o.freezeMin,
+                   "--freeze-cold: activations to stay warm (default 3)")
         ->check(atLeast(0))
-        ->group("Transforms");
+        ->group("Method options");
+}
+
+void addSweepOptions(CLI::App& app, WhatIfArgs& a) {
+    std::vector<std::string> swept, tokens, kv;
+    for (const MethodSpec& m : whatIfMethods()) {
+        if (m.budget == Budget::None) continue;
+        swept.emplace_back(m.key);
+        (m.budget == Budget::KvFraction ? kv : tokens).emplace_back(m.key);
+    }
+    auto join = [](const std::vector<std::string>& words) {
+        std::string out;
+        for (const auto& w : words)
+            out += (out.empty() ? "" : ", ") + w;
+        return out;
+    };
+    app.add_option("--sweep", a.sweep,
+                   "run each of these methods at each --budgets value, one table of all: the "
+                   "visual-token methods " + join(tokens) + ", or the KV methods " + join(kv))
+        ->delimiter(',')
+        ->check(oneOf(swept))
+        ->group("Sweeps");
+    // What a budget counts, method by method (docs/whatif-methods.md §0).
+    std::string counts;
+    for (const Budget b : {Budget::TokensSent, Budget::LayerAveraged, Budget::KeptAfterCut}) {
+        std::vector<std::string> keys;
+        for (const MethodSpec& m : whatIfMethods())
+            if (m.budget == b) keys.emplace_back(m.key);
+        counts += std::string(counts.empty() ? "" : "; ") + toString(b) + " for " + join(keys);
+    }
+    app.add_option("--budgets", a.budgets,
+                   "visual-token methods: image tokens per budget (default 192,128,64 of 576, "
+                   "scaled to the model's tokens), as the papers count them: " + counts +
+                       "; KV methods: the fraction of the prefill each KV head keeps (default "
+                       "0.4,0.2,0.1)")
+        ->delimiter(',')
+        ->check(numberWhere([](double b) { return b > 0; }, "must be a positive number", "> 0"))
+        ->group("Sweeps");
 }
 
 void addReportingOptions(CLI::App& app, WhatIfArgs& a) {
@@ -223,64 +205,23 @@ void addReportingOptions(CLI::App& app, WhatIfArgs& a) {
         ->check(oneOf({"jsonl"}));
 }
 
-// The words the options took, resolved into the request.
-void resolveWords(WhatIfArgs& a) {
-    a.request.saliency = *saliencySourceFromString(a.saliency); // oneOf checked it
-    a.request.quantBits = a.quant == "w4" ? 4 : a.quant == "w8" ? 8 : 0;
-    if (a.kv == "int4") a.request.kvThreshold = a.kvThreshold;
-    if (!a.kvMethod.empty()) a.request.kvMethod = kvMethodFromString(a.kvMethod);
+// What to say when no method is named.
+std::string methodList() {
+    std::string list;
+    for (const WordOption& w : wordOptions()) {
+        std::string words;
+        for (const auto& word : optionWords(w.option))
+            words += (words.empty() ? "" : "|") + word;
+        list += std::string(w.option) + " " + words + ", ";
+    }
+    for (const MethodSpec& m : whatIfMethods())
+        if (m.kind != ValueKind::Word) list += std::string(m.option) + ", ";
+    return list;
 }
 
-// The what-if's recorded run, written to the session and read back once (the
-// baseline is already loaded) with its repetitions and, where it quantised,
-// the latency predicted from both profiles — measured or not, it is stored.
-struct Recorded {
-    CaptureResult result;
-    RunData data;
-};
-
-Result<Recorded> recordWhatIf(const std::string& path, Capturer& capturer, const RunTransform& t,
-                              const ProgressFn& progress, int reps,
-                              std::vector<RepetitionRow> repetitions,
-                              const ModelTransformOutcome& outcome, const RunData& base) {
-    auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
-    if (!writer) return writer.error();
-    // After the repetitions, the recorded run fills the progress bar's last fifth.
-    const ProgressFn runProgress = progress && reps > 0 ? ProgressFn([&](CaptureProgress p) {
-        p.fraction = 0.8 + 0.2 * p.fraction;
-        progress(p);
-    })
-                                                        : progress;
-    auto result = capturer.run(**writer, true, runProgress, t);
-    if (!result) {
-        (void)(*writer)->close();
-        return result.error();
-    }
-    if (auto s = (*writer)->flush(); !s) return s.error();
-    auto again = SessionReader::open(path);
-    if (!again) return again.error();
-    auto w = loadRunData(**again, result->run);
-    if (!w)
-        return makeError(w.error().code, "reading the what-if back failed: " + w.error().message);
-    Batch extras;
-    extras.run = result->run;
-    extras.repetitions = std::move(repetitions);
-    w->repetitions = extras.repetitions;
-    if (!outcome.quantised.empty())
-        if (auto p = outcome.int8Kernels ? predictFromKernelRatios(base, *w, outcome.quantised)
-                                         : predictQuantisedLatency(base, *w, outcome.quantised)) {
-            extras.runMetrics.push_back(RunMetricRow{
-                "latency.predicted_ns", double(p->wallNs), "ns", "predicted",
-                (outcome.int8Kernels   ? "a check of the cost model, the int8 kernels having run: "
-                 : outcome.int4Kernels ? "a check of the cost model, the int4 kernel having run: "
-                 : outcome.int8Matmul  ? "a check of the cost model, the int8 matmul having run: "
-                                       : "") +
-                    p->note});
-            w->runMetrics.push_back(extras.runMetrics.back());
-        }
-    if (!extras.empty()) (*writer)->submit(std::move(extras));
-    if (auto closed = (*writer)->close(); !closed) return closed.error();
-    return Recorded{std::move(*result), std::move(*w)};
+void printLine(const std::string& json) {
+    std::printf("%s\n", json.c_str());
+    std::fflush(stdout);
 }
 
 // The comparison in the chosen format, or (--progress jsonl) the "done" event.
@@ -290,13 +231,13 @@ int printOutcome(const Comparison& c, const CaptureResult& result, int64_t baseR
         return fail(1, "the what-if was stopped before it finished; " + path +
                            " keeps it, marked incomplete");
     if (reporting.progress == "jsonl") {
-        const nlohmann::json j{{"event", "done"},
-                               {"run", result.run},
-                               {"baseline_run", baseRun},
-                               {"status", toString(result.status)},
-                               {"out", path},
-                               {"wall_ms", double(result.wallNs) / 1e6}};
-        std::printf("%s\n", j.dump().c_str());
+        printLine(nlohmann::json{{"event", "done"},
+                                 {"run", result.run},
+                                 {"baseline_run", baseRun},
+                                 {"status", toString(result.status)},
+                                 {"out", path},
+                                 {"wall_ms", double(result.wallNs) / 1e6}}
+                      .dump());
         return 0;
     }
     const std::string out =
@@ -305,106 +246,72 @@ int printOutcome(const Comparison& c, const CaptureResult& result, int64_t baseR
     return 0;
 }
 
-// One what-if of `request` against the loaded baseline: planned, built,
-// transformed, measured A/B and recorded in `path` (which no reader holds).
-Result<Recorded> runWhatIf(const std::string& path, const CaptureOptions& options,
-                           const RunData& base, const WhatIfRequest& request,
-                           const Reporting& reporting) {
-    auto prepared = prepareCapture(options);
-    if (!prepared) return prepared.error();
-    const PreparedCapture baselinePrep = *prepared; // the A arm's model is built from the same
-    auto plan = planWhatIf(request, base, prepared->config);
-    if (!plan) return plan.error();
-    const ModelTransforms& mt = plan->model;
-    RunTransform t = plan->run;
-    auto capturer = Capturer::create(std::move(prepared.value()));
-    if (!capturer) return capturer.error();
-    // Calibration and sensitivity passes run before the what-if: say so.
-    if (reporting.progress == "jsonl" && mt.touchesModel())
-        jsonlProgress()({CaptureProgress::Stage::Transforming});
-    auto outcome = (*capturer)->transformModel(mt);
-    if (!outcome) return outcome.error();
-    t.metrics = outcome->metrics;
-    if (!outcome->visualPatches.empty()) t.keepPatches = outcome->visualPatches;
-    const ProgressFn progress = reporting.progress == "jsonl" ? jsonlProgress() : ProgressFn();
-    auto arms = runBothArms(baselinePrep, **capturer, t, mt, reporting.reps, progress);
-    if (!arms) return arms.error();
-    for (const auto& m : arms->resampling)
-        t.metrics.push_back(m);
-    return recordWhatIf(path, **capturer, t, progress, reporting.reps, std::move(arms->repetitions),
-                        *outcome, base);
-}
-
-// What every what-if starts from: the baseline's rows and capture options,
-// read once; the reader is closed before anything is written.
-struct Baseline {
-    RunInfo info;
-    RunData data;
-    CaptureOptions options;
-};
-
-Result<Baseline> loadBaseline(const std::string& path, std::optional<int64_t> run,
-                              const WhatIfRequest& request) {
-    auto reader = SessionReader::open(path);
-    if (!reader) return reader.error();
-    auto runs = (*reader)->runs();
-    if (!runs) return runs.error();
-    auto chosen = chooseBaseline(*runs, run, path);
-    if (!chosen) return makeError(ErrorCode::BadInput, chosen.error().message);
-    Baseline b{**chosen, {}, {}};
-    if (auto ok = checkBaseline(b.info, request); !ok) return ok.error();
-    auto data = loadRunData(**reader, b.info.id);
-    if (!data) return data.error();
-    b.data = std::move(data.value());
-    auto options = baselineOptions(**reader, b.info);
-    if (!options) return options.error();
-    b.options = std::move(options.value());
-    return b;
+// Every method at every budget; each what-if reports no progress of its own
+// (a progress line per point instead, with --progress jsonl).
+int sweep(const std::string& path, const WhatIfBaseline& base, const WhatIfArgs& a) {
+    std::vector<Method> methods;
+    for (const auto& key : a.sweep)
+        methods.push_back(*methodFromKey(key)); // --sweep's oneOf checked it
+    if (auto ok = checkSweepMethods(methods); !ok) return fail(2, ok.error().message);
+    const bool jsonl = a.reporting.progress == "jsonl";
+    const SweepRun one = [&](const WhatIfRequest& r) -> Result<RunData> {
+        auto w = runWhatIf(path, base, r, a.reporting.reps);
+        if (!w) return w.error();
+        return std::move(w->data);
+    };
+    const SweepProgress progress = [&](size_t point, size_t points) {
+        if (jsonl)
+            printLine(nlohmann::json{{"event", "progress"},
+                                     {"phase", "sweep"},
+                                     {"step", point + 1},
+                                     {"steps", points},
+                                     {"fraction", double(point) / double(points)}}
+                          .dump());
+    };
+    auto table = runSweep(base.data, methods, a.budgets, one, progress);
+    if (!table) return fail(table.error().exitCode(), table.error().message);
+    if (jsonl) {
+        int64_t last = 0;
+        for (const auto& p : table->points)
+            if (p.comparison) last = p.comparison->run;
+        printLine("{\"event\": \"sweep\", \"table\": " + sweepJsonLine(*table) + "}");
+        printLine(nlohmann::json{{"event", "done"}, {"run", last}}.dump());
+        return 0;
+    }
+    const std::string out = a.reporting.format == "json" ? formatSweepJson(*table) + "\n"
+                                                         : formatSweepText(*table);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    return 0;
 }
 
 } // namespace
 
 int whatIfCommand(const std::vector<std::string>& argv) {
-    CommandLine cli(
-        "whatif", "mvprof-cli whatif FILE TRANSFORM… [options] — run a what-if against a baseline",
-        kFooter);
+    CommandLine cli("whatif",
+                    "mvprof-cli whatif FILE METHOD… [options] — run a what-if against a baseline",
+                    kFooter);
     WhatIfArgs args;
-    addVisualOptions(cli.app, args);
-    addDecoderOptions(cli.app, args);
+    addMethodOptions(cli.app, args.request);
+    addRefinements(cli.app, args);
+    addSweepOptions(cli.app, args);
     addReportingOptions(cli.app, args);
-    SweepArgs sweep;
-    addSweepOptions(cli.app, sweep);
     // Every request is checked before anything runs, so a bad one writes nothing.
     if (auto exit = cli.parse(argv)) return *exit;
     if (cli.positional.size() != 1)
         return fail(2, "whatif needs exactly one session file (see --help)");
     const std::string path = cli.positional[0];
-    resolveWords(args);
-    if (args.request.empty() && sweep.methods.empty())
-        return fail(
-            2,
-            "choose a transform: --prune-visual KEEP, --fastv R, --pdrop λ, --dart N, --visionzip "
-            "N, --tome R, --downsample N, "
-            "--quant w4|w8, --kv int4, --kv-method M, --freeze-cold, --skip-experts, "
-            "--keep-experts R or --prune-channels F, or --sweep METHODS (see --help)");
-    if (!sweep.methods.empty() && !args.request.empty())
-        return fail(2, "--sweep runs each method on its own: give no other transform with it");
-    auto base = loadBaseline(path, args.run, args.request);
+    args.request.options.saliency = *saliencySourceFromString(args.saliency); // oneOf checked it
+    if (args.request.empty() && args.sweep.empty())
+        return fail(2, "choose a method: " + methodList() + "or --sweep METHODS (see --help)");
+    if (!args.sweep.empty() && !args.request.empty())
+        return fail(2, "--sweep runs each method on its own: give no other method with it");
+    if (auto ok = checkRequest(args.request); !ok) return fail(2, ok.error().message);
+    auto base = loadWhatIfBaseline(path, args.run, args.request);
     if (!base) return fail(base.error().exitCode(), base.error().message);
     base->options.cancel = installCancelHandlers();
-    if (!sweep.methods.empty()) {
-        // The sweep reports its own progress, a line per point.
-        Reporting quiet = args.reporting;
-        quiet.progress.clear();
-        const SweepRun one = [&](const WhatIfRequest& r) -> Result<RunData> {
-            auto w = runWhatIf(path, base->options, base->data, r, quiet);
-            if (!w) return w.error();
-            return std::move(w->data);
-        };
-        return runSweep(base->data, sweep, one, args.reporting.format,
-                        args.reporting.progress == "jsonl");
-    }
-    auto recorded = runWhatIf(path, base->options, base->data, args.request, args.reporting);
+    if (!args.sweep.empty()) return sweep(path, *base, args);
+    const ProgressFn progress = args.reporting.progress == "jsonl" ? jsonlProgress() : ProgressFn();
+    auto recorded = runWhatIf(path, *base, args.request, args.reporting.reps, progress);
     if (!recorded) return fail(recorded.error().exitCode(), recorded.error().message);
     return printOutcome(compareRuns(base->data, recorded->data), recorded->result, base->info.id,
                         path, args.reporting);

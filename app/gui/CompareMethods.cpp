@@ -1,5 +1,7 @@
 #include "app/gui/CompareMethods.h"
 
+#include "app/gui/WhatIf.h"
+
 #include "views/ParetoView.h"
 
 #include <QCheckBox>
@@ -28,31 +30,6 @@ QStringList SweepRequest::arguments() const {
     return a;
 }
 
-namespace {
-struct Method {
-    const char* name;
-    const char* text;
-    bool kv;
-};
-// The methods mvprof-cli's --sweep takes, by family (their budgets count
-// different things, so one sweep holds one family).
-const Method kMethods[] = {
-    {"prune", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "Saliency pruning (tokens sent)"),
-     false},
-    {"visionzip", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "VisionZip (tokens sent)"), false},
-    {"tome", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "ToMe (tokens sent)"), false},
-    {"downsample",
-     QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "Downsampled image (tokens sent)"), false},
-    {"fastv", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "FastV (layer-averaged)"), false},
-    {"pdrop", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "PyramidDrop (layer-averaged)"),
-     false},
-    {"dart", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "DART (kept after its cut)"), false},
-    {"streaming", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "StreamingLLM"), true},
-    {"h2o", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "H2O"), true},
-    {"snapkv", QT_TRANSLATE_NOOP("mvp::CompareMethodsDialog", "SnapKV"), true},
-};
-} // namespace
-
 CompareMethodsDialog::CompareMethodsDialog(QWidget* parent)
     : QDialog(parent), family_(new QComboBox(this)), budgets_(new QLineEdit(this)),
       reps_(new QSpinBox(this)) {
@@ -64,10 +41,16 @@ CompareMethodsDialog::CompareMethodsDialog(QWidget* parent)
                                "what-if of its own, stored in the session."),
                             this));
     form->addRow(tr("Family:"), family_);
-    for (const Method& m : kMethods) {
-        auto* box = new QCheckBox(tr(m.text), this);
-        box->setProperty("kv", m.kv);
-        methods_.emplace_back(QString::fromLatin1(m.name), box);
+    // The methods mvprof-cli's --sweep takes, by family: their budgets count
+    // different things, so one sweep holds one family.
+    for (const MethodSpec& m : whatIfMethods()) {
+        if (m.budget == Budget::None) continue;
+        const QString how = methodText(budgetDescription(m.budget));
+        auto* box = new QCheckBox(
+            how.isEmpty() ? methodText(m.name) : tr("%1 (%2)").arg(methodText(m.name), how), this);
+        box->setObjectName(QString::fromLatin1(m.key));
+        box->setProperty("kv", m.budget == Budget::KvFraction);
+        methods_.emplace_back(QString::fromLatin1(m.key), box);
         form->addRow(box);
     }
     budgets_->setToolTip(tr("Comma-separated; empty: 192, 128, 64 of 576 image tokens (scaled "

@@ -25,8 +25,7 @@ class ParetoView;
 struct SweepRequest {
     QString session;
     qint64 baseline = 0; // 0: the session's first complete baseline
-    QStringList methods; // one family: prune, visionzip, tome, downsample, fastv, pdrop; or
-                         // streaming, h2o, snapkv
+    QStringList methods; // catalogue keys of one budget family: visual tokens or the KV cache
     QString budgets;     // "192,128,64"; empty: mvprof-cli's default grid
     int reps = 3;
     QStringList arguments() const;

@@ -54,7 +54,7 @@ public:
     CaptureRunner* captureRunner() { return &runner_; }
     // Runs a what-if on the open session's baseline (the run shown, or its
     // baseline) in a child process; the comparison view shows it when done.
-    void startWhatIf(WhatIfRequest request);
+    void startWhatIf(WhatIfJob job);
     // Runs a method sweep the same way; its table and Pareto plot open in
     // the Compare Methods window when it finishes.
     void startSweep(SweepRequest request);

@@ -169,14 +169,13 @@ std::optional<qint64> MainWindow::whatIfBaseline() {
     return shown.transform.empty() ? shown.id : shown.baselineRun.value_or(0);
 }
 
-void MainWindow::startWhatIf(WhatIfRequest request) {
+void MainWindow::startWhatIf(WhatIfJob job) {
     const auto baseline = whatIfBaseline();
     if (!baseline) return;
-    request.session = session_->path;
-    request.baseline = *baseline;
-    showJobStarted(
-        tr("Running what-if %1 against run %2…").arg(request.label()).arg(request.baseline));
-    runner_.startJob(request.arguments(), request.session, true);
+    job.session = session_->path;
+    job.baseline = *baseline;
+    showJobStarted(tr("Running what-if %1 against run %2…").arg(job.label()).arg(job.baseline));
+    runner_.startJob(job.arguments(), job.session, true);
 }
 
 void MainWindow::startSweep(SweepRequest request) {

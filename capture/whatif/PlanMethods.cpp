@@ -1,6 +1,6 @@
-// The planners of the published what-if methods (docs/whatif-methods.md): each
-// checks its request against the model and the other transforms, and says
-// in the run's description what it will do.
+// The planners of the published what-if methods (docs/whatif-methods.md):
+// each checks its request against the model and the other methods asked for,
+// and says in the run's description what it will do.
 #include "capture/whatif/Downsample.h"
 #include "capture/whatif/PlanParts.h"
 #include "capture/whatif/ToMe.h"
@@ -9,65 +9,69 @@
 
 namespace mvp::planning {
 
-// FastV or PyramidDrop over the image tokens the decoder receives (every
-// patch: neither combines with --prune-visual or --kv, which change them).
-Status planTokenDrop(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (int(bool(r.fastvRatio)) + int(bool(r.pdropLambda)) + int(bool(r.dart)) > 1)
-        return makeError(ErrorCode::BadInput,
-                         "--fastv, --pdrop and --dart all drop visual tokens inside the decoder: "
-                         "choose one");
-    const char* flag = decoderDropFlag(r);
-    if (r.keepVisual || r.kvThreshold)
-        return makeError(ErrorCode::BadInput, std::string(flag) +
-                                                  " ranks every image token inside the decoder: it "
-                                                  "cannot be combined with " +
-                                                  (r.keepVisual ? "--prune-visual" : "--kv"));
-    const int layers = cfg.llm.layers;
-    const int64_t visual = cfg.vision.patches();
+namespace {
+Error cannotCombine(const std::string& flag, const std::string& why, const std::string& with) {
+    return makeError(ErrorCode::BadInput,
+                     flag + " " + why + ": it cannot be combined with " + with);
+}
+} // namespace
+
+// FastV, PyramidDrop or DART over the image tokens the decoder receives
+// (every patch: none combines with --prune-visual or --kv, which change them).
+Status planTokenDrop(const Context& c, WhatIfPlan& plan, Parts& parts) {
+    const WhatIfRequest& r = c.request;
+    const Method method = *r.inFamily(Family::DecoderDrop);
+    const std::string flag = methodFlag(method);
+    if (r.has(Method::PruneVisual) || r.has(Method::KvInt4))
+        return cannotCombine(flag, "ranks every image token inside the decoder",
+                             r.has(Method::PruneVisual) ? "--prune-visual" : "--kv");
+    const int layers = c.config.llm.layers;
+    const int64_t visual = c.config.vision.patches();
     // The paper's K = 2 needs three layers; a two-layer model cuts after its first.
-    const int k = r.fastvLayer ? *r.fastvLayer : std::min(2, std::max(1, layers - 1));
-    auto drop = r.fastvRatio ? planFastV(layers, visual, k, *r.fastvRatio)
-                : r.dart     ? planDart(layers, visual, k, *r.dart)
-                             : planPyramidDrop(layers, visual, *r.pdropLambda);
+    const int k = r.options.decoderLayer ? *r.options.decoderLayer
+                                         : std::min(2, std::max(1, layers - 1));
+    const double v = r.value(method);
+    auto drop = method == Method::FastV ? planFastV(layers, visual, k, v)
+                : method == Method::Dart ? planDart(layers, visual, k, int64_t(v))
+                                         : planPyramidDrop(layers, visual, v);
     if (!drop) return drop.error();
     std::string stages;
     for (const auto& s : drop->stages)
         stages += (stages.empty() ? "" : ", ") + std::to_string(s.keep) + " from layer " +
                   std::to_string(s.layer);
     const std::string average = fmt("%.1f", layerAveragedVisualTokens(*drop, layers));
-    if (r.fastvRatio)
-        parts.add("fastv K" + std::to_string(k) + " R" + fmt("%.2g", *r.fastvRatio),
+    const std::string held = stages + " of " + std::to_string(visual) + ", " + average +
+                             " per layer on average";
+    if (method == Method::FastV)
+        parts.add("fastv K" + std::to_string(k) + " R" + fmt("%.2g", v),
                   "image tokens ranked by layer " + std::to_string(k - 1) +
-                      "'s last-token attention: " + stages + " of " + std::to_string(visual) +
-                      ", " + average + " per layer on average");
-    else if (r.dart)
-        parts.add("dart " + std::to_string(*r.dart),
+                      "'s last-token attention: " + held);
+    else if (method == Method::Dart)
+        parts.add("dart " + std::to_string(int64_t(v)),
                   "before layer " + std::to_string(k) +
-                      ", 4 image + 4 text pivots by key L1 "
-                      "norm, each adding the " +
+                      ", 4 image + 4 text pivots by key L1 norm, each adding the " +
                       std::to_string(drop->perPivot) +
-                      " image tokens least similar to it: " + stages + " of " +
-                      std::to_string(visual) + ", " + average + " per layer on average");
+                      " image tokens least similar to it: " + held);
     else
-        parts.add("pdrop " + fmt("%.2g", *r.pdropLambda),
-                  "image tokens ranked by each stage layer's last-token attention: " + stages +
-                      " of " + std::to_string(visual) + ", " + average + " per layer on average");
+        parts.add("pdrop " + fmt("%.2g", v),
+                  "image tokens ranked by each stage layer's last-token attention: " + held);
     plan.model.tokenDrop = std::move(drop.value());
     return Ok{};
 }
 
 // VisionZip's split of the tokens sent; which patches it keeps is decided
 // on the image when the model is transformed (ModelTransformOutcome).
-Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.keepVisual || dropsInDecoder(r))
-        return makeError(ErrorCode::BadInput,
-                         std::string("--visionzip chooses the visual tokens itself: it cannot be "
-                                     "combined with ") +
-                             (r.keepVisual ? "--prune-visual" : decoderDropFlag(r)));
-    auto split = visionZipSplit(cfg.vision.patches(), *r.visionZip);
+Status planVisionZip(const Context& c, WhatIfPlan& plan, Parts& parts) {
+    const WhatIfRequest& r = c.request;
+    if (r.has(Method::PruneVisual) || r.inFamily(Family::DecoderDrop))
+        return cannotCombine("--visionzip", "chooses the visual tokens itself",
+                             r.has(Method::PruneVisual) ? "--prune-visual"
+                                                        : familyFlag(r, Family::DecoderDrop));
+    const auto tokens = int64_t(r.value(Method::VisionZip));
+    auto split = visionZipSplit(c.config.vision.patches(), tokens);
     if (!split) return split.error();
-    plan.model.visionZip = *r.visionZip;
-    parts.add("visionzip " + std::to_string(*r.visionZip),
+    plan.model.visionZip = tokens;
+    parts.add("visionzip " + std::to_string(tokens),
               std::to_string(split->dominant) +
                   " dominant tokens by the attention they receive "
                   "(mean over queries: the encoder has no CLS token) + " +
@@ -78,18 +82,16 @@ Status planVisionZip(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& p
 
 // ToMe in every vision block; which patches its tokens stand for is decided
 // on the image when the model is transformed.
-Status planTome(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, Parts& parts) {
-    if (r.keepVisual || r.visionZip || r.downsample || dropsInDecoder(r))
-        return makeError(ErrorCode::BadInput,
-                         std::string("--tome merges the visual tokens itself: it cannot be "
-                                     "combined with ") +
-                             (r.keepVisual   ? "--prune-visual"
-                              : r.visionZip  ? "--visionzip"
-                              : r.downsample ? "--downsample"
-                                             : decoderDropFlag(r)));
-    const int64_t n = cfg.vision.patches();
-    auto schedule = r.tomeTokens ? tomeScheduleForBudget(n, cfg.vision.layers, *r.tomeTokens)
-                                 : tomeSchedule(n, cfg.vision.layers, *r.tome);
+Status planTome(const Context& c, WhatIfPlan& plan, Parts& parts) {
+    const WhatIfRequest& r = c.request;
+    if (r.has(Method::PruneVisual) || r.inFamily(Family::DecoderDrop))
+        return cannotCombine("--tome", "merges the visual tokens itself",
+                             r.has(Method::PruneVisual) ? "--prune-visual"
+                                                        : familyFlag(r, Family::DecoderDrop));
+    const int64_t n = c.config.vision.patches();
+    const auto v = int64_t(r.value(Method::ToMe));
+    auto schedule = r.options.tomeTokensSent ? tomeScheduleForBudget(n, c.config.vision.layers, v)
+                                             : tomeSchedule(n, c.config.vision.layers, v);
     if (!schedule) return schedule.error();
     int64_t sent = n;
     std::string per;
@@ -99,32 +101,28 @@ Status planTome(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan, 
     }
     plan.model.tomeSchedule = *schedule;
     parts.add("tome " + std::to_string(schedule->front()),
-              "bipartite soft matching in each of the " + std::to_string(cfg.vision.layers) +
+              "bipartite soft matching in each of the " + std::to_string(c.config.vision.layers) +
                   " vision blocks, merging " + per +
-                  " tokens (size-weighted means, proportional "
-                  "attention): " +
+                  " tokens (size-weighted means, proportional attention): " +
                   std::to_string(sent) + " of " + std::to_string(n) + " sent");
     return Ok{};
 }
 
 // The downsample baseline: the image resized so the encoder emits about
 // `tokens` tokens (a square grid); each token stands for its centre patch.
-Status planDownsample(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& plan,
-                      Parts& parts) {
-    if (r.keepVisual || r.visionZip || dropsInDecoder(r))
-        return makeError(ErrorCode::BadInput,
-                         std::string("--downsample sends fewer visual tokens itself: it cannot be "
-                                     "combined with ") +
-                             (r.keepVisual  ? "--prune-visual"
-                              : r.visionZip ? "--visionzip"
-                                            : decoderDropFlag(r)));
-    const int grid = cfg.vision.gridSide();
-    auto g = downsampleGrid(grid, *r.downsample);
+Status planDownsample(const Context& c, WhatIfPlan& plan, Parts& parts) {
+    const WhatIfRequest& r = c.request;
+    if (r.has(Method::PruneVisual) || r.inFamily(Family::DecoderDrop))
+        return cannotCombine("--downsample", "sends fewer visual tokens itself",
+                             r.has(Method::PruneVisual) ? "--prune-visual"
+                                                        : familyFlag(r, Family::DecoderDrop));
+    const int grid = c.config.vision.gridSide();
+    auto g = downsampleGrid(grid, int(r.value(Method::Downsample)));
     if (!g) return g.error();
     plan.model.downsampleGrid = *g;
     plan.run.keepPatches = downsampleRepresentatives(grid, *g);
     parts.add("downsample " + std::to_string(*g * *g),
-              "the image resized to " + std::to_string(*g * cfg.vision.patch) +
+              "the image resized to " + std::to_string(*g * c.config.vision.patch) +
                   " px: " + std::to_string(*g) + " × " + std::to_string(*g) +
                   " visual tokens, the position table interpolated bilinearly");
     return Ok{};
@@ -132,19 +130,24 @@ Status planDownsample(const WhatIfRequest& r, const VlmConfig& cfg, WhatIfPlan& 
 
 // A published KV method; the budget is turned into positions by the run,
 // which knows the prefill's length.
-Status planKvMethod(const WhatIfRequest& r, WhatIfPlan& plan, Parts& parts) {
-    const KvMethodKind kind = *r.kvMethod;
-    if (r.kvThreshold || dropsInDecoder(r))
-        return makeError(ErrorCode::BadInput,
-                         std::string("--kv-method ") + toString(kind) +
-                             " manages the KV cache itself: it cannot be combined with " +
-                             (r.kvThreshold ? "--kv" : decoderDropFlag(r)));
+Status planKvMethod(const Context& c, WhatIfPlan& plan, Parts& parts) {
+    const WhatIfRequest& r = c.request;
+    const Method method = *r.inFamily(Family::KvCache);
+    const KvMethodKind kind = method == Method::StreamingLlm ? KvMethodKind::StreamingLLM
+                              : method == Method::H2O        ? KvMethodKind::H2O
+                              : method == Method::SnapKv     ? KvMethodKind::SnapKV
+                                                             : KvMethodKind::Kivi;
+    if (r.has(Method::KvInt4) || r.inFamily(Family::DecoderDrop))
+        return cannotCombine(std::string("--kv-method ") + toString(kind),
+                             "manages the KV cache itself",
+                             r.has(Method::KvInt4) ? "--kv" : familyFlag(r, Family::DecoderDrop));
+    const MethodOptions& o = r.options;
     KvMethod m;
     m.kind = kind;
-    m.budget = r.kvBudget;
-    m.kivi.bits = r.kiviBits;
-    m.kivi.group = r.kiviGroup;
-    const std::string budget = fmt("%.3g", r.kvBudget);
+    m.budget = o.kvBudget;
+    m.kivi.bits = o.kiviBits;
+    m.kivi.group = o.kiviGroup;
+    const std::string budget = fmt("%.3g", o.kvBudget);
     switch (kind) {
     case KvMethodKind::StreamingLLM:
         parts.add("streamingllm " + budget,
@@ -162,8 +165,8 @@ Status planKvMethod(const WhatIfRequest& r, WhatIfPlan& plan, Parts& parts) {
                                           " of the prefill per KV head");
         break;
     case KvMethodKind::Kivi:
-        parts.add("kivi " + std::to_string(r.kiviBits) + "-bit",
-                  "keys per channel, values per token, group " + std::to_string(r.kiviGroup) +
+        parts.add("kivi " + std::to_string(o.kiviBits) + "-bit",
+                  "keys per channel, values per token, group " + std::to_string(o.kiviGroup) +
                       ", " + std::to_string(m.kivi.residual) + " recent tokens in full precision");
         break;
     }
