@@ -1,7 +1,21 @@
 #pragma once
 // Helpers for the tests that drive the main window (test_gui*.cpp).
 
+#include "TestSupport.h"
+#include "app/gui/CaptureRunner.h"
+#include "app/gui/CompareMethods.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/WhatIf.h"
+#include "views/ComparisonView.h"
+#include "views/ExpertLoadView.h"
+#include "views/FindingsView.h"
+#include "views/FlameChartView.h"
+#include "views/HeatmapView.h"
+#include "views/ModuleTreeView.h"
+#include "views/OpTableView.h"
+#include "views/RooflineView.h"
+#include "views/RunsView.h"
+#include "views/TimelineView.h"
 
 #include <QCoreApplication>
 #include <QRegularExpression>
@@ -33,6 +47,47 @@ inline bool showSession(MainWindow& w, const QString& path, QSize size) {
 inline void failOnWarnings() {
     QTest::failOnWarning(QRegularExpression(
         QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+}
+
+// The main window's parts, by the object names the window gives them.
+inline views::HeatmapView* heatmapView(const QObject& w) {
+    return find<views::HeatmapView>(w, "heatmapView");
+}
+inline views::ModuleTreeView* moduleTreeView(const QObject& w) {
+    return find<views::ModuleTreeView>(w, "moduleTreeView");
+}
+inline views::FindingsView* findingsView(const QObject& w) {
+    return find<views::FindingsView>(w, "findingsView");
+}
+inline views::ExpertLoadView* expertLoadView(const QObject& w) {
+    return find<views::ExpertLoadView>(w, "expertLoadView");
+}
+inline views::RunsView* runsView(const QObject& w) {
+    return find<views::RunsView>(w, "runsView");
+}
+inline views::TimelineView* timelineView(const QObject& w) {
+    return find<views::TimelineView>(w, "timelineView");
+}
+inline views::FlameChartView* flameChartView(const QObject& w) {
+    return find<views::FlameChartView>(w, "flameChartView");
+}
+inline views::OpTableView* opTableView(const QObject& w) {
+    return find<views::OpTableView>(w, "opTableView");
+}
+inline views::RooflineView* rooflineView(const QObject& w) {
+    return find<views::RooflineView>(w, "rooflineView");
+}
+inline views::ComparisonView* comparisonView(const QObject& w) {
+    return find<views::ComparisonView>(w, "comparisonView");
+}
+inline CompareMethodsWindow* compareWindow(const QObject& w) {
+    return find<CompareMethodsWindow>(w, "compareMethodsWindow");
+}
+inline WhatIfActions* whatIfActions(const QObject& w) {
+    return find<WhatIfActions>(w, "whatIfActions");
+}
+inline CaptureRunner* captureRunner(const QObject& w) {
+    return find<CaptureRunner>(w, "captureRunner");
 }
 
 } // namespace mvp::test

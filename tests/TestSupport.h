@@ -2,8 +2,10 @@
 // Helpers shared by the tests: environment paths, temp dirs, running the CLI.
 
 #include <QByteArray>
+#include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QtGlobal>
 
 namespace mvp::test {
 
@@ -20,5 +22,14 @@ CliResult runCli(const QStringList& args, int timeoutMs = 120000);
 
 // Writes `bytes` to `path`; QFAIL-style checks belong to the caller.
 bool writeFile(const QString& path, const QByteArray& bytes);
+
+// The child of `parent` of type T called `name` (its objectName): tests find
+// widgets as style sheets and UI automation do, never through accessors.
+// A missing one ends the test: its name is a contract of the window.
+template <typename T> T* find(const QObject& parent, const char* name) {
+    T* child = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!child) qFatal("no %s called '%s'", T::staticMetaObject.className(), name);
+    return child;
+}
 
 } // namespace mvp::test

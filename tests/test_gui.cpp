@@ -106,7 +106,7 @@ private slots:
     void findingNavigatesToTheExpertView() {
         MainWindow w;
         QVERIFY(showSession(w, session, {1400, 900}));
-        auto* table = w.findingsView()->table();
+        auto* table = test::findingsView(w)->table();
         const auto& all = w.session()->analysis.findings;
         QCOMPARE(table->model()->rowCount(), int(all.size()));
         // Activate the finding about layer 1's experts, as a double-click would.
@@ -119,37 +119,37 @@ private slots:
                     .startsWith(QStringLiteral("Layer 1:")))
                 row = r;
         QVERIFY2(row >= 0, "no finding about layer 1");
-        QCOMPARE(w.expertLoadView()->layerBox()->currentData().toInt(), 0);
+        QCOMPARE(test::expertLoadView(w)->layerBox()->currentData().toInt(), 0);
         emit table->activated(table->model()->index(row, 0));
-        QCOMPARE(w.expertLoadView()->layerBox()->currentData().toInt(), 1);
+        QCOMPARE(test::expertLoadView(w)->layerBox()->currentData().toInt(), 1);
 
         // The bars count exactly the layer's routing slots.
         int64_t slotCount = 0;
         for (const auto& r : w.session()->data.routing)
             slotCount += r.layer == 1;
-        QCOMPARE(w.expertLoadView()->shown().total.tokens, slotCount);
-        QVERIFY(w.expertLoadView()->barsPlot()->plottableCount() >= 2);
-        w.expertLoadView()->phaseBox()->setCurrentIndex(2);                 // decode only
-        QCOMPARE(w.expertLoadView()->shown().total.tokens, int64_t(3 * 2)); // 3 steps × top-2
+        QCOMPARE(test::expertLoadView(w)->shown().total.tokens, slotCount);
+        QVERIFY(test::expertLoadView(w)->barsPlot()->plottableCount() >= 2);
+        test::expertLoadView(w)->phaseBox()->setCurrentIndex(2);                 // decode only
+        QCOMPARE(test::expertLoadView(w)->shown().total.tokens, int64_t(3 * 2)); // 3 steps × top-2
 
-        QCOMPARE(w.runsView()->table()->model()->rowCount(), 1);
+        QCOMPARE(test::runsView(w)->table()->model()->rowCount(), 1);
 
         // Clicking a patch selects its token in the expert view: its routing is named and outlined.
-        auto* canvas = w.heatmapView()->canvas();
+        auto* canvas = test::find<views::HeatmapCanvas>(*test::heatmapView(w), "heatmapCanvas");
         const QRect img = canvas->imageRect();
         const QPoint patch37(img.x() + int((5 + 0.5) * img.width() / 16),
                              img.y() + int((2 + 0.5) * img.height() / 16));
         QTest::mouseClick(canvas, Qt::LeftButton, {}, patch37);
-        QCOMPARE(w.heatmapView()->selectedPatch(), 2 * 16 + 5);
-        QCOMPARE(w.expertLoadView()->selectedToken(), w.session()->grid->firstPosition + 37);
-        QVERIFY2(w.expertLoadView()->tokenRouting().contains(QStringLiteral("L1 → e")),
-                 qPrintable(w.expertLoadView()->tokenRouting()));
-        QCOMPARE(w.timelineView()->highlightedLanes(),
+        QCOMPARE(test::heatmapView(w)->selectedPatch(), 2 * 16 + 5);
+        QCOMPARE(test::expertLoadView(w)->selectedToken(), w.session()->grid->firstPosition + 37);
+        QVERIFY2(test::expertLoadView(w)->tokenRouting().contains(QStringLiteral("L1 → e")),
+                 qPrintable(test::expertLoadView(w)->tokenRouting()));
+        QCOMPARE(test::timelineView(w)->highlightedLanes(),
                  2 * 2); // top-2 experts in each of the two MoE layers
-        QVERIFY(w.heatmapView()->describePatch(37).contains(QStringLiteral("Expert FLOPs")));
+        QVERIFY(test::heatmapView(w)->describePatch(37).contains(QStringLiteral("Expert FLOPs")));
 
         // Timeline: per MoE layer a gate lane and one per expert; keys zoom.
-        auto* timeline = w.timelineView();
+        auto* timeline = test::timelineView(w);
         QCOMPARE(timeline->timeline().lanes.size(), size_t(2 * (1 + 4)));
         QVERIFY(timeline->boxesDrawn() > 0);
         const QCPRange before = timeline->plot()->xAxis->range();
@@ -159,7 +159,7 @@ private slots:
         QCOMPARE(timeline->plot()->xAxis->range().lower, 0.0); // Home shows the whole run
         QCOMPARE(timeline->plot()->xAxis->range().upper, before.upper);
         // Roofline: one point per module with time; clicking one selects it in the cost tree.
-        auto* roofline = w.rooflineView();
+        auto* roofline = test::rooflineView(w);
         qobject_cast<QDockWidget*>(roofline->parentWidget())->raise();
         QApplication::processEvents();
         roofline->plot()->replot();
@@ -169,7 +169,7 @@ private slots:
                         int(roofline->plot()->yAxis->coordToPixel(p0.achievedFlops)));
         QCOMPARE(roofline->pointAt(at), 0);
         QTest::mouseRelease(roofline->plot(), Qt::LeftButton, {}, at);
-        const QModelIndex current = w.moduleTreeView()->tree()->currentIndex();
+        const QModelIndex current = test::moduleTreeView(w)->tree()->currentIndex();
         QCOMPARE(current.data(views::ModuleTreeModel::SortRole).toString(),
                  QString::fromStdString(p0.name));
 
@@ -177,18 +177,18 @@ private slots:
         const QString shots =
             QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));
         if (!shots.isEmpty()) {
-            w.expertLoadView()->phaseBox()->setCurrentIndex(0);
+            test::expertLoadView(w)->phaseBox()->setCurrentIndex(0);
             const std::pair<QWidget*, const char*> views[] = {
-                {w.moduleTreeView(), "heatmap-and-modules"},
-                {w.expertLoadView(), "expert-load"},
-                {w.rooflineView(), "roofline"},
-                {w.timelineView(), "timeline"}};
+                {test::moduleTreeView(w), "heatmap-and-modules"},
+                {test::expertLoadView(w), "expert-load"},
+                {test::rooflineView(w), "roofline"},
+                {test::timelineView(w), "timeline"}};
             for (const auto& [view, name] : views) {
                 auto* dock = qobject_cast<QDockWidget*>(view->parentWidget());
                 dock->raise();
-                if (view == w.timelineView()) {
+                if (view == test::timelineView(w)) {
                     w.resizeDocks({dock}, {420}, Qt::Vertical);
-                    w.timelineView()->setSession(w.session()); // back to the default zoom
+                    test::timelineView(w)->setSession(w.session()); // back to the default zoom
                 }
                 QApplication::processEvents();
                 QVERIFY(w.grab().save(
@@ -203,7 +203,7 @@ private slots:
 
         // Module tree: the llm root expands to its layers; filtering keeps matches and their
         // ancestors.
-        auto* treeView = w.moduleTreeView();
+        auto* treeView = test::moduleTreeView(w);
         auto* proxy = treeView->proxy();
         QCOMPARE(proxy->rowCount(), 3);
         QTest::keyClicks(treeView->filter(), QStringLiteral("expert.3"));
@@ -225,8 +225,8 @@ private slots:
 
         // Heatmap: full opacity shows pure colormap colours; the hottest patch wears the top
         // colour.
-        auto* heat = w.heatmapView();
-        heat->opacity()->setValue(100);
+        auto* heat = test::heatmapView(w);
+        test::find<QSlider>(*heat, "opacity")->setValue(100);
         const QImage overlay = heat->overlay();
         QCOMPARE(overlay.size(), QSize(512, 512));
         const auto data = w.session();
@@ -246,48 +246,51 @@ private slots:
 
         // Changing the layer range re-renders, computed off the GUI thread; the newest range
         // wins over one still being computed.
-        heat->firstLayer()->setValue(1);
-        heat->lastLayer()->setValue(1);
+        test::find<QSpinBox>(*heat, "firstLayer")->setValue(1);
+        test::find<QSpinBox>(*heat, "lastLayer")->setValue(1);
         QVERIFY(heat->recomputing());
         QTRY_VERIFY(!heat->recomputing());
         const QImage layerOne = heat->overlay();
         QVERIFY(layerOne != overlay);
-        heat->firstLayer()->setValue(0);
-        heat->lastLayer()->setValue(0);
-        heat->firstLayer()->setValue(1); // 1–1 again: the 0–0 job's result is dropped
-        heat->lastLayer()->setValue(1);
+        test::find<QSpinBox>(*heat, "firstLayer")->setValue(0);
+        test::find<QSpinBox>(*heat, "lastLayer")->setValue(0);
+        test::find<QSpinBox>(*heat, "firstLayer")
+            ->setValue(1); // 1–1 again: the 0–0 job's result is dropped
+        test::find<QSpinBox>(*heat, "lastLayer")->setValue(1);
         QTRY_VERIFY(!heat->recomputing());
         QCOMPARE(heat->overlay(), layerOne);
-        heat->firstLayer()->setValue(0); // 0–1: all layers, straight from the analysis
+        test::find<QSpinBox>(*heat, "firstLayer")
+            ->setValue(0); // 0–1: all layers, straight from the analysis
         QVERIFY(!heat->recomputing());
         QCOMPARE(heat->overlay(), overlay);
-        heat->firstLayer()->setValue(1);
+        test::find<QSpinBox>(*heat, "firstLayer")->setValue(1);
         QTRY_VERIFY(!heat->recomputing());
 
         // Every metric the run has is offered, and choosing one re-colours the image.
         QStringList metrics;
-        for (int i = 0; i < heat->metric()->count(); ++i)
-            metrics << heat->metric()->itemData(i).toString();
+        for (int i = 0; i < test::find<QComboBox>(*heat, "metric")->count(); ++i)
+            metrics << test::find<QComboBox>(*heat, "metric")->itemData(i).toString();
         QCOMPARE(
             metrics,
             (QStringList{QStringLiteral("attention"), QStringLiteral("expert_flops"),
                          QStringLiteral("latency"),
                          QStringLiteral("waste")})); // no saliency: captured without --attn-layers
         const QImage before = heat->overlay();
-        heat->metric()->setCurrentIndex(1);
+        test::find<QComboBox>(*heat, "metric")->setCurrentIndex(1);
         QVERIFY(heat->overlay() != before);
-        heat->metric()->setCurrentIndex(0);
+        test::find<QComboBox>(*heat, "metric")->setCurrentIndex(0);
         const QImage allPhases = heat->overlay();
-        heat->phase()->setCurrentIndex(2); // decode steps only
+        test::find<QComboBox>(*heat, "phase")->setCurrentIndex(2); // decode steps only
         QTRY_VERIFY(heat->overlay() != allPhases);
-        heat->phase()->setCurrentIndex(0);
+        test::find<QComboBox>(*heat, "phase")->setCurrentIndex(0);
         QTRY_VERIFY(!heat->recomputing());
 
         // The colour bar names the metric and its provenance, and its gradient runs from the
         // colormap's top colour (at the maximum) to its bottom one.
         auto* bar = heat->findChild<views::ColourBar*>(QStringLiteral("heatmapColourBar"));
         QVERIFY(bar && bar->isVisible());
-        heat->metric()->setCurrentIndex(2); // latency: apportioned, in seconds
+        test::find<QComboBox>(*heat, "metric")
+            ->setCurrentIndex(2); // latency: apportioned, in seconds
         const QString said = bar->texts().join(QLatin1Char('|'));
         QVERIFY2(said.contains(QStringLiteral("Expert latency share|(apportioned)")),
                  qPrintable(said));
@@ -302,13 +305,13 @@ private slots:
         auto rgb = [](std::array<uint8_t, 3> c) { return QColor(c[0], c[1], c[2]); };
         QCOMPARE(barEnds().first, rgb(colorAt(Colormap::Viridis, 1.0)));
         QCOMPARE(barEnds().second, rgb(colorAt(Colormap::Viridis, 0.0)));
-        heat->colormap()->setCurrentText(QStringLiteral("magma"));
+        test::find<QComboBox>(*heat, "colormap")->setCurrentText(QStringLiteral("magma"));
         QCOMPARE(barEnds().first, rgb(colorAt(Colormap::Magma, 1.0)));
-        heat->colormap()->setCurrentText(QStringLiteral("viridis"));
-        heat->metric()->setCurrentIndex(0);
+        test::find<QComboBox>(*heat, "colormap")->setCurrentText(QStringLiteral("viridis"));
+        test::find<QComboBox>(*heat, "metric")->setCurrentIndex(0);
 
         // Wheel zoom at the centre enlarges the image; a double-click fits it again.
-        auto* canvas = heat->canvas();
+        auto* canvas = test::find<views::HeatmapCanvas>(*heat, "heatmapCanvas");
         const QRect fitted = canvas->imageRect();
         canvas->setZoom(4.0, QPointF(canvas->rect().center()));
         QVERIFY(canvas->imageRect().width() > 3 * fitted.width());
@@ -332,7 +335,7 @@ private slots:
         QCoreApplication::sendEvent(&w, &drop);
         QVERIFY(loaded.wait(20000));
 
-        w.heatmapView()->opacity()->setValue(100);
+        test::find<QSlider>(*test::heatmapView(w), "opacity")->setValue(100);
         const QString png = dir.filePath(QStringLiteral("export.png"));
         QCOMPARE(w.exportTo(MainWindow::Export::HeatmapPng, png), QString());
         const QImage heat(png);
@@ -384,8 +387,8 @@ private slots:
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         w.openSession(session);
         QVERIFY(loaded.wait(20000));
-        auto* tree = w.moduleTreeView()->tree();
-        auto* proxy = w.moduleTreeView()->proxy();
+        auto* tree = test::moduleTreeView(w)->tree();
+        auto* proxy = test::moduleTreeView(w)->proxy();
         // Expand a second-level row, make it current, pick a metric and a patch.
         QModelIndex llm;
         for (int r = 0; r < proxy->rowCount(); ++r)
@@ -397,14 +400,15 @@ private slots:
         tree->setExpanded(layer, true);
         tree->setCurrentIndex(layer);
         const QString layerPath = layer.data(views::ModuleTreeModel::SortRole).toString();
-        w.heatmapView()->metric()->setCurrentIndex(w.heatmapView()->metric()->count() - 1);
-        const QString metric = w.heatmapView()->metric()->currentText();
-        w.heatmapView()->selectPatch(37);
+        auto* metricBox = test::find<QComboBox>(*test::heatmapView(w), "metric");
+        metricBox->setCurrentIndex(metricBox->count() - 1);
+        const QString metric = metricBox->currentText();
+        test::heatmapView(w)->selectPatch(37);
         // A live reload of the same run (what the follow timer does every second).
         w.openSession(session, w.session()->runId);
         QVERIFY(loaded.wait(20000));
-        QCOMPARE(w.heatmapView()->metric()->currentText(), metric);
-        QCOMPARE(w.heatmapView()->selectedPatch(), 37);
+        QCOMPARE(metricBox->currentText(), metric); // the same box, kept across reloads
+        QCOMPARE(test::heatmapView(w)->selectedPatch(), 37);
         QCOMPARE(tree->currentIndex().data(views::ModuleTreeModel::SortRole).toString(), layerPath);
         QVERIFY(tree->isExpanded(tree->currentIndex()));
     }

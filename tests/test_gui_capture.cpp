@@ -137,9 +137,10 @@ private slots:
         w.show();
         const CaptureRequest r =
             fromDialog(QStringLiteral("cancelled.mvprof"), QStringLiteral("Cancel me."), 220);
-        connect(w.captureRunner(), &CaptureRunner::progress, this,
+        connect(test::captureRunner(w), &CaptureRunner::progress, this,
                 [&](double, const QString& phase, int step, int) {
-                    if (phase == QLatin1String("decode") && step >= 5) w.captureRunner()->cancel();
+                    if (phase == QLatin1String("decode") && step >= 5)
+                        test::captureRunner(w)->cancel();
                 });
         QSignalSpy finished(&w, &MainWindow::captureFinished);
         w.startCapture(r);

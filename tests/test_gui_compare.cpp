@@ -70,7 +70,7 @@ private slots:
         w.startSweep(r);
         QVERIFY(finished.wait(240000));
         QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
-        CompareMethodsWindow* win = w.compareWindow();
+        CompareMethodsWindow* win = test::compareWindow(w);
         QVERIFY(win->isVisible());
         QAbstractItemModelTester tester(win->table()->model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -102,7 +102,7 @@ private slots:
             if (!dominated) onFront.insert(runs[i]);
         }
         std::set<qint64> shown;
-        const auto table = views::parseSweepTable(w.captureRunner()->sweepTable());
+        const auto table = views::parseSweepTable(test::captureRunner(w)->sweepTable());
         for (const size_t i : pareto->front())
             shown.insert(table.points[i].run);
         QCOMPARE(shown, onFront);
@@ -123,17 +123,18 @@ private slots:
 
         // A click on a point opens that what-if's comparison.
         QSignalSpy opened(win, &CompareMethodsWindow::openRun);
-        QSignalSpy compared(w.comparisonView(), &views::ComparisonView::compared);
+        QSignalSpy compared(test::comparisonView(w), &views::ComparisonView::compared);
         const size_t target = pareto->plotted().back();
         QTest::mouseClick(pareto->plot(), Qt::LeftButton, {}, pareto->pixelOf(target).toPoint());
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.first().at(0).toLongLong(), table.points[target].run);
         QVERIFY(compared.count() > 0 || compared.wait(30000));
-        QCOMPARE(w.comparisonView()->runB(), table.points[target].run);
+        QCOMPARE(test::comparisonView(w)->runB(), table.points[target].run);
 
         // Its heatmap outlines the kept tokens (the ones it sent) and greys the rest.
         QTRY_COMPARE_WITH_TIMEOUT(w.session()->runId, table.points[target].run, 20000);
-        views::HeatmapCanvas* canvas = w.heatmapView()->canvas();
+        views::HeatmapCanvas* canvas =
+            test::find<views::HeatmapCanvas>(*test::heatmapView(w), "heatmapCanvas");
         const auto& kept = canvas->keptPatches();
         const int outlined = int(std::count(kept.begin(), kept.end(), true));
         QCOMPARE(double(outlined), table.points[target].held);

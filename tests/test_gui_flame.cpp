@@ -54,7 +54,7 @@ private slots:
         std::map<std::string, int64_t> nsByName;
         for (const auto& t : *totals)
             nsByName[t.name] += t.ns;
-        auto* view = w.opTableView();
+        auto* view = test::opTableView(w);
         QCOMPARE(view->model()->rowCount(), int(nsByName.size()));
         const auto* proxy = view->proxy();
         const auto top = proxy->index(0, views::OpTableModel::Name).data().toString().toStdString();
@@ -72,7 +72,7 @@ private slots:
     void showsTheRunAndSharesSelection() {
         MainWindow w;
         QVERIFY(test::showSession(w, session, QSize(1400, 900)));
-        auto* flame = w.flameChartView();
+        auto* flame = test::flameChartView(w);
         // Laid out once its tab is shown (a hidden view costs nothing).
         QSignalSpy ready(flame, &views::FlameChartView::chartReady);
         for (auto* dock : w.findChildren<QDockWidget*>())
@@ -150,7 +150,7 @@ private slots:
         const int y =
             views::FlameCanvas::kAxisHeight + int(moduleRow) * views::FlameCanvas::kRowHeight + 5;
         QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(x, y));
-        const QModelIndex current = w.moduleTreeView()->tree()->currentIndex();
+        const QModelIndex current = test::moduleTreeView(w)->tree()->currentIndex();
         QVERIFY(current.isValid());
         QCOMPARE(current.siblingAtColumn(0).data(views::ModuleTreeModel::SortRole).toString(),
                  QString::fromStdString(chart.names[row.names[0]]));

@@ -139,29 +139,27 @@ class TestGuiForeign : public QObject {
         QVERIFY(data);
         QCOMPARE(data->analysis.modules.nodes.size(), size_t(9));
         // Every module is in the tree, the one without known FLOPs shown as "–".
-        auto* tree = w.moduleTreeView()->tree();
+        auto* tree = test::moduleTreeView(w)->tree();
         tree->expandAll();
-        QVERIFY(w.moduleTreeView()->proxy()->rowCount() >= 2);
-        QTest::keyClicks(w.moduleTreeView()->filter(), QStringLiteral("patch-embed"));
-        const QModelIndex vision = w.moduleTreeView()->proxy()->index(0, 0);
+        QVERIFY(test::moduleTreeView(w)->proxy()->rowCount() >= 2);
+        QTest::keyClicks(test::moduleTreeView(w)->filter(), QStringLiteral("patch-embed"));
+        const QModelIndex vision = test::moduleTreeView(w)->proxy()->index(0, 0);
         QVERIFY(vision.isValid());
         QCOMPARE(vision.siblingAtColumn(views::ModuleTreeModel::GFlops).data().toString(),
                  QStringLiteral("–"));
         // No GPU activity: no GPU column.
         QVERIFY(tree->isColumnHidden(views::ModuleTreeModel::DeviceMs));
-        w.moduleTreeView()->filter()->clear();
+        test::moduleTreeView(w)->filter()->clear();
         // The expert and timeline views draw what has a layer, and skip the rest.
-        w.expertLoadView()->show();
-        w.timelineView()->show();
+        test::expertLoadView(w)->show();
+        test::timelineView(w)->show();
         w.grab();
         QApplication::processEvents();
     }
 
 private slots:
     void initTestCase() { test::isolateSettings(); }
-    void init() {
-        test::failOnWarnings();
-    }
+    void init() { test::failOnWarnings(); }
 
     void rolesGiveLayersWhereThePathHasNone() {
         const QString path = dir.filePath(QStringLiteral("foreign.mvprof"));
@@ -208,8 +206,8 @@ private slots:
         }
         const auto data = w.session();
         QCOMPARE(data->analysis.modules.nodes.size(), size_t(2));
-        QTest::keyClicks(w.moduleTreeView()->filter(), QStringLiteral("Net_0"));
-        const QModelIndex net = w.moduleTreeView()->proxy()->index(0, 0);
+        QTest::keyClicks(test::moduleTreeView(w)->filter(), QStringLiteral("Net_0"));
+        const QModelIndex net = test::moduleTreeView(w)->proxy()->index(0, 0);
         QVERIFY(net.isValid());
         // 2·256·1024·512 FLOPs, worked by hand, from the trace's Input Dims.
         QCOMPARE(net.siblingAtColumn(views::ModuleTreeModel::GFlops).data().toString(),
@@ -217,10 +215,10 @@ private slots:
         // The kernel it launched (30 µs, by External id) is its GPU time, shown.
         QCOMPARE(net.siblingAtColumn(views::ModuleTreeModel::DeviceMs).data().toString(),
                  QStringLiteral("0.030"));
-        QVERIFY(!w.moduleTreeView()->tree()->isColumnHidden(views::ModuleTreeModel::DeviceMs));
+        QVERIFY(!test::moduleTreeView(w)->tree()->isColumnHidden(views::ModuleTreeModel::DeviceMs));
         // The views without data for it say why: no routing, no ceilings.
-        for (QWidget* view :
-             {static_cast<QWidget*>(w.expertLoadView()), static_cast<QWidget*>(w.rooflineView())}) {
+        for (QWidget* view : {static_cast<QWidget*>(test::expertLoadView(w)),
+                              static_cast<QWidget*>(test::rooflineView(w))}) {
             view->show();
             bool says = false;
             for (auto* label : view->findChildren<QLabel*>())
@@ -228,7 +226,7 @@ private slots:
             QVERIFY2(says, view->metaObject()->className());
         }
         // The op table has the trace's op.
-        QCOMPARE(w.opTableView()->model()->rowCount(), 1);
+        QCOMPARE(test::opTableView(w)->model()->rowCount(), 1);
         w.grab();
 
         // A broken trace fails with the importer's reason; the window stays up.

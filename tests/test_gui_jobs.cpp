@@ -24,10 +24,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
-#include <QDoubleSpinBox>
-#include <QMenu>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
+#include <QMenu>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -209,7 +209,7 @@ private slots:
                                      w.session()->analysis.run.status == RunStatus::Complete,
                                  20000);
         QVERIFY(w.session()->analysis.run.model.rfind("python:", 0) == 0);
-        auto* experts = w.expertLoadView();
+        auto* experts = test::expertLoadView(w);
         QCOMPARE(experts->layerBox()->count(), 4); // the example's MoE layers
         int64_t slotCount = 0;
         for (const auto& row : w.session()->data.routing)
@@ -408,20 +408,20 @@ private slots:
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         w.openSession(path);
         QVERIFY(loaded.wait(20000));
-        QAction* combined = w.whatIfActions()->action(QStringLiteral("combined"));
+        QAction* combined = test::whatIfActions(w)->action(QStringLiteral("combined"));
         QVERIFY(combined && combined->isEnabled());
         auto* bar = w.findChild<QToolBar*>(QStringLiteral("whatIfToolbar"));
         QVERIFY(bar);
         QWidget* button = bar->widgetForAction(combined);
         QVERIFY(button && button->isVisible());
         QSignalSpy finished(&w, &MainWindow::whatIfFinished);
-        QSignalSpy compared(w.comparisonView(), &views::ComparisonView::compared);
+        QSignalSpy compared(test::comparisonView(w), &views::ComparisonView::compared);
         QTest::mouseClick(button, Qt::LeftButton); // one click
         QVERIFY(!combined->isEnabled());           // no second job while one runs
         QVERIFY(finished.wait(120000));
         QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
         QVERIFY(compared.count() > 0 || compared.wait(30000));
-        auto* view = w.comparisonView();
+        auto* view = test::comparisonView(w);
         QCOMPARE(view->runA(), qint64(1));
         QCOMPARE(view->runB(), qint64(2));
         QCOMPARE(w.session()->runId, qint64(2)); // the main views show the what-if run
@@ -493,13 +493,16 @@ private slots:
                                            .data(views::ComparisonSortRole)
                                            .toDouble());
         // Side-by-side heatmaps: B greys out the 154 pruned patches, A none.
-        QVERIFY(view->heatmapA()->canvas()->prunedPatches().empty());
-        const auto& pruned = view->heatmapB()->canvas()->prunedPatches();
+        QVERIFY(test::find<views::HeatmapCanvas>(*view->heatmapA(), "heatmapCanvas")
+                    ->prunedPatches()
+                    .empty());
+        const auto& pruned =
+            test::find<views::HeatmapCanvas>(*view->heatmapB(), "heatmapCanvas")->prunedPatches();
         QCOMPARE(int(std::count(pruned.begin(), pruned.end(), true)), 256 - 102);
         view->tabs()->setCurrentIndex(2);
         dock(w, view)->raise();
         QApplication::processEvents();
-        auto* canvas = view->heatmapB()->canvas();
+        auto* canvas = test::find<views::HeatmapCanvas>(*view->heatmapB(), "heatmapCanvas");
         const QImage shot = canvas->grab().toImage();
         const QRect r = canvas->imageRect();
         const int patch = int(std::find(pruned.begin(), pruned.end(), true) - pruned.begin());

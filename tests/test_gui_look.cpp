@@ -42,9 +42,7 @@ private slots:
                                      QStringLiteral("--steps"), QStringLiteral("2")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
     }
-    void init() {
-        test::failOnWarnings();
-    }
+    void init() { test::failOnWarnings(); }
 
     // Every table and tree of the window sits behind a sorting proxy that
     // sorts by the raw value, set up the one way (views/ItemViews.h).
@@ -78,8 +76,8 @@ private slots:
         const QPalette dark = QApplication::palette();
         QVERIFY(views::colours::isDark(dark));
         const QColor base = dark.color(QPalette::Base);
-        for (QCustomPlot* plot :
-             {w.rooflineView()->plot(), w.timelineView()->plot(), w.expertLoadView()->barsPlot()}) {
+        for (QCustomPlot* plot : {test::rooflineView(w)->plot(), test::timelineView(w)->plot(),
+                                  test::expertLoadView(w)->barsPlot()}) {
             qobject_cast<QDockWidget*>(plot->parentWidget()->parentWidget())->raise();
             QApplication::processEvents();
             plot->replot();
@@ -87,7 +85,7 @@ private slots:
             QCOMPARE(shot.pixelColor(2, 2), base);
             QCOMPARE(plot->xAxis->tickLabelColor(), dark.color(QPalette::WindowText));
         }
-        QCOMPARE(w.rooflineView()->plot()->graph(0)->pen().color(),
+        QCOMPARE(test::rooflineView(w)->plot()->graph(0)->pen().color(),
                  dark.color(QPalette::WindowText));
         for (const QColor& c : {views::colours::good(dark), views::colours::bad(dark),
                                 views::colours::warning(dark), views::colours::ink(dark)})
@@ -113,7 +111,6 @@ private slots:
         MainWindow w;
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
     }
-
 };
 
 QTEST_MAIN(TestGuiLook)

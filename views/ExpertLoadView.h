@@ -34,7 +34,6 @@ public:
     QComboBox* layerBox() const { return layer_; }
     QComboBox* phaseBox() const { return phase_; }
     QCustomPlot* barsPlot() const { return bars_; }
-    QCustomPlot* gridPlot() const { return grid_; }
     // The statistics currently drawn (for tests and the status bar).
     const LayerMoeReport& shown() const { return shown_; }
 

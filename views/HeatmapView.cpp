@@ -178,7 +178,13 @@ HeatmapView::HeatmapView(QWidget* parent)
       colormap_(new QComboBox(this)), first_(new QSpinBox(this)), last_(new QSpinBox(this)),
       opacity_(new QSlider(Qt::Horizontal, this)), gridToggle_(new QCheckBox(tr("Grid"), this)),
       info_(new QLabel(this)), canvas_(new HeatmapCanvas(this)), colourBar_(new ColourBar(this)) {
-    colourBar_->setObjectName(QStringLiteral("heatmapColourBar"));
+    // Named for style sheets, UI automation and the GUI tests.
+    const std::pair<QWidget*, const char*> parts[] = {
+        {metric_, "metric"},    {phase_, "phase"},          {colormap_, "colormap"},
+        {first_, "firstLayer"}, {last_, "lastLayer"},       {opacity_, "opacity"},
+        {gridToggle_, "grid"},  {canvas_, "heatmapCanvas"}, {colourBar_, "heatmapColourBar"}};
+    for (const auto& [part, name] : parts)
+        part->setObjectName(QString::fromLatin1(name));
     metric_->setToolTip(tr(
         "What colours each patch; the status bar says whether a value is measured or estimated"));
     metric_->setSizeAdjustPolicy(QComboBox::AdjustToContents);

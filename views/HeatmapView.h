@@ -93,13 +93,8 @@ public:
     // The overlay as shown (the stored image, downscaled to at most
     // kDisplaySide pixels so that re-colouring never stalls the GUI).
     const QImage& overlay() const;
-    QSpinBox* firstLayer() const { return first_; }
-    QSpinBox* lastLayer() const { return last_; }
-    QSlider* opacity() const { return opacity_; }
+    // The colormap chooser (the window remembers its choice across sessions).
     QComboBox* colormap() const { return colormap_; }
-    QComboBox* metric() const { return metric_; }
-    QCheckBox* gridToggle() const { return gridToggle_; }
-    QComboBox* phase() const { return phase_; }
     // Every metric's value at one patch, for the hover read-out.
     QString describePatch(int patch) const;
     // The overlay at the stored image's full resolution with the current
@@ -111,8 +106,6 @@ public:
     // Selects a visual patch (row-major index, -1: none) everywhere.
     void selectPatch(int patch);
     int selectedPatch() const { return selected_; }
-    HeatmapCanvas* canvas() const { return canvas_; }
-    ColourBar* colourBar() const { return colourBar_; }
     // True while the grids for a new layer range or phase are computed (off the GUI thread).
     bool recomputing() const { return grids_.busy(); }
 
@@ -131,8 +124,8 @@ private:
     static constexpr int kDisplaySide = 1024;
     std::shared_ptr<const SessionData> data_;
     RgbImage display_;
-    HeatGrid grid_;    // the current metric's grid
-    QString cacheKey_; // layer range and phase allGrids_ was derived for
+    HeatGrid grid_;      // the current metric's grid
+    QString cacheKey_;   // layer range and phase allGrids_ was derived for
     QString pendingKey_; // what the newest recomputation is for
     QComboBox* metric_;
     QComboBox* phase_;

@@ -26,7 +26,6 @@ public:
     QSortFilterProxyModel* proxy() const { return proxy_; }
     QTreeView* tree() const { return view_; }
     QLineEdit* filter() const { return filter_; }
-    QComboBox* kindFilter() const { return kind_; }
 
 private:
     ModuleTreeModel* model_;

@@ -78,14 +78,26 @@ struct MainWindow::Loaded {
     QString error;
 };
 
+// Every view by name, for style sheets, UI automation and the GUI tests.
+void MainWindow::nameParts() {
+    const std::pair<QObject*, const char*> parts[] = {
+        {heatmap_, "heatmapView"},       {modules_, "moduleTreeView"}, {findings_, "findingsView"},
+        {experts_, "expertLoadView"},    {runs_, "runsView"},          {timeline_, "timelineView"},
+        {flame_, "flameChartView"},      {ops_, "opTableView"},        {roofline_, "rooflineView"},
+        {comparison_, "comparisonView"}, {&runner_, "captureRunner"}};
+    for (const auto& [part, name] : parts)
+        part->setObjectName(QString::fromLatin1(name));
+}
+
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), heatmap_(new views::HeatmapView(this)),
       modules_(new views::ModuleTreeView(this)), findings_(new views::FindingsView(this)),
       experts_(new views::ExpertLoadView(this)), runs_(new views::RunsView(this)),
       timeline_(new views::TimelineView(this)), flame_(new views::FlameChartView(this)),
       ops_(new views::OpTableView(this)), roofline_(new views::RooflineView(this)),
-      comparison_(new views::ComparisonView(this)), runLabel_(new QLabel(this)) {
+      comparison_(new views::ComparisonView(this)), runLabel_(new QLabel(this)), runner_(this) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
+    nameParts();
     setCentralWidget(heatmap_);
     setAcceptDrops(true);
 
@@ -137,6 +149,7 @@ void MainWindow::setUpWhatIfs() {
     whatIfBar->setObjectName(QStringLiteral("whatIfToolbar"));
     whatIfBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     whatIfs_ = new WhatIfActions(whatIfMenu, whatIfBar, this);
+    whatIfs_->setObjectName(QStringLiteral("whatIfActions"));
     connect(whatIfs_, &WhatIfActions::requested, this, &MainWindow::startWhatIf);
     compare_ = new CompareMethodsWindow(this);
     connect(whatIfs_, &WhatIfActions::compareRequested, this, [this] {

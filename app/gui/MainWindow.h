@@ -51,16 +51,12 @@ public:
     // Runs a capture in a child process with a progress bar and Cancel in the
     // status bar; the views follow the session while it grows.
     void startCapture(const CaptureRequest& request);
-    CaptureRunner* captureRunner() { return &runner_; }
     // Runs a what-if on the open session's baseline (the run shown, or its
     // baseline) in a child process; the comparison view shows it when done.
     void startWhatIf(WhatIfJob job);
     // Runs a method sweep the same way; its table and Pareto plot open in
     // the Compare Methods window when it finishes.
     void startSweep(SweepRequest request);
-    CompareMethodsWindow* compareWindow() const { return compare_; }
-    WhatIfActions* whatIfActions() const { return whatIfs_; }
-    views::ComparisonView* comparisonView() const { return comparison_; }
     enum class Export {
         HeatmapPng,
         HeatmapCsv,
@@ -77,15 +73,6 @@ public:
     // Shows the view and selection a finding points to.
     void showFinding(const Finding& finding);
 
-    views::HeatmapView* heatmapView() const { return heatmap_; }
-    views::ModuleTreeView* moduleTreeView() const { return modules_; }
-    views::FindingsView* findingsView() const { return findings_; }
-    views::ExpertLoadView* expertLoadView() const { return experts_; }
-    views::RunsView* runsView() const { return runs_; }
-    views::TimelineView* timelineView() const { return timeline_; }
-    views::FlameChartView* flameChartView() const { return flame_; }
-    views::OpTableView* opTableView() const { return ops_; }
-    views::RooflineView* rooflineView() const { return roofline_; }
     std::shared_ptr<const views::SessionData> session() const { return session_; }
 
 signals:
@@ -110,6 +97,7 @@ private:
     void setUpJobs(); // the status bar's progress and Cancel, and the runner's signals
     // The constructor's steps (MainWindow.cpp).
     void setUpFileMenu();
+    void nameParts();
     void setUpWhatIfs();
     void setUpViewMenu();
     void setUpDocks();

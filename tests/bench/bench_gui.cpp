@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
             big.lanes.push_back(std::move(lane));
         }
     big.endNs = 1'000'000 / 72 * 720;
-    auto* timeline = w.timelineView();
+    auto* timeline = w.findChild<mvp::views::TimelineView*>(QStringLiteral("timelineView"));
     timeline->setTimeline(std::move(big));
     QElapsedTimer t;
     t.start();
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
         flame.rows.push_back(std::move(row));
     }
     flame.endNs = kSlices * 1000;
-    auto* flameView = w.flameChartView();
+    auto* flameView = w.findChild<mvp::views::FlameChartView*>(QStringLiteral("flameChartView"));
     flameView->setChart(std::move(flame));
     auto* canvas = flameView->canvas();
     canvas->resize(1400, canvas->sizeHint().height());
