@@ -4,11 +4,11 @@
 // comparison's text and JSON shape) and the resampling loss of the visual
 // tokens against vectors worked by hand.
 #include "TestSupport.h"
+#include "core/analysis/Kv.h"
 #include "core/compare/AbTimings.h"
 #include "core/compare/Comparison.h"
-#include "core/report/ComparisonText.h"
-#include "core/analysis/Kv.h"
 #include "core/compare/Prediction.h"
+#include "core/report/ComparisonText.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -2,11 +2,11 @@
 // hold for any input, and inputs with parts missing.
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
+#include "core/analysis/PatchMetrics.h"
+#include "core/analysis/Timeline.h"
 #include "core/compare/Comparison.h"
 #include "core/compare/Intervals.h"
 #include "core/compare/Pareto.h"
-#include "core/analysis/PatchMetrics.h"
-#include "core/analysis/Timeline.h"
 #include "core/report/Report.h"
 #include "core/session/ModuleRoles.h"
 

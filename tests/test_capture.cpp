@@ -1,10 +1,10 @@
 // A real ref:tiny capture, checked against the invariants the session promises.
 #include "TestSupport.h"
+#include "capture/probe/HostClock.h"
+#include "capture/probe/Recorder.h"
 #include "capture/run/Capture.h"
 #include "capture/run/Sweep.h"
 #include "capture/run/WhatIf.h"
-#include "capture/probe/HostClock.h"
-#include "capture/probe/Recorder.h"
 #include "core/analysis/ModuleCosts.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"

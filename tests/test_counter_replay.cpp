@@ -5,9 +5,9 @@
 // (read back from the session the capture wrote); hand-made ranges become
 // per-module metrics by the roofline's rule, worked here by hand.
 #include "TestSupport.h"
-#include "capture/run/CapturerImpl.h"
 #include "capture/cuda/CounterConfig.h"
 #include "capture/cuda/CounterMetrics.h"
+#include "capture/run/CapturerImpl.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 

@@ -9,8 +9,8 @@
 #include <torch/torch.h>
 // clang-format on
 
-#include "capture/probe/Recorder.h"
 #include "capture/cuda/EventTimer.h"
+#include "capture/probe/Recorder.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 

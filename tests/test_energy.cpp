@@ -3,8 +3,8 @@
 // counters said as such, and joules per phase from samples at boundaries;
 // the GPU's NVML counter (a fake library) per phase beside them.
 #include "TestSupport.h"
-#include "capture/machine/Energy.h"
 #include "capture/cuda/NvmlEnergy.h"
+#include "capture/machine/Energy.h"
 
 #include <QDir>
 #include <QFile>

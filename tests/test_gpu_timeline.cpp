@@ -12,10 +12,10 @@
 #include <torch/torch.h>
 // clang-format on
 
+#include "capture/cuda/CudaDriver.h"
 #include "capture/probe/GpuTimeline.h"
 #include "capture/probe/GpuTrace.h"
 #include "capture/probe/Recorder.h"
-#include "capture/cuda/CudaDriver.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 

@@ -6,8 +6,8 @@
 // nothing moved when every token is kept).
 #include "TestSupport.h"
 #include "WhatIfSupport.h"
-#include "core/compare/Comparison.h"
 #include "core/analysis/Kv.h"
+#include "core/compare/Comparison.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -4,10 +4,10 @@
 // baseline cannot serve is refused with what to change.
 #include "capture/whatif/Plan.h"
 #include "capture/whatif/SweepBudgets.h"
-#include "core/whatif/Methods.h"
 #include "core/image/Image.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
+#include "core/whatif/Methods.h"
 
 #include <QTemporaryDir>
 #include <set>
@@ -315,6 +315,41 @@ private slots:
         QCOMPARE(h2o->request.options.kvBudget, 0.2);
         QVERIFY(h2o->request.has(Method::H2O));
         QVERIFY(!requestForBudget(Method::SnapKv, 1.5, shape));
+    }
+
+    // What a run stores of its capture settings is what a what-if reads back:
+    // one writer and one reader, checked against each other (the reading of a
+    // hand-written config is checked above).
+    void captureSettingsRoundTrip() {
+        CaptureOptions gpu;
+        gpu.device = "cuda:0";
+        gpu.warmup = 3;
+        gpu.nestedOps = true;
+        gpu.threads = 2;
+        gpu.traceGpu = false;
+        gpu.deviceTiming = cuda::DeviceTiming::Exact;
+        gpu.hwCounters = true;
+        CaptureOptions back;
+        readCaptureSettings(withCaptureSettings(R"({"seed": 1})", gpu), back);
+        QVERIFY(back.warmup == 3 && back.nestedOps && back.threads == 2);
+        QVERIFY(!back.traceGpu && back.deviceTiming == cuda::DeviceTiming::Exact &&
+                back.hwCounters);
+        CaptureOptions cpu = gpu;
+        cpu.device = "cpu"; // a CPU run stores no GPU observation: a what-if keeps the defaults
+        CaptureOptions fromCpu;
+        readCaptureSettings(withCaptureSettings("{}", cpu), fromCpu);
+        QVERIFY(fromCpu.traceGpu && fromCpu.deviceTiming == CaptureOptions().deviceTiming &&
+                !fromCpu.hwCounters && fromCpu.warmup == 3);
+        QCOMPARE(withCaptureSettings("not json", gpu), std::string("not json"));
+        RunInfo info;
+        gpu.model = "ref:small", gpu.prompt = "Why?", gpu.imagePath = "/x.png", gpu.steps = 7;
+        gpu.dtype = "bfloat16";
+        recordOptions(gpu, info);
+        CaptureOptions again;
+        optionsOfRun(info, again);
+        QVERIFY(again.model == gpu.model && again.prompt == gpu.prompt &&
+                again.imagePath == gpu.imagePath && again.steps == 7 &&
+                again.device == "cuda:0" && again.dtype == "bfloat16");
     }
 };
 

@@ -5,9 +5,9 @@
 // compose, everything is deterministic, and bad requests write nothing.
 #include "TestSupport.h"
 #include "WhatIfSupport.h"
-#include "capture/whatif/ColdExperts.h"
 #include "capture/models/transforms/KvCompress.h"
 #include "capture/models/transforms/Quantise.h"
+#include "capture/whatif/ColdExperts.h"
 #include "core/analysis/Analysis.h"
 #include "core/compare/ModuleDiff.h"
 #include "core/session/SessionReader.h"

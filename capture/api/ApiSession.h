@@ -4,11 +4,11 @@
 // what-if planning and prediction).
 
 #include "capture/api/AttentionObserver.h"
-#include "capture/probe/GpuTrace.h"
-#include "capture/probe/Recorder.h"
 #include "capture/api/mvprof_capture.h"
 #include "capture/cuda/CounterMetrics.h"
 #include "capture/cuda/RangeProfiler.h"
+#include "capture/probe/GpuTrace.h"
+#include "capture/probe/Recorder.h"
 #include "core/Result.h"
 #include "core/compare/Prediction.h"
 #include "core/session/LiveRuns.h"

@@ -1,10 +1,10 @@
 // The C ABI (mvprof_capture.h) over SessionWriter and Recorder. Every entry
 // point catches: an exception never crosses into the host (Python), it
 // becomes an error code and a message.
-#include "core/ErrorText.h"
+#include "capture/api/ApiSession.h"
 #include "capture/machine/HostRoofline.h"
 #include "capture/machine/SystemInfo.h"
-#include "capture/api/ApiSession.h"
+#include "core/ErrorText.h"
 #include "core/image/Image.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/SessionReader.h"

@@ -2,8 +2,8 @@
 // baseline's routing in the session) and the latency a quantised what-if
 // would have with a low-bit kernel (from both runs' profiles).
 #include "capture/api/ApiSession.h"
-#include "capture/whatif/ColdExperts.h"
 #include "capture/models/transforms/TensorQuant.h"
+#include "capture/whatif/ColdExperts.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
 #include "core/analysis/Analysis.h"

@@ -19,7 +19,8 @@ namespace mvp {
 
 struct CaptureOptions {
     std::string model = "ref:tiny";
-    std::string modelFile; // a user model's manifest (docs/user-models.md); replaces `model` when set
+    std::string
+        modelFile; // a user model's manifest (docs/user-models.md); replaces `model` when set
     PresetOverrides overrides;
     std::string imagePath;
     std::string prompt = "Describe the image.";
@@ -64,5 +65,19 @@ struct PhaseTime {
     Phase phase = Phase::Preprocess;
     int64_t ns = 0;
 };
+
+// The settings that change what a run measures (warm-up passes, nested ops,
+// threads; on a GPU its trace, device timing and counters), stored in the
+// run's config under "capture" so a what-if re-runs with its baseline's
+// (docs/format.md): both directions here, so they cannot drift apart.
+std::string withCaptureSettings(const std::string& configJson, const CaptureOptions& o);
+// Reads them back into `o`; settings a config lacks (older sessions) keep
+// `o`'s values.
+void readCaptureSettings(const std::string& configJson, CaptureOptions& o);
+
+// The options a run row records (model, prompt, image, steps, device,
+// dtype), and the options that re-run it.
+void recordOptions(const CaptureOptions& o, RunInfo& info);
+void optionsOfRun(const RunInfo& info, CaptureOptions& o);
 
 } // namespace mvp

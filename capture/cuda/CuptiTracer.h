@@ -9,8 +9,8 @@
 // collect() forces them out and parses them (ActivityBuffer.h), and the join
 // (core/interop/ActivityJoin.h) runs on everything collected.
 
-#include "capture/cuda/CorrelationMarks.h"
 #include "capture/cuda/ActivityBuffer.h"
+#include "capture/cuda/CorrelationMarks.h"
 #include "core/Result.h"
 
 #include <cstdint>

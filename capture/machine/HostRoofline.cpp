@@ -1,7 +1,7 @@
 #include "capture/machine/HostRoofline.h"
 
-#include "capture/machine/SystemInfo.h"
 #include "capture/cuda/CudaDriver.h"
+#include "capture/machine/SystemInfo.h"
 #include "core/session/SessionReader.h"
 
 #include <chrono>

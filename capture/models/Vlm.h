@@ -8,8 +8,8 @@
 //
 // This header includes torch: include it only from capture's model TUs.
 
-#include "capture/probe/Recorder.h"
 #include "capture/config/Config.h"
+#include "capture/probe/Recorder.h"
 #include "capture/whatif/Transforms.h"
 #include "core/session/Records.h"
 

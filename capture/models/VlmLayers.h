@@ -9,9 +9,9 @@
 #include "capture/models/transforms/Int4Kernel.h"
 #include "capture/models/transforms/Int8Kernel.h"
 #include "capture/models/transforms/TensorQuant.h"
+#include "capture/models/transforms/VisualTokenMerge.h"
 #include "capture/whatif/TokenDrop.h"
 #include "capture/whatif/VisionZip.h"
-#include "capture/models/transforms/VisualTokenMerge.h"
 
 #include <limits>
 #include <map>

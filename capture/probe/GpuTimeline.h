@@ -10,8 +10,8 @@
 // intervals are then taken off exactly as the Recorder took them off its
 // spans, so a kernel lines up with the op that launched it.
 
-#include "capture/probe/HostClock.h"
 #include "capture/cuda/CuptiTracer.h"
+#include "capture/probe/HostClock.h"
 #include "core/session/Records.h"
 
 #include <cstdint>

@@ -6,10 +6,10 @@
 // needs the toolkit to compile.
 
 #include "capture/cuda/CorrelationMarks.h"
-#include "capture/machine/DeviceMemory.h"
-#include "capture/probe/GpuTimeline.h"
 #include "capture/cuda/EventTimer.h"
 #include "capture/cuda/NvmlEnergy.h"
+#include "capture/machine/DeviceMemory.h"
+#include "capture/probe/GpuTimeline.h"
 #include "core/Result.h"
 #include "core/session/Records.h"
 

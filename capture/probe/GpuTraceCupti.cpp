@@ -1,7 +1,7 @@
 // GpuTrace over CUPTI's activity API, in builds that found the CUDA toolkit.
+#include "capture/cuda/CuptiTracer.h"
 #include "capture/probe/GpuTrace.h"
 #include "capture/probe/HostClock.h"
-#include "capture/cuda/CuptiTracer.h"
 
 namespace mvp {
 

@@ -7,10 +7,10 @@
 // One Recorder records one run on one thread (the thread that calls
 // startOps()); ops that libtorch runs on its worker threads are not recorded.
 
+#include "capture/cuda/EventTimer.h"
 #include "capture/machine/Energy.h"
 #include "capture/probe/HostClock.h"
 #include "capture/probe/OpCostMemo.h"
-#include "capture/cuda/EventTimer.h"
 #include "core/session/Records.h"
 
 #include <array>

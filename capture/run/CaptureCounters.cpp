@@ -9,12 +9,12 @@
 // scratch session that is removed. Both the built-in model and a TorchScript
 // model replay this way; the latter's spans follow its interpreter's module
 // hierarchy, so its op callbacks run during the replays too.
-#include "capture/run/CapturerImpl.h"
 #include "capture/cuda/CorrelationMarks.h"
-#include "capture/probe/Recorder.h"
 #include "capture/cuda/CounterConfig.h"
 #include "capture/cuda/CounterMetrics.h"
 #include "capture/cuda/RangeProfiler.h"
+#include "capture/probe/Recorder.h"
+#include "capture/run/CapturerImpl.h"
 #include "core/session/SessionWriter.h"
 
 #include <filesystem>

@@ -3,10 +3,10 @@
 // attention after the prefill (a merged INT4 cache's reconstruction, mapped
 // back to each token) and each decode step's attention over the patches.
 // The what-if command runs it on both arms and compares (core/analysis/Kv.h).
-#include "capture/run/Capture.h"
-#include "capture/run/CapturerImpl.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
+#include "capture/run/Capture.h"
+#include "capture/run/CapturerImpl.h"
 
 #include <ATen/record_function.h>
 

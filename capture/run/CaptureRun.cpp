@@ -1,18 +1,18 @@
 // Runs the reference model phase by phase under a Recorder and turns what the
 // hooks see (routing, attention) into session rows.
-#include "capture/run/Capture.h"
-#include "capture/run/CapturerImpl.h"
-#include "core/ErrorText.h"
-#include "capture/probe/GpuTrace.h"
-#include "capture/run/HookSink.h"
 #include "capture/machine/HostRoofline.h"
-#include "capture/run/Pipeline.h"
-#include "capture/run/ScriptRoles.h"
 #include "capture/machine/SystemInfo.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
 #include "capture/models/transforms/KvMethods.h"
 #include "capture/models/transforms/VisualTokenDrop.h"
+#include "capture/probe/GpuTrace.h"
+#include "capture/run/Capture.h"
+#include "capture/run/CapturerImpl.h"
+#include "capture/run/HookSink.h"
+#include "capture/run/Pipeline.h"
+#include "capture/run/ScriptRoles.h"
+#include "core/ErrorText.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
@@ -331,27 +331,10 @@ PhaseMarks recordedPhases(Recorder& rec, const ProgressFn& progress, int steps) 
     };
 }
 
-std::string withCaptureSettings(const std::string& configJson, const CaptureOptions& o) {
-    auto cfg = nlohmann::json::parse(configJson, nullptr, false);
-    if (!cfg.is_object()) return configJson;
-    cfg["capture"] = {{"warmup", o.warmup}, {"nested_ops", o.nestedOps}, {"threads", o.threads}};
-    if (o.device != "cpu") {
-        cfg["capture"]["gpu_trace"] = o.traceGpu;
-        cfg["capture"]["device_timing"] = cuda::deviceTimingName(o.deviceTiming);
-        cfg["capture"]["hw_counters"] = o.hwCounters;
-    }
-    return cfg.dump();
-}
-
 RunInfo newRunInfo(const CaptureOptions& o, bool probes) {
     RunInfo info;
     info.label = "baseline";
-    info.model = o.model;
-    info.prompt = o.prompt;
-    info.imagePath = o.imagePath;
-    info.steps = o.steps;
-    info.device = o.device;
-    info.dtype = o.dtype;
+    recordOptions(o, info);
     info.blas = sysinfo::blasLibrary();
     info.threads = at::get_num_threads();
     info.probes = probes;

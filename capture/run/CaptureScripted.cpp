@@ -3,11 +3,11 @@
 // the TorchScript interpreter's module hierarchy. With a role manifest, the
 // router and attention modules it names give routing rows and the attention
 // heatmap (ScriptRoles.h).
-#include "capture/run/CapturerImpl.h"
+#include "capture/machine/SystemInfo.h"
 #include "capture/probe/GpuTrace.h"
+#include "capture/run/CapturerImpl.h"
 #include "capture/run/Pipeline.h"
 #include "capture/run/ScriptRoles.h"
-#include "capture/machine/SystemInfo.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/SessionReader.h"

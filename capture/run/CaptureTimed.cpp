@@ -3,11 +3,11 @@
 // run exactly what a recorded run computes (same visual tokens, prompt and
 // greedy decode steps) with no probes and no rows, so that A and B differ in
 // nothing but the transform.
+#include "capture/models/ScriptedModel.h"
+#include "capture/models/Vlm.h"
 #include "capture/run/Capture.h"
 #include "capture/run/CapturerImpl.h"
 #include "capture/run/Pipeline.h"
-#include "capture/models/ScriptedModel.h"
-#include "capture/models/Vlm.h"
 
 #include <chrono>
 #include <optional>

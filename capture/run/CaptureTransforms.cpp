@@ -1,11 +1,11 @@
 // What-if model rewrites (docs/diagnostics.md §9) on a built Capturer: the passes
 // that need the baseline's inputs — autograd sensitivity, AWQ calibration —
 // run here, before the what-if run itself, and are not part of its timing.
-#include "capture/run/CapturerImpl.h"
 #include "capture/models/VlmLayers.h"
 #include "capture/models/transforms/KvMethods.h"
 #include "capture/models/transforms/ModelTransforms.h"
 #include "capture/models/transforms/ScriptedQuant.h"
+#include "capture/run/CapturerImpl.h"
 #include "capture/whatif/VisionZip.h"
 
 #include <cmath>

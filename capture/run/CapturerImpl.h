@@ -2,11 +2,11 @@
 // Capturer's private state, shared by CaptureRun.cpp (running) and
 // CaptureTransforms.cpp (what-if model rewrites). Internal; includes torch.
 
-#include "capture/run/Capture.h"
-#include "capture/run/Pipeline.h"
 #include "capture/cuda/RangeProfiler.h"
 #include "capture/models/ScriptedModel.h"
 #include "capture/models/Vlm.h"
+#include "capture/run/Capture.h"
+#include "capture/run/Pipeline.h"
 
 #include <functional>
 
@@ -51,12 +51,9 @@ Batch setupRows(int64_t run, const PreparedCapture& prep, const ImageRow& image,
 // The phase marks of a recorded run: the Recorder's phase rows and the progress.
 PhaseMarks recordedPhases(Recorder& rec, const ProgressFn& progress, int steps);
 
-// What every run records about itself before it starts (host, BLAS, threads, time).
+// What every run records about itself before it starts (its options, host,
+// BLAS, threads, time).
 RunInfo newRunInfo(const CaptureOptions& o, bool probes);
-// The model config with the capture settings that affect timing (warm-up
-// passes, nested ops, requested threads) under "capture", so that a what-if
-// re-runs with its baseline's.
-std::string withCaptureSettings(const std::string& configJson, const CaptureOptions& o);
 
 // Ends a run of either kind: hands the last rows to the writer, closes the
 // run with `outcome` and fills `result` from it. A failed run is an error

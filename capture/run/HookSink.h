@@ -4,9 +4,9 @@
 //
 // Internal to mvp_capture; includes torch.
 
-#include "capture/run/Capture.h"
-#include "capture/probe/Recorder.h"
 #include "capture/models/Vlm.h"
+#include "capture/probe/Recorder.h"
+#include "capture/run/Capture.h"
 
 #include <map>
 #include <vector>

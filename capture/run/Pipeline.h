@@ -7,9 +7,9 @@
 // pipeline without a recorder. (The Python package drives the same Recorder
 // phase by phase from the user's script: mvprof_begin_phase.) Internal; includes torch.
 
-#include "capture/run/Capture.h"
 #include "capture/models/ScriptedModel.h"
 #include "capture/models/Vlm.h"
+#include "capture/run/Capture.h"
 
 #include <functional>
 #include <torch/torch.h>

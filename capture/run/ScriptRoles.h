@@ -13,8 +13,8 @@
 // A user model recomputes the whole sequence at every step, so only the
 // positions new in a pass are recorded.
 
-#include "capture/probe/OpObserver.h"
 #include "capture/config/UserModel.h"
+#include "capture/probe/OpObserver.h"
 #include "core/session/Records.h"
 
 #include <map>

@@ -1,6 +1,5 @@
 #include "capture/whatif/Plan.h"
 
-#include "capture/cuda/EventTimer.h"
 #include "capture/whatif/PlanParts.h"
 #include "core/image/Image.h"
 #include "core/session/SessionReader.h"
@@ -28,22 +27,6 @@ using planning::runName;
 
 bool isUserModel(const RunInfo& run) {
     return run.model.rfind("file:", 0) == 0;
-}
-
-// The baseline's capture settings that affect timing or what is observed
-// (absent in sessions written before they were stored: the defaults then).
-void copyCaptureSettings(const nlohmann::json& cfg, CaptureOptions& o) {
-    if (!cfg.is_object() || !cfg.contains("capture") || !cfg["capture"].is_object()) return;
-    const auto& c = cfg["capture"];
-    o.warmup = std::max(0, c.value("warmup", o.warmup));
-    o.nestedOps = c.value("nested_ops", o.nestedOps);
-    o.threads = std::max(0, c.value("threads", o.threads));
-    // A GPU baseline's observation: exact device timing waits at every op,
-    // and its counters are what a what-if's are compared with.
-    o.traceGpu = c.value("gpu_trace", o.traceGpu);
-    if (const auto timing = cuda::parseDeviceTiming(c.value("device_timing", std::string())))
-        o.deviceTiming = *timing;
-    o.hwCounters = c.value("hw_counters", o.hwCounters);
 }
 
 // The same pixels as the baseline: the original file if it is still there
@@ -82,14 +65,9 @@ Status checkBaseline(const RunInfo& base, const WhatIfRequest& r) {
 
 Result<CaptureOptions> baselineOptions(SessionReader& reader, const RunInfo& base) {
     CaptureOptions o;
-    o.model = base.model;
-    o.prompt = base.prompt;
-    o.steps = base.steps;
-    o.device = base.device;
-    o.dtype = base.dtype;
-    o.imagePath = base.imagePath;
+    optionsOfRun(base, o);
+    readCaptureSettings(base.configJson, o);
     const auto cfg = nlohmann::json::parse(base.configJson, nullptr, false);
-    copyCaptureSettings(cfg, o);
     if (isUserModel(base)) {
         // The same manifest and archive; a user model has no preset to override.
         o.modelFile = base.model.substr(std::string_view("file:").size());

@@ -14,6 +14,15 @@ Error cannotCombine(const std::string& flag, const std::string& why, const std::
     return makeError(ErrorCode::BadInput,
                      flag + " " + why + ": it cannot be combined with " + with);
 }
+
+// An encoder-side method chooses the visual tokens itself: saliency pruning
+// and the decoder's token drops would rank tokens it has already changed.
+Status choosesTokensAlone(const WhatIfRequest& r, const std::string& flag, const std::string& why) {
+    if (r.has(Method::PruneVisual)) return cannotCombine(flag, why, "--prune-visual");
+    if (r.inFamily(Family::DecoderDrop))
+        return cannotCombine(flag, why, familyFlag(r, Family::DecoderDrop));
+    return Ok{};
+}
 } // namespace
 
 // FastV, PyramidDrop or DART over the image tokens the decoder receives
@@ -28,10 +37,10 @@ Status planTokenDrop(const Context& c, WhatIfPlan& plan, Parts& parts) {
     const int layers = c.config.llm.layers;
     const int64_t visual = c.config.vision.patches();
     // The paper's K = 2 needs three layers; a two-layer model cuts after its first.
-    const int k = r.options.decoderLayer ? *r.options.decoderLayer
-                                         : std::min(2, std::max(1, layers - 1));
+    const int k =
+        r.options.decoderLayer ? *r.options.decoderLayer : std::min(2, std::max(1, layers - 1));
     const double v = r.value(method);
-    auto drop = method == Method::FastV ? planFastV(layers, visual, k, v)
+    auto drop = method == Method::FastV  ? planFastV(layers, visual, k, v)
                 : method == Method::Dart ? planDart(layers, visual, k, int64_t(v))
                                          : planPyramidDrop(layers, visual, v);
     if (!drop) return drop.error();
@@ -40,8 +49,8 @@ Status planTokenDrop(const Context& c, WhatIfPlan& plan, Parts& parts) {
         stages += (stages.empty() ? "" : ", ") + std::to_string(s.keep) + " from layer " +
                   std::to_string(s.layer);
     const std::string average = fmt("%.1f", layerAveragedVisualTokens(*drop, layers));
-    const std::string held = stages + " of " + std::to_string(visual) + ", " + average +
-                             " per layer on average";
+    const std::string held =
+        stages + " of " + std::to_string(visual) + ", " + average + " per layer on average";
     if (method == Method::FastV)
         parts.add("fastv K" + std::to_string(k) + " R" + fmt("%.2g", v),
                   "image tokens ranked by layer " + std::to_string(k - 1) +
@@ -63,10 +72,9 @@ Status planTokenDrop(const Context& c, WhatIfPlan& plan, Parts& parts) {
 // on the image when the model is transformed (ModelTransformOutcome).
 Status planVisionZip(const Context& c, WhatIfPlan& plan, Parts& parts) {
     const WhatIfRequest& r = c.request;
-    if (r.has(Method::PruneVisual) || r.inFamily(Family::DecoderDrop))
-        return cannotCombine("--visionzip", "chooses the visual tokens itself",
-                             r.has(Method::PruneVisual) ? "--prune-visual"
-                                                        : familyFlag(r, Family::DecoderDrop));
+    if (auto alone = choosesTokensAlone(r, "--visionzip", "chooses the visual tokens itself");
+        !alone)
+        return alone;
     const auto tokens = int64_t(r.value(Method::VisionZip));
     auto split = visionZipSplit(c.config.vision.patches(), tokens);
     if (!split) return split.error();
@@ -84,10 +92,8 @@ Status planVisionZip(const Context& c, WhatIfPlan& plan, Parts& parts) {
 // on the image when the model is transformed.
 Status planTome(const Context& c, WhatIfPlan& plan, Parts& parts) {
     const WhatIfRequest& r = c.request;
-    if (r.has(Method::PruneVisual) || r.inFamily(Family::DecoderDrop))
-        return cannotCombine("--tome", "merges the visual tokens itself",
-                             r.has(Method::PruneVisual) ? "--prune-visual"
-                                                        : familyFlag(r, Family::DecoderDrop));
+    if (auto alone = choosesTokensAlone(r, "--tome", "merges the visual tokens itself"); !alone)
+        return alone;
     const int64_t n = c.config.vision.patches();
     const auto v = int64_t(r.value(Method::ToMe));
     auto schedule = r.options.tomeTokensSent ? tomeScheduleForBudget(n, c.config.vision.layers, v)
@@ -103,8 +109,8 @@ Status planTome(const Context& c, WhatIfPlan& plan, Parts& parts) {
     parts.add("tome " + std::to_string(schedule->front()),
               "bipartite soft matching in each of the " + std::to_string(c.config.vision.layers) +
                   " vision blocks, merging " + per +
-                  " tokens (size-weighted means, proportional attention): " +
-                  std::to_string(sent) + " of " + std::to_string(n) + " sent");
+                  " tokens (size-weighted means, proportional attention): " + std::to_string(sent) +
+                  " of " + std::to_string(n) + " sent");
     return Ok{};
 }
 
@@ -112,10 +118,9 @@ Status planTome(const Context& c, WhatIfPlan& plan, Parts& parts) {
 // `tokens` tokens (a square grid); each token stands for its centre patch.
 Status planDownsample(const Context& c, WhatIfPlan& plan, Parts& parts) {
     const WhatIfRequest& r = c.request;
-    if (r.has(Method::PruneVisual) || r.inFamily(Family::DecoderDrop))
-        return cannotCombine("--downsample", "sends fewer visual tokens itself",
-                             r.has(Method::PruneVisual) ? "--prune-visual"
-                                                        : familyFlag(r, Family::DecoderDrop));
+    if (auto alone = choosesTokensAlone(r, "--downsample", "sends fewer visual tokens itself");
+        !alone)
+        return alone;
     const int grid = c.config.vision.gridSide();
     auto g = downsampleGrid(grid, int(r.value(Method::Downsample)));
     if (!g) return g.error();

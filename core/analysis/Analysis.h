@@ -6,13 +6,13 @@
 #include "core/Provenance.h"
 #include "core/Result.h"
 #include "core/analysis/BatchAdvisor.h"
-#include "core/analysis/RunData.h"
 #include "core/analysis/HeadStats.h"
 #include "core/analysis/Heatmap.h"
 #include "core/analysis/Kv.h"
 #include "core/analysis/ModuleCosts.h"
 #include "core/analysis/MoeStats.h"
 #include "core/analysis/Roofline.h"
+#include "core/analysis/RunData.h"
 #include "core/session/Records.h"
 
 #include <map>

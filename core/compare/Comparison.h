@@ -2,9 +2,9 @@
 // A what-if against its baseline (docs/diagnostics.md §9): latency total and per
 // phase, peak memory, throughput and fidelity, every figure labelled.
 
-#include "core/compare/AbTimings.h"
 #include "core/analysis/Analysis.h"
 #include "core/analysis/Kv.h"
+#include "core/compare/AbTimings.h"
 #include "core/compare/ModuleDiff.h"
 
 #include <optional>

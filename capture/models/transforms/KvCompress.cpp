@@ -1,7 +1,7 @@
 #include "capture/models/transforms/KvCompress.h"
 
-#include "capture/probe/Recorder.h"
 #include "capture/models/VlmLayers.h"
+#include "capture/probe/Recorder.h"
 
 #include <cmath>
 

@@ -1,10 +1,10 @@
 #include "capture/models/transforms/ModelTransforms.h"
 
-#include "capture/whatif/ExpertSparsity.h"
 #include "capture/models/transforms/Int4Kernel.h"
 #include "capture/models/transforms/Int8Engine.h"
 #include "capture/models/transforms/Int8Kernel.h"
 #include "capture/models/transforms/QuantiseTorch.h"
+#include "capture/whatif/ExpertSparsity.h"
 
 #include <array>
 #include <cmath>
