@@ -1,16 +1,22 @@
 #!/usr/bin/python3
 """The mvprof package's modules import each other without a circle, the
-ground floor (_passes, _abi) imports nothing of the package, and the public
-API is what __init__ exports. Reads the sources: no torch needed."""
+ground floor (_passes, _abi) imports nothing of the package, the public
+API is what __init__ exports, and the what-if method catalogue
+(core/whatif/Methods.cpp) names the package's transforms. Reads the
+sources: no torch needed."""
 
 import ast
 import os
+import re
 import sys
 from typing import Dict, List, Set
 
-PACKAGE = os.path.join(os.environ.get("MVP_SOURCE_DIR", os.path.join(
-    os.path.dirname(__file__), "..", "..")), "capture", "python", "mvprof")
+ROOT = os.environ.get("MVP_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+PACKAGE = os.path.join(ROOT, "capture", "python", "mvprof")
+CATALOGUE = os.path.join(ROOT, "core", "whatif", "Methods.cpp")
 GROUND = {"_abi", "_passes"}
+# The package's transforms: each a what-if method of the catalogue.
+TRANSFORMS = {"W8", "W4", "FreezeCold", "PruneVisual", "FastV", "PyramidDrop", "VisionZip"}
 PUBLIC = {"profile", "whatif", "Profile", "WhatIf", "NullProfile", "MvprofError", "DEFAULT_ROLES",
           "Transform", "W8", "W4", "FreezeCold", "PruneVisual", "FastV", "PyramidDrop",
           "VisionZip", "weight_bytes", "ABI_VERSION"}
@@ -67,6 +73,11 @@ def main() -> int:
             exported = set(ast.literal_eval(node.value))
     if exported != PUBLIC:
         failures.append(f"public API changed: {sorted(exported ^ PUBLIC)}")
+    # The method catalogue's Python column names exactly the package's transforms.
+    catalogued = set(re.findall(r'"mvprof\.(\w+)"', open(CATALOGUE, encoding="utf-8").read()))
+    if catalogued != TRANSFORMS or not TRANSFORMS <= exported:
+        failures.append(f"core/whatif/Methods.cpp names {sorted(catalogued)} as the Python "
+                        f"package's transforms; it has {sorted(TRANSFORMS)}")
     for f in failures:
         print("FAIL:", f)
     print(f"  {len(graph)} modules, no circle" if not failures else "")
