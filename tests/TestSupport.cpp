@@ -21,6 +21,9 @@ QString cliPath() {
 QString sampleImage() {
     return env("MVP_SAMPLE_IMAGE");
 }
+std::string envPath(const char* name) {
+    return env(name).toStdString();
+}
 
 CliResult runCli(const QStringList& args, int timeoutMs) {
     QProcess p;

@@ -6,12 +6,17 @@
 #include <QString>
 #include <QStringList>
 #include <QtGlobal>
+#include <string>
 
 namespace mvp::test {
 
 QString sourceDir();   // $MVP_SOURCE_DIR
 QString cliPath();     // $MVP_CLI
 QString sampleImage(); // $MVP_SAMPLE_IMAGE
+// A path CTest passes in the environment (a built helper library, …): an
+// environment variable rather than a compile-time define, so that a clone
+// elsewhere reuses the cached object files.
+std::string envPath(const char* name);
 
 struct CliResult {
     int exitCode = -1;

@@ -150,7 +150,7 @@ private slots:
 
     // The driver's call into the library must never fail the program.
     void entryPointLeavesTheProgramAlone() {
-        void* lib = dlopen(MVP_INJECT_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+        void* lib = dlopen(test::envPath("MVP_INJECT_LIBRARY").c_str(), RTLD_NOW | RTLD_LOCAL);
         QVERIFY2(lib, dlerror());
         using Init = int (*)();
         auto init = reinterpret_cast<Init>(dlsym(lib, "InitializeInjection"));

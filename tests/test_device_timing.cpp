@@ -6,6 +6,7 @@
 // or fails to record says why and leaves the spans without a device time.
 // libtorch first: Qt's `slots` macro breaks its headers.
 // clang-format off
+#include "TestSupport.h"
 #include <torch/torch.h>
 // clang-format on
 
@@ -28,7 +29,7 @@ namespace {
 // The fake driver's side for the test (the timer opens the same library, so
 // both see one device).
 struct FakeDevice {
-    void* lib = dlopen(MVP_FAKE_CUDA, RTLD_NOW | RTLD_LOCAL);
+    void* lib = dlopen(test::envPath("MVP_FAKE_CUDA").c_str(), RTLD_NOW | RTLD_LOCAL);
     void advance(long long ns) const { call<void (*)(long long)>("fake_cuda_advance")(ns); }
     int eventWaits() const { return call<int (*)()>("fake_cuda_event_waits")(); }
     int deviceWaits() const { return call<int (*)()>("fake_cuda_device_waits")(); }
@@ -118,7 +119,7 @@ private slots:
 
     void timerReadsEveryMarkAfterOneWait() {
         QVERIFY(gpu.lib);
-        auto timer = EventTimer::open(DeviceTiming::Events, MVP_FAKE_CUDA);
+        auto timer = EventTimer::open(DeviceTiming::Events, test::envPath("MVP_FAKE_CUDA").c_str());
         QVERIFY2(timer, timer ? "" : timer.error().message.c_str());
         const int waitsBefore = gpu.eventWaits();
         std::vector<int64_t> expected;
@@ -152,7 +153,7 @@ private slots:
     }
 
     void spansGetTheirDeviceTimeOneWaitPerStep() {
-        auto timer = EventTimer::open(DeviceTiming::Events, MVP_FAKE_CUDA);
+        auto timer = EventTimer::open(DeviceTiming::Events, test::envPath("MVP_FAKE_CUDA").c_str());
         QVERIFY(timer);
         const int eventWaits = gpu.eventWaits(), deviceWaits = gpu.deviceWaits();
         const auto r = record(dir.filePath(QStringLiteral("events.mvprof")), timer->get(), gpu);
@@ -172,7 +173,7 @@ private slots:
     }
 
     void exactModeWaitsAtEverySpanAndOp() {
-        auto timer = EventTimer::open(DeviceTiming::Exact, MVP_FAKE_CUDA);
+        auto timer = EventTimer::open(DeviceTiming::Exact, test::envPath("MVP_FAKE_CUDA").c_str());
         QVERIFY(timer);
         const int deviceWaits = gpu.deviceWaits();
         const auto x = torch::ones({4, 8});
@@ -198,7 +199,7 @@ private slots:
 
     void failedRecordsLeaveSpansUntimedAndSayWhy() {
         qputenv("FAKE_CUDA_MODE", "record-fails");
-        auto timer = EventTimer::open(DeviceTiming::Events, MVP_FAKE_CUDA);
+        auto timer = EventTimer::open(DeviceTiming::Events, test::envPath("MVP_FAKE_CUDA").c_str());
         QVERIFY(timer);
         const auto r = record(dir.filePath(QStringLiteral("fails.mvprof")), timer->get(), gpu);
         QCOMPARE(r.spans.size(), size_t(3)); // nothing lost
@@ -215,7 +216,7 @@ private slots:
     // its events again.
     void eventsThatCannotBeMadeAreReported() {
         qputenv("FAKE_CUDA_MODE", "create-fails");
-        auto timer = EventTimer::open(DeviceTiming::Events, MVP_FAKE_CUDA);
+        auto timer = EventTimer::open(DeviceTiming::Events, test::envPath("MVP_FAKE_CUDA").c_str());
         QVERIFY(timer);
         for (int i = 0; i < 3; ++i)
             (void)(*timer)->mark();
@@ -244,7 +245,7 @@ private slots:
         QVERIFY2(QString::fromStdString(foreign.error().message)
                      .contains(QStringLiteral("lacks the CUDA event API")),
                  foreign.error().message.c_str());
-        QVERIFY(!EventTimer::open(DeviceTiming::Off, MVP_FAKE_CUDA));
+        QVERIFY(!EventTimer::open(DeviceTiming::Off, test::envPath("MVP_FAKE_CUDA").c_str()));
     }
 };
 

@@ -118,7 +118,7 @@ private slots:
     // 1500 mJ per read, two reads after the zero point are 1.5 J and 3.0 J.
     void nvmlJoulesSinceStart() {
         qputenv("FAKE_NVML_MODE", "ok");
-        cuda::NvmlEnergy e(0, MVP_FAKE_NVML, kNoDriver);
+        cuda::NvmlEnergy e(0, test::envPath("MVP_FAKE_NVML").c_str(), kNoDriver);
         QVERIFY2(e.available(), e.unavailableReason().c_str());
         QCOMPARE(e.joules(), std::optional<double>(1.5));
         QCOMPARE(e.joules(), std::optional<double>(3.0));
@@ -129,7 +129,7 @@ private slots:
     // read after the run's last phase is in none.
     void gpuJoulesPerPhase() {
         qputenv("FAKE_NVML_MODE", "ok");
-        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML, kNoDriver);
+        cuda::NvmlEnergy gpu(0, test::envPath("MVP_FAKE_NVML").c_str(), kNoDriver);
         EnergyMeter none(dir.filePath(QStringLiteral("no-powercap")).toStdString());
         PhaseEnergy e(&none);
         e.attachGpu(&gpu);
@@ -149,7 +149,7 @@ private slots:
 
     void gpuCounterLostSaysWhy() {
         qputenv("FAKE_NVML_MODE", "restarts"); // falls to 0 after the zero point's read
-        cuda::NvmlEnergy gpu(0, MVP_FAKE_NVML, kNoDriver);
+        cuda::NvmlEnergy gpu(0, test::envPath("MVP_FAKE_NVML").c_str(), kNoDriver);
         PhaseEnergy e(nullptr);
         e.attachGpu(&gpu);
         e.phaseBoundary(Phase::Vision);
@@ -169,10 +169,12 @@ private slots:
     void nvmlFindsTheCudaDeviceByItsBus() {
         qputenv("FAKE_NVML_MODE", "ok");
         qunsetenv("FAKE_CUDA_MODE");
-        cuda::NvmlEnergy e(0, MVP_FAKE_NVML, MVP_FAKE_CUDA);
+        cuda::NvmlEnergy e(0, test::envPath("MVP_FAKE_NVML").c_str(),
+                           test::envPath("MVP_FAKE_CUDA").c_str());
         QVERIFY2(e.available(), e.unavailableReason().c_str());
         QCOMPARE(e.joules(), std::optional<double>(2.5));
-        cuda::NvmlEnergy absent(1, MVP_FAKE_NVML, MVP_FAKE_CUDA); // the driver has no cuda:1
+        cuda::NvmlEnergy absent(1, test::envPath("MVP_FAKE_NVML").c_str(),
+                                test::envPath("MVP_FAKE_CUDA").c_str()); // the driver has no cuda:1
         QVERIFY2(absent.unavailableReason().find("GPU 1") != std::string::npos,
                  absent.unavailableReason().c_str());
     }
@@ -184,11 +186,13 @@ private slots:
         qputenv("FAKE_NVML_MODE", "ok");
         qputenv("FAKE_CUDA_MODE", "no-bus-id");
         {
-            cuda::NvmlEnergy e(0, MVP_FAKE_NVML, MVP_FAKE_CUDA);
+            cuda::NvmlEnergy e(0, test::envPath("MVP_FAKE_NVML").c_str(),
+                               test::envPath("MVP_FAKE_CUDA").c_str());
             QCOMPARE(e.joules(), std::optional<double>(1.5));
         }
         qputenv("CUDA_VISIBLE_DEVICES", "1");
-        cuda::NvmlEnergy e(0, MVP_FAKE_NVML, MVP_FAKE_CUDA);
+        cuda::NvmlEnergy e(0, test::envPath("MVP_FAKE_NVML").c_str(),
+                           test::envPath("MVP_FAKE_CUDA").c_str());
         qunsetenv("CUDA_VISIBLE_DEVICES");
         qunsetenv("FAKE_CUDA_MODE");
         QVERIFY(!e.available() && !e.joules());
@@ -203,7 +207,7 @@ private slots:
             const bool none = !e.joules() && !e.available();
             return none ? QString::fromStdString(e.unavailableReason()) : QString();
         };
-        const std::string fake = MVP_FAKE_NVML;
+        const std::string fake = test::envPath("MVP_FAKE_NVML").c_str();
         QVERIFY(
             reason("ok", "/nonexistent/libnvidia-ml.so.1").contains(QStringLiteral("not found")));
         QVERIFY(reason("init-fails", fake).contains(QStringLiteral("Driver Not Loaded")));

@@ -16,11 +16,19 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 using namespace mvp;
+
+// The bundled sample photograph: $MVP_SAMPLE_IMAGE, else its path from the
+// source tree's root (where tests/gpu/run.sh runs the benchmark).
+static std::string sampleImage() {
+    const char* path = std::getenv("MVP_SAMPLE_IMAGE");
+    return path ? path : "resources/samples/astronaut.png";
+}
 
 namespace {
 double median(std::vector<double> v) {
@@ -132,7 +140,7 @@ int main(int argc, char** argv) {
     CaptureOptions o;
     o.warmup = 0; // the benchmark warms up itself (its i = -1 pass)
     if (argc > 1 && std::string(argv[1]) == "--gpu-trace") {
-        o.imagePath = MVP_SAMPLE_IMAGE;
+        o.imagePath = sampleImage();
         o.model = argc > 2 ? argv[2] : "ref:small";
         if (argc > 4) o.overrides.layers = std::max(1, std::atoi(argv[4]));
         const auto path = std::filesystem::temp_directory_path() / "mvprof-bench-gpu-trace.mvprof";
@@ -146,7 +154,7 @@ int main(int argc, char** argv) {
         std::filesystem::remove(path);
         return rc;
     }
-    o.imagePath = argc > 1 && !tinyOnly ? argv[1] : MVP_SAMPLE_IMAGE;
+    o.imagePath = argc > 1 && !tinyOnly ? argv[1] : sampleImage();
     o.model = argc > 2 && !tinyOnly ? argv[2] : "ref:tiny";
     const int repArg = tinyOnly ? 2 : 3;
     const int reps = argc > repArg ? std::max(1, std::atoi(argv[repArg])) : 7;

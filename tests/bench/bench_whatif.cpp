@@ -12,14 +12,22 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 using namespace mvp;
 
+// The bundled sample photograph: $MVP_SAMPLE_IMAGE, else its path from the
+// source tree's root (where tests/gpu/run.sh runs the benchmark).
+static std::string sampleImage() {
+    const char* path = std::getenv("MVP_SAMPLE_IMAGE");
+    return path ? path : "resources/samples/astronaut.png";
+}
+
 int main(int argc, char** argv) {
     CaptureOptions o;
     o.warmup = 0; // the benchmark warms up itself (its i = -1 pass)
-    o.imagePath = argc > 1 ? argv[1] : MVP_SAMPLE_IMAGE;
+    o.imagePath = argc > 1 ? argv[1] : sampleImage();
     o.model = argc > 2 ? argv[2] : "ref:tiny";
     const int reps = argc > 3 ? std::max(1, std::atoi(argv[3])) : 3;
     o.steps = 4;
