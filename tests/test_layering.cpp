@@ -25,7 +25,6 @@ const QRegularExpression kProject(
     QStringLiteral(R"re(^\s*#\s*include\s*"((core|capture|views|app/cli|app/gui)/[^"]+)")re"),
     QRegularExpression::MultilineOption);
 
-
 // "file:line: the include" for every include in `folder` matching `re`.
 QStringList offenders(const QString& folder, const QRegularExpression& re) {
     QStringList hits;
@@ -122,10 +121,12 @@ private slots:
         QTest::addColumn<QString>("folder");
         QTest::addColumn<QStringList>("allowed");
         const QStringList session = folders({"core", "core/session"});
-        const QStringList analysis =
-            session + folders({"core/ops", "core/image", "core/analysis"});
+        const QStringList analysis = session + folders({"core/ops", "core/image", "core/analysis"});
         const QStringList catalogue = session + folders({"core/whatif"});
-        const QStringList compare = analysis + folders({"core/whatif", "core/compare"});
+        // Eval sets and generated scenes: images and plain data, under the comparisons.
+        const QStringList eval = folders({"core", "core/image", "core/eval"});
+        const QStringList compare =
+            analysis + folders({"core/whatif", "core/eval", "core/compare"});
         const QStringList core = compare + folders({"core/report", "core/interop"});
         auto row = [](const char* folder, const QStringList& allowed) {
             QTest::newRow(folder) << QString::fromLatin1(folder) << allowed;
@@ -133,6 +134,7 @@ private slots:
         row("core/session", session);
         row("core/ops", folders({"core", "core/ops"}));
         row("core/image", folders({"core", "core/image"}));
+        row("core/eval", eval);
         row("core/interop", session + folders({"core/ops", "core/interop"}));
         row("core/analysis", analysis);
         row("core/whatif", catalogue);
@@ -147,13 +149,15 @@ private slots:
         const QStringList models =
             whatIf + folders({"capture/probe", "capture/machine", "capture/models",
                               "capture/models/transforms"});
-        const QStringList run = models + folders({"capture/run"});
+        const QStringList train = models + folders({"capture/train"});
+        const QStringList run = train + folders({"capture/run"});
         row("capture/cuda", cuda);
         row("capture/config", config);
         row("capture/machine", machine);
         row("capture/probe", probe);
         row("capture/whatif", whatIf);
         row("capture/models", models);
+        row("capture/train", train);
         row("capture/run", run);
         row("capture/api", run + folders({"capture/api"}));
         row("views", core + folders({"views"}));

@@ -2,6 +2,7 @@
 // (through capture/'s plain-C++ API).
 #include "app/cli/Cancel.h"
 #include "app/cli/Commands.h"
+#include "app/cli/ModelOptions.h"
 #include "app/cli/Parser.h"
 #include "app/cli/Progress.h"
 #include "capture/machine/Devices.h"
@@ -20,29 +21,6 @@ struct CaptureFlags {
     bool noProbes = false;
     bool noGpuTrace = false;
 };
-
-void addModelOptions(CLI::App& app, CaptureOptions& o) {
-    app.add_option("--model", o.model, "ref:tiny (default), ref:small or ref:llava-moe-7b");
-    app.add_option("--model-file", o.modelFile,
-                   "a user's TorchScript model, described by a manifest (docs/user-models.md; "
-                   "`mvprof-cli example-model DIR` writes an example)")
-        ->excludes("--model");
-    app.add_option("--layers", o.overrides.layers,
-                   "truncate the model to N vision and N decoder layers")
-        ->check(atLeast(1));
-    app.add_option("--max-seq", o.overrides.maxSeq,
-                   "the KV cache's capacity in positions (default: the preset's)")
-        ->check(atLeast(1));
-    app.add_option("--routing-skew", o.overrides.routingSkew,
-                   "expert popularity ∝ (rank+1)^-S (default 1; 0 = router only)");
-    app.add_option("--seed", o.overrides.seed, "weight seed (default 0)")->check(atLeast(0));
-    app.add_option(
-        "--dtype", o.dtype,
-        "float32 (default), bfloat16, or float16 on a GPU: weights, activations and KV cache");
-    app.add_option("--device", o.device,
-                   "cpu (default), cuda or cuda:N: where the model runs, and its what-ifs "
-                   "(phases wait for the GPU's queue)");
-}
 
 void addRunOptions(CLI::App& app, CaptureOptions& o, CaptureFlags& f) {
     app.add_option("--image", o.imagePath,
@@ -78,6 +56,36 @@ void addRunOptions(CLI::App& app, CaptureOptions& o, CaptureFlags& f) {
     app.add_flag("--force", o.force, "replace FILE.mvprof if it exists");
 }
 } // namespace
+
+void addModelOptions(CLI::App& app, CaptureOptions& o) {
+    app.add_option("--model", o.model,
+                   "ref:tiny (default), ref:small, ref:llava-moe-7b, or ref:demo (trained on "
+                   "generated scenes: docs/training.md)");
+    app.add_option("--model-file", o.modelFile,
+                   "a user's TorchScript model, described by a manifest (docs/user-models.md; "
+                   "`mvprof-cli example-model DIR` writes an example)")
+        ->excludes("--model");
+    app.add_option("--layers", o.overrides.layers,
+                   "truncate the model to N vision and N decoder layers")
+        ->check(atLeast(1));
+    app.add_option("--max-seq", o.overrides.maxSeq,
+                   "the KV cache's capacity in positions (default: the preset's)")
+        ->check(atLeast(1));
+    app.add_option("--routing-skew", o.overrides.routingSkew,
+                   "expert popularity ∝ (rank+1)^-S (default 1; 0 = router only)");
+    app.add_option("--seed", o.overrides.seed, "weight seed (default 0)")->check(atLeast(0));
+    app.add_option("--weights", o.overrides.weights,
+                   "a safetensors file with every parameter of the preset, by the names "
+                   "`mvprof-cli weights` lists (docs/weights.md)")
+        ->excludes("--model-file")
+        ->excludes("--seed");
+    app.add_option(
+        "--dtype", o.dtype,
+        "float32 (default), bfloat16, or float16 on a GPU: weights, activations and KV cache");
+    app.add_option("--device", o.device,
+                   "cpu (default), cuda or cuda:N: where the model runs, and its what-ifs "
+                   "(phases wait for the GPU's queue)");
+}
 
 int captureCommand(const std::vector<std::string>& argv) {
     CommandLine cli(
@@ -166,6 +174,53 @@ int devicesCommand(const std::vector<std::string>& argv) {
                     double(d.memoryBytes) / double(1LL << 30), dtypes.c_str());
     }
     if (!list.noCuda.empty()) std::printf("no CUDA device: %s\n", list.noCuda.c_str());
+    return 0;
+}
+
+int weightsCommand(const std::vector<std::string>& argv) {
+    CommandLine cli("weights",
+                    "mvprof-cli weights [--model P] [--layers N] [--format text|json] "
+                    "[--save FILE] — the parameters a --weights file holds",
+                    "--save writes the preset's weights (seeded, or --weights') as safetensors.");
+    std::string model = "ref:tiny", format = "text", save;
+    PresetOverrides overrides;
+    cli.app.add_option("--model", model,
+                       "ref:tiny (default), ref:small, ref:llava-moe-7b or ref:demo");
+    cli.app.add_option("--layers", overrides.layers, "truncate to N vision and N decoder layers")
+        ->check(atLeast(1));
+    cli.app.add_option("--seed", overrides.seed, "weight seed for --save (default 0)")
+        ->check(atLeast(0));
+    cli.app.add_option("--weights", overrides.weights, "re-save this file's weights")
+        ->excludes("--seed");
+    cli.app.add_option("--format", format, "text (default) or json")
+        ->check(oneOf({"text", "json"}));
+    cli.app.add_option("--save", save, "write the weights to FILE.safetensors");
+    if (auto exit = cli.parse(argv)) return *exit;
+    if (!cli.positional.empty())
+        return fail(2, "unexpected argument '" + cli.positional[0] + "' (see --help)");
+    auto cfg = presetConfig(model, overrides);
+    if (!cfg) return fail(cfg.error().exitCode(), cfg.error().message);
+    if (!save.empty()) {
+        if (auto s = writeModelWeights(*cfg, save); !s)
+            return fail(s.error().exitCode(), s.error().message);
+        std::printf("Wrote %s: %lld parameters of %s\n", save.c_str(),
+                    static_cast<long long>(cfg->parameterCount()), model.c_str());
+        return 0;
+    }
+    const auto tensors = cfg->weightTensors();
+    if (format == "json") {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& t : tensors)
+            list.push_back({{"name", t.name}, {"shape", t.shape}});
+        std::printf("%s\n", nlohmann::json{{"model", model}, {"tensors", list}}.dump().c_str());
+        return 0;
+    }
+    for (const auto& t : tensors) {
+        std::string shape;
+        for (int64_t d : t.shape)
+            shape += (shape.empty() ? "" : " × ") + std::to_string(d);
+        std::printf("%-34s %s\n", t.name.c_str(), shape.c_str());
+    }
     return 0;
 }
 

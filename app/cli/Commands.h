@@ -16,6 +16,10 @@ int diffCommand(const std::vector<std::string>& args);
 int launchCommand(const std::vector<std::string>& args);
 int importCommand(const std::vector<std::string>& args);
 int devicesCommand(const std::vector<std::string>& args);
+int weightsCommand(const std::vector<std::string>& args);
+int makeSetCommand(const std::vector<std::string>& args);
+int trainCommand(const std::vector<std::string>& args);
+int evalCommand(const std::vector<std::string>& args);
 
 // Prints "mvprof-cli: <message>" on stderr and returns `code`.
 int fail(int code, const std::string& message);

@@ -22,6 +22,10 @@ Usage:
   mvprof-cli launch --out FILE -- python3 SCRIPT [ARGS…]       run a script that uses the mvprof package
   mvprof-cli example-model DIR                                 write an example TorchScript user model
   mvprof-cli devices [--format text|json]                      the CPU and CUDA devices capture can use
+  mvprof-cli weights [--model P] [--save FILE.safetensors]     a preset's parameters; write them
+  mvprof-cli make-set --out DIR [--n N]                        an eval set of generated scenes
+  mvprof-cli eval --set SET.jsonl [--model P] [options]        a model's accuracy over an eval set
+  mvprof-cli train --out FILE.safetensors [--steps N]          train a built-in model on generated scenes
   mvprof-cli --version | --help
 Run `mvprof-cli COMMAND --help` for a command's options.
 Exit status: 0 success, 2 bad input or usage, 1 internal error.
@@ -49,6 +53,10 @@ int main(int argc, char** argv) {
         if (command == "diff") return mvp::cli::diffCommand(args);
         if (command == "launch") return mvp::cli::launchCommand(args);
         if (command == "devices") return mvp::cli::devicesCommand(args);
+        if (command == "weights") return mvp::cli::weightsCommand(args);
+        if (command == "make-set") return mvp::cli::makeSetCommand(args);
+        if (command == "train") return mvp::cli::trainCommand(args);
+        if (command == "eval") return mvp::cli::evalCommand(args);
         if (command == "example-model") {
             if (args.size() != 1 || args[0].rfind("--", 0) == 0)
                 return mvp::cli::fail(2, "example-model needs one folder to write example-vlm.pt "
@@ -65,5 +73,5 @@ int main(int argc, char** argv) {
     }
     return mvp::cli::fail(2, "unknown command '" + command +
                                  "': use capture, report, export, import, whatif, diff, launch, "
-                                 "devices or example-model (see --help)");
+                                 "devices, weights, make-set, train or example-model (see --help)");
 }

@@ -1,6 +1,9 @@
 #include "capture/config/Config.h"
 
+#include "capture/config/Resources.h"
+
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
@@ -11,26 +14,86 @@ bool LlmConfig::isMoe(int layer) const {
     return std::find(moeLayers.begin(), moeLayers.end(), layer) != moeLayers.end();
 }
 
-int64_t VlmConfig::parameterCount() const {
-    const auto& v = vision;
-    const int64_t vit = int64_t(3) * v.patch * v.patch * v.dim + v.dim +
-                        int64_t(v.patches()) * v.dim +
-                        v.layers * (4 * (int64_t(v.dim) * v.dim + v.dim) +
-                                    2 * int64_t(v.dim) * v.mlp + v.mlp + v.dim + 4 * v.dim) +
-                        2 * v.dim;
-    const int64_t proj = int64_t(v.dim) * projectorHidden + projectorHidden +
-                         int64_t(projectorHidden) * llm.dim + llm.dim;
-    const auto& l = llm;
-    const int64_t kv = int64_t(l.kvHeads) * l.headDim();
-    const int64_t attn = 2 * int64_t(l.dim) * l.dim + 2 * int64_t(l.dim) * kv;
-    int64_t dec = int64_t(l.vocab) * l.dim * 2 + l.dim;
-    for (int i = 0; i < l.layers; ++i) {
-        dec += attn + 2 * l.dim;
-        dec += l.isMoe(i) ? int64_t(l.experts) * (3 * int64_t(l.dim) * l.expertFfn) +
-                                int64_t(l.dim) * l.experts
-                          : 3 * int64_t(l.dim) * l.ffn;
+int64_t WeightTensor::elements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+        n *= d;
+    return n;
+}
+
+namespace {
+// The names libtorch gives the parameters registered in VlmLayers.cpp and
+// Vlm.cpp: a module's own parameters first, then its children's in the
+// order they were registered.
+struct WeightList {
+    std::vector<WeightTensor>& out;
+    void add(const std::string& name, std::vector<int64_t> shape) {
+        out.push_back({name, std::move(shape)});
     }
-    return vit + proj + dec;
+    void linear(const std::string& name, int64_t in, int64_t out_, bool bias) {
+        add(name + ".weight", {out_, in});
+        if (bias) add(name + ".bias", {out_});
+    }
+    void layerNorm(const std::string& name, int64_t dim) {
+        add(name + ".weight", {dim});
+        add(name + ".bias", {dim});
+    }
+    void swiGlu(const std::string& name, int64_t dim, int64_t hidden) {
+        linear(name + ".w1", dim, hidden, false);
+        linear(name + ".w2", hidden, dim, false);
+        linear(name + ".w3", dim, hidden, false);
+    }
+};
+} // namespace
+
+std::vector<WeightTensor> VlmConfig::weightTensors() const {
+    std::vector<WeightTensor> all;
+    WeightList w{all};
+    const auto& v = vision;
+    const auto& l = llm;
+    w.add("pos_embed", {v.patches(), v.dim});
+    w.add("patch_embed.weight", {v.dim, 3, v.patch, v.patch});
+    w.add("patch_embed.bias", {v.dim});
+    for (int i = 0; i < v.layers; ++i) {
+        const std::string b = "vit" + std::to_string(i);
+        w.layerNorm(b + ".ln1", v.dim);
+        w.layerNorm(b + ".ln2", v.dim);
+        w.linear(b + ".qkv", v.dim, 3 * v.dim, true);
+        w.linear(b + ".proj", v.dim, v.dim, true);
+        w.linear(b + ".fc1", v.dim, v.mlp, true);
+        w.linear(b + ".fc2", v.mlp, v.dim, true);
+    }
+    w.layerNorm("vit_norm", v.dim);
+    w.linear("proj1", v.dim, projectorHidden, true);
+    w.linear("proj2", projectorHidden, l.dim, true);
+    w.add("tok_embed.weight", {l.vocab, l.dim});
+    const int64_t hd = l.headDim();
+    for (int i = 0; i < l.layers; ++i) {
+        const std::string d = "layer" + std::to_string(i);
+        w.add(d + ".norm1.weight", {l.dim});
+        w.add(d + ".norm2.weight", {l.dim});
+        w.linear(d + ".attn.wq", l.dim, l.heads * hd, false);
+        w.linear(d + ".attn.wk", l.dim, l.kvHeads * hd, false);
+        w.linear(d + ".attn.wv", l.dim, l.kvHeads * hd, false);
+        w.linear(d + ".attn.wo", l.heads * hd, l.dim, false);
+        if (l.isMoe(i)) {
+            w.linear(d + ".moe.gate", l.dim, l.experts, false);
+            for (int e = 0; e < l.experts; ++e)
+                w.swiGlu(d + ".moe.expert" + std::to_string(e), l.dim, l.expertFfn);
+        } else {
+            w.swiGlu(d + ".ffn", l.dim, l.ffn);
+        }
+    }
+    w.add("final_norm.weight", {l.dim});
+    w.linear("lm_head", l.dim, l.vocab, false);
+    return all;
+}
+
+int64_t VlmConfig::parameterCount() const {
+    int64_t n = 0;
+    for (const auto& t : weightTensors())
+        n += t.elements();
+    return n;
 }
 
 std::string VlmConfig::toJson() const {
@@ -46,6 +109,10 @@ std::string VlmConfig::toJson() const {
         {"moe_layers", llm.moeLayers}, {"max_seq", llm.maxSeq},   {"rope_theta", llm.ropeTheta}};
     j["routing_skew"] = routingSkew;
     j["seed"] = seed;
+    if (!weights.path.empty())
+        j["weights"] = {{"file", std::filesystem::path(weights.path).filename().string()},
+                        {"path", weights.path},
+                        {"sha256", weights.sha256}};
     j["expert_ranking"] = expertRanking;
     j["parameters"] = parameterCount();
     return j.dump();
@@ -107,6 +174,31 @@ VlmConfig llavaMoe7b() {
     return c;
 }
 
+// The trained demonstration model (docs/training.md): a little wider and
+// deeper than ref:tiny, patch 16 (196 visual tokens), MoE in the last two
+// decoder layers, no routing skew (its router is trained). Its weights are
+// the bundled checkpoint.
+VlmConfig demo() {
+    VlmConfig c;
+    // 28-pixel patches, an 8 × 8 grid: a shape (28–70 px) covers one to three
+    // patches a side, and training on two cores fits in an hour (docs/training.md).
+    c.vision = {224, 28, 96, 3, 4, 256};
+    c.projectorHidden = 128;
+    c.llm.dim = 96;
+    c.llm.layers = 3;
+    c.llm.heads = 4;
+    c.llm.kvHeads = 2;
+    c.llm.ffn = 256;
+    c.llm.expertFfn = 128;
+    c.llm.experts = 4;
+    c.llm.topK = 2;
+    c.llm.moeLayers = {1, 2};
+    c.llm.maxSeq = 512;
+    c.routingSkew = 0;
+    return c;
+}
+constexpr const char* kDemoCheckpoint = "models/ref-demo.safetensors";
+
 // A fixed, platform-independent shuffle (std::shuffle's output is not
 // specified by the standard, so it could differ between standard libraries).
 std::vector<int> seededPermutation(int n, uint64_t seed) {
@@ -121,7 +213,7 @@ std::vector<int> seededPermutation(int n, uint64_t seed) {
 } // namespace
 
 std::vector<std::string> presetNames() {
-    return {"ref:tiny", "ref:small", "ref:llava-moe-7b"};
+    return {"ref:tiny", "ref:small", "ref:llava-moe-7b", "ref:demo"};
 }
 
 Result<VlmConfig> presetConfig(const std::string& name, const PresetOverrides& o) {
@@ -132,6 +224,8 @@ Result<VlmConfig> presetConfig(const std::string& name, const PresetOverrides& o
         c = small();
     else if (name == "ref:llava-moe-7b")
         c = llavaMoe7b();
+    else if (name == "ref:demo")
+        c = demo();
     else {
         std::string known;
         for (const auto& n : presetNames())
@@ -152,6 +246,24 @@ Result<VlmConfig> presetConfig(const std::string& name, const PresetOverrides& o
         c.routingSkew = *o.routingSkew;
     }
     if (o.seed) c.seed = *o.seed;
+    if (name == "ref:demo" && !o.weights && !o.seed) {
+        // The trained checkpoint, unless a seed asks for random weights.
+        const auto bundled = resourcePath(kDemoCheckpoint);
+        if (!bundled)
+            return makeError(ErrorCode::NotFound,
+                             std::string("ref:demo's checkpoint resources/") + kDemoCheckpoint +
+                                 " was not found: train one (`mvprof-cli train --out FILE`, "
+                                 "docs/training.md) and pass --weights FILE, or set "
+                                 "MVPROF_RESOURCES");
+        c.weights.path = *bundled;
+    }
+    if (o.weights) {
+        if (o.weights->empty()) return makeError(ErrorCode::BadInput, "--weights needs a file");
+        std::error_code ec;
+        const auto absolute = std::filesystem::absolute(*o.weights, ec);
+        c.weights.path = ec ? *o.weights : absolute.lexically_normal().string();
+        c.weights.sha256 = o.weightsSha256.value_or("");
+    }
     if (o.maxSeq) {
         if (*o.maxSeq < 16 || *o.maxSeq > (1 << 16))
             return makeError(ErrorCode::BadInput, "--max-seq must lie in [16, 65536]");
@@ -173,8 +285,10 @@ std::vector<int> encode(const std::string& text) {
 
 std::string decode(const std::vector<int>& ids) {
     std::string s;
-    for (int id : ids)
+    for (int id : ids) {
+        if (id == kEos) break; // the text ends there; later steps are padding
         if (id >= 0 && id < 256) s.push_back(char(id));
+    }
     return s;
 }
 } // namespace tokens

@@ -3,6 +3,7 @@
 #include "core/session/Records.h"
 
 #include <ctime>
+#include <dlfcn.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -69,6 +70,14 @@ std::string blasLibrary() {
         if (found.find(entry) == std::string::npos) found += (found.empty() ? "" : "; ") + entry;
     }
     return found.empty() ? "none loaded (libtorch's own kernels)" : found;
+}
+
+bool setBlasThreads(int threads) {
+    using SetThreads = void (*)(int);
+    const auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    if (!set) return false;
+    set(threads);
+    return true;
 }
 
 bool resetPeakRss() {

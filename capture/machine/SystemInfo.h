@@ -12,6 +12,10 @@ namespace mvp::sysinfo {
 // system's libblas alternative points to), e.g. "OpenBLAS (/usr/lib/…/libblas.so.3)".
 // Names the reference BLAS as such: it is ~30× slower and a common trap.
 std::string blasLibrary();
+// Caps the threads of an OpenBLAS loaded in the process (its own pool, which
+// libtorch's set_num_threads leaves alone and whose idle threads spin on
+// the cores a single-threaded loop needs). False where no OpenBLAS is loaded.
+bool setBlasThreads(int threads);
 
 // Resets the kernel's peak-RSS counter for this process (Linux ≥ 4.0);
 // false where that is not allowed, and peak figures then cover the whole process.

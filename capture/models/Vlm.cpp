@@ -1,6 +1,7 @@
 #include "capture/models/Vlm.h"
 
 #include "capture/models/VlmLayers.h"
+#include "capture/models/Weights.h"
 #include "capture/models/transforms/KvCompress.h"
 #include "capture/models/transforms/KvMethods.h"
 #include "capture/models/transforms/VisualTokenDrop.h"
@@ -142,6 +143,13 @@ const VlmConfig& VlmModel::config() const {
 }
 const std::vector<ModuleRow>& VlmModel::modules() const {
     return d->reg.rows;
+}
+Result<std::string> VlmModel::loadWeights(const WeightsSource& source) {
+    return mvp::loadWeights(*d, source.path, d->cfg.preset, source.sha256);
+}
+Status VlmModel::saveWeights(const std::string& path,
+                             const std::map<std::string, std::string>& metadata) const {
+    return mvp::saveWeights(*d, path, metadata);
 }
 int64_t VlmModel::parameterCount() const {
     return countParams(*d);

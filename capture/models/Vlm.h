@@ -14,6 +14,7 @@
 #include "core/session/Records.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <torch/torch.h>
 #include <vector>
@@ -74,6 +75,12 @@ public:
     // Waits for the device's queued work (a CUDA stream), so that a phase's
     // time includes its kernels; nothing on the CPU.
     void settle() const;
+    // Replaces the seeded weights with a safetensors file's (models/Weights.h):
+    // returns its SHA-256. Before setDtype/setDevice.
+    Result<std::string> loadWeights(const WeightsSource& source);
+    // Writes the weights as they are now (float32).
+    Status saveWeights(const std::string& path,
+                       const std::map<std::string, std::string>& metadata = {}) const;
     // Clears the KV cache.
     void reset();
     int cachedPositions() const;

@@ -3,6 +3,8 @@
 #include "capture/machine/SystemInfo.h"
 #include "core/session/SessionWriter.h"
 
+#include <filesystem>
+
 namespace mvp {
 
 namespace {
@@ -28,6 +30,39 @@ std::string CaptureProgress::name() const {
     return {};
 }
 
+Status setInput(PreparedCapture& p, const std::string& imagePath, const std::string& prompt,
+                const std::vector<uint8_t>* imageData) {
+    const auto& o = p.options;
+    auto ids = tokens::encode(prompt);
+    const int patches = p.config.vision.patches();
+    const int length = 1 + patches + int(ids.size()) + o.steps;
+    if (length > p.config.llm.maxSeq)
+        return makeError(ErrorCode::BadInput,
+                         "the prompt (" + std::to_string(ids.size()) + " bytes) with " +
+                             std::to_string(patches) + " image tokens and " +
+                             std::to_string(o.steps) + " decode steps needs " +
+                             std::to_string(length) + " positions, but " + o.model +
+                             " has a context of " + std::to_string(p.config.llm.maxSeq) +
+                             ": shorten the prompt or lower --steps");
+    if (imagePath.empty())
+        return makeError(ErrorCode::BadInput,
+                         "no image given: pass --image FILE (PNG, JPEG or BMP)");
+    auto bytes = imageData ? Result<std::vector<uint8_t>>(*imageData) : readImageFile(imagePath);
+    if (!bytes) return bytes.error();
+    // Decoding now gives precise errors for empty, corrupt and foreign files
+    // before anything is written; `preprocess` decodes again, timed.
+    auto img = decodeImage(*bytes, imagePath);
+    if (!img) return img.error();
+    p.promptIds = std::move(ids);
+    p.sequenceLength = length;
+    p.image = std::move(img.value());
+    p.imageBytes = std::move(bytes.value());
+    p.options.imagePath = imagePath;
+    p.options.prompt = prompt;
+    if (!imageData) p.options.imageData.reset();
+    return Ok{};
+}
+
 Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     PreparedCapture p;
     p.options = o;
@@ -43,6 +78,10 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
             return makeError(
                 ErrorCode::BadInput,
                 "user models run in the dtype they were saved in: leave --dtype at float32");
+        if (o.overrides.weights)
+            return makeError(ErrorCode::BadInput,
+                             "--weights loads the built-in model's parameters: a user model's "
+                             "weights are in its TorchScript archive");
         p.config.preset = "file:" + manifest->path;
         p.config.vision.imageSize = manifest->imageSize;
         p.config.vision.patch = manifest->patch;
@@ -56,6 +95,10 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
         auto cfg = presetConfig(o.model, o.overrides);
         if (!cfg) return cfg.error();
         p.config = std::move(cfg.value());
+        std::error_code ec;
+        if (const auto& w = p.config.weights.path;
+            !w.empty() && !std::filesystem::is_regular_file(w, ec))
+            return makeError(ErrorCode::NotFound, "--weights " + w + ": no such file");
     }
     if (o.steps < 0 || o.steps > kMaxSteps)
         return makeError(ErrorCode::BadInput,
@@ -82,30 +125,8 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& o) {
     if (o.threads < 0)
         return makeError(ErrorCode::BadInput, "--threads must be 0 (default) or more");
 
-    p.promptIds = tokens::encode(o.prompt);
-    const int patches = p.config.vision.patches();
-    p.sequenceLength = 1 + patches + int(p.promptIds.size()) + o.steps;
-    if (p.sequenceLength > p.config.llm.maxSeq)
-        return makeError(
-            ErrorCode::BadInput,
-            "the prompt (" + std::to_string(p.promptIds.size()) + " bytes) with " +
-                std::to_string(patches) + " image tokens and " + std::to_string(o.steps) +
-                " decode steps needs " + std::to_string(p.sequenceLength) + " positions, but " +
-                p.options.model + " has a context of " + std::to_string(p.config.llm.maxSeq) +
-                ": shorten the prompt or lower --steps");
-
-    if (o.imagePath.empty())
-        return makeError(ErrorCode::BadInput,
-                         "no image given: pass --image FILE (PNG, JPEG or BMP)");
-    auto bytes =
-        o.imageData ? Result<std::vector<uint8_t>>(*o.imageData) : readImageFile(o.imagePath);
-    if (!bytes) return bytes.error();
-    // Decoding now gives precise errors for empty, corrupt and foreign files
-    // before anything is written; `preprocess` decodes again, timed.
-    auto img = decodeImage(*bytes, o.imagePath);
-    if (!img) return img.error();
-    p.image = std::move(img.value());
-    p.imageBytes = std::move(bytes.value());
+    const auto* data = o.imageData ? &*o.imageData : nullptr;
+    if (auto s = setInput(p, o.imagePath, o.prompt, data); !s) return s.error();
 
     if (p.userModel) return p; // its size is known once loaded
     const int64_t weights = p.config.parameterCount() * 4;

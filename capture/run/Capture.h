@@ -72,6 +72,18 @@ struct PreparedCapture {
 // Validates the options (model, steps, prompt vs context, attention layers,
 // device, image) without touching the output path. Cheap: no model is built.
 Result<PreparedCapture> prepareCapture(const CaptureOptions& options);
+// Replaces the prepared image and prompt, checked as prepareCapture checks
+// them (the prompt fits the context, the image decodes); `imageData`, when
+// given, holds the file's bytes. Leaves `p` unchanged on an error.
+Status setInput(PreparedCapture& p, const std::string& imagePath, const std::string& prompt,
+                const std::vector<uint8_t>* imageData = nullptr);
+
+// What one unrecorded pass generated, and its phase times.
+struct ItemPass {
+    std::vector<int> tokens; // every decode step's choice (prefill's first)
+    std::string text;        // up to the first EOS (tokens::decode)
+    std::vector<PhaseTime> times;
+};
 
 // A built model ready to run a prepared capture, possibly several times
 // (the overhead benchmark interleaves probed and unprobed runs).
@@ -86,6 +98,11 @@ public:
     // tokens and decode steps as run() — timed by phase on a steady clock with
     // no probes and no rows: the unit of a what-if's A/B repetitions.
     Result<std::vector<PhaseTime>> timedPass(const RunTransform& transform = {});
+    // The same pass on another image and prompt (an eval set's item: the
+    // model stays loaded), keeping what it generated. Later runs and passes
+    // use this input too.
+    Result<ItemPass> itemPass(const std::string& imagePath, const std::string& prompt,
+                              const RunTransform& transform = {});
     // One unrecorded pass observing the visual tokens as the decoder holds
     // them (per layer: their value vectors after the prefill, each decode
     // step's attention over the patches), for a what-if's resampling loss.
@@ -105,14 +122,20 @@ public:
     // user model only weight quantisation of its LLM's linears (ScriptedQuant.h).
     Result<ModelTransformOutcome> transformModel(const ModelTransforms& t);
 
+    struct Impl; // capture/run/CapturerImpl.h: the run/ files' shared state
+
 private:
-    struct Impl;
     explicit Capturer(std::unique_ptr<Impl> impl);
     Result<CaptureResult> runScripted(SessionWriter& writer, bool probes,
                                       const ProgressFn& progress, const RunTransform& transform);
     Result<ModelTransformOutcome> transformScripted(const ModelTransforms& t);
     std::unique_ptr<Impl> d;
 };
+
+// Builds the built-in model of `config` (its seeded weights, or the file it
+// names) and writes its weights as safetensors: the file `--weights` takes,
+// a starting point for training or for another tool's checkpoint.
+Status writeModelWeights(const VlmConfig& config, const std::string& path);
 
 // prepare → open the output → build the model → run → close. On an error
 // before the run began, no output file is left behind.

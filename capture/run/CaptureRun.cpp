@@ -2,6 +2,7 @@
 // hooks see (routing, attention) into session rows.
 #include "capture/machine/HostRoofline.h"
 #include "capture/machine/SystemInfo.h"
+#include "capture/models/Pixels.h"
 #include "capture/models/Vlm.h"
 #include "capture/models/VlmLayers.h"
 #include "capture/models/transforms/KvMethods.h"
@@ -29,22 +30,6 @@ namespace mvp {
 namespace {
 // The stored copy of the input image is downscaled past this (docs/format.md).
 constexpr int kMaxStoredSide = 4096;
-
-// CLIP's normalisation, as LLaVA-class encoders use.
-constexpr float kMean[3] = {0.48145466f, 0.4578275f, 0.40821073f};
-constexpr float kStd[3] = {0.26862954f, 0.26130258f, 0.27577711f};
-
-torch::Tensor toPixels(const RgbImage& img, const float* meanRgb = kMean,
-                       const float* stdRgb = kStd) {
-    auto t = torch::from_blob(const_cast<uint8_t*>(img.rgb.data()), {img.height, img.width, 3},
-                              torch::kUInt8)
-                 .permute({2, 0, 1})
-                 .to(torch::kFloat)
-                 .div(255.0);
-    auto mean = torch::tensor({meanRgb[0], meanRgb[1], meanRgb[2]}).view({3, 1, 1});
-    auto std = torch::tensor({stdRgb[0], stdRgb[1], stdRgb[2]}).view({3, 1, 1});
-    return ((t - mean) / std).unsqueeze(0).contiguous();
-}
 
 // Fractions of the run each phase roughly takes, for the progress bar only.
 double progressAt(Phase phase, int step, int steps) {
@@ -115,6 +100,15 @@ Result<ImageRow> storedImageRow(const PreparedCapture& prep) {
                     prep.image.width,       prep.image.height, std::move(png.value())};
 }
 
+Status refreshStoredImage(Capturer::Impl& impl) {
+    if (!impl.storedImageStale) return Ok{};
+    auto stored = storedImageRow(impl.prep);
+    if (!stored) return stored.error();
+    impl.storedImage = std::move(stored.value());
+    impl.storedImageStale = false;
+    return Ok{};
+}
+
 torch::ScalarType modelDtype(const CaptureOptions& o) {
     return o.dtype == "bfloat16"  ? torch::kBFloat16
            : o.dtype == "float16" ? torch::kHalf
@@ -177,6 +171,11 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     } else {
         try {
             impl->model = std::make_unique<VlmModel>(prep.config);
+            if (!prep.config.weights.path.empty()) {
+                auto sha = impl->model->loadWeights(prep.config.weights);
+                if (!sha) return sha.error();
+                prep.config.weights.sha256 = *sha; // recorded with each run
+            }
             if (modelDtype(prep.options) != torch::kFloat)
                 impl->model->setDtype(modelDtype(prep.options));
             if (device->is_cuda()) impl->model->setDevice(*device);
@@ -194,8 +193,23 @@ Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     return std::unique_ptr<Capturer>(new Capturer(std::move(impl)));
 }
 
+Status writeModelWeights(const VlmConfig& config, const std::string& path) {
+    try {
+        VlmModel model(config);
+        if (!config.weights.path.empty())
+            if (auto sha = model.loadWeights(config.weights); !sha) return sha.error();
+        return model.saveWeights(
+            path,
+            {{"model", config.preset}, {"seed", std::to_string(config.seed)}, {"format", "pt"}});
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal,
+                         std::string("building the model failed: ") + e.what());
+    }
+}
+
 Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const ProgressFn& progress,
                                     const RunTransform& transform) {
+    if (auto s = refreshStoredImage(*d); !s) return s.error();
     if (d->scripted) {
         if (!transform.keepPatches.empty())
             return makeError(ErrorCode::BadInput,

@@ -56,39 +56,63 @@ std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& ke
 }
 
 std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture& prep,
-                                          const std::vector<int>& seen) {
+                                          const std::vector<int>& seen, std::vector<int>* chosen) {
     PhaseClock clock;
     ReferencePipeline pipeline(model, prep, seen);
-    (void)runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
+    auto tokens = runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
     auto times = clock.finish();
     model.reset();
+    if (chosen) *chosen = std::move(tokens);
     return times;
 }
 
-std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep) {
+std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
+                                         std::vector<int>* chosen) {
     PhaseClock clock;
     ScriptedPipeline pipeline(model, prep);
-    (void)runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
+    auto tokens = runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
+    if (chosen) *chosen = std::move(tokens);
     return clock.finish();
 }
 
-Result<std::vector<PhaseTime>> Capturer::timedPass(const RunTransform& transform) {
+namespace {
+
+Result<std::vector<PhaseTime>> timedPassOf(Capturer::Impl& d, const RunTransform& transform,
+                                           std::vector<int>* chosen) {
     try {
-        if (d->scripted) {
+        if (d.scripted) {
             if (!transform.keepPatches.empty())
                 return makeError(ErrorCode::BadInput,
                                  "visual-token pruning needs the built-in reference model");
-            return timedScriptedPass(*d->scripted, d->prep);
+            return timedScriptedPass(*d.scripted, d.prep, chosen);
         }
-        const auto seen = visiblePatches(d->prep.config, transform.keepPatches);
+        const auto seen = visiblePatches(d.prep.config, transform.keepPatches);
         for (int p : seen)
-            if (p < 0 || p >= d->prep.config.vision.patches())
+            if (p < 0 || p >= d.prep.config.vision.patches())
                 return makeError(ErrorCode::BadInput,
                                  "patch " + std::to_string(p) + " does not exist");
-        return timedReferencePass(*d->model, d->prep, seen);
+        return timedReferencePass(*d.model, d.prep, seen, chosen);
     } catch (const std::exception& e) {
         return makeError(ErrorCode::Internal, std::string("a timed pass failed: ") + e.what());
     }
+}
+
+} // namespace
+
+Result<std::vector<PhaseTime>> Capturer::timedPass(const RunTransform& transform) {
+    return timedPassOf(*d, transform, nullptr);
+}
+
+Result<ItemPass> Capturer::itemPass(const std::string& imagePath, const std::string& prompt,
+                                    const RunTransform& transform) {
+    if (auto s = setInput(d->prep, imagePath, prompt); !s) return s.error();
+    d->storedImageStale = true;
+    ItemPass pass;
+    auto times = timedPassOf(*d, transform, &pass.tokens);
+    if (!times) return times.error();
+    pass.times = std::move(times.value());
+    pass.text = tokens::decode(pass.tokens);
+    return pass;
 }
 
 } // namespace mvp

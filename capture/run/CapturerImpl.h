@@ -16,10 +16,14 @@ struct Capturer::Impl {
     PreparedCapture prep;
     std::unique_ptr<VlmModel> model;         // the built-in reference model, or
     std::unique_ptr<ScriptedModel> scripted; // a user's TorchScript model
-    ImageRow storedImage;
+    ImageRow storedImage; // of prep.image: stale after an itemPass until refreshed
+    bool storedImageStale = false;
     DeviceRow device;
     bool transformed = false;
 };
+
+// Brings impl.storedImage up to date with impl.prep's image (after itemPass).
+Status refreshStoredImage(Capturer::Impl& impl);
 
 // The prepared image as the model's input: resized and normalised (CLIP's
 // mean and std, or a user model's) [1, 3, S, S].
@@ -33,9 +37,12 @@ class Recorder;
 std::vector<int> visiblePatches(const VlmConfig& cfg, const std::vector<int>& keep);
 // One unprobed pass of the whole pipeline (Pipeline.h), timed by phase
 // (CaptureTimed.cpp): warm-ups and A/B repetitions run these.
+// With `chosen`, the tokens the pass generated go there.
 std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture& prep,
-                                          const std::vector<int>& seen);
-std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep);
+                                          const std::vector<int>& seen,
+                                          std::vector<int>* chosen = nullptr);
+std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
+                                         std::vector<int>* chosen = nullptr);
 
 // A recorded run of the pipeline: ops on while it runs, its outcome (status,
 // the first line of a failure, wall time, peak RSS, the text of `chosen`).

@@ -77,6 +77,11 @@ Result<CaptureOptions> baselineOptions(SessionReader& reader, const RunInfo& bas
         return makeError(ErrorCode::NotASession, runName(base) + " has no readable model config");
     o.overrides.seed = cfg.value("seed", uint64_t(0));
     o.overrides.routingSkew = cfg.value("routing_skew", 1.0);
+    if (const auto w = cfg.find("weights"); w != cfg.end() && w->is_object()) {
+        // The same file, which must not have changed since.
+        o.overrides.weights = w->value("path", std::string());
+        o.overrides.weightsSha256 = w->value("sha256", std::string());
+    }
     auto preset = presetConfig(o.model);
     if (!preset) return preset.error();
     const int layers = cfg.contains("llm") ? cfg["llm"].value("layers", 0) : 0;

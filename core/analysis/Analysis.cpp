@@ -318,6 +318,9 @@ RunAnalysis analyseRun(const RunData& d, const AnalysisOptions& opt) {
         a.importedFrom = (d.importedFrom.empty() ? std::string("a trace") : d.importedFrom) + " (" +
                          d.importFormat + ")";
     a.parameters = d.parameters;
+    a.weightsFile = d.weightsFile;
+    a.weightsSha256 = d.weightsSha256;
+    a.weightsSeed = d.weightsSeed;
     addEnergy(a, d);
     addGpuMemory(a, d);
     if (a.parameters == 0)

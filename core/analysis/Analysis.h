@@ -78,6 +78,10 @@ struct KvSummary {
 struct RunAnalysis {
     RunInfo run;
     int64_t parameters = 0;
+    // A built-in preset's weights (RunData): a file and its SHA-256, or the
+    // seed of a random initialisation; neither for user models and imports.
+    std::string weightsFile, weightsSha256;
+    std::optional<uint64_t> weightsSeed;
     std::optional<double> energyJ;         // package energy per inference (measured, RAPL), if read
     std::string energyNote;                // how it was measured, or why there is none
     std::map<Phase, double> energyByPhase; // package J per phase (measured), if read

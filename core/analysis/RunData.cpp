@@ -59,6 +59,22 @@ Status loadDeviceTime(SessionReader& reader, int64_t runId, RunData& d) {
     }
     return Ok{};
 }
+
+// Which weights a built-in preset ran with (config "weights", "seed").
+void readWeights(const nlohmann::json& cfg, RunData& d) {
+    const auto w = cfg.find("weights");
+    if (w != cfg.end() && w->is_object()) {
+        const auto text = [&](const char* key) {
+            const auto it = w->find(key);
+            return it != w->end() && it->is_string() ? it->get<std::string>() : std::string();
+        };
+        d.weightsFile = text("file");
+        d.weightsSha256 = text("sha256");
+    } else if (const auto seed = cfg.find("seed");
+               seed != cfg.end() && seed->is_number_unsigned()) {
+        d.weightsSeed = seed->get<uint64_t>();
+    }
+}
 } // namespace
 
 Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
@@ -121,6 +137,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
         d.llmDim = int(number(l, "dim", 1 << 20));
         d.llmHeads = int(number(l, "heads", 1 << 12));
         d.parameters = number(cfg, "parameters", int64_t(1) << 50);
+        readWeights(cfg, d);
     }
     const auto format = cfg.is_object() ? cfg.find("format") : cfg.end();
     if (format != cfg.end() && format->is_string() &&

@@ -45,6 +45,10 @@ struct RunData {
     // From the config JSON (0 when absent).
     int experts = 0, topK = 0, llmDim = 0, llmHeads = 0;
     int64_t parameters = 0;
+    // A built-in preset's weights: the safetensors file it loaded (its name
+    // and SHA-256), or none and the seed of its random initialisation.
+    std::string weightsFile, weightsSha256;
+    std::optional<uint64_t> weightsSeed;
     bool userModel = false; // a TorchScript or Python user model (not a built-in preset)
     // An imported trace (TraceImport.h): its file and format ("chrome-trace"); empty for a capture.
     std::string importedFrom, importFormat;

@@ -10,6 +10,14 @@ namespace mvp {
 namespace {
 using nlohmann::json;
 
+// A built-in preset's weights: {"file", "sha256"}, {"seed"} when random,
+// null for user models and imports.
+json weightsJson(const RunAnalysis& a) {
+    if (!a.weightsFile.empty()) return {{"file", a.weightsFile}, {"sha256", a.weightsSha256}};
+    if (a.weightsSeed) return {{"seed", *a.weightsSeed}};
+    return nullptr;
+}
+
 json balanceJson(const BalanceStats& s) {
     return {{"tokens", s.tokens},
             {"experts", s.experts},
@@ -241,6 +249,7 @@ json runJson(const RunAnalysis& a) {
              {"output", i.outputText},
              {"probes", i.probes},
              {"parameters", a.parameters},
+             {"weights", weightsJson(a)},
              {"wall_ms_measured", double(a.modules.wallNs) / 1e6},
              {"peak_rss_bytes_measured", i.peakRssBytes},
              {"energy_j_per_inference_measured",

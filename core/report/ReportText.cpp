@@ -44,12 +44,23 @@ std::vector<const ModuleCost*> topModules(const ModuleCostTree& t, size_t n) {
     return top;
 }
 
+// "demo.safetensors (sha256 1f2e…)" or "random, seed 0 (no --weights)".
+std::string weightsText(const RunAnalysis& a) {
+    if (!a.weightsFile.empty())
+        return a.weightsFile + " (sha256 " + a.weightsSha256.substr(0, 12) + "…)";
+    if (a.weightsSeed)
+        return "random, seed " + std::to_string(*a.weightsSeed) +
+               " (no --weights: outputs are not meaningful)";
+    return {};
+}
+
 std::string runHeaderText(const RunAnalysis& a) {
     std::string o;
     const auto& i = a.run;
     o += "\nRun " + std::to_string(i.id) + " [" + i.label + "] " + toString(i.status) + "\n";
     o += "  model      " + i.model + " (" + fmt("%.2f", double(a.parameters) / 1e6) +
          " M parameters)\n";
+    if (const auto w = weightsText(a); !w.empty()) o += "  weights    " + w + "\n";
     if (!a.importedFrom.empty()) {
         o += "  source     " + a.importedFrom + "\n";
         o += "  device     " + i.device + "\n";
@@ -278,6 +289,7 @@ std::string markdownRun(const RunAnalysis& a) {
         "\n## Run " + std::to_string(i.id) + " — " + i.label + " (" + toString(i.status) + ")\n\n";
     o += "- Model: `" + i.model + "`, " + fmt("%.2f", double(a.parameters) / 1e6) +
          " M parameters, " + i.device + ", " + i.dtype + "\n";
+    if (const auto w = weightsText(a); !w.empty()) o += "- Weights: " + w + "\n";
     o += "- Wall time: " + ms(a.modules.wallNs) + " ms (measured); peak RSS " +
          fmt("%.1f", double(i.peakRssBytes) / (1 << 20)) + " MiB (measured)\n";
     o += "- BLAS: " + i.blas + "\n";

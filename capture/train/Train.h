@@ -1,0 +1,65 @@
+#pragma once
+// Trains the built-in model on generated scenes (core/eval/Scenes.h) with
+// its own C++ code and libtorch's autograd: no second definition of the
+// architecture anywhere. Each step accumulates the gradients of `batch`
+// scenes (the model runs one sequence at a time); each scene is encoded once
+// and asked one question of every kind it has, each teacher-forced:
+//   [BOS, visual tokens…, prompt bytes…, answer bytes…]
+// with the loss the cross-entropy of the answer's bytes and EOS. AdamW,
+// linear warm-up then cosine decay. Reproducible: the same options give the
+// same weights on the same machine and thread count (docs/training.md).
+// Plain C++ header.
+
+#include "capture/config/Config.h"
+#include "core/Result.h"
+#include "core/image/Image.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mvp {
+
+struct TrainOptions {
+    std::string model = "ref:demo";
+    PresetOverrides overrides; // --weights starts from a checkpoint instead of the seed
+    int steps = 3000;
+    int batch = 16;   // scenes per step
+    double lr = 2e-3; // peak learning rate
+    double weightDecay = 0.01;
+    int warmupSteps = 100;
+    uint64_t dataSeed = 0; // which training scenes: seeds below 1e9 only (docs/eval.md)
+    // libtorch intra-op threads. One: the model runs one short sequence at a
+    // time, and on two cores a second thread made a step three times slower.
+    int threads = 1;
+    std::vector<RgbImage> photos; // photo backdrops (the training photograph)
+    std::string out;              // the checkpoint (safetensors) to write
+    int reportEvery = 50;
+    const std::atomic<bool>* cancel = nullptr; // stops after the current step, still writing `out`
+};
+
+struct TrainProgress {
+    int step = 0, steps = 0;
+    double loss = 0;           // mean over the last reportEvery steps
+    double answerAccuracy = 0; // first answer byte predicted right, same window (per question)
+    double seconds = 0;        // since training began (set-up excluded)
+};
+
+struct TrainReport {
+    int steps = 0;                      // done (fewer than asked when cancelled)
+    int64_t scenes = 0;                 // sequences trained on
+    double seconds = 0;                 // the training loop, wall clock
+    double firstLoss = 0, lastLoss = 0; // means over the first and last reporting windows
+    uint64_t lastSceneSeed = 0;
+    std::map<std::string, std::string> metadata; // what the checkpoint's header records
+};
+
+// The preset with its seeded initialisation (never its bundled checkpoint),
+// or `overrides.weights` to continue from.
+Result<TrainReport> trainModel(const TrainOptions& options,
+                               const std::function<void(const TrainProgress&)>& progress = {});
+
+} // namespace mvp
