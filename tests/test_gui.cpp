@@ -272,11 +272,12 @@ private slots:
             metrics << test::find<QComboBox>(*heat, "metric")->itemData(i).toString();
         QCOMPARE(
             metrics,
-            (QStringList{QStringLiteral("attention"), QStringLiteral("expert_flops"),
-                         QStringLiteral("latency"),
+            (QStringList{QStringLiteral("attention"), QStringLiteral("answer_attention"),
+                         QStringLiteral("expert_flops"), QStringLiteral("latency"),
                          QStringLiteral("waste")})); // no saliency: captured without --attn-layers
         const QImage before = heat->overlay();
-        test::find<QComboBox>(*heat, "metric")->setCurrentIndex(1);
+        auto* metricBox = test::find<QComboBox>(*heat, "metric");
+        metricBox->setCurrentIndex(metricBox->findData(QStringLiteral("expert_flops")));
         QVERIFY(heat->overlay() != before);
         test::find<QComboBox>(*heat, "metric")->setCurrentIndex(0);
         const QImage allPhases = heat->overlay();
@@ -289,8 +290,8 @@ private slots:
         // colormap's top colour (at the maximum) to its bottom one.
         auto* bar = heat->findChild<views::ColourBar*>(QStringLiteral("heatmapColourBar"));
         QVERIFY(bar && bar->isVisible());
-        test::find<QComboBox>(*heat, "metric")
-            ->setCurrentIndex(2); // latency: apportioned, in seconds
+        // latency: apportioned, in seconds
+        metricBox->setCurrentIndex(metricBox->findData(QStringLiteral("latency")));
         const QString said = bar->texts().join(QLatin1Char('|'));
         QVERIFY2(said.contains(QStringLiteral("Expert latency share|(apportioned)")),
                  qPrintable(said));

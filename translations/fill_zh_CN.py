@@ -179,6 +179,7 @@ ZH = {
     "View": "视图",
     "No image in this run": "此运行没有图像",
     "Attention received": "接收的注意力",
+    "Attention while answering": "作答时的注意力",
     "Expert FLOPs": "专家 FLOPs",
     "Expert latency share": "专家延迟占比",
     "Saliency (blend)": "显著性（融合）",

@@ -528,183 +528,183 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88"/>
+        <location filename="../app/gui/MainWindow.cpp" line="99"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="108"/>
+        <location filename="../app/gui/MainWindow.cpp" line="120"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109"/>
+        <location filename="../app/gui/MainWindow.cpp" line="121"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="123"/>
         <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112"/>
+        <location filename="../app/gui/MainWindow.cpp" line="124"/>
         <source>&amp;Open Session…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="114"/>
+        <location filename="../app/gui/MainWindow.cpp" line="126"/>
         <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="115"/>
+        <location filename="../app/gui/MainWindow.cpp" line="127"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="117"/>
+        <location filename="../app/gui/MainWindow.cpp" line="129"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118"/>
+        <location filename="../app/gui/MainWindow.cpp" line="130"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="119"/>
+        <location filename="../app/gui/MainWindow.cpp" line="131"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120"/>
+        <location filename="../app/gui/MainWindow.cpp" line="132"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="121"/>
+        <location filename="../app/gui/MainWindow.cpp" line="133"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="122"/>
+        <location filename="../app/gui/MainWindow.cpp" line="134"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="123"/>
+        <location filename="../app/gui/MainWindow.cpp" line="135"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="124"/>
+        <location filename="../app/gui/MainWindow.cpp" line="136"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="125"/>
+        <location filename="../app/gui/MainWindow.cpp" line="137"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="129"/>
+        <location filename="../app/gui/MainWindow.cpp" line="141"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="135"/>
+        <location filename="../app/gui/MainWindow.cpp" line="147"/>
         <source>&amp;What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136"/>
+        <location filename="../app/gui/MainWindow.cpp" line="148"/>
         <source>What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158"/>
+        <location filename="../app/gui/MainWindow.cpp" line="171"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="159"/>
+        <location filename="../app/gui/MainWindow.cpp" line="172"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161"/>
         <location filename="../app/gui/MainWindow.cpp" line="174"/>
+        <location filename="../app/gui/MainWindow.cpp" line="187"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="167"/>
+        <location filename="../app/gui/MainWindow.cpp" line="180"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172"/>
+        <location filename="../app/gui/MainWindow.cpp" line="185"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174"/>
+        <location filename="../app/gui/MainWindow.cpp" line="187"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174"/>
+        <location filename="../app/gui/MainWindow.cpp" line="187"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="185"/>
+        <location filename="../app/gui/MainWindow.cpp" line="198"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187"/>
+        <location filename="../app/gui/MainWindow.cpp" line="200"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="191"/>
+        <location filename="../app/gui/MainWindow.cpp" line="204"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="193"/>
+        <location filename="../app/gui/MainWindow.cpp" line="206"/>
         <source>Ops</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196"/>
+        <location filename="../app/gui/MainWindow.cpp" line="209"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="199"/>
+        <location filename="../app/gui/MainWindow.cpp" line="212"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="200"/>
+        <location filename="../app/gui/MainWindow.cpp" line="213"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203"/>
+        <location filename="../app/gui/MainWindow.cpp" line="216"/>
         <source>Flame chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="207"/>
+        <location filename="../app/gui/MainWindow.cpp" line="220"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="306"/>
+        <location filename="../app/gui/MainWindow.cpp" line="319"/>
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -784,18 +784,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99"/>
+        <location filename="../app/gui/MainWindow.cpp" line="111"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="305"/>
+        <location filename="../app/gui/MainWindow.cpp" line="318"/>
         <source>Open Session or Trace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="363"/>
-        <location filename="../app/gui/MainWindow.cpp" line="365"/>
+        <location filename="../app/gui/MainWindow.cpp" line="376"/>
+        <location filename="../app/gui/MainWindow.cpp" line="378"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
@@ -835,27 +835,27 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="331"/>
+        <location filename="../app/gui/MainWindow.cpp" line="344"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="353"/>
+        <location filename="../app/gui/MainWindow.cpp" line="366"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="404"/>
+        <location filename="../app/gui/MainWindow.cpp" line="417"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="409"/>
+        <location filename="../app/gui/MainWindow.cpp" line="422"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="411"/>
+        <location filename="../app/gui/MainWindow.cpp" line="424"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1201,34 +1201,34 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="92"/>
-        <location filename="../core/whatif/Methods.cpp" line="93"/>
+        <location filename="../core/whatif/Methods.cpp" line="98"/>
+        <location filename="../core/whatif/Methods.cpp" line="99"/>
         <source>W8</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="92"/>
+        <location filename="../core/whatif/Methods.cpp" line="98"/>
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="93"/>
+        <location filename="../core/whatif/Methods.cpp" line="99"/>
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="98"/>
-        <location filename="../core/whatif/Methods.cpp" line="99"/>
+        <location filename="../core/whatif/Methods.cpp" line="92"/>
+        <location filename="../core/whatif/Methods.cpp" line="93"/>
         <source>W4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="98"/>
+        <location filename="../core/whatif/Methods.cpp" line="92"/>
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="99"/>
+        <location filename="../core/whatif/Methods.cpp" line="93"/>
         <source>W4, group 128, AWQ</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1907,7 +1907,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="89"/>
+        <location filename="../views/HeatmapView.cpp" line="90"/>
         <source>No image in this run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1921,131 +1921,136 @@
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="25"/>
-        <source>Expert FLOPs</source>
+        <source>Attention while answering</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="26"/>
-        <source>Expert latency share</source>
+        <source>Expert FLOPs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="27"/>
-        <source>Saliency (blend)</source>
+        <source>Expert latency share</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="28"/>
+        <source>Saliency (blend)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="29"/>
         <source>Waste: cost without attention</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="179"/>
+        <location filename="../views/HeatmapView.cpp" line="180"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="182"/>
+        <location filename="../views/HeatmapView.cpp" line="189"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="187"/>
+        <location filename="../views/HeatmapView.cpp" line="194"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="192"/>
+        <location filename="../views/HeatmapView.cpp" line="199"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <location filename="../views/HeatmapView.cpp" line="200"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="201"/>
+        <location filename="../views/HeatmapView.cpp" line="208"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="204"/>
+        <location filename="../views/HeatmapView.cpp" line="211"/>
         <source>Draw the patch grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="235"/>
+        <location filename="../views/HeatmapView.cpp" line="242"/>
         <source>%1 %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="240"/>
+        <location filename="../views/HeatmapView.cpp" line="247"/>
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="287"/>
+        <location filename="../views/HeatmapView.cpp" line="294"/>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="343"/>
+        <location filename="../views/HeatmapView.cpp" line="350"/>
         <source>none (score)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="345"/>
+        <location filename="../views/HeatmapView.cpp" line="352"/>
         <source>seconds</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="348"/>
+        <location filename="../views/HeatmapView.cpp" line="355"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="349"/>
+        <location filename="../views/HeatmapView.cpp" line="356"/>
         <source>layers %1–%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="350"/>
+        <location filename="../views/HeatmapView.cpp" line="357"/>
         <source>unit: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="363"/>
+        <location filename="../views/HeatmapView.cpp" line="370"/>
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="379"/>
+        <location filename="../views/HeatmapView.cpp" line="386"/>
         <source>The heatmap could not be computed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="409"/>
+        <location filename="../views/HeatmapView.cpp" line="416"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="410"/>
+        <location filename="../views/HeatmapView.cpp" line="417"/>
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="421"/>
+        <location filename="../views/HeatmapView.cpp" line="428"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="449"/>
+        <location filename="../views/HeatmapView.cpp" line="456"/>
         <source>No %1 values for layers %2–%3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="463"/>
+        <location filename="../views/HeatmapView.cpp" line="470"/>
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation type="unfinished"></translation>
     </message>

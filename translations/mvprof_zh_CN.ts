@@ -527,183 +527,183 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="88" />
+        <location filename="../app/gui/MainWindow.cpp" line="99" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="108" />
+        <location filename="../app/gui/MainWindow.cpp" line="120" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="109" />
+        <location filename="../app/gui/MainWindow.cpp" line="121" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111" />
+        <location filename="../app/gui/MainWindow.cpp" line="123" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="112" />
+        <location filename="../app/gui/MainWindow.cpp" line="124" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="114" />
+        <location filename="../app/gui/MainWindow.cpp" line="126" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="115" />
+        <location filename="../app/gui/MainWindow.cpp" line="127" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="117" />
+        <location filename="../app/gui/MainWindow.cpp" line="129" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="118" />
+        <location filename="../app/gui/MainWindow.cpp" line="130" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="119" />
+        <location filename="../app/gui/MainWindow.cpp" line="131" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120" />
+        <location filename="../app/gui/MainWindow.cpp" line="132" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="121" />
+        <location filename="../app/gui/MainWindow.cpp" line="133" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="122" />
+        <location filename="../app/gui/MainWindow.cpp" line="134" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="123" />
+        <location filename="../app/gui/MainWindow.cpp" line="135" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="124" />
+        <location filename="../app/gui/MainWindow.cpp" line="136" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="125" />
+        <location filename="../app/gui/MainWindow.cpp" line="137" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="129" />
+        <location filename="../app/gui/MainWindow.cpp" line="141" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="135" />
+        <location filename="../app/gui/MainWindow.cpp" line="147" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136" />
+        <location filename="../app/gui/MainWindow.cpp" line="148" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158" />
+        <location filename="../app/gui/MainWindow.cpp" line="171" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="159" />
+        <location filename="../app/gui/MainWindow.cpp" line="172" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161" />
         <location filename="../app/gui/MainWindow.cpp" line="174" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="167" />
+        <location filename="../app/gui/MainWindow.cpp" line="180" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172" />
+        <location filename="../app/gui/MainWindow.cpp" line="185" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174" />
+        <location filename="../app/gui/MainWindow.cpp" line="187" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="185" />
+        <location filename="../app/gui/MainWindow.cpp" line="198" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="200" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="191" />
+        <location filename="../app/gui/MainWindow.cpp" line="204" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="193" />
+        <location filename="../app/gui/MainWindow.cpp" line="206" />
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="196" />
+        <location filename="../app/gui/MainWindow.cpp" line="209" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="199" />
+        <location filename="../app/gui/MainWindow.cpp" line="212" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="200" />
+        <location filename="../app/gui/MainWindow.cpp" line="213" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203" />
+        <location filename="../app/gui/MainWindow.cpp" line="216" />
         <source>Flame chart</source>
         <translation>火焰图</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="207" />
+        <location filename="../app/gui/MainWindow.cpp" line="220" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="306" />
+        <location filename="../app/gui/MainWindow.cpp" line="319" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -783,18 +783,18 @@
         <translation>正在对照运行 %2 比较 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99" />
+        <location filename="../app/gui/MainWindow.cpp" line="111" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="305" />
+        <location filename="../app/gui/MainWindow.cpp" line="318" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="363" />
-        <location filename="../app/gui/MainWindow.cpp" line="365" />
+        <location filename="../app/gui/MainWindow.cpp" line="376" />
+        <location filename="../app/gui/MainWindow.cpp" line="378" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -834,27 +834,27 @@
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="331" />
+        <location filename="../app/gui/MainWindow.cpp" line="344" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="353" />
+        <location filename="../app/gui/MainWindow.cpp" line="366" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="404" />
+        <location filename="../app/gui/MainWindow.cpp" line="417" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="409" />
+        <location filename="../app/gui/MainWindow.cpp" line="422" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="411" />
+        <location filename="../app/gui/MainWindow.cpp" line="424" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1200,34 +1200,34 @@
         <translation>剪枝通道 %1</translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="92" />
-        <location filename="../core/whatif/Methods.cpp" line="93" />
+        <location filename="../core/whatif/Methods.cpp" line="98" />
+        <location filename="../core/whatif/Methods.cpp" line="99" />
         <source>W8</source>
         <translation>W8</translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="92" />
+        <location filename="../core/whatif/Methods.cpp" line="98" />
         <source>Quantise Weights to W8 (AWQ)</source>
         <translation>权重量化为 W8（AWQ）</translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="93" />
+        <location filename="../core/whatif/Methods.cpp" line="99" />
         <source>W8, AWQ, int8 kernels where libtorch has them</source>
         <translation>W8，AWQ，libtorch 提供 int8 内核时使用</translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="98" />
-        <location filename="../core/whatif/Methods.cpp" line="99" />
+        <location filename="../core/whatif/Methods.cpp" line="92" />
+        <location filename="../core/whatif/Methods.cpp" line="93" />
         <source>W4</source>
         <translation>W4</translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="98" />
+        <location filename="../core/whatif/Methods.cpp" line="92" />
         <source>Quantise Weights to W4 (AWQ)</source>
         <translation>权重量化为 W4（AWQ）</translation>
     </message>
     <message>
-        <location filename="../core/whatif/Methods.cpp" line="99" />
+        <location filename="../core/whatif/Methods.cpp" line="93" />
         <source>W4, group 128, AWQ</source>
         <translation>W4，分组 128，AWQ</translation>
     </message>
@@ -1907,7 +1907,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="89" />
+        <location filename="../views/HeatmapView.cpp" line="90" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -1921,131 +1921,136 @@
     </message>
     <message>
         <location filename="../views/HeatmapView.cpp" line="25" />
+        <source>Attention while answering</source>
+        <translation>作答时的注意力</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="26" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26" />
+        <location filename="../views/HeatmapView.cpp" line="27" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27" />
+        <location filename="../views/HeatmapView.cpp" line="28" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28" />
+        <location filename="../views/HeatmapView.cpp" line="29" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="179" />
+        <location filename="../views/HeatmapView.cpp" line="180" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="182" />
+        <location filename="../views/HeatmapView.cpp" line="189" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="187" />
+        <location filename="../views/HeatmapView.cpp" line="194" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="192" />
+        <location filename="../views/HeatmapView.cpp" line="199" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193" />
+        <location filename="../views/HeatmapView.cpp" line="200" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="201" />
+        <location filename="../views/HeatmapView.cpp" line="208" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="204" />
+        <location filename="../views/HeatmapView.cpp" line="211" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="235" />
+        <location filename="../views/HeatmapView.cpp" line="242" />
         <source>%1 %2 (%3)</source>
         <translation>%1 %2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="240" />
+        <location filename="../views/HeatmapView.cpp" line="247" />
         <source>Patch %1 (row %2, column %3): %4</source>
         <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="287" />
+        <location filename="../views/HeatmapView.cpp" line="294" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="343" />
+        <location filename="../views/HeatmapView.cpp" line="350" />
         <source>none (score)</source>
         <translation>无（得分）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="345" />
+        <location filename="../views/HeatmapView.cpp" line="352" />
         <source>seconds</source>
         <translation>秒</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="348" />
+        <location filename="../views/HeatmapView.cpp" line="355" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="349" />
+        <location filename="../views/HeatmapView.cpp" line="356" />
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="350" />
+        <location filename="../views/HeatmapView.cpp" line="357" />
         <source>unit: %1</source>
         <translation>单位：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="363" />
+        <location filename="../views/HeatmapView.cpp" line="370" />
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation>正在计算第 %1–%2 层的热力图…</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="379" />
+        <location filename="../views/HeatmapView.cpp" line="386" />
         <source>The heatmap could not be computed: %1</source>
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="409" />
+        <location filename="../views/HeatmapView.cpp" line="416" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="410" />
+        <location filename="../views/HeatmapView.cpp" line="417" />
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation>此运行导入自跟踪文件，其中没有图像：热力图需要 mvprof 采集。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="421" />
+        <location filename="../views/HeatmapView.cpp" line="428" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="449" />
+        <location filename="../views/HeatmapView.cpp" line="456" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="463" />
+        <location filename="../views/HeatmapView.cpp" line="470" />
         <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>

@@ -22,6 +22,7 @@ namespace mvp::views {
 
 QString metricLabel(const std::string& metric) {
     if (metric == "attention") return HeatmapView::tr("Attention received");
+    if (metric == "answer_attention") return HeatmapView::tr("Attention while answering");
     if (metric == "expert_flops") return HeatmapView::tr("Expert FLOPs");
     if (metric == "latency") return HeatmapView::tr("Expert latency share");
     if (metric == "saliency") return HeatmapView::tr("Saliency (blend)");

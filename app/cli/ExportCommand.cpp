@@ -31,7 +31,8 @@ void addExportOptions(CommandLine& cli, ExportRequest& r) {
                    "the raw patch grid (one line per patch row), summed over the "
                    "layers");
     app.add_option("--metric", r.metric,
-                   "attention (default; measured), expert_flops (estimated), latency (measured), "
+                   "attention (default; measured), answer_attention (from the queries that "
+                   "generate the answer; measured), expert_flops (estimated), latency (measured), "
                    "saliency (needs --attn-layers at capture) or waste (cost without attention)");
     app.add_option("--layers", r.layers, "decoder layers to sum (N, A-B or all; default all)");
     app.add_option("--chrome-trace", r.chromeTrace,
@@ -99,10 +100,13 @@ int exportHeatmap(const ExportRequest& req, LayerRange range) {
             return fail(2,
                         check ? "no attention values in that layer range" : check.error().message);
         }
-        return fail(
-            2, "run " + std::to_string(runId) + " has no '" + metric +
-                   "' values in that layer range" +
-                   (metric == "saliency" ? " (capture with --attn-layers to get saliency)" : ""));
+        return fail(2, "run " + std::to_string(runId) + " has no '" + metric +
+                           "' values in that layer range" +
+                           (metric == "saliency" ? " (capture with --attn-layers to get saliency)"
+                            : metric == "answer_attention"
+                                ? " (recorded by the built-in model's captures with probes; older "
+                                  "sessions, TorchScript and Python runs do not have it yet)"
+                                : ""));
     }
     const HeatGrid* heat = &grids[metric];
 

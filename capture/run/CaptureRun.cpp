@@ -276,7 +276,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
             rows.runMetrics.push_back(std::move(m));
     }
     if (probes) {
-        Batch metrics = sink.metricRows();
+        Batch metrics = sink.metricRows(HookSink::answerSteps(result.outputTokens));
         rows.patchMetrics = std::move(metrics.patchMetrics);
         rows.attnMaps = std::move(sink.mapRows(positions).attnMaps);
     }

@@ -46,6 +46,26 @@ void HookSink::routing(int layer, const torch::Tensor& experts, const torch::Ten
     rec.submit(std::move(b));
 }
 
+void HookSink::addAnswerAttention(int layer, const torch::Tensor& visualColumns, int64_t n) {
+    // [heads, queries, n]: prefill's last query row, or a decode step's rows.
+    const int64_t t = visualColumns.size(1);
+    const torch::Tensor rows =
+        rec.phase() == Phase::Decode ? visualColumns : visualColumns.narrow(1, t - 1, 1);
+    torch::Tensor sum = torch::zeros({patches}, torch::kDouble);
+    sum.narrow(0, 0, n) +=
+        rows.sum(at::IntArrayRef{0, 1}).to(torch::kDouble) / double(visualColumns.size(0));
+    if (rec.phase() == Phase::Decode)
+        answerDecode[size_t(layer)].push_back(sum);
+    else if (rec.phase() == Phase::Prefill)
+        answerPrefill[size_t(layer)] = sum;
+}
+
+int HookSink::answerSteps(const std::vector<int>& chosen) {
+    for (size_t k = 0; k < chosen.size(); ++k)
+        if (chosen[k] == tokens::kEos) return int(k);
+    return std::max(0, int(chosen.size()) - 1);
+}
+
 void HookSink::attention(int layer, const torch::Tensor& slotProbs, int queryStart,
                          const KvCache& cache) {
     // Over a compressed cache, a merged slot's attention is shared evenly by
@@ -77,21 +97,27 @@ void HookSink::attention(int layer, const torch::Tensor& slotProbs, int querySta
             sum += cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
         auto& into = rec.phase() == Phase::Decode ? receivedDecode : received;
         into[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
+        addAnswerAttention(layer, cols, n);
     }
     auto it = maps.find(layer);
     if (it != maps.end()) it->second.narrow(1, queryStart, t).narrow(2, 0, s).copy_(probs);
 }
 
-Batch HookSink::metricRows() const {
+Batch HookSink::metricRows(int answerSteps) const {
     Batch b;
     for (size_t l = 0; l < received.size(); ++l) {
         auto pre = received[l].accessor<double, 1>();
         auto dec = receivedDecode[l].accessor<double, 1>();
+        torch::Tensor answer = answerPrefill[l].clone();
+        for (size_t s = 0; s < answerDecode[l].size() && int(s) < answerSteps; ++s)
+            answer += answerDecode[l][s];
+        auto ans = answer.accessor<double, 1>();
         for (int p = 0; p < patches; ++p) {
             const int patch = patchOf[size_t(p)];
             b.patchMetrics.push_back(PatchMetricRow{int(l), "attention", patch, pre[p] + dec[p]});
             b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.prefill", patch, pre[p]});
             b.patchMetrics.push_back(PatchMetricRow{int(l), "attention.decode", patch, dec[p]});
+            b.patchMetrics.push_back(PatchMetricRow{int(l), "answer_attention", patch, ans[p]});
         }
     }
     return b;
@@ -121,7 +147,9 @@ void sizeSink(HookSink& sink, const PreparedCapture& prep, const std::vector<int
     for (int l = 0; l < cfg.llm.layers; ++l) {
         sink.received.push_back(torch::zeros({patches}, torch::kDouble));
         sink.receivedDecode.push_back(torch::zeros({patches}, torch::kDouble));
+        sink.answerPrefill.push_back(torch::zeros({patches}, torch::kDouble));
     }
+    sink.answerDecode.assign(size_t(cfg.llm.layers), {});
     for (int l : prep.options.attnLayers)
         sink.maps.emplace(l,
                           torch::zeros({cfg.llm.heads, sink.totalPositions, sink.totalPositions}));

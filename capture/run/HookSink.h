@@ -32,17 +32,29 @@ struct HookSink {
     int totalPositions = 0;
     std::vector<torch::Tensor> received; // per decoder layer [patches], float64: prefill queries
     std::vector<torch::Tensor> receivedDecode; // the same from decode-step queries
-    std::map<int, torch::Tensor> maps;         // layer → [H, total, total]
-    int pos0 = 0;                              // position of the first query in the current forward
-    int64_t skippedSlots = 0;                  // (token, rank) pairs expert skipping left unrun
+    // Per decoder layer: from the prompt's last position (which predicts the
+    // first answer token), and from each decode step's query, in step order.
+    std::vector<torch::Tensor> answerPrefill;
+    std::vector<std::vector<torch::Tensor>> answerDecode;
+    std::map<int, torch::Tensor> maps; // layer → [H, total, total]
+    int pos0 = 0;                      // position of the first query in the current forward
+    int64_t skippedSlots = 0;          // (token, rank) pairs expert skipping left unrun
 
     bool isVisual(int pos) const { return pos >= firstPatch && pos < firstPatch + patches; }
     void routing(int layer, const torch::Tensor& experts, const torch::Tensor& weights,
                  const torch::Tensor& positions);
     void attention(int layer, const torch::Tensor& slotProbs, int queryStart, const KvCache& cache);
-    // "attention" over the whole run, and split by phase (docs/format.md).
-    Batch metricRows() const;
+    // "attention" over the whole run, and split by phase; "answer_attention"
+    // from the queries that generate the answer: the prompt's last position
+    // and the first `answerSteps` decode steps (docs/format.md).
+    Batch metricRows(int answerSteps = 0) const;
+    // The decode steps whose queries generate the answer and its EOS: up to
+    // the first EOS among the tokens `chosen` (prefill's first), else all.
+    static int answerSteps(const std::vector<int>& chosen);
     Batch mapRows(int positions) const;
+
+private:
+    void addAnswerAttention(int layer, const torch::Tensor& visualColumns, int64_t n);
 };
 
 // The sink's buffers for the positions and patches of this run.

@@ -119,6 +119,7 @@ std::string siValue(double v, std::string_view unit) {
 const std::vector<HeatMetric>& heatMetrics() {
     static const std::vector<HeatMetric> all{
         {"attention", Provenance::Measured, ""},
+        {"answer_attention", Provenance::Measured, ""},
         {"expert_flops", Provenance::Estimated, "FLOP"},
         // An expert span's measured time split among the tokens it processed.
         {"latency", Provenance::Apportioned, "ns"},
@@ -160,6 +161,7 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
                             : phase == Phase::Decode ? d.attentionDecode
                                                      : d.attention;
     if (auto a = gridFromMetrics(attention, g, layers); a) out["attention"] = *a;
+    if (auto a = gridFromMetrics(d.answerAttention, g, layers); a) out["answer_attention"] = *a;
     if (!d.routing.empty()) {
         out["expert_flops"] = gridOf(g, expertCost(d, layers, false, phase));
         out["latency"] = gridOf(g, expertCost(d, layers, true, phase));

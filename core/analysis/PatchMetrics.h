@@ -1,6 +1,9 @@
 #pragma once
 // Per-patch metrics of a run for the heatmap (docs/diagnostics.md §2):
 //   attention    Σ over text queries of the attention paid to the patch (measured)
+//   answer_attention  the same from the queries that generate the answer only:
+//                the prompt's last position and each decode step up to EOS
+//                (measured; whatever phase is selected)
 //   expert_flops FLOPs of the experts that processed the patch's token (estimated)
 //   latency      time of those experts, shared among the tokens they processed (measured)
 //   saliency     the multi-granularity blend of §2 with W = attention from each

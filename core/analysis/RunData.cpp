@@ -40,7 +40,8 @@ Status checkAcrossTables(const RunData& d) {
             return inconsistent(d, "token (position " + std::to_string(t.position) + "): patch " +
                                        std::to_string(t.patch) + " is outside the " +
                                        std::to_string(cells) + " patches of its grid");
-    for (const auto* metric : {&d.attention, &d.attentionPrefill, &d.attentionDecode})
+    for (const auto* metric :
+         {&d.attention, &d.attentionPrefill, &d.attentionDecode, &d.answerAttention})
         for (const auto& m : *metric)
             if (!patchOk(m.patch))
                 return inconsistent(d, "patch_metric " + m.metric + ": patch " +
@@ -99,6 +100,7 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(attention, reader.patchMetrics(runId, "attention"))
     MVP_LOAD(attentionPrefill, reader.patchMetrics(runId, "attention.prefill"))
     MVP_LOAD(attentionDecode, reader.patchMetrics(runId, "attention.decode"))
+    MVP_LOAD(answerAttention, reader.patchMetrics(runId, "answer_attention"))
     MVP_LOAD(tokensKept, reader.patchMetrics(runId, "tokens.kept"))
     MVP_LOAD(grid, reader.patchGrid(runId))
     MVP_LOAD(device, reader.device(runId))

@@ -28,6 +28,9 @@ struct RunData {
     std::vector<RoutingRow> routing;
     std::vector<PatchMetricRow> attention; // metric "attention": all text queries
     std::vector<PatchMetricRow> attentionPrefill, attentionDecode; // split by the query's phase
+    // "answer_attention": from the queries that generate the answer (the
+    // prompt's last position, the decode steps up to EOS); none in older sessions.
+    std::vector<PatchMetricRow> answerAttention;
     std::vector<PatchMetricRow>
         tokensKept; // "tokens.kept": 1 where a decoder layer's input held the patch's token
     std::map<int, std::vector<AttnMapRow>> attnMaps; // by layer; only --attn-layers
