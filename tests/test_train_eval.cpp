@@ -5,14 +5,17 @@
 // with the task's rule restated (lower case, trimmed, first word) and
 // Wilson's formula written out. Bad eval sets are exit 2 naming FILE:LINE.
 #include "TestSupport.h"
+#include "core/session/SessionReader.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace mvp;
@@ -59,6 +62,11 @@ class TestTrainEval : public QObject {
     QString weights, set;
 
     QString path(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
+    QString firstImage() const {
+        const QStringList names =
+            QDir(path("set") + QStringLiteral("/images")).entryList(QDir::Files);
+        return names.isEmpty() ? QString() : names.front();
+    }
 
     test::CliResult train(const QString& out) {
         return test::runCli({QStringLiteral("train"), QStringLiteral("--out"), out,
@@ -144,6 +152,109 @@ private slots:
             QCOMPARE(rj["runs"][0]["output"].get<std::string>(),
                      j["outputs"][i]["output"].get<std::string>());
         }
+    }
+
+    // The committed checkpoint answers 200 fresh scenes (seeds never trained
+    // on) far above chance (about 0.35 over the four kinds), and its record
+    // names that file. The targets are not met yet (docs/training.md).
+    void theCommittedCheckpointBeatsChance() {
+        const QString fresh = path("fresh");
+        auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
+                               QStringLiteral("200"), QStringLiteral("--out"), fresh});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli({QStringLiteral("eval"), QStringLiteral("--model"),
+                          QStringLiteral("ref:demo"), QStringLiteral("--set"),
+                          fresh + QStringLiteral("/set.jsonl"), QStringLiteral("--format"),
+                          QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY2(j["accuracy"]["ci95"][0].get<double>() > 0.45, r.out.left(400).constData());
+        const QString models = test::sourceDir() + QStringLiteral("/resources/models/");
+        QFile record(models + QStringLiteral("ref-demo.json"));
+        QVERIFY(record.open(QIODevice::ReadOnly));
+        const auto rec = nlohmann::json::parse(record.readAll().toStdString());
+        QCOMPARE(QByteArray::fromStdString(rec["sha256"].get<std::string>()),
+                 sha256(models + QStringLiteral("ref-demo.safetensors")));
+        // The record's accuracy is this set's: same scenes, same model, same rule.
+        QCOMPARE(rec["accuracy_measured"]["fresh_scenes"]["accuracy"]["all"]["right"].get<int>(),
+                 j["accuracy"]["right"].get<int>());
+    }
+
+    // answer_attention recomputed from the stored full attention maps
+    // (--attn-layers all): per layer and patch, the mean over heads of the
+    // attention from the prompt's last position and from each decode step's
+    // query up to the one that generated EOS, summed.
+    void answerAttentionIsTheAnswersQueries() {
+        const QString session = path("answer.mvprof");
+        const auto c = test::runCli(
+            {QStringLiteral("capture"), QStringLiteral("--model"), QStringLiteral("ref:demo"),
+             QStringLiteral("--image"), path("set") + QStringLiteral("/images/") + firstImage(),
+             QStringLiteral("--prompt"), QStringLiteral("How many shapes are there?"),
+             QStringLiteral("--steps"), QStringLiteral("6"), QStringLiteral("--attn-layers"),
+             QStringLiteral("all"), QStringLiteral("--out"), session});
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        auto reader = SessionReader::open(session.toStdString());
+        QVERIFY(reader.ok());
+        const int64_t run = (*reader)->runs()->front().id;
+        const auto tokens = *(*reader)->tokens(run);
+        const auto steps = *(*reader)->stepOutputs(run);
+        // The queries: prefill's last position, then decode step s's query
+        // (which generates step s's token) while no earlier token was EOS.
+        std::map<int, int> patchAt; // position → patch
+        int prefillLast = -1;
+        std::map<int, int> decodeQuery; // step → position
+        for (const auto& t : tokens) {
+            if (t.modality == Modality::Visual) patchAt[t.position] = t.patch;
+            if (t.phase == Phase::Prefill) prefillLast = std::max(prefillLast, t.position);
+            if (t.phase == Phase::Decode) decodeQuery[t.step] = t.position;
+        }
+        std::vector<int> queries{prefillLast};
+        bool endedEarly = false;
+        for (const auto& s : steps) {
+            if (s.step > 0 && decodeQuery.count(s.step)) queries.push_back(decodeQuery[s.step]);
+            if (s.token == 257) { // EOS: later steps are not the answer
+                endedEarly = s.step < steps.back().step;
+                break;
+            }
+        }
+        // The trained model answers in a word and EOS: the later steps are left out.
+        QVERIFY(endedEarly);
+        const auto stored = *(*reader)->patchMetrics(run, "answer_attention");
+        const auto all = *(*reader)->patchMetrics(run, "attention");
+        QVERIFY(!stored.empty());
+        std::map<std::pair<int, int>, double> expected, received;
+        const auto layers = (*reader)->attnMapLayers(run);
+        QVERIFY(layers.ok() && !layers->empty());
+        for (int layer : *layers) {
+            const auto heads = *(*reader)->attnMaps(run, layer);
+            for (const auto& h : heads)
+                for (int q : queries)
+                    for (const auto& [pos, patch] : patchAt)
+                        expected[{layer, patch}] +=
+                            h.data[size_t(q) * size_t(h.cols) + size_t(pos)] / double(heads.size());
+        }
+        for (const auto& r : all)
+            received[{r.layer, r.patch}] = r.value;
+        QCOMPARE(stored.size(), expected.size());
+        for (const auto& r : stored) {
+            const double want = expected.at({r.layer, r.patch});
+            QVERIFY2(std::abs(r.value - want) <= 1e-5 + 1e-4 * want,
+                     qPrintable(QStringLiteral("layer %1 patch %2: %3 vs %4")
+                                    .arg(r.layer)
+                                    .arg(r.patch)
+                                    .arg(r.value)
+                                    .arg(want)));
+            // A subset of the text queries' attention.
+            QVERIFY(r.value <= received.at({r.layer, r.patch}) + 1e-9);
+        }
+        // Offered like every heatmap metric: export --metric answer_attention --csv.
+        const QString csv = path("answer.csv");
+        const auto e =
+            test::runCli({QStringLiteral("export"), session, QStringLiteral("--heatmap"),
+                          path("answer.png"), QStringLiteral("--metric"),
+                          QStringLiteral("answer_attention"), QStringLiteral("--csv"), csv});
+        QVERIFY2(e.exitCode == 0, e.err.constData());
+        QVERIFY(QFile::exists(csv));
     }
 
     void badSetsAreRefusedNamingTheLine_data() {
