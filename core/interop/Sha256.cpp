@@ -54,6 +54,7 @@ void Sha256::block(const uint8_t* p) {
 }
 
 void Sha256::update(std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return; // an empty span's data() may be null: memcpy must not see it
     total_ += bytes.size();
     size_t i = 0;
     if (used_) {
