@@ -164,8 +164,8 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         r = test::runCli({QStringLiteral("eval"), QStringLiteral("--model"),
                           QStringLiteral("ref:demo"), QStringLiteral("--set"),
-                          fresh + QStringLiteral("/set.jsonl"), QStringLiteral("--format"),
-                          QStringLiteral("json")});
+                          fresh + QStringLiteral("/set.jsonl"), QStringLiteral("--threads"),
+                          QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QVERIFY2(j["accuracy"]["ci95"][0].get<double>() > 0.45, r.out.left(400).constData());
@@ -175,9 +175,15 @@ private slots:
         const auto rec = nlohmann::json::parse(record.readAll().toStdString());
         QCOMPARE(QByteArray::fromStdString(rec["sha256"].get<std::string>()),
                  sha256(models + QStringLiteral("ref-demo.safetensors")));
-        // The record's accuracy is this set's: same scenes, same model, same rule.
-        QCOMPARE(rec["accuracy_measured"]["fresh_scenes"]["accuracy"]["all"]["right"].get<int>(),
-                 j["accuracy"]["right"].get<int>());
+        // The record's accuracy is this set's: same scenes, model, rule and
+        // thread count; another CPU's kernels may round a borderline item
+        // the other way, so a couple of items' slack.
+        const int recorded =
+            rec["accuracy_measured"]["fresh_scenes"]["accuracy"]["all"]["right"].get<int>();
+        QVERIFY2(std::abs(recorded - j["accuracy"]["right"].get<int>()) <= 2,
+                 qPrintable(QStringLiteral("recorded %1, measured %2")
+                                .arg(recorded)
+                                .arg(j["accuracy"]["right"].get<int>())));
     }
 
     // answer_attention recomputed from the stored full attention maps
