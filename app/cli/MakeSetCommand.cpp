@@ -30,27 +30,8 @@ struct MakeSetOptions {
     std::vector<std::string> photos;
 };
 
-Result<std::vector<RgbImage>> loadPhotos(const MakeSetOptions& o) {
-    std::vector<std::string> paths = o.photos;
-    if (paths.empty()) {
-        // The bundled samples: one photograph for training backgrounds, the other held out.
-        const char* sample =
-            o.backgrounds == "train" ? "samples/astronaut.png" : "samples/chelsea.png";
-        const auto found = resourcePath(sample);
-        if (!found)
-            return makeError(ErrorCode::NotFound,
-                             std::string("the bundled ") + sample +
-                                 " was not found: pass --photos FILE (set MVPROF_RESOURCES to "
-                                 "the resources folder)");
-        paths.push_back(*found);
-    }
-    std::vector<RgbImage> images;
-    for (const auto& p : paths) {
-        auto img = loadImage(p);
-        if (!img) return img.error();
-        images.push_back(std::move(*img));
-    }
-    return images;
+std::string bundledPhoto(const MakeSetOptions& o) {
+    return o.backgrounds == "train" ? kTrainingPhoto : kHeldOutPhoto;
 }
 
 // The item's extras beside the eval-set fields: what the test of where the
@@ -128,7 +109,7 @@ int makeSetCommand(const std::vector<std::string>& argv) {
     if (!cli.positional.empty())
         return fail(2, "unexpected argument '" + cli.positional[0] + "' (see --help)");
     if (o.out.empty()) return fail(2, "no output folder: pass --out DIR");
-    auto photos = loadPhotos(o);
+    auto photos = loadPhotos(o.photos, bundledPhoto(o));
     if (!photos) return fail(photos.error().exitCode(), photos.error().message);
     if (auto s = writeSet(o, *photos); !s) return fail(s.error().exitCode(), s.error().message);
     std::printf("Wrote %s/set.jsonl: %d items, scenes from seed %llu\n", o.out.c_str(), o.n,

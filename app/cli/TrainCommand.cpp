@@ -10,27 +10,6 @@
 
 namespace mvp::cli {
 
-namespace {
-Result<std::vector<RgbImage>> trainingPhotos(const std::vector<std::string>& given) {
-    std::vector<std::string> paths = given;
-    if (paths.empty()) {
-        const auto bundled = resourcePath("samples/astronaut.png");
-        if (!bundled)
-            return makeError(ErrorCode::NotFound,
-                             "the bundled samples/astronaut.png was not found: pass --photos "
-                             "FILE (or set MVPROF_RESOURCES)");
-        paths.push_back(*bundled);
-    }
-    std::vector<RgbImage> photos;
-    for (const auto& p : paths) {
-        auto img = loadImage(p);
-        if (!img) return img.error();
-        photos.push_back(std::move(*img));
-    }
-    return photos;
-}
-} // namespace
-
 int trainCommand(const std::vector<std::string>& argv) {
     CommandLine cli("train",
                     "mvprof-cli train --out FILE.safetensors [options] — train a built-in model "
@@ -64,7 +43,7 @@ int trainCommand(const std::vector<std::string>& argv) {
     if (!cli.positional.empty())
         return fail(2, "unexpected argument '" + cli.positional[0] + "' (see --help)");
     if (o.out.empty()) return fail(2, "no checkpoint to write: pass --out FILE.safetensors");
-    auto images = trainingPhotos(photos);
+    auto images = loadPhotos(photos, kTrainingPhoto);
     if (!images) return fail(images.error().exitCode(), images.error().message);
     o.photos = std::move(*images);
     o.cancel = installCancelHandlers();
