@@ -86,6 +86,39 @@ private slots:
             QVERIFY2(counts[n] >= 30, qPrintable(QString::number(counts[n])));
     }
 
+    // The training probe's labels (cellLabels) against the pixels: a cell
+    // given an object shows that object's colour on at least a fifth of its
+    // area; every object's centre is in exactly one cell, the one its box
+    // says; an 8 × 8 grid of 28-px cells.
+    void cellLabelsMatchThePixels() {
+        int labelled = 0;
+        for (uint64_t seed = 0; seed < 60; ++seed) {
+            const Scene s = makeScene(seed);
+            const auto cells = cellLabels(s, 8);
+            QCOMPARE(cells.size(), size_t(64));
+            int centres = 0;
+            for (int cell = 0; cell < 64; ++cell) {
+                const int x0 = (cell % 8) * 28, y0 = (cell / 8) * 28;
+                centres += cells[size_t(cell)].holdsCentre;
+                if (!cells[size_t(cell)].object) continue;
+                ++labelled;
+                const Object& o = s.objects[size_t(*cells[size_t(cell)].object)];
+                int shown = 0;
+                for (int y = y0; y < y0 + 28; ++y)
+                    for (int x = x0; x < x0 + 28; ++x)
+                        shown += colourAt(s.image, x, y) == toString(o.colour);
+                QVERIFY2(shown * 5 >= 28 * 28, qPrintable(QString::number(shown)));
+            }
+            QCOMPARE(centres, int(s.objects.size()));
+            for (const Object& o : s.objects) {
+                const int col = int(0.5 * (o.box.x0 + o.box.x1)) / 28;
+                const int row = int(0.5 * (o.box.y0 + o.box.y1)) / 28;
+                QVERIFY(cells[size_t(row * 8 + col)].holdsCentre);
+            }
+        }
+        QVERIFY(labelled > 60);
+    }
+
     void questionsHaveExactlyOneRightAnswer() {
         std::map<QuestionKind, int> kinds;
         for (uint64_t seed = 0; seed < 300; ++seed) {

@@ -25,6 +25,12 @@ int trainCommand(const std::vector<std::string>& argv) {
     cli.app.add_option("--batch", o.batch, "scenes per step (default 16)")->check(atLeast(1));
     cli.app.add_option("--lr", o.lr, "peak learning rate (default 0.002)");
     cli.app.add_option("--warmup", o.warmupSteps, "warm-up steps (default 100)")->check(atLeast(0));
+    cli.app.add_option("--aux-weight", o.auxWeight,
+                       "weight of the per-patch probe's loss (default 1; 0: answers only)");
+    cli.app.add_option("--vision-steps", o.visionSteps,
+                       "steps training the encoder alone on the per-patch labels before the "
+                       "questions (default 0)")
+        ->check(atLeast(0));
     cli.app.add_option("--data-seed", o.dataSeed, "which training scenes, 0-9 (default 0)");
     cli.app.add_option("--seed", o.overrides.seed, "initialisation seed (default 0)");
     cli.app.add_option("--weights", o.overrides.weights, "continue from this checkpoint")
@@ -48,8 +54,14 @@ int trainCommand(const std::vector<std::string>& argv) {
     o.photos = std::move(*images);
     o.cancel = installCancelHandlers();
     auto report = trainModel(o, [](const TrainProgress& p) {
-        std::printf("step %5d/%d  loss %.4f  first-byte accuracy %.3f  %.0f s\n", p.step, p.steps,
-                    p.loss, p.answerAccuracy, p.seconds);
+        if (p.visionStage)
+            std::printf("step %5d/%d  encoder  loss %.4f  probe colour %.3f shape %.3f  %.0f s\n",
+                        p.step, p.steps, p.loss, p.probeColour, p.probeShape, p.seconds);
+        else
+            std::printf("step %5d/%d  loss %.4f  first-byte accuracy %.3f  probe colour %.3f "
+                        "shape %.3f  %.0f s\n",
+                        p.step, p.steps, p.loss, p.answerAccuracy, p.probeColour, p.probeShape,
+                        p.seconds);
         std::fflush(stdout);
     });
     if (!report) return fail(report.error().exitCode(), report.error().message);

@@ -30,13 +30,32 @@ struct Asked {
 struct Sample {
     torch::Tensor pixels;
     std::vector<Asked> questions; // one of each kind the scene can be asked
+    // Per patch (row-major): colour 0 none / 1 + Colour, shape 0 none /
+    // 1 + Shape, 1 where an object's centre lies (int64 [patches] each).
+    torch::Tensor patchColour, patchShape, patchCentre;
 };
+
+constexpr int64_t kColourClasses = 5, kShapeClasses = 4, kCentreClasses = 2;
+
+void labelPatches(Sample& out, const Scene& s, int grid) {
+    const auto cells = cellLabels(s, grid);
+    std::vector<int64_t> colour, shape, centre;
+    for (const CellLabel& c : cells) {
+        const Object* o = c.object ? &s.objects[size_t(*c.object)] : nullptr;
+        colour.push_back(o ? 1 + int64_t(o->colour) : 0);
+        shape.push_back(o ? 1 + int64_t(o->shape) : 0);
+        centre.push_back(c.holdsCentre ? 1 : 0);
+    }
+    out.patchColour = torch::tensor(colour, torch::kLong);
+    out.patchShape = torch::tensor(shape, torch::kLong);
+    out.patchCentre = torch::tensor(centre, torch::kLong);
+}
 
 // Sample i: scene (dataSeed·10⁸ + i) mod 10⁹, asked its first question of
 // each kind it has (counting always), all sharing one vision pass.
 class SceneStream {
 public:
-    SceneStream(const TrainOptions& o, int side) : o_(o), side_(side) {}
+    SceneStream(const TrainOptions& o, int side, int grid) : o_(o), side_(side), grid_(grid) {}
 
     Sample next() {
         const uint64_t i = index_++;
@@ -44,6 +63,7 @@ public:
         const Scene s = makeScene(lastSeed_, {Split::Train, &o_.photos});
         Sample out;
         out.pixels = toPixels(resize(s.image, side_, side_));
+        labelPatches(out, s, grid_);
         for (QuestionKind kind : kKinds) {
             const auto q = std::find_if(s.questions.begin(), s.questions.end(),
                                         [&](const Question& q) { return q.kind == kind; });
@@ -58,22 +78,55 @@ public:
 
 private:
     const TrainOptions& o_;
-    int side_;
+    int side_, grid_;
     uint64_t index_ = 0;
     uint64_t lastSeed_ = 0;
 };
 
 struct SampleLoss {
-    torch::Tensor loss; // mean over the questions of each one's mean cross-entropy
+    torch::Tensor loss; // mean over the questions of each one's mean cross-entropy, + the probe's
     int firstRight = 0, asked = 0;
+    int objectPatches = 0, colourRight = 0, shapeRight = 0; // the probe, on patches with an object
 };
+
+// The probe's loss: mean of the three per-patch cross-entropies; `out`
+// counts how often it names the colour and shape of a patch with an object.
+torch::Tensor probeLoss(torch::nn::Linear& probe, const torch::Tensor& features, const Sample& s,
+                        SampleLoss& out) {
+    namespace F = torch::nn::functional;
+    const auto logits = probe(features);
+    {
+        torch::NoGradGuard noGrad;
+        const auto object = s.patchShape.gt(0);
+        out.objectPatches += int(object.sum().item<int64_t>());
+        out.colourRight += int((logits.narrow(1, 0, kColourClasses).argmax(1).eq(s.patchColour) &
+                                object).sum().item<int64_t>());
+        out.shapeRight +=
+            int((logits.narrow(1, kColourClasses, kShapeClasses).argmax(1).eq(s.patchShape) &
+                 object).sum().item<int64_t>());
+    }
+    // The shape is asked of the patches an object covers only: they are a
+    // tenth of the grid, and averaged over all of it their loss would vanish.
+    const auto covered = s.patchShape.gt(0).nonzero().squeeze(1);
+    const auto shapeLogits = logits.narrow(1, kColourClasses, kShapeClasses).index_select(0, covered);
+    const auto shapeLoss =
+        covered.numel() > 0
+            ? F::cross_entropy(shapeLogits, s.patchShape.index_select(0, covered))
+            : torch::zeros({});
+    return (F::cross_entropy(logits.narrow(1, 0, kColourClasses), s.patchColour) + shapeLoss +
+            F::cross_entropy(logits.narrow(1, kColourClasses + kShapeClasses, kCentreClasses),
+                             s.patchCentre)) /
+           3.0;
+}
 
 // Teacher-forced: the logits at the prompt's last position and the answer's
 // predict the answer's bytes and EOS. The image is encoded once; each
 // question runs the decoder afresh over the same visual tokens.
-SampleLoss sampleLoss(VlmModel& model, const Sample& s) {
+SampleLoss sampleLoss(VlmModel& model, torch::nn::Linear& probe, double auxWeight,
+                      const Sample& s) {
     model.reset();
-    const auto visual = model.project(model.encodeImage(s.pixels, {}), {});
+    const auto features = model.encodeImage(s.pixels, {});
+    const auto visual = model.project(features, {});
     SampleLoss out;
     std::vector<torch::Tensor> losses;
     for (const auto& q : s.questions) {
@@ -91,10 +144,23 @@ SampleLoss sampleLoss(VlmModel& model, const Sample& s) {
         ++out.asked;
     }
     out.loss = torch::stack(losses).mean();
+    if (auxWeight > 0) out.loss = out.loss + auxWeight * probeLoss(probe, features, s, out);
     return out;
 }
 
-// Linear warm-up to the peak, then cosine decay to a tenth of it.
+// The encoder's stage: the probe's loss alone, no question asked.
+SampleLoss visionLoss(VlmModel& model, torch::nn::Linear& probe, const Sample& s) {
+    SampleLoss out;
+    out.loss = probeLoss(probe, model.encodeImage(s.pixels, {}), s, out);
+    return out;
+}
+
+// The encoder's stage: linear warm-up to the peak, then the peak.
+double visionLearningRate(const TrainOptions& o, int step) {
+    return o.lr * std::min(1.0, double(step + 1) / double(std::max(1, o.warmupSteps)));
+}
+
+// The answers' stage: linear warm-up to the peak, then cosine decay to a tenth of it.
 double learningRate(const TrainOptions& o, int step) {
     if (step < o.warmupSteps) return o.lr * double(step + 1) / double(o.warmupSteps);
     const double t = double(step - o.warmupSteps) / double(std::max(1, o.steps - o.warmupSteps));
@@ -112,6 +178,10 @@ Status checkOptions(const TrainOptions& o) {
     if (!(o.lr > 0) || o.lr > 1) return makeError(ErrorCode::BadInput, "--lr must lie in (0, 1]");
     if (o.out.empty()) return makeError(ErrorCode::BadInput, "no checkpoint to write: pass --out");
     if (o.dataSeed >= 10) return makeError(ErrorCode::BadInput, "--data-seed must lie in [0, 9]");
+    if (!(o.auxWeight >= 0)) return makeError(ErrorCode::BadInput, "--aux-weight must be >= 0");
+    if (o.visionSteps < 0) return makeError(ErrorCode::BadInput, "--vision-steps must be >= 0");
+    if (o.visionSteps > 0 && o.auxWeight <= 0)
+        return makeError(ErrorCode::BadInput, "--vision-steps trains the probe: --aux-weight > 0");
     return Ok{};
 }
 
@@ -129,11 +199,53 @@ std::map<std::string, std::string> checkpointMetadata(const TrainOptions& o, con
             {"steps", std::to_string(r.steps)},
             {"batch", std::to_string(o.batch)},
             {"lr", std::to_string(o.lr)},
+            {"aux_weight", std::to_string(o.auxWeight)},
+            {"vision_steps", std::to_string(o.visionSteps)},
             {"scenes", std::to_string(r.scenes)},
             {"last_scene_seed", std::to_string(r.lastSceneSeed)},
             {"final_loss", loss},
             {"seconds", secs}};
 }
+
+// Means over the last `reportEvery` steps, handed to `progress`.
+class ProgressWindow {
+public:
+    ProgressWindow(const TrainOptions& o, const std::function<void(const TrainProgress&)>& progress)
+        : o_(o), progress_(progress), start_(std::chrono::steady_clock::now()) {}
+    double elapsed() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+    void add(const SampleLoss& s, int batch) {
+        c_.loss += s.loss.item<double>() / batch;
+        c_.right += s.firstRight, c_.asked += s.asked;
+        c_.patches += s.objectPatches, c_.colour += s.colourRight, c_.shape += s.shapeRight;
+    }
+    void endStep(TrainReport& report) {
+        ++report.steps;
+        ++c_.steps;
+        const int total = o_.visionSteps + o_.steps;
+        if (c_.steps < o_.reportEvery && report.steps < total) return;
+        const double mean = c_.loss / c_.steps;
+        if (report.firstLoss == 0) report.firstLoss = mean;
+        report.lastLoss = mean;
+        const double patches = std::max(1, c_.patches);
+        if (progress_)
+            progress_({report.steps, total, mean, c_.asked ? double(c_.right) / c_.asked : 0.0,
+                       elapsed(), c_.colour / patches, c_.shape / patches,
+                       report.steps <= o_.visionSteps});
+        c_ = {};
+    }
+
+private:
+    struct Counts {
+        double loss = 0;
+        int steps = 0, right = 0, asked = 0, patches = 0, colour = 0, shape = 0;
+    };
+    const TrainOptions& o_;
+    const std::function<void(const TrainProgress&)>& progress_;
+    std::chrono::steady_clock::time_point start_;
+    Counts c_;
+};
 
 } // namespace
 
@@ -154,46 +266,39 @@ Result<TrainReport> trainModel(const TrainOptions& o,
         if (auto sha = model.loadWeights(cfg->weights); !sha) return sha.error();
     auto& module = model.impl();
     module.train();
-    torch::optim::AdamW opt(module.parameters(),
+    torch::nn::Linear probe(cfg->vision.dim, kColourClasses + kShapeClasses + kCentreClasses);
+    auto parameters = module.parameters();
+    if (o.auxWeight > 0)
+        for (const auto& p : probe->parameters())
+            parameters.push_back(p);
+    torch::optim::AdamW opt(parameters,
                             torch::optim::AdamWOptions(o.lr).weight_decay(o.weightDecay));
-    SceneStream stream(o, cfg->vision.imageSize);
+    SceneStream stream(o, cfg->vision.imageSize, cfg->vision.gridSide());
 
     TrainReport report;
-    double windowLoss = 0;
-    int windowRight = 0, windowSamples = 0, windowSteps = 0;
-    const auto start = std::chrono::steady_clock::now();
-    const auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
-    for (int step = 0; step < o.steps && !(o.cancel && o.cancel->load()); ++step) {
-        setLearningRate(opt, learningRate(o, step));
+    ProgressWindow window(o, progress);
+    const auto step = [&](bool visionOnly, double lr) {
+        setLearningRate(opt, lr);
         opt.zero_grad();
-        double stepLoss = 0;
         for (int b = 0; b < o.batch; ++b) {
-            const SampleLoss s = sampleLoss(model, stream.next());
+            const Sample sample = stream.next();
+            const SampleLoss s = visionOnly ? visionLoss(model, probe, sample)
+                                            : sampleLoss(model, probe, o.auxWeight, sample);
             (s.loss / double(o.batch)).backward();
-            stepLoss += s.loss.item<double>() / o.batch;
-            windowRight += s.firstRight;
-            windowSamples += s.asked;
+            window.add(s, o.batch);
         }
         model.reset();
-        torch::nn::utils::clip_grad_norm_(module.parameters(), 1.0);
+        torch::nn::utils::clip_grad_norm_(parameters, 1.0);
         opt.step();
-        report.steps = step + 1;
         report.scenes += o.batch;
-        windowLoss += stepLoss;
-        ++windowSteps;
-        if (windowSteps == o.reportEvery || step + 1 == o.steps) {
-            const double mean = windowLoss / windowSteps;
-            if (report.firstLoss == 0) report.firstLoss = mean;
-            report.lastLoss = mean;
-            if (progress)
-                progress({step + 1, o.steps, mean, double(windowRight) / windowSamples, elapsed()});
-            windowLoss = 0;
-            windowRight = windowSamples = windowSteps = 0;
-        }
-    }
-    report.seconds = elapsed();
+        window.endStep(report);
+    };
+    const auto stopped = [&] { return o.cancel && o.cancel->load(); };
+    for (int s = 0; s < o.visionSteps && !stopped(); ++s)
+        step(true, visionLearningRate(o, s));
+    for (int s = 0; s < o.steps && !stopped(); ++s)
+        step(false, learningRate(o, s));
+    report.seconds = window.elapsed();
     report.lastSceneSeed = stream.lastSeed();
     module.eval();
     report.metadata = checkpointMetadata(o, *cfg, report);

@@ -5,7 +5,11 @@
 // scenes (the model runs one sequence at a time); each scene is encoded once
 // and asked one question of every kind it has, each teacher-forced:
 //   [BOS, visual tokens…, prompt bytes…, answer bytes…]
-// with the loss the cross-entropy of the answer's bytes and EOS. AdamW,
+// with the loss the cross-entropy of the answer's bytes and EOS. A linear
+// probe on the vision encoder's output learns, per patch, the colour and
+// shape under it and whether an object's centre lies in it (labels from the
+// generator's geometry); its loss is added with weight `auxWeight` and the
+// probe is discarded: the checkpoint holds the model's parameters only. AdamW,
 // linear warm-up then cosine decay. Reproducible: the same options give the
 // same weights on the same machine and thread count (docs/training.md).
 // Plain C++ header.
@@ -30,6 +34,11 @@ struct TrainOptions {
     int batch = 16;   // scenes per step
     double lr = 2e-3; // peak learning rate
     double weightDecay = 0.01;
+    double auxWeight = 1.0; // the per-patch probe's share of the loss (0: answers only)
+    // Steps before the questions that train the encoder alone on the probe's
+    // labels (its warm-up, then the peak rate): the shapes are learnt there
+    // at a tenth of a full step's cost.
+    int visionSteps = 0;
     int warmupSteps = 100;
     uint64_t dataSeed = 0; // which training scenes: seeds below 1e9 only (docs/eval.md)
     // libtorch intra-op threads. One: the model runs one short sequence at a
@@ -42,14 +51,18 @@ struct TrainOptions {
 };
 
 struct TrainProgress {
-    int step = 0, steps = 0;
+    int step = 0, steps = 0; // over both stages (vision steps first)
     double loss = 0;           // mean over the last reportEvery steps
     double answerAccuracy = 0; // first answer byte predicted right, same window (per question)
     double seconds = 0;        // since training began (set-up excluded)
+    // The per-patch probe, same window: how often it names the colour and the
+    // shape of a patch an object covers (0 without the probe).
+    double probeColour = 0, probeShape = 0;
+    bool visionStage = false; // the window's steps trained the encoder alone
 };
 
 struct TrainReport {
-    int steps = 0;                      // done (fewer than asked when cancelled)
+    int steps = 0;                      // done, both stages (fewer than asked when cancelled)
     int64_t scenes = 0;                 // sequences trained on
     double seconds = 0;                 // the training loop, wall clock
     double firstLoss = 0, lastLoss = 0; // means over the first and last reporting windows

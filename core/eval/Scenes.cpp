@@ -268,4 +268,33 @@ Scene makeScene(uint64_t seed, const SceneOptions& options) {
     return scene;
 }
 
+bool covers(const Object& o, int x, int y) {
+    return x >= o.box.x0 && x < o.box.x1 && y >= o.box.y0 && y < o.box.y1 &&
+           inside(o.shape, o.box, x, y);
+}
+
+std::vector<CellLabel> cellLabels(const Scene& scene, int grid) {
+    const int side = scene.image.width;
+    std::vector<CellLabel> cells(size_t(grid * grid));
+    for (int row = 0; row < grid; ++row)
+        for (int col = 0; col < grid; ++col) {
+            const int x0 = col * side / grid, x1 = (col + 1) * side / grid;
+            const int y0 = row * side / grid, y1 = (row + 1) * side / grid;
+            CellLabel& cell = cells[size_t(row * grid + col)];
+            int best = 0;
+            for (size_t i = 0; i < scene.objects.size(); ++i) {
+                const Object& o = scene.objects[i];
+                int covered = 0;
+                for (int y = std::max(y0, o.box.y0); y < std::min(y1, o.box.y1); ++y)
+                    for (int x = std::max(x0, o.box.x0); x < std::min(x1, o.box.x1); ++x)
+                        covered += inside(o.shape, o.box, x, y);
+                if (covered > best) best = covered, cell.object = int(i);
+                const double cx = o.centreX(), cy = 0.5 * (o.box.y0 + o.box.y1);
+                cell.holdsCentre |= cx >= x0 && cx < x1 && cy >= y0 && cy < y1;
+            }
+            if (5 * best < (x1 - x0) * (y1 - y0)) cell.object.reset();
+        }
+    return cells;
+}
+
 } // namespace mvp::scenes

@@ -68,6 +68,20 @@ inline constexpr int kSceneSize = 224;
 
 Scene makeScene(uint64_t seed, const SceneOptions& options = {});
 
+// Whether pixel (x, y) of the scene belongs to the object (its drawn shape,
+// not only its box).
+bool covers(const Object& o, int x, int y);
+
+// What lies under each cell of a grid × grid partition of the scene, from
+// the generator's geometry (never from pixels): the object covering most of
+// the cell if it covers at least a fifth of it, and whether an object's
+// centre falls in the cell. Row-major, top row first.
+struct CellLabel {
+    std::optional<int> object; // index into Scene::objects
+    bool holdsCentre = false;
+};
+std::vector<CellLabel> cellLabels(const Scene& scene, int grid);
+
 // The questions' wording, exactly as the model is trained and asked.
 std::string colourQuestion(Shape s);    // "What colour is the circle?"
 std::string shapeQuestion(Colour c);    // "What shape is red?"
