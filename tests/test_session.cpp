@@ -388,11 +388,12 @@ private slots:
         QCOMPARE(w.error().code, ErrorCode::NewerSchema);
     }
 
-    // Turns a current session into what an older mvprof wrote: v5 had no
-    // device_activity; v4 stored op rows as rows; v3 had no repetition table; v2 no module roles,
+    // Turns a current session into what an older mvprof wrote: v6 had no
+    // eval tables; v5 had no device_activity; v4 stored op rows as rows; v3 had no repetition table; v2 no module roles,
     // no flops_known, op_total without phases and no leaf_flops; v1 also had no run_metric.
     static void downgrade(const QString& path, int version) {
-        execSql(path, "DROP TABLE device_activity;");
+        execSql(path, "DROP TABLE eval_set; DROP TABLE eval_item; DROP TABLE eval_item_phase;");
+        if (version < 6) execSql(path, "DROP TABLE device_activity;");
         if (version < 5) test::unpackOps(path);
         if (version < 4) execSql(path, "DROP TABLE repetition;");
         if (version < 3)
@@ -414,7 +415,7 @@ private slots:
     }
 
     void olderSessionsReadAndMigrateWhenAppendedTo() {
-        for (int version : {1, 2, 3, 4, 5}) {
+        for (int version : {1, 2, 3, 4, 5, 6}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             writeSession(path);
             std::vector<OpRow> before;
@@ -443,6 +444,10 @@ private slots:
                     QVERIFY(reps.ok() && reps->empty()); // none before v4, not an error
                 auto acts = (*r)->activities(1);
                 QVERIFY(acts.ok() && acts->empty()); // none before v6, not an error
+                auto evalItems = (*r)->evalItems(1);
+                QVERIFY(evalItems.ok() && evalItems->empty()); // none before v7, not an error
+                auto evalSet = (*r)->evalSet(1);
+                QVERIFY(evalSet.ok() && !*evalSet);
                 auto ops = (*r)->ops(1);
                 QVERIFY(ops.ok());
                 QCOMPARE(ops->size(), before.size());
@@ -462,6 +467,14 @@ private slots:
             kernel.startNs = 10, kernel.endNs = 20;
             kernel.correlation = 5;
             b.activities.push_back(kernel);
+            b.evalSet = EvalSetRow{"set.jsonl", std::string(64, 'a'), 2};
+            EvalItemRow item;
+            item.id = "first", item.kind = "colour", item.prompt = "What colour is the circle?";
+            item.answers = {"red", "rot"};
+            item.output = "red", item.correct = true, item.klMean = 0.25;
+            item.visualTokens = 3, item.keptPatches = {1, 9, 17};
+            item.times = {{Phase::Prefill, 5}, {Phase::Decode, 7}};
+            b.evalItems.push_back(item);
             (*w)->submit(std::move(b));
             QVERIFY((*w)->close().ok());
             auto r = SessionReader::open(path.toStdString());
@@ -483,6 +496,18 @@ private slots:
             QVERIFY(!acts->front().op);
             QCOMPARE(reps->back().arm, Arm::WhatIf);
             QCOMPARE(reps->back().ns, int64_t(1234));
+            // v7's eval rows, written into the migrated file, read back field for field.
+            auto evalSet = (*r)->evalSet(1);
+            QVERIFY(evalSet.ok() && *evalSet && (*evalSet)->items == 2);
+            auto items = (*r)->evalItems(1);
+            QVERIFY2(items.ok(), items.ok() ? "" : items.error().message.c_str());
+            QCOMPARE(items->size(), size_t(1));
+            const EvalItemRow& e = items->front();
+            QCOMPARE(e.answers, (std::vector<std::string>{"red", "rot"}));
+            QVERIFY(e.correct && *e.correct && e.klMean == 0.25 && !e.klMax);
+            QCOMPARE(e.keptPatches, (std::vector<int>{1, 9, 17}));
+            QCOMPARE(e.times.size(), size_t(2));
+            QCOMPARE(e.totalNs(), int64_t(12));
             // Migrated: per-phase totals rebuilt, old zero-FLOP ops read as unknown.
             auto totals = (*r)->opTotals(1);
             auto ops = (*r)->ops(1);

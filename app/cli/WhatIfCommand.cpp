@@ -7,11 +7,14 @@
 #include "app/cli/Commands.h"
 #include "app/cli/Parser.h"
 #include "app/cli/Progress.h"
+#include "capture/run/EvalWhatIf.h"
 #include "capture/run/Sweep.h"
 #include "capture/run/WhatIf.h"
 #include "core/Format.h"
 #include "core/compare/Comparison.h"
+#include "core/compare/EvalComparison.h"
 #include "core/report/ComparisonText.h"
+#include "core/report/EvalText.h"
 #include "core/report/SweepText.h"
 
 #include <cmath>
@@ -45,6 +48,7 @@ struct WhatIfArgs {
     std::string saliency = "attention";
     std::vector<std::string> sweep; // method keys
     std::vector<double> budgets;
+    std::string eval; // an eval set: the what-if over its items (docs/eval.md)
 };
 
 // A Fraction or Count method's value, checked against its catalogue range.
@@ -188,6 +192,16 @@ void addSweepOptions(CLI::App& app, WhatIfArgs& a) {
         ->group("Sweeps");
 }
 
+void addEvalOption(CLI::App& app, WhatIfArgs& a) {
+    app.add_option("--eval", a.eval,
+                   "SET.jsonl: run the baseline's configuration and the what-if over every item "
+                   "of an eval set (docs/eval.md) in this process, item by item; both runs are "
+                   "stored with per-item rows, and the comparison gives accuracy with Wilson "
+                   "intervals, the paired change (Agresti–Min, exact McNemar), latency per item "
+                   "and fidelity. --reps does not apply: every item is a paired A/B pass.")
+        ->group("Eval sets");
+}
+
 void addReportingOptions(CLI::App& app, WhatIfArgs& a) {
     app.add_option("--run", a.run,
                    "the baseline run (default: the first complete run without a transform)");
@@ -246,6 +260,40 @@ int printOutcome(const Comparison& c, const CaptureResult& result, int64_t baseR
     return 0;
 }
 
+// The what-if over an eval set; progress per item on stderr (or jsonl on stdout).
+int evalWhatIf(const std::string& path, const WhatIfBaseline& base, const WhatIfArgs& a) {
+    auto set = readEvalSet(a.eval);
+    if (!set) return fail(set.error().exitCode(), set.error().message);
+    const bool jsonl = a.reporting.progress == "jsonl";
+    const EvalItemProgress progress = [&](int done, int total) {
+        if (jsonl)
+            printLine(nlohmann::json{{"event", "progress"},
+                                     {"phase", "eval"},
+                                     {"step", done},
+                                     {"steps", total},
+                                     {"fraction", double(done) / double(total)}}
+                          .dump());
+    };
+    auto runs = runEvalWhatIf(path, base, a.request, *set, progress);
+    if (!runs) return fail(runs.error().exitCode(), runs.error().message);
+    const EvalComparison c = compareEval(runs->baseline, runs->whatIf);
+    if (jsonl) {
+        printLine(nlohmann::json{{"event", "done"},
+                                 {"run", c.whatIf.run},
+                                 {"baseline_run", c.baseline.run},
+                                 {"out", path}}
+                      .dump());
+    } else {
+        const std::string out = a.reporting.format == "json" ? formatEvalJson(c, a.eval) + "\n"
+                                                             : formatEvalText(c, a.eval);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+    }
+    if (!c.whatIf.complete())
+        return fail(1, "stopped before the last item; " + path +
+                           " keeps the items done, both runs marked incomplete");
+    return 0;
+}
+
 // Every method at every budget; each what-if reports no progress of its own
 // (a progress line per point instead, with --progress jsonl).
 int sweep(const std::string& path, const WhatIfBaseline& base, const WhatIfArgs& a) {
@@ -294,6 +342,7 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     addMethodOptions(cli.app, args.request);
     addRefinements(cli.app, args);
     addSweepOptions(cli.app, args);
+    addEvalOption(cli.app, args);
     addReportingOptions(cli.app, args);
     // Every request is checked before anything runs, so a bad one writes nothing.
     if (auto exit = cli.parse(argv)) return *exit;
@@ -309,6 +358,9 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     auto base = loadWhatIfBaseline(path, args.run, args.request);
     if (!base) return fail(base.error().exitCode(), base.error().message);
     base->options.cancel = installCancelHandlers();
+    if (!args.eval.empty() && !args.sweep.empty())
+        return fail(2, "--eval runs one what-if over a set: give it methods, not --sweep");
+    if (!args.eval.empty()) return evalWhatIf(path, *base, args);
     if (!args.sweep.empty()) return sweep(path, *base, args);
     const ProgressFn progress = args.reporting.progress == "jsonl" ? jsonlProgress() : ProgressFn();
     auto recorded = runWhatIf(path, *base, args.request, args.reporting.reps, progress);

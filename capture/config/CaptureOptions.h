@@ -60,12 +60,6 @@ struct RunTransform {
     std::vector<RunMetricRow> metrics; // stored with the run (e.g. what transformModel found)
 };
 
-// One phase's wall time in an unrecorded pass (decode's steps summed).
-struct PhaseTime {
-    Phase phase = Phase::Preprocess;
-    int64_t ns = 0;
-};
-
 // The settings that change what a run measures (warm-up passes, nested ops,
 // threads; on a GPU its trace, device timing and counters), stored in the
 // run's config under "capture" so a what-if re-runs with its baseline's

@@ -78,11 +78,20 @@ Result<PreparedCapture> prepareCapture(const CaptureOptions& options);
 Status setInput(PreparedCapture& p, const std::string& imagePath, const std::string& prompt,
                 const std::vector<uint8_t>* imageData = nullptr);
 
+// What an eval item's pass keeps besides its tokens and times.
+struct ItemObservation {
+    bool logits = false;    // every step's logits (ItemPass::steps), for fidelity
+    bool attention = false; // the attention patch metrics (built-in model only; slows the pass)
+};
+
 // What one unrecorded pass generated, and its phase times.
 struct ItemPass {
     std::vector<int> tokens; // every decode step's choice (prefill's first)
     std::string text;        // up to the first EOS (tokens::decode)
     std::vector<PhaseTime> times;
+    std::vector<StepOutputRow> steps;        // with ItemObservation::logits
+    std::vector<PatchMetricRow> patchMetrics; // with ItemObservation::attention: as a run stores them
+    int visualTokens = 0;                    // the decoder saw
 };
 
 // A built model ready to run a prepared capture, possibly several times
@@ -102,7 +111,8 @@ public:
     // model stays loaded), keeping what it generated. Later runs and passes
     // use this input too.
     Result<ItemPass> itemPass(const std::string& imagePath, const std::string& prompt,
-                              const RunTransform& transform = {});
+                              const RunTransform& transform = {},
+                              const ItemObservation& observe = {});
     // One unrecorded pass observing the visual tokens as the decoder holds
     // them (per layer: their value vectors after the prefill, each decode
     // step's attention over the patches), for a what-if's resampling loss.
@@ -110,6 +120,9 @@ public:
     Result<VisualTokenObservation> observeVisualTokens(const RunTransform& transform = {});
     const PreparedCapture& prepared() const;
     int64_t parameterCount() const;
+    // The run row a run of this model would begin with (its configuration,
+    // this process, now), for runs written elsewhere: an eval run's.
+    RunInfo runInfo(bool probes, const RunTransform& transform = {}) const;
     // How the next runs watch a GPU — CUPTI tracing and device timing — so
     // that one process can interleave runs with and without (the tracing
     // cost benchmark). Nothing changes on the CPU.

@@ -219,11 +219,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     }
     const auto& o = d->prep.options;
     const auto& cfg = d->prep.config;
-    RunInfo info = newRunInfo(o, probes);
-    info.label = transform.label;
-    info.transform = transform.transform;
-    info.baselineRun = transform.baselineRun;
-    info.configJson = withCaptureSettings(cfg.toJson(), o);
+    const RunInfo info = runInfo(probes, transform);
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     // While it runs, a GUI can find and attach to it (File → Attach…).
@@ -237,7 +233,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     writer.submit(setupRows(*runId, d->prep, d->storedImage, d->device, d->model->modules(), 1));
 
     Recorder rec(writer, *runId, probes, o.nestedOps);
-    HookSink sink(rec, cfg);
+    HookSink sink(&rec, cfg);
     sizeSink(sink, d->prep, seen);
     const ForwardHooks hooks = probeHooks(rec, sink, probes);
     for (int i = 0; i < o.warmup && !(o.cancel && o.cancel->load()); ++i)
@@ -253,9 +249,7 @@ Result<CaptureResult> Capturer::run(SessionWriter& writer, bool probes, const Pr
     const PhaseMarks recorded = recordedPhases(rec, progress, o.steps);
     const PhaseMarks marks = [&](Phase phase, int step) {
         recorded(phase, step);
-        // Where this pass's queries start in the sequence, for the attention rows.
-        if (phase == Phase::Prefill) sink.pos0 = 0;
-        if (phase == Phase::Decode) sink.pos0 = d->model->cachedPositions();
+        sink.enterPhase(phase, d->model->cachedPositions());
     };
     const bool onGpu = d->model->device().is_cuda();
     // Energy, kernels and copies attributed to modules, span device times.

@@ -102,6 +102,21 @@ std::vector<RunMetricRow> observedMetrics(const ScriptRoleObserver& roles) {
 
 } // namespace
 
+RunInfo Capturer::runInfo(bool probes, const RunTransform& transform) const {
+    const auto& o = d->prep.options;
+    RunInfo info = newRunInfo(o, probes);
+    info.label = transform.label;
+    info.transform = transform.transform;
+    info.baselineRun = transform.baselineRun;
+    if (d->scripted) {
+        info.dtype = "float32"; // a TorchScript archive runs in the dtype it was saved in
+        info.configJson = withCaptureSettings(configJson(*d->prep.userModel, *d->scripted), o);
+    } else {
+        info.configJson = withCaptureSettings(d->prep.config.toJson(), o);
+    }
+    return info;
+}
+
 Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                                             const ProgressFn& progress,
                                             const RunTransform& transform) {
@@ -115,12 +130,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                          "\"visual_tokens.first\" is " + std::to_string(visualAt) +
                              ", beyond BOS and the prompt's " +
                              std::to_string(d->prep.promptIds.size()) + " bytes");
-    RunInfo info = newRunInfo(o, probes);
-    info.label = transform.label;
-    info.transform = transform.transform;
-    info.baselineRun = transform.baselineRun;
-    info.dtype = "float32"; // a TorchScript archive runs in the dtype it was saved in
-    info.configJson = withCaptureSettings(configJson(manifest, model), o);
+    const RunInfo info = runInfo(probes, transform);
     auto runId = writer.beginRun(info);
     if (!runId) return runId.error();
     const LiveRunAnnouncement announcement(writer.path(), o.model, *runId, info.startedUtc);

@@ -7,6 +7,7 @@
 #include "capture/models/Vlm.h"
 #include "capture/run/Capture.h"
 #include "capture/run/CapturerImpl.h"
+#include "capture/run/HookSink.h"
 #include "capture/run/Pipeline.h"
 
 #include <chrono>
@@ -103,14 +104,81 @@ Result<std::vector<PhaseTime>> Capturer::timedPass(const RunTransform& transform
     return timedPassOf(*d, transform, nullptr);
 }
 
+namespace {
+
+// An item's pass keeping its step outputs and, where asked, the attention
+// each patch received (a HookSink without a recorder); timed like the others.
+std::vector<PhaseTime> observedReferencePass(VlmModel& model, const PreparedCapture& prep,
+                                             const std::vector<int>& seen,
+                                             const ItemObservation& observe, ItemPass& pass) {
+    HookSink sink(nullptr, prep.config);
+    ForwardHooks hooks;
+    if (observe.attention) {
+        sizeSink(sink, prep, seen);
+        hooks.attention = [&sink](int layer, const torch::Tensor& p, int q0, const KvCache& c) {
+            sink.attention(layer, p, q0, c);
+        };
+    }
+    Batch kept;
+    PhaseClock clock;
+    ReferencePipeline pipeline(model, prep, seen, hooks, &kept);
+    pass.tokens = runPipeline(prep, pipeline, [&](Phase phase, int) {
+        clock.begin(phase);
+        sink.enterPhase(phase, model.cachedPositions());
+    });
+    auto times = clock.finish();
+    model.reset();
+    pass.steps = std::move(kept.stepOutputs);
+    if (observe.attention)
+        pass.patchMetrics = sink.metricRows(HookSink::answerSteps(pass.tokens)).patchMetrics;
+    return times;
+}
+
+std::vector<PhaseTime> observedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
+                                            ItemPass& pass) {
+    Batch kept;
+    PhaseClock clock;
+    ScriptedPipeline pipeline(model, prep, &kept);
+    pass.tokens = runPipeline(prep, pipeline, [&](Phase phase, int) { clock.begin(phase); });
+    pass.steps = std::move(kept.stepOutputs);
+    pass.visualTokens = kept.visionFeatures ? kept.visionFeatures->rows : 0;
+    return clock.finish();
+}
+
+} // namespace
+
 Result<ItemPass> Capturer::itemPass(const std::string& imagePath, const std::string& prompt,
-                                    const RunTransform& transform) {
+                                    const RunTransform& transform, const ItemObservation& observe) {
     if (auto s = setInput(d->prep, imagePath, prompt); !s) return s.error();
     d->storedImageStale = true;
     ItemPass pass;
-    auto times = timedPassOf(*d, transform, &pass.tokens);
-    if (!times) return times.error();
-    pass.times = std::move(times.value());
+    if (!observe.logits && !observe.attention) {
+        auto times = timedPassOf(*d, transform, &pass.tokens);
+        if (!times) return times.error();
+        pass.times = std::move(times.value());
+    } else if (d->scripted) {
+        if (observe.attention)
+            return makeError(ErrorCode::BadInput,
+                             "an eval item's attention needs the built-in reference model");
+        if (!transform.keepPatches.empty())
+            return makeError(ErrorCode::BadInput,
+                             "visual-token pruning needs the built-in reference model");
+        try {
+            pass.times = observedScriptedPass(*d->scripted, d->prep, pass);
+        } catch (const std::exception& e) {
+            return makeError(ErrorCode::Internal, std::string("an item's pass failed: ") + e.what());
+        }
+    } else {
+        const auto seen = visiblePatches(d->prep.config, transform.keepPatches);
+        try {
+            pass.times = observedReferencePass(*d->model, d->prep, seen, observe, pass);
+        } catch (const std::exception& e) {
+            return makeError(ErrorCode::Internal, std::string("an item's pass failed: ") + e.what());
+        }
+        pass.visualTokens = int(seen.size());
+    }
+    if (!d->scripted && pass.visualTokens == 0)
+        pass.visualTokens = int(visiblePatches(d->prep.config, transform.keepPatches).size());
     pass.text = tokens::decode(pass.tokens);
     return pass;
 }

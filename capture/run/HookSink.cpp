@@ -39,24 +39,30 @@ void HookSink::routing(int layer, const torch::Tensor& experts, const torch::Ten
             if (ea[t][r] < 0)
                 ++skippedSlots; // expert skipping left this rank unrun
             else
-                b.routing.push_back(RoutingRow{layer, rec.phase(), rec.step(), pos,
+                b.routing.push_back(RoutingRow{layer, rec->phase(), rec->step(), pos,
                                                isVisual(pos) ? Modality::Visual : Modality::Text,
                                                int(r), int(ea[t][r]), wa[t][r]});
     }
-    rec.submit(std::move(b));
+    rec->submit(std::move(b));
+}
+
+void HookSink::enterPhase(Phase p, int cachedPositions) {
+    phase = p;
+    if (p == Phase::Prefill) pos0 = 0;
+    if (p == Phase::Decode) pos0 = cachedPositions;
 }
 
 void HookSink::addAnswerAttention(int layer, const torch::Tensor& visualColumns, int64_t n) {
     // [heads, queries, n]: prefill's last query row, or a decode step's rows.
     const int64_t t = visualColumns.size(1);
     const torch::Tensor rows =
-        rec.phase() == Phase::Decode ? visualColumns : visualColumns.narrow(1, t - 1, 1);
+        phase == Phase::Decode ? visualColumns : visualColumns.narrow(1, t - 1, 1);
     torch::Tensor sum = torch::zeros({patches}, torch::kDouble);
     sum.narrow(0, 0, n) +=
         rows.sum(at::IntArrayRef{0, 1}).to(torch::kDouble) / double(visualColumns.size(0));
-    if (rec.phase() == Phase::Decode)
+    if (phase == Phase::Decode)
         answerDecode[size_t(layer)].push_back(sum);
-    else if (rec.phase() == Phase::Prefill)
+    else if (phase == Phase::Prefill)
         answerPrefill[size_t(layer)] = sum;
 }
 
@@ -95,7 +101,7 @@ void HookSink::attention(int layer, const torch::Tensor& slotProbs, int querySta
             sum += cols.narrow(1, lo, visLo - lo).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
         if (hi > visHi)
             sum += cols.narrow(1, visHi, hi - visHi).sum(at::IntArrayRef{0, 1}).to(torch::kDouble);
-        auto& into = rec.phase() == Phase::Decode ? receivedDecode : received;
+        auto& into = phase == Phase::Decode ? receivedDecode : received;
         into[size_t(layer)].narrow(0, 0, n) += sum / double(heads);
         addAnswerAttention(layer, cols, n);
     }

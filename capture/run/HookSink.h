@@ -1,6 +1,7 @@
 #pragma once
-// What the model's hooks see during a recorded run of the reference model
-// (routing, attention), collected and turned into session rows.
+// What the model's hooks see during a run of the reference model (routing,
+// attention), collected and turned into session rows: in a recorded run, and
+// in an eval item's observed pass (attention only, no recorder).
 //
 // Internal to mvp_capture; includes torch.
 
@@ -23,9 +24,10 @@ torch::Tensor spreadToPositions(const torch::Tensor& slotProbs, const KvCache& c
 
 // Collects routing and attention for one run and emits them as rows.
 struct HookSink {
-    HookSink(Recorder& r, const VlmConfig& c) : rec(r), cfg(c) {}
-    Recorder& rec;
+    HookSink(Recorder* r, const VlmConfig& c) : rec(r), cfg(c) {}
+    Recorder* rec; // routing rows go to it; none: attention only
     const VlmConfig& cfg;
+    Phase phase = Phase::Prefill; // of the pass under way, set by the phase marks
     int firstPatch = 1;       // sequence position of patch 0 (after BOS)
     int patches = 0;          // visual tokens the decoder sees
     std::vector<int> patchOf; // visual token → image patch
@@ -38,6 +40,8 @@ struct HookSink {
     std::vector<std::vector<torch::Tensor>> answerDecode;
     std::map<int, torch::Tensor> maps; // layer → [H, total, total]
     int pos0 = 0;                      // position of the first query in the current forward
+    // Called as each phase begins: where its queries start.
+    void enterPhase(Phase p, int cachedPositions);
     int64_t skippedSlots = 0;          // (token, rank) pairs expert skipping left unrun
 
     bool isVisual(int pos) const { return pos >= firstPatch && pos < firstPatch + patches; }

@@ -18,8 +18,9 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, std::opt
             if (r.id == *id) return &r;
         return makeError(ErrorCode::BadInput, "run " + std::to_string(*id) + " is not in " + path);
     }
+    // Probed: an eval run's baseline (unrecorded passes) is none to plan from.
     for (const auto& r : runs)
-        if (r.transform.empty() && r.status == RunStatus::Complete) return &r;
+        if (r.transform.empty() && r.status == RunStatus::Complete && r.probes) return &r;
     return makeError(ErrorCode::BadInput,
                      path + " has no complete baseline run: capture one first (mvprof-cli capture)");
 }

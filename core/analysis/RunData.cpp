@@ -108,6 +108,8 @@ Result<RunData> loadRunData(SessionReader& reader, int64_t runId) {
     MVP_LOAD(visionFeatures, reader.visionFeatures(runId))
     MVP_LOAD(runMetrics, reader.runMetrics(runId))
     MVP_LOAD(repetitions, reader.repetitions(runId))
+    MVP_LOAD(evalSet, reader.evalSet(runId))
+    MVP_LOAD(evalItems, reader.evalItems(runId))
 #undef MVP_LOAD
     if (auto s = loadDeviceTime(reader, runId, d); !s) return s.error();
     auto layers = reader.attnMapLayers(runId);

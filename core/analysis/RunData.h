@@ -40,6 +40,10 @@ struct RunData {
     std::optional<VisionFeatureRow> visionFeatures;
     std::vector<RunMetricRow> runMetrics;   // weight / KV bytes, what-if statistics
     std::vector<RepetitionRow> repetitions; // a what-if's A/B timings (Records.h)
+    // An eval run's set and items (capture/run/EvalWhatIf.h); none for a capture.
+    std::optional<EvalSetRow> evalSet;
+    std::vector<EvalItemRow> evalItems;
+    bool isEval() const { return evalSet.has_value(); }
     // GPU time of the kernels, copies and fills attributed to each span
     // (device_activity); empty, with hasDeviceActivity false, for CPU runs.
     std::unordered_map<int64_t, int64_t> deviceNsBySpan;

@@ -107,30 +107,14 @@ void comparePrefillFlops(Comparison& c, const RunData& base, const RunData& run)
     c.prefillFlops = p;
 }
 
-// KL, top-1 agreement and token match of the next-token distributions, step by step.
 void compareOutputs(Comparison& c, const RunData& base, const RunData& run) {
-    const size_t steps = std::min(base.stepOutputs.size(), run.stepOutputs.size());
-    c.fidelity = steps > 0;
-    c.steps = int(steps);
-    int agree = 0;
-    bool diverged = false;
-    int prefix = 0;
-    for (size_t s = 0; s < steps; ++s) {
-        const auto& a = base.stepOutputs[s];
-        const auto& b = run.stepOutputs[s];
-        const double kl = klDivergence(a.logits, b.logits);
-        c.klMean += kl / double(steps);
-        c.klMax = std::max(c.klMax, kl);
-        if (a.token == b.token) ++agree;
-        if (!diverged && a.token == b.token)
-            ++prefix;
-        else
-            diverged = true;
-    }
-    if (steps > 0) {
-        c.top1Agreement = double(agree) / double(steps);
-        c.tokenMatch = double(prefix) / double(steps);
-    }
+    const OutputFidelity f = outputFidelity(base.stepOutputs, run.stepOutputs);
+    c.fidelity = f.steps > 0;
+    c.steps = f.steps;
+    c.klMean = f.klMean;
+    c.klMax = f.klMax;
+    c.top1Agreement = f.top1Agreement;
+    c.tokenMatch = f.tokenMatch;
 }
 
 // Mean cosine of the visual features of the patches both runs fed the decoder.
@@ -179,6 +163,30 @@ void setGpuMemory(Comparison& c, const RunData& base, const RunData& run) {
     c.runPeakGpuBytes.reset();
 }
 } // namespace
+
+OutputFidelity outputFidelity(const std::vector<StepOutputRow>& baseline,
+                              const std::vector<StepOutputRow>& whatIf) {
+    OutputFidelity f;
+    const size_t steps = std::min(baseline.size(), whatIf.size());
+    f.steps = int(steps);
+    int agree = 0, prefix = 0;
+    bool diverged = false;
+    for (size_t s = 0; s < steps; ++s) {
+        const auto& a = baseline[s];
+        const auto& b = whatIf[s];
+        const double kl = klDivergence(a.logits, b.logits);
+        f.klMean += kl / double(steps);
+        f.klMax = std::max(f.klMax, kl);
+        agree += a.token == b.token;
+        diverged = diverged || a.token != b.token;
+        prefix += !diverged;
+    }
+    if (steps > 0) {
+        f.top1Agreement = double(agree) / double(steps);
+        f.tokenMatch = double(prefix) / double(steps);
+    }
+    return f;
+}
 
 Comparison compareRuns(const RunData& base, const RunData& run) {
     Comparison c;

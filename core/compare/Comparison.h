@@ -81,6 +81,17 @@ struct Comparison {
 
 Comparison compareRuns(const RunData& baseline, const RunData& whatIf);
 
+// How far one run's generated outputs moved from another's (measured), over
+// the steps both produced: KL(baseline ‖ what-if) of each step's next-token
+// distribution, the share of steps whose greedy token agrees, and the share
+// before the first divergence.
+struct OutputFidelity {
+    int steps = 0;
+    double klMean = 0, klMax = 0, top1Agreement = 0, tokenMatch = 0;
+};
+OutputFidelity outputFidelity(const std::vector<StepOutputRow>& baseline,
+                              const std::vector<StepOutputRow>& whatIf);
+
 // KL(p ‖ q) of softmax(a) and softmax(b), natural log.
 double klDivergence(const std::vector<float>& logitsA, const std::vector<float>& logitsB);
 

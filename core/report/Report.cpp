@@ -21,6 +21,20 @@ Result<int> parseWindow(const std::string& text) {
                      "--window '" + text + "' is not valid: use all or tokens:N (e.g. tokens:128)");
 }
 
+namespace {
+// An eval run's summary and, where its baseline is an eval run too, the comparison.
+Status addEval(SessionReader& reader, const RunData& data, SessionReport& rep) {
+    SessionReport::Eval e{*data.evalSet, summariseEval(data), std::nullopt};
+    if (data.run.baselineRun) {
+        auto base = loadRunData(reader, *data.run.baselineRun);
+        if (!base) return base.error();
+        if (base->isEval()) e.comparison = compareEval(*base, data);
+    }
+    rep.evals.emplace(data.run.id, std::move(e));
+    return Ok{};
+}
+} // namespace
+
 Result<SessionReport> buildReport(SessionReader& reader, const ReportOptions& o) {
     SessionReport rep;
     rep.path = reader.path();
@@ -37,6 +51,8 @@ Result<SessionReport> buildReport(SessionReader& reader, const ReportOptions& o)
         if (o.run && run.id != *o.run) continue;
         auto data = loadRunData(reader, run.id);
         if (!data) return data.error();
+        if (data->isEval())
+            if (auto s = addEval(reader, *data, rep); !s) return s.error();
         rep.runs.push_back(analyseRun(*data, o.analysis));
     }
     return rep;

@@ -5,7 +5,9 @@
 
 #include "core/Result.h"
 #include "core/analysis/Analysis.h"
+#include "core/compare/EvalComparison.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +26,18 @@ struct SessionReport {
     int schemaVersion = 0;
     int window = 0; // the token window used for per-window statistics (0: whole run)
     std::vector<RunAnalysis> runs;
+    // Eval runs (docs/eval.md), by run id: the set and summary of each, and
+    // for an eval what-if its comparison with its eval baseline.
+    struct Eval {
+        EvalSetRow set;
+        EvalSummary summary;
+        std::optional<EvalComparison> comparison;
+    };
+    std::map<int64_t, Eval> evals;
+    const Eval* evalOf(int64_t run) const {
+        const auto it = evals.find(run);
+        return it == evals.end() ? nullptr : &it->second;
+    }
 };
 
 Result<SessionReport> buildReport(SessionReader& reader, const ReportOptions& options = {});

@@ -1,6 +1,7 @@
 // The JSON report. Its shape is a contract (docs/report.md): add keys, never
 // rename or remove them without bumping "report_version".
 #include "core/report/Report.h"
+#include "core/report/EvalText.h"
 
 #include <nlohmann/json.hpp>
 #include <set>
@@ -321,7 +322,13 @@ std::string formatJson(const SessionReport& rep) {
     j["runs"] = json::array();
     j["findings"] = json::array();
     for (const auto& r : rep.runs) {
-        j["runs"].push_back(runJson(r));
+        json run = runJson(r);
+        if (const auto* e = rep.evalOf(r.run.id)) {
+            run["eval"] = json::parse(e->comparison ? formatEvalJson(*e->comparison, e->set.path)
+                                                    : evalSummaryJson(e->summary, e->set.path));
+            run["eval"]["set_sha256"] = e->set.sha256;
+        }
+        j["runs"].push_back(std::move(run));
         for (const auto& f : r.findings)
             j["findings"].push_back(findingJson(f, r.run.id));
     }

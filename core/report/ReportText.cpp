@@ -1,6 +1,7 @@
 // The text and Markdown reports: the same sections, for a terminal and for a document.
 #include "core/Format.h"
 #include "core/report/Report.h"
+#include "core/report/EvalText.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -278,6 +279,30 @@ std::string findingsText(const RunAnalysis& a) {
     return o;
 }
 
+// An eval run: what it ran over, and its accuracy and latency, or its
+// comparison with its eval baseline.
+std::string evalRunText(const RunAnalysis& a, const SessionReport::Eval& e) {
+    const auto& i = a.run;
+    std::string o = "\nRun " + std::to_string(i.id) + " [" + i.label + "] " + toString(i.status) +
+                    " — eval run over " + e.set.path + " (sha256 " + e.set.sha256.substr(0, 12) +
+                    "…)\n";
+    o += "  model      " + i.model + " (" + fmt("%.2f", double(a.parameters) / 1e6) +
+         " M parameters)\n";
+    if (const auto w = weightsText(a); !w.empty()) o += "  weights    " + w + "\n";
+    o += "  device     " + i.device + ", " + i.dtype + ", " + std::to_string(i.threads) +
+         " threads\n";
+    if (e.comparison) return o + formatEvalText(*e.comparison, e.set.path);
+    const auto& s = e.summary;
+    o += "  items      " + std::to_string(s.items) + " of " + std::to_string(s.total) +
+         (s.unanswered ? ", " + std::to_string(s.unanswered) + " without an answer" : "") + "\n";
+    o += "  accuracy   " + fmt("%.3f", s.accuracy.value) + fmt(" [%.3f, ", s.accuracy.low) +
+         fmt("%.3f]", s.accuracy.high) + " (measured over " + std::to_string(s.accuracy.items) +
+         " items, Wilson 95 %)\n";
+    o += "  per item   " + fmt("%.2f ms", s.itemMs.median) + fmt(" [%.2f, ", s.itemMs.low) +
+         fmt("%.2f] (measured, median)\n", s.itemMs.high);
+    return o;
+}
+
 std::string textRun(const RunAnalysis& a) {
     return runHeaderText(a) + phasesText(a) + modulesText(a) + opsText(a) + expertLoadText(a) +
            headsText(a) + rooflineText(a) + kvText(a) + batchText(a) + findingsText(a);
@@ -342,7 +367,7 @@ std::string formatText(const SessionReport& rep) {
                     "), " + std::to_string(rep.runs.size()) + " run(s)\n";
     if (rep.runs.empty()) o += "  (no runs: the capture stopped before it began)\n";
     for (const auto& r : rep.runs)
-        o += textRun(r);
+        o += rep.evalOf(r.run.id) ? evalRunText(r, *rep.evalOf(r.run.id)) : textRun(r);
     return o;
 }
 
@@ -351,8 +376,19 @@ std::string formatMarkdown(const SessionReport& rep) {
                     "`\n\nTimes and memory are measured; FLOPs and bytes are estimated "
                     "from op shapes; batch sizes and targets are predicted.\n";
     if (rep.runs.empty()) o += "\nThe session holds no runs.\n";
-    for (const auto& r : rep.runs)
-        o += markdownRun(r);
+    for (const auto& r : rep.runs) {
+        const auto* e = rep.evalOf(r.run.id);
+        if (!e)
+            o += markdownRun(r);
+        else if (e->comparison)
+            o += "\n## Run " + std::to_string(r.run.id) + " — " + r.run.label + " (" +
+                 toString(r.run.status) + ")\n\n" + formatEvalMarkdown(*e->comparison, e->set.path);
+        else
+            o += "\n## Run " + std::to_string(r.run.id) + " — " + r.run.label + " (" +
+                 toString(r.run.status) + "): eval baseline over `" + e->set.path + "`, accuracy " +
+                 fmt("%.3f", e->summary.accuracy.value) + " (measured over " +
+                 std::to_string(e->summary.accuracy.items) + " items)\n";
+    }
     return o;
 }
 

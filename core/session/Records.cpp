@@ -103,7 +103,14 @@ size_t Batch::rowCount() const {
            tokens.size() + routing.size() + patchMetrics.size() + attnMaps.size() +
            (image ? 1 : 0) + (patchGrid ? 1 : 0) + (device ? 1 : 0) + stepOutputs.size() +
            (visionFeatures ? 1 : 0) + runMetrics.size() + leafFlops.size() + repetitions.size() +
-           activities.size();
+           activities.size() + (evalSet ? 1 : 0) + evalItems.size();
+}
+
+int64_t EvalItemRow::totalNs() const {
+    int64_t ns = 0;
+    for (const auto& t : times)
+        ns += t.ns;
+    return ns;
 }
 
 } // namespace mvp

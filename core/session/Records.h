@@ -264,6 +264,39 @@ struct RepetitionRow {
     bool control = false;
 };
 
+// One phase's wall time in an unrecorded pass (decode's steps summed).
+struct PhaseTime {
+    Phase phase = Phase::Preprocess;
+    int64_t ns = 0;
+};
+
+// An eval run (v7): a baseline or a what-if run over every item of an eval
+// set (core/eval/EvalSet.h) in one process, one unrecorded pass per item.
+// The run's own row holds its configuration; this, the set it ran.
+struct EvalSetRow {
+    std::string path;   // the JSONL file, as given
+    std::string sha256; // of its bytes
+    int items = 0;      // in the set: fewer item rows means the run stopped part-way
+};
+
+// One item of an eval run: what the model answered, whether that matches, how
+// far the what-if's outputs moved from its baseline's on the same item, the
+// pass's phase times and what the transform kept.
+struct EvalItemRow {
+    int item = 0; // 0-based, in the set's order
+    std::string id, kind, prompt;
+    std::vector<std::string> answers; // expected; empty: scored by fidelity only
+    std::string output;               // generated text up to EOS
+    std::optional<bool> correct;      // none without answers
+    // Against the baseline run's same item (what-if runs only), over the
+    // decode steps both produced (core/compare/Comparison.h's definitions).
+    std::optional<double> klMean, klMax, top1Agreement, tokenMatch;
+    int visualTokens = 0;            // the decoder saw
+    std::vector<int> keptPatches;    // the patches whose tokens it saw, where a plan chose them
+    std::vector<PhaseTime> times;    // measured, one pass
+    int64_t totalNs() const;
+};
+
 // Work on a GPU (a kernel, copy or fill) or a CUDA runtime / driver API call
 // on a host thread (v6): CUPTI's activity records, an imported trace's
 // `kernel`, `gpu_memcpy`, `gpu_memset`, `cuda_runtime` and `cuda_driver`
@@ -310,6 +343,8 @@ struct Batch {
     std::vector<LeafFlopsRow> leafFlops; // cumulative: replaces the run's earlier counts
     std::vector<RepetitionRow> repetitions;
     std::vector<DeviceActivityRow> activities;
+    std::optional<EvalSetRow> evalSet;
+    std::vector<EvalItemRow> evalItems;
 
     size_t rowCount() const;
     bool empty() const { return rowCount() == 0; }

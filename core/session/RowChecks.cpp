@@ -100,6 +100,21 @@ Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows) {
     return Ok{};
 }
 
+Status evalItems(int64_t run, const std::vector<EvalItemRow>& rows) {
+    for (const auto& e : rows) {
+        const std::string where = "eval_item " + n(e.item);
+        for (const auto& bad : {outside("item", e.item, 0, kMaxCount),
+                                outside("visual_tokens", e.visualTokens, 0, kMaxCount)})
+            if (bad) return damaged(run, where, *bad);
+        for (const auto* f : {&e.klMean, &e.klMax, &e.top1Agreement, &e.tokenMatch})
+            if (*f && !(**f >= 0 && **f <= kMaxMetric))
+                return damaged(run, where, "a fidelity figure is negative, NaN or beyond 1e18");
+        for (const auto& t : e.times)
+            if (auto bad = outside("ns", t.ns, 0, kMaxTimeNs)) return damaged(run, where, *bad);
+    }
+    return Ok{};
+}
+
 Status activities(int64_t run, const std::vector<DeviceActivityRow>& rows) {
     for (const auto& a : rows) {
         const int64_t lowDevice = onDevice(a.kind) ? 0 : -1;

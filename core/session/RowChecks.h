@@ -37,6 +37,7 @@ Status opTotals(int64_t run, const std::vector<OpTotal>& rows);
 Status leafFlops(int64_t run, const std::vector<LeafFlopsRow>& rows);
 Status runMetrics(int64_t run, const std::vector<RunMetricRow>& rows);
 Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows);
+Status evalItems(int64_t run, const std::vector<EvalItemRow>& rows);
 Status patchGrid(int64_t run, const PatchGridRow& g);
 Status routing(int64_t run, const std::vector<RoutingRow>& rows);
 Status tokens(int64_t run, const std::vector<TokenRow>& rows);

@@ -163,6 +163,23 @@ CREATE TABLE device_activity(
   PRIMARY KEY(run, id)) WITHOUT ROWID;
 )sql";
 
+// v7: eval runs (Records.h EvalSetRow, EvalItemRow): the set a run went
+// over, and per item its answer, match, fidelity, what was kept and the
+// phase times of its pass. Answers and kept patches are JSON arrays.
+constexpr const char* kTablesV7 = R"sql(
+CREATE TABLE eval_set(
+  run INTEGER PRIMARY KEY, path TEXT NOT NULL, sha256 TEXT NOT NULL, items INTEGER NOT NULL);
+CREATE TABLE eval_item(
+  run INTEGER NOT NULL, item INTEGER NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL,
+  prompt TEXT NOT NULL, answers TEXT NOT NULL, output TEXT NOT NULL, correct INTEGER,
+  kl_mean REAL, kl_max REAL, top1 REAL, token_match REAL,
+  visual_tokens INTEGER NOT NULL, kept_patches TEXT NOT NULL,
+  PRIMARY KEY(run, item)) WITHOUT ROWID;
+CREATE TABLE eval_item_phase(
+  run INTEGER NOT NULL, item INTEGER NOT NULL, phase TEXT NOT NULL, ns INTEGER NOT NULL,
+  PRIMARY KEY(run, item, phase)) WITHOUT ROWID;
+)sql";
+
 Status createV5(sql::Db& db) {
     if (auto s = db.exec(kTablesV5); !s) return s;
     if (auto s = migrateOpTable(db); !s) return s;
@@ -211,6 +228,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV4); !s) return s;
     if (auto s = createV5(db); !s) return s;
     if (auto s = db.exec(kTablesV6); !s) return s;
+    if (auto s = db.exec(kTablesV7); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -248,7 +266,10 @@ Status migrate(sql::Db& db, int fromVersion) {
         if (fromVersion < 5)
             if (auto s = createV5(db); !s) return s;
         // v5 → v6 only adds a table: older runs have no device activity.
-        if (auto s = db.exec(kTablesV6); !s) return s;
+        if (fromVersion < 6)
+            if (auto s = db.exec(kTablesV6); !s) return s;
+        // v6 → v7 only adds tables: older sessions hold no eval runs.
+        if (auto s = db.exec(kTablesV7); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

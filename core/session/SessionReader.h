@@ -55,6 +55,10 @@ public:
     Result<std::vector<RepetitionRow>> repetitions(int64_t run);
     // GPU work and CUDA API calls in id order (empty before v6).
     Result<std::vector<DeviceActivityRow>> activities(int64_t run);
+    // An eval run's set (nullopt for any other run, and before v7) and its
+    // items in the set's order, each with its phase times.
+    Result<std::optional<EvalSetRow>> evalSet(int64_t run);
+    Result<std::vector<EvalItemRow>> evalItems(int64_t run);
     // All layers of one metric, ordered by layer then patch.
     Result<std::vector<PatchMetricRow>> patchMetrics(int64_t run, const std::string& metric);
     Result<std::vector<AttnMapRow>> attnMaps(int64_t run, int layer);

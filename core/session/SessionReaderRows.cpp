@@ -3,7 +3,11 @@
 #include "core/session/ReaderImpl.h"
 #include "core/session/RowChecks.h"
 
+#include <algorithm>
 #include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <type_traits>
 
 namespace mvp {
 
@@ -132,6 +136,80 @@ Result<std::vector<RepetitionRow>> SessionReader::repetitions(int64_t run) {
         if (r) out.push_back(std::move(*r));
     if (auto ok = rowcheck::repetitions(run, out); !ok) return ok.error();
     return out;
+}
+
+Result<std::optional<EvalSetRow>> SessionReader::evalSet(int64_t run) {
+    if (d->version < 7) return std::optional<EvalSetRow>(); // no eval runs before v7
+    auto rows = d->query<EvalSetRow>("SELECT path, sha256, items FROM eval_set WHERE run=?", run,
+                                     [](const sql::Stmt& s) {
+                                         return EvalSetRow{s.text(0), s.text(1), s.int32(2)};
+                                     });
+    if (!rows) return rows.error();
+    if (rows->empty()) return std::optional<EvalSetRow>();
+    return std::optional<EvalSetRow>(rows->front());
+}
+
+namespace {
+// A JSON array column of an eval item (answers, kept patches).
+template <typename T>
+Result<std::vector<T>> jsonArray(const std::string& text, int64_t run, int item, const char* col) {
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    std::vector<T> out;
+    if (j.is_array()) {
+        for (const auto& v : j) {
+            if (std::is_same_v<T, int> ? !v.is_number_integer() : !v.is_string()) break;
+            out.push_back(v.get<T>());
+        }
+        if (out.size() == j.size()) return out;
+    }
+    return rowcheck::damaged(run, "eval_item " + std::to_string(item),
+                             std::string(col) + " is not a JSON array of the right type");
+}
+} // namespace
+
+Result<std::vector<EvalItemRow>> SessionReader::evalItems(int64_t run) {
+    if (d->version < 7) return std::vector<EvalItemRow>();
+    auto items = d->query<EvalItemRow>(
+        "SELECT item, id, kind, prompt, answers, output, correct, kl_mean, kl_max, top1, "
+        "token_match, visual_tokens, kept_patches FROM eval_item WHERE run=? ORDER BY item",
+        run, [&](const sql::Stmt& s) -> Result<EvalItemRow> {
+            EvalItemRow e;
+            e.item = s.int32(0);
+            e.id = s.text(1), e.kind = s.text(2), e.prompt = s.text(3), e.output = s.text(5);
+            auto answers = jsonArray<std::string>(s.text(4), run, e.item, "answers");
+            if (!answers) return answers.error();
+            e.answers = std::move(*answers);
+            if (!s.isNull(6)) e.correct = s.int64(6) != 0;
+            const auto real = [&](int col) {
+                return s.isNull(col) ? std::nullopt : std::optional<double>(s.real(col));
+            };
+            e.klMean = real(7), e.klMax = real(8), e.top1Agreement = real(9);
+            e.tokenMatch = real(10);
+            e.visualTokens = s.int32(11);
+            auto kept = jsonArray<int>(s.text(12), run, e.item, "kept_patches");
+            if (!kept) return kept.error();
+            e.keptPatches = std::move(*kept);
+            return e;
+        });
+    if (!items) return items.error();
+    auto phases = d->query<std::pair<int, PhaseTime>>(
+        "SELECT item, phase, ns FROM eval_item_phase WHERE run=? ORDER BY item, phase", run,
+        [&](const sql::Stmt& s) -> Result<std::pair<int, PhaseTime>> {
+            auto phase = reader::phaseAt(s, 1, run, "eval_item " + std::to_string(s.int64(0)));
+            if (!phase) return phase.error();
+            return std::pair{s.int32(0), PhaseTime{*phase, s.int64(2)}};
+        });
+    if (!phases) return phases.error();
+    std::map<int, EvalItemRow*> byItem;
+    for (auto& e : *items)
+        byItem[e.item] = &e;
+    for (const auto& [item, time] : *phases)
+        if (auto it = byItem.find(item); it != byItem.end()) it->second->times.push_back(time);
+    for (auto& e : *items) // in the order a pass runs them
+        std::sort(e.times.begin(), e.times.end(),
+                  [](const PhaseTime& a, const PhaseTime& b) { return a.phase < b.phase; });
+    if (auto ok = rowcheck::evalItems(run, *items); !ok) return ok.error();
+    return items;
 }
 
 Result<std::vector<DeviceActivityRow>> SessionReader::activities(int64_t run) {

@@ -14,6 +14,7 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 #include <thread>
 #include <unistd.h>
@@ -138,6 +139,20 @@ bool bindRow(sql::Stmt& s, int64_t run, const AttnMapRow& a) {
     return true;
 }
 
+bool bindRow(sql::Stmt& s, int64_t run, const EvalSetRow& e) {
+    s.bind(1, run), s.bind(2, e.path), s.bind(3, e.sha256), s.bind(4, e.items);
+    return true;
+}
+
+bool bindRow(sql::Stmt& s, int64_t run, const EvalItemRow& e) {
+    s.bind(1, run), s.bind(2, e.item), s.bind(3, e.id), s.bind(4, e.kind), s.bind(5, e.prompt);
+    s.bind(6, nlohmann::json(e.answers).dump()), s.bind(7, e.output);
+    s.bind(8, e.correct ? std::optional<int64_t>(*e.correct) : std::nullopt);
+    s.bind(9, e.klMean), s.bind(10, e.klMax), s.bind(11, e.top1Agreement), s.bind(12, e.tokenMatch);
+    s.bind(13, e.visualTokens), s.bind(14, nlohmann::json(e.keptPatches).dump());
+    return true;
+}
+
 template <typename Row> Status insertEach(sql::Stmt& s, int64_t run, const std::vector<Row>& rows) {
     for (const auto& r : rows)
         if (bindRow(s, run, r))
@@ -157,7 +172,8 @@ struct SessionWriter::Impl {
     sql::Db db;
     OpChunkWriter ops;
     sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insRouting, insImage, insGrid,
-        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity;
+        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity,
+        insEvalSet, insEvalItem, insEvalPhase;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -176,6 +192,7 @@ struct SessionWriter::Impl {
     Status prepareAll();
     Status apply(const Batch& b);
     Status insertActivities(int64_t run, const std::vector<DeviceActivityRow>& rows);
+    Status insertEvalItems(int64_t run, const std::vector<EvalItemRow>& rows);
     void loop();
     Status waitFor(Job job);
     void keepBuffers(std::deque<Job>& jobs);
@@ -204,6 +221,9 @@ Status SessionWriter::Impl::prepareAll() {
         {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
         {&insDevice, "INSERT OR REPLACE INTO device VALUES (?,?,?,?,?,?,?)"},
         {&insActivity, "INSERT INTO device_activity VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+        {&insEvalSet, "INSERT OR REPLACE INTO eval_set VALUES (?,?,?,?)"},
+        {&insEvalItem, "INSERT OR REPLACE INTO eval_item VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+        {&insEvalPhase, "INSERT OR REPLACE INTO eval_item_phase VALUES (?,?,?,?)"},
     };
     for (const auto& p : all) {
         auto s = db.prepare(p.text);
@@ -229,6 +249,18 @@ Status SessionWriter::Impl::insertActivities(int64_t run,
     return Ok{};
 }
 
+// An item's row, then its phase times.
+Status SessionWriter::Impl::insertEvalItems(int64_t run, const std::vector<EvalItemRow>& rows) {
+    if (auto s = insertEach(insEvalItem, run, rows); !s) return s;
+    for (const auto& e : rows)
+        for (const auto& t : e.times) {
+            sql::Stmt& s = insEvalPhase;
+            s.bind(1, run), s.bind(2, e.item), s.bind(3, t.phase), s.bind(4, t.ns);
+            if (auto st = s.exec(); !st) return st;
+        }
+    return Ok{};
+}
+
 // One statement per row kind, bound in column order (see Schema.cpp).
 Status SessionWriter::Impl::apply(const Batch& b) {
     const int64_t run = b.run;
@@ -250,6 +282,8 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     if (auto s = insertEach(insMetric, run, b.patchMetrics); !s) return s;
     if (auto s = insertEach(insAttn, run, b.attnMaps); !s) return s;
     if (auto s = insertActivities(run, b.activities); !s) return s;
+    if (auto s = insertEach(insEvalSet, run, b.evalSet); !s) return s;
+    if (auto s = insertEvalItems(run, b.evalItems); !s) return s;
     rows += int64_t(b.rowCount());
     return Ok{};
 }

@@ -1,0 +1,281 @@
+#include "capture/run/EvalWhatIf.h"
+
+#include "core/compare/Comparison.h"
+#include "core/image/Image.h"
+#include "core/interop/Sha256.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+
+#include <array>
+#include <fstream>
+#include <iterator>
+
+namespace mvp {
+
+namespace {
+
+Status refuseEncoderChoices(const WhatIfRequest& r) {
+    for (const Method m : {Method::VisionZip, Method::ToMe})
+        if (r.has(m))
+            return makeError(ErrorCode::BadInput,
+                             std::string(methodSpec(m).name) +
+                                 " chooses its tokens inside the encoder, image by image; eval "
+                                 "what-ifs do not run it yet (run it on one image without --eval)");
+    return Ok{};
+}
+
+// Methods whose plan chooses patches from the baseline's attention: per item,
+// from that item's own baseline pass.
+bool plansFromItemAttention(const WhatIfRequest& r) {
+    return r.has(Method::PruneVisual);
+}
+
+Result<std::string> fileSha256(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return makeError(ErrorCode::NotFound, path + ": cannot be read");
+    const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+    return sha256Hex(bytes);
+}
+
+// Every item's image decoded and prompt checked against the context before
+// anything is written: a bad item is an error naming its line.
+Status checkItems(const PreparedCapture& prep, const EvalSet& set) {
+    PreparedCapture scratch = prep;
+    for (const auto& item : set.items)
+        if (auto s = setInput(scratch, item.image, item.prompt); !s)
+            return makeError(s.error().code, set.path + ":" + std::to_string(item.line) + ": " +
+                                                 s.error().message);
+    return Ok{};
+}
+
+// The baseline's model, and the what-if's: the same one when the transforms
+// leave the model as it is, else a second one, rewritten.
+struct Models {
+    std::unique_ptr<Capturer> baseline, transformed;
+    ModelTransformOutcome outcome;
+    Capturer& whatIf() { return transformed ? *transformed : *baseline; }
+};
+
+Result<Models> buildModels(const PreparedCapture& prep, const ModelTransforms& mt) {
+    Models m;
+    auto base = Capturer::create(prep);
+    if (!base) return base.error();
+    m.baseline = std::move(base.value());
+    if (!mt.touchesModel()) return m;
+    auto other = Capturer::create(prep);
+    if (!other) return other.error();
+    m.transformed = std::move(other.value());
+    auto outcome = m.transformed->transformModel(mt);
+    if (!outcome) return outcome.error();
+    m.outcome = std::move(outcome.value());
+    return m;
+}
+
+// What planning reads of the baseline, without its spans, ops and maps; an
+// item's attention then replaces the capture's.
+RunData planningBase(const RunData& base) {
+    RunData d;
+    d.run = base.run;
+    d.modules = base.modules;
+    d.tokens = base.tokens;
+    d.grid = base.grid;
+    d.routing = base.routing;
+    d.visionFeatures = base.visionFeatures;
+    d.experts = base.experts, d.topK = base.topK, d.llmDim = base.llmDim;
+    d.llmHeads = base.llmHeads;
+    return d;
+}
+
+void useItemAttention(RunData& d, const std::vector<PatchMetricRow>& rows) {
+    d.attention.clear(), d.attentionPrefill.clear(), d.attentionDecode.clear();
+    d.answerAttention.clear();
+    for (const auto& r : rows) {
+        auto& into = r.metric == "attention"          ? d.attention
+                     : r.metric == "attention.prefill" ? d.attentionPrefill
+                     : r.metric == "attention.decode"  ? d.attentionDecode
+                                                       : d.answerAttention;
+        into.push_back(r);
+    }
+}
+
+EvalItemRow itemRow(int index, const EvalItem& item, const ItemPass& pass,
+                    const std::vector<int>& kept) {
+    EvalItemRow r;
+    r.item = index;
+    r.id = item.id, r.kind = item.kind, r.prompt = item.prompt, r.answers = item.answers;
+    r.output = pass.text;
+    if (!item.answers.empty()) r.correct = answerMatches(pass.text, item.answers);
+    r.visualTokens = pass.visualTokens;
+    r.keptPatches = kept;
+    r.times = pass.times;
+    return r;
+}
+
+void addFidelity(EvalItemRow& row, const ItemPass& baseline, const ItemPass& whatIf) {
+    const OutputFidelity f = outputFidelity(baseline.steps, whatIf.steps);
+    if (f.steps == 0) return;
+    row.klMean = f.klMean, row.klMax = f.klMax;
+    row.top1Agreement = f.top1Agreement, row.tokenMatch = f.tokenMatch;
+}
+
+// The two eval runs in the session: begun together, items added as they are
+// done, ended together (incomplete when stopped early).
+class EvalRuns {
+public:
+    static Result<EvalRuns> begin(const std::string& path, const RunInfo& baseline,
+                                  RunInfo whatIf, const EvalSetRow& set,
+                                  std::vector<RunMetricRow> whatIfMetrics) {
+        auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
+        if (!writer) return writer.error();
+        EvalRuns runs(std::move(writer.value()));
+        auto a = runs.writer_->beginRun(baseline);
+        if (!a) return a.error();
+        whatIf.baselineRun = *a;
+        auto b = runs.writer_->beginRun(whatIf);
+        if (!b) return b.error();
+        runs.ids_ = {*a, *b};
+        for (int64_t id : runs.ids_) {
+            Batch rows;
+            rows.run = id;
+            rows.evalSet = set;
+            if (id == *b) rows.runMetrics = std::move(whatIfMetrics);
+            runs.writer_->submit(std::move(rows));
+        }
+        return runs;
+    }
+    void add(EvalItemRow baseline, EvalItemRow whatIf) {
+        wallNs_[0] += baseline.totalNs(), wallNs_[1] += whatIf.totalNs();
+        submit(ids_[0], std::move(baseline));
+        submit(ids_[1], std::move(whatIf));
+    }
+    Status end(RunStatus status, const std::string& error) {
+        for (int arm = 0; arm < 2; ++arm) {
+            RunResult r;
+            r.status = status;
+            r.error = error;
+            r.wallNs = wallNs_[arm];
+            if (auto s = writer_->endRun(ids_[arm], r); !s) return s;
+        }
+        return writer_->close();
+    }
+    std::array<int64_t, 2> ids() const { return ids_; }
+
+private:
+    explicit EvalRuns(std::unique_ptr<SessionWriter> w) : writer_(std::move(w)) {}
+    void submit(int64_t run, EvalItemRow row) {
+        Batch b;
+        b.run = run;
+        b.evalItems.push_back(std::move(row));
+        writer_->submit(std::move(b));
+    }
+    std::unique_ptr<SessionWriter> writer_;
+    std::array<int64_t, 2> ids_{};
+    std::array<int64_t, 2> wallNs_{};
+};
+
+// One item through both arms: the baseline (observed where the plan needs
+// its attention, then timed), the what-if with the item's own plan.
+struct ItemArms {
+    ItemPass baseline, whatIf;
+    std::vector<int> kept;
+};
+
+Result<ItemArms> runItem(Models& models, const EvalItem& item, const WhatIfRequest& request,
+                         const WhatIfPlan& plan, RunData& itemBase, const VlmConfig& config) {
+    ItemArms out;
+    ItemObservation logits;
+    logits.logits = true;
+    RunTransform whatIfPass;
+    whatIfPass.keepPatches = out.kept = plan.run.keepPatches; // a fixed choice (--downsample)
+    if (plansFromItemAttention(request)) {
+        ItemObservation observe = logits;
+        observe.attention = true;
+        auto observed = models.baseline->itemPass(item.image, item.prompt, {}, observe);
+        if (!observed) return observed.error();
+        useItemAttention(itemBase, observed->patchMetrics);
+        auto itemPlan = planWhatIf(request, itemBase, config);
+        if (!itemPlan) return itemPlan.error();
+        whatIfPass.keepPatches = out.kept = itemPlan->run.keepPatches;
+    }
+    auto base = models.baseline->itemPass(item.image, item.prompt, {}, logits);
+    if (!base) return base.error();
+    out.baseline = std::move(base.value());
+    auto w = models.whatIf().itemPass(item.image, item.prompt, whatIfPass, logits);
+    if (!w) return w.error();
+    out.whatIf = std::move(w.value());
+    return out;
+}
+
+} // namespace
+
+Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseline& baseline,
+                                     const WhatIfRequest& request, const EvalSet& set,
+                                     const EvalItemProgress& progress) {
+    if (set.items.empty()) return makeError(ErrorCode::BadInput, set.path + ": no items");
+    if (auto s = refuseEncoderChoices(request); !s) return s.error();
+    CaptureOptions options = baseline.options;
+    options.imageData.reset();
+    auto prep = prepareCapture(options);
+    if (!prep) return prep.error();
+    if (auto s = setInput(*prep, set.items.front().image, set.items.front().prompt); !s)
+        return makeError(s.error().code, set.path + ":" +
+                                             std::to_string(set.items.front().line) + ": " +
+                                             s.error().message);
+    if (auto s = checkItems(*prep, set); !s) return s.error();
+    auto plan = planWhatIf(request, baseline.data, prep->config);
+    if (!plan) return plan.error();
+    auto sha = fileSha256(set.path);
+    if (!sha) return sha.error();
+    auto models = buildModels(*prep, plan->model);
+    if (!models) return models.error();
+    // Warm-up: the first passes pay for allocations no later item pays for.
+    (void)models->baseline->timedPass();
+    if (models->transformed) (void)models->transformed->timedPass();
+
+    RunTransform baseRun;
+    baseRun.label = "eval baseline";
+    baseRun.baselineRun = baseline.info.id;
+    RunTransform whatIfRun = plan->run;
+    const EvalSetRow setRow{set.path, *sha, int(set.items.size())};
+    auto runs = EvalRuns::begin(path, models->baseline->runInfo(false, baseRun),
+                                models->whatIf().runInfo(false, whatIfRun), setRow,
+                                models->outcome.metrics);
+    if (!runs) return runs.error();
+    RunData itemBase = planningBase(baseline.data);
+    int done = 0;
+    for (const auto& item : set.items) {
+        if (options.cancel && options.cancel->load()) break;
+        auto arms = runItem(*models, item, request, *plan, itemBase, prep->config);
+        if (!arms) {
+            const std::string message =
+                set.path + ":" + std::to_string(item.line) + ": " + arms.error().message;
+            (void)runs->end(RunStatus::Failed, message);
+            return makeError(arms.error().code, message);
+        }
+        EvalItemRow w = itemRow(done, item, arms->whatIf, arms->kept);
+        addFidelity(w, arms->baseline, arms->whatIf);
+        runs->add(itemRow(done, item, arms->baseline, {}), std::move(w));
+        ++done;
+        if (progress) progress(done, int(set.items.size()));
+    }
+    const bool complete = done == int(set.items.size());
+    if (auto s = runs->end(complete ? RunStatus::Complete : RunStatus::Incomplete,
+                           complete ? std::string() : "stopped after " + std::to_string(done) +
+                                                          " of " +
+                                                          std::to_string(set.items.size()) +
+                                                          " items");
+        !s)
+        return s.error();
+    auto reader = SessionReader::open(path);
+    if (!reader) return reader.error();
+    EvalWhatIfRuns out;
+    for (auto [id, into] : {std::pair{runs->ids()[0], &out.baseline},
+                            std::pair{runs->ids()[1], &out.whatIf}}) {
+        auto data = loadRunData(**reader, id);
+        if (!data) return data.error();
+        *into = std::move(data.value());
+    }
+    return out;
+}
+
+} // namespace mvp
