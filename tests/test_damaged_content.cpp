@@ -47,6 +47,13 @@ Batch rows(int64_t run) {
     kernel.startNs = 25, kernel.endNs = 55;
     kernel.op = 1;
     b.activities = {kernel};
+    b.evalSet = EvalSetRow{"set.jsonl", std::string(64, 'f'), 1};
+    EvalItemRow item;
+    item.id = "a", item.prompt = "What shape is red?", item.answers = {"circle"};
+    item.output = "circle", item.correct = true, item.klMean = 0.5, item.top1Agreement = 1;
+    item.visualTokens = 4, item.keptPatches = {0, 3};
+    item.times = {{Phase::Prefill, 10}, {Phase::Decode, 20}};
+    b.evalItems = {item};
     return b;
 }
 
@@ -174,6 +181,15 @@ private slots:
             "op_total aten::mm of run 1: phase \"x\"");
         row("repetition in an unknown phase", "UPDATE repetition SET phase = 'warm'",
             "repetition 0 of run 1: phase \"warm\"");
+        row("eval item's kept patches not JSON", "UPDATE eval_item SET kept_patches = '[0, 3'",
+            "eval_item 0 of run 1: kept_patches is not a JSON array");
+        row("eval item's answers not strings", "UPDATE eval_item SET answers = '[1]'",
+            "eval_item 0 of run 1: answers is not a JSON array");
+        row("negative KL", "UPDATE eval_item SET kl_mean = -1", "eval_item 0 of run 1: a fidelity");
+        row("negative eval phase time", "UPDATE eval_item_phase SET ns = -5 WHERE phase = 'decode'",
+            "eval_item 0 of run 1: ns -5");
+        row("eval phase unknown", "UPDATE eval_item_phase SET phase = 'later' WHERE phase = 'decode'",
+            "eval_item 0 of run 1: phase \"later\"");
         // A step no int holds must not wrap into a plausible one (2^32 + 1 → 1).
         row("step beyond an int", "UPDATE phase SET step = 4294967297 WHERE phase = 'decode'",
             "step 2147483647 is outside");
