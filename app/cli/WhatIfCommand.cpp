@@ -198,7 +198,8 @@ void addEvalOption(CLI::App& app, WhatIfArgs& a) {
                    "of an eval set (docs/eval.md) in this process, item by item; both runs are "
                    "stored with per-item rows, and the comparison gives accuracy with Wilson "
                    "intervals, the paired change (Agresti–Min, exact McNemar), latency per item "
-                   "and fidelity. --reps does not apply: every item is a paired A/B pass.")
+                   "and fidelity. --reps does not apply: every item is a paired A/B pass. With "
+                   "--sweep, every point runs over the set (accuracy against latency).")
         ->group("Eval sets");
 }
 
@@ -297,6 +298,12 @@ int evalWhatIf(const std::string& path, const WhatIfBaseline& base, const WhatIf
 // Every method at every budget; each what-if reports no progress of its own
 // (a progress line per point instead, with --progress jsonl).
 int sweep(const std::string& path, const WhatIfBaseline& base, const WhatIfArgs& a) {
+    std::optional<EvalSet> set;
+    if (!a.eval.empty()) {
+        auto read = readEvalSet(a.eval);
+        if (!read) return fail(read.error().exitCode(), read.error().message);
+        set = std::move(read.value());
+    }
     std::vector<Method> methods;
     for (const auto& key : a.sweep)
         methods.push_back(*methodFromKey(key)); // --sweep's oneOf checked it
@@ -316,12 +323,19 @@ int sweep(const std::string& path, const WhatIfBaseline& base, const WhatIfArgs&
                                      {"fraction", double(point) / double(points)}}
                           .dump());
     };
-    auto table = runSweep(base.data, methods, a.budgets, one, progress);
+    const EvalSweepRun overSet = [&](const WhatIfRequest& r) -> Result<EvalComparison> {
+        auto runs = runEvalWhatIf(path, base, r, *set);
+        if (!runs) return runs.error();
+        return compareEval(runs->baseline, runs->whatIf);
+    };
+    auto table = a.eval.empty() ? runSweep(base.data, methods, a.budgets, one, progress)
+                                : runEvalSweep(base.data, methods, a.budgets, overSet, progress);
     if (!table) return fail(table.error().exitCode(), table.error().message);
     if (jsonl) {
         int64_t last = 0;
         for (const auto& p : table->points)
             if (p.comparison) last = p.comparison->run;
+            else if (p.eval) last = p.eval->whatIf.run;
         printLine("{\"event\": \"sweep\", \"table\": " + sweepJsonLine(*table) + "}");
         printLine(nlohmann::json{{"event", "done"}, {"run", last}}.dump());
         return 0;
@@ -358,10 +372,8 @@ int whatIfCommand(const std::vector<std::string>& argv) {
     auto base = loadWhatIfBaseline(path, args.run, args.request);
     if (!base) return fail(base.error().exitCode(), base.error().message);
     base->options.cancel = installCancelHandlers();
-    if (!args.eval.empty() && !args.sweep.empty())
-        return fail(2, "--eval runs one what-if over a set: give it methods, not --sweep");
-    if (!args.eval.empty()) return evalWhatIf(path, *base, args);
     if (!args.sweep.empty()) return sweep(path, *base, args);
+    if (!args.eval.empty()) return evalWhatIf(path, *base, args);
     const ProgressFn progress = args.reporting.progress == "jsonl" ? jsonlProgress() : ProgressFn();
     auto recorded = runWhatIf(path, *base, args.request, args.reporting.reps, progress);
     if (!recorded) return fail(recorded.error().exitCode(), recorded.error().message);

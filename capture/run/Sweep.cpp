@@ -28,9 +28,13 @@ Status checkSweepMethods(const std::vector<Method>& methods) {
     return Ok{};
 }
 
-Result<SweepTable> runSweep(const RunData& base, const std::vector<Method>& methods,
-                            std::vector<double> budgets, const SweepRun& run,
-                            const SweepProgress& progress) {
+namespace {
+// Runs one point's request and fills the point.
+using PointRun = std::function<Status(const WhatIfRequest&, SweepPoint&)>;
+
+Result<SweepTable> sweepPoints(const RunData& base, const std::vector<Method>& methods,
+                               std::vector<double> budgets, const PointRun& run,
+                               const SweepProgress& progress) {
     if (auto ok = checkSweepMethods(methods); !ok) return ok.error();
     const ModelShape shape = modelShapeOf(base);
     SweepTable table;
@@ -54,16 +58,41 @@ Result<SweepTable> runSweep(const RunData& base, const std::vector<Method>& meth
                 continue;
             }
             p.parameter = request->parameter;
-            auto w = run(request->request);
-            if (!w)
-                return makeError(w.error().code, std::string(methodSpec(method).key) + " at " +
-                                                     fmt("%g", budget) +
-                                                     ": " + w.error().message +
+            if (auto s = run(request->request, p); !s)
+                return makeError(s.error().code, std::string(methodSpec(method).key) + " at " +
+                                                     fmt("%g", budget) + ": " +
+                                                     s.error().message +
                                                      " (the points before it are stored)");
-            fillFromRun(p, base, *w);
-            p.comparison = compareRuns(base, *w);
             table.points.push_back(std::move(p));
         }
+    return table;
+}
+} // namespace
+
+Result<SweepTable> runSweep(const RunData& base, const std::vector<Method>& methods,
+                            std::vector<double> budgets, const SweepRun& run,
+                            const SweepProgress& progress) {
+    const PointRun point = [&](const WhatIfRequest& r, SweepPoint& p) -> Status {
+        auto w = run(r);
+        if (!w) return w.error();
+        fillFromRun(p, base, *w);
+        p.comparison = compareRuns(base, *w);
+        return Ok{};
+    };
+    return sweepPoints(base, methods, std::move(budgets), point, progress);
+}
+
+Result<SweepTable> runEvalSweep(const RunData& base, const std::vector<Method>& methods,
+                                std::vector<double> budgets, const EvalSweepRun& run,
+                                const SweepProgress& progress) {
+    const PointRun point = [&](const WhatIfRequest& r, SweepPoint& p) -> Status {
+        auto c = run(r);
+        if (!c) return c.error();
+        p.eval = std::move(c.value());
+        return Ok{};
+    };
+    auto table = sweepPoints(base, methods, std::move(budgets), point, progress);
+    if (table) table->eval = true;
     return table;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/Result.h"
 #include "core/analysis/RunData.h"
+#include "core/compare/EvalComparison.h"
 #include "core/compare/Sweep.h"
 #include "core/whatif/Request.h"
 
@@ -31,5 +32,12 @@ Status checkSweepMethods(const std::vector<Method>& methods);
 Result<SweepTable> runSweep(const RunData& base, const std::vector<Method>& methods,
                             std::vector<double> budgets, const SweepRun& run,
                             const SweepProgress& progress = {});
+
+// The same over an eval set (capture/run/EvalWhatIf.h): each point an eval
+// what-if, compared with its eval baseline on the same items.
+using EvalSweepRun = std::function<Result<EvalComparison>(const WhatIfRequest&)>;
+Result<SweepTable> runEvalSweep(const RunData& base, const std::vector<Method>& methods,
+                                std::vector<double> budgets, const EvalSweepRun& run,
+                                const SweepProgress& progress = {});
 
 } // namespace mvp

@@ -4,6 +4,7 @@
 
 #include "core/analysis/RunData.h"
 #include "core/compare/Comparison.h"
+#include "core/compare/EvalComparison.h"
 #include "core/whatif/Methods.h"
 
 #include <optional>
@@ -18,6 +19,7 @@ struct SweepPoint {
     std::string parameter;  // the method's setting that spends the budget ("K 2, R 0.6667")
     std::string error;      // why the point did not run (a budget the model cannot reach)
     std::optional<Comparison> comparison;
+    std::optional<EvalComparison> eval; // a sweep over an eval set: in place of `comparison`
     // Layer-averaged image tokens, DART's kept tokens, or KV positions per
     // head, as the run held them (measured).
     std::optional<double> tokensHeld;
@@ -28,7 +30,8 @@ struct SweepTable {
     int64_t baselineRun = 0;
     int64_t visualTokens = 0; // the baseline's image tokens
     int decoderLayers = 0;
-    bool kv = false; // budgets are KV fractions (else image tokens)
+    bool kv = false;   // budgets are KV fractions (else image tokens)
+    bool eval = false; // each point ran over an eval set (SweepPoint::eval)
     std::vector<SweepPoint> points;
 };
 

@@ -37,6 +37,62 @@ std::string pointText(const SweepPoint& p, bool kv) {
            fmt("%6.0f%%", 100 * c.tokenMatch) + "\n";
 }
 
+std::string intervalText(double median, double low, double high, const char* f) {
+    return fmt(f, median) + " [" + fmt(f, low) + ", " + fmt(f, high) + "]";
+}
+
+// A point of a sweep over an eval set: accuracy, its paired change, speed-up per item.
+std::string evalPointText(const SweepPoint& p, bool kv) {
+    std::string o = "  " + padRight(methodSpec(p.method).key, 10) +
+                    (kv ? fmt("%7.3g", p.budget) : fmt("%7.0f", p.budget)) + "  " +
+                    padRight(toString(methodSpec(p.method).budget), 15) + " ";
+    if (!p.eval) return o + "not run: " + p.error + "\n";
+    const EvalComparison& c = *p.eval;
+    const auto& a = c.whatIf.accuracy;
+    return o + padRight(p.parameter, 18) + fmt("%4.0f", double(c.whatIf.run)) +
+           fmt("%7.1f", c.whatIf.meanVisualTokens) + "  " +
+           padRight(intervalText(a.value, a.low, a.high, "%.3f"), 22) +
+           padRight(intervalText(c.change.change, c.change.low, c.change.high, "%+.3f") +
+                        (c.change.withinNoise() ? " noise" : ""),
+                    31) +
+           padRight(intervalText(c.speedup.median, c.speedup.low, c.speedup.high, "%.2f"), 19) +
+           fmt("%9.4g", c.klMean) + "\n";
+}
+
+nlohmann::json evalPointJson(const SweepPoint& p, bool kv) {
+    const MethodSpec& s = methodSpec(p.method);
+    nlohmann::json j{{"method", s.key}, {"budget", p.budget}, {"convention", toString(s.budget)}};
+    if (!p.eval) {
+        j["error"] = p.error;
+        return j;
+    }
+    const EvalComparison& c = *p.eval;
+    const auto& a = c.whatIf.accuracy;
+    j["parameter"] = p.parameter;
+    j["run"] = c.whatIf.run;
+    j["baseline_run"] = c.baseline.run;
+    j["visual_tokens_sent_mean_measured"] = c.whatIf.meanVisualTokens;
+    j["accuracy"] = {{"value", a.value}, {"ci95", {a.low, a.high}}, {"items", a.items},
+                     {"right", a.right}};
+    j["baseline_accuracy"] = {{"value", c.baseline.accuracy.value},
+                              {"ci95", {c.baseline.accuracy.low, c.baseline.accuracy.high}},
+                              {"items", c.baseline.accuracy.items}};
+    j["paired_change"] = {{"value", c.change.change},
+                          {"ci95", {c.change.low, c.change.high}},
+                          {"mcnemar_p", c.change.mcnemarP},
+                          {"within_noise", c.change.withinNoise()}};
+    j["speedup_per_item"] = {{"median", c.speedup.median},
+                             {"ci95", {c.speedup.low, c.speedup.high}},
+                             {"items", c.speedup.n}};
+    j["item_ms_measured"] = {{"median", c.whatIf.itemMs.median},
+                             {"ci95", {c.whatIf.itemMs.low, c.whatIf.itemMs.high}}};
+    j["fidelity_measured"] = {{"kl_mean", c.klMean},
+                              {"top1_agreement", c.top1Agreement},
+                              {"token_match", c.tokenMatch}};
+    (void)kv;
+    return j;
+}
+
 nlohmann::json pointJson(const SweepPoint& p, bool kv) {
     const MethodSpec& s = methodSpec(p.method);
     nlohmann::json j{{"method", s.key}, {"budget", p.budget}, {"convention", toString(s.budget)}};
@@ -68,8 +124,9 @@ nlohmann::json pointJson(const SweepPoint& p, bool kv) {
 nlohmann::json tableJson(const SweepTable& t) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& p : t.points)
-        rows.push_back(pointJson(p, t.kv));
+        rows.push_back(t.eval ? evalPointJson(p, t.kv) : pointJson(p, t.kv));
     return {{"baseline_run", t.baselineRun},
+            {"eval", t.eval},
             {"visual_tokens", t.visualTokens},
             {"decoder_layers", t.decoderLayers},
             {"budget_unit", t.kv ? "fraction of the prefill per KV head" : "image tokens"},
@@ -79,6 +136,19 @@ nlohmann::json tableJson(const SweepTable& t) {
 
 std::string formatSweepText(const SweepTable& t) {
     const bool kv = t.kv;
+    if (t.eval) {
+        std::string o = "Sweep over an eval set against baseline run " +
+                        std::to_string(t.baselineRun) + " (" + std::to_string(t.visualTokens) +
+                        " image tokens; each point against its own eval baseline, item by item)\n" +
+                        "  method     budget  convention      parameter          run  sent   "
+                        "accuracy (Wilson 95 %)  change in accuracy (paired)    speed-up per item  "
+                        "  KL mean\n";
+        for (const auto& p : t.points)
+            o += evalPointText(p, kv);
+        return o + "  (all measured: accuracy over the items with an answer; the change with its "
+                   "Agresti–Min interval, \"noise\" where it holds 0; speed-up the median of "
+                   "per-item ratios; sent: visual tokens the decoder received, mean per item)\n";
+    }
     std::string o = "Sweep against baseline run " + std::to_string(t.baselineRun) + " (" +
                     std::to_string(t.visualTokens) + " image tokens, " +
                     std::to_string(t.decoderLayers) + " decoder layers; " +
