@@ -226,6 +226,32 @@ private slots:
         }
     }
 
+    // A sweep over a set: each point an eval what-if with its own eval
+    // baseline, accuracy and speed-up per point, a refusal as a row.
+    void anEvalSweepReportsAccuracyPerPoint() {
+        const QString file = freshSession("sweep.mvprof");
+        const QString small = path("small");
+        auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
+                               QStringLiteral("12"), QStringLiteral("--out"), small});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli({QStringLiteral("whatif"), file, QStringLiteral("--eval"),
+                          small + QStringLiteral("/set.jsonl"), QStringLiteral("--sweep"),
+                          QStringLiteral("prune,fastv"), QStringLiteral("--budgets"),
+                          QStringLiteral("16"), QStringLiteral("--format"),
+                          QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(j["eval"].get<bool>());
+        QCOMPARE(j["points"].size(), size_t(2));
+        const auto& prune = j["points"][0];
+        QCOMPARE(prune["visual_tokens_sent_mean_measured"].get<double>(), 16.0);
+        QCOMPARE(prune["accuracy"]["items"].get<int>(), 12);
+        QVERIFY(prune["speedup_per_item"]["median"].get<double>() > 0);
+        QVERIFY(j["points"][1].contains("error")); // FastV cannot average 16 of 64 over 3 layers
+        // Each point stored its eval baseline and what-if: 1 + 2 runs.
+        QCOMPARE(runCount(file), 3);
+    }
+
     // A missing image and a malformed line: exit 2 naming the file and line;
     // the session is left as it was.
     void aBadSetWritesNothing() {

@@ -10,11 +10,14 @@
 #include "views/HeatmapView.h"
 #include "views/ParetoView.h"
 #include "views/SessionData.h"
+#include "core/session/SessionReader.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -157,6 +160,59 @@ private slots:
         const int droppedPatch = int(std::find(kept.begin(), kept.end(), false) - kept.begin());
         QVERIFY(near(shot.pixelColor(edgeOf(keptPatch)), views::HeatmapCanvas::keptOutline()));
         QVERIFY(!near(shot.pixelColor(edgeOf(droppedPatch)), views::HeatmapCanvas::keptOutline()));
+    }
+
+    // Two eval runs (whatif --eval): the summary gives both accuracies with
+    // intervals and the paired change; the Eval items tab lists every item,
+    // and "Changed answers only" keeps the items whose outputs differ, as
+    // the session's rows say.
+    void evalRunsShowAccuracyAndTheirItems() {
+        const QString file = dir.filePath(QStringLiteral("eval.mvprof"));
+        const QString set = dir.filePath(QStringLiteral("set"));
+        auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
+                               QStringLiteral("12"), QStringLiteral("--out"), set});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
+                          QStringLiteral("ref:demo"), QStringLiteral("--image"),
+                          test::sampleImage(), QStringLiteral("--prompt"),
+                          QStringLiteral("How many shapes are there?"), QStringLiteral("--out"),
+                          file});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = test::runCli({QStringLiteral("whatif"), file, QStringLiteral("--eval"),
+                          set + QStringLiteral("/set.jsonl"), QStringLiteral("--prune-visual"),
+                          QStringLiteral("0.1")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto reader = SessionReader::open(file.toStdString());
+        QVERIFY(reader);
+        auto runs = (*reader)->runs();
+        QVERIFY(runs && runs->size() == 3);
+        auto a = (*reader)->evalItems((*runs)[1].id), b = (*reader)->evalItems((*runs)[2].id);
+        int changed = 0;
+        for (size_t i = 0; i < a->size(); ++i)
+            changed += (*a)[i].output != (*b)[i].output;
+
+        views::ComparisonView view;
+        view.resize(1000, 600);
+        view.setRuns(file, *runs);
+        QSignalSpy compared(&view, &views::ComparisonView::compared);
+        view.compare((*runs)[1].id, (*runs)[2].id);
+        QVERIFY(compared.wait(30000));
+        bool saysAccuracy = false;
+        for (auto* label : view.findChildren<QLabel*>())
+            saysAccuracy |= label->text().contains(QStringLiteral("Accuracy (measured, Wilson"));
+        QVERIFY(saysAccuracy);
+        auto* page = test::find<QWidget>(view, "evalItemsPage");
+        QVERIFY(view.tabs()->indexOf(page) >= 0);
+        auto* table = test::find<QTableView>(view, "evalItemsTable");
+        QAbstractItemModelTester tester(table->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(table->model()->rowCount(), 12);
+        test::find<QCheckBox>(view, "changedAnswersOnly")->setChecked(true);
+        QCOMPARE(table->model()->rowCount(), changed);
+        // A pair of captures is no eval comparison: the tab goes.
+        view.compare((*runs)[0].id, (*runs)[0].id);
+        QVERIFY(compared.wait(30000));
+        QCOMPARE(view.tabs()->indexOf(page), -1);
     }
 };
 

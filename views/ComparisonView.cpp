@@ -1,12 +1,15 @@
 #include "views/ComparisonView.h"
 
 #include "core/compare/Comparison.h"
+#include "core/compare/EvalComparison.h"
 #include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
+#include "views/EvalItemsModel.h"
 #include "views/HeatmapView.h"
 #include "views/ItemViews.h"
 #include "views/SessionData.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -25,6 +28,8 @@ struct ComparisonResult {
     QString error;
     std::shared_ptr<const SessionData> a, b;
     Comparison comparison;
+    std::optional<EvalComparison> eval; // both runs are eval runs
+    std::vector<EvalItemPair> items;
 };
 
 namespace {
@@ -115,6 +120,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     heatmaps->addWidget(heatB_);
     tabs_->addTab(scrolled(heatmaps, this), tr("Heatmaps A | B"));
     tabs_->addTab(scrolled(abPage, this), tr("A/B repetitions"));
+    itemsPage_ = makeItemsPage();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -127,6 +133,31 @@ ComparisonView::ComparisonView(QWidget* parent)
 }
 
 ComparisonView::~ComparisonView() = default;
+
+// The items of two eval runs, A's and B's answers side by side; a tab only
+// while two eval runs are compared.
+QWidget* ComparisonView::makeItemsPage() {
+    evalItems_ = new EvalItemsModel(this);
+    evalItemsProxy_ = new QSortFilterProxyModel(this);
+    evalItemsProxy_->setSourceModel(evalItems_);
+    evalItemsProxy_->setSortRole(SortRole);
+    evalItemsProxy_->setFilterKeyColumn(EvalItemsModel::Changed);
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("evalItemsPage"));
+    auto* l = new QVBoxLayout(page);
+    l->setContentsMargins(0, 0, 0, 0);
+    changedOnly_ = new QCheckBox(tr("Changed answers only"), page);
+    changedOnly_->setObjectName(QStringLiteral("changedAnswersOnly"));
+    connect(changedOnly_, &QCheckBox::toggled, this, [this](bool on) {
+        evalItemsProxy_->setFilterFixedString(on ? EvalItemsModel::tr("changed") : QString());
+    });
+    l->addWidget(changedOnly_);
+    evalItemsTable_ = makeTable(evalItemsProxy_, page);
+    evalItemsTable_->setObjectName(QStringLiteral("evalItemsTable"));
+    l->addWidget(evalItemsTable_, 1);
+    page->hide();
+    return page;
+}
 
 void ComparisonView::finishComparison(const std::shared_ptr<ComparisonResult>& r) {
     if (!r->error.isEmpty()) {
@@ -179,6 +210,10 @@ void ComparisonView::compare(qint64 a, qint64 b) {
             r->a = *da;
             r->b = *db;
             r->comparison = compareRuns(r->a->data, r->b->data);
+            if (r->a->data.isEval() && r->b->data.isEval()) {
+                r->eval = compareEval(r->a->data, r->b->data);
+                r->items = pairEvalItems(r->a->data.evalItems, r->b->data.evalItems);
+            }
         } catch (const std::exception& e) {
             r->error = tr("Comparing runs %1 and %2 failed unexpectedly (%3). The session may be "
                           "damaged; please report this with the file.")
@@ -188,6 +223,34 @@ void ComparisonView::compare(qint64 a, qint64 b) {
         }
         return r;
     });
+}
+
+// Accuracy with intervals, the paired change and the per-item latency, and the items.
+void ComparisonView::showEval(const ComparisonResult& r) {
+    const EvalComparison& c = *r.eval;
+    const auto acc = [](const Proportion& p) {
+        return tr("%1 [%2, %3]").arg(p.value, 0, 'f', 3).arg(p.low, 0, 'f', 3).arg(p.high, 0, 'f', 3);
+    };
+    summary_->setText(
+        tr("A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; "
+           "paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up "
+           "%12× [%13, %14]. %15 answers changed.")
+            .arg(runTitle(r.a->data.run), runTitle(r.b->data.run))
+            .arg(c.whatIf.items)
+            .arg(acc(c.baseline.accuracy), acc(c.whatIf.accuracy))
+            .arg(c.change.change, 0, 'f', 3)
+            .arg(c.change.low, 0, 'f', 3)
+            .arg(c.change.high, 0, 'f', 3)
+            .arg(c.change.withinNoise() ? tr(", within noise") : QString())
+            .arg(c.baseline.itemMs.median, 0, 'f', 2)
+            .arg(c.whatIf.itemMs.median, 0, 'f', 2)
+            .arg(c.speedup.median, 0, 'f', 2)
+            .arg(c.speedup.low, 0, 'f', 2)
+            .arg(c.speedup.high, 0, 'f', 2)
+            .arg(c.changedAnswers));
+    evalItems_->setRows(r.items);
+    evalItemsTable_->resizeColumnsToContents();
+    if (tabs_->indexOf(itemsPage_) < 0) tabs_->insertTab(1, itemsPage_, tr("Eval items"));
 }
 
 void ComparisonView::show(const ComparisonResult& r) {
@@ -235,6 +298,12 @@ void ComparisonView::show(const ComparisonResult& r) {
                 .arg(double(c.runWallNs) / 1e6, 0, 'f', 1)
                 .arg(c.runWallNs > 0 ? double(c.baseWallNs) / double(c.runWallNs) : 0.0, 0, 'f',
                      2));
+    }
+    if (r.eval) {
+        showEval(r);
+    } else if (const int at = tabs_->indexOf(itemsPage_); at >= 0) {
+        tabs_->removeTab(at);
+        evalItems_->setRows({});
     }
     emit compared();
 }

@@ -4,7 +4,9 @@
 // tokens, fidelity; measured or predicted), the A/B repetitions as a table
 // and as bars with error bars, what B's transforms did, the
 // module-by-module diff sorted by impact, and both heatmaps with pruned
-// patches greyed out. Loading and comparing happen off the GUI thread.
+// patches greyed out. Two eval runs (docs/eval.md) add their accuracy with
+// intervals to the summary and an items table, filterable to the answers
+// that changed. Loading and comparing happen off the GUI thread.
 
 #include "core/session/Records.h"
 #include "views/LatestJob.h"
@@ -14,6 +16,7 @@
 
 class QComboBox;
 class QLabel;
+class QCheckBox;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
@@ -25,6 +28,7 @@ struct SessionData;
 struct ComparisonResult;
 class AbChart;
 class AbTimingsModel;
+class EvalItemsModel;
 class ComparisonModel;
 class HeatmapView;
 class ModuleDiffModel;
@@ -52,6 +56,7 @@ public:
     HeatmapView* heatmapA() const { return heatA_; }
     HeatmapView* heatmapB() const { return heatB_; }
     QTabWidget* tabs() const { return tabs_; }
+    EvalItemsModel* evalItems() const { return evalItems_; }
 
 signals:
     void compared();
@@ -60,6 +65,8 @@ signals:
 private:
     void chosen();
     void show(const ComparisonResult& r);
+    void showEval(const ComparisonResult& r);
+    QWidget* makeItemsPage();
 
     QString path_;
     qint64 a_ = 0, b_ = 0;
@@ -76,6 +83,11 @@ private:
     QLineEdit* diffFilter_;
     QTableView* setupTable_ = nullptr;
     QTableView* detailsTable_ = nullptr;
+    EvalItemsModel* evalItems_ = nullptr;
+    QSortFilterProxyModel* evalItemsProxy_ = nullptr;
+    QCheckBox* changedOnly_ = nullptr;
+    QTableView* evalItemsTable_ = nullptr;
+    QWidget* itemsPage_ = nullptr;
     AbTimingsModel* ab_;
     QSortFilterProxyModel* abProxy_;
     QTableView* abTable_ = nullptr;
