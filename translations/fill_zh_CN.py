@@ -9,6 +9,25 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    "Changed answers only": "仅显示答案改变的条目",
+    "A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.":
+        "A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。",
+    "Eval items": "评测条目",
+    "changed": "已改变",
+    "–": "–",
+    "yes": "是",
+    "no": "否",
+    "same": "相同",
+    "KL(A ‖ B) of the next-token distributions on this item, mean over the decode steps both produced (measured)":
+        "该条目上下一词元分布的 KL(A ‖ B)，对两者都生成的解码步取平均（实测）",
+    "Item": "条目",
+    "Expected": "期望答案",
+    "A's answer": "A 的答案",
+    "B's answer": "B 的答案",
+    "A right": "A 正确",
+    "B right": "B 正确",
+    "KL (measured)": "KL（实测）",
+    "Answer": "答案",
     "Peak GPU MiB (derived)": "GPU 峰值 MiB（推导值）",
     "Derived: the run's weights plus the most its tensors grew by during the run (libtorch's CUDA caching allocator, measured)":
         "推导值：该运行的权重加上运行期间其张量增长的最大量（libtorch 的 CUDA 缓存分配器，实测）",

@@ -1623,98 +1623,204 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="49"/>
+        <location filename="../views/ComparisonView.cpp" line="54"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="50"/>
+        <location filename="../views/ComparisonView.cpp" line="55"/>
         <source>run %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="63"/>
+        <location filename="../views/ComparisonView.cpp" line="68"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="65"/>
+        <location filename="../views/ComparisonView.cpp" line="70"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="68"/>
+        <location filename="../views/ComparisonView.cpp" line="73"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="84"/>
+        <location filename="../views/ComparisonView.cpp" line="89"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="88"/>
+        <location filename="../views/ComparisonView.cpp" line="93"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="93"/>
+        <location filename="../views/ComparisonView.cpp" line="98"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="103"/>
+        <location filename="../views/ComparisonView.cpp" line="108"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="116"/>
+        <location filename="../views/ComparisonView.cpp" line="121"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="117"/>
+        <location filename="../views/ComparisonView.cpp" line="122"/>
         <source>A/B repetitions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="133"/>
+        <location filename="../views/ComparisonView.cpp" line="149"/>
+        <source>Changed answers only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="164"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="166"/>
+        <location filename="../views/ComparisonView.cpp" line="197"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="183"/>
+        <location filename="../views/ComparisonView.cpp" line="218"/>
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="215"/>
+        <location filename="../views/ComparisonView.cpp" line="232"/>
+        <source>%1 [%2, %3]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="235"/>
+        <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="253"/>
+        <source>Eval items</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="278"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="224"/>
+        <location filename="../views/ComparisonView.cpp" line="244"/>
+        <location filename="../views/ComparisonView.cpp" line="287"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="227"/>
+        <location filename="../views/ComparisonView.cpp" line="290"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="231"/>
+        <location filename="../views/ComparisonView.cpp" line="294"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="211"/>
+        <location filename="../views/ComparisonView.cpp" line="274"/>
         <source> (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::EvalItemsModel</name>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="152"/>
+        <location filename="../views/EvalItemsModel.cpp" line="73"/>
+        <source>changed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="27"/>
+        <location filename="../views/EvalItemsModel.cpp" line="71"/>
+        <source>–</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="27"/>
+        <source>yes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="27"/>
+        <source>no</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="73"/>
+        <source>same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="77"/>
+        <source>KL(A ‖ B) of the next-token distributions on this item, mean over the decode steps both produced (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="86"/>
+        <source>Item</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="88"/>
+        <source>Kind</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="90"/>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="92"/>
+        <source>Expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="94"/>
+        <source>A&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="96"/>
+        <source>B&apos;s answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="98"/>
+        <source>A right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="100"/>
+        <source>B right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="102"/>
+        <source>KL (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="104"/>
+        <source>Answer</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1622,99 +1622,205 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="49" />
+        <location filename="../views/ComparisonView.cpp" line="54" />
         <source>baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="50" />
+        <location filename="../views/ComparisonView.cpp" line="55" />
         <source>run %1 · %2</source>
         <translation>运行 %1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="63" />
+        <location filename="../views/ComparisonView.cpp" line="68" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="65" />
+        <location filename="../views/ComparisonView.cpp" line="70" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="68" />
+        <location filename="../views/ComparisonView.cpp" line="73" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="84" />
+        <location filename="../views/ComparisonView.cpp" line="89" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="88" />
+        <location filename="../views/ComparisonView.cpp" line="93" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="93" />
+        <location filename="../views/ComparisonView.cpp" line="98" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="103" />
+        <location filename="../views/ComparisonView.cpp" line="108" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="116" />
+        <location filename="../views/ComparisonView.cpp" line="121" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="117" />
+        <location filename="../views/ComparisonView.cpp" line="122" />
         <source>A/B repetitions</source>
         <translation>A/B 重复</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="133" />
+        <location filename="../views/ComparisonView.cpp" line="149" />
+        <source>Changed answers only</source>
+        <translation>仅显示答案改变的条目</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="164" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="166" />
+        <location filename="../views/ComparisonView.cpp" line="197" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="183" />
+        <location filename="../views/ComparisonView.cpp" line="218" />
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="215" />
+        <location filename="../views/ComparisonView.cpp" line="232" />
+        <source>%1 [%2, %3]</source>
+        <translation>%1 [%2, %3]</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="235" />
+        <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
+        <translation>A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="253" />
+        <source>Eval items</source>
+        <translation>评测条目</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="278" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="224" />
+        <location filename="../views/ComparisonView.cpp" line="244" />
+        <location filename="../views/ComparisonView.cpp" line="287" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="227" />
+        <location filename="../views/ComparisonView.cpp" line="290" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="231" />
+        <location filename="../views/ComparisonView.cpp" line="294" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次运行，无置信区间：%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="211" />
+        <location filename="../views/ComparisonView.cpp" line="274" />
         <source> (%1)</source>
         <translation>（%1）</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::EvalItemsModel</name>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="152" />
+        <location filename="../views/EvalItemsModel.cpp" line="73" />
+        <source>changed</source>
+        <translation>已改变</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="27" />
+        <location filename="../views/EvalItemsModel.cpp" line="71" />
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="27" />
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="27" />
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="73" />
+        <source>same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="77" />
+        <source>KL(A ‖ B) of the next-token distributions on this item, mean over the decode steps both produced (measured)</source>
+        <translation>该条目上下一词元分布的 KL(A ‖ B)，对两者都生成的解码步取平均（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="86" />
+        <source>Item</source>
+        <translation>条目</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="88" />
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="90" />
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="92" />
+        <source>Expected</source>
+        <translation>期望答案</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="94" />
+        <source>A's answer</source>
+        <translation>A 的答案</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="96" />
+        <source>B's answer</source>
+        <translation>B 的答案</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="98" />
+        <source>A right</source>
+        <translation>A 正确</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="100" />
+        <source>B right</source>
+        <translation>B 正确</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="102" />
+        <source>KL (measured)</source>
+        <translation>KL（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemsModel.cpp" line="104" />
+        <source>Answer</source>
+        <translation>答案</translation>
     </message>
 </context>
 <context>
