@@ -76,6 +76,8 @@ Result<EvalOutcome> evaluateSet(const CaptureOptions& options, const EvalSet& se
         if (!pass)
             return makeError(pass.error().code, set.path + ":" + std::to_string(item.line) + ": " +
                                                     pass.error().message);
+        // A stop asked for during the item cut its decode short: not an answer to keep.
+        if (options.cancel && options.cancel->load()) break;
         outcome.items.push_back(scored(item, std::move(*pass)));
         if (progress) progress(int(outcome.items.size()), outcome.total);
     }

@@ -252,6 +252,8 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
             (void)runs->end(RunStatus::Failed, message);
             return makeError(arms.error().code, message);
         }
+        // A stop asked for during the item cut its decode short: not an answer to keep.
+        if (options.cancel && options.cancel->load()) break;
         EvalItemRow w = itemRow(done, item, arms->whatIf, arms->kept);
         addFidelity(w, arms->baseline, arms->whatIf);
         runs->add(itemRow(done, item, arms->baseline, {}), std::move(w));
