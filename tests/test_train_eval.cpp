@@ -54,6 +54,15 @@ std::string firstWord(const std::string& output) {
     return w;
 }
 
+// What the committed checkpoint clears, with room for another CPU's rounding
+// (docs/training.md; measured here: Wilson lower bounds colour and shape
+// 0.865, counting 0.648 on fresh scenes, more on held-out backgrounds; peaks
+// 30 of 40). Left/right (56 %, lower bound 0.42) is not above chance yet and
+// has no floor.
+const std::map<std::string, double> kKindFloors = {
+    {"colour", 0.75}, {"shape", 0.75}, {"count", 0.5}};
+constexpr int kPeakFloor = 26;
+
 } // namespace
 
 class TestTrainEval : public QObject {
@@ -154,36 +163,100 @@ private slots:
         }
     }
 
-    // The committed checkpoint answers 200 fresh scenes (seeds never trained
-    // on) far above chance (about 0.35 over the four kinds), and its record
-    // names that file. The targets are not met yet (docs/training.md).
-    void theCommittedCheckpointBeatsChance() {
-        const QString fresh = path("fresh");
-        auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
-                               QStringLiteral("200"), QStringLiteral("--out"), fresh});
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = test::runCli({QStringLiteral("eval"), QStringLiteral("--model"),
-                          QStringLiteral("ref:demo"), QStringLiteral("--set"),
-                          fresh + QStringLiteral("/set.jsonl"), QStringLiteral("--threads"),
-                          QStringLiteral("1"), QStringLiteral("--format"), QStringLiteral("json")});
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        const auto j = nlohmann::json::parse(r.out.toStdString());
-        QVERIFY2(j["accuracy"]["ci95"][0].get<double>() > 0.45, r.out.left(400).constData());
+    // The committed checkpoint over 200 fresh scenes (seeds never trained on)
+    // and 200 over held-out backgrounds: per kind, the Wilson lower bound
+    // clears the floor above (chance: colour and count 1/4, shape 1/3), and
+    // its record names the file (SHA-256) and this accuracy. The targets (colour, shape >= 95 %, left/right >= 90 %,
+    // counting >= 80 %, held-out >= 85 %) are docs/training.md's to report.
+    void theCommittedCheckpointAnswers() {
         const QString models = test::sourceDir() + QStringLiteral("/resources/models/");
         QFile record(models + QStringLiteral("ref-demo.json"));
         QVERIFY(record.open(QIODevice::ReadOnly));
         const auto rec = nlohmann::json::parse(record.readAll().toStdString());
         QCOMPARE(QByteArray::fromStdString(rec["sha256"].get<std::string>()),
                  sha256(models + QStringLiteral("ref-demo.safetensors")));
-        // The record's accuracy is this set's: same scenes, model, rule and
-        // thread count; another CPU's kernels may round a borderline item
-        // the other way, so a couple of items' slack.
-        const int recorded =
-            rec["accuracy_measured"]["fresh_scenes"]["accuracy"]["all"]["right"].get<int>();
-        QVERIFY2(std::abs(recorded - j["accuracy"]["right"].get<int>()) <= 2,
-                 qPrintable(QStringLiteral("recorded %1, measured %2")
-                                .arg(recorded)
-                                .arg(j["accuracy"]["right"].get<int>())));
+        const std::map<std::string, double> floor = kKindFloors;
+        for (const char* backgrounds : {"train", "held-out"}) {
+            const QString set = path(backgrounds);
+            auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
+                                   QStringLiteral("200"), QStringLiteral("--backgrounds"),
+                                   QString::fromLatin1(backgrounds), QStringLiteral("--out"), set});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            r = test::runCli({QStringLiteral("eval"), QStringLiteral("--model"),
+                              QStringLiteral("ref:demo"), QStringLiteral("--set"),
+                              set + QStringLiteral("/set.jsonl"), QStringLiteral("--threads"),
+                              QStringLiteral("1"), QStringLiteral("--format"),
+                              QStringLiteral("json")});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const auto j = nlohmann::json::parse(r.out.toStdString());
+            for (const auto& [kind, low] : floor)
+                QVERIFY2(j["accuracy_by_kind"][kind]["ci95"][0].get<double>() > low,
+                         qPrintable(QString::fromStdString(kind + " " + backgrounds + ": " +
+                                                           j["accuracy_by_kind"][kind].dump())));
+            // The record's accuracy is this set's: same scenes, model, rule
+            // and thread count; another CPU's kernels may round a borderline
+            // item the other way, so a couple of items' slack.
+            const char* which = std::string(backgrounds) == "train" ? "fresh_scenes"
+                                                                    : "held_out_backgrounds";
+            const int recorded = rec["accuracy_measured"][which]["accuracy"]["all"]["right"];
+            QVERIFY2(std::abs(recorded - j["accuracy"]["right"].get<int>()) <= 2,
+                     qPrintable(QStringLiteral("%1: recorded %2, measured %3")
+                                    .arg(QString::fromLatin1(which))
+                                    .arg(recorded)
+                                    .arg(j["accuracy"]["right"].get<int>())));
+        }
+    }
+
+    // Where ref:demo looked while answering a colour question: the
+    // answer_attention heatmap (export --metric answer_attention --csv)
+    // peaks inside the asked shape's box — the generator's box, grown by
+    // one patch — on at least kPeakFloor of 40 fresh scenes.
+    void answerAttentionPeaksOnTheAskedShape() {
+        const QString set = path("peaks");
+        auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
+                               QStringLiteral("160"), QStringLiteral("--out"), set});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(set + QStringLiteral("/set.jsonl"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        int scenes = 0, inside = 0;
+        for (const auto& line : f.readAll().split('\n')) {
+            if (line.isEmpty() || scenes == 40) continue;
+            const auto item = nlohmann::json::parse(line.toStdString());
+            if (item["kind"] != "colour") continue;
+            ++scenes;
+            const QString session = path("peak.mvprof"), csv = path("peak.csv");
+            r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
+                              QStringLiteral("ref:demo"), QStringLiteral("--image"),
+                              set + QLatin1Char('/') + QString::fromStdString(item["image"]),
+                              QStringLiteral("--prompt"), QString::fromStdString(item["prompt"]),
+                              QStringLiteral("--threads"), QStringLiteral("1"),
+                              QStringLiteral("--out"), session, QStringLiteral("--force")});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            r = test::runCli({QStringLiteral("export"), session, QStringLiteral("--metric"),
+                              QStringLiteral("answer_attention"), QStringLiteral("--csv"), csv,
+                              QStringLiteral("--force")});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QFile grid(csv);
+            QVERIFY(grid.open(QIODevice::ReadOnly));
+            int row = 0, bestRow = 0, bestCol = 0;
+            double best = -1;
+            for (const auto& cells : grid.readAll().trimmed().split('\n')) {
+                int col = 0;
+                for (const auto& cell : cells.split(',')) {
+                    if (cell.toDouble() > best) best = cell.toDouble(), bestRow = row, bestCol = col;
+                    ++col;
+                }
+                ++row;
+            }
+            QCOMPARE(row, 8);
+            // The peak patch's centre inside the box grown by one 28-px patch.
+            const auto& box = item["box"];
+            const int x = bestCol * 28 + 14, y = bestRow * 28 + 14;
+            inside += x >= box[0].get<int>() - 28 && x < box[2].get<int>() + 28 &&
+                      y >= box[1].get<int>() - 28 && y < box[3].get<int>() + 28;
+        }
+        QCOMPARE(scenes, 40);
+        QVERIFY2(inside >= kPeakFloor, qPrintable(QStringLiteral("%1 of 40").arg(inside)));
     }
 
     // answer_attention recomputed from the stored full attention maps

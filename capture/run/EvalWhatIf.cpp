@@ -143,10 +143,12 @@ public:
         }
         return runs;
     }
-    void add(EvalItemRow baseline, EvalItemRow whatIf) {
+    // Committed before returning: a run killed after an item keeps it.
+    Status add(EvalItemRow baseline, EvalItemRow whatIf) {
         wallNs_[0] += baseline.totalNs(), wallNs_[1] += whatIf.totalNs();
         submit(ids_[0], std::move(baseline));
         submit(ids_[1], std::move(whatIf));
+        return writer_->flush();
     }
     Status end(RunStatus status, const std::string& error) {
         for (int arm = 0; arm < 2; ++arm) {
@@ -256,7 +258,10 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
         if (options.cancel && options.cancel->load()) break;
         EvalItemRow w = itemRow(done, item, arms->whatIf, arms->kept);
         addFidelity(w, arms->baseline, arms->whatIf);
-        runs->add(itemRow(done, item, arms->baseline, {}), std::move(w));
+        if (auto s = runs->add(itemRow(done, item, arms->baseline, {}), std::move(w)); !s) {
+            (void)runs->end(RunStatus::Failed, s.error().message);
+            return s.error();
+        }
         ++done;
         if (progress) progress(done, int(set.items.size()));
     }
