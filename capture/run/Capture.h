@@ -91,6 +91,7 @@ struct ItemPass {
     std::vector<PhaseTime> times;
     std::vector<StepOutputRow> steps;        // with ItemObservation::logits
     std::vector<PatchMetricRow> patchMetrics; // with ItemObservation::attention: as a run stores them
+    std::optional<VisionFeatureRow> visionFeatures; // with either observation: what the decoder got
     int visualTokens = 0;                    // the decoder saw
 };
 

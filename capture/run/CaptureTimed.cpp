@@ -129,6 +129,7 @@ std::vector<PhaseTime> observedReferencePass(VlmModel& model, const PreparedCapt
     auto times = clock.finish();
     model.reset();
     pass.steps = std::move(kept.stepOutputs);
+    pass.visionFeatures = std::move(kept.visionFeatures);
     if (observe.attention)
         pass.patchMetrics = sink.metricRows(HookSink::answerSteps(pass.tokens)).patchMetrics;
     return times;

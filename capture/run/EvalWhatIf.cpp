@@ -14,7 +14,11 @@ namespace mvp {
 
 namespace {
 
-Status refuseEncoderChoices(const WhatIfRequest& r) {
+Status refuseUnplannable(const WhatIfRequest& r) {
+    if (r.has(Method::PruneVisual) && r.options.saliency == SaliencySource::Saliency)
+        return makeError(ErrorCode::BadInput,
+                         "--saliency saliency needs every item's per-head attention maps; over an "
+                         "eval set rank the patches by attention or feature-norm");
     for (const Method m : {Method::VisionZip, Method::ToMe})
         if (r.has(m))
             return makeError(ErrorCode::BadInput,
@@ -72,7 +76,7 @@ Result<Models> buildModels(const PreparedCapture& prep, const ModelTransforms& m
 }
 
 // What planning reads of the baseline, without its spans, ops and maps; an
-// item's attention then replaces the capture's.
+// item's attention and visual features then replace the capture's.
 RunData planningBase(const RunData& base) {
     RunData d;
     d.run = base.run;
@@ -80,16 +84,19 @@ RunData planningBase(const RunData& base) {
     d.tokens = base.tokens;
     d.grid = base.grid;
     d.routing = base.routing;
+    d.stepOutputs = base.stepOutputs;
+    d.runMetrics = base.runMetrics;
     d.visionFeatures = base.visionFeatures;
     d.experts = base.experts, d.topK = base.topK, d.llmDim = base.llmDim;
     d.llmHeads = base.llmHeads;
     return d;
 }
 
-void useItemAttention(RunData& d, const std::vector<PatchMetricRow>& rows) {
+void useItemObservation(RunData& d, const ItemPass& pass) {
     d.attention.clear(), d.attentionPrefill.clear(), d.attentionDecode.clear();
     d.answerAttention.clear();
-    for (const auto& r : rows) {
+    d.visionFeatures = pass.visionFeatures;
+    for (const auto& r : pass.patchMetrics) {
         auto& into = r.metric == "attention"          ? d.attention
                      : r.metric == "attention.prefill" ? d.attentionPrefill
                      : r.metric == "attention.decode"  ? d.attentionDecode
@@ -194,7 +201,7 @@ Result<ItemArms> runItem(Models& models, const EvalItem& item, const WhatIfReque
         observe.attention = true;
         auto observed = models.baseline->itemPass(item.image, item.prompt, {}, observe);
         if (!observed) return observed.error();
-        useItemAttention(itemBase, observed->patchMetrics);
+        useItemObservation(itemBase, *observed);
         auto itemPlan = planWhatIf(request, itemBase, config);
         if (!itemPlan) return itemPlan.error();
         whatIfPass.keepPatches = out.kept = itemPlan->run.keepPatches;
@@ -214,7 +221,7 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
                                      const WhatIfRequest& request, const EvalSet& set,
                                      const EvalItemProgress& progress) {
     if (set.items.empty()) return makeError(ErrorCode::BadInput, set.path + ": no items");
-    if (auto s = refuseEncoderChoices(request); !s) return s.error();
+    if (auto s = refuseUnplannable(request); !s) return s.error();
     CaptureOptions options = baseline.options;
     options.imageData.reset();
     auto prep = prepareCapture(options);

@@ -20,7 +20,9 @@ std::string msText(const Interval& i) {
 std::string changeText(const PairedChange& c) {
     return fmt("%+.3f", c.change) + fmt(" [%+.3f, ", c.low) + fmt("%+.3f]", c.high) +
            " (Agresti–Min 95 %), McNemar exact p = " + fmt("%.3g", c.mcnemarP) +
-           (c.withinNoise() ? ": within noise" : ": a real change");
+           (c.withinNoise()     ? ": within noise"
+            : c.mcnemarP < 0.05 ? ": a real change"
+                                : ": borderline (the interval excludes 0, McNemar's test does not)");
 }
 
 std::string speedupText(const Interval& s) {
