@@ -106,6 +106,26 @@ private slots:
         QCOMPARE(sha256(path("again.safetensors")), sha256(weights));
     }
 
+    // The encoder stage (--vision-steps) trains the probe alone: its loss
+    // falls over 40 steps, its lines say so, then the answers' stage runs.
+    void theEncoderStageLearnsThePatchLabels() {
+        const auto r = test::runCli(
+            {QStringLiteral("train"), QStringLiteral("--out"), path("encoder.safetensors"),
+             QStringLiteral("--vision-steps"), QStringLiteral("40"), QStringLiteral("--steps"),
+             QStringLiteral("2"), QStringLiteral("--batch"), QStringLiteral("4"),
+             QStringLiteral("--warmup"), QStringLiteral("5"), QStringLiteral("--report"),
+             QStringLiteral("10")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        std::vector<double> encoder;
+        static const QRegularExpression line(QStringLiteral("encoder  loss ([0-9.]+)"));
+        for (const auto& l : r.out.split('\n'))
+            if (const auto m = line.match(QString::fromUtf8(l)); m.hasMatch())
+                encoder.push_back(m.captured(1).toDouble());
+        QCOMPARE(encoder.size(), size_t(4));
+        QVERIFY2(encoder.back() < encoder.front(), r.out.constData());
+        QVERIFY2(r.out.contains("step    42/42  loss"), r.out.constData());
+    }
+
     void evalRunsWhatACaptureRuns() {
         const auto r = test::runCli({QStringLiteral("eval"), QStringLiteral("--model"),
                                      QStringLiteral("ref:demo"), QStringLiteral("--weights"),
