@@ -276,7 +276,7 @@ private slots:
         const QString newer = file(QStringLiteral("newer.mvprof"));
         QVERIFY(QFile::copy(session, newer));
         QCOMPARE(sqlite3_open(newer.toUtf8().constData(), &db), SQLITE_OK);
-        sqlite3_exec(db, "PRAGMA user_version=7;", nullptr, nullptr, nullptr);
+        sqlite3_exec(db, "PRAGMA user_version=9999;", nullptr, nullptr, nullptr); // far beyond ours
         sqlite3_close(db);
         expectRefused({QStringLiteral("report"), newer}, QStringLiteral("newer mvprof"));
     }

@@ -18,9 +18,12 @@ Result<const RunInfo*> chooseBaseline(const std::vector<RunInfo>& runs, std::opt
             if (r.id == *id) return &r;
         return makeError(ErrorCode::BadInput, "run " + std::to_string(*id) + " is not in " + path);
     }
-    // Probed: an eval run's baseline (unrecorded passes) is none to plan from.
-    for (const auto& r : runs)
-        if (r.transform.empty() && r.status == RunStatus::Complete && r.probes) return &r;
+    // A probed one first: an eval baseline (unrecorded passes) is none to
+    // plan from; else the first, which checkBaseline refuses saying why.
+    for (const bool probed : {true, false})
+        for (const auto& r : runs)
+            if (r.transform.empty() && r.status == RunStatus::Complete && r.probes >= probed)
+                return &r;
     return makeError(ErrorCode::BadInput,
                      path + " has no complete baseline run: capture one first (mvprof-cli capture)");
 }
