@@ -245,8 +245,8 @@ private slots:
     }
 
     // Where ref:demo looked while answering a colour question: the
-    // answer_attention heatmap (export --metric answer_attention --csv)
-    // peaks inside the asked shape's box — the generator's box, grown by
+    // answer_attention heatmap (what export --metric answer_attention draws;
+    // the export itself is checked below) peaks inside the asked shape's box — the generator's box, grown by
     // one patch — on at least kPeakFloor of 40 fresh scenes.
     void answerAttentionPeaksOnTheAskedShape() {
         const QString set = path("peaks");
@@ -261,7 +261,7 @@ private slots:
             const auto item = nlohmann::json::parse(line.toStdString());
             if (item["kind"] != "colour") continue;
             ++scenes;
-            const QString session = path("peak.mvprof"), csv = path("peak.csv");
+            const QString session = path("peak.mvprof");
             r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
                               QStringLiteral("ref:demo"), QStringLiteral("--image"),
                               set + QLatin1Char('/') + QString::fromStdString(item["image"]),
@@ -269,23 +269,21 @@ private slots:
                               QStringLiteral("--threads"), QStringLiteral("1"),
                               QStringLiteral("--out"), session, QStringLiteral("--force")});
             QVERIFY2(r.exitCode == 0, r.err.constData());
-            r = test::runCli({QStringLiteral("export"), session, QStringLiteral("--metric"),
-                              QStringLiteral("answer_attention"), QStringLiteral("--csv"), csv,
-                              QStringLiteral("--force")});
-            QVERIFY2(r.exitCode == 0, r.err.constData());
-            QFile grid(csv);
-            QVERIFY(grid.open(QIODevice::ReadOnly));
-            int row = 0, bestRow = 0, bestCol = 0;
-            double best = -1;
-            for (const auto& cells : grid.readAll().trimmed().split('\n')) {
-                int col = 0;
-                for (const auto& cell : cells.split(',')) {
-                    if (cell.toDouble() > best) best = cell.toDouble(), bestRow = row, bestCol = col;
-                    ++col;
-                }
-                ++row;
-            }
-            QCOMPARE(row, 8);
+            // The heatmap export --metric answer_attention draws: the stored
+            // rows summed over the decoder's layers, per patch.
+            auto reader = SessionReader::open(session.toStdString());
+            QVERIFY(reader.ok());
+            const auto rows = (*reader)->patchMetrics(1, "answer_attention");
+            QVERIFY(rows.ok() && !rows->empty());
+            std::map<int, double> perPatch;
+            for (const auto& m : *rows)
+                perPatch[m.patch] += m.value;
+            QCOMPARE(perPatch.size(), size_t(64));
+            const auto peak = std::max_element(perPatch.begin(), perPatch.end(),
+                                               [](const auto& a, const auto& b) {
+                                                   return a.second < b.second;
+                                               });
+            const int bestRow = peak->first / 8, bestCol = peak->first % 8;
             // The peak patch's centre inside the box grown by one 28-px patch.
             const auto& box = item["box"];
             const int x = bestCol * 28 + 14, y = bestRow * 28 + 14;
