@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <cctype>
 
 namespace mvp::test {
 
@@ -45,6 +46,20 @@ bool writeFile(const QString& path, const QByteArray& bytes) {
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
     return f.write(bytes) == bytes.size();
+}
+
+std::string firstWord(const std::string& output) {
+    std::string w;
+    for (char c : output) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            if (!w.empty()) break;
+            continue;
+        }
+        w += char(std::tolower(static_cast<unsigned char>(c)));
+    }
+    while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back())))
+        w.pop_back();
+    return w;
 }
 
 } // namespace mvp::test

@@ -37,4 +37,8 @@ template <typename T> T* find(const QObject& parent, const char* name) {
     return child;
 }
 
+// The eval task's scoring rule restated for tests (not core's code): the
+// output's first word, lower case, without trailing punctuation.
+std::string firstWord(const std::string& output);
+
 } // namespace mvp::test

@@ -22,22 +22,6 @@ using namespace mvp;
 
 namespace {
 
-// The task's rule, restated: the output's first word, lower case, without
-// surrounding punctuation, is the answer.
-std::string firstWord(const std::string& output) {
-    std::string w;
-    for (char c : output) {
-        if (std::isspace(static_cast<unsigned char>(c))) {
-            if (!w.empty()) break;
-            continue;
-        }
-        w += char(std::tolower(static_cast<unsigned char>(c)));
-    }
-    while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back())))
-        w.pop_back();
-    return w;
-}
-
 // Wilson's 95 % score interval, written out.
 std::pair<double, double> wilson(int right, int n) {
     const double p = double(right) / n, z = 1.959963984540054;
@@ -114,7 +98,8 @@ class TestEvalWhatIf : public QObject {
                 QCOMPARE(r.item, int(i));
                 QCOMPARE(r.id, items[i]["id"].get<std::string>());
                 QCOMPARE(r.prompt, items[i]["prompt"].get<std::string>());
-                const bool match = firstWord(r.output) == items[i]["answer"].get<std::string>();
+                const bool match =
+                    test::firstWord(r.output) == items[i]["answer"].get<std::string>();
                 QVERIFY(r.correct.has_value());
                 QCOMPARE(*r.correct, match);
                 right += match;
@@ -264,9 +249,9 @@ private slots:
                                 "{\"image\": \"x.png\", \"prompt\": \n"));
         for (const char* name : {"missing.jsonl", "malformed.jsonl"}) {
             const QString bad = path("bad") + QLatin1Char('/') + QString::fromLatin1(name);
-            const auto r = test::runCli({QStringLiteral("whatif"), file, QStringLiteral("--eval"),
-                                         bad, QStringLiteral("--prune-visual"),
-                                         QStringLiteral("0.4")});
+            const auto r =
+                test::runCli({QStringLiteral("whatif"), file, QStringLiteral("--eval"), bad,
+                              QStringLiteral("--prune-visual"), QStringLiteral("0.4")});
             QCOMPARE(r.exitCode, 2);
             QVERIFY2(r.err.contains((bad + QStringLiteral(":1")).toUtf8()), r.err.constData());
             QCOMPARE(runCount(file), 1);

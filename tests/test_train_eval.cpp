@@ -51,22 +51,6 @@ std::vector<double> lossesOf(const QByteArray& out) {
     return losses;
 }
 
-// The task's scoring rule, restated: the first word of the output, lower
-// case, without surrounding punctuation, equals the answer.
-std::string firstWord(const std::string& output) {
-    std::string w;
-    for (char c : output) {
-        if (std::isspace(static_cast<unsigned char>(c))) {
-            if (!w.empty()) break;
-            continue;
-        }
-        w += char(std::tolower(static_cast<unsigned char>(c)));
-    }
-    while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back())))
-        w.pop_back();
-    return w;
-}
-
 // What the committed checkpoint clears, with room for another CPU's rounding
 // (docs/training.md; measured here: Wilson lower bounds colour and shape
 // 0.865, counting 0.648 on fresh scenes, more on held-out backgrounds; peaks
@@ -118,7 +102,8 @@ private slots:
         QVERIFY2(b.exitCode == 0, b.err.constData());
         // The same tensors, byte for byte; the headers differ in the time
         // each run took, which they record.
-        const QByteArray first = tensorBytes(weights), again = tensorBytes(path("again.safetensors"));
+        const QByteArray first = tensorBytes(weights),
+                         again = tensorBytes(path("again.safetensors"));
         QVERIFY(!first.isEmpty());
         QVERIFY(first == again);
     }
@@ -164,7 +149,8 @@ private slots:
         for (size_t i = 0; i < items.size(); ++i) {
             const auto& out = j["outputs"][i];
             QCOMPARE(out["id"].get<std::string>(), items[i]["id"].get<std::string>());
-            const bool match = firstWord(out["output"]) == items[i]["answer"].get<std::string>();
+            const bool match =
+                test::firstWord(out["output"]) == items[i]["answer"].get<std::string>();
             QCOMPARE(out["correct"].get<bool>(), match);
             right += match;
         }
@@ -203,8 +189,9 @@ private slots:
     // The committed checkpoint over 200 fresh scenes (seeds never trained on)
     // and 200 over held-out backgrounds: per kind, the Wilson lower bound
     // clears the floor above (chance: colour and count 1/4, shape 1/3), and
-    // its record names the file (SHA-256) and this accuracy. The targets (colour, shape >= 95 %, left/right >= 90 %,
-    // counting >= 80 %, held-out >= 85 %) are docs/training.md's to report.
+    // its record names the file (SHA-256) and this accuracy. The targets (colour, shape >=
+    // 95 %, left/right >= 90 %, counting >= 80 %, held-out >= 85 %) are docs/training.md's to
+    // report.
     void theCommittedCheckpointAnswers() {
         const QString models = test::sourceDir() + QStringLiteral("/resources/models/");
         QFile record(models + QStringLiteral("ref-demo.json"));
@@ -233,8 +220,8 @@ private slots:
             // The record's accuracy is this set's: same scenes, model, rule
             // and thread count; another CPU's kernels may round a borderline
             // item the other way, so a couple of items' slack.
-            const char* which = std::string(backgrounds) == "train" ? "fresh_scenes"
-                                                                    : "held_out_backgrounds";
+            const char* which =
+                std::string(backgrounds) == "train" ? "fresh_scenes" : "held_out_backgrounds";
             const int recorded = rec["accuracy_measured"][which]["accuracy"]["all"]["right"];
             QVERIFY2(std::abs(recorded - j["accuracy"]["right"].get<int>()) <= 2,
                      qPrintable(QStringLiteral("%1: recorded %2, measured %3")
@@ -246,8 +233,8 @@ private slots:
 
     // Where ref:demo looked while answering a colour question: the
     // answer_attention heatmap (what export --metric answer_attention draws;
-    // the export itself is checked below) peaks inside the asked shape's box — the generator's box, grown by
-    // one patch — on at least kPeakFloor of 40 fresh scenes.
+    // the export itself is checked below) peaks inside the asked shape's box — the generator's box,
+    // grown by one patch — on at least kPeakFloor of 40 fresh scenes.
     void answerAttentionPeaksOnTheAskedShape() {
         const QString set = path("peaks");
         auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
@@ -279,10 +266,9 @@ private slots:
             for (const auto& m : *rows)
                 perPatch[m.patch] += m.value;
             QCOMPARE(perPatch.size(), size_t(64));
-            const auto peak = std::max_element(perPatch.begin(), perPatch.end(),
-                                               [](const auto& a, const auto& b) {
-                                                   return a.second < b.second;
-                                               });
+            const auto peak =
+                std::max_element(perPatch.begin(), perPatch.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
             const int bestRow = peak->first / 8, bestCol = peak->first % 8;
             // The peak patch's centre inside the box grown by one 28-px patch.
             const auto& box = item["box"];
