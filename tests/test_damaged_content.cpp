@@ -53,6 +53,7 @@ Batch rows(int64_t run) {
     item.output = "circle", item.correct = true, item.klMean = 0.5, item.top1Agreement = 1;
     item.visualTokens = 4, item.keptPatches = {0, 3};
     item.times = {{Phase::Prefill, 10}, {Phase::Decode, 20}};
+    item.heatmap = EvalItemHeatmap{"a.png", 2, 2, {0.f, 0.25f, 0.5f, 0.25f}};
     b.evalItems = {item};
     return b;
 }
@@ -186,6 +187,13 @@ private slots:
         row("eval item's answers not strings", "UPDATE eval_item SET answers = '[1]'",
             "eval_item 0 of run 1: answers is not a JSON array");
         row("negative KL", "UPDATE eval_item SET kl_mean = -1", "eval_item 0 of run 1: a fidelity");
+        row("eval heatmap blob short", "UPDATE eval_item_heatmap SET answer_attention = x'0000'",
+            "eval_item_heatmap 0 of run 1: its data holds 0 floats, not 2 × 2");
+        row("eval heatmap grid absurd", "UPDATE eval_item_heatmap SET grid_h = 5000",
+            "eval_item_heatmap 0 of run 1: grid_h 5000");
+        row("eval heatmap negative value",
+            "UPDATE eval_item_heatmap SET answer_attention = x'00000000000080bf0000000000000000'",
+            "eval_item_heatmap 0 of run 1: an answer_attention value is negative");
         row("negative eval phase time", "UPDATE eval_item_phase SET ns = -5 WHERE phase = 'decode'",
             "eval_item 0 of run 1: ns -5");
         row("eval phase unknown", "UPDATE eval_item_phase SET phase = 'later' WHERE phase = 'decode'",

@@ -1,7 +1,9 @@
 // `mvprof-cli whatif SESSION --eval SET.jsonl` end to end on the trained
 // ref:demo over 200 fresh scenes: per-item rows stored for both runs; the
 // accuracy and its Wilson interval recomputed here from the stored rows with
-// the task's rule and Wilson's formula written out; pruning to 5 % of the
+// the task's rule and Wilson's formula written out; each item's heatmap
+// (zero where pruning hid a patch, and what a capture of the item shows, or
+// absent with --no-item-heatmaps); pruning to 5 % of the
 // visual tokens loses accuracy with a paired interval excluding 0; a killed
 // run leaves the items done and the runs incomplete; a bad set writes
 // nothing. One baseline capture and one set serve every test.
@@ -62,16 +64,39 @@ class TestEvalWhatIf : public QObject {
         return QFile::copy(session, copy) ? copy : QString();
     }
 
-    test::CliResult evalWhatIf(const QString& file, const QString& keep) {
-        return test::runCli({QStringLiteral("whatif"), file, QStringLiteral("--eval"), set,
-                             QStringLiteral("--prune-visual"), keep, QStringLiteral("--format"),
-                             QStringLiteral("json")},
-                            300000);
+    test::CliResult evalWhatIf(const QString& file, const QString& keep, bool heatmaps) {
+        QStringList args{QStringLiteral("whatif"),       file, QStringLiteral("--eval"), set,
+                         QStringLiteral("--prune-visual"), keep, QStringLiteral("--format"),
+                         QStringLiteral("json")};
+        if (!heatmaps) args << QStringLiteral("--no-item-heatmaps");
+        return test::runCli(args, 300000);
+    }
+
+    // An item's heatmap: the model's 8 × 8 grid over the item's image, some
+    // attention somewhere, none at a patch whose token the decoder never saw.
+    static void checkHeatmap(const EvalItemRow& r, const std::string& image) {
+        QVERIFY(r.heatmap);
+        const EvalItemHeatmap& h = *r.heatmap;
+        QVERIFY(QString::fromStdString(h.image).endsWith(QString::fromStdString(image)));
+        QCOMPARE(h.gridH, 8);
+        QCOMPARE(h.gridW, 8);
+        QCOMPARE(h.answerAttention.size(), size_t(64));
+        double sum = 0;
+        std::vector<bool> seen(64, r.keptPatches.empty());
+        for (int p : r.keptPatches)
+            seen[size_t(p)] = true;
+        for (size_t p = 0; p < 64; ++p) {
+            QVERIFY(h.answerAttention[p] >= 0);
+            if (!seen[p]) QCOMPARE(h.answerAttention[p], 0.f);
+            sum += h.answerAttention[p];
+        }
+        QVERIFY(sum > 0);
     }
 
     // The stored rows of the session's eval runs, checked against the set and
     // against each other; returns the JSON the CLI printed.
-    void checkStoredRows(const QString& file, const nlohmann::json& printed, int keptTokens) {
+    void checkStoredRows(const QString& file, const nlohmann::json& printed, int keptTokens,
+                         bool heatmaps) {
         auto reader = SessionReader::open(file.toStdString());
         QVERIFY(reader);
         auto runs = (*reader)->runs();
@@ -106,6 +131,10 @@ class TestEvalWhatIf : public QObject {
                 QVERIFY(r.times.size() >= 5); // preprocess … decode, each measured
                 for (const auto& t : r.times)
                     QVERIFY(t.ns > 0);
+                if (heatmaps)
+                    checkHeatmap(r, items[i]["image"].get<std::string>());
+                else
+                    QVERIFY(!r.heatmap); // --no-item-heatmaps
                 if (run == &base) {
                     QCOMPARE(r.visualTokens, 64);
                     QVERIFY(r.keptPatches.empty());
@@ -156,10 +185,10 @@ private slots:
     // Keeping 3 of 64 visual tokens: the loss shows, and is no noise.
     void pruningToFivePercentLosesAccuracy() {
         const QString file = freshSession("five.mvprof");
-        const auto r = evalWhatIf(file, QStringLiteral("0.05"));
+        const auto r = evalWhatIf(file, QStringLiteral("0.05"), false);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const auto j = nlohmann::json::parse(r.out.toStdString());
-        checkStoredRows(file, j, 3);
+        checkStoredRows(file, j, 3, false);
         const auto& change = j["paired_change"];
         QVERIFY2(change["ci95"][1].get<double>() < 0, r.out.constData());
         QVERIFY(!change["within_noise"].get<bool>());
@@ -177,9 +206,41 @@ private slots:
 
     void pruningToFortyPercentStoresItsRows() {
         const QString file = freshSession("forty.mvprof");
-        const auto r = evalWhatIf(file, QStringLiteral("0.4"));
+        const auto r = evalWhatIf(file, QStringLiteral("0.4"), true);
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        checkStoredRows(file, nlohmann::json::parse(r.out.toStdString()), 26);
+        checkStoredRows(file, nlohmann::json::parse(r.out.toStdString()), 26, true);
+        itemHeatmapIsWhatACaptureOfTheItemShows(file);
+    }
+
+    // The eval baseline's heatmap of item 3 against a recorded capture of the
+    // same image and prompt (another path through the model: the recorder's
+    // run, its patch_metric rows summed over the layers here).
+    void itemHeatmapIsWhatACaptureOfTheItemShows(const QString& file) {
+        const auto items = setLines(set);
+        const QString image = path("set/") + QString::fromStdString(items[3]["image"]);
+        const QString single = path("item3.mvprof");
+        const auto c = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
+                                     QStringLiteral("ref:demo"), QStringLiteral("--image"), image,
+                                     QStringLiteral("--prompt"),
+                                     QString::fromStdString(items[3]["prompt"]),
+                                     QStringLiteral("--out"), single});
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        auto captured = SessionReader::open(single.toStdString());
+        QVERIFY(captured);
+        const auto rows = (*captured)->patchMetrics(1, "answer_attention");
+        QVERIFY(rows && !rows->empty());
+        std::vector<double> grid(64, 0.0);
+        for (const auto& m : *rows)
+            grid[size_t(m.patch)] += m.value;
+        auto reader = SessionReader::open(file.toStdString());
+        QVERIFY(reader);
+        const auto stored = (*reader)->evalItems((*(*reader)->runs())[1].id);
+        QVERIFY(stored && stored->size() == 200 && (*stored)[3].heatmap);
+        const auto& heat = (*stored)[3].heatmap->answerAttention;
+        for (size_t p = 0; p < 64; ++p)
+            QVERIFY2(std::abs(heat[p] - grid[p]) <= 1e-4 * std::max(1.0, grid[p]),
+                     qPrintable(QStringLiteral("patch %1: %2 vs %3").arg(p).arg(heat[p]).arg(
+                         grid[p])));
     }
 
     // Killed after a few items: the session opens, both runs are incomplete

@@ -388,11 +388,16 @@ private slots:
         QCOMPARE(w.error().code, ErrorCode::NewerSchema);
     }
 
-    // Turns a current session into what an older mvprof wrote: v6 had no
-    // eval tables; v5 had no device_activity; v4 stored op rows as rows; v3 had no repetition table; v2 no module roles,
-    // no flops_known, op_total without phases and no leaf_flops; v1 also had no run_metric.
+    // Turns a current session into what an older mvprof wrote: v7 had no
+    // eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
+    // op rows as rows; v3 had no repetition table; v2 no module roles, no
+    // flops_known, op_total without phases and no leaf_flops; v1 also had no
+    // run_metric.
     static void downgrade(const QString& path, int version) {
-        execSql(path, "DROP TABLE eval_set; DROP TABLE eval_item; DROP TABLE eval_item_phase;");
+        execSql(path, "DROP TABLE eval_item_heatmap;");
+        if (version < 7)
+            execSql(path,
+                    "DROP TABLE eval_set; DROP TABLE eval_item; DROP TABLE eval_item_phase;");
         if (version < 6) execSql(path, "DROP TABLE device_activity;");
         if (version < 5) test::unpackOps(path);
         if (version < 4) execSql(path, "DROP TABLE repetition;");
@@ -415,7 +420,7 @@ private slots:
     }
 
     void olderSessionsReadAndMigrateWhenAppendedTo() {
-        for (int version : {1, 2, 3, 4, 5, 6}) {
+        for (int version : {1, 2, 3, 4, 5, 6, 7}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             writeSession(path);
             std::vector<OpRow> before;
@@ -474,6 +479,7 @@ private slots:
             item.output = "red", item.correct = true, item.klMean = 0.25;
             item.visualTokens = 3, item.keptPatches = {1, 9, 17};
             item.times = {{Phase::Prefill, 5}, {Phase::Decode, 7}};
+            item.heatmap = EvalItemHeatmap{"/sets/a.png", 2, 3, {0.f, 0.5f, 0.25f, 0.f, 1.f, 2.f}};
             b.evalItems.push_back(item);
             (*w)->submit(std::move(b));
             QVERIFY((*w)->close().ok());
@@ -508,6 +514,13 @@ private slots:
             QCOMPARE(e.keptPatches, (std::vector<int>{1, 9, 17}));
             QCOMPARE(e.times.size(), size_t(2));
             QCOMPARE(e.totalNs(), int64_t(12));
+            // v8's heatmap, likewise.
+            QVERIFY(e.heatmap);
+            QCOMPARE(e.heatmap->image, std::string("/sets/a.png"));
+            QCOMPARE(e.heatmap->gridH, 2);
+            QCOMPARE(e.heatmap->gridW, 3);
+            QCOMPARE(e.heatmap->answerAttention,
+                     (std::vector<float>{0.f, 0.5f, 0.25f, 0.f, 1.f, 2.f}));
             // Migrated: per-phase totals rebuilt, old zero-FLOP ops read as unknown.
             auto totals = (*r)->opTotals(1);
             auto ops = (*r)->ops(1);

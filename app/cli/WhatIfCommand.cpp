@@ -49,6 +49,7 @@ struct WhatIfArgs {
     std::vector<std::string> sweep; // method keys
     std::vector<double> budgets;
     std::string eval; // an eval set: the what-if over its items (docs/eval.md)
+    bool noItemHeatmaps = false;
 };
 
 // A Fraction or Count method's value, checked against its catalogue range.
@@ -201,6 +202,11 @@ void addEvalOption(CLI::App& app, WhatIfArgs& a) {
                    "and fidelity. --reps does not apply: every item is a paired A/B pass. With "
                    "--sweep, every point runs over the set (accuracy against latency).")
         ->group("Eval sets");
+    app.add_flag("--no-item-heatmaps", a.noItemHeatmaps,
+                 "--eval: skip the extra untimed pass per item and arm that observes the "
+                 "built-in model's attention for the item's answer_attention heatmap (the GUI's "
+                 "items tab shows them)")
+        ->group("Eval sets");
 }
 
 void addReportingOptions(CLI::App& app, WhatIfArgs& a) {
@@ -275,7 +281,7 @@ int evalWhatIf(const std::string& path, const WhatIfBaseline& base, const WhatIf
                                      {"fraction", double(done) / double(total)}}
                           .dump());
     };
-    auto runs = runEvalWhatIf(path, base, a.request, *set, progress);
+    auto runs = runEvalWhatIf(path, base, a.request, *set, {progress, !a.noItemHeatmaps});
     if (!runs) return fail(runs.error().exitCode(), runs.error().message);
     const EvalComparison c = compareEval(runs->baseline, runs->whatIf);
     if (jsonl) {
@@ -324,7 +330,7 @@ int sweep(const std::string& path, const WhatIfBaseline& base, const WhatIfArgs&
                           .dump());
     };
     const EvalSweepRun overSet = [&](const WhatIfRequest& r) -> Result<EvalComparison> {
-        auto runs = runEvalWhatIf(path, base, r, *set);
+        auto runs = runEvalWhatIf(path, base, r, *set, {{}, !a.noItemHeatmaps});
         if (!runs) return runs.error();
         return compareEval(runs->baseline, runs->whatIf);
     };

@@ -105,6 +105,22 @@ void useItemObservation(RunData& d, const ItemPass& pass) {
     }
 }
 
+// The pass's answer_attention summed over the decoder's layers on the
+// model's `side` × `side` patch grid; none when it observed none.
+std::optional<EvalItemHeatmap> itemHeatmap(const std::optional<ItemPass>& pass,
+                                           const EvalItem& item, int side) {
+    if (!pass) return std::nullopt;
+    EvalItemHeatmap h{item.image, side, side, std::vector<float>(size_t(side) * size_t(side), 0.f)};
+    bool any = false;
+    for (const auto& r : pass->patchMetrics) {
+        if (r.metric != "answer_attention") continue;
+        if (r.patch < 0 || size_t(r.patch) >= h.answerAttention.size()) return std::nullopt;
+        h.answerAttention[size_t(r.patch)] += float(r.value);
+        any = true;
+    }
+    return any ? std::optional(std::move(h)) : std::nullopt;
+}
+
 EvalItemRow itemRow(int index, const EvalItem& item, const ItemPass& pass,
                     const std::vector<int>& kept) {
     EvalItemRow r;
@@ -183,28 +199,45 @@ private:
 };
 
 // One item through both arms: the baseline (observed where the plan needs
-// its attention, then timed), the what-if with the item's own plan.
+// its attention or a heatmap is kept, then timed), the what-if with the
+// item's own plan (observed for its heatmap, then timed).
 struct ItemArms {
     ItemPass baseline, whatIf;
     std::vector<int> kept;
+    std::optional<ItemPass> observedBaseline, observedWhatIf;
 };
 
-Result<ItemArms> runItem(Models& models, const EvalItem& item, const WhatIfRequest& request,
-                         const WhatIfPlan& plan, RunData& itemBase, const VlmConfig& config) {
+struct ItemRun {
+    const WhatIfRequest& request;
+    const WhatIfPlan& plan;
+    const VlmConfig& config;
+    bool heatmaps = false; // observe each arm's attention in an extra pass
+};
+
+Result<ItemArms> runItem(Models& models, const EvalItem& item, const ItemRun& how,
+                         RunData& itemBase) {
     ItemArms out;
     ItemObservation logits;
     logits.logits = true;
+    ItemObservation observe = logits;
+    observe.attention = true;
     RunTransform whatIfPass;
-    whatIfPass.keepPatches = out.kept = plan.run.keepPatches; // a fixed choice (--downsample)
-    if (plansFromItemAttention(request)) {
-        ItemObservation observe = logits;
-        observe.attention = true;
+    whatIfPass.keepPatches = out.kept = how.plan.run.keepPatches; // a fixed choice (--downsample)
+    if (how.heatmaps || plansFromItemAttention(how.request)) {
         auto observed = models.baseline->itemPass(item.image, item.prompt, {}, observe);
         if (!observed) return observed.error();
-        useItemObservation(itemBase, *observed);
-        auto itemPlan = planWhatIf(request, itemBase, config);
+        out.observedBaseline = std::move(observed.value());
+    }
+    if (plansFromItemAttention(how.request)) {
+        useItemObservation(itemBase, *out.observedBaseline);
+        auto itemPlan = planWhatIf(how.request, itemBase, how.config);
         if (!itemPlan) return itemPlan.error();
         whatIfPass.keepPatches = out.kept = itemPlan->run.keepPatches;
+    }
+    if (how.heatmaps) {
+        auto observed = models.whatIf().itemPass(item.image, item.prompt, whatIfPass, observe);
+        if (!observed) return observed.error();
+        out.observedWhatIf = std::move(observed.value());
     }
     auto base = models.baseline->itemPass(item.image, item.prompt, {}, logits);
     if (!base) return base.error();
@@ -219,7 +252,7 @@ Result<ItemArms> runItem(Models& models, const EvalItem& item, const WhatIfReque
 
 Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseline& baseline,
                                      const WhatIfRequest& request, const EvalSet& set,
-                                     const EvalItemProgress& progress) {
+                                     const EvalWhatIfOptions& eval) {
     if (set.items.empty()) return makeError(ErrorCode::BadInput, set.path + ": no items");
     if (auto s = refuseUnplannable(request); !s) return s.error();
     CaptureOptions options = baseline.options;
@@ -251,10 +284,12 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
                                 models->outcome.metrics);
     if (!runs) return runs.error();
     RunData itemBase = planningBase(baseline.data);
+    const ItemRun how{request, *plan, prep->config, eval.itemHeatmaps && !prep->userModel};
+    const int side = prep->config.vision.gridSide();
     int done = 0;
     for (const auto& item : set.items) {
         if (options.cancel && options.cancel->load()) break;
-        auto arms = runItem(*models, item, request, *plan, itemBase, prep->config);
+        auto arms = runItem(*models, item, how, itemBase);
         if (!arms) {
             const std::string message =
                 set.path + ":" + std::to_string(item.line) + ": " + arms.error().message;
@@ -265,12 +300,17 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
         if (options.cancel && options.cancel->load()) break;
         EvalItemRow w = itemRow(done, item, arms->whatIf, arms->kept);
         addFidelity(w, arms->baseline, arms->whatIf);
-        if (auto s = runs->add(itemRow(done, item, arms->baseline, {}), std::move(w)); !s) {
+        EvalItemRow b = itemRow(done, item, arms->baseline, {});
+        if (how.heatmaps) {
+            b.heatmap = itemHeatmap(arms->observedBaseline, item, side);
+            w.heatmap = itemHeatmap(arms->observedWhatIf, item, side);
+        }
+        if (auto s = runs->add(std::move(b), std::move(w)); !s) {
             (void)runs->end(RunStatus::Failed, s.error().message);
             return s.error();
         }
         ++done;
-        if (progress) progress(done, int(set.items.size()));
+        if (eval.progress) eval.progress(done, int(set.items.size()));
     }
     const bool complete = done == int(set.items.size());
     if (auto s = runs->end(complete ? RunStatus::Complete : RunStatus::Incomplete,

@@ -24,6 +24,15 @@ struct EvalWhatIfRuns {
 
 using EvalItemProgress = std::function<void(int done, int total)>;
 
+struct EvalWhatIfOptions {
+    EvalItemProgress progress;
+    // Per item and arm, where the model's attention is observable (the
+    // built-in model), an extra untimed pass that observes it: the item's
+    // answer_attention heatmap (EvalItemRow::heatmap). The timed passes
+    // never observe attention.
+    bool itemHeatmaps = true;
+};
+
 // Runs `request` against `baseline` (loaded from the session at `path`, which
 // no reader holds) over `set`. Per-item planning: where the plan chooses
 // patches from the baseline's attention (--prune-visual), each item's
@@ -32,6 +41,6 @@ using EvalItemProgress = std::function<void(int done, int total)>;
 // baseline.options.cancel stops between items.
 Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseline& baseline,
                                      const WhatIfRequest& request, const EvalSet& set,
-                                     const EvalItemProgress& progress = {});
+                                     const EvalWhatIfOptions& eval = {});
 
 } // namespace mvp

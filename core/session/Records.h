@@ -282,6 +282,16 @@ struct EvalSetRow {
 // One item of an eval run: what the model answered, whether that matches, how
 // far the what-if's outputs moved from its baseline's on the same item, the
 // pass's phase times and what the transform kept.
+// Where a model looked while answering one eval item (v8, where its
+// attention was observable): answer_attention (docs/diagnostics.md §2) per
+// patch of the model's grid, summed over the decoder's layers, 0 at patches
+// whose tokens the decoder never saw; and the image it was drawn over.
+struct EvalItemHeatmap {
+    std::string image; // the item's image file, as the set resolved it
+    int gridH = 0, gridW = 0;
+    std::vector<float> answerAttention; // gridH·gridW, row-major
+};
+
 struct EvalItemRow {
     int item = 0; // 0-based, in the set's order
     std::string id, kind, prompt;
@@ -294,6 +304,7 @@ struct EvalItemRow {
     int visualTokens = 0;            // the decoder saw
     std::vector<int> keptPatches;    // the patches whose tokens it saw, where a plan chose them
     std::vector<PhaseTime> times;    // measured, one pass
+    std::optional<EvalItemHeatmap> heatmap; // from a separate, untimed observed pass
     int64_t totalNs() const;
 };
 

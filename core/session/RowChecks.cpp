@@ -115,6 +115,19 @@ Status evalItems(int64_t run, const std::vector<EvalItemRow>& rows) {
     return Ok{};
 }
 
+Status evalItemHeatmap(int64_t run, int item, const EvalItemHeatmap& h) {
+    const std::string where = "eval_item_heatmap " + n(item);
+    for (const auto& bad : {outside("grid_h", h.gridH, 1, kMaxGridSide),
+                            outside("grid_w", h.gridW, 1, kMaxGridSide)})
+        if (bad) return damaged(run, where, *bad);
+    if (auto ok = floatBlob(run, where.c_str(), h.gridH, h.gridW, h.answerAttention.size()); !ok)
+        return ok;
+    for (float v : h.answerAttention)
+        if (!(v >= 0 && v <= kMaxMetric))
+            return damaged(run, where, "an answer_attention value is negative, NaN or beyond 1e18");
+    return Ok{};
+}
+
 Status activities(int64_t run, const std::vector<DeviceActivityRow>& rows) {
     for (const auto& a : rows) {
         const int64_t lowDevice = onDevice(a.kind) ? 0 : -1;

@@ -38,6 +38,7 @@ Status leafFlops(int64_t run, const std::vector<LeafFlopsRow>& rows);
 Status runMetrics(int64_t run, const std::vector<RunMetricRow>& rows);
 Status repetitions(int64_t run, const std::vector<RepetitionRow>& rows);
 Status evalItems(int64_t run, const std::vector<EvalItemRow>& rows);
+Status evalItemHeatmap(int64_t run, int item, const EvalItemHeatmap& h);
 Status patchGrid(int64_t run, const PatchGridRow& g);
 Status routing(int64_t run, const std::vector<RoutingRow>& rows);
 Status tokens(int64_t run, const std::vector<TokenRow>& rows);

@@ -180,6 +180,14 @@ CREATE TABLE eval_item_phase(
   PRIMARY KEY(run, item, phase)) WITHOUT ROWID;
 )sql";
 
+// An eval item's answer_attention grid (float32 blob) and its image.
+constexpr const char* kTablesV8 = R"sql(
+CREATE TABLE eval_item_heatmap(
+  run INTEGER NOT NULL, item INTEGER NOT NULL, image TEXT NOT NULL,
+  grid_h INTEGER NOT NULL, grid_w INTEGER NOT NULL, answer_attention BLOB NOT NULL,
+  PRIMARY KEY(run, item)) WITHOUT ROWID;
+)sql";
+
 Status createV5(sql::Db& db) {
     if (auto s = db.exec(kTablesV5); !s) return s;
     if (auto s = migrateOpTable(db); !s) return s;
@@ -229,6 +237,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = createV5(db); !s) return s;
     if (auto s = db.exec(kTablesV6); !s) return s;
     if (auto s = db.exec(kTablesV7); !s) return s;
+    if (auto s = db.exec(kTablesV8); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -269,7 +278,10 @@ Status migrate(sql::Db& db, int fromVersion) {
         if (fromVersion < 6)
             if (auto s = db.exec(kTablesV6); !s) return s;
         // v6 → v7 only adds tables: older sessions hold no eval runs.
-        if (auto s = db.exec(kTablesV7); !s) return s;
+        if (fromVersion < 7)
+            if (auto s = db.exec(kTablesV7); !s) return s;
+        // v7 → v8 only adds a table: older eval items have no heatmaps.
+        if (auto s = db.exec(kTablesV8); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

@@ -8,6 +8,7 @@
 #include "core/session/Records.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,7 +57,8 @@ public:
     // GPU work and CUDA API calls in id order (empty before v6).
     Result<std::vector<DeviceActivityRow>> activities(int64_t run);
     // An eval run's set (nullopt for any other run, and before v7) and its
-    // items in the set's order, each with its phase times.
+    // items in the set's order, each with its phase times and (v8) its
+    // heatmap where one was observed.
     Result<std::optional<EvalSetRow>> evalSet(int64_t run);
     Result<std::vector<EvalItemRow>> evalItems(int64_t run);
     // All layers of one metric, ordered by layer then patch.
@@ -68,6 +70,7 @@ private:
     struct Impl;
     explicit SessionReader(std::unique_ptr<Impl> impl);
     Result<std::vector<OpTotal>> readOpTotals(int64_t run); // stored or summed, unchecked
+    Status evalItemHeatmaps(int64_t run, const std::map<int, EvalItemRow*>& byItem);
     std::unique_ptr<Impl> d;
 };
 

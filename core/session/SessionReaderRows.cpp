@@ -167,6 +167,26 @@ Result<std::vector<T>> jsonArray(const std::string& text, int64_t run, int item,
 }
 } // namespace
 
+// v8: each item's heatmap, where one was observed.
+Status SessionReader::evalItemHeatmaps(int64_t run, const std::map<int, EvalItemRow*>& byItem) {
+    if (d->version < 8) return Ok{};
+    auto heatmaps = d->query<std::pair<int, EvalItemHeatmap>>(
+        "SELECT item, image, grid_h, grid_w, answer_attention FROM eval_item_heatmap WHERE run=? "
+        "ORDER BY item",
+        run, [&](const sql::Stmt& s) {
+            EvalItemHeatmap h{s.text(1), s.int32(2), s.int32(3), {}};
+            const auto bytes = s.blob(4);
+            h.answerAttention = floats(bytes, bytes.size() / sizeof(float));
+            return std::pair{s.int32(0), std::move(h)};
+        });
+    if (!heatmaps) return heatmaps.error();
+    for (auto& [item, h] : *heatmaps) {
+        if (auto ok = rowcheck::evalItemHeatmap(run, item, h); !ok) return ok;
+        if (auto it = byItem.find(item); it != byItem.end()) it->second->heatmap = std::move(h);
+    }
+    return Ok{};
+}
+
 Result<std::vector<EvalItemRow>> SessionReader::evalItems(int64_t run) {
     if (d->version < 7) return std::vector<EvalItemRow>();
     auto items = d->query<EvalItemRow>(
@@ -205,6 +225,7 @@ Result<std::vector<EvalItemRow>> SessionReader::evalItems(int64_t run) {
         byItem[e.item] = &e;
     for (const auto& [item, time] : *phases)
         if (auto it = byItem.find(item); it != byItem.end()) it->second->times.push_back(time);
+    if (auto s = evalItemHeatmaps(run, byItem); !s) return s.error();
     for (auto& e : *items) // in the order a pass runs them
         std::sort(e.times.begin(), e.times.end(),
                   [](const PhaseTime& a, const PhaseTime& b) { return a.phase < b.phase; });

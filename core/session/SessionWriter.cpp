@@ -173,7 +173,7 @@ struct SessionWriter::Impl {
     OpChunkWriter ops;
     sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insRouting, insImage, insGrid,
         insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity,
-        insEvalSet, insEvalItem, insEvalPhase;
+        insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -224,6 +224,7 @@ Status SessionWriter::Impl::prepareAll() {
         {&insEvalSet, "INSERT OR REPLACE INTO eval_set VALUES (?,?,?,?)"},
         {&insEvalItem, "INSERT OR REPLACE INTO eval_item VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
         {&insEvalPhase, "INSERT OR REPLACE INTO eval_item_phase VALUES (?,?,?,?)"},
+        {&insEvalHeatmap, "INSERT OR REPLACE INTO eval_item_heatmap VALUES (?,?,?,?,?,?)"},
     };
     for (const auto& p : all) {
         auto s = db.prepare(p.text);
@@ -249,15 +250,23 @@ Status SessionWriter::Impl::insertActivities(int64_t run,
     return Ok{};
 }
 
-// An item's row, then its phase times.
+// An item's row, then its phase times and its heatmap.
 Status SessionWriter::Impl::insertEvalItems(int64_t run, const std::vector<EvalItemRow>& rows) {
     if (auto s = insertEach(insEvalItem, run, rows); !s) return s;
-    for (const auto& e : rows)
+    for (const auto& e : rows) {
         for (const auto& t : e.times) {
             sql::Stmt& s = insEvalPhase;
             s.bind(1, run), s.bind(2, e.item), s.bind(3, t.phase), s.bind(4, t.ns);
             if (auto st = s.exec(); !st) return st;
         }
+        if (!e.heatmap) continue;
+        const EvalItemHeatmap& h = *e.heatmap;
+        sql::Stmt& s = insEvalHeatmap;
+        s.bind(1, run), s.bind(2, e.item), s.bind(3, h.image), s.bind(4, h.gridH),
+            s.bind(5, h.gridW);
+        s.bindBlob(6, h.answerAttention.data(), h.answerAttention.size() * sizeof(float));
+        if (auto st = s.exec(); !st) return st;
+    }
     return Ok{};
 }
 

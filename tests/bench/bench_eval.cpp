@@ -8,7 +8,9 @@
 //   overhead:         eval per item / the sum of both arms' stored pass times
 //                     per item − 1 (scoring, fidelity, rows, input swaps)
 // for W8 (a model rewrite) and --prune-visual 0.4 (which adds an observed
-// baseline pass per item to plan it). Prints; never fails on timing.
+// baseline pass per item to plan it), each without and with the items'
+// heatmaps (an extra untimed, observed pass per item and arm, which the
+// overhead then counts). Prints; never fails on timing.
 //
 //   bench_eval ITEMS [PRESET]
 #include "capture/run/Capture.h"
@@ -81,16 +83,18 @@ struct EvalCost {
     double passesPerItemMs = 0; // the stored pass times of both arms, per item
 };
 
-Result<EvalCost> evalCost(const std::string& session, const EvalSet& set, const WhatIfRequest& r) {
+Result<EvalCost> evalCost(const std::string& session, const EvalSet& set, const WhatIfRequest& r,
+                          bool heatmaps) {
     auto base = loadWhatIfBaseline(session, std::nullopt, r);
     if (!base) return base.error();
     EvalSet one = set;
     one.items.resize(1);
+    const EvalWhatIfOptions options{{}, heatmaps};
     double t0 = now();
-    if (auto runs = runEvalWhatIf(session, *base, r, one); !runs) return runs.error();
+    if (auto runs = runEvalWhatIf(session, *base, r, one, options); !runs) return runs.error();
     const double single = now() - t0;
     t0 = now();
-    auto runs = runEvalWhatIf(session, *base, r, set);
+    auto runs = runEvalWhatIf(session, *base, r, set, options);
     if (!runs) return runs.error();
     const double all = now() - t0;
     double passes = 0;
@@ -124,15 +128,17 @@ int main(int argc, char** argv) {
     WhatIfRequest w8, prune;
     w8.methods[Method::W8] = 1;
     prune.methods[Method::PruneVisual] = 0.4;
-    for (const auto& [name, request] : {std::pair{"w8", w8}, std::pair{"prune-visual 0.4", prune}}) {
-        auto cost = evalCost(o.outPath, *set, request);
-        if (!cost) return std::fprintf(stderr, "%s\n", cost.error().message.c_str()), 1;
-        std::printf("  whatif --eval %-17s %.2f ms per item for both arms (steady state); their "
-                    "passes %.2f ms; overhead %+.1f %%; %.2f× a bare generate\n",
-                    name, cost->perItemMs, cost->passesPerItemMs,
-                    100.0 * (cost->perItemMs / cost->passesPerItemMs - 1),
-                    cost->perItemMs / *bare);
-    }
+    for (const auto& [name, request] : {std::pair{"w8", w8}, std::pair{"prune-visual 0.4", prune}})
+        for (const bool heatmaps : {false, true}) {
+            auto cost = evalCost(o.outPath, *set, request, heatmaps);
+            if (!cost) return std::fprintf(stderr, "%s\n", cost.error().message.c_str()), 1;
+            std::printf("  whatif --eval %-17s %-19s %.2f ms per item for both arms (steady "
+                        "state); their passes %.2f ms; overhead %+.1f %%; %.2f× a bare generate\n",
+                        name, heatmaps ? "(item heatmaps)" : "--no-item-heatmaps",
+                        cost->perItemMs, cost->passesPerItemMs,
+                        100.0 * (cost->perItemMs / cost->passesPerItemMs - 1),
+                        cost->perItemMs / *bare);
+        }
     fs::remove_all(dir);
     return 0;
 }
