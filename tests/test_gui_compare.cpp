@@ -6,10 +6,14 @@
 #include "GuiSupport.h"
 #include "TestSupport.h"
 #include "app/gui/CompareMethods.h"
+#include "views/ColourBar.h"
 #include "views/ComparisonView.h"
+#include "views/EvalItemHeatmaps.h"
+#include "views/EvalItemsModel.h"
 #include "views/HeatmapView.h"
 #include "views/ParetoView.h"
 #include "views/SessionData.h"
+#include "core/analysis/Heatmap.h"
 #include "core/session/SessionReader.h"
 
 #include <QAbstractItemModelTester>
@@ -162,6 +166,68 @@ private slots:
         QVERIFY(!near(shot.pixelColor(edgeOf(droppedPatch)), views::HeatmapCanvas::keptOutline()));
     }
 
+    // Choosing an item shows its two stored heatmaps over its image, on one
+    // scale: the colour bar's top is the larger of the two maxima in the
+    // session's rows, the patch holding it is drawn in viridis' top colour
+    // (#fde725, matplotlib's) blended at 60 % over the image, and B greys the
+    // patches its decoder never saw.
+    static void itemShowsBothHeatmapsOnOneScale(views::ComparisonView& view, QTableView* table,
+                                                const std::vector<EvalItemRow>& itemsA,
+                                                const std::vector<EvalItemRow>& itemsB) {
+        table->setCurrentIndex(table->model()->index(0, 0));
+        // The item the table's first row shows, by its id, in the session's rows.
+        const QString id = table->model()->index(0, views::EvalItemsModel::Id).data().toString();
+        const auto byId = [&](const std::vector<EvalItemRow>& rows) {
+            return std::find_if(rows.begin(), rows.end(), [&](const EvalItemRow& r) {
+                return QString::fromStdString(r.id) == id;
+            });
+        };
+        QVERIFY(byId(itemsA) != itemsA.end() && byId(itemsB) != itemsB.end());
+        const EvalItemRow& a = *byId(itemsA);
+        const EvalItemRow& b = *byId(itemsB);
+        QVERIFY(a.heatmap && b.heatmap);
+        auto* heat = view.itemHeatmaps();
+        const auto& va = a.heatmap->answerAttention;
+        const auto& vb = b.heatmap->answerAttention;
+        const auto maxA = std::max_element(va.begin(), va.end());
+        const auto maxB = std::max_element(vb.begin(), vb.end());
+        const bool onA = *maxA >= *maxB;
+        const double top = onA ? *maxA : *maxB;
+        QCOMPARE(heat->colourBar()->texts().at(4), QString::number(top, 'g', 3));
+        const int patch = int(onA ? maxA - va.begin() : maxB - vb.begin());
+        const QImage overlay = (onA ? heat->canvasA() : heat->canvasB())->overlay();
+        QImage image(QString::fromStdString(a.heatmap->image));
+        QVERIFY(!image.isNull());
+        QCOMPARE(overlay.size(), image.size());
+        const int side = image.width() / 8;
+        const QPoint centre((patch % 8) * side + side / 2, (patch / 8) * side + side / 2);
+        const QColor under = image.pixelColor(centre), drawn = overlay.pixelColor(centre);
+        const QColor top8(253, 231, 37);
+        // The pixel centre lies 1/56 of a patch off the patch's centre, so the
+        // upsampled value is a little under the top: a little slack.
+        QVERIFY2(std::abs(drawn.red() - (0.4 * under.red() + 0.6 * top8.red())) < 20 &&
+                     std::abs(drawn.green() - (0.4 * under.green() + 0.6 * top8.green())) < 20 &&
+                     std::abs(drawn.blue() - (0.4 * under.blue() + 0.6 * top8.blue())) < 20,
+                 qPrintable(drawn.name()));
+        // Both sides exactly as the shared scale draws them (a scale of
+        // their own would brighten the side with the lower maximum).
+        const RgbImage pixels = views::fromQImage(image);
+        for (const auto& [canvas, row] :
+             {std::pair{heat->canvasA(), &a}, std::pair{heat->canvasB(), &b}}) {
+            HeatGrid grid{8, 8, {}};
+            for (float v : row->heatmap->answerAttention)
+                grid.values.push_back(v / top);
+            QCOMPARE(canvas->overlay(),
+                     views::toQImage(renderOverlay(pixels, grid, Colormap::Viridis, 0.6)));
+        }
+        std::vector<bool> pruned(64, true);
+        for (int p : b.keptPatches)
+            pruned[size_t(p)] = false;
+        QCOMPARE(heat->canvasB()->prunedPatches(), pruned);
+        QVERIFY(heat->canvasA()->prunedPatches().empty());
+        QVERIFY(heat->caption()->text().contains(QStringLiteral("Greyed on B")));
+    }
+
     // Two eval runs (whatif --eval): the summary gives both accuracies with
     // intervals and the paired change; the Eval items tab lists every item,
     // and "Changed answers only" keeps the items whose outputs differ, as
@@ -207,6 +273,8 @@ private slots:
         QAbstractItemModelTester tester(table->model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(table->model()->rowCount(), 12);
+        itemShowsBothHeatmapsOnOneScale(view, table, *a, *b);
+        if (QTest::currentTestFailed()) return;
         test::find<QCheckBox>(view, "changedAnswersOnly")->setChecked(true);
         QCOMPARE(table->model()->rowCount(), changed);
         // A pair of captures is no eval comparison: the tab goes.

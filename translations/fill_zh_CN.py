@@ -582,6 +582,20 @@ ZH = {
     'tokens sent': '送出的词元数',
     'layer-averaged': '按层平均',
     'kept after its cut': '剪枝后保留的词元数',
+    "right": "正确",
+    "wrong": "错误",
+    "Choose an item to see where each run's model looked while it answered (answer_attention).":
+        "选择一个条目，查看两次运行的模型在回答时关注的位置（answer_attention）。",
+    "No heatmaps stored for item %1: they need the built-in model's attention, observed unless the eval ran with --no-item-heatmaps.":
+        "条目 %1 没有保存热力图：热力图需要内置模型的注意力，除非评测使用了 --no-item-heatmaps，否则会观测记录。",
+    "A: %1": "A：%1",
+    "B: %1": "B：%1",
+    "one scale for A and B": "A 与 B 共用一个色标",
+    "unit: attention weight": "单位：注意力权重",
+    "Item %1, \"%2\": attention the answer's queries gave each patch, summed over the decoder's layers, from an untimed pass of each run. Colours run from 0 to the larger maximum of the two.":
+        "条目 %1，“%2”：生成答案的查询对每个图块的注意力，对解码器各层求和，来自每次运行的一次不计时推理。颜色范围从 0 到两者中较大的最大值。",
+    " Greyed on B: the patches whose tokens B's decoder never saw.": " B 中灰显的是其解码器从未看到其词元的图块。",
+    " The image %1 could not be read: the grids are drawn over grey.": " 无法读取图像 %1：网格绘制在灰色背景上。",
 }
 
 

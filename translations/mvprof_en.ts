@@ -1623,126 +1623,194 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="54"/>
+        <location filename="../views/ComparisonView.cpp" line="56"/>
         <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="55"/>
+        <location filename="../views/ComparisonView.cpp" line="57"/>
         <source>run %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="68"/>
+        <location filename="../views/ComparisonView.cpp" line="70"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="70"/>
+        <location filename="../views/ComparisonView.cpp" line="72"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="73"/>
+        <location filename="../views/ComparisonView.cpp" line="75"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="89"/>
+        <location filename="../views/ComparisonView.cpp" line="91"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="93"/>
+        <location filename="../views/ComparisonView.cpp" line="95"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="98"/>
+        <location filename="../views/ComparisonView.cpp" line="100"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="108"/>
+        <location filename="../views/ComparisonView.cpp" line="110"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="121"/>
+        <location filename="../views/ComparisonView.cpp" line="123"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="122"/>
+        <location filename="../views/ComparisonView.cpp" line="124"/>
         <source>A/B repetitions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="149"/>
+        <location filename="../views/ComparisonView.cpp" line="151"/>
         <source>Changed answers only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="164"/>
+        <location filename="../views/ComparisonView.cpp" line="183"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="197"/>
+        <location filename="../views/ComparisonView.cpp" line="216"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="218"/>
+        <location filename="../views/ComparisonView.cpp" line="237"/>
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="232"/>
+        <location filename="../views/ComparisonView.cpp" line="251"/>
         <source>%1 [%2, %3]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="235"/>
+        <location filename="../views/ComparisonView.cpp" line="254"/>
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="253"/>
+        <location filename="../views/ComparisonView.cpp" line="273"/>
         <source>Eval items</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="278"/>
+        <location filename="../views/ComparisonView.cpp" line="298"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="244"/>
-        <location filename="../views/ComparisonView.cpp" line="287"/>
+        <location filename="../views/ComparisonView.cpp" line="263"/>
+        <location filename="../views/ComparisonView.cpp" line="307"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="290"/>
+        <location filename="../views/ComparisonView.cpp" line="310"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="294"/>
+        <location filename="../views/ComparisonView.cpp" line="314"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="274"/>
+        <location filename="../views/ComparisonView.cpp" line="294"/>
         <source> (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::EvalItemHeatmaps</name>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="24"/>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="25"/>
+        <source>right</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="25"/>
+        <source>wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="85"/>
+        <source>Choose an item to see where each run&apos;s model looked while it answered (answer_attention).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="88"/>
+        <source>No heatmaps stored for item %1: they need the built-in model&apos;s attention, observed unless the eval ran with --no-item-heatmaps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="111"/>
+        <source>A: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="112"/>
+        <source>B: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="115"/>
+        <source>(%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="116"/>
+        <source>one scale for A and B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="116"/>
+        <source>unit: attention weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="118"/>
+        <source>Item %1, &quot;%2&quot;: attention the answer&apos;s queries gave each patch, summed over the decoder&apos;s layers, from an untimed pass of each run. Colours run from 0 to the larger maximum of the two.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="124"/>
+        <source> Greyed on B: the patches whose tokens B&apos;s decoder never saw.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="126"/>
+        <source> The image %1 could not be read: the grids are drawn over grey.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="152"/>
+        <location filename="../views/ComparisonView.cpp" line="154"/>
         <location filename="../views/EvalItemsModel.cpp" line="73"/>
         <source>changed</source>
         <translation type="unfinished"></translation>

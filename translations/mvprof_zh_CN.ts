@@ -1622,126 +1622,194 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="54" />
+        <location filename="../views/ComparisonView.cpp" line="56" />
         <source>baseline</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="55" />
+        <location filename="../views/ComparisonView.cpp" line="57" />
         <source>run %1 · %2</source>
         <translation>运行 %1 · %2</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="68" />
+        <location filename="../views/ComparisonView.cpp" line="70" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="70" />
+        <location filename="../views/ComparisonView.cpp" line="72" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="73" />
+        <location filename="../views/ComparisonView.cpp" line="75" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="89" />
+        <location filename="../views/ComparisonView.cpp" line="91" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="93" />
+        <location filename="../views/ComparisonView.cpp" line="95" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="98" />
+        <location filename="../views/ComparisonView.cpp" line="100" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="108" />
+        <location filename="../views/ComparisonView.cpp" line="110" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="121" />
+        <location filename="../views/ComparisonView.cpp" line="123" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="122" />
+        <location filename="../views/ComparisonView.cpp" line="124" />
         <source>A/B repetitions</source>
         <translation>A/B 重复</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="149" />
+        <location filename="../views/ComparisonView.cpp" line="151" />
         <source>Changed answers only</source>
         <translation>仅显示答案改变的条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="164" />
+        <location filename="../views/ComparisonView.cpp" line="183" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="197" />
+        <location filename="../views/ComparisonView.cpp" line="216" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="218" />
+        <location filename="../views/ComparisonView.cpp" line="237" />
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="232" />
+        <location filename="../views/ComparisonView.cpp" line="251" />
         <source>%1 [%2, %3]</source>
         <translation>%1 [%2, %3]</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="235" />
+        <location filename="../views/ComparisonView.cpp" line="254" />
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation>A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="253" />
+        <location filename="../views/ComparisonView.cpp" line="273" />
         <source>Eval items</source>
         <translation>评测条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="278" />
+        <location filename="../views/ComparisonView.cpp" line="298" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="244" />
-        <location filename="../views/ComparisonView.cpp" line="287" />
+        <location filename="../views/ComparisonView.cpp" line="263" />
+        <location filename="../views/ComparisonView.cpp" line="307" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="290" />
+        <location filename="../views/ComparisonView.cpp" line="310" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="294" />
+        <location filename="../views/ComparisonView.cpp" line="314" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次运行，无置信区间：%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="274" />
+        <location filename="../views/ComparisonView.cpp" line="294" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
 </context>
 <context>
+    <name>mvp::views::EvalItemHeatmaps</name>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="24" />
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="25" />
+        <source>right</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="25" />
+        <source>wrong</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="85" />
+        <source>Choose an item to see where each run's model looked while it answered (answer_attention).</source>
+        <translation>选择一个条目，查看两次运行的模型在回答时关注的位置（answer_attention）。</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="88" />
+        <source>No heatmaps stored for item %1: they need the built-in model's attention, observed unless the eval ran with --no-item-heatmaps.</source>
+        <translation>条目 %1 没有保存热力图：热力图需要内置模型的注意力，除非评测使用了 --no-item-heatmaps，否则会观测记录。</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="111" />
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="112" />
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="115" />
+        <source>(%1)</source>
+        <translation>（%1）</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="116" />
+        <source>one scale for A and B</source>
+        <translation>A 与 B 共用一个色标</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="116" />
+        <source>unit: attention weight</source>
+        <translation>单位：注意力权重</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="118" />
+        <source>Item %1, "%2": attention the answer's queries gave each patch, summed over the decoder's layers, from an untimed pass of each run. Colours run from 0 to the larger maximum of the two.</source>
+        <translation>条目 %1，“%2”：生成答案的查询对每个图块的注意力，对解码器各层求和，来自每次运行的一次不计时推理。颜色范围从 0 到两者中较大的最大值。</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="124" />
+        <source> Greyed on B: the patches whose tokens B's decoder never saw.</source>
+        <translation> B 中灰显的是其解码器从未看到其词元的图块。</translation>
+    </message>
+    <message>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="126" />
+        <source> The image %1 could not be read: the grids are drawn over grey.</source>
+        <translation> 无法读取图像 %1：网格绘制在灰色背景上。</translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="152" />
+        <location filename="../views/ComparisonView.cpp" line="154" />
         <location filename="../views/EvalItemsModel.cpp" line="73" />
         <source>changed</source>
         <translation>已改变</translation>

@@ -5,6 +5,7 @@
 #include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
 #include "views/EvalItemsModel.h"
+#include "views/EvalItemHeatmaps.h"
 #include "views/HeatmapView.h"
 #include "views/ItemViews.h"
 #include "views/SessionData.h"
@@ -17,6 +18,7 @@
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
+#include <QItemSelectionModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -154,9 +156,26 @@ QWidget* ComparisonView::makeItemsPage() {
     l->addWidget(changedOnly_);
     evalItemsTable_ = makeTable(evalItemsProxy_, page);
     evalItemsTable_->setObjectName(QStringLiteral("evalItemsTable"));
-    l->addWidget(evalItemsTable_, 1);
+    itemHeatmaps_ = new EvalItemHeatmaps(page);
+    auto* split = new QSplitter(Qt::Vertical, page);
+    split->addWidget(evalItemsTable_);
+    split->addWidget(itemHeatmaps_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    l->addWidget(split, 1);
+    connect(evalItemsTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showItemHeatmaps(current); });
     page->hide();
     return page;
+}
+
+// The chosen item's two heatmaps; none while no row is current.
+void ComparisonView::showItemHeatmaps(const QModelIndex& current) {
+    const QModelIndex source = evalItemsProxy_->mapToSource(current);
+    const auto& rows = evalItems_->rows();
+    itemHeatmaps_->showItem(source.isValid() && size_t(source.row()) < rows.size()
+                                ? &rows[size_t(source.row())]
+                                : nullptr);
 }
 
 void ComparisonView::finishComparison(const std::shared_ptr<ComparisonResult>& r) {
@@ -250,6 +269,7 @@ void ComparisonView::showEval(const ComparisonResult& r) {
             .arg(c.changedAnswers));
     evalItems_->setRows(r.items);
     evalItemsTable_->resizeColumnsToContents();
+    showItemHeatmaps(evalItemsTable_->currentIndex());
     if (tabs_->indexOf(itemsPage_) < 0) tabs_->insertTab(1, itemsPage_, tr("Eval items"));
 }
 

@@ -6,7 +6,8 @@
 // module-by-module diff sorted by impact, and both heatmaps with pruned
 // patches greyed out. Two eval runs (docs/eval.md) add their accuracy with
 // intervals to the summary and an items table, filterable to the answers
-// that changed. Loading and comparing happen off the GUI thread.
+// that changed; choosing an item shows its two heatmaps (EvalItemHeatmaps).
+// Loading and comparing happen off the GUI thread.
 
 #include "core/session/Records.h"
 #include "views/LatestJob.h"
@@ -18,6 +19,7 @@ class QComboBox;
 class QLabel;
 class QCheckBox;
 class QLineEdit;
+class QModelIndex;
 class QSortFilterProxyModel;
 class QTableView;
 class QTabWidget;
@@ -29,6 +31,7 @@ struct ComparisonResult;
 class AbChart;
 class AbTimingsModel;
 class EvalItemsModel;
+class EvalItemHeatmaps;
 class ComparisonModel;
 class HeatmapView;
 class ModuleDiffModel;
@@ -57,6 +60,7 @@ public:
     HeatmapView* heatmapB() const { return heatB_; }
     QTabWidget* tabs() const { return tabs_; }
     EvalItemsModel* evalItems() const { return evalItems_; }
+    EvalItemHeatmaps* itemHeatmaps() const { return itemHeatmaps_; }
 
 signals:
     void compared();
@@ -67,6 +71,7 @@ private:
     void show(const ComparisonResult& r);
     void showEval(const ComparisonResult& r);
     QWidget* makeItemsPage();
+    void showItemHeatmaps(const QModelIndex& current);
 
     QString path_;
     qint64 a_ = 0, b_ = 0;
@@ -88,6 +93,7 @@ private:
     QCheckBox* changedOnly_ = nullptr;
     QTableView* evalItemsTable_ = nullptr;
     QWidget* itemsPage_ = nullptr;
+    EvalItemHeatmaps* itemHeatmaps_ = nullptr;
     AbTimingsModel* ab_;
     QSortFilterProxyModel* abProxy_;
     QTableView* abTable_ = nullptr;

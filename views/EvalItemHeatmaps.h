@@ -1,0 +1,41 @@
+#pragma once
+// One eval item's two answer_attention heatmaps side by side, A | B, over the
+// item's image (docs/eval.md): where each run's model looked while it
+// answered. Both sides share one colour scale, 0 to the larger of the two
+// maxima, so that they compare; B's patches whose tokens the decoder never
+// saw (visual-token pruning) are greyed out. The grids come from the
+// session (EvalItemRow::heatmap); the image is read from the item's file.
+
+#include "views/EvalItemsModel.h"
+
+#include <QWidget>
+
+class QLabel;
+
+namespace mvp::views {
+
+class ColourBar;
+class HeatmapCanvas;
+
+class EvalItemHeatmaps : public QWidget {
+    Q_OBJECT
+public:
+    explicit EvalItemHeatmaps(QWidget* parent = nullptr);
+    // Shows `pair`'s heatmaps; nullptr clears them.
+    void showItem(const EvalItemPair* pair);
+
+    HeatmapCanvas* canvasA() const { return a_; }
+    HeatmapCanvas* canvasB() const { return b_; }
+    QLabel* caption() const { return caption_; }
+    ColourBar* colourBar() const { return bar_; }
+
+private:
+    HeatmapCanvas* a_;
+    HeatmapCanvas* b_;
+    QLabel* titleA_;
+    QLabel* titleB_;
+    QLabel* caption_;
+    ColourBar* bar_;
+};
+
+} // namespace mvp::views
