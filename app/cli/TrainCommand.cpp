@@ -40,6 +40,11 @@ int trainCommand(const std::vector<std::string>& argv) {
                     "libtorch threads (default 1: faster for one short sequence at a time; 0: "
                     "libtorch's choice)")
         ->check(atLeast(0));
+    cli.app
+        .add_option("--workers", o.workers,
+                    "data-parallel workers, a thread and a model replica each (default 1; "
+                    "the weights depend on the count)")
+        ->check(atLeast(1));
     cli.app.add_option("--report", o.reportEvery, "steps between progress lines (default 50)")
         ->check(atLeast(1));
     cli.app.add_option("--photos", photos,
@@ -55,8 +60,10 @@ int trainCommand(const std::vector<std::string>& argv) {
     o.cancel = installCancelHandlers();
     auto report = trainModel(o, [](const TrainProgress& p) {
         if (p.visionStage)
-            std::printf("step %5d/%d  encoder  loss %.4f  probe colour %.3f shape %.3f  %.0f s\n",
-                        p.step, p.steps, p.loss, p.probeColour, p.probeShape, p.seconds);
+            std::printf("step %5d/%d  encoder  loss %.4f  probe colour %.3f shape %.3f "
+                        "column %.3f  %.0f s\n",
+                        p.step, p.steps, p.loss, p.probeColour, p.probeShape, p.probeColumn,
+                        p.seconds);
         else
             std::printf("step %5d/%d  loss %.4f  first-byte accuracy %.3f  probe colour %.3f "
                         "shape %.3f  %.0f s\n",

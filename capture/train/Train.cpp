@@ -10,6 +10,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <memory>
+#include <thread>
 
 namespace mvp {
 
@@ -31,36 +34,44 @@ struct Sample {
     torch::Tensor pixels;
     std::vector<Asked> questions; // one of each kind the scene can be asked
     // Per patch (row-major): colour 0 none / 1 + Colour, shape 0 none /
-    // 1 + Shape, 1 where an object's centre lies (int64 [patches] each).
-    torch::Tensor patchColour, patchShape, patchCentre;
+    // 1 + Shape, where an object's centre lies 0 nowhere / 1 in the left
+    // half / 2 in the right half, the patch's column (int64 [patches] each).
+    torch::Tensor patchColour, patchShape, patchCentre, patchColumn;
 };
 
-constexpr int64_t kColourClasses = 5, kShapeClasses = 4, kCentreClasses = 2;
+constexpr int64_t kColourClasses = 5, kShapeClasses = 4, kCentreClasses = 3;
 
 void labelPatches(Sample& out, const Scene& s, int grid) {
     const auto cells = cellLabels(s, grid);
-    std::vector<int64_t> colour, shape, centre;
-    for (const CellLabel& c : cells) {
+    std::vector<int64_t> colour, shape, centre, column;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        const CellLabel& c = cells[i];
         const Object* o = c.object ? &s.objects[size_t(*c.object)] : nullptr;
         colour.push_back(o ? 1 + int64_t(o->colour) : 0);
         shape.push_back(o ? 1 + int64_t(o->shape) : 0);
-        centre.push_back(c.holdsCentre ? 1 : 0);
+        const bool leftHalf = int(i % size_t(grid)) < grid / 2;
+        centre.push_back(c.holdsCentre ? (leftHalf ? 1 : 2) : 0);
+        column.push_back(int64_t(i % size_t(grid)));
     }
     out.patchColour = torch::tensor(colour, torch::kLong);
     out.patchShape = torch::tensor(shape, torch::kLong);
     out.patchCentre = torch::tensor(centre, torch::kLong);
+    out.patchColumn = torch::tensor(column, torch::kLong);
 }
 
 // Sample i: scene (dataSeed·10⁸ + i) mod 10⁹, asked its first question of
-// each kind it has (counting always), all sharing one vision pass.
+// each kind it has (counting always), all sharing one vision pass. Samples
+// are made by index, so workers can make theirs concurrently.
 class SceneStream {
 public:
     SceneStream(const TrainOptions& o, int side, int grid) : o_(o), side_(side), grid_(grid) {}
 
-    Sample next() {
-        const uint64_t i = index_++;
-        lastSeed_ = (o_.dataSeed * 100'000'000ull + i) % kTrainingSeeds;
-        const Scene s = makeScene(lastSeed_, {Split::Train, &o_.photos});
+    uint64_t seedOf(uint64_t i) const {
+        return (o_.dataSeed * 100'000'000ull + i) % kTrainingSeeds;
+    }
+
+    Sample at(uint64_t i) const {
+        const Scene s = makeScene(seedOf(i), {Split::Train, &o_.photos});
         Sample out;
         out.pixels = toPixels(resize(s.image, side_, side_));
         labelPatches(out, s, grid_);
@@ -74,27 +85,28 @@ public:
         }
         return out;
     }
-    uint64_t lastSeed() const { return lastSeed_; }
 
 private:
     const TrainOptions& o_;
     int side_, grid_;
-    uint64_t index_ = 0;
-    uint64_t lastSeed_ = 0;
 };
 
 struct SampleLoss {
     torch::Tensor loss; // mean over the questions of each one's mean cross-entropy, + the probe's
     int firstRight = 0, asked = 0;
     int objectPatches = 0, colourRight = 0, shapeRight = 0; // the probe, on patches with an object
+    int patches = 0, columnRight = 0;                       // the probe's column, on every patch
 };
 
-// The probe's loss: mean of the three per-patch cross-entropies; `out`
-// counts how often it names the colour and shape of a patch with an object.
+// The probe's loss: mean of the four per-patch cross-entropies; `out`
+// counts how often it names the colour and shape of a patch with an object,
+// and any patch's column.
 torch::Tensor probeLoss(torch::nn::Linear& probe, const torch::Tensor& features, const Sample& s,
                         SampleLoss& out) {
     namespace F = torch::nn::functional;
     const auto logits = probe(features);
+    constexpr int64_t kColumnFirst = kColourClasses + kShapeClasses + kCentreClasses;
+    const auto columnLogits = logits.narrow(1, kColumnFirst, logits.size(1) - kColumnFirst);
     {
         torch::NoGradGuard noGrad;
         const auto object = s.patchShape.gt(0);
@@ -104,6 +116,8 @@ torch::Tensor probeLoss(torch::nn::Linear& probe, const torch::Tensor& features,
         out.shapeRight +=
             int((logits.narrow(1, kColourClasses, kShapeClasses).argmax(1).eq(s.patchShape) &
                  object).sum().item<int64_t>());
+        out.patches += int(s.patchColumn.numel());
+        out.columnRight += int(columnLogits.argmax(1).eq(s.patchColumn).sum().item<int64_t>());
     }
     // The shape is asked of the patches an object covers only: they are a
     // tenth of the grid, and averaged over all of it their loss would vanish.
@@ -113,10 +127,14 @@ torch::Tensor probeLoss(torch::nn::Linear& probe, const torch::Tensor& features,
         covered.numel() > 0
             ? F::cross_entropy(shapeLogits, s.patchShape.index_select(0, covered))
             : torch::zeros({});
+    // The column: the encoder's position embedding survives to its output
+    // only if something asks for it, and the left/right question needs the
+    // decoder to read where the patches it attends to lie.
     return (F::cross_entropy(logits.narrow(1, 0, kColourClasses), s.patchColour) + shapeLoss +
             F::cross_entropy(logits.narrow(1, kColourClasses + kShapeClasses, kCentreClasses),
-                             s.patchCentre)) /
-           3.0;
+                             s.patchCentre) +
+            F::cross_entropy(columnLogits, s.patchColumn)) /
+           4.0;
 }
 
 // Teacher-forced: the logits at the prompt's last position and the answer's
@@ -180,6 +198,8 @@ Status checkOptions(const TrainOptions& o) {
     if (o.dataSeed >= 10) return makeError(ErrorCode::BadInput, "--data-seed must lie in [0, 9]");
     if (!(o.auxWeight >= 0)) return makeError(ErrorCode::BadInput, "--aux-weight must be >= 0");
     if (o.visionSteps < 0) return makeError(ErrorCode::BadInput, "--vision-steps must be >= 0");
+    if (o.workers < 1 || o.workers > o.batch)
+        return makeError(ErrorCode::BadInput, "--workers must lie in [1, --batch]");
     if (o.visionSteps > 0 && o.auxWeight <= 0)
         return makeError(ErrorCode::BadInput, "--vision-steps trains the probe: --aux-weight > 0");
     return Ok{};
@@ -201,6 +221,7 @@ std::map<std::string, std::string> checkpointMetadata(const TrainOptions& o, con
             {"lr", std::to_string(o.lr)},
             {"aux_weight", std::to_string(o.auxWeight)},
             {"vision_steps", std::to_string(o.visionSteps)},
+            {"workers", std::to_string(o.workers)},
             {"scenes", std::to_string(r.scenes)},
             {"last_scene_seed", std::to_string(r.lastSceneSeed)},
             {"final_loss", loss},
@@ -219,6 +240,7 @@ public:
         c_.loss += s.loss.item<double>() / batch;
         c_.right += s.firstRight, c_.asked += s.asked;
         c_.patches += s.objectPatches, c_.colour += s.colourRight, c_.shape += s.shapeRight;
+        c_.cells += s.patches, c_.column += s.columnRight;
     }
     void endStep(TrainReport& report) {
         ++report.steps;
@@ -232,6 +254,7 @@ public:
         if (progress_)
             progress_({report.steps, total, mean, c_.asked ? double(c_.right) / c_.asked : 0.0,
                        elapsed(), c_.colour / patches, c_.shape / patches,
+                       c_.column / std::max(1.0, double(c_.cells)),
                        report.steps <= o_.visionSteps});
         c_ = {};
     }
@@ -240,12 +263,82 @@ private:
     struct Counts {
         double loss = 0;
         int steps = 0, right = 0, asked = 0, patches = 0, colour = 0, shape = 0;
+        int cells = 0, column = 0;
     };
     const TrainOptions& o_;
     const std::function<void(const TrainProgress&)>& progress_;
     std::chrono::steady_clock::time_point start_;
     Counts c_;
 };
+
+// One worker's copy of the model and the probe. Each trains on its share of
+// a step's scenes in its own thread; the others' gradients are summed into
+// the first replica's in worker order (so a run is reproducible for a given
+// worker count), the first steps, and the others copy its weights.
+struct Replica {
+    std::unique_ptr<VlmModel> model;
+    torch::nn::Linear probe{nullptr};
+    std::vector<torch::Tensor> parameters; // the model's, then the probe's when it trains
+    std::vector<torch::Tensor> buffers;
+
+    Replica(const VlmConfig& cfg, bool withProbe)
+        : model(std::make_unique<VlmModel>(cfg)),
+          probe(cfg.vision.dim, kColourClasses + kShapeClasses + kCentreClasses +
+                                    cfg.vision.gridSide()) {
+        auto& module = model->impl();
+        module.train();
+        parameters = module.parameters();
+        if (withProbe)
+            for (const auto& p : probe->parameters())
+                parameters.push_back(p);
+        buffers = module.buffers();
+    }
+
+    void copyWeightsFrom(const Replica& first) {
+        torch::NoGradGuard noGrad;
+        for (size_t i = 0; i < parameters.size(); ++i)
+            parameters[i].copy_(first.parameters[i]);
+        for (size_t i = 0; i < buffers.size(); ++i)
+            buffers[i].copy_(first.buffers[i]);
+    }
+    void clearGradients() {
+        for (auto& p : parameters)
+            p.mutable_grad() = torch::Tensor();
+    }
+    void addGradientsTo(Replica& first) const {
+        torch::NoGradGuard noGrad;
+        for (size_t i = 0; i < parameters.size(); ++i) {
+            const auto& g = parameters[i].grad();
+            if (!g.defined()) continue;
+            auto& sum = first.parameters[i].mutable_grad();
+            if (sum.defined())
+                sum.add_(g);
+            else
+                sum = g.clone();
+        }
+    }
+};
+
+// Runs `work(w)` for every worker, worker 0 on this thread; rethrows the
+// first failure.
+void forEachWorker(int workers, const std::function<void(int)>& work) {
+    std::vector<std::exception_ptr> failures(static_cast<size_t>(workers));
+    const auto guarded = [&](int w) {
+        try {
+            work(w);
+        } catch (...) {
+            failures[size_t(w)] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    for (int w = 1; w < workers; ++w)
+        threads.emplace_back(guarded, w);
+    guarded(0);
+    for (auto& t : threads)
+        t.join();
+    for (const auto& f : failures)
+        if (f) std::rethrow_exception(f);
+}
 
 } // namespace
 
@@ -261,35 +354,47 @@ Result<TrainReport> trainModel(const TrainOptions& o,
         sysinfo::setBlasThreads(o.threads);
     }
     torch::manual_seed(int64_t(cfg->seed));
-    VlmModel model(*cfg);
+    std::vector<std::unique_ptr<Replica>> replicas;
+    for (int w = 0; w < o.workers; ++w)
+        replicas.push_back(std::make_unique<Replica>(*cfg, o.auxWeight > 0));
+    Replica& first = *replicas.front();
     if (!cfg->weights.path.empty())
-        if (auto sha = model.loadWeights(cfg->weights); !sha) return sha.error();
-    auto& module = model.impl();
-    module.train();
-    torch::nn::Linear probe(cfg->vision.dim, kColourClasses + kShapeClasses + kCentreClasses);
-    auto parameters = module.parameters();
-    if (o.auxWeight > 0)
-        for (const auto& p : probe->parameters())
-            parameters.push_back(p);
-    torch::optim::AdamW opt(parameters,
+        if (auto sha = first.model->loadWeights(cfg->weights); !sha) return sha.error();
+    for (size_t w = 1; w < replicas.size(); ++w)
+        replicas[w]->copyWeightsFrom(first);
+    torch::optim::AdamW opt(first.parameters,
                             torch::optim::AdamWOptions(o.lr).weight_decay(o.weightDecay));
-    SceneStream stream(o, cfg->vision.imageSize, cfg->vision.gridSide());
+    const SceneStream stream(o, cfg->vision.imageSize, cfg->vision.gridSide());
 
     TrainReport report;
     ProgressWindow window(o, progress);
+    uint64_t nextScene = 0;
+    std::vector<SampleLoss> losses(size_t(o.batch));
     const auto step = [&](bool visionOnly, double lr) {
         setLearningRate(opt, lr);
-        opt.zero_grad();
-        for (int b = 0; b < o.batch; ++b) {
-            const Sample sample = stream.next();
-            const SampleLoss s = visionOnly ? visionLoss(model, probe, sample)
-                                            : sampleLoss(model, probe, o.auxWeight, sample);
-            (s.loss / double(o.batch)).backward();
+        // Worker w takes scenes [w·batch/workers, (w+1)·batch/workers) of the step.
+        forEachWorker(o.workers, [&](int w) {
+            Replica& r = *replicas[size_t(w)];
+            r.clearGradients();
+            for (int b = w * o.batch / o.workers; b < (w + 1) * o.batch / o.workers; ++b) {
+                const Sample sample = stream.at(nextScene + uint64_t(b));
+                SampleLoss s = visionOnly ? visionLoss(*r.model, r.probe, sample)
+                                          : sampleLoss(*r.model, r.probe, o.auxWeight, sample);
+                (s.loss / double(o.batch)).backward();
+                s.loss = s.loss.detach();
+                losses[size_t(b)] = std::move(s);
+            }
+            r.model->reset();
+        });
+        for (size_t w = 1; w < replicas.size(); ++w)
+            replicas[w]->addGradientsTo(first);
+        for (const auto& s : losses)
             window.add(s, o.batch);
-        }
-        model.reset();
-        torch::nn::utils::clip_grad_norm_(parameters, 1.0);
+        torch::nn::utils::clip_grad_norm_(first.parameters, 1.0);
         opt.step();
+        for (size_t w = 1; w < replicas.size(); ++w)
+            replicas[w]->copyWeightsFrom(first);
+        nextScene += uint64_t(o.batch);
         report.scenes += o.batch;
         window.endStep(report);
     };
@@ -299,10 +404,10 @@ Result<TrainReport> trainModel(const TrainOptions& o,
     for (int s = 0; s < o.steps && !stopped(); ++s)
         step(false, learningRate(o, s));
     report.seconds = window.elapsed();
-    report.lastSceneSeed = stream.lastSeed();
-    module.eval();
+    report.lastSceneSeed = stream.seedOf(nextScene == 0 ? 0 : nextScene - 1);
+    first.model->impl().eval();
     report.metadata = checkpointMetadata(o, *cfg, report);
-    if (auto s = model.saveWeights(o.out, report.metadata); !s) return s.error();
+    if (auto s = first.model->saveWeights(o.out, report.metadata); !s) return s.error();
     return report;
 }
 

@@ -7,8 +7,8 @@
 //   [BOS, visual tokens…, prompt bytes…, answer bytes…]
 // with the loss the cross-entropy of the answer's bytes and EOS. A linear
 // probe on the vision encoder's output learns, per patch, the colour and
-// shape under it and whether an object's centre lies in it (labels from the
-// generator's geometry); its loss is added with weight `auxWeight` and the
+// shape under it, whether an object's centre lies in it and its column
+// (labels from the generator's geometry); its loss is added with weight `auxWeight` and the
 // probe is discarded: the checkpoint holds the model's parameters only. AdamW,
 // linear warm-up then cosine decay. Reproducible: the same options give the
 // same weights on the same machine and thread count (docs/training.md).
@@ -44,6 +44,10 @@ struct TrainOptions {
     // libtorch intra-op threads. One: the model runs one short sequence at a
     // time, and on two cores a second thread made a step three times slower.
     int threads = 1;
+    // Data-parallel workers, one thread and one model replica each, sharing
+    // a step's scenes; their gradients are summed in worker order, so a run
+    // is reproducible for a given count (not across counts).
+    int workers = 1;
     std::vector<RgbImage> photos; // photo backdrops (the training photograph)
     std::string out;              // the checkpoint (safetensors) to write
     int reportEvery = 50;
@@ -58,6 +62,7 @@ struct TrainProgress {
     // The per-patch probe, same window: how often it names the colour and the
     // shape of a patch an object covers (0 without the probe).
     double probeColour = 0, probeShape = 0;
+    double probeColumn = 0; // how often it names any patch's column
     bool visionStage = false; // the window's steps trained the encoder alone
 };
 
