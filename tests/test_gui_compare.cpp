@@ -263,6 +263,12 @@ private slots:
         QSignalSpy compared(&view, &views::ComparisonView::compared);
         view.compare((*runs)[1].id, (*runs)[2].id);
         QVERIFY(compared.wait(30000));
+        // The eval baseline says so in the run pickers; the capture stays "baseline".
+        auto* pickA = test::find<QComboBox>(view, "runPickA");
+        QVERIFY(pickA->itemText(pickA->findData(qint64((*runs)[1].id))).endsWith(
+            QStringLiteral("eval baseline")));
+        QVERIFY(pickA->itemText(pickA->findData(qint64((*runs)[0].id))).endsWith(
+            QStringLiteral("· baseline")));
         bool saysAccuracy = false;
         for (auto* label : view.findChildren<QLabel*>())
             saysAccuracy |= label->text().contains(QStringLiteral("Accuracy (measured, Wilson"));

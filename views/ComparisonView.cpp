@@ -51,9 +51,12 @@ QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent) {
     return t;
 }
 
+// A run without a transform is a baseline; one that says more about itself
+// (an eval set's baseline, "eval baseline") keeps its label.
 QString runTitle(const RunInfo& r) {
-    const QString what =
-        r.transform.empty() ? ComparisonView::tr("baseline") : QString::fromStdString(r.label);
+    const bool plain = r.label.empty() || r.label == "baseline";
+    const QString what = r.transform.empty() && plain ? ComparisonView::tr("baseline")
+                                                      : QString::fromStdString(r.label);
     return ComparisonView::tr("run %1 · %2").arg(r.id).arg(what);
 }
 } // namespace
@@ -66,6 +69,8 @@ ComparisonView::ComparisonView(QWidget* parent)
       diffProxy_(new QSortFilterProxyModel(this)), diffFilter_(new QLineEdit(this)),
       ab_(new AbTimingsModel(this)), abProxy_(new QSortFilterProxyModel(this)),
       abChart_(new AbChart(this)), heatA_(new HeatmapView(this)), heatB_(new HeatmapView(this)) {
+    pickA_->setObjectName(QStringLiteral("runPickA"));
+    pickB_->setObjectName(QStringLiteral("runPickB"));
     auto* picks = new QHBoxLayout;
     picks->addWidget(new QLabel(tr("A:"), this));
     picks->addWidget(pickA_, 1);
