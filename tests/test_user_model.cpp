@@ -27,6 +27,38 @@ class TestUserModel : public QObject {
     Q_OBJECT
     QTemporaryDir dir;
 
+    // answer_attention of a whole-sequence model over 3 decode steps (no
+    // EOS from random weights: every step counts): per layer and patch, the
+    // decode steps' new queries are exactly attention.decode's, and the rest
+    // — the prefill's last query — is a part of attention.prefill.
+    static void answerAttentionIsTheAnswersShare(SessionReader& session) {
+        const auto answer = session.patchMetrics(1, "answer_attention");
+        const auto prefill = session.patchMetrics(1, "attention.prefill");
+        const auto decode = session.patchMetrics(1, "attention.decode");
+        QVERIFY(answer.ok() && prefill.ok() && decode.ok());
+        QCOMPARE(int(answer->size()), 2 * 256);
+        QCOMPARE(answer->size(), prefill->size());
+        QCOMPARE(answer->size(), decode->size());
+        std::map<int, double> perLayer, lastQueryPerLayer, prefillPerLayer;
+        for (size_t i = 0; i < answer->size(); ++i) {
+            const auto& a = (*answer)[i];
+            QCOMPARE(a.layer, (*prefill)[i].layer);
+            QCOMPARE(a.patch, (*prefill)[i].patch);
+            const double lastQuery = a.value - (*decode)[i].value;
+            QVERIFY2(lastQuery >= -1e-9 && lastQuery <= (*prefill)[i].value + 1e-9,
+                     qPrintable(QStringLiteral("layer %1 patch %2").arg(a.layer).arg(a.patch)));
+            perLayer[a.layer] += a.value;
+            lastQueryPerLayer[a.layer] += lastQuery;
+            prefillPerLayer[a.layer] += (*prefill)[i].value;
+        }
+        for (const auto& [layer, sum] : perLayer) { // 4 queries' mass on the visual tokens
+            QVERIFY(sum > 0 && sum <= 4 + 1e-9);
+            // One query of the prompt's many: at most its whole mass, less than all of theirs.
+            QVERIFY(lastQueryPerLayer[layer] > 0 && lastQueryPerLayer[layer] <= 1 + 1e-9);
+            QVERIFY(lastQueryPerLayer[layer] < prefillPerLayer[layer]);
+        }
+    }
+
 private slots:
     void userTorchScriptModelIsCapturedWithItsHierarchy() {
         const QString folder = dir.filePath(QStringLiteral("user-model"));
@@ -70,6 +102,7 @@ private slots:
         auto attention = (*session)->patchMetrics(1, "attention");
         QVERIFY(attention.ok());
         QCOMPARE(int(attention->size()), 2 * 256);
+        answerAttentionIsTheAnswersShare(**session);
         QVERIFY((*session)->routing(1)->empty());
         // Spans nest inside their parents and the ops inside them carry their cost.
         auto spans = (*session)->spans(1);

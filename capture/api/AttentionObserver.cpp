@@ -3,6 +3,7 @@
 #include "capture/run/ScriptRoles.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace mvp {
 
@@ -43,11 +44,17 @@ void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_vi
     if (addReceivedAttention(probs, visualFirst_, patchOf_, firstNew_, all, byPhase)) {
         passKeys_ = std::max(passKeys_, probs.size(-1));
         saw_ = true;
+        answer_.add(attention->layer, phase_, probs, visualFirst_, patchOf_, firstNew_, patches_);
     }
 }
 
 std::vector<PatchMetricRow> AttentionObserver::metrics() const {
-    return receivedAttentionRows(all_, prefill_, decode_);
+    auto rows = receivedAttentionRows(all_, prefill_, decode_);
+    // The host decides when generation ends (its tokenizer's EOS): every
+    // decode pass it ran generated the answer.
+    for (auto& r : answer_.rows(std::numeric_limits<int>::max()))
+        rows.push_back(std::move(r));
+    return rows;
 }
 
 } // namespace mvp

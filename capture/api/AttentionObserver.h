@@ -10,6 +10,7 @@
 // mvp_capture; includes torch.
 
 #include "capture/probe/OpObserver.h"
+#include "capture/run/ScriptRoles.h"
 #include "core/session/Records.h"
 
 #include <map>
@@ -30,7 +31,8 @@ public:
                  const std::vector<c10::IValue>& outputs) override;
     void moduleClosed(int64_t) override {}
 
-    // attention, attention.prefill and attention.decode per decoder layer.
+    // attention, attention.prefill, attention.decode and answer_attention
+    // (the prefill's last query and every decode pass's) per decoder layer.
     std::vector<PatchMetricRow> metrics() const;
     bool sawAttention() const { return saw_; }
 
@@ -46,6 +48,7 @@ private:
     Phase phase_ = Phase::None;
     int64_t firstNew_ = 0, seen_ = 0, passKeys_ = 0;
     std::map<int, std::vector<double>> all_, prefill_, decode_;
+    AnswerAttention answer_;
     bool saw_ = false;
 };
 

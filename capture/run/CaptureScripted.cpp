@@ -6,6 +6,7 @@
 #include "capture/machine/SystemInfo.h"
 #include "capture/probe/GpuTrace.h"
 #include "capture/run/CapturerImpl.h"
+#include "capture/run/HookSink.h"
 #include "capture/run/Pipeline.h"
 #include "capture/run/ScriptRoles.h"
 #include "core/session/LiveRuns.h"
@@ -168,7 +169,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     }
     if (roles) {
         rows.routing = roles->takeRouting();
-        rows.patchMetrics = roles->attentionMetrics();
+        rows.patchMetrics = roles->attentionMetrics(HookSink::answerSteps(result.outputTokens));
         for (auto& m : observedMetrics(*roles))
             rows.runMetrics.push_back(std::move(m));
     }

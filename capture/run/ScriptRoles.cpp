@@ -126,8 +126,50 @@ void ScriptRoleObserver::attention(const ModuleRow& module, const torch::Tensor&
     auto& byPhase = (phase_ == Phase::Decode ? receivedDecode_ : receivedPrefill_)[layer];
     all.resize(size_t(patches_), 0.0);
     byPhase.resize(size_t(patches_), 0.0);
-    if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, all, byPhase))
+    if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, all, byPhase)) {
         sawAttention_ = true;
+        answer_.add(layer, phase_, out, visualFirst_, identity_, firstNew_, patches_);
+    }
+}
+
+void AnswerAttention::add(int layer, Phase phase, const torch::Tensor& probs, int visualFirst,
+                          const std::vector<int>& patchOf, int64_t firstNew, int patches) {
+    if (phase != Phase::Prefill && phase != Phase::Decode) return;
+    const int64_t tk = probs.size(-1), tq = probs.size(-2);
+    const int64_t heads = probs.numel() / (tq * tk);
+    // The answer's queries: the prefill's last position; a decode pass's new ones.
+    const int64_t firstQuery =
+        phase == Phase::Prefill ? tq - 1 : std::clamp<int64_t>(firstNew - (tk - tq), 0, tq);
+    const auto mean = probs.reshape({heads, tq, tk})
+                          .narrow(1, firstQuery, tq - firstQuery)
+                          .to(torch::kDouble)
+                          .mean(0)
+                          .sum(0)
+                          .to(torch::kCPU)
+                          .contiguous();
+    const double* data = mean.data_ptr<double>();
+    std::vector<double> sum(size_t(patches), 0.0);
+    for (size_t i = 0; i < patchOf.size(); ++i)
+        if (patchOf[i] >= 0 && patchOf[i] < patches)
+            sum[size_t(patchOf[i])] += data[visualFirst + int64_t(i)];
+    if (phase == Phase::Prefill)
+        prefill_[layer] = std::move(sum);
+    else
+        decode_[layer].push_back(std::move(sum));
+}
+
+std::vector<PatchMetricRow> AnswerAttention::rows(int answerSteps) const {
+    std::vector<PatchMetricRow> out;
+    for (const auto& [layer, prefill] : prefill_) {
+        std::vector<double> sum = prefill;
+        if (const auto d = decode_.find(layer); d != decode_.end())
+            for (size_t s = 0; s < d->second.size() && int(s) < answerSteps; ++s)
+                for (size_t p = 0; p < sum.size(); ++p)
+                    sum[p] += d->second[s][p];
+        for (size_t p = 0; p < sum.size(); ++p)
+            out.push_back({layer, "answer_attention", int(p), sum[p]});
+    }
+    return out;
 }
 
 bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
@@ -161,8 +203,11 @@ std::vector<RoutingRow> ScriptRoleObserver::takeRouting() {
     return std::exchange(routing_, {});
 }
 
-std::vector<PatchMetricRow> ScriptRoleObserver::attentionMetrics() const {
-    return receivedAttentionRows(received_, receivedPrefill_, receivedDecode_);
+std::vector<PatchMetricRow> ScriptRoleObserver::attentionMetrics(int answerSteps) const {
+    auto rows = receivedAttentionRows(received_, receivedPrefill_, receivedDecode_);
+    for (auto& r : answer_.rows(answerSteps))
+        rows.push_back(std::move(r));
+    return rows;
 }
 
 std::vector<PatchMetricRow>

@@ -27,6 +27,23 @@
 
 namespace mvp {
 
+// answer_attention (docs/diagnostics.md §2) of a model observed through its
+// ops: per decoder layer, the mean-over-heads probability each patch
+// received from the queries that generate the answer — the prefill's last
+// query and each decode pass's new queries. One call per layer and pass;
+// rows() keeps the decode passes up to the answer's EOS.
+class AnswerAttention {
+public:
+    void add(int layer, Phase phase, const torch::Tensor& probs, int visualFirst,
+             const std::vector<int>& patchOf, int64_t firstNew, int patches);
+    // `answerSteps`: the decode passes that count (HookSink::answerSteps).
+    std::vector<PatchMetricRow> rows(int answerSteps) const;
+
+private:
+    std::map<int, std::vector<double>> prefill_;
+    std::map<int, std::vector<std::vector<double>>> decode_; // per layer, per decode pass
+};
+
 class ScriptRoleObserver final : public OpObserver {
 public:
     // `topK` of 0: take it from a top-k inside the router.
@@ -44,8 +61,9 @@ public:
     void moduleClosed(int64_t module) override;
 
     std::vector<RoutingRow> takeRouting();
-    // attention, attention.prefill and attention.decode per decoder layer.
-    std::vector<PatchMetricRow> attentionMetrics() const;
+    // attention, attention.prefill, attention.decode and answer_attention
+    // (over `answerSteps` decode passes) per decoder layer.
+    std::vector<PatchMetricRow> attentionMetrics(int answerSteps) const;
     bool sawRouting() const { return sawRouting_; }
     bool sawAttention() const { return sawAttention_; }
     // Why routing was not recorded where a router ran (empty when it was).
@@ -70,6 +88,7 @@ private:
     int step_ = 0, firstNew_ = 0, sequence_ = 0;
     std::vector<RoutingRow> routing_;
     std::map<int, std::vector<double>> received_, receivedPrefill_, receivedDecode_;
+    AnswerAttention answer_;
     bool sawRouting_ = false, sawAttention_ = false;
     std::string routingProblem_;
     std::vector<int> identity_; // visual position i came from patch i

@@ -373,30 +373,40 @@ def check_attention(folder: str, model) -> None:
         for h in hooks:
             h.remove()
     grid = (example.IMAGE_SIZE // example.PATCH) ** 2
-    want: Dict[int, List[float]] = {}
-    first_new, keys_seen, last_keys = 0, 0, 0
+    # attention: every new text query; answer_attention: the first pass's
+    # last query and every later pass's new ones (the host ends generation).
+    want: Dict[str, Dict[int, List[float]]] = {"attention": {}, "answer_attention": {}}
+    first_new, keys_seen, last_keys, passes = 0, 0, 0, 0
     for layer, probs in seen:
         tq, tk = probs.shape[-2], probs.shape[-1]
         if layer == 0 and tk > last_keys:  # a new pass begins at layer 0
             first_new, last_keys = keys_seen, tk
+            passes += 1
         keys_seen = max(keys_seen, tk)
         mean = probs.double().reshape(-1, tq, tk).mean(0)
-        sums = want.setdefault(layer, [0.0] * grid)
+        sums = want["attention"].setdefault(layer, [0.0] * grid)
+        answer = want["answer_attention"].setdefault(layer, [0.0] * grid)
         for q in range(tq):
             pos = tk - tq + q
             if pos >= first_new and not 1 <= pos <= grid:
                 for i in range(grid):
                     sums[i] += float(mean[q, 1 + i])
-    got: Dict[int, List[float]] = {}
-    for layer, patch, value in sqlite3.connect(session).execute(
-            "SELECT layer, patch, value FROM patch_metric WHERE metric='attention'"
-            " ORDER BY layer, patch"):
-        got.setdefault(layer, []).append(value)
-    worst = max((abs(a - b) for l in want for a, b in zip(want[l], got.get(l, []))),
-                default=float("inf"))
-    print(f"  attention: {len(got)} layers × {grid} patches; max |mvprof − torch| {worst:.2g}")
-    check(set(got) == set(want) and all(len(got[l]) == grid for l in got) and worst < 1e-6,
-          f"attention heatmap: layers {sorted(got)} vs {sorted(want)}, max difference {worst}")
+            if (pos == tk - 1) if passes == 1 else pos >= first_new:
+                for i in range(grid):
+                    answer[i] += float(mean[q, 1 + i])
+    for metric, expected in want.items():
+        got: Dict[int, List[float]] = {}
+        for layer, patch, value in sqlite3.connect(session).execute(
+                "SELECT layer, patch, value FROM patch_metric WHERE metric=?"
+                " ORDER BY layer, patch", (metric,)):
+            got.setdefault(layer, []).append(value)
+        worst = max((abs(a - b) for l in expected for a, b in zip(expected[l], got.get(l, []))),
+                    default=float("inf"))
+        print(f"  {metric}: {len(got)} layers × {grid} patches; max |mvprof − torch| {worst:.2g}")
+        check(set(got) == set(expected) and all(len(got[l]) == grid for l in got)
+              and worst < 1e-6,
+              f"{metric} heatmap: layers {sorted(got)} vs {sorted(expected)}, max difference "
+              f"{worst}")
 
 
 def check_refusals(session: str, model, base: Spy, folder: str) -> None:

@@ -69,14 +69,26 @@ def session_rows(path: str):
         routing = db.execute("SELECT layer, phase, step, token, modality, rank, expert, weight"
                              " FROM routing ORDER BY layer, token, rank").fetchall()
         rows, cols, blob = db.execute("SELECT rows, cols, data FROM vision_feature").fetchone()
-        metrics = db.execute("SELECT layer, patch, value FROM patch_metric"
-                             " WHERE metric='attention' ORDER BY layer, patch").fetchall()
+        metrics = {m: db.execute("SELECT layer, patch, value FROM patch_metric WHERE metric=?"
+                                 " ORDER BY layer, patch", (m,)).fetchall()
+                   for m in ("attention", "answer_attention")}
+        chosen = [t for (t,) in db.execute("SELECT token FROM step_output ORDER BY step")]
     visual = torch.frombuffer(bytearray(blob), dtype=torch.float32).view(rows, cols)
-    return tokens, routing, visual, metrics
+    return tokens, routing, visual, metrics, chosen
 
 
-def expected_rows(model: Vlm, tokens, visual: torch.Tensor):
-    """PyTorch's own routing and attention for the stored inputs, pass by pass."""
+EOS = 257  # the byte tokenizer's (capture/config/Config.h)
+
+
+def answer_steps(chosen: List[int]) -> int:
+    """The decode passes whose queries generated the answer: up to its EOS."""
+    return chosen.index(EOS) if EOS in chosen else max(0, len(chosen) - 1)
+
+
+def expected_rows(model: Vlm, tokens, visual: torch.Tensor, answer_passes: int):
+    """PyTorch's own routing, attention and answer attention (the prefill's
+    last query, then the first `answer_passes` decode passes' queries) for the
+    stored inputs, pass by pass."""
     patches = visual.shape[0]
     first = 1  # visual tokens follow BOS
     text = [t for t in tokens if t[3] == "text"]
@@ -84,6 +96,7 @@ def expected_rows(model: Vlm, tokens, visual: torch.Tensor):
     decode_ids = [t[4] for t in text if t[1] == "decode"]
     routing: Dict[Tuple[int, int], Tuple[List[int], List[float]]] = {}
     attention = torch.zeros(LAYERS, patches, dtype=torch.float64)
+    answer = torch.zeros(LAYERS, patches, dtype=torch.float64)
     captured: Dict[int, torch.Tensor] = {}
     attn_in: Dict[int, torch.Tensor] = {}
     hooks = []
@@ -108,9 +121,11 @@ def expected_rows(model: Vlm, tokens, visual: torch.Tensor):
                 for q in new:
                     if not first <= q < first + patches:
                         attention[l] += p[q, first:first + patches]
+                if step <= answer_passes:
+                    answer[l] += p[seq - 1, first:first + patches]
     for h in hooks:
         h.remove()
-    return routing, attention
+    return routing, attention, answer
 
 
 def check(args: argparse.Namespace, folder: str) -> List[str]:
@@ -119,7 +134,7 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
     session = os.path.join(folder, "run.mvprof")
     cli(args, "capture", "--model-file", manifest, "--image", args.image, "--prompt", PROMPT,
         "--steps", str(STEPS), "--out", session)
-    tokens, routing, visual, metrics = session_rows(session)
+    tokens, routing, visual, metrics, chosen = session_rows(session)
     patches = visual.shape[0]
     if patches != (IMAGE // PATCH) ** 2:
         failures.append(f"{patches} visual tokens stored")
@@ -128,7 +143,7 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
         if modality != ("visual" if is_visual else "text") or (is_visual and patch != pos - 1):
             failures.append(f"token {pos}: {modality}, patch {patch}")
 
-    expected, attention = expected_rows(model, tokens, visual)
+    expected, attention, answer = expected_rows(model, tokens, visual, answer_steps(chosen))
     seen = {}
     for layer, phase, step, token, modality, rank, expert, weight in routing:
         seen.setdefault((layer, token), ([], []))
@@ -146,13 +161,14 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
                             f"{(experts, weights)}")
     print(f"  routing: {len(routing)} rows, {len(expected)} tokens × layers checked")
 
-    stored = torch.zeros(LAYERS, patches, dtype=torch.float64)
-    for layer, patch, value in metrics:
-        stored[layer, patch] = value
-    err = (stored - attention).abs().max().item()
-    print(f"  attention: max |mvprof − PyTorch| = {err:.2e} over {LAYERS}×{patches} patches")
-    if not metrics or err > 1e-5:
-        failures.append(f"attention heatmap differs from PyTorch's by {err}")
+    for name, reference in (("attention", attention), ("answer_attention", answer)):
+        stored = torch.zeros(LAYERS, patches, dtype=torch.float64)
+        for layer, patch, value in metrics[name]:
+            stored[layer, patch] = value
+        err = (stored - reference).abs().max().item()
+        print(f"  {name}: max |mvprof − PyTorch| = {err:.2e} over {LAYERS}×{patches} patches")
+        if not metrics[name] or err > 1e-5:
+            failures.append(f"{name} heatmap differs from PyTorch's by {err}")
 
     report = json.loads(cli(args, "report", session, "--format", "json").stdout)
     layers = report["runs"][0]["moe"]["layers"]
