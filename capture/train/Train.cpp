@@ -49,9 +49,9 @@ void labelPatches(Sample& out, const Scene& s, int grid) {
         const Object* o = c.object ? &s.objects[size_t(*c.object)] : nullptr;
         colour.push_back(o ? 1 + int64_t(o->colour) : 0);
         shape.push_back(o ? 1 + int64_t(o->shape) : 0);
-        const bool leftHalf = int(i % size_t(grid)) < grid / 2;
-        centre.push_back(c.holdsCentre ? (leftHalf ? 1 : 2) : 0);
-        column.push_back(int64_t(i % size_t(grid)));
+        const int col = int(i % size_t(grid));
+        centre.push_back(c.holdsCentre ? (col < grid / 2 ? 1 : 2) : 0);
+        column.push_back(col);
     }
     out.patchColour = torch::tensor(colour, torch::kLong);
     out.patchShape = torch::tensor(shape, torch::kLong);
