@@ -3,7 +3,8 @@
 // accuracy and its Wilson interval recomputed here from the stored rows with
 // the task's rule and Wilson's formula written out; each item's heatmap
 // (zero where pruning hid a patch, and what a capture of the item shows, or
-// absent with --no-item-heatmaps); pruning to 5 % of the
+// absent with --no-item-heatmaps) and where the baseline's peaks on colour
+// questions; pruning to 5 % of the
 // visual tokens loses accuracy with a paired interval excluding 0; a killed
 // run leaves the items done and the runs incomplete; a bad set writes
 // nothing. One baseline capture and one set serve every test.
@@ -40,6 +41,10 @@ std::vector<nlohmann::json> setLines(const QString& path) {
         if (!line.isEmpty()) items.push_back(nlohmann::json::parse(line.toStdString()));
     return items;
 }
+
+// Of the set's first 40 colour questions, on how many the committed ref:demo's
+// answer_attention must peak inside the asked shape (docs/training.md).
+constexpr int kPeakFloor = 26;
 
 } // namespace
 
@@ -210,6 +215,7 @@ private slots:
         QVERIFY2(r.exitCode == 0, r.err.constData());
         checkStoredRows(file, nlohmann::json::parse(r.out.toStdString()), 26, true);
         itemHeatmapIsWhatACaptureOfTheItemShows(file);
+        baselineHeatmapsPeakOnTheAskedShape(file);
     }
 
     // The eval baseline's heatmap of item 3 against a recorded capture of the
@@ -241,6 +247,33 @@ private slots:
             QVERIFY2(std::abs(heat[p] - grid[p]) <= 1e-4 * std::max(1.0, grid[p]),
                      qPrintable(QStringLiteral("patch %1: %2 vs %3").arg(p).arg(heat[p]).arg(
                          grid[p])));
+    }
+
+    // Where ref:demo looked while answering a colour question: the eval
+    // baseline's heatmap (what a capture of the item shows, checked above)
+    // peaks inside the asked shape's box — the generator's, grown by one
+    // patch — on at least kPeakFloor of the set's first 40 colour items.
+    void baselineHeatmapsPeakOnTheAskedShape(const QString& file) {
+        const auto items = setLines(set);
+        auto reader = SessionReader::open(file.toStdString());
+        QVERIFY(reader);
+        const auto stored = (*reader)->evalItems((*(*reader)->runs())[1].id);
+        QVERIFY(stored && stored->size() == items.size());
+        int scenes = 0, inside = 0;
+        for (size_t i = 0; i < items.size() && scenes < 40; ++i) {
+            if (items[i]["kind"] != "colour") continue;
+            ++scenes;
+            QVERIFY((*stored)[i].heatmap);
+            const auto& heat = (*stored)[i].heatmap->answerAttention;
+            const int peak = int(std::max_element(heat.begin(), heat.end()) - heat.begin());
+            // The peak patch's centre inside the box grown by one 28-px patch.
+            const int x = peak % 8 * 28 + 14, y = peak / 8 * 28 + 14;
+            const auto& box = items[i]["box"];
+            inside += x >= box[0].get<int>() - 28 && x < box[2].get<int>() + 28 &&
+                      y >= box[1].get<int>() - 28 && y < box[3].get<int>() + 28;
+        }
+        QCOMPARE(scenes, 40);
+        QVERIFY2(inside >= kPeakFloor, qPrintable(QStringLiteral("%1 of 40").arg(inside)));
     }
 
     // Killed after a few items: the session opens, both runs are incomplete

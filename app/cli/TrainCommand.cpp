@@ -31,6 +31,11 @@ int trainCommand(const std::vector<std::string>& argv) {
                        "steps training the encoder alone on the per-patch labels before the "
                        "questions (default 0)")
         ->check(atLeast(0));
+    cli.app
+        .add_option("--colour-shape-every", o.colourShapeEvery,
+                    "ask the colour and shape questions of every Nth scene only (default 1: "
+                    "all); counting and left/right are asked of every scene")
+        ->check(atLeast(1));
     cli.app.add_option("--data-seed", o.dataSeed, "which training scenes, 0-9 (default 0)");
     cli.app.add_option("--seed", o.overrides.seed, "initialisation seed (default 0)");
     cli.app.add_option("--weights", o.overrides.weights, "continue from this checkpoint")

@@ -60,7 +60,8 @@ void labelPatches(Sample& out, const Scene& s, int grid) {
 }
 
 // Sample i: scene (dataSeed·10⁸ + i) mod 10⁹, asked its first question of
-// each kind it has (counting always), all sharing one vision pass. Samples
+// each kind it has (counting always; colour and shape when i is a multiple
+// of colourShapeEvery), all sharing one vision pass. Samples
 // are made by index, so workers can make theirs concurrently.
 class SceneStream {
 public:
@@ -76,6 +77,7 @@ public:
         out.pixels = toPixels(resize(s.image, side_, side_));
         labelPatches(out, s, grid_);
         for (QuestionKind kind : kKinds) {
+            if (!asks(kind, i)) continue;
             const auto q = std::find_if(s.questions.begin(), s.questions.end(),
                                         [&](const Question& q) { return q.kind == kind; });
             if (q == s.questions.end()) continue;
@@ -87,6 +89,11 @@ public:
     }
 
 private:
+    bool asks(QuestionKind kind, uint64_t i) const {
+        const bool recognition = kind == QuestionKind::Colour || kind == QuestionKind::ShapeOfColour;
+        return !recognition || i % uint64_t(o_.colourShapeEvery) == 0;
+    }
+
     const TrainOptions& o_;
     int side_, grid_;
 };
@@ -197,6 +204,8 @@ Status checkOptions(const TrainOptions& o) {
     if (o.out.empty()) return makeError(ErrorCode::BadInput, "no checkpoint to write: pass --out");
     if (o.dataSeed >= 10) return makeError(ErrorCode::BadInput, "--data-seed must lie in [0, 9]");
     if (!(o.auxWeight >= 0)) return makeError(ErrorCode::BadInput, "--aux-weight must be >= 0");
+    if (o.colourShapeEvery < 1)
+        return makeError(ErrorCode::BadInput, "--colour-shape-every must be at least 1");
     if (o.visionSteps < 0) return makeError(ErrorCode::BadInput, "--vision-steps must be >= 0");
     if (o.workers < 1 || o.workers > o.batch)
         return makeError(ErrorCode::BadInput, "--workers must lie in [1, --batch]");
@@ -222,6 +231,7 @@ std::map<std::string, std::string> checkpointMetadata(const TrainOptions& o, con
             {"aux_weight", std::to_string(o.auxWeight)},
             {"vision_steps", std::to_string(o.visionSteps)},
             {"workers", std::to_string(o.workers)},
+            {"colour_shape_every", std::to_string(o.colourShapeEvery)},
             {"scenes", std::to_string(r.scenes)},
             {"last_scene_seed", std::to_string(r.lastSceneSeed)},
             {"final_loss", loss},

@@ -40,6 +40,10 @@ struct TrainOptions {
     // at a tenth of a full step's cost.
     int visionSteps = 0;
     int warmupSteps = 100;
+    // The colour and shape questions are asked of every Nth scene only
+    // (1: every scene). They are learnt first; the time they would take goes
+    // to the counting and left/right questions, asked of every scene.
+    int colourShapeEvery = 1;
     uint64_t dataSeed = 0; // which training scenes: seeds below 1e9 only (docs/eval.md)
     // libtorch intra-op threads. One: the model runs one short sequence at a
     // time, and on two cores a second thread made a step three times slower.
