@@ -160,7 +160,12 @@ int64_t Capturer::parameterCount() const {
 Result<std::unique_ptr<Capturer>> Capturer::create(PreparedCapture prep) {
     const auto device = runDevice(prep.options.device);
     if (!device) return device.error();
-    if (prep.options.threads > 0) at::set_num_threads(prep.options.threads);
+    if (prep.options.threads > 0) {
+        // --threads N caps OpenBLAS's own pool too: libtorch leaves it alone,
+        // and its idle threads spin on the cores the measured run needs.
+        at::set_num_threads(prep.options.threads);
+        sysinfo::setBlasThreads(prep.options.threads);
+    }
     auto impl = std::make_unique<Impl>();
     if (prep.userModel) {
         auto scripted = ScriptedModel::load(*prep.userModel, *device);
