@@ -70,9 +70,10 @@ class TestEvalWhatIf : public QObject {
     }
 
     test::CliResult evalWhatIf(const QString& file, const QString& keep, bool heatmaps) {
-        QStringList args{QStringLiteral("whatif"),       file, QStringLiteral("--eval"), set,
-                         QStringLiteral("--prune-visual"), keep, QStringLiteral("--format"),
-                         QStringLiteral("json")};
+        QStringList args{QStringLiteral("whatif"),         file,
+                         QStringLiteral("--eval"),         set,
+                         QStringLiteral("--prune-visual"), keep,
+                         QStringLiteral("--format"),       QStringLiteral("json")};
         if (!heatmaps) args << QStringLiteral("--no-item-heatmaps");
         return test::runCli(args, 300000);
     }
@@ -225,11 +226,10 @@ private slots:
         const auto items = setLines(set);
         const QString image = path("set/") + QString::fromStdString(items[3]["image"]);
         const QString single = path("item3.mvprof");
-        const auto c = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
-                                     QStringLiteral("ref:demo"), QStringLiteral("--image"), image,
-                                     QStringLiteral("--prompt"),
-                                     QString::fromStdString(items[3]["prompt"]),
-                                     QStringLiteral("--out"), single});
+        const auto c = test::runCli(
+            {QStringLiteral("capture"), QStringLiteral("--model"), QStringLiteral("ref:demo"),
+             QStringLiteral("--image"), image, QStringLiteral("--prompt"),
+             QString::fromStdString(items[3]["prompt"]), QStringLiteral("--out"), single});
         QVERIFY2(c.exitCode == 0, c.err.constData());
         auto captured = SessionReader::open(single.toStdString());
         QVERIFY(captured);
@@ -244,9 +244,9 @@ private slots:
         QVERIFY(stored && stored->size() == 200 && (*stored)[3].heatmap);
         const auto& heat = (*stored)[3].heatmap->answerAttention;
         for (size_t p = 0; p < 64; ++p)
-            QVERIFY2(std::abs(heat[p] - grid[p]) <= 1e-4 * std::max(1.0, grid[p]),
-                     qPrintable(QStringLiteral("patch %1: %2 vs %3").arg(p).arg(heat[p]).arg(
-                         grid[p])));
+            QVERIFY2(
+                std::abs(heat[p] - grid[p]) <= 1e-4 * std::max(1.0, grid[p]),
+                qPrintable(QStringLiteral("patch %1: %2 vs %3").arg(p).arg(heat[p]).arg(grid[p])));
     }
 
     // Where ref:demo looked while answering a colour question: the eval

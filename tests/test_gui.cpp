@@ -133,6 +133,16 @@ private slots:
         QCOMPARE(test::expertLoadView(w)->shown().total.tokens, int64_t(3 * 2)); // 3 steps × top-2
 
         QCOMPARE(test::runsView(w)->table()->model()->rowCount(), 1);
+        // The run's prompt and generated text, as the session stores them.
+        const RunInfo& run = w.session()->data.run;
+        const auto* runs = test::runsView(w)->table()->model();
+        QCOMPARE(runs->index(0, views::RunsModel::Prompt).data().toString(),
+                 QString::fromStdString(run.prompt));
+        QVERIFY(!run.outputText.empty());
+        const QString shown = runs->index(0, views::RunsModel::Output).data().toString();
+        QCOMPARE(shown.size(), QString::fromStdString(run.outputText).size());
+        for (const QChar c : shown)
+            QVERIFY(c.category() != QChar::Other_Control);
 
         // Clicking a patch selects its token in the expert view: its routing is named and outlined.
         auto* canvas = test::find<views::HeatmapCanvas>(*test::heatmapView(w), "heatmapCanvas");

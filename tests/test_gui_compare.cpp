@@ -6,21 +6,25 @@
 #include "GuiSupport.h"
 #include "TestSupport.h"
 #include "app/gui/CompareMethods.h"
+#include "core/analysis/Heatmap.h"
+#include "core/session/SessionReader.h"
 #include "views/ColourBar.h"
+#include "views/ComparisonModels.h"
 #include "views/ComparisonView.h"
 #include "views/EvalItemHeatmaps.h"
 #include "views/EvalItemsModel.h"
 #include "views/HeatmapView.h"
 #include "views/ParetoView.h"
 #include "views/SessionData.h"
-#include "core/analysis/Heatmap.h"
-#include "core/session/SessionReader.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -128,15 +132,29 @@ private slots:
                     QStringLiteral("point %1 at %2,%3 not drawn").arg(i).arg(at.x()).arg(at.y())));
         }
 
-        // A click on a point opens that what-if's comparison.
+        // A click on a point opens that what-if's comparison and selects its
+        // row, with the table sorted so that proxy and model rows differ.
+        win->table()->sortByColumn(views::SweepTableModel::Kl, Qt::DescendingOrder);
+        win->table()->selectRow(0);
         QSignalSpy opened(win, &CompareMethodsWindow::openRun);
         QSignalSpy compared(test::comparisonView(w), &views::ComparisonView::compared);
         const size_t target = pareto->plotted().back();
         QTest::mouseClick(pareto->plot(), Qt::LeftButton, {}, pareto->pixelOf(target).toPoint());
         QCOMPARE(opened.count(), 1);
         QCOMPARE(opened.first().at(0).toLongLong(), table.points[target].run);
+        const QModelIndexList selected = win->table()->selectionModel()->selectedRows();
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.front().siblingAtColumn(views::SweepTableModel::Run).data().toLongLong(),
+                 table.points[target].run);
         QVERIFY(compared.count() > 0 || compared.wait(30000));
         QCOMPARE(test::comparisonView(w)->runB(), table.points[target].run);
+        // The comparison asked for by the click may still run (the sweep's
+        // own last one finished first): its summary, once it is there.
+        auto* summary = test::find<QLabel>(*test::comparisonView(w), "comparisonSummary");
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().startsWith(QStringLiteral("A = ")), 30000);
+        summaryAndTableShowOneLatency(*test::comparisonView(w),
+                                      views::ShownLatency::Source::AbMedians);
+        if (QTest::currentTestFailed()) return;
 
         // Its heatmap outlines the kept tokens (the ones it sent) and greys the rest.
         QTRY_COMPARE_WITH_TIMEOUT(w.session()->runId, table.points[target].run, 20000);
@@ -164,6 +182,102 @@ private slots:
         const int droppedPatch = int(std::find(kept.begin(), kept.end(), false) - kept.begin());
         QVERIFY(near(shot.pixelColor(edgeOf(keptPatch)), views::HeatmapCanvas::keptOutline()));
         QVERIFY(!near(shot.pixelColor(edgeOf(droppedPatch)), views::HeatmapCanvas::keptOutline()));
+    }
+
+    // One latency per side: the setup table's A and B latencies are the ones
+    // the summary states; with repetitions, its speed-up agrees in direction
+    // (one pair: exactly their ratio); the probed runs' times are in their
+    // own column, labelled not for comparison.
+    static void summaryAndTableShowOneLatency(views::ComparisonView& view,
+                                              views::ShownLatency::Source source) {
+        const views::ComparisonModel* setups = view.setups();
+        QCOMPARE(setups->latency().source, source);
+        const QString summary = test::find<QLabel>(view, "comparisonSummary")->text();
+        std::vector<double> ms;
+        for (int row : {0, 1}) {
+            const QString cell =
+                setups->index(row, views::ComparisonModel::Latency).data().toString();
+            const QString median = cell.section(QLatin1Char(' '), 0, 0);
+            QVERIFY2(summary.contains(median + QStringLiteral(" ms")),
+                     qPrintable(cell + QStringLiteral(" | ") + summary));
+            QCOMPARE(cell.contains(QLatin1Char('[')),
+                     source != views::ShownLatency::Source::ProbedRuns);
+            ms.push_back(median.toDouble());
+        }
+        const QString header =
+            setups->headerData(views::ComparisonModel::ProbedLatency, Qt::Horizontal).toString();
+        QVERIFY(header.contains(QStringLiteral("not for comparison")));
+        if (source != views::ShownLatency::Source::AbMedians) return;
+        const QRegularExpression speedup(QStringLiteral("speed-up ([0-9.]+)×"));
+        const auto m = speedup.match(summary);
+        QVERIFY2(m.hasMatch(), qPrintable(summary));
+        const double s = m.captured(1).toDouble();
+        QCOMPARE(s > 1, ms[0] > ms[1]);
+        if (setups->latency().samples == 1) QVERIFY(std::abs(s - ms[0] / ms[1]) < 0.01 * s);
+    }
+
+    // The window at 900 × 700 with a point that did not run: its reason whole
+    // in the last column (wrapped), each axis label within its axis rect,
+    // and Escape or Close closes it.
+    void compareMethodsWindowShowsItsTextWhole() {
+        views::SweepTable table;
+        table.baseline = 1;
+        views::SweepPoint ran;
+        ran.method = QStringLiteral("visionzip");
+        ran.budget = 64;
+        ran.run = 2;
+        ran.parameter = QStringLiteral("54 dominant + 10 contextual");
+        ran.speedup = 1.4;
+        ran.speedupLow = 1.3;
+        ran.speedupHigh = 1.5;
+        ran.klMean = 0.02;
+        ran.top1 = 0.9;
+        ran.tokenMatch = 0.8;
+        views::SweepPoint refused = ran;
+        refused.method = QStringLiteral("pdrop");
+        refused.run = 0;
+        refused.error = QStringLiteral(
+            "PyramidDrop cannot keep an average of 16 of 64 image tokens over 3 decoder layers "
+            "with stages at layers 1 and 2: the last stage would keep fewer than none; choose a "
+            "larger budget or a deeper model");
+        table.points = {ran, refused};
+        CompareMethodsWindow win;
+        win.setTable(table);
+        win.resize(900, 700);
+        win.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&win));
+        QTableView* view = win.table();
+        const QModelIndex note = view->model()->index(1, views::SweepTableModel::Note);
+        QCOMPARE(note.data().toString(), refused.error);
+        const QRect cell = view->visualRect(note);
+        const QRect needed = view->fontMetrics().boundingRect(cell.adjusted(3, 0, -3, 0),
+                                                              Qt::TextWordWrap, refused.error);
+        QVERIFY2(needed.height() <= cell.height() && needed.width() <= cell.width(),
+                 qPrintable(QStringLiteral("needs %1×%2, has %3×%4")
+                                .arg(needed.width())
+                                .arg(needed.height())
+                                .arg(cell.width())
+                                .arg(cell.height())));
+        views::ParetoView* pareto = win.pareto();
+        for (auto fidelity : {views::ParetoView::Fidelity::Kl, views::ParetoView::Fidelity::Top1,
+                              views::ParetoView::Fidelity::TokenMatch}) {
+            pareto->setAxes(views::ParetoView::Cost::Latency, fidelity);
+            QApplication::processEvents();
+            pareto->plot()->replot();
+            const QRect axes = pareto->plot()->axisRect()->rect();
+            const QCPAxis* y = pareto->plot()->yAxis;
+            QVERIFY2(QFontMetrics(y->labelFont()).horizontalAdvance(y->label()) <= axes.height(),
+                     qPrintable(y->label()));
+            const QCPAxis* x = pareto->plot()->xAxis;
+            QVERIFY(QFontMetrics(x->labelFont()).horizontalAdvance(x->label()) <= axes.width());
+        }
+        QTest::keyClick(&win, Qt::Key_Escape);
+        QVERIFY(!win.isVisible());
+        win.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&win));
+        auto* buttons = test::find<QDialogButtonBox>(win, "compareMethodsButtons");
+        buttons->button(QDialogButtonBox::Close)->click();
+        QVERIFY(!win.isVisible());
     }
 
     // Choosing an item shows its two stored heatmaps over its image, on one
@@ -238,11 +352,10 @@ private slots:
         auto r = test::runCli({QStringLiteral("make-set"), QStringLiteral("--n"),
                                QStringLiteral("12"), QStringLiteral("--out"), set});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        r = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
-                          QStringLiteral("ref:demo"), QStringLiteral("--image"),
-                          test::sampleImage(), QStringLiteral("--prompt"),
-                          QStringLiteral("How many shapes are there?"), QStringLiteral("--out"),
-                          file});
+        r = test::runCli(
+            {QStringLiteral("capture"), QStringLiteral("--model"), QStringLiteral("ref:demo"),
+             QStringLiteral("--image"), test::sampleImage(), QStringLiteral("--prompt"),
+             QStringLiteral("How many shapes are there?"), QStringLiteral("--out"), file});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         r = test::runCli({QStringLiteral("whatif"), file, QStringLiteral("--eval"),
                           set + QStringLiteral("/set.jsonl"), QStringLiteral("--prune-visual"),
@@ -265,10 +378,10 @@ private slots:
         QVERIFY(compared.wait(30000));
         // The eval baseline says so in the run pickers; the capture stays "baseline".
         auto* pickA = test::find<QComboBox>(view, "runPickA");
-        QVERIFY(pickA->itemText(pickA->findData(qint64((*runs)[1].id))).endsWith(
-            QStringLiteral("eval baseline")));
-        QVERIFY(pickA->itemText(pickA->findData(qint64((*runs)[0].id))).endsWith(
-            QStringLiteral("· baseline")));
+        QVERIFY(pickA->itemText(pickA->findData(qint64((*runs)[1].id)))
+                    .endsWith(QStringLiteral("eval baseline")));
+        QVERIFY(pickA->itemText(pickA->findData(qint64((*runs)[0].id)))
+                    .endsWith(QStringLiteral("· baseline")));
         bool saysAccuracy = false;
         for (auto* label : view.findChildren<QLabel*>())
             saysAccuracy |= label->text().contains(QStringLiteral("Accuracy (measured, Wilson"));
@@ -279,6 +392,8 @@ private slots:
         QAbstractItemModelTester tester(table->model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(table->model()->rowCount(), 12);
+        summaryAndTableShowOneLatency(view, views::ShownLatency::Source::ItemMedians);
+        if (QTest::currentTestFailed()) return;
         itemShowsBothHeatmapsOnOneScale(view, table, *a, *b);
         if (QTest::currentTestFailed()) return;
         test::find<QCheckBox>(view, "changedAnswersOnly")->setChecked(true);

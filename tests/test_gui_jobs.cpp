@@ -35,12 +35,14 @@
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 #include <QToolBar>
+#include <QToolButton>
 #include <algorithm>
 #include <qcustomplot.h>
 
@@ -425,6 +427,17 @@ private slots:
         QCOMPARE(view->runA(), qint64(1));
         QCOMPARE(view->runB(), qint64(2));
         QCOMPARE(w.session()->runId, qint64(2)); // the main views show the what-if run
+        // … and say so: the toolbar's selector names it, a button leads back,
+        // the status bar says what happened (no stale "Loading …").
+        auto* selector = w.findChild<QComboBox*>(QStringLiteral("runSelector"));
+        QVERIFY(selector && selector->isEnabled());
+        QCOMPARE(selector->count(), 2);
+        QCOMPARE(selector->currentData().toLongLong(), qint64(2));
+        auto* back = w.findChild<QToolButton*>(QStringLiteral("backToRun"));
+        QVERIFY(back && back->isVisible());
+        QCOMPARE(back->text(), QStringLiteral("Back to run 1"));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("run 2")),
+                 qPrintable(w.statusBar()->currentMessage()));
         // The setup table: baseline, the what-if measured, and its predicted latency (W4).
         auto* setups = view->setups();
         QAbstractItemModelTester t1(setups, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -511,6 +524,20 @@ private slots:
         const QColor c = shot.pixelColor(centre * shot.devicePixelRatio());
         QVERIFY2(std::abs(c.red() - c.green()) < 12 && std::abs(c.green() - c.blue()) < 12,
                  qPrintable(QStringLiteral("pruned patch is not grey: %1").arg(c.name())));
+        // One click back to the baseline: the views show run 1 again, the
+        // button goes, and choosing run 2 in the selector shows it with none.
+        QSignalSpy reloaded(&w, &MainWindow::sessionLoaded);
+        QTest::mouseClick(back, Qt::LeftButton);
+        QVERIFY(reloaded.wait(20000));
+        QCOMPARE(w.session()->runId, qint64(1));
+        QCOMPARE(selector->currentData().toLongLong(), qint64(1));
+        QTRY_VERIFY(!back->isVisible()); // the toolbar lays itself out on the next event
+        QVERIFY(!w.statusBar()->currentMessage().startsWith(QStringLiteral("Loading")));
+        emit selector->activated(selector->findData(qint64(2)));
+        QVERIFY(reloaded.wait(20000));
+        QCOMPARE(w.session()->runId, qint64(2));
+        QApplication::processEvents();
+        QVERIFY(!back->isVisible());
         // packaging/make-screenshots.sh sets MVP_SCREENSHOT_DIR.
         const QString shots =
             QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));

@@ -1,7 +1,8 @@
 // How the main window looks and reads, on a real captured session under
 // QT_QPA_PLATFORM=offscreen: every table behind a sorting proxy, the dark
-// theme in every plot, the Chinese translation. Fails on any Qt warning
-// except the offscreen platform's own size-hint notice.
+// theme in every plot and marked in its menu, the Chinese translation.
+// Fails on any Qt warning except the offscreen platform's own size-hint
+// notice.
 #include "GuiSupport.h"
 #include "TestSupport.h"
 #include "app/gui/Appearance.h"
@@ -15,6 +16,7 @@
 #include <QAbstractItemView>
 #include <QApplication>
 #include <QDockWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QSortFilterProxyModel>
@@ -98,6 +100,23 @@ private slots:
             QVERIFY2(views::colours::contrast(c, light.color(QPalette::Base)) >= 3,
                      qPrintable(c.name()));
         QCOMPARE(views::colours::contrast(Qt::black, Qt::white), 21.0);
+        applyTheme(Theme::System); // as the other tests expect
+    }
+
+    // View → Theme marks the active theme, one at a time, and a new window
+    // marks the saved one.
+    void theThemeMenuMarksTheActiveTheme() {
+        saveTheme(Theme::System);
+        MainWindow w;
+        const auto actions = test::find<QMenu>(w, "themeMenu")->actions();
+        QCOMPARE(actions.size(), 3); // System, Light, Dark
+        QVERIFY(actions[0]->isChecked() && !actions[1]->isChecked() && !actions[2]->isChecked());
+        actions[2]->trigger();
+        QVERIFY(actions[2]->isChecked() && !actions[0]->isChecked() && !actions[1]->isChecked());
+        QCOMPARE(savedTheme(), Theme::Dark);
+        MainWindow again;
+        QVERIFY(test::find<QMenu>(again, "themeMenu")->actions()[2]->isChecked());
+        saveTheme(Theme::System);
         applyTheme(Theme::System); // as the other tests expect
     }
 

@@ -74,12 +74,11 @@ class TestTrainEval : public QObject {
     }
 
     test::CliResult train(const QString& out) {
-        return test::runCli({QStringLiteral("train"), QStringLiteral("--out"), out,
-                             QStringLiteral("--steps"), QStringLiteral("30"),
-                             QStringLiteral("--batch"), QStringLiteral("4"),
-                             QStringLiteral("--warmup"), QStringLiteral("5"),
-                             QStringLiteral("--workers"), QStringLiteral("2"),
-                             QStringLiteral("--report"), QStringLiteral("10")});
+        return test::runCli(
+            {QStringLiteral("train"), QStringLiteral("--out"), out, QStringLiteral("--steps"),
+             QStringLiteral("30"), QStringLiteral("--batch"), QStringLiteral("4"),
+             QStringLiteral("--warmup"), QStringLiteral("5"), QStringLiteral("--workers"),
+             QStringLiteral("2"), QStringLiteral("--report"), QStringLiteral("10")});
     }
 
 private slots:
@@ -312,10 +311,10 @@ private slots:
     // anything is built or written.
     void moreWorkersThanScenesIsRefused() {
         const QString out = path("workers.safetensors");
-        const auto r = test::runCli({QStringLiteral("train"), QStringLiteral("--out"), out,
-                                     QStringLiteral("--steps"), QStringLiteral("1"),
-                                     QStringLiteral("--batch"), QStringLiteral("2"),
-                                     QStringLiteral("--workers"), QStringLiteral("3")});
+        const auto r =
+            test::runCli({QStringLiteral("train"), QStringLiteral("--out"), out,
+                          QStringLiteral("--steps"), QStringLiteral("1"), QStringLiteral("--batch"),
+                          QStringLiteral("2"), QStringLiteral("--workers"), QStringLiteral("3")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--workers must lie in [1, --batch]"), r.err.constData());
         QVERIFY(!QFile::exists(out));

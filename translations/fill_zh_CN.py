@@ -9,6 +9,22 @@ import sys
 import xml.etree.ElementTree as ET
 
 ZH = {
+    'Run: ': '运行：',
+    'The run the views show': '各视图显示的运行',
+    'Back to run %1': '返回运行 %1',
+    'Now showing run %1, the what-if\'s result; "Back to run %2" in the toolbar returns': '现在显示运行 %1（what-if 的结果）；工具栏中的“返回运行 %2”可返回',
+    "Measured: the median of the interleaved A/B repetitions without probes (%1 pairs), with its 95 % interval; the summary's speed-up comes from the same repetitions. QPS derived: 1 / latency.": '实测：交错的无探针 A/B 重复（%1 对）的中位数及其 95 % 区间；摘要中的加速比来自同一组重复。QPS 为推导值：1 / 延迟。',
+    'Measured: the median wall time per item over the items (%1), with its 95 % interval. QPS derived: 1 / latency.': '实测：各条目（%1 个）每条目墙钟时间的中位数及其 95 % 区间。QPS 为推导值：1 / 延迟。',
+    'Measured: one run each, with the probes on, so no interval; run the what-if with repetitions (--reps) to compare latency. QPS derived: 1 / latency.': '实测：各运行一次且开启探针，因此没有区间；要比较延迟，请带重复次数（--reps）运行 what-if。QPS 为推导值：1 / 延迟。',
+    'Measured: the capture with its probes on, one run — what it cost to record, not for comparison': '实测：开启探针的一次采集——这是记录的代价，不用于比较',
+    'Latency ms (A/B median, measured)': '延迟 ms（A/B 中位数，实测）',
+    'Latency ms per item (median, measured)': '每条目延迟 ms（中位数，实测）',
+    'Latency ms (one probed run, measured)': '延迟 ms（一次带探针运行，实测）',
+    'Probed run ms (not for comparison)': '带探针运行 ms（不用于比较）',
+    'A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).': 'A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次带探针运行，无区间：%6×）。',
+    '1 / speed-up (measured)': '1 / 加速比（实测）',
+    'Generated text': '生成的文本',
+    'Why not run': '未运行的原因',
     "Changed answers only": "仅显示答案改变的条目",
     "A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.":
         "A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。",

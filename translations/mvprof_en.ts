@@ -528,183 +528,208 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99"/>
+        <location filename="../app/gui/MainWindow.cpp" line="107"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120"/>
+        <location filename="../app/gui/MainWindow.cpp" line="129"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="121"/>
+        <location filename="../app/gui/MainWindow.cpp" line="130"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="123"/>
+        <location filename="../app/gui/MainWindow.cpp" line="132"/>
         <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="124"/>
+        <location filename="../app/gui/MainWindow.cpp" line="133"/>
         <source>&amp;Open Session…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="126"/>
+        <location filename="../app/gui/MainWindow.cpp" line="135"/>
         <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="127"/>
+        <location filename="../app/gui/MainWindow.cpp" line="136"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="129"/>
+        <location filename="../app/gui/MainWindow.cpp" line="138"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="130"/>
+        <location filename="../app/gui/MainWindow.cpp" line="139"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="131"/>
+        <location filename="../app/gui/MainWindow.cpp" line="140"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="132"/>
+        <location filename="../app/gui/MainWindow.cpp" line="141"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133"/>
+        <location filename="../app/gui/MainWindow.cpp" line="142"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="134"/>
+        <location filename="../app/gui/MainWindow.cpp" line="143"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="135"/>
+        <location filename="../app/gui/MainWindow.cpp" line="144"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136"/>
+        <location filename="../app/gui/MainWindow.cpp" line="145"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="137"/>
+        <location filename="../app/gui/MainWindow.cpp" line="146"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="141"/>
+        <location filename="../app/gui/MainWindow.cpp" line="150"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="147"/>
+        <location filename="../app/gui/MainWindow.cpp" line="156"/>
         <source>&amp;What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148"/>
+        <location filename="../app/gui/MainWindow.cpp" line="157"/>
         <source>What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171"/>
-        <source>&amp;View</source>
+        <location filename="../app/gui/MainWindow.cpp" line="182"/>
+        <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172"/>
-        <source>&amp;Language</source>
+        <location filename="../app/gui/MainWindow.cpp" line="184"/>
+        <source>Run: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174"/>
-        <location filename="../app/gui/MainWindow.cpp" line="187"/>
-        <source>System</source>
+        <location filename="../app/gui/MainWindow.cpp" line="188"/>
+        <source>The run the views show</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180"/>
-        <source>The language changes when mvprof starts again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="185"/>
-        <source>&amp;Theme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187"/>
-        <source>Light</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187"/>
-        <source>Dark</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="198"/>
-        <source>Module cost tree</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="200"/>
-        <source>Expert load</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="204"/>
-        <source>Roofline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="206"/>
-        <source>Ops</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="209"/>
-        <source>Findings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="212"/>
-        <source>Session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="213"/>
-        <source>Gate vs expert timeline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../app/gui/MainWindow.cpp" line="216"/>
-        <source>Flame chart</source>
+        <location filename="../app/gui/MainWindow.cpp" line="217"/>
+        <source>Back to run %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../app/gui/MainWindow.cpp" line="220"/>
+        <source>Now showing run %1, the what-if&apos;s result; &quot;Back to run %2&quot; in the toolbar returns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="229"/>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="230"/>
+        <source>&amp;Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="232"/>
+        <location filename="../app/gui/MainWindow.cpp" line="247"/>
+        <source>System</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="238"/>
+        <source>The language changes when mvprof starts again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="243"/>
+        <source>&amp;Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="247"/>
+        <source>Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="247"/>
+        <source>Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="262"/>
+        <source>Module cost tree</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="264"/>
+        <source>Expert load</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="268"/>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="270"/>
+        <source>Ops</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="273"/>
+        <source>Findings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="276"/>
+        <source>Session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="277"/>
+        <source>Gate vs expert timeline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="280"/>
+        <source>Flame chart</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="284"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="319"/>
+        <location filename="../app/gui/MainWindow.cpp" line="383"/>
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -739,123 +764,123 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="78"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="80"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="78"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="80"/>
         <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="91"/>
         <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="92"/>
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="90"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="93"/>
         <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="96"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="99"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="97"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="100"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="98"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="101"/>
         <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="186"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="189"/>
         <source>Comparing %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111"/>
+        <location filename="../app/gui/MainWindow.cpp" line="120"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318"/>
+        <location filename="../app/gui/MainWindow.cpp" line="382"/>
         <source>Open Session or Trace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="376"/>
-        <location filename="../app/gui/MainWindow.cpp" line="378"/>
+        <location filename="../app/gui/MainWindow.cpp" line="440"/>
+        <location filename="../app/gui/MainWindow.cpp" line="442"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="106"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="109"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="114"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="117"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="147"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="151"/>
         <source>Running %1 with the mvprof package…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="154"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="157"/>
         <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="160"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="163"/>
         <source>Open a session with a baseline run first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="164"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="167"/>
         <source>Wait for the running job to finish, or cancel it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="177"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="180"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="344"/>
+        <location filename="../app/gui/MainWindow.cpp" line="65"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="366"/>
+        <location filename="../app/gui/MainWindow.cpp" line="430"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="417"/>
+        <location filename="../app/gui/MainWindow.cpp" line="484"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="422"/>
+        <location filename="../app/gui/MainWindow.cpp" line="489"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="424"/>
+        <location filename="../app/gui/MainWindow.cpp" line="491"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1525,97 +1550,132 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="68"/>
+        <location filename="../views/ComparisonModels.cpp" line="24"/>
+        <source>Measured: the median of the interleaved A/B repetitions without probes (%1 pairs), with its 95 % interval; the summary&apos;s speed-up comes from the same repetitions. QPS derived: 1 / latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="30"/>
+        <source>Measured: the median wall time per item over the items (%1), with its 95 % interval. QPS derived: 1 / latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="34"/>
+        <source>Measured: one run each, with the probes on, so no interval; run the what-if with repetitions (--reps) to compare latency. QPS derived: 1 / latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="123"/>
         <source>%1 (predicted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="98"/>
+        <location filename="../views/ComparisonModels.cpp" line="154"/>
         <source>%1 (%2 vs measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="142"/>
+        <location filename="../views/ComparisonModels.cpp" line="202"/>
         <source>Derived: the run&apos;s weights plus the most its tensors grew by during the run (libtorch&apos;s CUDA caching allocator, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="144"/>
+        <location filename="../views/ComparisonModels.cpp" line="204"/>
         <source>Not a GPU run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="148"/>
+        <location filename="../views/ComparisonModels.cpp" line="208"/>
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="150"/>
+        <location filename="../views/ComparisonModels.cpp" line="212"/>
+        <source>Measured: the capture with its probes on, one run — what it cost to record, not for comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="214"/>
         <source>Measured</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="163"/>
+        <location filename="../views/ComparisonModels.cpp" line="230"/>
         <source>Setup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="165"/>
-        <source>Latency ms</source>
+        <location filename="../views/ComparisonModels.cpp" line="234"/>
+        <source>Latency ms (A/B median, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="167"/>
+        <location filename="../views/ComparisonModels.cpp" line="236"/>
+        <source>Latency ms per item (median, measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="238"/>
+        <source>Latency ms (one probed run, measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="242"/>
+        <source>Probed run ms (not for comparison)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="244"/>
         <source>Peak RSS MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="169"/>
+        <location filename="../views/ComparisonModels.cpp" line="246"/>
         <source>Peak GPU MiB (derived)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="171"/>
+        <location filename="../views/ComparisonModels.cpp" line="248"/>
         <source>QPS (derived, 1/latency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="173"/>
+        <location filename="../views/ComparisonModels.cpp" line="250"/>
         <source>J/inference (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="175"/>
+        <location filename="../views/ComparisonModels.cpp" line="252"/>
         <source>Weights MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="177"/>
+        <location filename="../views/ComparisonModels.cpp" line="254"/>
         <source>KV cache MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="179"/>
+        <location filename="../views/ComparisonModels.cpp" line="256"/>
         <source>Visual tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="181"/>
+        <location filename="../views/ComparisonModels.cpp" line="258"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="183"/>
+        <location filename="../views/ComparisonModels.cpp" line="260"/>
         <source>Top-1 agreement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="185"/>
+        <location filename="../views/ComparisonModels.cpp" line="262"/>
         <source>Token match</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="187"/>
+        <location filename="../views/ComparisonModels.cpp" line="264"/>
         <source>Vision cosine</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1623,118 +1683,108 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="56"/>
-        <source>baseline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonView.cpp" line="57"/>
-        <source>run %1 · %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonView.cpp" line="70"/>
+        <location filename="../views/ComparisonView.cpp" line="68"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="72"/>
+        <location filename="../views/ComparisonView.cpp" line="70"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="75"/>
+        <location filename="../views/ComparisonView.cpp" line="74"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="91"/>
+        <location filename="../views/ComparisonView.cpp" line="90"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="95"/>
+        <location filename="../views/ComparisonView.cpp" line="94"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="100"/>
+        <location filename="../views/ComparisonView.cpp" line="99"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="110"/>
+        <location filename="../views/ComparisonView.cpp" line="109"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="123"/>
+        <location filename="../views/ComparisonView.cpp" line="122"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="124"/>
+        <location filename="../views/ComparisonView.cpp" line="123"/>
         <source>A/B repetitions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="151"/>
+        <location filename="../views/ComparisonView.cpp" line="150"/>
         <source>Changed answers only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="183"/>
+        <location filename="../views/ComparisonView.cpp" line="182"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="216"/>
+        <location filename="../views/ComparisonView.cpp" line="215"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="237"/>
+        <location filename="../views/ComparisonView.cpp" line="236"/>
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="251"/>
+        <location filename="../views/ComparisonView.cpp" line="250"/>
         <source>%1 [%2, %3]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="254"/>
+        <location filename="../views/ComparisonView.cpp" line="256"/>
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="273"/>
+        <location filename="../views/ComparisonView.cpp" line="274"/>
         <source>Eval items</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="298"/>
+        <location filename="../views/ComparisonView.cpp" line="302"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="263"/>
-        <location filename="../views/ComparisonView.cpp" line="307"/>
+        <location filename="../views/ComparisonView.cpp" line="317"/>
+        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="265"/>
+        <location filename="../views/ComparisonView.cpp" line="310"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="310"/>
+        <location filename="../views/ComparisonView.cpp" line="313"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="314"/>
-        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonView.cpp" line="294"/>
+        <location filename="../views/ComparisonView.cpp" line="296"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1810,7 +1860,7 @@
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="154"/>
+        <location filename="../views/ComparisonView.cpp" line="153"/>
         <location filename="../views/EvalItemsModel.cpp" line="73"/>
         <source>changed</source>
         <translation type="unfinished"></translation>
@@ -2233,41 +2283,51 @@
     <name>mvp::views::Labels</name>
     <message>
         <location filename="../views/Labels.cpp" line="11"/>
-        <source>measured</source>
+        <source>baseline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/Labels.cpp" line="13"/>
-        <source>estimated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/Labels.cpp" line="15"/>
-        <source>predicted</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/Labels.cpp" line="17"/>
-        <source>derived</source>
+        <source>run %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/Labels.cpp" line="19"/>
-        <source>apportioned</source>
+        <source>measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="21"/>
+        <source>estimated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="23"/>
+        <source>predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/Labels.cpp" line="25"/>
-        <source>All phases</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/Labels.cpp" line="26"/>
-        <source>Prefill</source>
+        <source>derived</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../views/Labels.cpp" line="27"/>
+        <source>apportioned</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="33"/>
+        <source>All phases</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="34"/>
+        <source>Prefill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="35"/>
         <source>Decode</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2313,53 +2373,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="280"/>
-        <location filename="../views/ComparisonModels.cpp" line="283"/>
+        <location filename="../views/ComparisonModels.cpp" line="357"/>
+        <location filename="../views/ComparisonModels.cpp" line="360"/>
         <source>not run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="311"/>
+        <location filename="../views/ComparisonModels.cpp" line="388"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="313"/>
+        <location filename="../views/ComparisonModels.cpp" line="390"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="315"/>
+        <location filename="../views/ComparisonModels.cpp" line="392"/>
         <source>A ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="317"/>
+        <location filename="../views/ComparisonModels.cpp" line="394"/>
         <source>B ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="319"/>
+        <location filename="../views/ComparisonModels.cpp" line="396"/>
         <source>Δ ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="321"/>
+        <location filename="../views/ComparisonModels.cpp" line="398"/>
         <source>Δ self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="323"/>
+        <location filename="../views/ComparisonModels.cpp" line="400"/>
         <source>B ÷ A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="325"/>
+        <location filename="../views/ComparisonModels.cpp" line="402"/>
         <source>Δ FLOPs (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="327"/>
+        <location filename="../views/ComparisonModels.cpp" line="404"/>
         <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2539,52 +2599,56 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="28"/>
+        <location filename="../views/ParetoView.cpp" line="29"/>
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29"/>
+        <location filename="../views/ParetoView.cpp" line="30"/>
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30"/>
+        <location filename="../views/ParetoView.cpp" line="31"/>
         <source>KL mean to the baseline (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31"/>
+        <location filename="../views/ParetoView.cpp" line="32"/>
+        <location filename="../views/ParetoView.cpp" line="177"/>
         <source>Top-1 agreement (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="32"/>
+        <location filename="../views/ParetoView.cpp" line="33"/>
+        <location filename="../views/ParetoView.cpp" line="178"/>
         <source>Token match (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="34"/>
+        <location filename="../views/ParetoView.cpp" line="35"/>
         <source>Cost:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="36"/>
+        <location filename="../views/ParetoView.cpp" line="37"/>
         <source>Fidelity:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="66"/>
+        <location filename="../views/ParetoView.cpp" line="67"/>
+        <location filename="../views/ParetoView.cpp" line="174"/>
         <source>KV bytes ratio (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="67"/>
+        <location filename="../views/ParetoView.cpp" line="68"/>
+        <location filename="../views/ParetoView.cpp" line="175"/>
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="151"/>
+        <location filename="../views/ParetoView.cpp" line="152"/>
         <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2594,7 +2658,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="194"/>
+        <location filename="../views/ParetoView.cpp" line="173"/>
+        <source>1 / speed-up (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="176"/>
+        <source>KL mean (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="211"/>
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>
@@ -2659,27 +2733,27 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="226"/>
+        <location filename="../views/ComparisonModels.cpp" line="303"/>
         <source>Figure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="228"/>
+        <location filename="../views/ComparisonModels.cpp" line="305"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="230"/>
+        <location filename="../views/ComparisonModels.cpp" line="307"/>
         <source>Unit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="232"/>
+        <location filename="../views/ComparisonModels.cpp" line="309"/>
         <source>Measured or predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="234"/>
+        <location filename="../views/ComparisonModels.cpp" line="311"/>
         <source>How it was obtained</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2707,12 +2781,12 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="60"/>
+        <location filename="../views/RunsView.cpp" line="69"/>
         <source>(baseline)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="71"/>
+        <location filename="../views/RunsView.cpp" line="84"/>
         <source>%1
 image %2
 prompt &quot;%3&quot;
@@ -2720,38 +2794,48 @@ prompt &quot;%3&quot;
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="81"/>
+        <location filename="../views/RunsView.cpp" line="94"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="83"/>
+        <location filename="../views/RunsView.cpp" line="96"/>
         <source>Label</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="85"/>
+        <location filename="../views/RunsView.cpp" line="98"/>
         <source>Status</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="87"/>
+        <location filename="../views/RunsView.cpp" line="100"/>
         <source>Model</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="89"/>
+        <location filename="../views/RunsView.cpp" line="102"/>
         <source>Device</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="91"/>
+        <location filename="../views/RunsView.cpp" line="104"/>
         <source>Transform</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="93"/>
+        <location filename="../views/RunsView.cpp" line="106"/>
         <source>Wall ms (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="108"/>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="110"/>
+        <source>Generated text</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2764,7 +2848,7 @@ prompt &quot;%3&quot;
     </message>
     <message>
         <location filename="../views/SweepModels.cpp" line="74"/>
-        <source>not run: %1</source>
+        <source>not run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2778,68 +2862,73 @@ prompt &quot;%3&quot;
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="103"/>
+        <location filename="../views/SweepModels.cpp" line="105"/>
         <source>Method</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="105"/>
+        <location filename="../views/SweepModels.cpp" line="107"/>
         <source>Budget (KV fraction)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="105"/>
+        <location filename="../views/SweepModels.cpp" line="107"/>
         <source>Budget (tokens)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="107"/>
+        <location filename="../views/SweepModels.cpp" line="109"/>
         <source>Parameter</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="109"/>
+        <location filename="../views/SweepModels.cpp" line="111"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="111"/>
+        <location filename="../views/SweepModels.cpp" line="113"/>
         <source>Positions/head (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="111"/>
+        <location filename="../views/SweepModels.cpp" line="113"/>
         <source>Tokens held (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="113"/>
+        <location filename="../views/SweepModels.cpp" line="115"/>
         <source>Speed-up (A/B, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="115"/>
+        <location filename="../views/SweepModels.cpp" line="117"/>
         <source>KV bytes ratio (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="115"/>
+        <location filename="../views/SweepModels.cpp" line="117"/>
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="117"/>
+        <location filename="../views/SweepModels.cpp" line="119"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="119"/>
+        <location filename="../views/SweepModels.cpp" line="121"/>
         <source>Top-1 agreement (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="121"/>
+        <location filename="../views/SweepModels.cpp" line="123"/>
         <source>Token match (measured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="125"/>
+        <source>Why not run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

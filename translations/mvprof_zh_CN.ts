@@ -527,183 +527,208 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="99" />
+        <location filename="../app/gui/MainWindow.cpp" line="107" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120" />
+        <location filename="../app/gui/MainWindow.cpp" line="129" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="121" />
+        <location filename="../app/gui/MainWindow.cpp" line="130" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="123" />
+        <location filename="../app/gui/MainWindow.cpp" line="132" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="124" />
+        <location filename="../app/gui/MainWindow.cpp" line="133" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="126" />
+        <location filename="../app/gui/MainWindow.cpp" line="135" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="127" />
+        <location filename="../app/gui/MainWindow.cpp" line="136" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="129" />
+        <location filename="../app/gui/MainWindow.cpp" line="138" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="130" />
+        <location filename="../app/gui/MainWindow.cpp" line="139" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="131" />
+        <location filename="../app/gui/MainWindow.cpp" line="140" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="132" />
+        <location filename="../app/gui/MainWindow.cpp" line="141" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133" />
+        <location filename="../app/gui/MainWindow.cpp" line="142" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="134" />
+        <location filename="../app/gui/MainWindow.cpp" line="143" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="135" />
+        <location filename="../app/gui/MainWindow.cpp" line="144" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136" />
+        <location filename="../app/gui/MainWindow.cpp" line="145" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="137" />
+        <location filename="../app/gui/MainWindow.cpp" line="146" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="141" />
+        <location filename="../app/gui/MainWindow.cpp" line="150" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="147" />
+        <location filename="../app/gui/MainWindow.cpp" line="156" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148" />
+        <location filename="../app/gui/MainWindow.cpp" line="157" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="171" />
+        <location filename="../app/gui/MainWindow.cpp" line="182" />
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="184" />
+        <source>Run: </source>
+        <translation>运行：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="188" />
+        <source>The run the views show</source>
+        <translation>各视图显示的运行</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="217" />
+        <source>Back to run %1</source>
+        <translation>返回运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="220" />
+        <source>Now showing run %1, the what-if's result; "Back to run %2" in the toolbar returns</source>
+        <translation>现在显示运行 %1（what-if 的结果）；工具栏中的“返回运行 %2”可返回</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="229" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172" />
+        <location filename="../app/gui/MainWindow.cpp" line="230" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="174" />
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="232" />
+        <location filename="../app/gui/MainWindow.cpp" line="247" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="180" />
+        <location filename="../app/gui/MainWindow.cpp" line="238" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="185" />
+        <location filename="../app/gui/MainWindow.cpp" line="243" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="247" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="187" />
+        <location filename="../app/gui/MainWindow.cpp" line="247" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="198" />
+        <location filename="../app/gui/MainWindow.cpp" line="262" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="200" />
+        <location filename="../app/gui/MainWindow.cpp" line="264" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="204" />
+        <location filename="../app/gui/MainWindow.cpp" line="268" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="206" />
+        <location filename="../app/gui/MainWindow.cpp" line="270" />
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="209" />
+        <location filename="../app/gui/MainWindow.cpp" line="273" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="212" />
+        <location filename="../app/gui/MainWindow.cpp" line="276" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="213" />
+        <location filename="../app/gui/MainWindow.cpp" line="277" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="216" />
+        <location filename="../app/gui/MainWindow.cpp" line="280" />
         <source>Flame chart</source>
         <translation>火焰图</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220" />
+        <location filename="../app/gui/MainWindow.cpp" line="284" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="319" />
+        <location filename="../app/gui/MainWindow.cpp" line="383" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -738,123 +763,123 @@
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="78" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="80" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="78" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="80" />
         <source>The what-if failed</source>
         <translation>假设分析失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="88" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="91" />
         <source>What-if complete: see the comparison</source>
         <translation>假设分析完成：请查看对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="89" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="92" />
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="90" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="93" />
         <source>What-if failed: %1</source>
         <translation>假设分析失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="96" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="99" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="97" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="100" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="98" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="101" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="186" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="189" />
         <source>Comparing %1 against run %2…</source>
         <translation>正在对照运行 %2 比较 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="111" />
+        <location filename="../app/gui/MainWindow.cpp" line="120" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="318" />
+        <location filename="../app/gui/MainWindow.cpp" line="382" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="376" />
-        <location filename="../app/gui/MainWindow.cpp" line="378" />
+        <location filename="../app/gui/MainWindow.cpp" line="440" />
+        <location filename="../app/gui/MainWindow.cpp" line="442" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="106" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="109" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="114" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="117" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="147" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="151" />
         <source>Running %1 with the mvprof package…</source>
         <translation>正在用 mvprof 包运行 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="154" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="157" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="160" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="163" />
         <source>Open a session with a baseline run first</source>
         <translation>请先打开包含基线运行的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="164" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="167" />
         <source>Wait for the running job to finish, or cancel it</source>
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="177" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="180" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="344" />
+        <location filename="../app/gui/MainWindow.cpp" line="65" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="366" />
+        <location filename="../app/gui/MainWindow.cpp" line="430" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="417" />
+        <location filename="../app/gui/MainWindow.cpp" line="484" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="422" />
+        <location filename="../app/gui/MainWindow.cpp" line="489" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="424" />
+        <location filename="../app/gui/MainWindow.cpp" line="491" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1524,97 +1549,132 @@
         <translation>不适用</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="68" />
+        <location filename="../views/ComparisonModels.cpp" line="24" />
+        <source>Measured: the median of the interleaved A/B repetitions without probes (%1 pairs), with its 95 % interval; the summary's speed-up comes from the same repetitions. QPS derived: 1 / latency.</source>
+        <translation>实测：交错的无探针 A/B 重复（%1 对）的中位数及其 95 % 区间；摘要中的加速比来自同一组重复。QPS 为推导值：1 / 延迟。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="30" />
+        <source>Measured: the median wall time per item over the items (%1), with its 95 % interval. QPS derived: 1 / latency.</source>
+        <translation>实测：各条目（%1 个）每条目墙钟时间的中位数及其 95 % 区间。QPS 为推导值：1 / 延迟。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="34" />
+        <source>Measured: one run each, with the probes on, so no interval; run the what-if with repetitions (--reps) to compare latency. QPS derived: 1 / latency.</source>
+        <translation>实测：各运行一次且开启探针，因此没有区间；要比较延迟，请带重复次数（--reps）运行 what-if。QPS 为推导值：1 / 延迟。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="123" />
         <source>%1 (predicted)</source>
         <translation>%1（预测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="98" />
+        <location filename="../views/ComparisonModels.cpp" line="154" />
         <source>%1 (%2 vs measured)</source>
         <translation>%1（相对实测 %2）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="142" />
+        <location filename="../views/ComparisonModels.cpp" line="202" />
         <source>Derived: the run's weights plus the most its tensors grew by during the run (libtorch's CUDA caching allocator, measured)</source>
         <translation>推导值：该运行的权重加上运行期间其张量增长的最大量（libtorch 的 CUDA 缓存分配器，实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="144" />
+        <location filename="../views/ComparisonModels.cpp" line="204" />
         <source>Not a GPU run</source>
         <translation>不是 GPU 运行</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="148" />
+        <location filename="../views/ComparisonModels.cpp" line="208" />
         <source>Predicted: an int4/int8 kernel reading the packed weights, from the roofline of bytes moved</source>
         <translation>预测值：假设 int4/int8 内核直接读取打包权重，按搬运字节数的屋顶线模型推算</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="150" />
+        <location filename="../views/ComparisonModels.cpp" line="212" />
+        <source>Measured: the capture with its probes on, one run — what it cost to record, not for comparison</source>
+        <translation>实测：开启探针的一次采集——这是记录的代价，不用于比较</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="214" />
         <source>Measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="163" />
+        <location filename="../views/ComparisonModels.cpp" line="230" />
         <source>Setup</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="165" />
-        <source>Latency ms</source>
-        <translation>延迟 毫秒</translation>
+        <location filename="../views/ComparisonModels.cpp" line="234" />
+        <source>Latency ms (A/B median, measured)</source>
+        <translation>延迟 ms（A/B 中位数，实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="167" />
+        <location filename="../views/ComparisonModels.cpp" line="236" />
+        <source>Latency ms per item (median, measured)</source>
+        <translation>每条目延迟 ms（中位数，实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="238" />
+        <source>Latency ms (one probed run, measured)</source>
+        <translation>延迟 ms（一次带探针运行，实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="242" />
+        <source>Probed run ms (not for comparison)</source>
+        <translation>带探针运行 ms（不用于比较）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonModels.cpp" line="244" />
         <source>Peak RSS MiB (measured)</source>
         <translation>峰值 RSS MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="169" />
+        <location filename="../views/ComparisonModels.cpp" line="246" />
         <source>Peak GPU MiB (derived)</source>
         <translation>GPU 峰值 MiB（推导值）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="171" />
+        <location filename="../views/ComparisonModels.cpp" line="248" />
         <source>QPS (derived, 1/latency)</source>
         <translation>QPS（推导值，1/延迟）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="173" />
+        <location filename="../views/ComparisonModels.cpp" line="250" />
         <source>J/inference (measured)</source>
         <translation>焦耳/次推理（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="175" />
+        <location filename="../views/ComparisonModels.cpp" line="252" />
         <source>Weights MiB (measured)</source>
         <translation>权重 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="177" />
+        <location filename="../views/ComparisonModels.cpp" line="254" />
         <source>KV cache MiB (measured)</source>
         <translation>KV 缓存 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="179" />
+        <location filename="../views/ComparisonModels.cpp" line="256" />
         <source>Visual tokens</source>
         <translation>视觉令牌</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="181" />
+        <location filename="../views/ComparisonModels.cpp" line="258" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="183" />
+        <location filename="../views/ComparisonModels.cpp" line="260" />
         <source>Top-1 agreement</source>
         <translation>Top-1 一致率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="185" />
+        <location filename="../views/ComparisonModels.cpp" line="262" />
         <source>Token match</source>
         <translation>令牌匹配率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="187" />
+        <location filename="../views/ComparisonModels.cpp" line="264" />
         <source>Vision cosine</source>
         <translation>视觉特征余弦</translation>
     </message>
@@ -1622,118 +1682,108 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="56" />
-        <source>baseline</source>
-        <translation>基线</translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonView.cpp" line="57" />
-        <source>run %1 · %2</source>
-        <translation>运行 %1 · %2</translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonView.cpp" line="70" />
+        <location filename="../views/ComparisonView.cpp" line="68" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="72" />
+        <location filename="../views/ComparisonView.cpp" line="70" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="75" />
+        <location filename="../views/ComparisonView.cpp" line="74" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="91" />
+        <location filename="../views/ComparisonView.cpp" line="90" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="95" />
+        <location filename="../views/ComparisonView.cpp" line="94" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="100" />
+        <location filename="../views/ComparisonView.cpp" line="99" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="110" />
+        <location filename="../views/ComparisonView.cpp" line="109" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="123" />
+        <location filename="../views/ComparisonView.cpp" line="122" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="124" />
+        <location filename="../views/ComparisonView.cpp" line="123" />
         <source>A/B repetitions</source>
         <translation>A/B 重复</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="151" />
+        <location filename="../views/ComparisonView.cpp" line="150" />
         <source>Changed answers only</source>
         <translation>仅显示答案改变的条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="183" />
+        <location filename="../views/ComparisonView.cpp" line="182" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="216" />
+        <location filename="../views/ComparisonView.cpp" line="215" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="237" />
+        <location filename="../views/ComparisonView.cpp" line="236" />
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="251" />
+        <location filename="../views/ComparisonView.cpp" line="250" />
         <source>%1 [%2, %3]</source>
         <translation>%1 [%2, %3]</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="254" />
+        <location filename="../views/ComparisonView.cpp" line="256" />
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation>A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="273" />
+        <location filename="../views/ComparisonView.cpp" line="274" />
         <source>Eval items</source>
         <translation>评测条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="298" />
+        <location filename="../views/ComparisonView.cpp" line="302" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="263" />
-        <location filename="../views/ComparisonView.cpp" line="307" />
+        <location filename="../views/ComparisonView.cpp" line="317" />
+        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
+        <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次带探针运行，无区间：%6×）。</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="265" />
+        <location filename="../views/ComparisonView.cpp" line="310" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="310" />
+        <location filename="../views/ComparisonView.cpp" line="313" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="314" />
-        <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: %6×).</source>
-        <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次运行，无置信区间：%6×）。</translation>
-    </message>
-    <message>
-        <location filename="../views/ComparisonView.cpp" line="294" />
+        <location filename="../views/ComparisonView.cpp" line="296" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
@@ -1809,7 +1859,7 @@
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="154" />
+        <location filename="../views/ComparisonView.cpp" line="153" />
         <location filename="../views/EvalItemsModel.cpp" line="73" />
         <source>changed</source>
         <translation>已改变</translation>
@@ -2233,41 +2283,51 @@
     <name>mvp::views::Labels</name>
     <message>
         <location filename="../views/Labels.cpp" line="11" />
+        <source>baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="13" />
+        <source>run %1 · %2</source>
+        <translation>运行 %1 · %2</translation>
+    </message>
+    <message>
+        <location filename="../views/Labels.cpp" line="19" />
         <source>measured</source>
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="13" />
+        <location filename="../views/Labels.cpp" line="21" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="15" />
+        <location filename="../views/Labels.cpp" line="23" />
         <source>predicted</source>
         <translation>预测</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="17" />
+        <location filename="../views/Labels.cpp" line="25" />
         <source>derived</source>
         <translation>推导</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="19" />
+        <location filename="../views/Labels.cpp" line="27" />
         <source>apportioned</source>
         <translation>分摊</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="25" />
+        <location filename="../views/Labels.cpp" line="33" />
         <source>All phases</source>
         <translation>全部阶段</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="26" />
+        <location filename="../views/Labels.cpp" line="34" />
         <source>Prefill</source>
         <translation>预填充</translation>
     </message>
     <message>
-        <location filename="../views/Labels.cpp" line="27" />
+        <location filename="../views/Labels.cpp" line="35" />
         <source>Decode</source>
         <translation>解码</translation>
     </message>
@@ -2313,53 +2373,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="280" />
-        <location filename="../views/ComparisonModels.cpp" line="283" />
+        <location filename="../views/ComparisonModels.cpp" line="357" />
+        <location filename="../views/ComparisonModels.cpp" line="360" />
         <source>not run</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="311" />
+        <location filename="../views/ComparisonModels.cpp" line="388" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="313" />
+        <location filename="../views/ComparisonModels.cpp" line="390" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="315" />
+        <location filename="../views/ComparisonModels.cpp" line="392" />
         <source>A ms (measured)</source>
         <translation>A 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="317" />
+        <location filename="../views/ComparisonModels.cpp" line="394" />
         <source>B ms (measured)</source>
         <translation>B 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="319" />
+        <location filename="../views/ComparisonModels.cpp" line="396" />
         <source>Δ ms</source>
         <translation>Δ 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="321" />
+        <location filename="../views/ComparisonModels.cpp" line="398" />
         <source>Δ self ms</source>
         <translation>Δ 自身毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="323" />
+        <location filename="../views/ComparisonModels.cpp" line="400" />
         <source>B ÷ A</source>
         <translation>B ÷ A</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="325" />
+        <location filename="../views/ComparisonModels.cpp" line="402" />
         <source>Δ FLOPs (estimated)</source>
         <translation>Δ FLOPs（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="327" />
+        <location filename="../views/ComparisonModels.cpp" line="404" />
         <source>Δ bytes (estimated)</source>
         <translation>Δ 字节（估算）</translation>
     </message>
@@ -2539,52 +2599,56 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="28" />
+        <location filename="../views/ParetoView.cpp" line="29" />
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation>延迟比，1 / 加速比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29" />
+        <location filename="../views/ParetoView.cpp" line="30" />
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation>预填充 FLOPs 或 KV 字节比</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30" />
+        <location filename="../views/ParetoView.cpp" line="31" />
         <source>KL mean to the baseline (measured)</source>
         <translation>相对基线的平均 KL（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31" />
+        <location filename="../views/ParetoView.cpp" line="32" />
+        <location filename="../views/ParetoView.cpp" line="177" />
         <source>Top-1 agreement (measured)</source>
         <translation>Top-1 一致率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="32" />
+        <location filename="../views/ParetoView.cpp" line="33" />
+        <location filename="../views/ParetoView.cpp" line="178" />
         <source>Token match (measured)</source>
         <translation>词元匹配率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="34" />
+        <location filename="../views/ParetoView.cpp" line="35" />
         <source>Cost:</source>
         <translation>代价：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="36" />
+        <location filename="../views/ParetoView.cpp" line="37" />
         <source>Fidelity:</source>
         <translation>保真度：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="66" />
+        <location filename="../views/ParetoView.cpp" line="67" />
+        <location filename="../views/ParetoView.cpp" line="174" />
         <source>KV bytes ratio (measured)</source>
         <translation>KV 字节比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="67" />
+        <location filename="../views/ParetoView.cpp" line="68" />
+        <location filename="../views/ParetoView.cpp" line="175" />
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation>预填充 FLOPs 比（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="151" />
+        <location filename="../views/ParetoView.cpp" line="152" />
         <source>Pareto front</source>
         <translation>帕累托前沿</translation>
     </message>
@@ -2594,7 +2658,17 @@
         <translation>%1 次运行对照基线运行 %2；按中位数有 %3 个在前沿上（没有更便宜且损失更小的）；误差线：延迟比的区间（A/B，实测；6 次重复起约 95 %，更少则更低）。点击一个点可打开其比较。</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="194" />
+        <location filename="../views/ParetoView.cpp" line="173" />
+        <source>1 / speed-up (measured)</source>
+        <translation>1 / 加速比（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="176" />
+        <source>KL mean (measured)</source>
+        <translation>KL 均值（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/ParetoView.cpp" line="211" />
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation>%1 在 %2（%3）：运行 %4
@@ -2662,27 +2736,27 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="226" />
+        <location filename="../views/ComparisonModels.cpp" line="303" />
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="228" />
+        <location filename="../views/ComparisonModels.cpp" line="305" />
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="230" />
+        <location filename="../views/ComparisonModels.cpp" line="307" />
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="232" />
+        <location filename="../views/ComparisonModels.cpp" line="309" />
         <source>Measured or predicted</source>
         <translation>实测或预测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="234" />
+        <location filename="../views/ComparisonModels.cpp" line="311" />
         <source>How it was obtained</source>
         <translation>获得方式</translation>
     </message>
@@ -2710,12 +2784,12 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="60" />
+        <location filename="../views/RunsView.cpp" line="69" />
         <source>(baseline)</source>
         <translation>（基线）</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="71" />
+        <location filename="../views/RunsView.cpp" line="84" />
         <source>%1
 image %2
 prompt "%3"
@@ -2726,39 +2800,49 @@ prompt "%3"
 %4</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="81" />
+        <location filename="../views/RunsView.cpp" line="94" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="83" />
+        <location filename="../views/RunsView.cpp" line="96" />
         <source>Label</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="85" />
+        <location filename="../views/RunsView.cpp" line="98" />
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="87" />
+        <location filename="../views/RunsView.cpp" line="100" />
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="89" />
+        <location filename="../views/RunsView.cpp" line="102" />
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="91" />
+        <location filename="../views/RunsView.cpp" line="104" />
         <source>Transform</source>
         <translation>变换</translation>
     </message>
     <message>
-        <location filename="../views/RunsView.cpp" line="93" />
+        <location filename="../views/RunsView.cpp" line="106" />
         <source>Wall ms (measured)</source>
         <translation>墙钟 毫秒（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="108" />
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../views/RunsView.cpp" line="110" />
+        <source>Generated text</source>
+        <translation>生成的文本</translation>
     </message>
 </context>
 <context>
@@ -2770,8 +2854,8 @@ prompt "%3"
     </message>
     <message>
         <location filename="../views/SweepModels.cpp" line="74" />
-        <source>not run: %1</source>
-        <translation>未运行：%1</translation>
+        <source>not run</source>
+        <translation>未运行</translation>
     </message>
     <message>
         <location filename="../views/SweepModels.cpp" line="81" />
@@ -2784,69 +2868,74 @@ prompt "%3"
         <translation> 在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="103" />
+        <location filename="../views/SweepModels.cpp" line="105" />
         <source>Method</source>
         <translation>方法</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="105" />
+        <location filename="../views/SweepModels.cpp" line="107" />
         <source>Budget (KV fraction)</source>
         <translation>预算（KV 比例）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="105" />
+        <location filename="../views/SweepModels.cpp" line="107" />
         <source>Budget (tokens)</source>
         <translation>预算（词元数）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="107" />
+        <location filename="../views/SweepModels.cpp" line="109" />
         <source>Parameter</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="109" />
+        <location filename="../views/SweepModels.cpp" line="111" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="111" />
+        <location filename="../views/SweepModels.cpp" line="113" />
         <source>Positions/head (measured)</source>
         <translation>每头位置数（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="111" />
+        <location filename="../views/SweepModels.cpp" line="113" />
         <source>Tokens held (measured)</source>
         <translation>保留的词元数（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="113" />
+        <location filename="../views/SweepModels.cpp" line="115" />
         <source>Speed-up (A/B, measured)</source>
         <translation>加速比（A/B，实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="115" />
+        <location filename="../views/SweepModels.cpp" line="117" />
         <source>KV bytes ratio (measured)</source>
         <translation>KV 字节比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="115" />
+        <location filename="../views/SweepModels.cpp" line="117" />
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation>预填充 FLOPs 比（估算）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="117" />
+        <location filename="../views/SweepModels.cpp" line="119" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="119" />
+        <location filename="../views/SweepModels.cpp" line="121" />
         <source>Top-1 agreement (measured)</source>
         <translation>Top-1 一致率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/SweepModels.cpp" line="121" />
+        <location filename="../views/SweepModels.cpp" line="123" />
         <source>Token match (measured)</source>
         <translation>词元匹配率（实测）</translation>
+    </message>
+    <message>
+        <location filename="../views/SweepModels.cpp" line="125" />
+        <source>Why not run</source>
+        <translation>未运行的原因</translation>
     </message>
 </context>
 <context>

@@ -17,14 +17,67 @@ QVariant number(const std::optional<double>& v, int decimals) {
 QString percent(double v) {
     return QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 0);
 }
+
+QString latencyWhy(const ShownLatency& l) {
+    switch (l.source) {
+    case ShownLatency::Source::AbMedians:
+        return ComparisonModel::tr(
+                   "Measured: the median of the interleaved A/B repetitions without probes "
+                   "(%1 pairs), with its 95 % interval; the summary's speed-up comes from the "
+                   "same repetitions. QPS derived: 1 / latency.")
+            .arg(l.samples);
+    case ShownLatency::Source::ItemMedians:
+        return ComparisonModel::tr("Measured: the median wall time per item over the items "
+                                   "(%1), with its 95 % interval. QPS derived: 1 / latency.")
+            .arg(l.samples);
+    case ShownLatency::Source::ProbedRuns:
+        return ComparisonModel::tr(
+            "Measured: one run each, with the probes on, so no interval; run the what-if with "
+            "repetitions (--reps) to compare latency. QPS derived: 1 / latency.");
+    }
+    return {};
+}
 } // namespace
 
 // ---- setups ------------------------------------------------------------------
 
+ShownLatency shownLatency(const Comparison& c, const EvalComparison* eval) {
+    ShownLatency l;
+    auto ms = [](const Interval& ns) {
+        return Interval{ns.median / 1e6, ns.low / 1e6, ns.high / 1e6, ns.n, ns.coverage};
+    };
+    if (eval) {
+        l.source = ShownLatency::Source::ItemMedians;
+        l.a = eval->baseline.itemMs;
+        l.b = eval->whatIf.itemMs;
+        l.samples = eval->whatIf.items;
+    } else if (c.ab) {
+        l.source = ShownLatency::Source::AbMedians;
+        l.a = ms(c.ab->total.baseline);
+        l.b = ms(c.ab->total.whatIf);
+        l.samples = c.ab->reps;
+    } else {
+        const double a = double(c.baseWallNs) / 1e6, b = double(c.runWallNs) / 1e6;
+        l.a = {a, a, a, 1, 0};
+        l.b = {b, b, b, 1, 0};
+    }
+    return l;
+}
+
+QString latencyText(const Interval& ms, bool interval) {
+    const QString median = QString::number(ms.median, 'f', 2);
+    return interval
+               ? QStringLiteral("%1 [%2, %3]")
+                     .arg(median, QString::number(ms.low, 'f', 2), QString::number(ms.high, 'f', 2))
+               : median;
+}
+
 ComparisonModel::ComparisonModel(QObject* parent) : RowTableModel(parent) {}
 
 void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabel,
-                                    const QString& runLabel) {
+                                    const QString& runLabel, const EvalComparison* eval) {
+    latency_ = shownLatency(c, eval);
+    auto qpsOf = [](double ms) { return ms > 0 ? 1e3 / ms : 0.0; };
     const double mib = double(1 << 20);
     auto optMiB = [&](const std::optional<double>& b) {
         return b ? std::optional<double>(*b / mib) : std::nullopt;
@@ -37,8 +90,9 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
     std::vector<SetupRow> rows;
     SetupRow base;
     base.setup = baseLabel;
-    base.latencyMs = double(c.baseWallNs) / 1e6;
-    base.qps = c.baseQps;
+    base.latencyMs = latency_.a;
+    base.probedMs = double(c.baseWallNs) / 1e6;
+    base.qps = qpsOf(latency_.a.median);
     base.peakMiB = double(c.basePeakRss) / mib;
     base.peakGpuMiB = optMiB(c.basePeakGpuBytes);
     base.weightsMiB = optMiB(c.baseWeightBytes);
@@ -48,8 +102,9 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
     rows.push_back(base);
     SetupRow run;
     run.setup = runLabel;
-    run.latencyMs = double(c.runWallNs) / 1e6;
-    run.qps = c.runQps;
+    run.latencyMs = latency_.b;
+    run.probedMs = double(c.runWallNs) / 1e6;
+    run.qps = qpsOf(latency_.b.median);
     run.peakMiB = double(c.runPeakRss) / mib;
     run.peakGpuMiB = optMiB(c.runPeakGpuBytes);
     run.weightsMiB = optMiB(c.runWeightBytes);
@@ -67,8 +122,9 @@ void ComparisonModel::setComparison(const Comparison& c, const QString& baseLabe
         SetupRow p;
         p.setup = tr("%1 (predicted)").arg(runLabel);
         p.predicted = true;
-        p.latencyMs = *c.predictedWallNs / 1e6;
-        p.qps = *c.predictedWallNs > 0 ? 1e9 / *c.predictedWallNs : 0;
+        const double ms = *c.predictedWallNs / 1e6;
+        p.latencyMs = {ms, ms, ms, 1, 0};
+        p.qps = qpsOf(ms);
         p.predictionError = c.predictionError();
         p.visualTokens = c.runVisualTokens;
         p.energy = QStringLiteral("–"); // no energy is predicted
@@ -86,8 +142,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     const SetupRow* r = rowAt(index);
     if (!r) return {};
     const int col = index.column();
-    const bool onlyMeasured =
-        col == PeakMemory || col == PeakGpu || col == Weights || col == Kv || col >= Kl;
+    const bool onlyMeasured = col == ProbedLatency || col == PeakMemory || col == PeakGpu ||
+                              col == Weights || col == Kv || col >= Kl;
     if (role == Qt::DisplayRole) {
         if (r->predicted && onlyMeasured) return QStringLiteral("–");
         switch (col) {
@@ -96,9 +152,11 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         case Latency:
             return r->predictionError
                        ? tr("%1 (%2 vs measured)")
-                             .arg(r->latencyMs, 0, 'f', 2)
+                             .arg(r->latencyMs.median, 0, 'f', 2)
                              .arg(QString::asprintf("%+.0f %%", 100.0 * *r->predictionError))
-                       : QString::number(r->latencyMs, 'f', 2);
+                       : latencyText(r->latencyMs, latency_.hasInterval());
+        case ProbedLatency:
+            return QString::number(r->probedMs, 'f', 2);
         case PeakMemory:
             return number(r->peakMiB, 1);
         case PeakGpu:
@@ -129,7 +187,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     if (role == ComparisonSortRole) {
         switch (col) {
         case Latency:
-            return r->latencyMs;
+            return r->latencyMs.median;
+        case ProbedLatency:
+            return r->probedMs;
         case Qps:
             return r->qps;
         case VisualTokens:
@@ -147,6 +207,10 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         return r->predicted && (col == Latency || col == Qps)
                    ? tr("Predicted: an int4/int8 kernel reading the packed weights, from the "
                         "roofline of bytes moved")
+               : col == Latency || col == Qps ? latencyWhy(latency_)
+               : col == ProbedLatency
+                   ? tr("Measured: the capture with its probes on, one run — what it cost "
+                        "to record, not for comparison")
                    : tr("Measured");
     if (role == Qt::FontRole && r->predicted) {
         QFont f;
@@ -157,12 +221,25 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && (section == Latency || section == Qps))
+        return latencyWhy(latency_);
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Setup:
         return tr("Setup");
     case Latency:
-        return tr("Latency ms");
+        switch (latency_.source) {
+        case ShownLatency::Source::AbMedians:
+            return tr("Latency ms (A/B median, measured)");
+        case ShownLatency::Source::ItemMedians:
+            return tr("Latency ms per item (median, measured)");
+        case ShownLatency::Source::ProbedRuns:
+            return tr("Latency ms (one probed run, measured)");
+        }
+        return {};
+    case ProbedLatency:
+        return tr("Probed run ms (not for comparison)");
     case PeakMemory:
         return tr("Peak RSS MiB (measured)");
     case PeakGpu:

@@ -5,6 +5,7 @@
 // header, or its tooltip and kind column). SortRole gives numbers to sort by.
 
 #include "core/compare/Comparison.h"
+#include "core/compare/EvalComparison.h"
 #include "views/ItemViews.h"
 #include "views/RowTableModel.h"
 
@@ -14,11 +15,27 @@ namespace mvp::views {
 
 inline constexpr int ComparisonSortRole = SortRole;
 
+// The one latency a comparison shows per side — in the setup table and in
+// the summary alike, so the two cannot disagree: the A/B medians with their
+// intervals when the what-if ran repetitions, the per-item medians of eval
+// runs, else each run's probed wall time (one run each, no interval).
+struct ShownLatency {
+    enum class Source { AbMedians, ItemMedians, ProbedRuns };
+    Source source = Source::ProbedRuns;
+    Interval a, b;   // milliseconds; low = high = median without an interval
+    int samples = 1; // repetitions, items, or 1
+    bool hasInterval() const { return source != Source::ProbedRuns; }
+};
+ShownLatency shownLatency(const Comparison& c, const EvalComparison* eval);
+QString latencyText(const Interval& ms, bool interval); // "41.70 [40.90, 43.00]"
+
 // One line of the setup table: a run as measured, or a what-if as predicted.
 struct SetupRow {
     QString setup;
     bool predicted = false;
-    double latencyMs = 0, qps = 0;
+    Interval latencyMs;  // the shown latency (ShownLatency), or the prediction
+    double probedMs = 0; // the probed run's wall time: what it cost with probes on
+    double qps = 0;
     std::optional<double> peakMiB, peakGpuMiB, weightsMiB, kvMiB, predictionError;
     int visualTokens = 0;
     std::optional<double> klMean, top1, tokenMatch, visionCosine;
@@ -31,6 +48,7 @@ public:
     enum Column {
         Setup,
         Latency,
+        ProbedLatency, // hidden where it is the shown latency (no repetitions)
         PeakMemory,
         PeakGpu,
         Qps,
@@ -45,7 +63,9 @@ public:
         ColumnCount
     };
     explicit ComparisonModel(QObject* parent = nullptr);
-    void setComparison(const Comparison& c, const QString& baseLabel, const QString& runLabel);
+    void setComparison(const Comparison& c, const QString& baseLabel, const QString& runLabel,
+                       const EvalComparison* eval = nullptr);
+    const ShownLatency& latency() const { return latency_; }
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation,
@@ -53,6 +73,7 @@ public:
 
 private:
     QString gpuMemoryWhy_; // why the GPU column is n/a; empty where it is shown or not a GPU run
+    ShownLatency latency_;
 };
 
 class RunMetricsModel : public RowTableModel<RunMetricRow> {

@@ -4,21 +4,22 @@
 #include "core/compare/EvalComparison.h"
 #include "views/AbTimingsView.h"
 #include "views/ComparisonModels.h"
-#include "views/EvalItemsModel.h"
 #include "views/EvalItemHeatmaps.h"
+#include "views/EvalItemsModel.h"
 #include "views/HeatmapView.h"
 #include "views/ItemViews.h"
+#include "views/Labels.h"
 #include "views/SessionData.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
-#include <QItemSelectionModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -51,14 +52,6 @@ QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent) {
     return t;
 }
 
-// A run without a transform is a baseline; one that says more about itself
-// (an eval set's baseline, "eval baseline") keeps its label.
-QString runTitle(const RunInfo& r) {
-    const bool plain = r.label.empty() || r.label == "baseline";
-    const QString what = r.transform.empty() && plain ? ComparisonView::tr("baseline")
-                                                      : QString::fromStdString(r.label);
-    return ComparisonView::tr("run %1 · %2").arg(r.id).arg(what);
-}
 } // namespace
 
 ComparisonView::ComparisonView(QWidget* parent)
@@ -76,6 +69,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     picks->addWidget(pickA_, 1);
     picks->addWidget(new QLabel(tr("B:"), this));
     picks->addWidget(pickB_, 1);
+    summary_->setObjectName(QStringLiteral("comparisonSummary"));
     summary_->setWordWrap(true);
     summary_->setText(tr("Run a what-if (What-if menu) or choose two runs to compare."));
 
@@ -253,7 +247,10 @@ void ComparisonView::compare(qint64 a, qint64 b) {
 void ComparisonView::showEval(const ComparisonResult& r) {
     const EvalComparison& c = *r.eval;
     const auto acc = [](const Proportion& p) {
-        return tr("%1 [%2, %3]").arg(p.value, 0, 'f', 3).arg(p.low, 0, 'f', 3).arg(p.high, 0, 'f', 3);
+        return tr("%1 [%2, %3]")
+            .arg(p.value, 0, 'f', 3)
+            .arg(p.low, 0, 'f', 3)
+            .arg(p.high, 0, 'f', 3);
     };
     summary_->setText(
         tr("A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; "
@@ -266,8 +263,7 @@ void ComparisonView::showEval(const ComparisonResult& r) {
             .arg(c.change.low, 0, 'f', 3)
             .arg(c.change.high, 0, 'f', 3)
             .arg(c.change.withinNoise() ? tr(", within noise") : QString())
-            .arg(c.baseline.itemMs.median, 0, 'f', 2)
-            .arg(c.whatIf.itemMs.median, 0, 'f', 2)
+            .arg(latencyText(setups_->latency().a, false), latencyText(setups_->latency().b, false))
             .arg(c.speedup.median, 0, 'f', 2)
             .arg(c.speedup.low, 0, 'f', 2)
             .arg(c.speedup.high, 0, 'f', 2)
@@ -280,12 +276,13 @@ void ComparisonView::showEval(const ComparisonResult& r) {
 
 void ComparisonView::show(const ComparisonResult& r) {
     const QString labelA = runTitle(r.a->data.run), labelB = runTitle(r.b->data.run);
-    setups_->setComparison(r.comparison, labelA, labelB);
+    setups_->setComparison(r.comparison, labelA, labelB, r.eval ? &*r.eval : nullptr);
     details_->setRows(r.comparison.details);
     diff_->setRows(r.comparison.modules);
     // The GPU memory column only for runs on a GPU (the proxy keeps the model's columns).
     const bool gpuRuns = r.comparison.basePeakGpuBytes || !r.comparison.gpuMemory.empty();
     setupTable_->setColumnHidden(ComparisonModel::PeakGpu, !gpuRuns);
+    setupTable_->setColumnHidden(ComparisonModel::ProbedLatency, !setups_->latency().hasInterval());
     setupTable_->resizeColumnsToContents();
     setupTable_->resizeRowsToContents();
     detailsTable_->resizeColumnsToContents();
@@ -297,6 +294,8 @@ void ComparisonView::show(const ComparisonResult& r) {
     const auto& c = r.comparison;
     const QString what =
         c.transform.empty() ? QString() : tr(" (%1)").arg(QString::fromStdString(c.transform));
+    // The latencies are the setup table's (ShownLatency): one source.
+    const ShownLatency& shown = setups_->latency();
     if (c.ab) {
         const AbPhase& t = c.ab->total;
         summary_->setText(
@@ -304,8 +303,7 @@ void ComparisonView::show(const ComparisonResult& r) {
                "speed-up %7× [%8, %9]%10.")
                 .arg(labelA, labelB, what)
                 .arg(c.ab->reps)
-                .arg(t.baseline.median / 1e6, 0, 'f', 1)
-                .arg(t.whatIf.median / 1e6, 0, 'f', 1)
+                .arg(latencyText(shown.a, false), latencyText(shown.b, false))
                 .arg(t.speedup.median, 0, 'f', 2)
                 .arg(t.speedup.low, 0, 'f', 2)
                 .arg(t.speedup.high, 0, 'f', 2)
@@ -316,11 +314,10 @@ void ComparisonView::show(const ComparisonResult& r) {
                                "the machine was unsteady"))));
     } else {
         summary_->setText(
-            tr("A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one run each, no interval: "
-               "%6×).")
+            tr("A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no "
+               "interval: %6×).")
                 .arg(labelA, labelB, what)
-                .arg(double(c.baseWallNs) / 1e6, 0, 'f', 1)
-                .arg(double(c.runWallNs) / 1e6, 0, 'f', 1)
+                .arg(latencyText(shown.a, false), latencyText(shown.b, false))
                 .arg(c.runWallNs > 0 ? double(c.baseWallNs) / double(c.runWallNs) : 0.0, 0, 'f',
                      2));
     }

@@ -5,6 +5,14 @@
 
 namespace mvp::views {
 
+QString runTitle(const RunInfo& r) {
+    const bool plain = r.label.empty() || r.label == "baseline";
+    const QString what = r.transform.empty() && plain
+                             ? QCoreApplication::translate("mvp::views::Labels", "baseline")
+                             : QString::fromStdString(r.label);
+    return QCoreApplication::translate("mvp::views::Labels", "run %1 · %2").arg(r.id).arg(what);
+}
+
 QString provenanceLabel(Provenance p) {
     switch (p) {
     case Provenance::Measured:

@@ -5,6 +5,7 @@
 #include "views/PlotPicking.h"
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -152,8 +153,7 @@ void ParetoView::redraw() {
     line->setPen(QPen(colours::ink(palette()), 1.2, Qt::DashLine));
     for (const size_t i : front_)
         line->addData(costOf(table_.points[i]), fidelityOf(table_.points[i]));
-    plot_->xAxis->setLabel(costBox_->currentText());
-    plot_->yAxis->setLabel(fidelityBox_->currentText());
+    setAxisLabels();
     plot_->xAxis->setRange(0, maxX * 1.1);
     plot_->yAxis->setRange(0, maxY > 0 ? maxY * 1.1 : 1);
     info_->setText(
@@ -165,6 +165,23 @@ void ParetoView::redraw() {
             .arg(table_.baseline)
             .arg(front_.size()));
     plot_->replot();
+}
+
+// Shorter than the choosers' texts, and the plot kept tall enough for the
+// vertical one: an axis label is never cut.
+void ParetoView::setAxisLabels() {
+    const QString x = cost_ == Cost::Latency ? tr("1 / speed-up (measured)")
+                      : table_.kv            ? tr("KV bytes ratio (measured)")
+                                             : tr("Prefill FLOPs ratio (estimated)");
+    const QString y = fidelity_ == Fidelity::Kl     ? tr("KL mean (measured)")
+                      : fidelity_ == Fidelity::Top1 ? tr("Top-1 agreement (measured)")
+                                                    : tr("Token match (measured)");
+    plot_->xAxis->setLabel(x);
+    plot_->yAxis->setLabel(y);
+    // The axis rect spans the plot less the x axis and the legend below it.
+    const int below = 4 * QFontMetrics(plot_->xAxis->labelFont()).height() +
+                      2 * QFontMetrics(plot_->legend->font()).height();
+    plot_->setMinimumHeight(QFontMetrics(plot_->yAxis->labelFont()).horizontalAdvance(y) + below);
 }
 
 QPointF ParetoView::pixelOf(size_t point) const {

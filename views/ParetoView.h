@@ -43,6 +43,7 @@ private:
     double costOf(const SweepPoint& p) const;
     double fidelityOf(const SweepPoint& p) const;
     void redraw();
+    void setAxisLabels();
     void drawMethod(const QString& method, const QColor& colour, std::vector<size_t> points);
 
     SweepTable table_;

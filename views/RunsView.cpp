@@ -24,6 +24,15 @@ QString statusLabel(RunStatus s) {
     }
     return {};
 }
+
+// Text as a table shows it on one line: UTF-8 decoded (invalid bytes as
+// U+FFFD), control characters as "·" — a random-weight model's bytes are.
+QString printable(const std::string& text) {
+    QString s = QString::fromUtf8(text.data(), qsizetype(text.size()));
+    for (QChar& c : s)
+        if (c.category() == QChar::Other_Control) c = QChar(0x00B7);
+    return s;
+}
 } // namespace
 
 RunsModel::RunsModel(QObject* parent) : RowTableModel(parent) {}
@@ -60,6 +69,10 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             return r->transform.empty() ? tr("(baseline)") : QString::fromStdString(r->transform);
         case WallMs:
             return QString::number(double(r->wallNs) / 1e6, 'f', 1);
+        case Prompt:
+            return printable(r->prompt);
+        case Output:
+            return printable(r->outputText);
         }
     }
     if (role == Qt::FontRole && r->id == current_) {
@@ -91,6 +104,10 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Transform");
     case WallMs:
         return tr("Wall ms (measured)");
+    case Prompt:
+        return tr("Prompt");
+    case Output:
+        return tr("Generated text");
     }
     return {};
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The session explorer: the runs of a session with their status, model,
-// device and transform. Choosing a run asks the window to show it.
+// device, transform, prompt and generated text. Choosing a run asks the window to show it.
 
 #include "core/session/Records.h"
 #include "views/ItemViews.h"
@@ -16,7 +16,18 @@ namespace mvp::views {
 class RunsModel : public RowTableModel<RunInfo> {
     Q_OBJECT
 public:
-    enum Column { Id, Label, Status, Model, Device, Transform, WallMs, ColumnCount };
+    enum Column {
+        Id,
+        Label,
+        Status,
+        Model,
+        Device,
+        Transform,
+        WallMs,
+        Prompt,
+        Output,
+        ColumnCount
+    };
     static constexpr int SortRole = views::SortRole;
     explicit RunsModel(QObject* parent = nullptr);
     void setRuns(std::vector<RunInfo> runs, int64_t current);

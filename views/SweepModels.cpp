@@ -71,7 +71,7 @@ QVariant SweepTableModel::data(const QModelIndex& index, int role) const {
     case Budget:
         return raw ? QVariant(p->budget) : QVariant(QString::number(p->budget));
     case Parameter:
-        return p->error.isEmpty() ? p->parameter : tr("not run: %1").arg(p->error);
+        return p->error.isEmpty() ? p->parameter : tr("not run");
     case Run:
         return p->run ? QVariant(p->run) : QVariant();
     case Held:
@@ -91,6 +91,8 @@ QVariant SweepTableModel::data(const QModelIndex& index, int role) const {
         return value(p->top1, 2);
     case Match:
         return value(p->tokenMatch, 2);
+    case Note:
+        return p->error;
     default:
         return {};
     }
@@ -119,6 +121,8 @@ QVariant SweepTableModel::headerData(int section, Qt::Orientation o, int role) c
         return tr("Top-1 agreement (measured)");
     case Match:
         return tr("Token match (measured)");
+    case Note:
+        return tr("Why not run");
     default:
         return {};
     }

@@ -34,7 +34,20 @@ SweepTable parseSweepTable(const QJsonObject& table);
 class SweepTableModel : public RowTableModel<SweepPoint> {
     Q_OBJECT
 public:
-    enum Column { Method, Budget, Parameter, Run, Held, Speedup, Cost, Kl, Top1, Match, Columns };
+    enum Column {
+        Method,
+        Budget,
+        Parameter,
+        Run,
+        Held,
+        Speedup,
+        Cost,
+        Kl,
+        Top1,
+        Match,
+        Note, // why a point did not run, in full (the last column, wrapped)
+        Columns
+    };
     using RowTableModel::RowTableModel;
     void setTable(const SweepTable& table);
     int columnCount(const QModelIndex& parent = {}) const override;

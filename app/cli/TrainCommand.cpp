@@ -27,9 +27,10 @@ int trainCommand(const std::vector<std::string>& argv) {
     cli.app.add_option("--warmup", o.warmupSteps, "warm-up steps (default 100)")->check(atLeast(0));
     cli.app.add_option("--aux-weight", o.auxWeight,
                        "weight of the per-patch probe's loss (default 1; 0: answers only)");
-    cli.app.add_option("--vision-steps", o.visionSteps,
-                       "steps training the encoder alone on the per-patch labels before the "
-                       "questions (default 0)")
+    cli.app
+        .add_option("--vision-steps", o.visionSteps,
+                    "steps training the encoder alone on the per-patch labels before the "
+                    "questions (default 0)")
         ->check(atLeast(0));
     cli.app
         .add_option("--colour-shape-every", o.colourShapeEvery,

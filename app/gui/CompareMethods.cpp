@@ -1,7 +1,6 @@
 #include "app/gui/CompareMethods.h"
 
 #include "app/gui/WhatIf.h"
-
 #include "views/ParetoView.h"
 
 #include <QCheckBox>
@@ -12,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -99,12 +99,26 @@ CompareMethodsWindow::CompareMethodsWindow(QWidget* parent)
     view_->setModel(proxy_);
     view_->setSortingEnabled(true);
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view_->setObjectName(QStringLiteral("compareMethodsTable"));
+    // Every column as wide as its contents but the last, why a point did not
+    // run: it takes the rest of the width and wraps, so no reason is cut.
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->horizontalHeader()->setMinimumSectionSize(120);
+    view_->setWordWrap(true);
+    view_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(pareto_);
     split->addWidget(view_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    buttons->setObjectName(QStringLiteral("compareMethodsButtons"));
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QWidget::close);
+    connect(new QShortcut(QKeySequence(Qt::Key_Escape), this), &QShortcut::activated, this,
+            &QWidget::close);
+    connect(pareto_, &views::ParetoView::runClicked, this, &CompareMethodsWindow::selectRun);
     connect(pareto_, &views::ParetoView::runClicked, this, &CompareMethodsWindow::openRun);
     connect(view_, &QTableView::activated, this, [this](const QModelIndex& index) {
         if (const auto* p = model_->rowAt(proxy_->mapToSource(index)); p && p->run)
@@ -116,6 +130,18 @@ CompareMethodsWindow::CompareMethodsWindow(QWidget* parent)
 void CompareMethodsWindow::setTable(const views::SweepTable& table) {
     model_->setTable(table);
     pareto_->setTable(table);
+}
+
+void CompareMethodsWindow::selectRun(qint64 run) {
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        const QModelIndex source = model_->index(row, 0);
+        const views::SweepPoint* p = model_->rowAt(source);
+        if (!p || p->run != run) continue;
+        const QModelIndex shown = proxy_->mapFromSource(source);
+        view_->selectRow(shown.row());
+        view_->scrollTo(shown);
+        return;
+    }
 }
 
 } // namespace mvp

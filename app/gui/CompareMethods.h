@@ -2,7 +2,8 @@
 // What-if → Compare Methods…: a sweep of published methods over budgets
 // (`mvprof-cli whatif --sweep … --progress jsonl`) chosen in a dialog, and a
 // window with its table and its Pareto plot; a point or row opens that
-// what-if's comparison.
+// what-if's comparison, a clicked point selects its row. Close or Escape
+// closes the window.
 
 #include "views/SweepModels.h"
 
@@ -53,6 +54,7 @@ public:
     void setTable(const views::SweepTable& table);
     views::ParetoView* pareto() const { return pareto_; }
     QTableView* table() const { return view_; }
+    void selectRun(qint64 run); // the table's row of this what-if, selected and scrolled to
 
 signals:
     void openRun(qint64 run);

@@ -14,6 +14,7 @@
 #include "views/FindingsView.h"
 #include "views/FlameChartView.h"
 #include "views/HeatmapView.h"
+#include "views/Labels.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
 #include "views/OpTableView.h"
@@ -23,6 +24,7 @@
 #include "views/TimelineView.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -46,6 +48,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QTreeView>
 #include <cmath>
 #include <map>
@@ -56,6 +59,11 @@ namespace mvp {
 namespace {
 constexpr int kMaxRecent = 8;
 const QString kRecentKey = QStringLiteral("recentSessions");
+
+// The status bar's message while a session loads (cleared once it has).
+QString loadingMessage(const QString& path) {
+    return MainWindow::tr("Loading %1…").arg(path);
+}
 } // namespace
 
 // What the worker hands back: the data, or the error message to show.
@@ -102,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
 
     setUpFileMenu();
+    setUpRunSelector();
     setUpWhatIfs();
     setUpViewMenu();
     setUpDocks();
@@ -162,8 +171,57 @@ void MainWindow::setUpWhatIfs() {
     connect(compare_, &CompareMethodsWindow::openRun, this, [this](qint64 run) {
         if (!session_) return;
         compareWhenLoaded_ = run;
-        openSession(session_->path, run);
+        switchRun(run, true);
     });
+}
+
+// The run every view shows, chosen in a toolbar: a session holds a baseline
+// and its what-ifs. After a what-if switched the views to its result, a
+// button leads back to the run shown before.
+void MainWindow::setUpRunSelector() {
+    auto* bar = addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolbar"));
+    bar->addWidget(new QLabel(tr("Run: "), bar));
+    runSelector_ = new QComboBox(bar);
+    runSelector_->setObjectName(QStringLiteral("runSelector"));
+    runSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    runSelector_->setToolTip(tr("The run the views show"));
+    runSelector_->setEnabled(false);
+    bar->addWidget(runSelector_);
+    backToRun_ = new QToolButton(bar);
+    backToRun_->setObjectName(QStringLiteral("backToRun"));
+    backToRunAction_ = bar->addWidget(backToRun_);
+    backToRunAction_->setVisible(false);
+    connect(runSelector_, &QComboBox::activated, this,
+            [this](int i) { switchRun(runSelector_->itemData(i).toLongLong(), false); });
+    connect(backToRun_, &QToolButton::clicked, this, [this] { switchRun(backTo_, false); });
+}
+
+void MainWindow::switchRun(qint64 run, bool automatic) {
+    if (!session_ || run <= 0) return;
+    backTo_ = automatic && run != session_->runId ? session_->runId : 0;
+    openSession(session_->path, run);
+}
+
+void MainWindow::showRunChoice() {
+    {
+        const QSignalBlocker quiet(runSelector_);
+        runSelector_->clear();
+        for (const RunInfo& r : session_->runs)
+            runSelector_->addItem(views::runTitle(r), qint64(r.id));
+        runSelector_->setCurrentIndex(runSelector_->findData(qint64(session_->runId)));
+        runSelector_->setEnabled(session_->runs.size() > 1);
+    }
+    const bool offerBack = backTo_ > 0 && backTo_ != session_->runId;
+    if (!offerBack) backTo_ = 0;
+    backToRun_->setText(tr("Back to run %1").arg(backTo_));
+    backToRunAction_->setVisible(offerBack);
+    if (offerBack)
+        statusBar()->showMessage(tr("Now showing run %1, the what-if's result; \"Back to run "
+                                    "%2\" in the toolbar returns")
+                                     .arg(session_->runId)
+                                     .arg(backTo_),
+                                 10000);
 }
 
 // View: language and theme (the docks add themselves below them).
@@ -183,13 +241,19 @@ void MainWindow::setUpViewMenu() {
         a->setChecked(savedLanguage() == code);
     }
     auto* theme = viewMenu_->addMenu(tr("&Theme"));
+    theme->setObjectName(QStringLiteral("themeMenu"));
+    auto* chosen = new QActionGroup(theme); // exclusive: the active theme is the checked one
     const std::pair<Theme, QString> themes[] = {
         {Theme::System, tr("System")}, {Theme::Light, tr("Light")}, {Theme::Dark, tr("Dark")}};
-    for (const auto& [t, name] : themes)
-        theme->addAction(name, this, [t = t] {
+    for (const auto& [t, name] : themes) {
+        auto* a = theme->addAction(name, this, [t = t] {
             saveTheme(t);
             applyTheme(t);
         });
+        a->setCheckable(true);
+        a->setChecked(savedTheme() == t);
+        chosen->addAction(a);
+    }
     viewMenu_->addSeparator();
 }
 
@@ -341,7 +405,7 @@ void MainWindow::attach() {
 }
 
 void MainWindow::openSession(const QString& path, qint64 runId) {
-    statusBar()->showMessage(tr("Loading %1…").arg(path));
+    statusBar()->showMessage(loadingMessage(path));
     // A newer open replaces an older one still loading: the GUI never waits for it.
     loads_.start([path, runId](const auto& stale) {
         auto loaded = std::make_shared<Loaded>();
@@ -402,6 +466,9 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     ops_->setSession(session_);
     roofline_->setSession(session_);
     runs_->setRuns(session_->runs, session_->runId);
+    if (statusBar()->currentMessage().startsWith(loadingMessage(session_->path)))
+        statusBar()->clearMessage(); // loaded: the "Loading …" would outstay it
+    showRunChoice();
     comparison_->setRuns(session_->path, session_->runs);
     whatIfs_->setEnabled(!runner_.isRunning());
     if (compareWhenLoaded_ && compareWhenLoaded_ == session_->runId) {

@@ -13,12 +13,14 @@
 #include <memory>
 #include <optional>
 
+class QComboBox;
 class QDockWidget;
 class QTimer;
 class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QToolButton;
 
 namespace mvp {
 struct Finding;
@@ -103,7 +105,12 @@ private:
     void setUpDocks();
     void connectViews();
     void setUpLiveFollow();
+    void setUpRunSelector();
     void restoreSettings();
+    // Shows another run of the open session; a what-if's result (`automatic`)
+    // offers one click back to the run shown before it.
+    void switchRun(qint64 run, bool automatic);
+    void showRunChoice(); // the selector, the way back and a notice for the run shown
     // The baseline a what-if or sweep runs against (the run shown, or its
     // baseline); none, with a status message, without a session or while a job runs.
     std::optional<qint64> whatIfBaseline();
@@ -145,6 +152,10 @@ private:
     QMenu* viewMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* runLabel_;
+    QComboBox* runSelector_ = nullptr;   // the session's runs; the current one is shown
+    QToolButton* backToRun_ = nullptr;   // after a what-if switched the views: back to backTo_
+    QAction* backToRunAction_ = nullptr; // the button's place in the toolbar (shown or not)
+    qint64 backTo_ = 0;
     CaptureRunner runner_;
     QProgressBar* progress_ = nullptr;
     QPushButton* cancel_ = nullptr;

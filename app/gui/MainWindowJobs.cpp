@@ -64,41 +64,44 @@ void MainWindow::setUpJobs() {
                     openSession(runner_.session());
                 }
             });
-    connect(
-        &runner_, &CaptureRunner::finished, this,
-        [this](bool ok, bool cancelled, const QString& message) {
-            progress_->hide();
-            cancel_->hide();
-            whatIfs_->setEnabled(session_ != nullptr);
-            const bool whatIf = runner_.isWhatIf();
-            if (whatIf && ok) compareWhenLoaded_ = runner_.finishedRun();
-            if (QFileInfo::exists(runner_.session()))
-                openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
-            if (!ok && !cancelled)
-                showError(whatIf ? tr("The what-if failed") : tr("The capture failed"), message);
-            if (std::exchange(sweeping_, false)) {
-                if (!runner_.sweepTable().isEmpty()) {
-                    compare_->setTable(views::parseSweepTable(runner_.sweepTable()));
-                    compare_->show();
+    connect(&runner_, &CaptureRunner::finished, this,
+            [this](bool ok, bool cancelled, const QString& message) {
+                progress_->hide();
+                cancel_->hide();
+                whatIfs_->setEnabled(session_ != nullptr);
+                const bool whatIf = runner_.isWhatIf();
+                if (whatIf && ok) compareWhenLoaded_ = runner_.finishedRun();
+                // A what-if's result replaces the run shown, with a way back.
+                if (whatIf && ok && session_ && session_->path == runner_.session())
+                    switchRun(runner_.finishedRun(), true);
+                else if (QFileInfo::exists(runner_.session()))
+                    openSession(runner_.session(), whatIf && ok ? runner_.finishedRun() : 0);
+                if (!ok && !cancelled)
+                    showError(whatIf ? tr("The what-if failed") : tr("The capture failed"),
+                              message);
+                if (std::exchange(sweeping_, false)) {
+                    if (!runner_.sweepTable().isEmpty()) {
+                        compare_->setTable(views::parseSweepTable(runner_.sweepTable()));
+                        compare_->show();
+                    }
+                    emit sweepFinished(ok, message);
                 }
-                emit sweepFinished(ok, message);
-            }
-            if (whatIf) {
+                if (whatIf) {
+                    statusBar()->showMessage(
+                        ok          ? tr("What-if complete: see the comparison")
+                        : cancelled ? tr("What-if cancelled: the run is kept, marked incomplete")
+                                    : tr("What-if failed: %1").arg(message),
+                        8000);
+                    emit whatIfFinished(ok, message);
+                    return;
+                }
                 statusBar()->showMessage(
-                    ok          ? tr("What-if complete: see the comparison")
-                    : cancelled ? tr("What-if cancelled: the run is kept, marked incomplete")
-                                : tr("What-if failed: %1").arg(message),
+                    ok          ? tr("Capture complete")
+                    : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
+                                : tr("Capture failed: %1").arg(message),
                     8000);
-                emit whatIfFinished(ok, message);
-                return;
-            }
-            statusBar()->showMessage(
-                ok          ? tr("Capture complete")
-                : cancelled ? tr("Capture cancelled: the run is kept, marked incomplete")
-                            : tr("Capture failed: %1").arg(message),
-                8000);
-            emit captureFinished(ok, cancelled, message);
-        });
+                emit captureFinished(ok, cancelled, message);
+            });
 }
 
 void MainWindow::newCapture() {
@@ -144,8 +147,8 @@ void MainWindow::showJobStarted(const QString& message) {
 
 void MainWindow::startCapture(const CaptureRequest& request) {
     if (!request.script.isEmpty()) {
-        showJobStarted(tr("Running %1 with the mvprof package…")
-                           .arg(QFileInfo(request.script).fileName()));
+        showJobStarted(
+            tr("Running %1 with the mvprof package…").arg(QFileInfo(request.script).fileName()));
         runner_.start(request);
         return;
     }

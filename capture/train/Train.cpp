@@ -90,7 +90,8 @@ public:
 
 private:
     bool asks(QuestionKind kind, uint64_t i) const {
-        const bool recognition = kind == QuestionKind::Colour || kind == QuestionKind::ShapeOfColour;
+        const bool recognition =
+            kind == QuestionKind::Colour || kind == QuestionKind::ShapeOfColour;
         return !recognition || i % uint64_t(o_.colourShapeEvery) == 0;
     }
 
@@ -118,22 +119,25 @@ torch::Tensor probeLoss(torch::nn::Linear& probe, const torch::Tensor& features,
         torch::NoGradGuard noGrad;
         const auto object = s.patchShape.gt(0);
         out.objectPatches += int(object.sum().item<int64_t>());
-        out.colourRight += int((logits.narrow(1, 0, kColourClasses).argmax(1).eq(s.patchColour) &
-                                object).sum().item<int64_t>());
-        out.shapeRight +=
-            int((logits.narrow(1, kColourClasses, kShapeClasses).argmax(1).eq(s.patchShape) &
-                 object).sum().item<int64_t>());
+        out.colourRight +=
+            int((logits.narrow(1, 0, kColourClasses).argmax(1).eq(s.patchColour) & object)
+                    .sum()
+                    .item<int64_t>());
+        out.shapeRight += int(
+            (logits.narrow(1, kColourClasses, kShapeClasses).argmax(1).eq(s.patchShape) & object)
+                .sum()
+                .item<int64_t>());
         out.patches += int(s.patchColumn.numel());
         out.columnRight += int(columnLogits.argmax(1).eq(s.patchColumn).sum().item<int64_t>());
     }
     // The shape is asked of the patches an object covers only: they are a
     // tenth of the grid, and averaged over all of it their loss would vanish.
     const auto covered = s.patchShape.gt(0).nonzero().squeeze(1);
-    const auto shapeLogits = logits.narrow(1, kColourClasses, kShapeClasses).index_select(0, covered);
+    const auto shapeLogits =
+        logits.narrow(1, kColourClasses, kShapeClasses).index_select(0, covered);
     const auto shapeLoss =
-        covered.numel() > 0
-            ? F::cross_entropy(shapeLogits, s.patchShape.index_select(0, covered))
-            : torch::zeros({});
+        covered.numel() > 0 ? F::cross_entropy(shapeLogits, s.patchShape.index_select(0, covered))
+                            : torch::zeros({});
     // The column: the encoder's position embedding survives to its output
     // only if something asks for it, and the left/right question needs the
     // decoder to read where the patches it attends to lie.
@@ -293,8 +297,8 @@ struct Replica {
 
     Replica(const VlmConfig& cfg, bool withProbe)
         : model(std::make_unique<VlmModel>(cfg)),
-          probe(cfg.vision.dim, kColourClasses + kShapeClasses + kCentreClasses +
-                                    cfg.vision.gridSide()) {
+          probe(cfg.vision.dim,
+                kColourClasses + kShapeClasses + kCentreClasses + cfg.vision.gridSide()) {
         auto& module = model->impl();
         module.train();
         parameters = module.parameters();

@@ -59,14 +59,14 @@ struct TrainOptions {
 };
 
 struct TrainProgress {
-    int step = 0, steps = 0; // over both stages (vision steps first)
+    int step = 0, steps = 0;   // over both stages (vision steps first)
     double loss = 0;           // mean over the last reportEvery steps
     double answerAccuracy = 0; // first answer byte predicted right, same window (per question)
     double seconds = 0;        // since training began (set-up excluded)
     // The per-patch probe, same window: how often it names the colour and the
     // shape of a patch an object covers (0 without the probe).
     double probeColour = 0, probeShape = 0;
-    double probeColumn = 0; // how often it names any patch's column
+    double probeColumn = 0;   // how often it names any patch's column
     bool visionStage = false; // the window's steps trained the encoder alone
 };
 
