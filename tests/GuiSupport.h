@@ -43,10 +43,11 @@ inline bool showSession(MainWindow& w, const QString& path, QSize size) {
 }
 
 // Makes any warning fail the running test, but the offscreen platform's own
-// note that it cannot resize windows to their hints (call it from init()).
+// notes that it cannot resize windows to their hints or raise one (a
+// tooltip) (call it from init()).
 inline void failOnWarnings() {
     QTest::failOnWarning(QRegularExpression(
-        QStringLiteral("^(?!This plugin does not support propagateSizeHints).*")));
+        QStringLiteral("^(?!This plugin does not support (propagateSizeHints|raise)).*")));
 }
 
 // The main window's parts, by the object names the window gives them.

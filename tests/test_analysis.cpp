@@ -92,6 +92,67 @@ private slots:
         NEAR(single.jain, 1);
     }
 
+    // The obvious, found, each with its evidence and a suggestion: four
+    // experts taking 283, 231, 22 and 40 routing slots (CV 0.796 by hand:
+    // mean 144, σ = √(52 590 / 4); the busiest 283 / 576 = 49 % against a fair
+    // 25 %, yet its Z-score 1.21 is under the overload threshold), the
+    // preprocessing at 15 % of the run, one module with 30 % of it as self time.
+    void findingsCatchTheObvious() {
+        RunData d;
+        d.run.status = RunStatus::Complete;
+        d.run.wallNs = 1000;
+        d.experts = 4;
+        d.topK = 2;
+        d.phases = {{Phase::Preprocess, 0, 0, 150},
+                    {Phase::Vision, 0, 150, 400},
+                    {Phase::Prefill, 0, 400, 700},
+                    {Phase::Decode, 1, 700, 1000}};
+        d.modules = {{1, "llm.layers.0.moe", "MoE", std::nullopt, 10}};
+        d.spans = {{1, 1, std::nullopt, Phase::Prefill, 0, 400, 700, std::nullopt, 0, 0}};
+        // Slot i: token i mod 288, rank i / 288 — no token meets an expert twice.
+        const std::vector<int> slotExpert = expand({283, 231, 22, 40});
+        for (size_t i = 0; i < slotExpert.size(); ++i)
+            d.routing.push_back({1, Phase::Prefill, 0, int(i % 288), Modality::Visual, int(i / 288),
+                                 slotExpert[i], 0.5});
+        const RunAnalysis a = analyseRun(d);
+        auto find = [&](const std::string& id) -> const Finding* {
+            for (const auto& f : a.findings)
+                if (f.id == id) return &f;
+            return nullptr;
+        };
+        const Finding* moe = find("moe.imbalance.L1");
+        QVERIFY(moe);
+        QCOMPARE(moe->severity, Severity::Info); // CV in (0.5, 1]: not "severe"
+        QVERIFY2(moe->title.find("expert 0 takes 49 %") != std::string::npos, moe->title.c_str());
+        QVERIFY(moe->title.find("fair share 25 %") != std::string::npos);
+        NEAR(moe->evidence[0].value, std::sqrt(52590.0 / 4) / 144); // cv
+        NEAR(moe->evidence[1].value, 283.0 / 576);                  // top_share
+        QCOMPARE(moe->target.expert.value_or(-1), 0);
+        QVERIFY(!moe->suggestion.empty());
+        QVERIFY(!find("moe.overloaded.L1.E0")); // what the share finding is for
+        const Finding* pre = find("phase.outsized.preprocess");
+        QVERIFY(pre);
+        QCOMPARE(pre->severity, Severity::Info); // 15 %: under the 25 % of a warning
+        NEAR(pre->evidence[0].value, 0.15);
+        QVERIFY(pre->title.find("15 %") != std::string::npos && !pre->suggestion.empty());
+        const Finding* module = find("modules.biggest_self");
+        QVERIFY(module);
+        QCOMPARE(module->target.module, std::string("llm.layers.0.moe"));
+        NEAR(module->evidence[0].value, 0.3);
+        // Below the thresholds nothing is said: an even layer, a 5 % preprocess.
+        RunData even = d;
+        even.phases[0].endNs = 50;
+        even.routing.clear();
+        const std::vector<int> flat = expand({144, 144, 144, 144});
+        for (size_t i = 0; i < flat.size(); ++i)
+            even.routing.push_back(
+                {1, Phase::Prefill, 0, int(i % 288), Modality::Visual, int(i / 288), flat[i], 0.5});
+        const RunAnalysis b = analyseRun(even);
+        for (const auto& f : b.findings)
+            QVERIFY2(f.id != "moe.imbalance.L1" && f.id != "phase.outsized.preprocess",
+                     f.id.c_str());
+    }
+
     void overloadThresholdIsStrict() {
         const std::vector<int64_t> counts{0, 128, 0, 96, 0, 0, 256, 0, 0, 544};
         const auto rows = rowsFor(expand(counts));

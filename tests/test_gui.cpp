@@ -29,6 +29,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
@@ -42,6 +43,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 #include <QUrl>
 #include <qcustomplot.h>
@@ -129,6 +131,19 @@ private slots:
             slotCount += r.layer == 1;
         QCOMPARE(test::expertLoadView(w)->shown().total.tokens, slotCount);
         QVERIFY(test::expertLoadView(w)->barsPlot()->plottableCount() >= 2);
+        // Legends beside the data, below the axes (no bar, point or roof behind them); the
+        // layer × expert Z grid has its colour scale.
+        for (QCustomPlot* plot :
+             {test::expertLoadView(w)->barsPlot(), test::rooflineView(w)->plot()}) {
+            plot->replot();
+            QVERIFY(plot->legend->visible());
+            QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->outerRect()));
+        }
+        QCPColorScale* zScale = nullptr;
+        for (QCPLayoutElement* e :
+             test::expertLoadView(w)->zGridPlot()->plotLayout()->elements(false))
+            if (auto* s = qobject_cast<QCPColorScale*>(e)) zScale = s;
+        QVERIFY(zScale && zScale->axis()->label().contains(QStringLiteral("Z-score")));
         test::expertLoadView(w)->phaseBox()->setCurrentIndex(2);                 // decode only
         QCOMPARE(test::expertLoadView(w)->shown().total.tokens, int64_t(3 * 2)); // 3 steps × top-2
 
@@ -156,7 +171,22 @@ private slots:
                  qPrintable(test::expertLoadView(w)->tokenRouting()));
         QCOMPARE(test::timelineView(w)->highlightedLanes(),
                  2 * 2); // top-2 experts in each of the two MoE layers
-        QVERIFY(test::heatmapView(w)->describePatch(37).contains(QStringLiteral("Expert FLOPs")));
+        // One numbering: the hover names the patch and its token as the expert view does,
+        // each metric with its unit and provenance, in a tooltip at the cursor.
+        const QString read = test::heatmapView(w)->describePatch(37);
+        const int token37 = w.session()->grid->firstPosition + 37;
+        QVERIFY2(
+            read.contains(QStringLiteral("Patch 37 (row 2, column 5) · token %1").arg(token37)),
+            qPrintable(read));
+        QVERIFY2(read.contains(QRegularExpression(QStringLiteral("Expert FLOPs: [0-9.]+ [kMG]?FLOP "
+                                                                 "\\(estimated\\)"))),
+                 qPrintable(read));
+        QVERIFY(test::expertLoadView(w)->tokenRouting().contains(
+            QStringLiteral("Selected token %1 (patch 37)").arg(token37)));
+        QTest::mouseMove(canvas, patch37);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().startsWith(QStringLiteral("Patch 37 ")),
+                 qPrintable(QToolTip::text()));
 
         // Timeline: per MoE layer a gate lane and one per expert; keys zoom.
         auto* timeline = test::timelineView(w);
@@ -300,13 +330,19 @@ private slots:
         // colormap's top colour (at the maximum) to its bottom one.
         auto* bar = heat->findChild<views::ColourBar*>(QStringLiteral("heatmapColourBar"));
         QVERIFY(bar && bar->isVisible());
-        // latency: apportioned, in seconds
+        // latency (apportioned) spreads under 5 % of its mean here: said to be uniform and
+        // not painted, so no colour bar.
         metricBox->setCurrentIndex(metricBox->findData(QStringLiteral("latency")));
+        QVERIFY(bar->texts().isEmpty());
+        bool saysUniform = false;
+        for (auto* label : heat->findChildren<QLabel*>())
+            saysUniform |= label->text().contains(QStringLiteral("uniform within"));
+        QVERIFY(saysUniform);
+        // attention: measured, a score, absolute (from 0) by default
+        metricBox->setCurrentIndex(metricBox->findData(QStringLiteral("attention")));
         const QString said = bar->texts().join(QLatin1Char('|'));
-        QVERIFY2(said.contains(QStringLiteral("Expert latency share|(apportioned)")),
-                 qPrintable(said));
-        QVERIFY2(bar->texts().at(bar->texts().size() - 2).endsWith(QLatin1Char('s')),
-                 qPrintable(said));
+        QVERIFY2(said.contains(QStringLiteral("|(measured)|")), qPrintable(said));
+        QCOMPARE(bar->texts().back(), QStringLiteral("0"));
         auto barEnds = [&] {
             const QImage shot = bar->grab().toImage();
             const QRect r = bar->barRect();

@@ -7,10 +7,13 @@
 #include "TestSql.h"
 #include "TestSupport.h"
 #include "app/gui/MainWindow.h"
+#include "core/image/Colormap.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
+#include "views/ColourBar.h"
 #include "views/ExpertLoadView.h"
+#include "views/HeatmapView.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
 #include "views/OpTableView.h"
@@ -19,6 +22,8 @@
 #include "views/TimelineView.h"
 
 #include <QApplication>
+#include <QBuffer>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
@@ -30,6 +35,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -118,6 +124,32 @@ bool writeForeign(const QString& path) {
     return (*w)->endRun(*run, done) && (*w)->close();
 }
 
+// A 64 × 64 grey image cut into 4 × 4 patches with two metrics: attention
+// spreading 0.4 % (100.2 … 100.6, noise next to its size) and answer
+// attention 1 … 16 (a real spread).
+bool writeSpreads(const QString& path, const QImage& image) {
+    auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
+    if (!w) return false;
+    auto run = (*w)->beginRun(foreignRun());
+    if (!run) return false;
+    Batch b;
+    b.run = *run;
+    b.phases = {{Phase::Prefill, 0, 0, 100}};
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG")) return false;
+    b.image = ImageRow{"grey.png", 64, 64, 64, 64, {png.begin(), png.end()}};
+    b.patchGrid = PatchGridRow{4, 4, 16, 64, 1};
+    for (int p = 0; p < 16; ++p) {
+        b.patchMetrics.push_back({0, "attention", p, 100.2 + 0.4 * p / 15.0});
+        b.patchMetrics.push_back({0, "answer_attention", p, 1.0 + p});
+    }
+    (*w)->submit(std::move(b));
+    RunResult done;
+    done.wallNs = 100;
+    return (*w)->endRun(*run, done) && (*w)->close();
+}
+
 using test::execSql;
 
 } // namespace
@@ -160,6 +192,52 @@ class TestGuiForeign : public QObject {
 private slots:
     void initTestCase() { test::isolateSettings(); }
     void init() { test::failOnWarnings(); }
+
+    // Honest colour scales: a 0.4 % spread is said to be uniform and left
+    // unpainted, on either scale; a real spread is painted from 0 (absolute,
+    // the default) or from its minimum (range), the colour bar's ends saying
+    // which. Colours from viridis at the value's place on the scale, by hand.
+    void colourScalesSayWhatTheyMap() {
+        const QString path = dir.filePath(QStringLiteral("spreads.mvprof"));
+        QImage grey(64, 64, QImage::Format_RGB32);
+        grey.fill(QColor(128, 128, 128));
+        QVERIFY(writeSpreads(path, grey));
+        MainWindow w;
+        QVERIFY(test::showSession(w, path, QSize(1280, 800)));
+        auto* heat = test::heatmapView(w);
+        auto* metric = test::find<QComboBox>(*heat, "metric");
+        auto* scale = test::find<QComboBox>(*heat, "heatmapScale");
+        auto infoText = [&] {
+            QString all;
+            for (auto* l : heat->findChildren<QLabel*>())
+                all += l->text() + QLatin1Char('\n');
+            return all;
+        };
+        test::find<QSlider>(*heat, "opacity")->setValue(100);
+        metric->setCurrentIndex(metric->findData(QStringLiteral("attention")));
+        for (int s = 0; s < scale->count(); ++s) {
+            scale->setCurrentIndex(s);
+            QVERIFY2(infoText().contains(QStringLiteral("uniform within 0.4 %")),
+                     qPrintable(infoText()));
+            QCOMPARE(heat->overlay().convertToFormat(QImage::Format_RGB32), grey);
+        }
+        metric->setCurrentIndex(metric->findData(QStringLiteral("answer_attention")));
+        // Pixels whose bilinear sample clamps to a corner patch: its value exactly.
+        const QPoint firstPatch(7, 7), lastPatch(56, 56);
+        auto near = [](QColor c, const std::array<uint8_t, 3>& want) {
+            return std::abs(c.red() - want[0]) <= 2 && std::abs(c.green() - want[1]) <= 2 &&
+                   std::abs(c.blue() - want[2]) <= 2;
+        };
+        auto* bar = test::find<views::ColourBar>(*heat, "heatmapColourBar");
+        scale->setCurrentIndex(scale->findData(int(HeatScale::Absolute)));
+        QVERIFY(!infoText().contains(QStringLiteral("uniform")));
+        QVERIFY(near(heat->overlay().pixelColor(firstPatch), colorAt(Colormap::Viridis, 1.0 / 16)));
+        QVERIFY(near(heat->overlay().pixelColor(lastPatch), colorAt(Colormap::Viridis, 1.0)));
+        QCOMPARE(bar->texts().back(), QStringLiteral("0"));
+        scale->setCurrentIndex(scale->findData(int(HeatScale::Range)));
+        QVERIFY(near(heat->overlay().pixelColor(firstPatch), colorAt(Colormap::Viridis, 0.0)));
+        QCOMPARE(bar->texts().back(), QStringLiteral("1"));
+    }
 
     void rolesGiveLayersWhereThePathHasNone() {
         const QString path = dir.filePath(QStringLiteral("foreign.mvprof"));

@@ -27,6 +27,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QMenu>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -466,6 +467,21 @@ private slots:
                 p && p->sourceModel() == setups)
                 setupTable = t;
         QVERIFY(setupTable && setupTable->isColumnHidden(views::ComparisonModel::PeakGpu));
+        // No header is cut: each visible column at least as wide as its header's widest
+        // line.
+        const QHeaderView* header = setupTable->horizontalHeader();
+        for (int c = 0; c < setups->columnCount(); ++c) {
+            if (setupTable->isColumnHidden(c)) continue;
+            const QString text = setups->headerData(c, Qt::Horizontal).toString();
+            int widest = 0;
+            for (const QString& line : text.split(QLatin1Char('\n')))
+                widest = std::max(widest, header->fontMetrics().horizontalAdvance(line));
+            QVERIFY2(header->sectionSize(c) >= widest, qPrintable(text));
+        }
+        // The setup table's rows whole (the page scrolls where the dock is too low; the
+        // window grows the dock towards what the comparison needs).
+        QTRY_VERIFY(setupTable->viewport()->height() >=
+                    setups->rowCount() * setupTable->verticalHeader()->defaultSectionSize());
         // The A/B repetitions: every phase and the total with an interval, drawn as
         // A's and B's bars with error bars.
         auto* ab = view->abTimings();
@@ -495,6 +511,24 @@ private slots:
         QAbstractItemModelTester t2(view->details(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(view->details()->rowCount() > 5);
+        // … the profiler's own figures behind a disclosure, the transforms' shown.
+        auto* detailsTable = test::find<QTableView>(*view, "comparisonDetails");
+        auto* detailsShown = detailsTable->model();
+        auto profilerRows = [&] {
+            int n = 0;
+            for (int row = 0; row < detailsShown->rowCount(); ++row)
+                n += detailsShown->index(row, views::RunMetricsModel::Name)
+                         .data()
+                         .toString()
+                         .startsWith(QStringLiteral("capture."));
+            return n;
+        };
+        QVERIFY(detailsShown->rowCount() > 5);
+        QCOMPARE(profilerRows(), 0);
+        test::find<QCheckBox>(*view, "showProfilerFigures")->setChecked(true);
+        QVERIFY(profilerRows() > 0);
+        QCOMPARE(detailsShown->rowCount(), view->details()->rowCount());
+        test::find<QCheckBox>(*view, "showProfilerFigures")->setChecked(false);
         auto* diff = view->moduleDiffProxy();
         QAbstractItemModelTester t3(view->moduleDiff(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -538,6 +572,14 @@ private slots:
         QCOMPARE(w.session()->runId, qint64(2));
         QApplication::processEvents();
         QVERIFY(!back->isVisible());
+        // The session opened afresh compares its newest what-if with its
+        // baseline, unasked.
+        MainWindow fresh;
+        QSignalSpy freshCompared(test::comparisonView(fresh), &views::ComparisonView::compared);
+        fresh.openSession(path);
+        QVERIFY(freshCompared.wait(30000));
+        QCOMPARE(test::comparisonView(fresh)->runA(), qint64(1));
+        QCOMPARE(test::comparisonView(fresh)->runB(), qint64(2));
         // packaging/make-screenshots.sh sets MVP_SCREENSHOT_DIR.
         const QString shots =
             QProcessEnvironment::systemEnvironment().value(QStringLiteral("MVP_SCREENSHOT_DIR"));

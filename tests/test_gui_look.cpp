@@ -14,12 +14,19 @@
 #include "views/TimelineView.h"
 
 #include <QAbstractItemView>
+#include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QFileInfo>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -101,6 +108,41 @@ private slots:
                      qPrintable(c.name()));
         QCOMPARE(views::colours::contrast(Qt::black, Qt::white), 21.0);
         applyTheme(Theme::System); // as the other tests expect
+    }
+
+    // Cold start: the welcome page instead of an empty heatmap, with the ways
+    // in and the recent sessions; Help has its entries; New Capture starts
+    // from the bundled sample image, the demo from ref:demo on the bundled
+    // scene; a recent session chosen opens and replaces the welcome page.
+    void coldStartWelcomes() {
+        QSettings().setValue(QStringLiteral("recentSessions"), QStringList{session});
+        MainWindow w;
+        auto* stack = test::find<QStackedWidget>(w, "centralStack");
+        QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("welcomePage"));
+        for (const char* name : {"welcomeNewCapture", "welcomeSample", "welcomeOpen"})
+            QVERIFY(test::find<QPushButton>(w, name)->isEnabled());
+        auto* recent = test::find<QListWidget>(w, "welcomeRecent");
+        QCOMPARE(recent->count(), 1);
+        QCOMPARE(recent->item(0)->data(Qt::UserRole).toString(), session);
+        QStringList help;
+        for (QAction* a : test::find<QMenu>(w, "helpMenu")->actions())
+            if (!a->isSeparator()) help << a->text().remove(QLatin1Char('&'));
+        QCOMPARE(help,
+                 (QStringList{QStringLiteral("Documentation"), QStringLiteral("Keyboard Shortcuts"),
+                              QStringLiteral("About mvprof")}));
+        const CaptureRequest first = w.initialCaptureRequest(false);
+        QVERIFY2(first.image.endsWith(QStringLiteral("samples/astronaut.png")) &&
+                     QFileInfo(first.image).isFile(),
+                 qPrintable(first.image));
+        const CaptureRequest demo = w.initialCaptureRequest(true);
+        QCOMPARE(demo.model, QStringLiteral("ref:demo"));
+        QVERIFY(demo.image.endsWith(QStringLiteral("samples/scene.png")) &&
+                QFileInfo(demo.image).isFile());
+        QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
+        emit recent->itemActivated(recent->item(0));
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(stack->currentWidget(), static_cast<QWidget*>(test::heatmapView(w)));
+        QSettings().remove(QStringLiteral("recentSessions"));
     }
 
     // View → Theme marks the active theme, one at a time, and a new window

@@ -150,6 +150,38 @@ private slots:
                 if (x != 12 || y != 7) QVERIFY(pixel(x, y) != top);
     }
 
+    // Expert FLOPs spread over 100.2–100.6 kFLOP (0.4 %): uniform, not
+    // painted; absolute scale from 0, range from the minimum — values worked
+    // by hand.
+    void colourScalesAreHonestAboutSmallSpreads() {
+        HeatGrid g{1, 3, {100.2e3, 100.4e3, 100.6e3}};
+        const ScaleRange abs = scaleRange(g, HeatScale::Absolute);
+        QCOMPARE(abs.low, 0.0);
+        QCOMPARE(abs.high, 100.6e3);
+        QVERIFY(std::abs(abs.spread - 0.4e3 / 100.4e3) < 1e-12);
+        QVERIFY(abs.uniform);
+        const HeatGrid a = onScale(g, abs);
+        QVERIFY(std::abs(a.values[0] - 100.2 / 100.6) < 1e-12 && a.values[2] == 1.0);
+        const ScaleRange range = scaleRange(g, HeatScale::Range);
+        QCOMPARE(range.low, 100.2e3);
+        QVERIFY(range.uniform); // the spread is the grid's, whatever the scale
+        const HeatGrid r = onScale(g, range);
+        QVERIFY(r.values[0] == 0.0 && std::abs(r.values[1] - 0.5) < 1e-9 && r.values[2] == 1.0);
+        // A real difference: 1 against 3 (spread 1.0) is painted.
+        HeatGrid wide{1, 2, {1.0, 3.0}};
+        QVERIFY(!scaleRange(wide, HeatScale::Absolute).uniform);
+        QCOMPARE(onScale(wide, scaleRange(wide, HeatScale::Absolute)).values[0], 1.0 / 3.0);
+        // All equal, all zero, negatives: no division by zero, 0 inside the absolute scale.
+        HeatGrid zero{1, 2, {0.0, 0.0}};
+        QVERIFY(scaleRange(zero, HeatScale::Range).uniform);
+        QCOMPARE(onScale(zero, scaleRange(zero, HeatScale::Range)).values[1], 0.0);
+        HeatGrid negative{1, 2, {-2.0, -1.0}};
+        const ScaleRange n = scaleRange(negative, HeatScale::Absolute);
+        QCOMPARE(n.low, -2.0);
+        QCOMPARE(n.high, 0.0);
+        QCOMPARE(onScale(negative, n).values[1], 0.5);
+    }
+
     void layerRanges() {
         QVERIFY(parseLayerRange("all").ok());
         auto r = parseLayerRange("2-5");

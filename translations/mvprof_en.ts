@@ -528,359 +528,415 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="107"/>
+        <location filename="../app/gui/MainWindow.cpp" line="113"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="129"/>
+        <location filename="../app/gui/MainWindow.cpp" line="148"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="130"/>
+        <location filename="../app/gui/MainWindow.cpp" line="149"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="132"/>
+        <location filename="../app/gui/MainWindow.cpp" line="151"/>
         <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133"/>
+        <location filename="../app/gui/MainWindow.cpp" line="152"/>
         <source>&amp;Open Session…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="135"/>
+        <location filename="../app/gui/MainWindow.cpp" line="154"/>
         <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136"/>
+        <location filename="../app/gui/MainWindow.cpp" line="155"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="138"/>
+        <location filename="../app/gui/MainWindow.cpp" line="157"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="139"/>
+        <location filename="../app/gui/MainWindow.cpp" line="158"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="140"/>
+        <location filename="../app/gui/MainWindow.cpp" line="159"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="141"/>
+        <location filename="../app/gui/MainWindow.cpp" line="160"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142"/>
+        <location filename="../app/gui/MainWindow.cpp" line="161"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="143"/>
+        <location filename="../app/gui/MainWindow.cpp" line="162"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="144"/>
+        <location filename="../app/gui/MainWindow.cpp" line="163"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145"/>
+        <location filename="../app/gui/MainWindow.cpp" line="164"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="146"/>
+        <location filename="../app/gui/MainWindow.cpp" line="165"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="150"/>
+        <location filename="../app/gui/MainWindow.cpp" line="169"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="156"/>
+        <location filename="../app/gui/MainWindow.cpp" line="175"/>
         <source>&amp;What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="157"/>
+        <location filename="../app/gui/MainWindow.cpp" line="176"/>
         <source>What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="182"/>
+        <location filename="../app/gui/MainWindow.cpp" line="201"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="184"/>
+        <location filename="../app/gui/MainWindow.cpp" line="203"/>
         <source>Run: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="188"/>
+        <location filename="../app/gui/MainWindow.cpp" line="207"/>
         <source>The run the views show</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="217"/>
+        <location filename="../app/gui/MainWindow.cpp" line="236"/>
         <source>Back to run %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220"/>
+        <location filename="../app/gui/MainWindow.cpp" line="239"/>
         <source>Now showing run %1, the what-if&apos;s result; &quot;Back to run %2&quot; in the toolbar returns</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="229"/>
+        <location filename="../app/gui/MainWindow.cpp" line="248"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="230"/>
+        <location filename="../app/gui/MainWindow.cpp" line="249"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="232"/>
-        <location filename="../app/gui/MainWindow.cpp" line="247"/>
+        <location filename="../app/gui/MainWindow.cpp" line="251"/>
+        <location filename="../app/gui/MainWindow.cpp" line="266"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="238"/>
+        <location filename="../app/gui/MainWindow.cpp" line="257"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="243"/>
+        <location filename="../app/gui/MainWindow.cpp" line="262"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="247"/>
+        <location filename="../app/gui/MainWindow.cpp" line="266"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="247"/>
+        <location filename="../app/gui/MainWindow.cpp" line="266"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="262"/>
+        <location filename="../app/gui/MainWindow.cpp" line="281"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="264"/>
+        <location filename="../app/gui/MainWindow.cpp" line="283"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="268"/>
+        <location filename="../app/gui/MainWindow.cpp" line="287"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="270"/>
+        <location filename="../app/gui/MainWindow.cpp" line="289"/>
         <source>Ops</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="273"/>
+        <location filename="../app/gui/MainWindow.cpp" line="292"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="276"/>
+        <location filename="../app/gui/MainWindow.cpp" line="295"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="277"/>
+        <location filename="../app/gui/MainWindow.cpp" line="296"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="280"/>
+        <location filename="../app/gui/MainWindow.cpp" line="299"/>
         <source>Flame chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284"/>
+        <location filename="../app/gui/MainWindow.cpp" line="303"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="383"/>
+        <location filename="../app/gui/MainWindow.cpp" line="409"/>
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="29"/>
+        <location filename="../app/gui/MainWindow.cpp" line="610"/>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="612"/>
+        <source>&amp;Documentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="617"/>
+        <source>Documentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="618"/>
+        <source>The documentation is in the docs/ folder of mvprof&apos;s sources: README.md first, then docs/gui.md for this window.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="621"/>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="623"/>
+        <source>Keyboard Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="624"/>
+        <source>Ctrl+N  New Capture
+Ctrl+O  Open a session or trace
+Ctrl+Q  Quit
+Timeline and flame chart: + and − zoom, Home shows the whole run, the wheel zooms, drag pans
+Flame chart search: Enter finds the next match
+Compare Methods: Escape closes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="630"/>
+        <source>&amp;About mvprof</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="631"/>
+        <source>About mvprof</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="632"/>
+        <source>&lt;b&gt;mvprof %1&lt;/b&gt; — the MoE-Visual Profiler: where every millisecond, byte and FLOP of one image and prompt goes in a vision-language model, and what a what-if changes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="30"/>
         <source>Cancel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="45"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="46"/>
         <source> · ~%1 s left</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="50"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="51"/>
         <source>decode %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="52"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="53"/>
         <source>decode %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="54"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="55"/>
         <source>A/B pass %1/%2 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="55"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="56"/>
         <source>%1 · %p%</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="81"/>
         <source>The capture failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="81"/>
         <source>The what-if failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="91"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="92"/>
         <source>What-if complete: see the comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="92"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="93"/>
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="93"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="94"/>
         <source>What-if failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="99"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="100"/>
         <source>Capture complete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="100"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="101"/>
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="101"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="102"/>
         <source>Capture failed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="189"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="221"/>
         <source>Comparing %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120"/>
+        <location filename="../app/gui/MainWindow.cpp" line="139"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="382"/>
+        <location filename="../app/gui/MainWindow.cpp" line="408"/>
         <source>Open Session or Trace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="440"/>
-        <location filename="../app/gui/MainWindow.cpp" line="442"/>
+        <location filename="../app/gui/MainWindow.cpp" line="466"/>
+        <location filename="../app/gui/MainWindow.cpp" line="468"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="109"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="110"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="118"/>
         <source>A capture is already running</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="117"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="132"/>
         <source>Describe the image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="151"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="183"/>
         <source>Running %1 with the mvprof package…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="157"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="189"/>
         <source>Capturing %1 on %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="163"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="195"/>
         <source>Open a session with a baseline run first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="167"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="199"/>
         <source>Wait for the running job to finish, or cancel it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="180"/>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="212"/>
         <source>Running what-if %1 against run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="65"/>
+        <location filename="../app/gui/MainWindow.cpp" line="71"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="430"/>
+        <location filename="../app/gui/MainWindow.cpp" line="456"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="484"/>
+        <location filename="../app/gui/MainWindow.cpp" line="511"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="489"/>
+        <location filename="../app/gui/MainWindow.cpp" line="516"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="491"/>
+        <location filename="../app/gui/MainWindow.cpp" line="518"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -943,6 +999,59 @@
     <message>
         <location filename="../app/gui/MainWindowExport.cpp" line="88"/>
         <source>Wrote %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::WelcomePage</name>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="13"/>
+        <source>&lt;h2&gt;mvprof — MoE-Visual Profiler&lt;/h2&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="15"/>
+        <source>Where every millisecond, byte and FLOP of one image and prompt goes in a vision-language model: a heatmap over the image&apos;s patches, the module cost tree, expert load, the gate-vs-expert timeline, a flame chart and the roofline — and what-ifs (token pruning, quantisation, KV-cache compression, frozen experts) run side by side with error bars.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="27"/>
+        <source>New Capture…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="28"/>
+        <source>Capture the Demo Scene…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="29"/>
+        <source>The trained built-in model (ref:demo) asked about a bundled scene, as ./run.sh does</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="31"/>
+        <source>Open a Session or Trace…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="32"/>
+        <source>An mvprof session, a torch.profiler trace (.json, .json.gz) or an Nsight Systems SQLite export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="41"/>
+        <source>Recent sessions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="55"/>
+        <source>%1 — %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="60"/>
+        <source>(none yet)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1600,82 +1709,82 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="230"/>
+        <location filename="../views/ComparisonModels.cpp" line="240"/>
         <source>Setup</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="234"/>
+        <location filename="../views/ComparisonModels.cpp" line="244"/>
         <source>Latency ms (A/B median, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="236"/>
+        <location filename="../views/ComparisonModels.cpp" line="246"/>
         <source>Latency ms per item (median, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="238"/>
+        <location filename="../views/ComparisonModels.cpp" line="248"/>
         <source>Latency ms (one probed run, measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="242"/>
+        <location filename="../views/ComparisonModels.cpp" line="252"/>
         <source>Probed run ms (not for comparison)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="244"/>
+        <location filename="../views/ComparisonModels.cpp" line="254"/>
         <source>Peak RSS MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="246"/>
+        <location filename="../views/ComparisonModels.cpp" line="256"/>
         <source>Peak GPU MiB (derived)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="248"/>
+        <location filename="../views/ComparisonModels.cpp" line="258"/>
         <source>QPS (derived, 1/latency)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="250"/>
+        <location filename="../views/ComparisonModels.cpp" line="260"/>
         <source>J/inference (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="252"/>
+        <location filename="../views/ComparisonModels.cpp" line="262"/>
         <source>Weights MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="254"/>
+        <location filename="../views/ComparisonModels.cpp" line="264"/>
         <source>KV cache MiB (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="256"/>
+        <location filename="../views/ComparisonModels.cpp" line="266"/>
         <source>Visual tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="258"/>
+        <location filename="../views/ComparisonModels.cpp" line="268"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="260"/>
+        <location filename="../views/ComparisonModels.cpp" line="270"/>
         <source>Top-1 agreement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="262"/>
+        <location filename="../views/ComparisonModels.cpp" line="272"/>
         <source>Token match</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="264"/>
+        <location filename="../views/ComparisonModels.cpp" line="274"/>
         <source>Vision cosine</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1683,108 +1792,113 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="68"/>
+        <location filename="../views/ComparisonView.cpp" line="78"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="70"/>
+        <location filename="../views/ComparisonView.cpp" line="80"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="74"/>
+        <location filename="../views/ComparisonView.cpp" line="84"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="90"/>
+        <location filename="../views/ComparisonView.cpp" line="100"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="94"/>
+        <location filename="../views/ComparisonView.cpp" line="103"/>
+        <source>Show the profiler&apos;s own figures (capture.*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="116"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="99"/>
+        <location filename="../views/ComparisonView.cpp" line="121"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="109"/>
+        <location filename="../views/ComparisonView.cpp" line="131"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="122"/>
+        <location filename="../views/ComparisonView.cpp" line="144"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="123"/>
+        <location filename="../views/ComparisonView.cpp" line="145"/>
         <source>A/B repetitions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="150"/>
+        <location filename="../views/ComparisonView.cpp" line="172"/>
         <source>Changed answers only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="182"/>
+        <location filename="../views/ComparisonView.cpp" line="204"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="215"/>
+        <location filename="../views/ComparisonView.cpp" line="252"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="236"/>
+        <location filename="../views/ComparisonView.cpp" line="273"/>
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="250"/>
+        <location filename="../views/ComparisonView.cpp" line="287"/>
         <source>%1 [%2, %3]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="256"/>
+        <location filename="../views/ComparisonView.cpp" line="293"/>
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="274"/>
+        <location filename="../views/ComparisonView.cpp" line="311"/>
         <source>Eval items</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="302"/>
+        <location filename="../views/ComparisonView.cpp" line="341"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="317"/>
+        <location filename="../views/ComparisonView.cpp" line="356"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="265"/>
-        <location filename="../views/ComparisonView.cpp" line="310"/>
+        <location filename="../views/ComparisonView.cpp" line="302"/>
+        <location filename="../views/ComparisonView.cpp" line="349"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="313"/>
+        <location filename="../views/ComparisonView.cpp" line="352"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="296"/>
+        <location filename="../views/ComparisonView.cpp" line="335"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1860,7 +1974,7 @@
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="153"/>
+        <location filename="../views/ComparisonView.cpp" line="175"/>
         <location filename="../views/EvalItemsModel.cpp" line="73"/>
         <source>changed</source>
         <translation type="unfinished"></translation>
@@ -1945,68 +2059,78 @@
 <context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="42"/>
+        <location filename="../views/ExpertLoadView.cpp" line="43"/>
         <source>Layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="52"/>
-        <location filename="../views/ExpertLoadView.cpp" line="55"/>
+        <location filename="../views/ExpertLoadView.cpp" line="53"/>
+        <location filename="../views/ExpertLoadView.cpp" line="56"/>
         <source>expert</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="53"/>
+        <location filename="../views/ExpertLoadView.cpp" line="54"/>
         <source>routing slots (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="56"/>
+        <location filename="../views/ExpertLoadView.cpp" line="57"/>
         <source>layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="84"/>
+        <location filename="../views/ExpertLoadView.cpp" line="63"/>
+        <source>load Z-score (derived)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="92"/>
         <source>e%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="85"/>
+        <location filename="../views/ExpertLoadView.cpp" line="93"/>
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="88"/>
+        <location filename="../views/ExpertLoadView.cpp" line="96"/>
         <source>L%1 → %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="89"/>
-        <source>Selected token %1: %2 (measured gate weights)</source>
+        <location filename="../views/ExpertLoadView.cpp" line="101"/>
+        <source>Selected token %1%2: %3 (measured gate weights)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="116"/>
+        <location filename="../views/ExpertLoadView.cpp" line="103"/>
+        <source> (patch %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="129"/>
         <source>This run has no MoE routing.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="117"/>
+        <location filename="../views/ExpertLoadView.cpp" line="130"/>
         <source>This run was imported from a trace, which has no routing: the MoE views need an mvprof capture.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="149"/>
+        <location filename="../views/ExpertLoadView.cpp" line="162"/>
         <source>%1, visual</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="150"/>
+        <location filename="../views/ExpertLoadView.cpp" line="163"/>
         <source>%1, text</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="192"/>
+        <location filename="../views/ExpertLoadView.cpp" line="205"/>
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2131,7 +2255,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="90"/>
+        <location filename="../views/HeatmapView.cpp" line="92"/>
         <source>No image in this run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2139,143 +2263,183 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24"/>
+        <location filename="../views/HeatmapView.cpp" line="26"/>
         <source>Attention received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25"/>
+        <location filename="../views/HeatmapView.cpp" line="27"/>
         <source>Attention while answering</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26"/>
+        <location filename="../views/HeatmapView.cpp" line="28"/>
         <source>Expert FLOPs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27"/>
+        <location filename="../views/HeatmapView.cpp" line="29"/>
         <source>Expert latency share</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28"/>
+        <location filename="../views/HeatmapView.cpp" line="30"/>
         <source>Saliency (blend)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="29"/>
+        <location filename="../views/HeatmapView.cpp" line="31"/>
         <source>Waste: cost without attention</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="180"/>
+        <location filename="../views/HeatmapView.cpp" line="183"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="189"/>
+        <location filename="../views/HeatmapView.cpp" line="193"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="194"/>
+        <location filename="../views/HeatmapView.cpp" line="198"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="199"/>
+        <location filename="../views/HeatmapView.cpp" line="201"/>
+        <source>Absolute (0 to max)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="202"/>
+        <source>Range (min to max)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="203"/>
+        <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Either way, values within %1 % of each other are shown as uniform.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="209"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="200"/>
+        <location filename="../views/HeatmapView.cpp" line="210"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="208"/>
+        <location filename="../views/HeatmapView.cpp" line="219"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="211"/>
+        <location filename="../views/HeatmapView.cpp" line="222"/>
         <source>Draw the patch grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="242"/>
-        <source>%1 %2 (%3)</source>
+        <location filename="../views/HeatmapView.cpp" line="255"/>
+        <source>Patch %1 (row %2, column %3) · token %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="247"/>
-        <source>Patch %1 (row %2, column %3): %4</source>
+        <location filename="../views/HeatmapView.cpp" line="264"/>
+        <source>%1: %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="294"/>
+        <location filename="../views/HeatmapView.cpp" line="270"/>
+        <source>layers %1–%2 (decoder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="303"/>
+        <source>uniform within %1 % of the mean, so not painted (the differences are below %2 %)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="307"/>
+        <source>colours from 0 to the maximum (absolute)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="308"/>
+        <source>colours from the minimum to the maximum (range)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="394"/>
+        <source>s, with SI prefixes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="395"/>
+        <source>%1, with SI prefixes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="512"/>
+        <source>%1: %2 × %3 patches, layers %4–%5; %6; image %7 × %8 px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="334"/>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="350"/>
+        <location filename="../views/HeatmapView.cpp" line="392"/>
         <source>none (score)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="352"/>
-        <source>seconds</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="355"/>
+        <location filename="../views/HeatmapView.cpp" line="398"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="356"/>
+        <location filename="../views/HeatmapView.cpp" line="399"/>
         <source>layers %1–%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="357"/>
+        <location filename="../views/HeatmapView.cpp" line="400"/>
         <source>unit: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="370"/>
+        <location filename="../views/HeatmapView.cpp" line="413"/>
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="386"/>
+        <location filename="../views/HeatmapView.cpp" line="429"/>
         <source>The heatmap could not be computed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="416"/>
+        <location filename="../views/HeatmapView.cpp" line="459"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="417"/>
+        <location filename="../views/HeatmapView.cpp" line="460"/>
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="428"/>
+        <location filename="../views/HeatmapView.cpp" line="471"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="456"/>
+        <location filename="../views/HeatmapView.cpp" line="499"/>
         <source>No %1 values for layers %2–%3.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="470"/>
-        <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2373,53 +2537,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="357"/>
-        <location filename="../views/ComparisonModels.cpp" line="360"/>
+        <location filename="../views/ComparisonModels.cpp" line="367"/>
+        <location filename="../views/ComparisonModels.cpp" line="370"/>
         <source>not run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="388"/>
+        <location filename="../views/ComparisonModels.cpp" line="398"/>
         <source>Module</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="390"/>
+        <location filename="../views/ComparisonModels.cpp" line="400"/>
         <source>Kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="392"/>
+        <location filename="../views/ComparisonModels.cpp" line="402"/>
         <source>A ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="394"/>
+        <location filename="../views/ComparisonModels.cpp" line="404"/>
         <source>B ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="396"/>
+        <location filename="../views/ComparisonModels.cpp" line="406"/>
         <source>Δ ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="398"/>
+        <location filename="../views/ComparisonModels.cpp" line="408"/>
         <source>Δ self ms</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="400"/>
+        <location filename="../views/ComparisonModels.cpp" line="410"/>
         <source>B ÷ A</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="402"/>
+        <location filename="../views/ComparisonModels.cpp" line="412"/>
         <source>Δ FLOPs (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="404"/>
+        <location filename="../views/ComparisonModels.cpp" line="414"/>
         <source>Δ bytes (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2599,76 +2763,76 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29"/>
+        <location filename="../views/ParetoView.cpp" line="30"/>
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30"/>
+        <location filename="../views/ParetoView.cpp" line="31"/>
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31"/>
+        <location filename="../views/ParetoView.cpp" line="32"/>
         <source>KL mean to the baseline (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="32"/>
-        <location filename="../views/ParetoView.cpp" line="177"/>
+        <location filename="../views/ParetoView.cpp" line="33"/>
+        <location filename="../views/ParetoView.cpp" line="173"/>
         <source>Top-1 agreement (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="33"/>
-        <location filename="../views/ParetoView.cpp" line="178"/>
+        <location filename="../views/ParetoView.cpp" line="34"/>
+        <location filename="../views/ParetoView.cpp" line="174"/>
         <source>Token match (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="35"/>
+        <location filename="../views/ParetoView.cpp" line="36"/>
         <source>Cost:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="37"/>
+        <location filename="../views/ParetoView.cpp" line="38"/>
         <source>Fidelity:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="67"/>
-        <location filename="../views/ParetoView.cpp" line="174"/>
+        <location filename="../views/ParetoView.cpp" line="63"/>
+        <location filename="../views/ParetoView.cpp" line="170"/>
         <source>KV bytes ratio (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="68"/>
-        <location filename="../views/ParetoView.cpp" line="175"/>
+        <location filename="../views/ParetoView.cpp" line="64"/>
+        <location filename="../views/ParetoView.cpp" line="171"/>
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="152"/>
+        <location filename="../views/ParetoView.cpp" line="148"/>
         <source>Pareto front</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="160"/>
+        <location filename="../views/ParetoView.cpp" line="156"/>
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio&apos;s interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="173"/>
+        <location filename="../views/ParetoView.cpp" line="169"/>
         <source>1 / speed-up (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="176"/>
+        <location filename="../views/ParetoView.cpp" line="172"/>
         <source>KL mean (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="211"/>
+        <location filename="../views/ParetoView.cpp" line="207"/>
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>
@@ -2677,55 +2841,55 @@ cost %5 · fidelity %6</source>
 <context>
     <name>mvp::views::RooflineView</name>
     <message>
-        <location filename="../views/RooflineView.cpp" line="23"/>
-        <location filename="../views/RooflineView.cpp" line="62"/>
+        <location filename="../views/RooflineView.cpp" line="24"/>
+        <location filename="../views/RooflineView.cpp" line="63"/>
         <source>arithmetic intensity (FLOP/byte, estimated)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="24"/>
+        <location filename="../views/RooflineView.cpp" line="25"/>
         <source>performance (FLOP/s)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="49"/>
+        <location filename="../views/RooflineView.cpp" line="50"/>
         <source>No device ceilings were recorded for this run: no roofline.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="50"/>
+        <location filename="../views/RooflineView.cpp" line="51"/>
         <source>This run was imported from a trace, which does not measure its machine&apos;s ceilings: no roofline (the op table and flame chart show its ops).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="61"/>
+        <location filename="../views/RooflineView.cpp" line="62"/>
         <source>arithmetic intensity (FLOP/byte, GPU counters)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="103"/>
+        <location filename="../views/RooflineView.cpp" line="104"/>
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, DRAM bytes and kernel time are measured by the GPU&apos;s counters.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="106"/>
+        <location filename="../views/RooflineView.cpp" line="107"/>
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="139"/>
+        <location filename="../views/RooflineView.cpp" line="140"/>
         <source>%1
 AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="147"/>
+        <location filename="../views/RooflineView.cpp" line="148"/>
         <source>GPU counters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="147"/>
+        <location filename="../views/RooflineView.cpp" line="148"/>
         <source>estimated</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2733,27 +2897,27 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="303"/>
+        <location filename="../views/ComparisonModels.cpp" line="313"/>
         <source>Figure</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="305"/>
+        <location filename="../views/ComparisonModels.cpp" line="315"/>
         <source>Value</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="307"/>
+        <location filename="../views/ComparisonModels.cpp" line="317"/>
         <source>Unit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="309"/>
+        <location filename="../views/ComparisonModels.cpp" line="319"/>
         <source>Measured or predicted</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="311"/>
+        <location filename="../views/ComparisonModels.cpp" line="321"/>
         <source>How it was obtained</source>
         <translation type="unfinished"></translation>
     </message>

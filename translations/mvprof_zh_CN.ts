@@ -527,359 +527,420 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="107" />
+        <location filename="../app/gui/MainWindow.cpp" line="113" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="129" />
+        <location filename="../app/gui/MainWindow.cpp" line="148" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="130" />
+        <location filename="../app/gui/MainWindow.cpp" line="149" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="132" />
+        <location filename="../app/gui/MainWindow.cpp" line="151" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="133" />
+        <location filename="../app/gui/MainWindow.cpp" line="152" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="135" />
+        <location filename="../app/gui/MainWindow.cpp" line="154" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="136" />
+        <location filename="../app/gui/MainWindow.cpp" line="155" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="138" />
+        <location filename="../app/gui/MainWindow.cpp" line="157" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="139" />
+        <location filename="../app/gui/MainWindow.cpp" line="158" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="140" />
+        <location filename="../app/gui/MainWindow.cpp" line="159" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="141" />
+        <location filename="../app/gui/MainWindow.cpp" line="160" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="142" />
+        <location filename="../app/gui/MainWindow.cpp" line="161" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="143" />
+        <location filename="../app/gui/MainWindow.cpp" line="162" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="144" />
+        <location filename="../app/gui/MainWindow.cpp" line="163" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="145" />
+        <location filename="../app/gui/MainWindow.cpp" line="164" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="146" />
+        <location filename="../app/gui/MainWindow.cpp" line="165" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="150" />
+        <location filename="../app/gui/MainWindow.cpp" line="169" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="156" />
+        <location filename="../app/gui/MainWindow.cpp" line="175" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="157" />
+        <location filename="../app/gui/MainWindow.cpp" line="176" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="182" />
+        <location filename="../app/gui/MainWindow.cpp" line="201" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="184" />
+        <location filename="../app/gui/MainWindow.cpp" line="203" />
         <source>Run: </source>
         <translation>运行：</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="188" />
+        <location filename="../app/gui/MainWindow.cpp" line="207" />
         <source>The run the views show</source>
         <translation>各视图显示的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="217" />
+        <location filename="../app/gui/MainWindow.cpp" line="236" />
         <source>Back to run %1</source>
         <translation>返回运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="220" />
+        <location filename="../app/gui/MainWindow.cpp" line="239" />
         <source>Now showing run %1, the what-if's result; "Back to run %2" in the toolbar returns</source>
         <translation>现在显示运行 %1（what-if 的结果）；工具栏中的“返回运行 %2”可返回</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="229" />
+        <location filename="../app/gui/MainWindow.cpp" line="248" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="230" />
+        <location filename="../app/gui/MainWindow.cpp" line="249" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="232" />
-        <location filename="../app/gui/MainWindow.cpp" line="247" />
+        <location filename="../app/gui/MainWindow.cpp" line="251" />
+        <location filename="../app/gui/MainWindow.cpp" line="266" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="238" />
+        <location filename="../app/gui/MainWindow.cpp" line="257" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="243" />
+        <location filename="../app/gui/MainWindow.cpp" line="262" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="247" />
+        <location filename="../app/gui/MainWindow.cpp" line="266" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="247" />
+        <location filename="../app/gui/MainWindow.cpp" line="266" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="262" />
+        <location filename="../app/gui/MainWindow.cpp" line="281" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="264" />
+        <location filename="../app/gui/MainWindow.cpp" line="283" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="268" />
+        <location filename="../app/gui/MainWindow.cpp" line="287" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="270" />
+        <location filename="../app/gui/MainWindow.cpp" line="289" />
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="273" />
+        <location filename="../app/gui/MainWindow.cpp" line="292" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="276" />
+        <location filename="../app/gui/MainWindow.cpp" line="295" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="277" />
+        <location filename="../app/gui/MainWindow.cpp" line="296" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="280" />
+        <location filename="../app/gui/MainWindow.cpp" line="299" />
         <source>Flame chart</source>
         <translation>火焰图</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="284" />
+        <location filename="../app/gui/MainWindow.cpp" line="303" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="383" />
+        <location filename="../app/gui/MainWindow.cpp" line="409" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="29" />
+        <location filename="../app/gui/MainWindow.cpp" line="610" />
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="612" />
+        <source>&amp;Documentation</source>
+        <translation>文档(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="617" />
+        <source>Documentation</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="618" />
+        <source>The documentation is in the docs/ folder of mvprof's sources: README.md first, then docs/gui.md for this window.</source>
+        <translation>文档位于 mvprof 源代码的 docs/ 文件夹中：先读 README.md，本窗口的说明见 docs/gui.md。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="621" />
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="623" />
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="624" />
+        <source>Ctrl+N  New Capture
+Ctrl+O  Open a session or trace
+Ctrl+Q  Quit
+Timeline and flame chart: + and − zoom, Home shows the whole run, the wheel zooms, drag pans
+Flame chart search: Enter finds the next match
+Compare Methods: Escape closes it</source>
+        <translation>Ctrl+N  新建采集
+Ctrl+O  打开会话或跟踪文件
+Ctrl+Q  退出
+时间线和火焰图：+ 和 − 缩放，Home 显示整个运行，滚轮缩放，拖动平移
+火焰图搜索：Enter 查找下一个匹配
+方法比较：Escape 关闭</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="630" />
+        <source>&amp;About mvprof</source>
+        <translation>关于 mvprof(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="631" />
+        <source>About mvprof</source>
+        <translation>关于 mvprof</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="632" />
+        <source>&lt;b&gt;mvprof %1&lt;/b&gt; — the MoE-Visual Profiler: where every millisecond, byte and FLOP of one image and prompt goes in a vision-language model, and what a what-if changes.</source>
+        <translation>&lt;b&gt;mvprof %1&lt;/b&gt; —— MoE 视觉性能分析器：一张图像和一个提示词在视觉语言模型中的每一毫秒、每一字节和每一次浮点运算花在哪里，以及 what-if 会改变什么。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowJobs.cpp" line="30" />
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="45" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="46" />
         <source> · ~%1 s left</source>
         <translation> · 约剩 %1 秒</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="50" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="51" />
         <source>decode %1</source>
         <translation>解码 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="52" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="53" />
         <source>decode %1/%2 · %p%</source>
         <translation>解码 %1/%2 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="54" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="55" />
         <source>A/B pass %1/%2 · %p%</source>
         <translation>A/B 第 %1/%2 轮 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="55" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="56" />
         <source>%1 · %p%</source>
         <translation>%1 · %p%</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="81" />
         <source>The capture failed</source>
         <translation>采集失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="80" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="81" />
         <source>The what-if failed</source>
         <translation>假设分析失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="91" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="92" />
         <source>What-if complete: see the comparison</source>
         <translation>假设分析完成：请查看对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="92" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="93" />
         <source>What-if cancelled: the run is kept, marked incomplete</source>
         <translation>假设分析已取消：该运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="93" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="94" />
         <source>What-if failed: %1</source>
         <translation>假设分析失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="99" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="100" />
         <source>Capture complete</source>
         <translation>采集完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="100" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="101" />
         <source>Capture cancelled: the run is kept, marked incomplete</source>
         <translation>采集已取消：运行已保留并标记为未完成</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="101" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="102" />
         <source>Capture failed: %1</source>
         <translation>采集失败：%1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="189" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="221" />
         <source>Comparing %1 against run %2…</source>
         <translation>正在对照运行 %2 比较 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="120" />
+        <location filename="../app/gui/MainWindow.cpp" line="139" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="382" />
+        <location filename="../app/gui/MainWindow.cpp" line="408" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="440" />
-        <location filename="../app/gui/MainWindow.cpp" line="442" />
+        <location filename="../app/gui/MainWindow.cpp" line="466" />
+        <location filename="../app/gui/MainWindow.cpp" line="468" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="109" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="110" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="118" />
         <source>A capture is already running</source>
         <translation>已有采集正在运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="117" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="132" />
         <source>Describe the image.</source>
         <translation>描述这张图片。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="151" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="183" />
         <source>Running %1 with the mvprof package…</source>
         <translation>正在用 mvprof 包运行 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="157" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="189" />
         <source>Capturing %1 on %2…</source>
         <translation>正在用 %2 采集 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="163" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="195" />
         <source>Open a session with a baseline run first</source>
         <translation>请先打开包含基线运行的会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="167" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="199" />
         <source>Wait for the running job to finish, or cancel it</source>
         <translation>请等待正在运行的任务结束，或将其取消</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowJobs.cpp" line="180" />
+        <location filename="../app/gui/MainWindowJobs.cpp" line="212" />
         <source>Running what-if %1 against run %2…</source>
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="65" />
+        <location filename="../app/gui/MainWindow.cpp" line="71" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="430" />
+        <location filename="../app/gui/MainWindow.cpp" line="456" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="484" />
+        <location filename="../app/gui/MainWindow.cpp" line="511" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="489" />
+        <location filename="../app/gui/MainWindow.cpp" line="516" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="491" />
+        <location filename="../app/gui/MainWindow.cpp" line="518" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -943,6 +1004,59 @@
         <location filename="../app/gui/MainWindowExport.cpp" line="88" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::WelcomePage</name>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="13" />
+        <source>&lt;h2&gt;mvprof — MoE-Visual Profiler&lt;/h2&gt;</source>
+        <translation>&lt;h2&gt;mvprof —— MoE 视觉性能分析器&lt;/h2&gt;</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="15" />
+        <source>Where every millisecond, byte and FLOP of one image and prompt goes in a vision-language model: a heatmap over the image's patches, the module cost tree, expert load, the gate-vs-expert timeline, a flame chart and the roofline — and what-ifs (token pruning, quantisation, KV-cache compression, frozen experts) run side by side with error bars.</source>
+        <translation>一张图像和一个提示词在视觉语言模型中的每一毫秒、每一字节和每一次浮点运算花在哪里：图像块热力图、模块开销树、专家负载、门控与专家时间线、火焰图和屋顶线——以及并排运行、带误差线的 what-if（词元剪枝、量化、KV 缓存压缩、冻结专家）。</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="27" />
+        <source>New Capture…</source>
+        <translation>新建采集…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="28" />
+        <source>Capture the Demo Scene…</source>
+        <translation>采集演示场景…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="29" />
+        <source>The trained built-in model (ref:demo) asked about a bundled scene, as ./run.sh does</source>
+        <translation>用训练好的内置模型（ref:demo）回答关于自带场景的问题，与 ./run.sh 相同</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="31" />
+        <source>Open a Session or Trace…</source>
+        <translation>打开会话或跟踪文件…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="32" />
+        <source>An mvprof session, a torch.profiler trace (.json, .json.gz) or an Nsight Systems SQLite export</source>
+        <translation>mvprof 会话、torch.profiler 跟踪文件（.json、.json.gz）或 Nsight Systems SQLite 导出文件</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="41" />
+        <source>Recent sessions:</source>
+        <translation>最近的会话：</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="55" />
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/WelcomePage.cpp" line="60" />
+        <source>(none yet)</source>
+        <translation>（暂无）</translation>
     </message>
 </context>
 <context>
@@ -1599,82 +1713,82 @@
         <translation>实测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="230" />
+        <location filename="../views/ComparisonModels.cpp" line="240" />
         <source>Setup</source>
         <translation>配置</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="234" />
+        <location filename="../views/ComparisonModels.cpp" line="244" />
         <source>Latency ms (A/B median, measured)</source>
         <translation>延迟 ms（A/B 中位数，实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="236" />
+        <location filename="../views/ComparisonModels.cpp" line="246" />
         <source>Latency ms per item (median, measured)</source>
         <translation>每条目延迟 ms（中位数，实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="238" />
+        <location filename="../views/ComparisonModels.cpp" line="248" />
         <source>Latency ms (one probed run, measured)</source>
         <translation>延迟 ms（一次带探针运行，实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="242" />
+        <location filename="../views/ComparisonModels.cpp" line="252" />
         <source>Probed run ms (not for comparison)</source>
         <translation>带探针运行 ms（不用于比较）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="244" />
+        <location filename="../views/ComparisonModels.cpp" line="254" />
         <source>Peak RSS MiB (measured)</source>
         <translation>峰值 RSS MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="246" />
+        <location filename="../views/ComparisonModels.cpp" line="256" />
         <source>Peak GPU MiB (derived)</source>
         <translation>GPU 峰值 MiB（推导值）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="248" />
+        <location filename="../views/ComparisonModels.cpp" line="258" />
         <source>QPS (derived, 1/latency)</source>
         <translation>QPS（推导值，1/延迟）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="250" />
+        <location filename="../views/ComparisonModels.cpp" line="260" />
         <source>J/inference (measured)</source>
         <translation>焦耳/次推理（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="252" />
+        <location filename="../views/ComparisonModels.cpp" line="262" />
         <source>Weights MiB (measured)</source>
         <translation>权重 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="254" />
+        <location filename="../views/ComparisonModels.cpp" line="264" />
         <source>KV cache MiB (measured)</source>
         <translation>KV 缓存 MiB（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="256" />
+        <location filename="../views/ComparisonModels.cpp" line="266" />
         <source>Visual tokens</source>
         <translation>视觉令牌</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="258" />
+        <location filename="../views/ComparisonModels.cpp" line="268" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="260" />
+        <location filename="../views/ComparisonModels.cpp" line="270" />
         <source>Top-1 agreement</source>
         <translation>Top-1 一致率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="262" />
+        <location filename="../views/ComparisonModels.cpp" line="272" />
         <source>Token match</source>
         <translation>令牌匹配率</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="264" />
+        <location filename="../views/ComparisonModels.cpp" line="274" />
         <source>Vision cosine</source>
         <translation>视觉特征余弦</translation>
     </message>
@@ -1682,108 +1796,113 @@
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="68" />
+        <location filename="../views/ComparisonView.cpp" line="78" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="70" />
+        <location filename="../views/ComparisonView.cpp" line="80" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="74" />
+        <location filename="../views/ComparisonView.cpp" line="84" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="90" />
+        <location filename="../views/ComparisonView.cpp" line="100" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="94" />
+        <location filename="../views/ComparisonView.cpp" line="103" />
+        <source>Show the profiler's own figures (capture.*)</source>
+        <translation>显示分析器自身的数据（capture.*）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="116" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="99" />
+        <location filename="../views/ComparisonView.cpp" line="121" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="109" />
+        <location filename="../views/ComparisonView.cpp" line="131" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="122" />
+        <location filename="../views/ComparisonView.cpp" line="144" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="123" />
+        <location filename="../views/ComparisonView.cpp" line="145" />
         <source>A/B repetitions</source>
         <translation>A/B 重复</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="150" />
+        <location filename="../views/ComparisonView.cpp" line="172" />
         <source>Changed answers only</source>
         <translation>仅显示答案改变的条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="182" />
+        <location filename="../views/ComparisonView.cpp" line="204" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="215" />
+        <location filename="../views/ComparisonView.cpp" line="252" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="236" />
+        <location filename="../views/ComparisonView.cpp" line="273" />
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="250" />
+        <location filename="../views/ComparisonView.cpp" line="287" />
         <source>%1 [%2, %3]</source>
         <translation>%1 [%2, %3]</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="256" />
+        <location filename="../views/ComparisonView.cpp" line="293" />
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation>A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="274" />
+        <location filename="../views/ComparisonView.cpp" line="311" />
         <source>Eval items</source>
         <translation>评测条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="302" />
+        <location filename="../views/ComparisonView.cpp" line="341" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="317" />
+        <location filename="../views/ComparisonView.cpp" line="356" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次带探针运行，无区间：%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="265" />
-        <location filename="../views/ComparisonView.cpp" line="310" />
+        <location filename="../views/ComparisonView.cpp" line="302" />
+        <location filename="../views/ComparisonView.cpp" line="349" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="313" />
+        <location filename="../views/ComparisonView.cpp" line="352" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="296" />
+        <location filename="../views/ComparisonView.cpp" line="335" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
@@ -1859,7 +1978,7 @@
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="153" />
+        <location filename="../views/ComparisonView.cpp" line="175" />
         <location filename="../views/EvalItemsModel.cpp" line="73" />
         <source>changed</source>
         <translation>已改变</translation>
@@ -1944,68 +2063,78 @@
 <context>
     <name>mvp::views::ExpertLoadView</name>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="42" />
+        <location filename="../views/ExpertLoadView.cpp" line="43" />
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="52" />
-        <location filename="../views/ExpertLoadView.cpp" line="55" />
+        <location filename="../views/ExpertLoadView.cpp" line="53" />
+        <location filename="../views/ExpertLoadView.cpp" line="56" />
         <source>expert</source>
         <translation>专家</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="53" />
+        <location filename="../views/ExpertLoadView.cpp" line="54" />
         <source>routing slots (measured)</source>
         <translation>路由槽位（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="56" />
+        <location filename="../views/ExpertLoadView.cpp" line="57" />
         <source>layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="84" />
+        <location filename="../views/ExpertLoadView.cpp" line="63" />
+        <source>load Z-score (derived)</source>
+        <translation>负载 Z 分数（推导值）</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="92" />
         <source>e%1 (%2)</source>
         <translation>e%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="85" />
+        <location filename="../views/ExpertLoadView.cpp" line="93" />
         <source>Token %1 was not routed (no MoE rows for it).</source>
         <translation>词元 %1 未经过路由（没有对应的 MoE 记录）。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="88" />
+        <location filename="../views/ExpertLoadView.cpp" line="96" />
         <source>L%1 → %2</source>
         <translation>L%1 → %2</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="89" />
-        <source>Selected token %1: %2 (measured gate weights)</source>
-        <translation>选中词元 %1：%2（实测门控权重）</translation>
+        <location filename="../views/ExpertLoadView.cpp" line="101" />
+        <source>Selected token %1%2: %3 (measured gate weights)</source>
+        <translation>选中的词元 %1%2：%3（实测门控权重）</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="116" />
+        <location filename="../views/ExpertLoadView.cpp" line="103" />
+        <source> (patch %1)</source>
+        <translation>（图像块 %1）</translation>
+    </message>
+    <message>
+        <location filename="../views/ExpertLoadView.cpp" line="129" />
         <source>This run has no MoE routing.</source>
         <translation>此运行没有 MoE 路由记录。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="117" />
+        <location filename="../views/ExpertLoadView.cpp" line="130" />
         <source>This run was imported from a trace, which has no routing: the MoE views need an mvprof capture.</source>
         <translation>此运行导入自跟踪文件，其中没有路由记录：MoE 视图需要 mvprof 采集。</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="149" />
+        <location filename="../views/ExpertLoadView.cpp" line="162" />
         <source>%1, visual</source>
         <translation>%1，视觉</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="150" />
+        <location filename="../views/ExpertLoadView.cpp" line="163" />
         <source>%1, text</source>
         <translation>%1，文本</translation>
     </message>
     <message>
-        <location filename="../views/ExpertLoadView.cpp" line="192" />
+        <location filename="../views/ExpertLoadView.cpp" line="205" />
         <source>Layer %1, %2: %3 slots over %4 tokens (measured). CV %5 · balancedness %6 · Jain %7 · MaxVio %8 · dead %9 · normalised entropy %10 · dashed: overload threshold (Δ = 1.8)</source>
         <translation>第 %1 层，%2：%4 个词元共 %3 个槽位（实测）。CV %5 · 均衡度 %6 · Jain %7 · MaxVio %8 · 空闲 %9 · 归一化熵 %10 · 虚线：过载阈值（Δ = 1.8）</translation>
     </message>
@@ -2131,7 +2260,7 @@
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="90" />
+        <location filename="../views/HeatmapView.cpp" line="92" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -2139,144 +2268,184 @@
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="24" />
+        <location filename="../views/HeatmapView.cpp" line="26" />
         <source>Attention received</source>
         <translation>接收的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="25" />
+        <location filename="../views/HeatmapView.cpp" line="27" />
         <source>Attention while answering</source>
         <translation>作答时的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26" />
+        <location filename="../views/HeatmapView.cpp" line="28" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27" />
+        <location filename="../views/HeatmapView.cpp" line="29" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28" />
+        <location filename="../views/HeatmapView.cpp" line="30" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="29" />
+        <location filename="../views/HeatmapView.cpp" line="31" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="180" />
+        <location filename="../views/HeatmapView.cpp" line="183" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="189" />
+        <location filename="../views/HeatmapView.cpp" line="193" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="194" />
+        <location filename="../views/HeatmapView.cpp" line="198" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="199" />
+        <location filename="../views/HeatmapView.cpp" line="201" />
+        <source>Absolute (0 to max)</source>
+        <translation>绝对（0 到最大值）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="202" />
+        <source>Range (min to max)</source>
+        <translation>范围（最小值到最大值）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="203" />
+        <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Either way, values within %1 % of each other are shown as uniform.</source>
+        <translation>绝对：颜色从 0 开始，因此很小的差异看起来是平的。范围：从最小值到最大值，因此任何差异都会占满颜色。两种方式下，彼此相差在 %1 % 以内的值都显示为均匀。</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="209" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="200" />
+        <location filename="../views/HeatmapView.cpp" line="210" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="208" />
+        <location filename="../views/HeatmapView.cpp" line="219" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="211" />
+        <location filename="../views/HeatmapView.cpp" line="222" />
         <source>Draw the patch grid</source>
         <translation>绘制图块网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="242" />
-        <source>%1 %2 (%3)</source>
-        <translation>%1 %2（%3）</translation>
+        <location filename="../views/HeatmapView.cpp" line="255" />
+        <source>Patch %1 (row %2, column %3) · token %4</source>
+        <translation>图像块 %1（第 %2 行，第 %3 列）· 词元 %4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="247" />
-        <source>Patch %1 (row %2, column %3): %4</source>
-        <translation>图块 %1（第 %2 行，第 %3 列）：%4</translation>
+        <location filename="../views/HeatmapView.cpp" line="264" />
+        <source>%1: %2 (%3)</source>
+        <translation>%1：%2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="294" />
+        <location filename="../views/HeatmapView.cpp" line="270" />
+        <source>layers %1–%2 (decoder)</source>
+        <translation>第 %1–%2 层（解码器）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="303" />
+        <source>uniform within %1 % of the mean, so not painted (the differences are below %2 %)</source>
+        <translation>在均值的 %1 % 以内均匀，因此不着色（差异低于 %2 %）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="307" />
+        <source>colours from 0 to the maximum (absolute)</source>
+        <translation>颜色从 0 到最大值（绝对）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="308" />
+        <source>colours from the minimum to the maximum (range)</source>
+        <translation>颜色从最小值到最大值（范围）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="394" />
+        <source>s, with SI prefixes</source>
+        <translation>秒，带 SI 前缀</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="395" />
+        <source>%1, with SI prefixes</source>
+        <translation>%1，带 SI 前缀</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="512" />
+        <source>%1: %2 × %3 patches, layers %4–%5; %6; image %7 × %8 px</source>
+        <translation>%1：%2 × %3 个图像块，第 %4–%5 层；%6；图像 %7 × %8 像素</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="334" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="350" />
+        <location filename="../views/HeatmapView.cpp" line="392" />
         <source>none (score)</source>
         <translation>无（得分）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="352" />
-        <source>seconds</source>
-        <translation>秒</translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="355" />
+        <location filename="../views/HeatmapView.cpp" line="398" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="356" />
+        <location filename="../views/HeatmapView.cpp" line="399" />
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="357" />
+        <location filename="../views/HeatmapView.cpp" line="400" />
         <source>unit: %1</source>
         <translation>单位：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="370" />
+        <location filename="../views/HeatmapView.cpp" line="413" />
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation>正在计算第 %1–%2 层的热力图…</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="386" />
+        <location filename="../views/HeatmapView.cpp" line="429" />
         <source>The heatmap could not be computed: %1</source>
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="416" />
+        <location filename="../views/HeatmapView.cpp" line="459" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="417" />
+        <location filename="../views/HeatmapView.cpp" line="460" />
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation>此运行导入自跟踪文件，其中没有图像：热力图需要 mvprof 采集。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="428" />
+        <location filename="../views/HeatmapView.cpp" line="471" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="456" />
+        <location filename="../views/HeatmapView.cpp" line="499" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="470" />
-        <source>%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px</source>
-        <translation>%1：%2 × %3 个图块，第 %4–%5 层，最小-最大归一化；图像 %6 × %7 像素</translation>
     </message>
 </context>
 <context>
@@ -2373,53 +2542,53 @@
 <context>
     <name>mvp::views::ModuleDiffModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="357" />
-        <location filename="../views/ComparisonModels.cpp" line="360" />
+        <location filename="../views/ComparisonModels.cpp" line="367" />
+        <location filename="../views/ComparisonModels.cpp" line="370" />
         <source>not run</source>
         <translation>未运行</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="388" />
+        <location filename="../views/ComparisonModels.cpp" line="398" />
         <source>Module</source>
         <translation>模块</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="390" />
+        <location filename="../views/ComparisonModels.cpp" line="400" />
         <source>Kind</source>
         <translation>类型</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="392" />
+        <location filename="../views/ComparisonModels.cpp" line="402" />
         <source>A ms (measured)</source>
         <translation>A 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="394" />
+        <location filename="../views/ComparisonModels.cpp" line="404" />
         <source>B ms (measured)</source>
         <translation>B 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="396" />
+        <location filename="../views/ComparisonModels.cpp" line="406" />
         <source>Δ ms</source>
         <translation>Δ 毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="398" />
+        <location filename="../views/ComparisonModels.cpp" line="408" />
         <source>Δ self ms</source>
         <translation>Δ 自身毫秒</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="400" />
+        <location filename="../views/ComparisonModels.cpp" line="410" />
         <source>B ÷ A</source>
         <translation>B ÷ A</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="402" />
+        <location filename="../views/ComparisonModels.cpp" line="412" />
         <source>Δ FLOPs (estimated)</source>
         <translation>Δ FLOPs（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="404" />
+        <location filename="../views/ComparisonModels.cpp" line="414" />
         <source>Δ bytes (estimated)</source>
         <translation>Δ 字节（估算）</translation>
     </message>
@@ -2599,76 +2768,76 @@
 <context>
     <name>mvp::views::ParetoView</name>
     <message>
-        <location filename="../views/ParetoView.cpp" line="29" />
+        <location filename="../views/ParetoView.cpp" line="30" />
         <source>Latency ratio, 1 / speed-up (measured)</source>
         <translation>延迟比，1 / 加速比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="30" />
+        <location filename="../views/ParetoView.cpp" line="31" />
         <source>Prefill FLOPs or KV bytes ratio</source>
         <translation>预填充 FLOPs 或 KV 字节比</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="31" />
+        <location filename="../views/ParetoView.cpp" line="32" />
         <source>KL mean to the baseline (measured)</source>
         <translation>相对基线的平均 KL（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="32" />
-        <location filename="../views/ParetoView.cpp" line="177" />
+        <location filename="../views/ParetoView.cpp" line="33" />
+        <location filename="../views/ParetoView.cpp" line="173" />
         <source>Top-1 agreement (measured)</source>
         <translation>Top-1 一致率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="33" />
-        <location filename="../views/ParetoView.cpp" line="178" />
+        <location filename="../views/ParetoView.cpp" line="34" />
+        <location filename="../views/ParetoView.cpp" line="174" />
         <source>Token match (measured)</source>
         <translation>词元匹配率（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="35" />
+        <location filename="../views/ParetoView.cpp" line="36" />
         <source>Cost:</source>
         <translation>代价：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="37" />
+        <location filename="../views/ParetoView.cpp" line="38" />
         <source>Fidelity:</source>
         <translation>保真度：</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="67" />
-        <location filename="../views/ParetoView.cpp" line="174" />
+        <location filename="../views/ParetoView.cpp" line="63" />
+        <location filename="../views/ParetoView.cpp" line="170" />
         <source>KV bytes ratio (measured)</source>
         <translation>KV 字节比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="68" />
-        <location filename="../views/ParetoView.cpp" line="175" />
+        <location filename="../views/ParetoView.cpp" line="64" />
+        <location filename="../views/ParetoView.cpp" line="171" />
         <source>Prefill FLOPs ratio (estimated)</source>
         <translation>预填充 FLOPs 比（估算）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="152" />
+        <location filename="../views/ParetoView.cpp" line="148" />
         <source>Pareto front</source>
         <translation>帕累托前沿</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="160" />
+        <location filename="../views/ParetoView.cpp" line="156" />
         <source>%1 runs against baseline run %2; %3 on the front (none cheaper loses less), by medians; bars: the latency ratio's interval (A/B, measured; ≈ 95 % from 6 repetitions on, less with fewer). Click a point to open its comparison.</source>
         <translation>%1 次运行对照基线运行 %2；按中位数有 %3 个在前沿上（没有更便宜且损失更小的）；误差线：延迟比的区间（A/B，实测；6 次重复起约 95 %，更少则更低）。点击一个点可打开其比较。</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="173" />
+        <location filename="../views/ParetoView.cpp" line="169" />
         <source>1 / speed-up (measured)</source>
         <translation>1 / 加速比（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="176" />
+        <location filename="../views/ParetoView.cpp" line="172" />
         <source>KL mean (measured)</source>
         <translation>KL 均值（实测）</translation>
     </message>
     <message>
-        <location filename="../views/ParetoView.cpp" line="211" />
+        <location filename="../views/ParetoView.cpp" line="207" />
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
         <translation>%1 在 %2（%3）：运行 %4
@@ -2678,43 +2847,43 @@ cost %5 · fidelity %6</source>
 <context>
     <name>mvp::views::RooflineView</name>
     <message>
-        <location filename="../views/RooflineView.cpp" line="23" />
-        <location filename="../views/RooflineView.cpp" line="62" />
+        <location filename="../views/RooflineView.cpp" line="24" />
+        <location filename="../views/RooflineView.cpp" line="63" />
         <source>arithmetic intensity (FLOP/byte, estimated)</source>
         <translation>算术强度（FLOP/字节，估算）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="24" />
+        <location filename="../views/RooflineView.cpp" line="25" />
         <source>performance (FLOP/s)</source>
         <translation>性能（FLOP/s）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="49" />
+        <location filename="../views/RooflineView.cpp" line="50" />
         <source>No device ceilings were recorded for this run: no roofline.</source>
         <translation>此运行未记录设备性能上限：无法绘制屋顶线。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="50" />
+        <location filename="../views/RooflineView.cpp" line="51" />
         <source>This run was imported from a trace, which does not measure its machine's ceilings: no roofline (the op table and flame chart show its ops).</source>
         <translation>此运行导入自跟踪文件，其中没有测量机器的性能上限：无法绘制屋顶线（算子表与火焰图展示其算子）。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="61" />
+        <location filename="../views/RooflineView.cpp" line="62" />
         <source>arithmetic intensity (FLOP/byte, GPU counters)</source>
         <translation>算术强度（FLOP/字节，GPU 计数器）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="103" />
+        <location filename="../views/RooflineView.cpp" line="104" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, DRAM bytes and kernel time are measured by the GPU's counters.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 内核耗时；FLOPs、DRAM 字节数与内核耗时均由 GPU 硬件计数器实测。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="106" />
+        <location filename="../views/RooflineView.cpp" line="107" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 耗时（实测）；FLOPs 与字节数由算子形状估算。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="139" />
+        <location filename="../views/RooflineView.cpp" line="140" />
         <source>%1
 AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
@@ -2723,12 +2892,12 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 毫秒 · %5 受限 · 可达 %6 GFLOP/s（预测）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="147" />
+        <location filename="../views/RooflineView.cpp" line="148" />
         <source>GPU counters</source>
         <translation>GPU 计数器</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="147" />
+        <location filename="../views/RooflineView.cpp" line="148" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>
@@ -2736,27 +2905,27 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 <context>
     <name>mvp::views::RunMetricsModel</name>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="303" />
+        <location filename="../views/ComparisonModels.cpp" line="313" />
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="305" />
+        <location filename="../views/ComparisonModels.cpp" line="315" />
         <source>Value</source>
         <translation>数值</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="307" />
+        <location filename="../views/ComparisonModels.cpp" line="317" />
         <source>Unit</source>
         <translation>单位</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="309" />
+        <location filename="../views/ComparisonModels.cpp" line="319" />
         <source>Measured or predicted</source>
         <translation>实测或预测</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonModels.cpp" line="311" />
+        <location filename="../views/ComparisonModels.cpp" line="321" />
         <source>How it was obtained</source>
         <translation>获得方式</translation>
     </message>

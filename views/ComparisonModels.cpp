@@ -220,11 +220,21 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     return {};
 }
 
+// Two lines where the header has a parenthesis ("Peak RSS MiB" over
+// "(measured)"), so the columns stay narrow and no header is cut; the tooltip
+// has it on one line, or says where the latency comes from.
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
-    if (role == Qt::ToolTipRole && (section == Latency || section == Qps))
-        return latencyWhy(latency_);
+    if (role == Qt::ToolTipRole)
+        return section == Latency || section == Qps ? latencyWhy(latency_) : header(section);
     if (role != Qt::DisplayRole) return {};
+    QString text = header(section);
+    if (const qsizetype open = text.indexOf(QStringLiteral(" (")); open > 0 && section != Setup)
+        text.replace(open, 1, QLatin1Char('\n'));
+    return text;
+}
+
+QString ComparisonModel::header(int section) const {
     switch (section) {
     case Setup:
         return tr("Setup");

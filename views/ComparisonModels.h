@@ -72,6 +72,7 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    QString header(int section) const; // one line
     QString gpuMemoryWhy_; // why the GPU column is n/a; empty where it is shown or not a GPU run
     ShownLatency latency_;
 };

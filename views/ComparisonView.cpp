@@ -18,12 +18,16 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace mvp::views {
 
@@ -44,6 +48,14 @@ QScrollArea* scrolled(QWidget* page, QWidget* parent) {
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
     return area;
+}
+
+// A table's height with `rows` rows, its header and room for a horizontal
+// scroll bar (a wide table in a narrow dock): no row hidden.
+int tableHeight(const QTableView* t, int rows) {
+    return t->horizontalHeader()->sizeHint().height() +
+           rows * t->verticalHeader()->defaultSectionSize() + 2 * t->frameWidth() +
+           t->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
 }
 
 QTableView* makeTable(QSortFilterProxyModel* proxy, QWidget* parent) {
@@ -88,7 +100,19 @@ ComparisonView::ComparisonView(QWidget* parent)
     setupsProxy_->sort(-1);
     sl->addWidget(setupTable_, 1);
     sl->addWidget(new QLabel(tr("What B's transforms did:"), summaryPage));
+    // The profiler's own figures about the run (capture.*: clock checks,
+    // probe work) are behind a disclosure: what the transform did comes first.
+    auto* internals = new QCheckBox(tr("Show the profiler's own figures (capture.*)"), summaryPage);
+    internals->setObjectName(QStringLiteral("showProfilerFigures"));
+    detailsProxy_->setFilterKeyColumn(RunMetricsModel::Name);
+    const QRegularExpression transformOnly(QStringLiteral("^(?!capture\\.)"));
+    detailsProxy_->setFilterRegularExpression(transformOnly);
+    connect(internals, &QCheckBox::toggled, this, [this, transformOnly](bool all) {
+        detailsProxy_->setFilterRegularExpression(all ? QRegularExpression() : transformOnly);
+    });
+    sl->addWidget(internals);
     detailsTable_ = makeTable(detailsProxy_, summaryPage);
+    detailsTable_->setObjectName(QStringLiteral("comparisonDetails"));
     detailsTable_->sortByColumn(RunMetricsModel::Name, Qt::AscendingOrder);
     sl->addWidget(detailsTable_, 1);
     tabs_->addTab(scrolled(summaryPage, this), tr("Comparison"));
@@ -187,6 +211,7 @@ void ComparisonView::finishComparison(const std::shared_ptr<ComparisonResult>& r
 }
 
 void ComparisonView::setRuns(const QString& path, const std::vector<RunInfo>& runs) {
+    if (path != path_) a_ = b_ = 0; // another session: its own pair
     path_ = path;
     for (auto* pick : {pickA_, pickB_}) {
         const qint64 keep = pick == pickA_ ? a_ : b_;
@@ -197,6 +222,20 @@ void ComparisonView::setRuns(const QString& path, const std::vector<RunInfo>& ru
         const int at = pick->findData(keep);
         if (at >= 0) pick->setCurrentIndex(at);
     }
+    // Nothing chosen yet: the newest what-if against its baseline.
+    if (a_ > 0 || b_ > 0) return;
+    const auto newest = std::find_if(runs.rbegin(), runs.rend(), [](const RunInfo& r) {
+        return !r.transform.empty() && r.baselineRun && r.status == RunStatus::Complete;
+    });
+    if (newest != runs.rend()) compare(*newest->baselineRun, newest->id);
+}
+
+int ComparisonView::preferredHeight() const {
+    const int spacing = 6 * style()->pixelMetric(QStyle::PM_LayoutVerticalSpacing);
+    return pickA_->sizeHint().height() + summary_->sizeHint().height() +
+           tabs_->tabBar()->sizeHint().height() +
+           tableHeight(setupTable_, setupsProxy_->rowCount()) + tableHeight(detailsTable_, 6) +
+           spacing;
 }
 
 void ComparisonView::chosen() {
@@ -285,6 +324,8 @@ void ComparisonView::show(const ComparisonResult& r) {
     setupTable_->setColumnHidden(ComparisonModel::ProbedLatency, !setups_->latency().hasInterval());
     setupTable_->resizeColumnsToContents();
     setupTable_->resizeRowsToContents();
+    // Its rows whole: the page scrolls rather than the table (a short dock).
+    setupTable_->setMinimumHeight(tableHeight(setupTable_, setupsProxy_->rowCount()));
     detailsTable_->resizeColumnsToContents();
     ab_->setTimings(r.comparison.ab);
     abTable_->resizeColumnsToContents();

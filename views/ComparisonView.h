@@ -43,10 +43,14 @@ public:
     explicit ComparisonView(QWidget* parent = nullptr);
     ~ComparisonView() override;
 
-    // The session's runs to choose from. Keeps the chosen pair when it still exists.
+    // The session's runs to choose from. Keeps the chosen pair when it still exists;
+    // with none chosen in this session, compares its newest what-if with its baseline.
     void setRuns(const QString& path, const std::vector<RunInfo>& runs);
     // Compares run a (A, usually the baseline) with run b in the background; compared() follows.
     void compare(qint64 a, qint64 b);
+    // The height that shows the setup table whole and a few rows of what
+    // B's transforms did (the window sizes its dock to it).
+    int preferredHeight() const;
     qint64 runA() const { return a_; }
     qint64 runB() const { return b_; }
 

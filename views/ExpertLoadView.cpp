@@ -2,6 +2,7 @@
 
 #include "views/Colours.h"
 #include "views/Labels.h"
+#include "views/PlotLegend.h"
 #include "views/SessionData.h"
 
 #include <QComboBox>
@@ -51,9 +52,16 @@ ExpertLoadView::ExpertLoadView(QWidget* parent)
     layout->addWidget(grid_, 2);
     bars_->xAxis->setLabel(tr("expert"));
     bars_->yAxis->setLabel(tr("routing slots (measured)"));
-    bars_->legend->setVisible(true);
+    putLegendBelow(*bars_); // no expert's bar behind it
     grid_->xAxis->setLabel(tr("expert"));
     grid_->yAxis->setLabel(tr("layer"));
+    // The Z grid's colours explained beside it.
+    zScale_ = new QCPColorScale(grid_);
+    zScale_->setType(QCPAxis::atRight);
+    zScale_->setGradient(QCPColorGradient::gpThermal);
+    zScale_->setDataRange(QCPRange(-2.5, 2.5));
+    zScale_->axis()->setLabel(tr("load Z-score (derived)"));
+    grid_->plotLayout()->addElement(0, 1, zScale_);
     connect(layer_, &QComboBox::currentIndexChanged, this, &ExpertLoadView::render);
     connect(phase_, &QComboBox::currentIndexChanged, this, &ExpertLoadView::render);
 }
@@ -86,8 +94,13 @@ QString ExpertLoadView::tokenRouting() const {
     QStringList parts;
     for (const auto& [layer, experts] : perLayer)
         parts << tr("L%1 → %2").arg(layer).arg(experts.join(QStringLiteral(", ")));
-    return tr("Selected token %1: %2 (measured gate weights)")
+    // The heatmap's patch numbering beside the token's, for a visual token.
+    const int patch = data_->grid ? token_ - data_->grid->firstPosition : -1;
+    const bool visual =
+        data_->grid && patch >= 0 && patch < data_->grid->gridH * data_->grid->gridW;
+    return tr("Selected token %1%2: %3 (measured gate weights)")
         .arg(token_)
+        .arg(visual ? tr(" (patch %1)").arg(patch) : QString())
         .arg(parts.join(QStringLiteral("; ")));
 }
 
@@ -213,8 +226,7 @@ void ExpertLoadView::drawZGrid() {
     for (size_t l = 0; l < moe.size(); ++l)
         for (int e = 0; e < experts && e < int(moe[l].total.z.size()); ++e)
             map->data()->setCell(e, int(l), moe[l].total.z[size_t(e)]);
-    map->setGradient(QCPColorGradient::gpThermal);
-    map->setDataRange(QCPRange(-2.5, 2.5));
+    map->setColorScale(zScale_); // its gradient and range: -2.5 to 2.5
     map->setInterpolate(false);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (size_t l = 0; l < moe.size(); ++l)

@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QLabel;
+class QCPColorScale;
 class QCustomPlot;
 
 namespace mvp::views {
@@ -34,6 +35,7 @@ public:
     QComboBox* layerBox() const { return layer_; }
     QComboBox* phaseBox() const { return phase_; }
     QCustomPlot* barsPlot() const { return bars_; }
+    QCustomPlot* zGridPlot() const { return grid_; }
     // The statistics currently drawn (for tests and the status bar).
     const LayerMoeReport& shown() const { return shown_; }
 
@@ -55,6 +57,7 @@ private:
     QLabel* scalars_;
     QCustomPlot* bars_;
     QCustomPlot* grid_;
+    QCPColorScale* zScale_ = nullptr; // the Z grid's colour scale, beside it
     LayerMoeReport shown_;
     int token_ = -1;
     QLabel* tokenLabel_;

@@ -7,6 +7,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCursor>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -14,6 +15,7 @@
 #include <QPainter>
 #include <QSlider>
 #include <QSpinBox>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <cmath>
@@ -176,14 +178,16 @@ void HeatmapCanvas::setSelectedPatch(int patch) {
 
 HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent), metric_(new QComboBox(this)), phase_(new QComboBox(this)),
-      colormap_(new QComboBox(this)), first_(new QSpinBox(this)), last_(new QSpinBox(this)),
-      opacity_(new QSlider(Qt::Horizontal, this)), gridToggle_(new QCheckBox(tr("Grid"), this)),
-      info_(new QLabel(this)), canvas_(new HeatmapCanvas(this)), colourBar_(new ColourBar(this)) {
+      colormap_(new QComboBox(this)), scale_(new QComboBox(this)), first_(new QSpinBox(this)),
+      last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)),
+      gridToggle_(new QCheckBox(tr("Grid"), this)), info_(new QLabel(this)),
+      canvas_(new HeatmapCanvas(this)), colourBar_(new ColourBar(this)) {
     // Named for style sheets, UI automation and the GUI tests.
     const std::pair<QWidget*, const char*> parts[] = {
-        {metric_, "metric"},    {phase_, "phase"},          {colormap_, "colormap"},
-        {first_, "firstLayer"}, {last_, "lastLayer"},       {opacity_, "opacity"},
-        {gridToggle_, "grid"},  {canvas_, "heatmapCanvas"}, {colourBar_, "heatmapColourBar"}};
+        {metric_, "metric"},     {phase_, "phase"},          {colormap_, "colormap"},
+        {first_, "firstLayer"},  {last_, "lastLayer"},       {opacity_, "opacity"},
+        {gridToggle_, "grid"},   {canvas_, "heatmapCanvas"}, {colourBar_, "heatmapColourBar"},
+        {scale_, "heatmapScale"}};
     for (const auto& [part, name] : parts)
         part->setObjectName(QString::fromLatin1(name));
     metric_->setToolTip(tr(
@@ -194,6 +198,12 @@ HeatmapView::HeatmapView(QWidget* parent)
         tr("Count only the prompt's tokens (prefill) or the generated ones (decode)"));
     for (const auto& name : colormapNames())
         colormap_->addItem(QString::fromStdString(name));
+    scale_->addItem(tr("Absolute (0 to max)"), int(HeatScale::Absolute));
+    scale_->addItem(tr("Range (min to max)"), int(HeatScale::Range));
+    scale_->setToolTip(tr("Absolute: colours from 0, so a small spread looks flat. Range: the "
+                          "smallest to the largest value, so any spread fills the colours. "
+                          "Either way, values within %1 % of each other are shown as uniform.")
+                           .arg(kUniformBelow * 100, 0, 'f', 0));
     opacity_->setRange(0, 100);
     opacity_->setValue(60);
     first_->setPrefix(tr("from layer "));
@@ -205,6 +215,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     controls->addWidget(first_);
     controls->addWidget(last_);
     controls->addWidget(colormap_);
+    controls->addWidget(scale_);
     controls->addWidget(new QLabel(tr("Opacity"), this));
     controls->addWidget(opacity_);
     controls->addWidget(gridToggle_);
@@ -223,32 +234,41 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(last_, &QSpinBox::valueChanged, this, &HeatmapView::outlineHeldTokens);
     connect(opacity_, &QSlider::valueChanged, this, &HeatmapView::render);
     connect(colormap_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
+    connect(scale_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(metric_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(phase_, &QComboBox::currentIndexChanged, this, &HeatmapView::render);
     connect(canvas_, &HeatmapCanvas::patchClicked, this, &HeatmapView::selectPatch);
+    // The read-out is a tooltip at the cursor, not a status-bar line that
+    // runs into the run's label.
     connect(canvas_, &HeatmapCanvas::patchHovered, this, [this](int row, int col, double) {
-        emit statusMessage(
-            describePatch(row * (data_ && data_->grid ? data_->grid->gridW : 1) + col));
+        const int cols = data_ && data_->grid ? data_->grid->gridW : 1;
+        QToolTip::showText(QCursor::pos(), describePatch(row * cols + col), canvas_);
     });
 }
 
 QString HeatmapView::describePatch(int patch) const {
     if (!data_ || !data_->grid || patch < 0) return {};
     const int cols = data_->grid->gridW;
-    QStringList values;
+    QStringList lines;
+    // One numbering everywhere: the patch (row-major) and the token, its
+    // position in the sequence, as the expert view names it.
+    lines << tr("Patch %1 (row %2, column %3) · token %4")
+                 .arg(patch)
+                 .arg(patch / cols)
+                 .arg(patch % cols)
+                 .arg(data_->grid->firstPosition + patch);
     for (const auto& m : heatmapMetrics()) {
         const auto it = allGrids_.find(m);
-        if (it == allGrids_.end() || size_t(patch) >= it->second.values.size()) continue;
-        values << tr("%1 %2 (%3)")
-                      .arg(metricLabel(m))
-                      .arg(it->second.values[size_t(patch)], 0, 'g', 4)
-                      .arg(provenanceLabel(heatMetric(m)->provenance));
+        const auto info = heatMetric(m);
+        if (it == allGrids_.end() || size_t(patch) >= it->second.values.size() || !info) continue;
+        lines << tr("%1: %2 (%3)")
+                     .arg(metricLabel(m))
+                     .arg(QString::fromStdString(
+                         metricValueText(*info, it->second.values[size_t(patch)])))
+                     .arg(provenanceLabel(info->provenance));
     }
-    return tr("Patch %1 (row %2, column %3): %4")
-        .arg(patch)
-        .arg(patch / cols)
-        .arg(patch % cols)
-        .arg(values.join(QStringLiteral(" · ")));
+    lines << tr("layers %1–%2 (decoder)").arg(first_->value()).arg(last_->value());
+    return lines.join(QLatin1Char('\n'));
 }
 
 void HeatmapView::selectPatch(int patch) {
@@ -263,10 +283,30 @@ const QImage& HeatmapView::overlay() const {
 
 QImage HeatmapView::fullResolutionOverlay() const {
     if (!data_ || data_->image.isNull() || grid_.values.empty()) return {};
+    return toQImage(overlayOn(fromQImage(data_->image), grid_));
+}
+
+ScaleRange HeatmapView::chosenScale(const HeatGrid& grid) const {
+    return scaleRange(grid, HeatScale(scale_->currentData().toInt()));
+}
+
+RgbImage HeatmapView::overlayOn(const RgbImage& image, const HeatGrid& grid) const {
+    const ScaleRange scale = chosenScale(grid);
+    if (scale.uniform) return image;
     const auto map =
         colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
-    return toQImage(
-        renderOverlay(fromQImage(data_->image), normalised(grid_), map, opacity_->value() / 100.0));
+    return renderOverlay(image, onScale(grid, scale), map, opacity_->value() / 100.0);
+}
+
+QString HeatmapView::scaleText(const ScaleRange& scale) const {
+    if (scale.uniform)
+        return tr("uniform within %1 % of the mean, so not painted (the differences are "
+                  "below %2 %)")
+            .arg(scale.spread * 100, 0, 'g', 2)
+            .arg(kUniformBelow * 100, 0, 'f', 0);
+    return scale.scale == HeatScale::Absolute ? tr("colours from 0 to the maximum (absolute)")
+                                              : tr("colours from the minimum to the maximum "
+                                                   "(range)");
 }
 
 QString HeatmapView::gridCsv() const {
@@ -340,17 +380,20 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
     }
 }
 
-void HeatmapView::showScale(const std::string& metric, const HeatGrid& grid, Colormap map) {
+void HeatmapView::showScale(const std::string& metric, const ScaleRange& scale, Colormap map) {
     const auto info = heatMetric(metric);
-    if (!info) {
+    if (!info || scale.uniform) { // nothing painted: no colours to explain
         colourBar_->clear();
         return;
     }
-    const ColourBarText values = heatLegend(*info, grid);
-    const QString unit = info->unit.empty() ? tr("none (score)")
-                         : info->unit == "ns"
-                             ? tr("seconds")
-                             : QString::fromLatin1(info->unit.data(), qsizetype(info->unit.size()));
+    const ColourBarText values = heatLegend(*info, scale);
+    // The ends carry SI prefixes (µs, kFLOP): the unit line names the base unit.
+    const QString unit =
+        info->unit.empty() ? tr("none (score)")
+        : info->unit == "ns"
+            ? tr("s, with SI prefixes")
+            : tr("%1, with SI prefixes")
+                  .arg(QString::fromLatin1(info->unit.data(), qsizetype(info->unit.size())));
     colourBar_->setScale(map,
                          {metricLabel(metric), tr("(%1)").arg(provenanceLabel(info->provenance)),
                           tr("layers %1–%2").arg(first_->value()).arg(last_->value()),
@@ -463,16 +506,16 @@ void HeatmapView::render() {
     const HeatGrid* grid = &grid_;
     const auto map =
         colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
-    const RgbImage overlay =
-        renderOverlay(display_, normalised(*grid), map, opacity_->value() / 100.0);
-    canvas_->setImages(toQImage(overlay), grid->rows, grid->cols, grid->values);
-    showScale(metric, *grid, map);
-    info_->setText(tr("%1: %2 × %3 patches, layers %4–%5, min-max normalised; image %6 × %7 px")
+    const ScaleRange scale = chosenScale(*grid);
+    canvas_->setImages(toQImage(overlayOn(display_, *grid)), grid->rows, grid->cols, grid->values);
+    showScale(metric, scale, map);
+    info_->setText(tr("%1: %2 × %3 patches, layers %4–%5; %6; image %7 × %8 px")
                        .arg(metricLabel(metric))
                        .arg(grid->rows)
                        .arg(grid->cols)
                        .arg(first_->value())
                        .arg(last_->value())
+                       .arg(scaleText(scale))
                        .arg(data_->image.width())
                        .arg(data_->image.height()));
 }

@@ -119,7 +119,12 @@ private:
     struct Grids;
     void recompute(const QString& key);
     void recomputed(const std::shared_ptr<const Grids>& grids);
-    void showScale(const std::string& metric, const HeatGrid& grid, Colormap map);
+    void showScale(const std::string& metric, const ScaleRange& scale, Colormap map);
+    ScaleRange chosenScale(const HeatGrid& grid) const; // the grid on the chosen scale
+    // The grid coloured over `image` on the chosen scale; the image alone
+    // where the grid is uniform (its differences are noise).
+    RgbImage overlayOn(const RgbImage& image, const HeatGrid& grid) const;
+    QString scaleText(const ScaleRange& scale) const; // what the colours map, for the info line
 
     static constexpr int kDisplaySide = 1024;
     std::shared_ptr<const SessionData> data_;
@@ -130,6 +135,7 @@ private:
     QComboBox* metric_;
     QComboBox* phase_;
     QComboBox* colormap_;
+    QComboBox* scale_; // HeatScale: absolute (from 0) or the grid's range
     QSpinBox* first_;
     QSpinBox* last_;
     QSlider* opacity_;

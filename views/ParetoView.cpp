@@ -2,6 +2,7 @@
 
 #include "core/compare/Pareto.h"
 #include "views/Colours.h"
+#include "views/PlotLegend.h"
 #include "views/PlotPicking.h"
 
 #include <QComboBox>
@@ -41,12 +42,7 @@ ParetoView::ParetoView(QWidget* parent)
     layout->addWidget(plot_, 1);
     layout->addWidget(info_);
     info_->setWordWrap(true);
-    // The legend goes below the axes, where it cannot hide a point.
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->take(plot_->legend);
-    plot_->plotLayout()->addElement(1, 0, plot_->legend);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    putLegendBelow(*plot_);
     plot_->installEventFilter(this);
     plot_->setMouseTracking(true);
     auto changed = [this] {

@@ -1,6 +1,7 @@
 #include "views/RooflineView.h"
 
 #include "views/Colours.h"
+#include "views/PlotLegend.h"
 #include "views/PlotPicking.h"
 #include "views/SessionData.h"
 
@@ -22,7 +23,7 @@ RooflineView::RooflineView(QWidget* parent)
     }
     plot_->xAxis->setLabel(tr("arithmetic intensity (FLOP/byte, estimated)"));
     plot_->yAxis->setLabel(tr("performance (FLOP/s)"));
-    plot_->legend->setVisible(true);
+    putLegendBelow(*plot_); // the points and the roofs stay visible
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMouseTracking(true);
     plot_->installEventFilter(this);

@@ -3,6 +3,8 @@
 #include "app/gui/Appearance.h"
 #include "app/gui/AttachDialog.h"
 #include "app/gui/CaptureDialog.h"
+#include "app/gui/WelcomePage.h"
+#include "core/Resources.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/interop/TraceImport.h"
 #include "core/report/Report.h"
@@ -29,6 +31,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -45,11 +48,14 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
+#include <QUrl>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <qcustomplot.h>
@@ -106,7 +112,19 @@ MainWindow::MainWindow(QWidget* parent)
       comparison_(new views::ComparisonView(this)), runLabel_(new QLabel(this)), runner_(this) {
     setWindowTitle(tr("mvprof — MoE-Visual Profiler"));
     nameParts();
-    setCentralWidget(heatmap_);
+    // The welcome page until a session opens (no empty heatmap, no "no image").
+    welcome_ = new WelcomePage(this);
+    central_ = new QStackedWidget(this);
+    central_->setObjectName(QStringLiteral("centralStack"));
+    central_->addWidget(welcome_);
+    central_->addWidget(heatmap_);
+    setCentralWidget(central_);
+    connect(welcome_, &WelcomePage::newCaptureRequested, this, &MainWindow::newCapture);
+    connect(welcome_, &WelcomePage::sampleRequested, this, &MainWindow::captureSample);
+    connect(welcome_, &WelcomePage::openRequested, this, &MainWindow::chooseSession);
+    connect(welcome_, &WelcomePage::recentChosen, this, [this](const QString& path) {
+        if (!path.isEmpty()) openSession(path);
+    });
     setAcceptDrops(true);
 
     setUpFileMenu();
@@ -114,6 +132,7 @@ MainWindow::MainWindow(QWidget* parent)
     setUpWhatIfs();
     setUpViewMenu();
     setUpDocks();
+    setUpHelpMenu();
     rebuildRecentMenu();
     connectViews();
     setUpJobs();
@@ -284,6 +303,13 @@ void MainWindow::setUpDocks() {
     comparisonDock_ = addDock(comparison_, tr("What-if comparison"),
                               QStringLiteral("comparisonDock"), Qt::BottomDockWidgetArea);
     tabifyDockWidget(findingsDock_, comparisonDock_);
+    // A comparison shown in a dock too low for its setup table grows it (to
+    // at most half the window: the image stays in view).
+    connect(comparison_, &views::ComparisonView::compared, this, [this] {
+        const int wanted = std::min(comparison_->preferredHeight(), height() / 2);
+        if (comparisonDock_->isVisible() && comparisonDock_->height() < wanted)
+            resizeDocks({comparisonDock_}, {wanted}, Qt::Vertical);
+    });
     findingsDock_->raise();
 }
 
@@ -457,6 +483,7 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     const bool sameRun = sameFile && session_->runId == data->runId; // keep what the user set up
     session_ = std::move(data);
     heatmap_->setSession(session_, sameRun);
+    central_->setCurrentWidget(heatmap_);
     modules_->setTree(session_->analysis.modules,
                       session_->analysis.host ? session_->analysis.host->ridge() : 0.0, sameRun);
     findings_->setFindings(session_->analysis.findings);
@@ -575,6 +602,38 @@ void MainWindow::rebuildRecentMenu() {
             ->addAction(QFileInfo(path).fileName(), this, [this, path] { openSession(path); })
             ->setToolTip(path);
     recentMenu_->setEnabled(!recent.isEmpty());
+    welcome_->setRecent(recent);
+}
+
+// Help: about, where the documentation is, the keyboard shortcuts.
+void MainWindow::setUpHelpMenu() {
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    help->addAction(tr("&Documentation"), this, [this] {
+        const auto readme = resourcePath("../docs/gui.md");
+        if (readme && QDesktopServices::openUrl(
+                          QUrl::fromLocalFile(QFileInfo(QString::fromStdString(*readme)).path())))
+            return;
+        QMessageBox::information(this, tr("Documentation"),
+                                 tr("The documentation is in the docs/ folder of mvprof's "
+                                    "sources: README.md first, then docs/gui.md for this window."));
+    });
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] {
+        QMessageBox::information(
+            this, tr("Keyboard Shortcuts"),
+            tr("Ctrl+N  New Capture\nCtrl+O  Open a session or trace\nCtrl+Q  Quit\n"
+               "Timeline and flame chart: + and − zoom, Home shows the whole run, the wheel "
+               "zooms, drag pans\nFlame chart search: Enter finds the next match\n"
+               "Compare Methods: Escape closes it"));
+    });
+    help->addSeparator();
+    help->addAction(tr("&About mvprof"), this, [this] {
+        QMessageBox::about(this, tr("About mvprof"),
+                           tr("<b>mvprof %1</b> — the MoE-Visual Profiler: where every "
+                              "millisecond, byte and FLOP of one image and prompt goes in a "
+                              "vision-language model, and what a what-if changes.")
+                               .arg(QStringLiteral(MVP_VERSION)));
+    });
 }
 
 } // namespace mvp

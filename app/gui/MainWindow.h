@@ -1,7 +1,8 @@
 #pragma once
-// The main window: the image heatmap in the centre, the module cost tree in a
-// dock, File → Open / Open Recent, and a status bar naming the model, device
-// and run. Sessions load on a worker thread.
+// The main window: a welcome page until a session opens, then the image
+// heatmap in the centre, the other views in docks, File → Open / Open
+// Recent, Help, and a status bar naming the model, device and run. Sessions
+// load on a worker thread.
 
 #include "app/gui/CaptureRunner.h"
 #include "app/gui/CompareMethods.h"
@@ -20,6 +21,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QPushButton;
+class QStackedWidget;
 class QToolButton;
 
 namespace mvp {
@@ -41,6 +43,8 @@ class OpTableView;
 
 namespace mvp {
 
+class WelcomePage;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -53,6 +57,10 @@ public:
     // Runs a capture in a child process with a progress bar and Cancel in the
     // status bar; the views follow the session while it grows.
     void startCapture(const CaptureRequest& request);
+    // What New Capture… opens with: the last capture's settings, the bundled
+    // sample image where none was chosen yet; `sample`: the demo (ref:demo
+    // asked about the bundled scene).
+    CaptureRequest initialCaptureRequest(bool sample) const;
     // Runs a what-if on the open session's baseline (the run shown, or its
     // baseline) in a child process; the comparison view shows it when done.
     void startWhatIf(WhatIfJob job);
@@ -94,6 +102,9 @@ private:
     void fitToScreen();
     void chooseSession();
     void newCapture();
+    void captureSample(); // New Capture… of the demo scene
+    void captureWith(const CaptureRequest& initial);
+    void setUpHelpMenu();
     void attach();
     void chooseExport(Export kind);
     void setUpJobs(); // the status bar's progress and Cancel, and the runner's signals
@@ -152,6 +163,8 @@ private:
     QMenu* viewMenu_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QLabel* runLabel_;
+    QStackedWidget* central_ = nullptr; // the welcome page until a session opens, then the heatmap
+    WelcomePage* welcome_ = nullptr;
     QComboBox* runSelector_ = nullptr;   // the session's runs; the current one is shown
     QToolButton* backToRun_ = nullptr;   // after a what-if switched the views: back to backTo_
     QAction* backToRunAction_ = nullptr; // the button's place in the toolbar (shown or not)

@@ -3,6 +3,7 @@
 // and the views follow the session while it grows.
 #include "app/gui/CaptureDialog.h"
 #include "app/gui/MainWindow.h"
+#include "core/Resources.h"
 #include "views/ComparisonView.h"
 #include "views/SessionData.h"
 
@@ -109,10 +110,24 @@ void MainWindow::newCapture() {
         statusBar()->showMessage(tr("A capture is already running"), 4000);
         return;
     }
-    CaptureDialog dialog(this);
+    captureWith(initialCaptureRequest(false));
+}
+
+void MainWindow::captureSample() {
+    if (runner_.isRunning()) {
+        statusBar()->showMessage(tr("A capture is already running"), 4000);
+        return;
+    }
+    captureWith(initialCaptureRequest(true));
+}
+
+CaptureRequest MainWindow::initialCaptureRequest(bool sample) const {
     QSettings settings;
     CaptureRequest last;
     last.image = settings.value(QStringLiteral("capture/image")).toString();
+    if (sample || last.image.isEmpty())
+        if (const auto found = resourcePath(kSampleImage))
+            last.image = QString::fromStdString(*found);
     last.prompt =
         settings.value(QStringLiteral("capture/prompt"), tr("Describe the image.")).toString();
     last.output = settings
@@ -122,7 +137,24 @@ void MainWindow::newCapture() {
     last.script = settings.value(QStringLiteral("capture/script")).toString();
     last.scriptArguments = settings.value(QStringLiteral("capture/scriptArguments")).toString();
     last.workingFolder = settings.value(QStringLiteral("capture/workingFolder")).toString();
-    dialog.setRequest(last);
+    if (sample) {
+        // The demo: the trained built-in model on the bundled scene, asked
+        // about it (as ./run.sh does), so the answer and heatmap mean something.
+        last.script.clear();
+        last.program.clear();
+        last.modelFile.clear();
+        last.model = QStringLiteral("ref:demo");
+        if (const auto scene = resourcePath(kSampleScene))
+            last.image = QString::fromStdString(*scene);
+        last.prompt = QStringLiteral("What colour is the circle?");
+    }
+    return last;
+}
+
+void MainWindow::captureWith(const CaptureRequest& initial) {
+    CaptureDialog dialog(this);
+    QSettings settings;
+    dialog.setRequest(initial);
     if (dialog.exec() != QDialog::Accepted) return;
     const CaptureRequest r = dialog.request();
     settings.setValue(QStringLiteral("capture/image"), r.image);

@@ -1,7 +1,8 @@
 #pragma once
-// Files mvprof ships (resources/ in the source tree, share/mvprof once
-// installed): the sample photographs, bundled checkpoints. Plain C++.
+// The photographs mvprof ships, loaded for generated scenes (resourcePath:
+// core/Resources.h). Plain C++.
 
+#include "core/Resources.h" // resourcePath
 #include "core/Result.h"
 #include "core/image/Image.h"
 
@@ -10,12 +11,6 @@
 #include <vector>
 
 namespace mvp {
-
-// The first existing `relative` (e.g. "samples/astronaut.png") under
-// $MVPROF_RESOURCES, the source tree's resources/ beside the build folder
-// that holds this executable (<root>/build/bin), or <prefix>/share/mvprof
-// beside <prefix>/bin. Absolute; nothing when none exists.
-std::optional<std::string> resourcePath(const std::string& relative);
 
 // The bundled photographs scenes take backdrops from: one for training (and
 // make-set's train split), the other held out of training.

@@ -51,26 +51,43 @@ void overloadFindings(const LayerMoeReport& l, std::vector<Finding>& out) {
     }
 }
 
+// Uneven expert load, graded by CV, naming the busiest expert against its
+// fair share (1/E of the slots). With few experts a Z-score cannot pass the
+// overload threshold — at most (E − 1)/√E, 1.5 for four — so the share says
+// what the Z-score cannot.
 void imbalanceFinding(const LayerMoeReport& l, std::vector<Finding>& out) {
+    const BalanceStats& t = l.total;
+    if (t.cv <= 0.5 || t.experts < 2 || t.tokens == 0) return;
     const std::string L = std::to_string(l.layer);
-    if (l.total.cv > 1.0) {
-        Finding f;
-        f.id = "moe.imbalance.L" + L;
-        f.severity = Severity::Warning;
-        f.title = "Layer " + L + ": severe expert imbalance (CV = " + num(l.total.cv) + ")";
-        f.detail = "Balancedness " + num(l.total.balancedness) + ", Jain " + num(l.total.jain) +
-                   ", MaxVio " + num(l.total.maxvio) + " over " + std::to_string(l.total.tokens) +
-                   " slots; " + num(100 * l.hotTop1Share, 0) +
-                   " % of tokens pick a hot expert first.";
-        f.suggestion = "Rebalance the router (auxiliary loss or capacity factor) before "
-                       "scaling out expert parallelism.";
-        f.evidence = {{"cv", l.total.cv, Provenance::Measured},
-                      {"balancedness", l.total.balancedness, Provenance::Measured},
-                      {"jain", l.total.jain, Provenance::Measured},
-                      {"maxvio", l.total.maxvio, Provenance::Measured}};
-        f.target = {FindingView::Moe, l.layer, {}, {}, {}, {}};
-        out.push_back(f);
-    }
+    const auto top = std::max_element(t.load.begin(), t.load.end());
+    const int busiest = int(top - t.load.begin());
+    const double share = double(*top) / double(t.tokens), fair = 1.0 / t.experts;
+    const int64_t least = *std::min_element(t.load.begin(), t.load.end());
+    Finding f;
+    f.id = "moe.imbalance.L" + L;
+    f.severity = t.cv > 1.0 ? Severity::Warning : Severity::Info;
+    f.title = "Layer " + L + ": " + (t.cv > 1.0 ? "severe " : "") +
+              "expert imbalance (CV = " + num(t.cv) + "): expert " + std::to_string(busiest) +
+              " takes " + num(100 * share, 0) + " % of the routing slots (fair share " +
+              num(100 * fair, 0) + " %)";
+    f.detail = "Expert " + std::to_string(busiest) + " took " + std::to_string(*top) + " of " +
+               std::to_string(t.tokens) + " slots, the least used " + std::to_string(least) +
+               "; balancedness " + num(t.balancedness) + ", Jain " + num(t.jain) + ", MaxVio " +
+               num(t.maxvio) + "; " + num(100 * l.hotTop1Share, 0) +
+               " % of tokens pick a hot expert first.";
+    f.suggestion = "Under expert parallelism the busiest expert sets the layer's latency: "
+                   "rebalance the router (auxiliary loss or capacity factor) or replicate expert " +
+                   std::to_string(busiest) + " (EPLB) before scaling out.";
+    f.evidence = {{"cv", t.cv, Provenance::Measured},
+                  {"top_share", share, Provenance::Measured},
+                  {"fair_share", fair, Provenance::Derived},
+                  {"top_tokens", double(*top), Provenance::Measured},
+                  {"least_tokens", double(least), Provenance::Measured},
+                  {"balancedness", t.balancedness, Provenance::Measured},
+                  {"jain", t.jain, Provenance::Measured},
+                  {"maxvio", t.maxvio, Provenance::Measured}};
+    f.target = {FindingView::Moe, l.layer, busiest, {}, {}, {}};
+    out.push_back(f);
 }
 
 void idleFinding(const LayerMoeReport& l, std::vector<Finding>& out) {
@@ -200,6 +217,62 @@ void headFindings(const RunAnalysis& a, std::vector<Finding>& out) {
     }
 }
 
+// Work around the model — preprocessing, host-to-device copies, the
+// projector — taking more than a tenth of the run: it is not the model's
+// cost, and usually cheap to move off the critical path. Graded by the share.
+void outsizedPhaseFindings(const RunAnalysis& a, std::vector<Finding>& out) {
+    for (const auto& p : a.phases.phases) {
+        if (p.share <= 0.1 ||
+            (p.phase != Phase::Preprocess && p.phase != Phase::H2d && p.phase != Phase::Projector))
+            continue;
+        Finding f;
+        f.id = "phase.outsized." + phaseName(p.phase);
+        f.severity = p.share > 0.25 ? Severity::Warning : Severity::Info;
+        f.title =
+            "The " + phaseName(p.phase) + " phase takes " + num(100 * p.share, 0) + " % of the run";
+        f.detail = num(double(p.totalNs) / 1e6) + " ms of " + num(double(a.phases.wallNs) / 1e6) +
+                   " ms (measured), outside the model's layers.";
+        f.suggestion =
+            p.phase == Phase::Preprocess
+                ? "Decode and resize images in a worker or on the GPU, and cache decoded images "
+                  "that repeat."
+            : p.phase == Phase::H2d ? "Pin the host memory and copy asynchronously, or keep the "
+                                      "inputs on the device."
+                                    : "Look at the projector in the module tree.";
+        f.evidence = {{"share", p.share, Provenance::Measured},
+                      {"ms", double(p.totalNs) / 1e6, Provenance::Measured}};
+        f.target = {FindingView::Timeline, {}, {}, {}, {}, p.phase};
+        out.push_back(f);
+    }
+}
+
+// The module whose own time (children excluded) is largest, if it is a
+// fifth of the run or more: where to look first.
+void biggestModuleFinding(const RunAnalysis& a, std::vector<Finding>& out) {
+    const auto& nodes = a.modules.nodes;
+    const auto top = std::max_element(nodes.begin(), nodes.end(), [](const auto& x, const auto& y) {
+        return x.selfNs < y.selfNs;
+    });
+    if (top == nodes.end() || a.modules.wallNs <= 0) return;
+    const double share = double(top->selfNs) / double(a.modules.wallNs);
+    if (share < 0.2) return;
+    Finding f;
+    f.id = "modules.biggest_self";
+    f.severity = Severity::Info;
+    f.title = "Module " + top->module.path + " takes " + num(100 * share, 0) +
+              " % of the run in its own code";
+    f.detail = num(double(top->selfNs) / 1e6) +
+               " ms of self time (measured, its children "
+               "excluded) over " +
+               std::to_string(top->calls) + " calls.";
+    f.suggestion = "Open it in the module tree and the op table: its own ops, not its "
+                   "children's, are the cost.";
+    f.evidence = {{"self_share", share, Provenance::Measured},
+                  {"self_ms", double(top->selfNs) / 1e6, Provenance::Measured}};
+    f.target = {FindingView::Modules, {}, {}, top->module.path, {}, {}};
+    out.push_back(f);
+}
+
 void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& out) {
     if (isReferenceBlas(d.run.blas)) {
         Finding f;
@@ -223,6 +296,7 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
         f.target.view = FindingView::Session;
         out.push_back(f);
     }
+    outsizedPhaseFindings(a, out);
     for (const auto& p : a.phases.phases)
         if (p.share > 0.5) {
             Finding f;
@@ -250,6 +324,7 @@ void runFindings(const RunData& d, const RunAnalysis& a, std::vector<Finding>& o
 std::vector<Finding> findingsFor(const RunData& d, const RunAnalysis& a) {
     std::vector<Finding> out;
     runFindings(d, a, out);
+    biggestModuleFinding(a, out);
     moeFindings(a, out);
     rooflineFindings(a, out);
     patchFindings(a, out);

@@ -61,6 +61,31 @@ HeatGrid normalised(const HeatGrid& g) {
     return n;
 }
 
+ScaleRange scaleRange(const HeatGrid& g, HeatScale scale, double uniformBelow) {
+    ScaleRange r;
+    r.scale = scale;
+    if (g.values.empty()) return r;
+    const auto [lo, hi] = std::minmax_element(g.values.begin(), g.values.end());
+    double sum = 0;
+    for (const double v : g.values)
+        sum += v;
+    const double mean = sum / double(g.values.size());
+    const double span = *hi - *lo;
+    r.spread = span == 0 ? 0.0 : mean != 0 ? span / std::abs(mean) : HUGE_VAL;
+    r.uniform = r.spread < uniformBelow;
+    r.low = scale == HeatScale::Absolute ? std::min(0.0, *lo) : *lo;
+    r.high = scale == HeatScale::Absolute ? std::max(0.0, *hi) : *hi;
+    return r;
+}
+
+HeatGrid onScale(const HeatGrid& g, const ScaleRange& range) {
+    HeatGrid n = g;
+    const double span = range.high - range.low;
+    for (auto& v : n.values)
+        v = span > 0 ? std::clamp((v - range.low) / span, 0.0, 1.0) : 0.0;
+    return n;
+}
+
 RgbImage renderOverlay(const RgbImage& image, const HeatGrid& grid, Colormap map, double opacity) {
     RgbImage out = image;
     if (grid.values.empty() || image.empty()) return out;

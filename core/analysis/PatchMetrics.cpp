@@ -151,6 +151,18 @@ ColourBarText heatLegend(const HeatMetric& metric, const HeatGrid& raw, const st
     return t;
 }
 
+std::string metricValueText(const HeatMetric& metric, double value) {
+    return siValue(value, metric.unit);
+}
+
+ColourBarText heatLegend(const HeatMetric& metric, const ScaleRange& scale,
+                         const std::string& layers) {
+    ColourBarText t = heatLegend(metric, HeatGrid{}, layers);
+    t.high = siValue(scale.high, metric.unit);
+    t.low = siValue(scale.low, metric.unit);
+    return t;
+}
+
 std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers,
                                                     std::optional<Phase> phase) {
     std::map<std::string, HeatGrid> out;

@@ -32,9 +32,16 @@ struct HeatMetric {
 const std::vector<HeatMetric>& heatMetrics();
 std::optional<HeatMetric> heatMetric(std::string_view name);
 
+// One value in the metric's unit with an SI prefix ("5.07 us", "100 kFLOP";
+// a score without a unit as a number).
+std::string metricValueText(const HeatMetric& metric, double value);
+
 // The colour bar's text for a metric's raw (unnormalised) grid: name,
 // provenance, unit and the grid's maximum and minimum in SI units.
 ColourBarText heatLegend(const HeatMetric& metric, const HeatGrid& raw,
+                         const std::string& layers = "all layers");
+// The same, its ends those of the colour scale (0 for an absolute one).
+ColourBarText heatLegend(const HeatMetric& metric, const ScaleRange& scale,
                          const std::string& layers = "all layers");
 
 struct RunData;
