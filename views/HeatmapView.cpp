@@ -209,20 +209,25 @@ HeatmapView::HeatmapView(QWidget* parent)
     first_->setPrefix(tr("from layer "));
     last_->setPrefix(tr("to layer "));
 
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(metric_);
-    controls->addWidget(phase_);
-    controls->addWidget(first_);
-    controls->addWidget(last_);
-    controls->addWidget(colormap_);
-    controls->addWidget(scale_);
-    controls->addWidget(new QLabel(tr("Opacity"), this));
-    controls->addWidget(opacity_);
-    controls->addWidget(gridToggle_);
+    // Two rows: what is shown (metric, phase, layers), then how (colours,
+    // scale, opacity, grid) — one row cut the metric's name beside the docks.
+    auto* what = new QHBoxLayout;
+    what->addWidget(metric_);
+    what->addWidget(phase_);
+    what->addWidget(first_);
+    what->addWidget(last_);
+    what->addStretch();
+    auto* how = new QHBoxLayout;
+    how->addWidget(colormap_);
+    how->addWidget(scale_);
+    how->addWidget(new QLabel(tr("Opacity"), this));
+    how->addWidget(opacity_);
+    how->addWidget(gridToggle_);
     gridToggle_->setToolTip(tr("Draw the patch grid"));
     connect(gridToggle_, &QCheckBox::toggled, canvas_, &HeatmapCanvas::setGridVisible);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(controls);
+    layout->addLayout(what);
+    layout->addLayout(how);
     auto* picture = new QHBoxLayout;
     picture->addWidget(canvas_, 1);
     picture->addWidget(colourBar_);
