@@ -288,15 +288,15 @@ const QImage& HeatmapView::overlay() const {
 
 QImage HeatmapView::fullResolutionOverlay() const {
     if (!data_ || data_->image.isNull() || grid_.values.empty()) return {};
-    return toQImage(overlayOn(fromQImage(data_->image), grid_));
+    return toQImage(overlayOn(fromQImage(data_->image), grid_, chosenScale(grid_)));
 }
 
 ScaleRange HeatmapView::chosenScale(const HeatGrid& grid) const {
     return scaleRange(grid, HeatScale(scale_->currentData().toInt()));
 }
 
-RgbImage HeatmapView::overlayOn(const RgbImage& image, const HeatGrid& grid) const {
-    const ScaleRange scale = chosenScale(grid);
+RgbImage HeatmapView::overlayOn(const RgbImage& image, const HeatGrid& grid,
+                                const ScaleRange& scale) const {
     if (scale.uniform) return image;
     const auto map =
         colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
@@ -512,7 +512,8 @@ void HeatmapView::render() {
     const auto map =
         colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
     const ScaleRange scale = chosenScale(*grid);
-    canvas_->setImages(toQImage(overlayOn(display_, *grid)), grid->rows, grid->cols, grid->values);
+    canvas_->setImages(toQImage(overlayOn(display_, *grid, scale)), grid->rows, grid->cols,
+                       grid->values);
     showScale(metric, scale, map);
     info_->setText(tr("%1: %2 × %3 patches, layers %4–%5; %6; image %7 × %8 px")
                        .arg(metricLabel(metric))

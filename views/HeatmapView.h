@@ -121,9 +121,9 @@ private:
     void recomputed(const std::shared_ptr<const Grids>& grids);
     void showScale(const std::string& metric, const ScaleRange& scale, Colormap map);
     ScaleRange chosenScale(const HeatGrid& grid) const; // the grid on the chosen scale
-    // The grid coloured over `image` on the chosen scale; the image alone
+    // The grid coloured over `image` on `scale`; the image alone
     // where the grid is uniform (its differences are noise).
-    RgbImage overlayOn(const RgbImage& image, const HeatGrid& grid) const;
+    RgbImage overlayOn(const RgbImage& image, const HeatGrid& grid, const ScaleRange& scale) const;
     QString scaleText(const ScaleRange& scale) const; // what the colours map, for the info line
 
     static constexpr int kDisplaySide = 1024;
