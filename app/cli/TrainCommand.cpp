@@ -27,6 +27,9 @@ int trainCommand(const std::vector<std::string>& argv) {
     cli.app.add_option("--warmup", o.warmupSteps, "warm-up steps (default 100)")->check(atLeast(0));
     cli.app.add_option("--aux-weight", o.auxWeight,
                        "weight of the per-patch probe's loss (default 1; 0: answers only)");
+    cli.app.add_option("--look-weight", o.lookWeight,
+                       "weight of the grounding loss: -log of the share of the answering "
+                       "queries' visual attention on the asked object (default 0: none)");
     cli.app
         .add_option("--vision-steps", o.visionSteps,
                     "steps training the encoder alone on the per-patch labels before the "
@@ -72,9 +75,9 @@ int trainCommand(const std::vector<std::string>& argv) {
                         p.seconds);
         else
             std::printf("step %5d/%d  loss %.4f  first-byte accuracy %.3f  probe colour %.3f "
-                        "shape %.3f  %.0f s\n",
+                        "shape %.3f  looks at the object %.3f  %.0f s\n",
                         p.step, p.steps, p.loss, p.answerAccuracy, p.probeColour, p.probeShape,
-                        p.seconds);
+                        p.lookShare, p.seconds);
         std::fflush(stdout);
     });
     if (!report) return fail(report.error().exitCode(), report.error().message);

@@ -28,6 +28,8 @@ constexpr QuestionKind kKinds[] = {QuestionKind::Colour, QuestionKind::ShapeOfCo
 struct Asked {
     std::vector<int> prompt; // bytes
     std::vector<int> target; // the answer's bytes, then EOS
+    // The patches of the object asked about (row-major; empty for counting).
+    std::vector<int64_t> objectPatches;
 };
 
 struct Sample {
@@ -41,8 +43,7 @@ struct Sample {
 
 constexpr int64_t kColourClasses = 5, kShapeClasses = 4, kCentreClasses = 3;
 
-void labelPatches(Sample& out, const Scene& s, int grid) {
-    const auto cells = cellLabels(s, grid);
+void labelPatches(Sample& out, const Scene& s, const std::vector<CellLabel>& cells, int grid) {
     std::vector<int64_t> colour, shape, centre, column;
     for (size_t i = 0; i < cells.size(); ++i) {
         const CellLabel& c = cells[i];
@@ -57,6 +58,22 @@ void labelPatches(Sample& out, const Scene& s, int grid) {
     out.patchShape = torch::tensor(shape, torch::kLong);
     out.patchCentre = torch::tensor(centre, torch::kLong);
     out.patchColumn = torch::tensor(column, torch::kLong);
+}
+
+// The cells the object mostly covers (cellLabels' rule); for an object too
+// small to own one, the cells its box touches.
+std::vector<int64_t> objectPatches(const Scene& s, const std::vector<CellLabel>& cells, int object,
+                                   int grid) {
+    std::vector<int64_t> owned, touched;
+    const Box& b = s.objects[size_t(object)].box;
+    const int cell = kSceneSize / grid;
+    for (size_t i = 0; i < cells.size(); ++i) {
+        if (cells[i].object == object) owned.push_back(int64_t(i));
+        const int x0 = int(i % size_t(grid)) * cell, y0 = int(i / size_t(grid)) * cell;
+        if (b.x0 < x0 + cell && x0 < b.x1 && b.y0 < y0 + cell && y0 < b.y1)
+            touched.push_back(int64_t(i));
+    }
+    return owned.empty() ? touched : owned;
 }
 
 // Sample i: scene (dataSeed·10⁸ + i) mod 10⁹, asked its first question of
@@ -75,14 +92,16 @@ public:
         const Scene s = makeScene(seedOf(i), {Split::Train, &o_.photos});
         Sample out;
         out.pixels = toPixels(resize(s.image, side_, side_));
-        labelPatches(out, s, grid_);
+        const auto cells = cellLabels(s, grid_);
+        labelPatches(out, s, cells, grid_);
         for (QuestionKind kind : kKinds) {
             if (!asks(kind, i)) continue;
             const auto q = std::find_if(s.questions.begin(), s.questions.end(),
                                         [&](const Question& q) { return q.kind == kind; });
             if (q == s.questions.end()) continue;
-            Asked a{tokens::encode(q->prompt), tokens::encode(q->answer)};
+            Asked a{tokens::encode(q->prompt), tokens::encode(q->answer), {}};
             a.target.push_back(tokens::kEos);
+            if (q->object) a.objectPatches = objectPatches(s, cells, *q->object, grid_);
             out.questions.push_back(std::move(a));
         }
         return out;
@@ -104,6 +123,8 @@ struct SampleLoss {
     int firstRight = 0, asked = 0;
     int objectPatches = 0, colourRight = 0, shapeRight = 0; // the probe, on patches with an object
     int patches = 0, columnRight = 0;                       // the probe's column, on every patch
+    double lookShare = 0; // summed over the questions about one object (lookAsked)
+    int lookAsked = 0;
 };
 
 // The probe's loss: mean of the four per-patch cross-entropies; `out`
@@ -148,32 +169,60 @@ torch::Tensor probeLoss(torch::nn::Linear& probe, const torch::Tensor& features,
            4.0;
 }
 
+// Where the answer looked: the share of the answering queries' attention to
+// the visual tokens (summed over layers, mean over heads — the
+// answer_attention of docs/diagnostics.md §2) that falls on the asked
+// object's patches. `perLayer` holds each layer's [heads, rows, visual].
+torch::Tensor lookShare(const std::vector<torch::Tensor>& perLayer,
+                        const std::vector<int64_t>& objectPatches) {
+    const auto heat = torch::stack(perLayer).mean(1).sum(at::IntArrayRef{0, 1}); // [visual]
+    const auto on = heat.index_select(0, torch::tensor(objectPatches, torch::kLong)).sum();
+    return on / heat.sum().clamp_min(1e-12);
+}
+
 // Teacher-forced: the logits at the prompt's last position and the answer's
 // predict the answer's bytes and EOS. The image is encoded once; each
-// question runs the decoder afresh over the same visual tokens.
-SampleLoss sampleLoss(VlmModel& model, torch::nn::Linear& probe, double auxWeight,
+// question runs the decoder afresh over the same visual tokens. Those same
+// positions are the queries that generate the answer: with `lookWeight`,
+// −log of the share of their visual attention on the asked object is added
+// (questions about one object only).
+SampleLoss sampleLoss(VlmModel& model, torch::nn::Linear& probe, const TrainOptions& o,
                       const Sample& s) {
     model.reset();
     const auto features = model.encodeImage(s.pixels, {});
     const auto visual = model.project(features, {});
+    const int64_t nVisual = visual.size(0);
     SampleLoss out;
-    std::vector<torch::Tensor> losses;
+    std::vector<torch::Tensor> losses, looks;
     for (const auto& q : s.questions) {
         model.reset();
         std::vector<int> ids{tokens::kBos};
         ids.insert(ids.end(), q.prompt.begin(), q.prompt.end());
         ids.insert(ids.end(), q.target.begin(), q.target.end() - 1);
-        const auto logits = model.forward(ids, visual, 1, {}, /*allPositions=*/true);
-        const int64_t first = visual.size(0) + int64_t(q.prompt.size());
-        const auto rows = logits.narrow(0, first, int64_t(q.target.size()));
+        const int64_t first = nVisual + int64_t(q.prompt.size());
+        const auto answering = int64_t(q.target.size());
+        std::vector<torch::Tensor> attention; // per layer: answering rows × visual columns
+        ForwardHooks hooks;
+        if (!q.objectPatches.empty())
+            hooks.attention = [&](int, const torch::Tensor& probs, int, const KvCache&) {
+                attention.push_back(probs.narrow(1, first, answering).narrow(2, 1, nVisual));
+            };
+        const auto logits = model.forward(ids, visual, 1, hooks, /*allPositions=*/true);
+        const auto rows = logits.narrow(0, first, answering);
         const auto labels =
             torch::tensor(std::vector<int64_t>(q.target.begin(), q.target.end()), torch::kLong);
         losses.push_back(torch::nn::functional::cross_entropy(rows, labels));
         out.firstRight += rows[0].argmax().item<int64_t>() == labels[0].item<int64_t>();
         ++out.asked;
+        if (attention.empty()) continue;
+        const auto share = lookShare(attention, q.objectPatches);
+        out.lookShare += share.item<double>();
+        ++out.lookAsked;
+        if (o.lookWeight > 0) looks.push_back(-torch::log(share.clamp_min(1e-6)));
     }
     out.loss = torch::stack(losses).mean();
-    if (auxWeight > 0) out.loss = out.loss + auxWeight * probeLoss(probe, features, s, out);
+    if (!looks.empty()) out.loss = out.loss + o.lookWeight * torch::stack(looks).mean();
+    if (o.auxWeight > 0) out.loss = out.loss + o.auxWeight * probeLoss(probe, features, s, out);
     return out;
 }
 
@@ -208,6 +257,7 @@ Status checkOptions(const TrainOptions& o) {
     if (o.out.empty()) return makeError(ErrorCode::BadInput, "no checkpoint to write: pass --out");
     if (o.dataSeed >= 10) return makeError(ErrorCode::BadInput, "--data-seed must lie in [0, 9]");
     if (!(o.auxWeight >= 0)) return makeError(ErrorCode::BadInput, "--aux-weight must be >= 0");
+    if (!(o.lookWeight >= 0)) return makeError(ErrorCode::BadInput, "--look-weight must be >= 0");
     if (o.colourShapeEvery < 1)
         return makeError(ErrorCode::BadInput, "--colour-shape-every must be at least 1");
     if (o.visionSteps < 0) return makeError(ErrorCode::BadInput, "--vision-steps must be >= 0");
@@ -233,6 +283,7 @@ std::map<std::string, std::string> checkpointMetadata(const TrainOptions& o, con
             {"batch", std::to_string(o.batch)},
             {"lr", std::to_string(o.lr)},
             {"aux_weight", std::to_string(o.auxWeight)},
+            {"look_weight", std::to_string(o.lookWeight)},
             {"vision_steps", std::to_string(o.visionSteps)},
             {"workers", std::to_string(o.workers)},
             {"colour_shape_every", std::to_string(o.colourShapeEvery)},
@@ -255,6 +306,7 @@ public:
         c_.right += s.firstRight, c_.asked += s.asked;
         c_.patches += s.objectPatches, c_.colour += s.colourRight, c_.shape += s.shapeRight;
         c_.cells += s.patches, c_.column += s.columnRight;
+        c_.look += s.lookShare, c_.looked += s.lookAsked;
     }
     void endStep(TrainReport& report) {
         ++report.steps;
@@ -269,7 +321,7 @@ public:
             progress_({report.steps, total, mean, c_.asked ? double(c_.right) / c_.asked : 0.0,
                        elapsed(), c_.colour / patches, c_.shape / patches,
                        c_.column / std::max(1.0, double(c_.cells)),
-                       report.steps <= o_.visionSteps});
+                       c_.looked ? c_.look / c_.looked : 0.0, report.steps <= o_.visionSteps});
         c_ = {};
     }
 
@@ -278,6 +330,8 @@ private:
         double loss = 0;
         int steps = 0, right = 0, asked = 0, patches = 0, colour = 0, shape = 0;
         int cells = 0, column = 0;
+        double look = 0;
+        int looked = 0;
     };
     const TrainOptions& o_;
     const std::function<void(const TrainProgress&)>& progress_;
@@ -393,7 +447,7 @@ Result<TrainReport> trainModel(const TrainOptions& o,
             for (int b = w * o.batch / o.workers; b < (w + 1) * o.batch / o.workers; ++b) {
                 const Sample sample = stream.at(nextScene + uint64_t(b));
                 SampleLoss s = visionOnly ? visionLoss(*r.model, r.probe, sample)
-                                          : sampleLoss(*r.model, r.probe, o.auxWeight, sample);
+                                          : sampleLoss(*r.model, r.probe, o, sample);
                 (s.loss / double(o.batch)).backward();
                 s.loss = s.loss.detach();
                 losses[size_t(b)] = std::move(s);

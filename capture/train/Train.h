@@ -9,7 +9,9 @@
 // probe on the vision encoder's output learns, per patch, the colour and
 // shape under it, whether an object's centre lies in it and its column
 // (labels from the generator's geometry); its loss is added with weight `auxWeight` and the
-// probe is discarded: the checkpoint holds the model's parameters only. AdamW,
+// probe is discarded: the checkpoint holds the model's parameters only. With
+// `lookWeight`, a grounding loss pulls the answering queries' attention onto
+// the object a question asks about. AdamW,
 // linear warm-up then cosine decay. Reproducible: the same options give the
 // same weights on the same machine and thread count (docs/training.md).
 // Plain C++ header.
@@ -35,6 +37,11 @@ struct TrainOptions {
     double lr = 2e-3; // peak learning rate
     double weightDecay = 0.01;
     double auxWeight = 1.0; // the per-patch probe's share of the loss (0: answers only)
+    // Grounding: for a question about one object (colour, shape, left/right)
+    // the weight of −log(the share of the answering queries' attention to the
+    // visual tokens that falls on that object's patches), labels from the
+    // generator. 0: where the decoder looks is left to the answers' loss.
+    double lookWeight = 0;
     // Steps before the questions that train the encoder alone on the probe's
     // labels (its warm-up, then the peak rate): the shapes are learnt there
     // at a tenth of a full step's cost.
@@ -67,6 +74,10 @@ struct TrainProgress {
     // shape of a patch an object covers (0 without the probe).
     double probeColour = 0, probeShape = 0;
     double probeColumn = 0;   // how often it names any patch's column
+    // Same window, questions about one object: the share of the answering
+    // queries' visual attention on that object (measured with or without
+    // the grounding loss; 0 in the encoder's stage).
+    double lookShare = 0;
     bool visionStage = false; // the window's steps trained the encoder alone
 };
 
