@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -268,13 +269,17 @@ Status checkOptions(const TrainOptions& o) {
     return Ok{};
 }
 
+// `startSha`: the SHA-256 of the checkpoint training continued from ("" for
+// the seeded initialisation), so a file says what it was made from.
 std::map<std::string, std::string> checkpointMetadata(const TrainOptions& o, const VlmConfig& c,
-                                                      const TrainReport& r) {
+                                                      const TrainReport& r,
+                                                      const std::string& startSha) {
     char loss[32];
     std::snprintf(loss, sizeof loss, "%.4f", r.lastLoss);
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.0f", r.seconds);
-    return {{"format", "pt"},
+    std::map<std::string, std::string> m{
+            {"format", "pt"},
             {"model", c.preset},
             {"trained_by", "mvprof-cli train"},
             {"init_seed", std::to_string(c.seed)},
@@ -291,6 +296,11 @@ std::map<std::string, std::string> checkpointMetadata(const TrainOptions& o, con
             {"last_scene_seed", std::to_string(r.lastSceneSeed)},
             {"final_loss", loss},
             {"seconds", secs}};
+    if (!startSha.empty()) {
+        m["continued_from"] = std::filesystem::path(c.weights.path).filename().string();
+        m["continued_from_sha256"] = startSha;
+    }
+    return m;
 }
 
 // Means over the last `reportEvery` steps, handed to `progress`.
@@ -426,8 +436,12 @@ Result<TrainReport> trainModel(const TrainOptions& o,
     for (int w = 0; w < o.workers; ++w)
         replicas.push_back(std::make_unique<Replica>(*cfg, o.auxWeight > 0));
     Replica& first = *replicas.front();
-    if (!cfg->weights.path.empty())
-        if (auto sha = first.model->loadWeights(cfg->weights); !sha) return sha.error();
+    std::string startSha;
+    if (!cfg->weights.path.empty()) {
+        auto sha = first.model->loadWeights(cfg->weights);
+        if (!sha) return sha.error();
+        startSha = *sha;
+    }
     for (size_t w = 1; w < replicas.size(); ++w)
         replicas[w]->copyWeightsFrom(first);
     torch::optim::AdamW opt(first.parameters,
@@ -474,7 +488,7 @@ Result<TrainReport> trainModel(const TrainOptions& o,
     report.seconds = window.elapsed();
     report.lastSceneSeed = stream.seedOf(nextScene == 0 ? 0 : nextScene - 1);
     first.model->impl().eval();
-    report.metadata = checkpointMetadata(o, *cfg, report);
+    report.metadata = checkpointMetadata(o, *cfg, report, startSha);
     if (auto s = first.model->saveWeights(o.out, report.metadata); !s) return s.error();
     return report;
 }
