@@ -1,5 +1,6 @@
 #include "core/report/PerfettoTrace.h"
 
+#include "core/Utf8.h"
 #include "core/report/TraceSink.h"
 #include "core/session/SessionReader.h"
 
@@ -43,30 +44,9 @@ enum : uint32_t {
 };
 enum : uint64_t { kSliceBegin = 1, kSliceEnd = 2, kInstant = 3, kCounter = 4 };
 
-// `s` with every byte that is not part of valid UTF-8 replaced by U+FFFD:
-// protobuf strings are UTF-8, and names from a user's model need not be.
+// Protobuf strings are UTF-8, and names from a user's model need not be.
 std::string utf8(const std::string& s) {
-    std::string out;
-    out.reserve(s.size());
-    for (size_t i = 0; i < s.size();) {
-        const auto c = uint8_t(s[i]);
-        const size_t n = c < 0x80         ? 1
-                         : (c >> 5) == 6  ? 2
-                         : (c >> 4) == 14 ? 3
-                         : (c >> 3) == 30 ? 4
-                                          : 0;
-        bool ok = n > 0 && i + n <= s.size();
-        for (size_t k = 1; ok && k < n; ++k)
-            ok = (uint8_t(s[i + k]) & 0xC0) == 0x80;
-        if (ok) {
-            out.append(s, i, n);
-            i += n;
-        } else {
-            out += "\xEF\xBF\xBD";
-            ++i;
-        }
-    }
-    return out;
+    return validUtf8(s);
 }
 
 // One message being built: fields appended in wire format.

@@ -1,5 +1,6 @@
 #include "core/session/SessionWriter.h"
 
+#include "core/Utf8.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
 #include "core/session/Schema.h"
@@ -146,7 +147,7 @@ bool bindRow(sql::Stmt& s, int64_t run, const EvalSetRow& e) {
 
 bool bindRow(sql::Stmt& s, int64_t run, const EvalItemRow& e) {
     s.bind(1, run), s.bind(2, e.item), s.bind(3, e.id), s.bind(4, e.kind), s.bind(5, e.prompt);
-    s.bind(6, nlohmann::json(e.answers).dump()), s.bind(7, e.output);
+    s.bind(6, nlohmann::json(e.answers).dump()), s.bind(7, validUtf8(e.output));
     s.bind(8, e.correct ? std::optional<int64_t>(*e.correct) : std::nullopt);
     s.bind(9, e.klMean), s.bind(10, e.klMax), s.bind(11, e.top1Agreement), s.bind(12, e.tokenMatch);
     s.bind(13, e.visualTokens), s.bind(14, nlohmann::json(e.keptPatches).dump());
@@ -514,7 +515,7 @@ Status SessionWriter::endRun(int64_t run, const RunResult& r) {
         if (!st) return st.error();
         auto& s = st.value();
         s.bind(1, toString(r.status)), s.bind(2, r.error), s.bind(3, r.wallNs),
-            s.bind(4, r.peakRssBytes), s.bind(5, r.outputText);
+            s.bind(4, r.peakRssBytes), s.bind(5, validUtf8(r.outputText));
         s.bind(6, r.steps), s.bind(7, run);
         if (auto e = s.exec(); !e) return e;
         // Readers get the per-op totals without decoding a million op rows.

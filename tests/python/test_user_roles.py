@@ -196,6 +196,7 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
         failures.append("no gate-vs-expert times")
 
     failures += check_quantisation(args, session, model)
+    failures += check_eval(args, session, folder)
 
     # A pattern that matches nothing is refused before anything is written.
     _, bad = write_model(folder, dict(ROLES, router=r"\.moe\.router$"))
@@ -206,6 +207,39 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
             or os.path.exists(out):
         failures.append(f"unmatched pattern: exit {r.returncode}, {r.stderr.strip()}")
     print("  unmatched pattern:", r.stderr.strip())
+    return failures
+
+
+def check_eval(args: argparse.Namespace, session: str, folder: str) -> List[str]:
+    """An eval what-if (W8 over 8 generated scenes) on the TorchScript model:
+    every item's row stored for the baseline and the what-if, in one
+    process; the JSON's accuracy is the stored rows' share right, and the
+    what-if's rows carry fidelity against the baseline's items."""
+    failures: List[str] = []
+    scenes = os.path.join(folder, "scenes")
+    cli(args, "make-set", "--n", "8", "--out", scenes)
+    r = cli(args, "whatif", session, "--eval", os.path.join(scenes, "set.jsonl"), "--quant",
+            "w8", "--format", "json", check=False)
+    if r.returncode != 0:
+        return [f"eval what-if on the TorchScript model: exit {r.returncode}, {r.stderr.strip()}"]
+    c = json.loads(r.stdout)
+    with sqlite3.connect(session) as db:
+        runs = [row[0] for row in db.execute("SELECT run FROM eval_set ORDER BY run")]
+        if len(runs) != 2:
+            return [f"eval runs stored: {runs}"]
+        setups = {setup["run"]: setup for setup in c["setups"]}
+        for role, run in zip(("baseline", "whatif"), runs):
+            rows = db.execute("SELECT correct, kl_mean, output FROM eval_item WHERE run=?"
+                              " ORDER BY item", (run,)).fetchall()
+            right = sum(1 for correct, _, _ in rows if correct == 1)
+            setup = setups.get(run, {})
+            accuracy = setup.get("accuracy") if setup.get("role") == role else None
+            if len(rows) != 8 or accuracy is None or accuracy["items"] != 8 \
+                    or abs(accuracy["value"] - right / 8) > 1e-12:
+                failures.append(f"eval run {run}: {len(rows)} rows, {right} right, JSON {accuracy}")
+            if role == "whatif" and any(kl is None or kl < 0 for _, kl, _ in rows):
+                failures.append(f"eval what-if rows without fidelity: {rows}")
+    print(f"  eval W8: runs {runs}, 8 items each stored")
     return failures
 
 
