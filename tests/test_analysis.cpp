@@ -97,6 +97,9 @@ private slots:
     // mean 144, σ = √(52 590 / 4); the busiest 283 / 576 = 49 % against a fair
     // 25 %, yet its Z-score 1.21 is under the overload threshold), the
     // preprocessing at 15 % of the run, one module with 30 % of it as self time.
+    // Graded by the share of the run each concerns: the imbalanced layer's MoE
+    // block takes 30 % (a Warning although its CV alone says Info); a severe
+    // imbalance in a block taking 3 % is Info.
     void findingsCatchTheObvious() {
         RunData d;
         d.run.status = RunStatus::Complete;
@@ -107,7 +110,7 @@ private slots:
                     {Phase::Vision, 0, 150, 400},
                     {Phase::Prefill, 0, 400, 700},
                     {Phase::Decode, 1, 700, 1000}};
-        d.modules = {{1, "llm.layers.0.moe", "MoE", std::nullopt, 10}};
+        d.modules = {{1, "llm.layers.0.moe", "MoE", std::nullopt, 10, ModuleRole::Moe, 1}};
         d.spans = {{1, 1, std::nullopt, Phase::Prefill, 0, 400, 700, std::nullopt, 0, 0}};
         // Slot i: token i mod 288, rank i / 288 — no token meets an expert twice.
         const std::vector<int> slotExpert = expand({283, 231, 22, 40});
@@ -122,7 +125,12 @@ private slots:
         };
         const Finding* moe = find("moe.imbalance.L1");
         QVERIFY(moe);
-        QCOMPARE(moe->severity, Severity::Info); // CV in (0.5, 1]: not "severe"
+        // CV in (0.5, 1]: not "severe", but its block is 30 % of the run.
+        QCOMPARE(moe->severity, Severity::Warning);
+        QVERIFY(moe->title.find("severe") == std::string::npos);
+        QCOMPARE(moe->evidence.back().name, std::string("run_share"));
+        NEAR(moe->evidence.back().value, 0.3);
+        QVERIFY2(moe->detail.find("30.0 % of the run") != std::string::npos, moe->detail.c_str());
         QVERIFY2(moe->title.find("expert 0 takes 49 %") != std::string::npos, moe->title.c_str());
         QVERIFY(moe->title.find("fair share 25 %") != std::string::npos);
         NEAR(moe->evidence[0].value, std::sqrt(52590.0 / 4) / 144); // cv
@@ -139,6 +147,23 @@ private slots:
         QVERIFY(module);
         QCOMPARE(module->target.module, std::string("llm.layers.0.moe"));
         NEAR(module->evidence[0].value, 0.3);
+        QCOMPARE(module->severity, Severity::Warning); // 30 % of the run in one module
+        // A severe imbalance (eight experts, two take every slot: CV 1.73) in a
+        // block taking 3 % of the run.
+        RunData small = d;
+        small.experts = 8;
+        small.spans[0].endNs = 430;
+        small.routing.clear();
+        const std::vector<int> skewed = expand({288, 0, 0, 0, 0, 0, 0, 288});
+        for (size_t i = 0; i < skewed.size(); ++i)
+            small.routing.push_back({1, Phase::Prefill, 0, int(i % 288), Modality::Visual,
+                                     int(i / 288), skewed[i], 0.5});
+        const RunAnalysis c = analyseRun(small);
+        const auto tiny = std::find_if(c.findings.begin(), c.findings.end(),
+                                       [](const Finding& f) { return f.id == "moe.imbalance.L1"; });
+        QVERIFY(tiny != c.findings.end());
+        QVERIFY(tiny->title.find("severe") != std::string::npos);
+        QCOMPARE(tiny->severity, Severity::Info);
         // Below the thresholds nothing is said: an even layer, a 5 % preprocess.
         RunData even = d;
         even.phases[0].endNs = 50;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 namespace mvp {
 
@@ -20,14 +21,46 @@ std::string list(const std::vector<int>& v) {
     return s;
 }
 
+// How much a finding matters is how much of the run it concerns: under 5 %
+// it is Info whatever its own measure says (it cannot cost much), from 25 %
+// at least a Warning. Where the share is unknown, its own grade stands.
+Severity gradedByShare(Severity own, std::optional<double> share) {
+    if (!share) return own;
+    if (*share < 0.05) return Severity::Info;
+    if (*share >= 0.25) return std::max(own, Severity::Warning);
+    return own;
+}
+
+// The share of the run a decoder layer's MoE block took (its spans, or its
+// router's and experts' where the block has none); unknown without them.
+std::optional<double> moeLayerShare(const RunAnalysis& a, int layer) {
+    if (a.phases.wallNs <= 0) return std::nullopt;
+    int64_t ns = 0;
+    bool any = false;
+    for (const auto& g : a.gateExpert)
+        if (g.layer == layer) {
+            ns += g.layerNs > 0 ? g.layerNs : g.gateNs + g.expertNs;
+            any = true;
+        }
+    return any ? std::optional(double(ns) / double(a.phases.wallNs)) : std::nullopt;
+}
+
+// The layer's share, said in a finding's detail and evidence.
+void addLayerShare(Finding& f, std::optional<double> share) {
+    if (!share) return;
+    f.detail += " The layer's MoE block takes " + num(100 * *share, 1) + " % of the run.";
+    f.evidence.push_back({"run_share", *share, Provenance::Measured});
+}
+
 // An expert Δ > 1.8 above its layer's mean, with where its traffic could go.
-void overloadFindings(const LayerMoeReport& l, std::vector<Finding>& out) {
+void overloadFindings(const LayerMoeReport& l, std::optional<double> share,
+                      std::vector<Finding>& out) {
     const std::string L = std::to_string(l.layer);
     for (const auto& e : l.experts) {
         if (e.state != ExpertState::Overloaded) continue;
         Finding f;
         f.id = "moe.overloaded.L" + L + ".E" + std::to_string(e.id);
-        f.severity = Severity::Warning;
+        f.severity = gradedByShare(Severity::Warning, share);
         f.title = "Layer " + L + ": expert " + std::to_string(e.id) +
                   " overloaded (Δ = " + num(e.z) + ", " + std::to_string(e.tokens) + " of " +
                   std::to_string(l.total.tokens) + " routing slots)";
@@ -46,6 +79,7 @@ void overloadFindings(const LayerMoeReport& l, std::vector<Finding>& out) {
                       {"tokens", double(e.tokens), Provenance::Measured},
                       {"layer_slots", double(l.total.tokens), Provenance::Measured},
                       {"target_tokens", double(e.targetTokens), Provenance::Predicted}};
+        addLayerShare(f, share);
         f.target = {FindingView::Moe, l.layer, e.id, {}, {}, {}};
         out.push_back(f);
     }
@@ -55,20 +89,21 @@ void overloadFindings(const LayerMoeReport& l, std::vector<Finding>& out) {
 // fair share (1/E of the slots). With few experts a Z-score cannot pass the
 // overload threshold — at most (E − 1)/√E, 1.5 for four — so the share says
 // what the Z-score cannot.
-void imbalanceFinding(const LayerMoeReport& l, std::vector<Finding>& out) {
+void imbalanceFinding(const LayerMoeReport& l, std::optional<double> share,
+                      std::vector<Finding>& out) {
     const BalanceStats& t = l.total;
     if (t.cv <= 0.5 || t.experts < 2 || t.tokens == 0) return;
     const std::string L = std::to_string(l.layer);
     const auto top = std::max_element(t.load.begin(), t.load.end());
     const int busiest = int(top - t.load.begin());
-    const double share = double(*top) / double(t.tokens), fair = 1.0 / t.experts;
+    const double topShare = double(*top) / double(t.tokens), fair = 1.0 / t.experts;
     const int64_t least = *std::min_element(t.load.begin(), t.load.end());
     Finding f;
     f.id = "moe.imbalance.L" + L;
-    f.severity = t.cv > 1.0 ? Severity::Warning : Severity::Info;
+    f.severity = gradedByShare(t.cv > 1.0 ? Severity::Warning : Severity::Info, share);
     f.title = "Layer " + L + ": " + (t.cv > 1.0 ? "severe " : "") +
               "expert imbalance (CV = " + num(t.cv) + "): expert " + std::to_string(busiest) +
-              " takes " + num(100 * share, 0) + " % of the routing slots (fair share " +
+              " takes " + num(100 * topShare, 0) + " % of the routing slots (fair share " +
               num(100 * fair, 0) + " %)";
     f.detail = "Expert " + std::to_string(busiest) + " took " + std::to_string(*top) + " of " +
                std::to_string(t.tokens) + " slots, the least used " + std::to_string(least) +
@@ -79,13 +114,14 @@ void imbalanceFinding(const LayerMoeReport& l, std::vector<Finding>& out) {
                    "rebalance the router (auxiliary loss or capacity factor) or replicate expert " +
                    std::to_string(busiest) + " (EPLB) before scaling out.";
     f.evidence = {{"cv", t.cv, Provenance::Measured},
-                  {"top_share", share, Provenance::Measured},
+                  {"top_share", topShare, Provenance::Measured},
                   {"fair_share", fair, Provenance::Derived},
                   {"top_tokens", double(*top), Provenance::Measured},
                   {"least_tokens", double(least), Provenance::Measured},
                   {"balancedness", t.balancedness, Provenance::Measured},
                   {"jain", t.jain, Provenance::Measured},
                   {"maxvio", t.maxvio, Provenance::Measured}};
+    addLayerShare(f, share);
     f.target = {FindingView::Moe, l.layer, busiest, {}, {}, {}};
     out.push_back(f);
 }
@@ -138,8 +174,9 @@ void gateFinding(const RunAnalysis& a, std::vector<Finding>& out) {
 
 void moeFindings(const RunAnalysis& a, std::vector<Finding>& out) {
     for (const auto& l : a.moe) {
-        overloadFindings(l, out);
-        imbalanceFinding(l, out);
+        const auto share = moeLayerShare(a, l.layer);
+        overloadFindings(l, share, out);
+        imbalanceFinding(l, share, out);
         idleFinding(l, out);
     }
     gateFinding(a, out);
@@ -258,7 +295,7 @@ void biggestModuleFinding(const RunAnalysis& a, std::vector<Finding>& out) {
     if (share < 0.2) return;
     Finding f;
     f.id = "modules.biggest_self";
-    f.severity = Severity::Info;
+    f.severity = gradedByShare(Severity::Info, share);
     f.title = "Module " + top->module.path + " takes " + num(100 * share, 0) +
               " % of the run in its own code";
     f.detail = num(double(top->selfNs) / 1e6) +
