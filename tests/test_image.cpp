@@ -182,6 +182,24 @@ private slots:
         QCOMPARE(onScale(negative, n).values[1], 0.5);
     }
 
+    // Side by side, one scale: 0.268–0.406 beside 0–1.21 (issue #39's A | B)
+    // both map through 0 … 1.21; two noise grids stay uniform together, one
+    // beside a grid twice its size does not.
+    void sideBySideGridsShareOneScale() {
+        const HeatGrid a{1, 2, {0.268, 0.406}}, b{1, 2, {0.0, 1.21}};
+        const ScaleRange abs = sharedScale({&a, &b}, HeatScale::Absolute);
+        QCOMPARE(abs.low, 0.0);
+        QCOMPARE(abs.high, 1.21);
+        QVERIFY(std::abs(onScale(a, abs).values[1] - 0.406 / 1.21) < 1e-12);
+        const ScaleRange range = sharedScale({&a, &b}, HeatScale::Range);
+        QCOMPARE(range.low, 0.0); // B's minimum, not A's 0.268
+        QCOMPARE(scaleRange(a, HeatScale::Range).low, 0.268);
+        const HeatGrid n1{1, 2, {100.2, 100.6}}, n2{1, 2, {100.3, 100.5}}, big{1, 1, {200.0}};
+        QVERIFY(sharedScale({&n1, &n2}, HeatScale::Absolute).uniform);
+        QVERIFY(!sharedScale({&n1, &big}, HeatScale::Absolute).uniform);
+        QCOMPARE(sharedScale({&n1, &big}, HeatScale::Absolute).high, 200.0);
+    }
+
     void layerRanges() {
         QVERIFY(parseLayerRange("all").ok());
         auto r = parseLayerRange("2-5");

@@ -140,10 +140,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     abPage->addWidget(abTable_);
     abPage->addWidget(abChart_);
 
-    auto* heatmaps = new QSplitter(Qt::Horizontal, this);
-    heatmaps->addWidget(heatA_);
-    heatmaps->addWidget(heatB_);
-    tabs_->addTab(scrolled(heatmaps, this), tr("Heatmaps A | B"));
+    tabs_->addTab(scrolled(makeHeatmapsPage(), this), tr("Heatmaps A | B"));
     tabs_->addTab(scrolled(abPage, this), tr("A/B repetitions"));
     itemsPage_ = makeItemsPage();
 
@@ -189,6 +186,31 @@ QWidget* ComparisonView::makeItemsPage() {
     connect(evalItemsTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showItemHeatmaps(current); });
     page->hide();
+    return page;
+}
+
+// A and B side by side, on one colour scale unless the user unlinks them:
+// two scales side by side (0.27–0.41 beside 0–1.21) look comparable and
+// are not.
+QWidget* ComparisonView::makeHeatmapsPage() {
+    auto* page = new QWidget(this);
+    auto* share = new QCheckBox(tr("One colour scale for A and B"), page);
+    share->setObjectName(QStringLiteral("shareHeatmapScale"));
+    share->setToolTip(tr("Colour both sides over the values of both, so that a colour means "
+                         "the same value on each (while they show the same metric)"));
+    share->setChecked(true);
+    const auto link = [this](bool on) {
+        heatA_->shareScaleWith(on ? heatB_ : nullptr);
+        heatB_->shareScaleWith(on ? heatA_ : nullptr);
+    };
+    connect(share, &QCheckBox::toggled, this, link);
+    link(true);
+    auto* sides = new QSplitter(Qt::Horizontal, page);
+    sides->addWidget(heatA_);
+    sides->addWidget(heatB_);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(share);
+    layout->addWidget(sides, 1);
     return page;
 }
 

@@ -75,6 +75,7 @@ private:
     void show(const ComparisonResult& r);
     void showEval(const ComparisonResult& r);
     QWidget* makeItemsPage();
+    QWidget* makeHeatmapsPage();
     void showItemHeatmaps(const QModelIndex& current);
 
     QString path_;

@@ -18,6 +18,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <algorithm>
 #include <cmath>
 
 namespace mvp::views {
@@ -96,7 +97,7 @@ void HeatmapCanvas::paintEvent(QPaintEvent*) {
     const QRect r = imageRect();
     p.drawImage(r, overlay_);
     if (gridVisible_ && rows_ > 0 && cols_ > 0) {
-        p.setPen(QPen(QColor(255, 255, 255, 90), 1));
+        p.setPen(QPen(QColor(255, 255, 255, int(std::lround(255 * gridOpacity_))), 1));
         for (int c = 1; c < cols_; ++c)
             p.drawLine(QPointF(r.x() + c * double(r.width()) / cols_, r.top()),
                        QPointF(r.x() + c * double(r.width()) / cols_, r.bottom()));
@@ -171,6 +172,11 @@ void HeatmapCanvas::setGridVisible(bool on) {
     update();
 }
 
+void HeatmapCanvas::setGridOpacity(double opacity) {
+    gridOpacity_ = std::clamp(opacity, 0.0, 1.0);
+    update();
+}
+
 void HeatmapCanvas::setSelectedPatch(int patch) {
     selected_ = patch;
     update();
@@ -180,14 +186,20 @@ HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent), metric_(new QComboBox(this)), phase_(new QComboBox(this)),
       colormap_(new QComboBox(this)), scale_(new QComboBox(this)), first_(new QSpinBox(this)),
       last_(new QSpinBox(this)), opacity_(new QSlider(Qt::Horizontal, this)),
-      gridToggle_(new QCheckBox(tr("Grid"), this)), info_(new QLabel(this)),
-      canvas_(new HeatmapCanvas(this)), colourBar_(new ColourBar(this)) {
+      gridToggle_(new QCheckBox(tr("Grid"), this)), gridOpacity_(new QSlider(Qt::Horizontal, this)),
+      info_(new QLabel(this)), canvas_(new HeatmapCanvas(this)), colourBar_(new ColourBar(this)) {
     // Named for style sheets, UI automation and the GUI tests.
-    const std::pair<QWidget*, const char*> parts[] = {
-        {metric_, "metric"},     {phase_, "phase"},          {colormap_, "colormap"},
-        {first_, "firstLayer"},  {last_, "lastLayer"},       {opacity_, "opacity"},
-        {gridToggle_, "grid"},   {canvas_, "heatmapCanvas"}, {colourBar_, "heatmapColourBar"},
-        {scale_, "heatmapScale"}};
+    const std::pair<QWidget*, const char*> parts[] = {{metric_, "metric"},
+                                                      {phase_, "phase"},
+                                                      {colormap_, "colormap"},
+                                                      {first_, "firstLayer"},
+                                                      {last_, "lastLayer"},
+                                                      {opacity_, "opacity"},
+                                                      {gridToggle_, "grid"},
+                                                      {canvas_, "heatmapCanvas"},
+                                                      {colourBar_, "heatmapColourBar"},
+                                                      {scale_, "heatmapScale"},
+                                                      {gridOpacity_, "gridOpacity"}};
     for (const auto& [part, name] : parts)
         part->setObjectName(QString::fromLatin1(name));
     metric_->setToolTip(tr(
@@ -200,9 +212,13 @@ HeatmapView::HeatmapView(QWidget* parent)
         colormap_->addItem(QString::fromStdString(name));
     scale_->addItem(tr("Absolute (0 to max)"), int(HeatScale::Absolute));
     scale_->addItem(tr("Range (min to max)"), int(HeatScale::Range));
+    scale_->addItem(tr("Per layer (each to its maximum)"), int(HeatScale::PerLayer));
     scale_->setToolTip(tr("Absolute: colours from 0, so a small spread looks flat. Range: the "
-                          "smallest to the largest value, so any spread fills the colours. "
-                          "Either way, values within %1 % of each other are shown as uniform.")
+                          "smallest to the largest value, so any spread fills the colours. Per "
+                          "layer: each layer's values divided by that layer's maximum, then "
+                          "averaged over the layers shown, so a layer with larger values does "
+                          "not drown the others (unitless, derived). Values within %1 % of each "
+                          "other are shown as uniform.")
                            .arg(kUniformBelow * 100, 0, 'f', 0));
     opacity_->setRange(0, 100);
     opacity_->setValue(60);
@@ -223,8 +239,18 @@ HeatmapView::HeatmapView(QWidget* parent)
     how->addWidget(new QLabel(tr("Opacity"), this));
     how->addWidget(opacity_);
     how->addWidget(gridToggle_);
-    gridToggle_->setToolTip(tr("Draw the patch grid"));
+    how->addWidget(gridOpacity_);
+    gridToggle_->setToolTip(tr("Draw the patch boundaries (the model's patches)"));
+    gridOpacity_->setRange(0, 100);
+    gridOpacity_->setValue(35);
+    gridOpacity_->setEnabled(false);
+    gridOpacity_->setMaximumWidth(90);
+    gridOpacity_->setToolTip(tr("Opacity of the patch boundaries"));
     connect(gridToggle_, &QCheckBox::toggled, canvas_, &HeatmapCanvas::setGridVisible);
+    connect(gridToggle_, &QCheckBox::toggled, gridOpacity_, &QWidget::setEnabled);
+    connect(gridOpacity_, &QSlider::valueChanged, canvas_,
+            [this](int v) { canvas_->setGridOpacity(v / 100.0); });
+    canvas_->setGridOpacity(gridOpacity_->value() / 100.0);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(what);
     layout->addLayout(how);
@@ -266,11 +292,17 @@ QString HeatmapView::describePatch(int patch) const {
         const auto it = allGrids_.find(m);
         const auto info = heatMetric(m);
         if (it == allGrids_.end() || size_t(patch) >= it->second.values.size() || !info) continue;
-        lines << tr("%1: %2 (%3)")
-                     .arg(metricLabel(m))
-                     .arg(QString::fromStdString(
-                         metricValueText(*info, it->second.values[size_t(patch)])))
-                     .arg(provenanceLabel(info->provenance));
+        const double v = it->second.values[size_t(patch)];
+        if (perLayer() && isLayerCombined(m))
+            lines << tr("%1: %2 of each layer's maximum, averaged (%3)")
+                         .arg(metricLabel(m))
+                         .arg(v, 0, 'g', 3)
+                         .arg(provenanceLabel(Provenance::Derived));
+        else
+            lines << tr("%1: %2 (%3)")
+                         .arg(metricLabel(m))
+                         .arg(QString::fromStdString(metricValueText(*info, v)))
+                         .arg(provenanceLabel(info->provenance));
     }
     lines << tr("layers %1–%2 (decoder)").arg(first_->value()).arg(last_->value());
     return lines.join(QLatin1Char('\n'));
@@ -287,12 +319,89 @@ const QImage& HeatmapView::overlay() const {
 }
 
 QImage HeatmapView::fullResolutionOverlay() const {
-    if (!data_ || data_->image.isNull() || grid_.values.empty()) return {};
-    return toQImage(overlayOn(fromQImage(data_->image), grid_, chosenScale(grid_)));
+    if (!data_ || shownImage_.isNull() || grid_.values.empty()) return {};
+    return toQImage(overlayOn(fromQImage(shownImage_), grid_, chosenScale(grid_)));
+}
+
+// A non-square image is stretched to the model's square input by the
+// built-in preprocessing (and its patches are square there): shown that way,
+// the grid's patches are square over what the model saw. Within 1 % of the
+// grid's aspect: as stored.
+QImage HeatmapView::asTheModelSawIt(const SessionData& d) {
+    if (!d.grid || d.image.isNull() || d.grid->gridH <= 0 || d.grid->gridW <= 0) return d.image;
+    const double want = double(d.grid->gridW) / double(d.grid->gridH);
+    const double have = double(d.image.width()) / double(d.image.height());
+    if (std::abs(have / want - 1) < 0.01) return d.image;
+    const int height = d.image.height(), width = std::max(1, int(std::lround(height * want)));
+    return d.image.scaled(width, height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+}
+
+bool HeatmapView::perLayer() const {
+    return HeatScale(scale_->currentData().toInt()) == HeatScale::PerLayer;
+}
+
+bool HeatmapView::isLayerCombined(const std::string& metric) {
+    // Saliency and waste blend normalised grids of their own: not per layer.
+    return metric != "saliency" && metric != "waste";
+}
+
+QImage HeatmapView::fullResolutionOverlayWithLegend() const {
+    const QImage overlay = fullResolutionOverlay();
+    if (overlay.isNull() || !colourBar_->isShown()) return overlay;
+    // The bar laid out as on screen for a 400-px-high picture, then scaled
+    // by the painter: its text is drawn at the image's size, not enlarged.
+    const double scale = std::max(1.0, overlay.height() / 400.0);
+    const QSize bar(colourBar_->sizeHint().width(), int(overlay.height() / scale));
+    QImage out(overlay.width() + int(std::ceil(bar.width() * scale)), overlay.height(),
+               QImage::Format_RGB32);
+    out.fill(Qt::white);
+    QPainter p(&out);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    p.drawImage(0, 0, overlay);
+    p.translate(overlay.width(), 0);
+    p.scale(scale, scale);
+    QPalette light;
+    light.setColor(QPalette::WindowText, Qt::black);
+    light.setColor(QPalette::Mid, Qt::gray);
+    colourBar_->paint(p, bar, light);
+    return out;
 }
 
 ScaleRange HeatmapView::chosenScale(const HeatGrid& grid) const {
-    return scaleRange(grid, HeatScale(scale_->currentData().toInt()));
+    const auto scale = HeatScale(scale_->currentData().toInt());
+    if (const HeatGrid* other = peerGrid()) return sharedScale({&grid, other}, scale);
+    return scaleRange(grid, scale);
+}
+
+const HeatGrid* HeatmapView::peerGrid() const {
+    if (!peer_ || shown_.empty() || peer_->shown_ != shown_ || peer_->grid_.values.empty())
+        return nullptr;
+    return &peer_->grid_;
+}
+
+void HeatmapView::shareScaleWith(HeatmapView* peer) {
+    for (const auto& link : peerLinks_)
+        disconnect(link);
+    peerLinks_.clear();
+    peer_ = peer;
+    if (peer) {
+        // The peer's grid is part of this view's scale: re-colour when it
+        // changes (gridShown fires on a change only, so two linked views
+        // settle after one exchange).
+        peerLinks_.push_back(connect(peer, &HeatmapView::gridShown, this, &HeatmapView::render));
+        peerLinks_.push_back(
+            connect(peer->scale_, &QComboBox::currentIndexChanged, this, [this](int i) {
+                if (scale_->currentIndex() != i) scale_->setCurrentIndex(i);
+            }));
+    }
+    render();
+}
+
+void HeatmapView::showGrid(const std::string& metric, const HeatGrid& grid) {
+    const bool changed = metric != shown_ || grid.values != grid_.values;
+    shown_ = metric;
+    grid_ = grid;
+    if (changed) emit gridShown();
 }
 
 RgbImage HeatmapView::overlayOn(const RgbImage& image, const HeatGrid& grid,
@@ -309,6 +418,15 @@ QString HeatmapView::scaleText(const ScaleRange& scale) const {
                   "below %2 %)")
             .arg(scale.spread * 100, 0, 'g', 2)
             .arg(kUniformBelow * 100, 0, 'f', 0);
+    if (scale.scale == HeatScale::PerLayer)
+        return tr("each layer divided by its own maximum, then averaged over the layers shown "
+                  "(per layer, derived); colours from 0 to the largest average%1")
+            .arg(scaleShared() ? tr(" of both sides (one scale)") : QString());
+    if (scaleShared())
+        return scale.scale == HeatScale::Absolute
+                   ? tr("colours from 0 to the maximum of both sides (absolute, one scale)")
+                   : tr("colours from the minimum to the maximum of both sides (range, one "
+                        "scale)");
     return scale.scale == HeatScale::Absolute ? tr("colours from 0 to the maximum (absolute)")
                                               : tr("colours from the minimum to the maximum "
                                                    "(range)");
@@ -326,7 +444,7 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
     grids_.cancel(); // a result for the previous data must not land on this one
     cacheKey_.clear();
     pendingKey_.clear();
-    grid_ = {};
+    showGrid({}, {});
     allGrids_.clear();
     {
         // Offer the metrics this run has data for.
@@ -339,8 +457,9 @@ void HeatmapView::setSession(std::shared_ptr<const SessionData> data, bool keepS
                     tr("%1 (%2)").arg(metricLabel(m), provenanceLabel(heatMetric(m)->provenance)),
                     QString::fromStdString(m));
     }
-    display_ = data_ && !data_->image.isNull() ? fitWithin(fromQImage(data_->image), kDisplaySide)
-                                               : RgbImage{};
+    shownImage_ = data_ ? asTheModelSawIt(*data_) : QImage();
+    display_ =
+        !shownImage_.isNull() ? fitWithin(fromQImage(shownImage_), kDisplaySide) : RgbImage{};
     const int lo = data_ && !data_->layers.empty() ? data_->layers.front() : 0;
     const int hi = data_ && !data_->layers.empty() ? data_->layers.back() : 0;
     for (auto* spin : {first_, last_}) {
@@ -391,6 +510,17 @@ void HeatmapView::showScale(const std::string& metric, const ScaleRange& scale, 
         colourBar_->clear();
         return;
     }
+    if (perLayer() && isLayerCombined(metric)) {
+        // Unitless: each layer's share of its own maximum.
+        const ColourBarText values = heatLegend({info->name, Provenance::Derived, ""}, scale);
+        colourBar_->setScale(
+            map,
+            {metricLabel(metric), tr("(%1)").arg(provenanceLabel(Provenance::Derived)),
+             tr("layers %1–%2, each to its maximum").arg(first_->value()).arg(last_->value()),
+             tr("unit: none (share of each layer's maximum)")},
+            QString::fromStdString(values.high), QString::fromStdString(values.low));
+        return;
+    }
     const ColourBarText values = heatLegend(*info, scale);
     // The ends carry SI prefixes (µs, kFLOP): the unit line names the base unit.
     const QString unit =
@@ -418,10 +548,11 @@ void HeatmapView::recompute(const QString& key) {
         tr("Computing the heatmap for layers %1–%2…").arg(first_->value()).arg(last_->value()));
     const LayerRange range{first_->value(), last_->value()};
     const std::optional<Phase> phase = chosenPhase(phase_);
-    grids_.start([data = data_, range, phase](const auto&) {
+    const LayerCombine combine = perLayer() ? LayerCombine::PerLayerNormalised : LayerCombine::Sum;
+    grids_.start([data = data_, range, phase, combine](const auto&) {
         auto g = std::make_shared<Grids>();
         try {
-            g->byMetric = computePatchMetrics(data->data, range, phase);
+            g->byMetric = computePatchMetrics(data->data, range, phase, combine);
         } catch (const std::exception& e) {
             g->error = QString::fromLocal8Bit(e.what());
         }
@@ -456,6 +587,8 @@ void HeatmapView::outlineHeldTokens() {
 }
 
 void HeatmapView::render() {
+    if (!data_ || data_->image.isNull() || !data_->grid || metric_->count() == 0)
+        showGrid({}, {}); // nothing for a linked peer to share
     if (!data_ || data_->image.isNull()) {
         canvas_->setImages({}, 0, 0, {});
         colourBar_->clear();
@@ -477,16 +610,18 @@ void HeatmapView::render() {
         return;
     }
     const std::optional<Phase> phase = chosenPhase(phase_);
-    const QString key = QStringLiteral("%1-%2:%3")
+    const QString key = QStringLiteral("%1-%2:%3:%4")
                             .arg(first_->value())
                             .arg(last_->value())
-                            .arg(phase ? int(*phase) : -1);
+                            .arg(phase ? int(*phase) : -1)
+                            .arg(perLayer() ? 1 : 0);
     if (key != cacheKey_) {
         // The analysis holds every metric over all layers and phases; any other range is
         // computed off the GUI thread, and the picture stays as it is meanwhile.
         const bool everything =
-            !phase && (data_->layers.empty() || (first_->value() == data_->layers.front() &&
-                                                 last_->value() == data_->layers.back()));
+            !phase && !perLayer() &&
+            (data_->layers.empty() ||
+             (first_->value() == data_->layers.front() && last_->value() == data_->layers.back()));
         if (!everything) {
             recompute(key);
             return;
@@ -498,7 +633,7 @@ void HeatmapView::render() {
     const std::string metric = metric_->currentData().toString().toStdString();
     const auto it = allGrids_.find(metric);
     if (it == allGrids_.end()) {
-        grid_ = {};
+        showGrid({}, {});
         canvas_->setImages(data_->image, 0, 0, {});
         colourBar_->clear();
         info_->setText(tr("No %1 values for layers %2–%3.")
@@ -507,7 +642,7 @@ void HeatmapView::render() {
                            .arg(last_->value()));
         return;
     }
-    grid_ = it->second;
+    showGrid(metric, it->second);
     const HeatGrid* grid = &grid_;
     const auto map =
         colormapFromName(colormap_->currentText().toStdString()).value_or(Colormap::Viridis);
@@ -515,15 +650,21 @@ void HeatmapView::render() {
     canvas_->setImages(toQImage(overlayOn(display_, *grid, scale)), grid->rows, grid->cols,
                        grid->values);
     showScale(metric, scale, map);
-    info_->setText(tr("%1: %2 × %3 patches, layers %4–%5; %6; image %7 × %8 px")
+    const QString image =
+        shownImage_.size() == data_->image.size()
+            ? tr("image %1 × %2 px").arg(data_->image.width()).arg(data_->image.height())
+            : tr("image %1 × %2 px shown resized to the model's input shape, as its "
+                 "preprocessing resized it (square patches)")
+                  .arg(data_->image.width())
+                  .arg(data_->image.height());
+    info_->setText(tr("%1: %2 × %3 patches, layers %4–%5; %6; %7")
                        .arg(metricLabel(metric))
                        .arg(grid->rows)
                        .arg(grid->cols)
                        .arg(first_->value())
                        .arg(last_->value())
                        .arg(scaleText(scale))
-                       .arg(data_->image.width())
-                       .arg(data_->image.height()));
+                       .arg(image));
 }
 
 } // namespace mvp::views

@@ -7,6 +7,7 @@
 #include "views/LatestJob.h"
 
 #include <QImage>
+#include <QPointer>
 #include <QWidget>
 #include <map>
 #include <memory>
@@ -48,6 +49,8 @@ public:
     const std::vector<bool>& keptPatches() const { return kept_; }
     static QColor keptOutline() { return QColor(0, 229, 255); }
     void setGridVisible(bool on);
+    // The patch boundaries' opacity in [0, 1].
+    void setGridOpacity(double opacity);
     // Zoom factor (1 = fit) and pan offset in widget pixels; wheel zooms at
     // the cursor, the middle or right button drags, a double-click fits again.
     double zoom() const { return zoom_; }
@@ -71,6 +74,7 @@ protected:
 private:
     int selected_ = -1;
     bool gridVisible_ = false;
+    double gridOpacity_ = 0.35;
     double zoom_ = 1.0;
     QPointF pan_;
     QPointF dragFrom_;
@@ -100,6 +104,10 @@ public:
     // The overlay at the stored image's full resolution with the current
     // settings (for export); null without an image or values.
     QImage fullResolutionOverlay() const;
+    // The same with the colour bar beside it, drawn with the window's font
+    // scaled to the image (text stays sharp at any size), dark on white; the
+    // overlay alone where the grid is uniform (no colours to explain).
+    QImage fullResolutionOverlayWithLegend() const;
     // The current grid (raw values, before normalisation) as CSV.
     QString gridCsv() const;
 
@@ -109,9 +117,18 @@ public:
     // True while the grids for a new layer range or phase are computed (off the GUI thread).
     bool recomputing() const { return grids_.busy(); }
 
+    // Side by side: while this view and `peer` show the same metric, both
+    // colour on one scale, the union of their values, and their scale
+    // choices follow each other; nullptr unlinks (each its own scale again).
+    void shareScaleWith(HeatmapView* peer);
+    // Linked and showing the same metric as the peer now.
+    bool scaleShared() const { return peerGrid() != nullptr; }
+
 signals:
     void statusMessage(const QString& text);
     void patchSelected(int patch);
+    // The metric or the grid shown changed (what a linked peer's scale reads).
+    void gridShown();
 
 private:
     void render();
@@ -121,6 +138,14 @@ private:
     void recomputed(const std::shared_ptr<const Grids>& grids);
     void showScale(const std::string& metric, const ScaleRange& scale, Colormap map);
     ScaleRange chosenScale(const HeatGrid& grid) const; // the grid on the chosen scale
+    bool perLayer() const;                              // the per-layer normalised scale is chosen
+    // The stored image at the model's input aspect (the grid's), if it differs.
+    static QImage asTheModelSawIt(const SessionData& d);
+    // Whether `metric`'s grid is combined per layer on that scale.
+    static bool isLayerCombined(const std::string& metric);
+    const HeatGrid* peerGrid() const; // the linked peer's grid if it shows the same metric
+    // Sets the grid shown and its metric; emits gridShown on a change.
+    void showGrid(const std::string& metric, const HeatGrid& grid);
     // The grid coloured over `image` on `scale`; the image alone
     // where the grid is uniform (its differences are noise).
     RgbImage overlayOn(const RgbImage& image, const HeatGrid& grid, const ScaleRange& scale) const;
@@ -128,18 +153,23 @@ private:
 
     static constexpr int kDisplaySide = 1024;
     std::shared_ptr<const SessionData> data_;
+    QImage shownImage_; // the stored image as the model saw it (asTheModelSawIt)
     RgbImage display_;
-    HeatGrid grid_;      // the current metric's grid
+    HeatGrid grid_;     // the current metric's grid
+    std::string shown_; // its metric ("" while none is shown)
+    QPointer<HeatmapView> peer_;
+    std::vector<QMetaObject::Connection> peerLinks_;
     QString cacheKey_;   // layer range and phase allGrids_ was derived for
     QString pendingKey_; // what the newest recomputation is for
     QComboBox* metric_;
     QComboBox* phase_;
     QComboBox* colormap_;
-    QComboBox* scale_; // HeatScale: absolute (from 0) or the grid's range
+    QComboBox* scale_; // HeatScale: absolute (from 0), the grid's range, or per layer
     QSpinBox* first_;
     QSpinBox* last_;
     QSlider* opacity_;
     QCheckBox* gridToggle_;
+    QSlider* gridOpacity_; // the patch boundaries' opacity, while they are drawn
     std::map<std::string, HeatGrid> allGrids_; // every metric at the current layer range
     QLabel* info_;
     HeatmapCanvas* canvas_;

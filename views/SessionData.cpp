@@ -76,9 +76,14 @@ Result<std::shared_ptr<const SessionData>> loadSession(const QString& path, int6
     }
     data->grid = data->data.grid;
     data->attention = data->data.attention;
+    // Every decoder layer a heatmap metric has values for: a run may observe
+    // the answer's attention, or route experts, in layers without others.
     std::set<int> layers;
-    for (const auto& m : data->attention)
-        layers.insert(m.layer);
+    for (const auto* rows : {&data->data.attention, &data->data.answerAttention})
+        for (const auto& m : *rows)
+            layers.insert(m.layer);
+    for (const auto& r : data->data.routing)
+        layers.insert(r.layer);
     data->layers.assign(layers.begin(), layers.end());
     return std::shared_ptr<const SessionData>(std::move(data));
 }

@@ -25,7 +25,7 @@ struct SessionData {
     QImage image;                          // the stored input image (null if none)
     std::optional<PatchGridRow> grid;      // = data.grid
     std::vector<PatchMetricRow> attention; // = data.attention: metric "attention", all layers
-    std::vector<int> layers;               // decoder layers with attention values
+    std::vector<int> layers;               // decoder layers with heatmap values (attention, routing)
 };
 
 // The session File → Open shows for a torch.profiler trace (.json, .json.gz):

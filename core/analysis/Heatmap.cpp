@@ -26,20 +26,39 @@ Result<LayerRange> parseLayerRange(const std::string& text) {
     return r;
 }
 
-Result<HeatGrid> gridFromMetrics(const std::vector<PatchMetricRow>& rows, const PatchGridRow& grid,
-                                 LayerRange range) {
+HeatGrid combineLayers(const std::map<int, std::vector<double>>& byLayer, int rows, int cols,
+                       LayerCombine combine) {
     HeatGrid g;
-    g.rows = grid.gridH;
-    g.cols = grid.gridW;
-    g.values.assign(size_t(g.rows) * g.cols, 0.0);
-    std::set<int> seen, used;
+    g.rows = rows;
+    g.cols = cols;
+    g.values.assign(size_t(rows) * size_t(cols), 0.0);
+    for (const auto& [layer, values] : byLayer) {
+        double scale = 1;
+        if (combine == LayerCombine::PerLayerNormalised) {
+            double top = 0;
+            for (const double v : values)
+                top = std::max(top, std::abs(v));
+            scale = top > 0 ? 1.0 / (top * double(byLayer.size())) : 0.0;
+        }
+        for (size_t i = 0; i < g.values.size() && i < values.size(); ++i)
+            g.values[i] += values[i] * scale;
+    }
+    return g;
+}
+
+Result<HeatGrid> gridFromMetrics(const std::vector<PatchMetricRow>& rows, const PatchGridRow& grid,
+                                 LayerRange range, LayerCombine combine) {
+    const size_t patches = size_t(grid.gridH) * size_t(grid.gridW);
+    std::map<int, std::vector<double>> byLayer;
+    std::set<int> seen;
     for (const auto& r : rows) {
         seen.insert(r.layer);
-        if (!range.contains(r.layer) || r.patch < 0 || size_t(r.patch) >= g.values.size()) continue;
-        g.values[size_t(r.patch)] += r.value;
-        used.insert(r.layer);
+        if (!range.contains(r.layer) || r.patch < 0 || size_t(r.patch) >= patches) continue;
+        auto& layer = byLayer[r.layer];
+        layer.resize(patches, 0.0);
+        layer[size_t(r.patch)] += r.value;
     }
-    if (used.empty()) {
+    if (byLayer.empty()) {
         std::string have;
         for (int l : seen)
             have += (have.empty() ? "" : ", ") + std::to_string(l);
@@ -48,7 +67,7 @@ Result<HeatGrid> gridFromMetrics(const std::vector<PatchMetricRow>& rows, const 
                              ? std::string("the run has no values of this metric")
                              : "no layer in the requested range; layers with values: " + have);
     }
-    return g;
+    return combineLayers(byLayer, grid.gridH, grid.gridW, combine);
 }
 
 HeatGrid normalised(const HeatGrid& g) {
@@ -73,9 +92,18 @@ ScaleRange scaleRange(const HeatGrid& g, HeatScale scale, double uniformBelow) {
     const double span = *hi - *lo;
     r.spread = span == 0 ? 0.0 : mean != 0 ? span / std::abs(mean) : HUGE_VAL;
     r.uniform = r.spread < uniformBelow;
-    r.low = scale == HeatScale::Absolute ? std::min(0.0, *lo) : *lo;
-    r.high = scale == HeatScale::Absolute ? std::max(0.0, *hi) : *hi;
+    const bool fromZero = scale != HeatScale::Range;
+    r.low = fromZero ? std::min(0.0, *lo) : *lo;
+    r.high = fromZero ? std::max(0.0, *hi) : *hi;
     return r;
+}
+
+ScaleRange sharedScale(const std::vector<const HeatGrid*>& grids, HeatScale scale,
+                       double uniformBelow) {
+    HeatGrid all;
+    for (const HeatGrid* g : grids)
+        all.values.insert(all.values.end(), g->values.begin(), g->values.end());
+    return scaleRange(all, scale, uniformBelow);
 }
 
 HeatGrid onScale(const HeatGrid& g, const ScaleRange& range) {

@@ -7,6 +7,7 @@
 #include "core/image/Image.h"
 #include "core/session/Records.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,20 @@ struct LayerRange {
 // Parses "3", "2-5" or "all"; an error says the accepted forms.
 Result<LayerRange> parseLayerRange(const std::string& text);
 
-// Sums one metric over the layers in `range` into the patch grid. An error if
-// no row of the metric falls in the range (names the layers that exist).
+// How the layers of a range combine into one grid: summed (the metric's own
+// unit), or each layer's grid divided by its largest |value| and then
+// averaged over the layers — a layer with larger values no longer drowns
+// the others (unitless, derived; an all-zero layer counts as zeros).
+enum class LayerCombine { Sum, PerLayerNormalised };
+
+// One grid from per-layer rows (each layer's values added up per patch).
+HeatGrid combineLayers(const std::map<int, std::vector<double>>& byLayer, int rows, int cols,
+                       LayerCombine combine);
+
+// One metric over the layers in `range` into the patch grid. An error if no
+// row of the metric falls in the range (names the layers that exist).
 Result<HeatGrid> gridFromMetrics(const std::vector<PatchMetricRow>& rows, const PatchGridRow& grid,
-                                 LayerRange range);
+                                 LayerRange range, LayerCombine combine = LayerCombine::Sum);
 
 // Min-max normalisation to [0, 1]; an all-equal grid becomes all 0.
 HeatGrid normalised(const HeatGrid& g);
@@ -38,6 +49,9 @@ HeatGrid normalised(const HeatGrid& g);
 enum class HeatScale {
     Absolute, // [0, max] (or [min, 0] … for negatives): zero-based, a small spread looks flat
     Range,    // [min, max]: any spread fills the scale
+    // [0, max] of the grid whose layers were each normalised to their own
+    // maximum first (LayerCombine::PerLayerNormalised): on the scale, as Absolute.
+    PerLayer,
 };
 
 // Below this relative spread a grid is shown as uniform, not painted: its
@@ -51,6 +65,10 @@ struct ScaleRange {
     bool uniform = false;     // spread below the threshold: nothing worth painting
 };
 ScaleRange scaleRange(const HeatGrid& g, HeatScale scale, double uniformBelow = kUniformBelow);
+// One scale for grids shown side by side: the scale of all their values
+// together, so equal colours mean equal values across them.
+ScaleRange sharedScale(const std::vector<const HeatGrid*>& grids, HeatScale scale,
+                       double uniformBelow = kUniformBelow);
 
 // The grid's values on `range`'s scale, in [0, 1] (clamped).
 HeatGrid onScale(const HeatGrid& g, const ScaleRange& range);

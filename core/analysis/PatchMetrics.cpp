@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <tuple>
 
 namespace mvp {
@@ -163,8 +165,24 @@ ColourBarText heatLegend(const HeatMetric& metric, const ScaleRange& scale,
     return t;
 }
 
+// The experts' cost per patch over `layers`, combined as asked: per layer
+// (the layers the run routed) when each is normalised first.
+HeatGrid expertCostGrid(const RunData& d, LayerRange layers, bool byTime,
+                        std::optional<Phase> phase, LayerCombine combine) {
+    const auto& g = *d.grid;
+    if (combine == LayerCombine::Sum) return gridOf(g, expertCost(d, layers, byTime, phase));
+    std::set<int> routed;
+    for (const auto& r : d.routing)
+        if (layers.contains(r.layer)) routed.insert(r.layer);
+    std::map<int, std::vector<double>> byLayer;
+    for (const int l : routed)
+        byLayer[l] = expertCost(d, LayerRange{l, l}, byTime, phase);
+    return combineLayers(byLayer, g.gridH, g.gridW, combine);
+}
+
 std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange layers,
-                                                    std::optional<Phase> phase) {
+                                                    std::optional<Phase> phase,
+                                                    LayerCombine combine) {
     std::map<std::string, HeatGrid> out;
     if (!d.grid) return out;
     const auto& g = *d.grid;
@@ -172,11 +190,12 @@ std::map<std::string, HeatGrid> computePatchMetrics(const RunData& d, LayerRange
     const auto& attention = phase == Phase::Prefill  ? d.attentionPrefill
                             : phase == Phase::Decode ? d.attentionDecode
                                                      : d.attention;
-    if (auto a = gridFromMetrics(attention, g, layers); a) out["attention"] = *a;
-    if (auto a = gridFromMetrics(d.answerAttention, g, layers); a) out["answer_attention"] = *a;
+    if (auto a = gridFromMetrics(attention, g, layers, combine); a) out["attention"] = *a;
+    if (auto a = gridFromMetrics(d.answerAttention, g, layers, combine); a)
+        out["answer_attention"] = *a;
     if (!d.routing.empty()) {
-        out["expert_flops"] = gridOf(g, expertCost(d, layers, false, phase));
-        out["latency"] = gridOf(g, expertCost(d, layers, true, phase));
+        out["expert_flops"] = expertCostGrid(d, layers, false, phase, combine);
+        out["latency"] = expertCostGrid(d, layers, true, phase, combine);
     }
     if (out.count("attention") && out.count("expert_flops")) {
         const auto cost = minMax(out["expert_flops"].values), att = minMax(out["attention"].values);

@@ -54,9 +54,13 @@ std::map<int, int> patchOfPosition(const RunData& data);
 std::vector<double> blendHeatmap(const std::vector<std::vector<double>>& w,
                                  const std::vector<double>& q, double patchWeight = 0.6);
 
-// Every metric the run has data for, summed over `layers`, for one phase
-// (prefill or decode) or the whole run (nullopt). Saliency needs decode steps.
+// Every metric the run has data for, over `layers` (summed, or each layer
+// normalised to its maximum and averaged: attention, answer_attention and the
+// experts' costs), for one phase (prefill or decode) or the whole run
+// (nullopt). Saliency needs decode steps; it and waste blend normalised
+// grids of their own either way.
 std::map<std::string, HeatGrid> computePatchMetrics(const RunData& data, LayerRange layers = {},
-                                                    std::optional<Phase> phase = {});
+                                                    std::optional<Phase> phase = {},
+                                                    LayerCombine combine = LayerCombine::Sum);
 
 } // namespace mvp
