@@ -47,6 +47,7 @@
 #include <QTreeView>
 #include <QUrl>
 #include <qcustomplot.h>
+#include <set>
 
 using namespace mvp;
 
@@ -198,6 +199,31 @@ private slots:
         QTest::keyClick(timeline->plot(), Qt::Key_Home);
         QCOMPARE(timeline->plot()->xAxis->range().lower, 0.0); // Home shows the whole run
         QCOMPARE(timeline->plot()->xAxis->range().upper, before.upper);
+        // The phases in a strip above the lanes (behind them, prefill yellow
+        // tinted whole expert lanes); selected lanes in the highlight colour.
+        int strips = 0, shaded = 0;
+        for (int i = 0; i < timeline->plot()->itemCount(); ++i) {
+            auto* r = qobject_cast<QCPItemRect*>(timeline->plot()->item(i));
+            if (!r) continue;
+            if (r->brush().color() == timeline->highlightColour()) {
+                ++shaded;
+                continue;
+            }
+            ++strips;
+            QVERIFY(r->topLeft->coords().y() < -0.5 && r->bottomRight->coords().y() < -0.5);
+        }
+        QVERIFY(strips >= 2); // the prefill and a decode step at least
+        QCOMPARE(shaded, 2 * 2);
+        // Raised, its dock grows from the findings' strip toward its lanes.
+        auto* timelineDock = qobject_cast<QDockWidget*>(timeline->parentWidget());
+        QVERIFY(timelineDock);
+        timelineDock->raise();
+        // (the central view's minimum may keep it a little short of that).
+        QTRY_VERIFY2(timelineDock->height() >=
+                         0.8 * std::min(timeline->preferredHeight(), w.height() / 2),
+                     qPrintable(QStringLiteral("%1 of %2")
+                                    .arg(timelineDock->height())
+                                    .arg(timeline->preferredHeight())));
         // Roofline: one point per module with time; clicking one selects it in the cost tree.
         auto* roofline = test::rooflineView(w);
         qobject_cast<QDockWidget*>(roofline->parentWidget())->raise();
@@ -398,6 +424,29 @@ private slots:
         QVERIFY2(std::abs(px.red() - top[0]) <= 40 && std::abs(px.green() - top[1]) <= 40 &&
                      std::abs(px.blue() - top[2]) <= 40,
                  qPrintable(px.name()));
+
+        // With its colour bar: the same overlay, the bar beside it, its text
+        // drawn by a real (antialiased) font at the image's scale — many grey
+        // levels, where a bitmap font has two — and the scale's top colour.
+        const QString withBarPng = dir.filePath(QStringLiteral("export-legend.png"));
+        QCOMPARE(w.exportTo(MainWindow::Export::HeatmapLegendPng, withBarPng), QString());
+        const QImage withBar = QImage(withBarPng).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(withBar.height(), heat.height());
+        QVERIFY(withBar.width() > heat.width() + 40);
+        QCOMPARE(withBar.copy(0, 0, heat.width(), heat.height()),
+                 heat.convertToFormat(QImage::Format_RGB32));
+        std::set<int> greys;
+        bool topColour = false;
+        for (int y = 0; y < withBar.height(); ++y)
+            for (int x = heat.width(); x < withBar.width(); ++x) {
+                const QColor c = withBar.pixelColor(x, y);
+                if (c.red() == c.green() && c.green() == c.blue() && c.red() < 250)
+                    greys.insert(c.red());
+                topColour |= std::abs(c.red() - top[0]) <= 2 && std::abs(c.green() - top[1]) <= 2 &&
+                             std::abs(c.blue() - top[2]) <= 2;
+            }
+        QVERIFY2(greys.size() > 8, qPrintable(QString::number(greys.size())));
+        QVERIFY(topColour);
 
         const QString csv = dir.filePath(QStringLiteral("grid.csv"));
         QCOMPARE(w.exportTo(MainWindow::Export::HeatmapCsv, csv), QString());

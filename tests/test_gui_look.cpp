@@ -18,6 +18,8 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QHeaderView>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -76,6 +78,42 @@ private slots:
         QVERIFY(checked >= 6); // findings, runs, modules, and the comparison's tables
     }
 
+    // At 1280 × 800, each dock raised in turn: no header text is cut (every
+    // visible section at least as wide as its contents ask) and no plot's
+    // legend lies over its data (the legend outside the axis rectangle).
+    void legendsAndHeadersFitAt1280x800() {
+        MainWindow w;
+        QVERIFY(showSession(w, session, {1280, 800}));
+        int sections = 0, legends = 0;
+        for (auto* dock : w.findChildren<QDockWidget*>()) {
+            dock->raise();
+            QApplication::processEvents();
+            for (auto* header : dock->findChildren<QHeaderView*>()) {
+                if (!header->isVisible() || header->orientation() != Qt::Horizontal) continue;
+                for (int i = 0; i < header->count(); ++i) {
+                    if (header->isSectionHidden(i)) continue;
+                    ++sections;
+                    const QString text = header->model()->headerData(i, Qt::Horizontal).toString();
+                    QVERIFY2(header->sectionSize(i) >= header->sectionSizeHint(i),
+                             qPrintable(QStringLiteral("%1: \"%2\" %3 px of %4")
+                                            .arg(dock->objectName(), text)
+                                            .arg(header->sectionSize(i))
+                                            .arg(header->sectionSizeHint(i))));
+                }
+            }
+            for (auto* plot : dock->findChildren<QCustomPlot*>()) {
+                if (!plot->isVisible() || !plot->legend || !plot->legend->visible()) continue;
+                plot->replot();
+                ++legends;
+                for (auto* rect : plot->axisRects())
+                    QVERIFY2(!plot->legend->outerRect().intersects(rect->rect()),
+                             qPrintable(dock->objectName()));
+            }
+        }
+        QVERIFY2(sections >= 20, qPrintable(QString::number(sections)));
+        QVERIFY(legends >= 2); // expert load, roofline
+    }
+
     // The dark theme reaches every plot (background, axes, the host ceiling in the
     // text colour) and the signal colours stay readable on its base.
     void darkThemeColoursThePlots() {
@@ -96,9 +134,20 @@ private slots:
         }
         QCOMPARE(test::rooflineView(w)->plot()->graph(0)->pen().color(),
                  dark.color(QPalette::WindowText));
-        for (const QColor& c : {views::colours::good(dark), views::colours::bad(dark),
-                                views::colours::warning(dark), views::colours::ink(dark)})
+        for (const QColor& c :
+             {views::colours::good(dark), views::colours::bad(dark), views::colours::warning(dark),
+              views::colours::ink(dark), dark.color(QPalette::PlaceholderText)})
             QVERIFY2(views::colours::contrast(c, base) >= 4.5, qPrintable(c.name()));
+        // … and a filter box's placeholder is drawn in it, opaque.
+        int placeholders = 0;
+        for (auto* edit : test::moduleTreeView(w)->findChildren<QLineEdit*>()) {
+            if (edit->placeholderText().isEmpty()) continue;
+            ++placeholders;
+            QCOMPARE(edit->palette().color(QPalette::PlaceholderText),
+                     dark.color(QPalette::PlaceholderText));
+            QCOMPARE(edit->palette().color(QPalette::PlaceholderText).alpha(), 255);
+        }
+        QCOMPARE(placeholders, 1);
         applyTheme(Theme::Light);
         const QPalette light = QApplication::palette();
         QVERIFY(!views::colours::isDark(light));

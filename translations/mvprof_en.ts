@@ -528,243 +528,248 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="113"/>
+        <location filename="../app/gui/MainWindow.cpp" line="105"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="28"/>
         <source>&amp;File</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="149"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="29"/>
         <source>&amp;New Capture…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="151"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="31"/>
         <source>&amp;Attach…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="152"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="32"/>
         <source>&amp;Open Session…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="154"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="34"/>
         <source>Open &amp;Recent</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="155"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="35"/>
         <source>&amp;Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="157"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="37"/>
         <source>Heatmap Overlay as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="38"/>
+        <source>Heatmap with Colour Bar as PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="39"/>
         <source>Heatmap Grid as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="159"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="40"/>
         <source>Module Table as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="160"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="41"/>
         <source>Findings as CSV…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="42"/>
         <source>Report as Markdown…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="162"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="43"/>
         <source>Expert Load Plot as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="163"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="44"/>
         <source>Expert Load Plot as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="164"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="45"/>
         <source>Timeline as PNG…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="165"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="46"/>
         <source>Timeline as PDF…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="169"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="50"/>
         <source>&amp;Quit</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="175"/>
+        <location filename="../app/gui/MainWindow.cpp" line="140"/>
         <source>&amp;What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="176"/>
+        <location filename="../app/gui/MainWindow.cpp" line="141"/>
         <source>What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="201"/>
+        <location filename="../app/gui/MainWindow.cpp" line="166"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203"/>
+        <location filename="../app/gui/MainWindow.cpp" line="168"/>
         <source>Run: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="207"/>
+        <location filename="../app/gui/MainWindow.cpp" line="172"/>
         <source>The run the views show</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="236"/>
+        <location filename="../app/gui/MainWindow.cpp" line="201"/>
         <source>Back to run %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="239"/>
+        <location filename="../app/gui/MainWindow.cpp" line="204"/>
         <source>Now showing run %1, the what-if&apos;s result; &quot;Back to run %2&quot; in the toolbar returns</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="248"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="56"/>
         <source>&amp;View</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="249"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="57"/>
         <source>&amp;Language</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="251"/>
-        <location filename="../app/gui/MainWindow.cpp" line="266"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="59"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="74"/>
         <source>System</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="257"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="65"/>
         <source>The language changes when mvprof starts again</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="262"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="70"/>
         <source>&amp;Theme</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="266"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="74"/>
         <source>Light</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="266"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="74"/>
         <source>Dark</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="281"/>
+        <location filename="../app/gui/MainWindow.cpp" line="213"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="283"/>
+        <location filename="../app/gui/MainWindow.cpp" line="215"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="287"/>
+        <location filename="../app/gui/MainWindow.cpp" line="219"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="289"/>
+        <location filename="../app/gui/MainWindow.cpp" line="221"/>
         <source>Ops</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="292"/>
+        <location filename="../app/gui/MainWindow.cpp" line="224"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="295"/>
+        <location filename="../app/gui/MainWindow.cpp" line="227"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="296"/>
+        <location filename="../app/gui/MainWindow.cpp" line="228"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="299"/>
+        <location filename="../app/gui/MainWindow.cpp" line="231"/>
         <source>Flame chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="303"/>
+        <location filename="../app/gui/MainWindow.cpp" line="235"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="409"/>
+        <location filename="../app/gui/MainWindow.cpp" line="350"/>
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="610"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="112"/>
         <source>&amp;Help</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="612"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="114"/>
         <source>&amp;Documentation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="617"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="119"/>
         <source>Documentation</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="618"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="120"/>
         <source>The documentation is in the docs/ folder of mvprof&apos;s sources: README.md first, then docs/gui.md for this window.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="621"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="123"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="623"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="125"/>
         <source>Keyboard Shortcuts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="624"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="126"/>
         <source>Ctrl+N  New Capture
 Ctrl+O  Open a session or trace
 Ctrl+Q  Quit
@@ -774,17 +779,17 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="630"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="132"/>
         <source>&amp;About mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="631"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="133"/>
         <source>About mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="632"/>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="134"/>
         <source>&lt;b&gt;mvprof %1&lt;/b&gt; — the MoE-Visual Profiler: where every millisecond, byte and FLOP of one image and prompt goes in a vision-language model, and what a what-if changes.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -864,18 +869,18 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="139"/>
+        <location filename="../app/gui/MainWindow.cpp" line="131"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="408"/>
+        <location filename="../app/gui/MainWindow.cpp" line="349"/>
         <source>Open Session or Trace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="466"/>
-        <location filename="../app/gui/MainWindow.cpp" line="468"/>
+        <location filename="../app/gui/MainWindow.cpp" line="407"/>
+        <location filename="../app/gui/MainWindow.cpp" line="409"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
@@ -916,27 +921,27 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="71"/>
+        <location filename="../app/gui/MainWindow.cpp" line="63"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="456"/>
+        <location filename="../app/gui/MainWindow.cpp" line="397"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="511"/>
+        <location filename="../app/gui/MainWindow.cpp" line="452"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="516"/>
+        <location filename="../app/gui/MainWindow.cpp" line="457"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="518"/>
+        <location filename="../app/gui/MainWindow.cpp" line="459"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -946,58 +951,58 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="30"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="32"/>
         <source>This run has no heatmap values.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="46"/>
-        <location filename="../app/gui/MainWindowExport.cpp" line="51"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="48"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="53"/>
         <source>Writing %1 failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="54"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="56"/>
         <source>Unknown export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="59"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="61"/>
         <source>Open a session first</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="66"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="68"/>
         <source>PNG images (*.png)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="67"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="69"/>
         <source>PDF documents (*.pdf)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="68"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="70"/>
         <source>Markdown (*.md)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="69"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="71"/>
         <source>CSV tables (*.csv)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="79"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="81"/>
         <source>Export</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="86"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="88"/>
         <source>Export failed</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="88"/>
+        <location filename="../app/gui/MainWindowExport.cpp" line="90"/>
         <source>Wrote %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1792,113 +1797,123 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="78"/>
+        <location filename="../views/ComparisonView.cpp" line="80"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80"/>
+        <location filename="../views/ComparisonView.cpp" line="82"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="84"/>
+        <location filename="../views/ComparisonView.cpp" line="86"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="100"/>
+        <location filename="../views/ComparisonView.cpp" line="102"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="103"/>
+        <location filename="../views/ComparisonView.cpp" line="105"/>
         <source>Show the profiler&apos;s own figures (capture.*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="116"/>
+        <location filename="../views/ComparisonView.cpp" line="118"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="121"/>
+        <location filename="../views/ComparisonView.cpp" line="123"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="131"/>
+        <location filename="../views/ComparisonView.cpp" line="133"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="144"/>
+        <location filename="../views/ComparisonView.cpp" line="143"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="145"/>
+        <location filename="../views/ComparisonView.cpp" line="144"/>
         <source>A/B repetitions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="172"/>
+        <location filename="../views/ComparisonView.cpp" line="171"/>
         <source>Changed answers only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="204"/>
+        <location filename="../views/ComparisonView.cpp" line="197"/>
+        <source>One colour scale for A and B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="199"/>
+        <source>Colour both sides over the values of both, so that a colour means the same value on each (while they show the same metric)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="228"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="252"/>
+        <location filename="../views/ComparisonView.cpp" line="276"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="273"/>
+        <location filename="../views/ComparisonView.cpp" line="297"/>
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="287"/>
+        <location filename="../views/ComparisonView.cpp" line="311"/>
         <source>%1 [%2, %3]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="293"/>
+        <location filename="../views/ComparisonView.cpp" line="317"/>
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="311"/>
+        <location filename="../views/ComparisonView.cpp" line="335"/>
         <source>Eval items</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="341"/>
+        <location filename="../views/ComparisonView.cpp" line="365"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="356"/>
+        <location filename="../views/ComparisonView.cpp" line="380"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="302"/>
-        <location filename="../views/ComparisonView.cpp" line="349"/>
+        <location filename="../views/ComparisonView.cpp" line="326"/>
+        <location filename="../views/ComparisonView.cpp" line="373"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="352"/>
+        <location filename="../views/ComparisonView.cpp" line="376"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="335"/>
+        <location filename="../views/ComparisonView.cpp" line="359"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1974,7 +1989,7 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="175"/>
+        <location filename="../views/ComparisonView.cpp" line="174"/>
         <location filename="../views/EvalItemsModel.cpp" line="73"/>
         <source>changed</source>
         <translation type="unfinished"></translation>
@@ -2255,7 +2270,7 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="92"/>
+        <location filename="../views/HeatmapView.cpp" line="93"/>
         <source>No image in this run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2263,183 +2278,239 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26"/>
+        <location filename="../views/HeatmapView.cpp" line="27"/>
         <source>Attention received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27"/>
+        <location filename="../views/HeatmapView.cpp" line="28"/>
         <source>Attention while answering</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28"/>
+        <location filename="../views/HeatmapView.cpp" line="29"/>
         <source>Expert FLOPs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="29"/>
+        <location filename="../views/HeatmapView.cpp" line="30"/>
         <source>Expert latency share</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="30"/>
+        <location filename="../views/HeatmapView.cpp" line="31"/>
         <source>Saliency (blend)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="31"/>
+        <location filename="../views/HeatmapView.cpp" line="32"/>
         <source>Waste: cost without attention</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="183"/>
+        <location filename="../views/HeatmapView.cpp" line="189"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193"/>
+        <location filename="../views/HeatmapView.cpp" line="205"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="198"/>
+        <location filename="../views/HeatmapView.cpp" line="210"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="201"/>
+        <location filename="../views/HeatmapView.cpp" line="213"/>
         <source>Absolute (0 to max)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="202"/>
+        <location filename="../views/HeatmapView.cpp" line="214"/>
         <source>Range (min to max)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="203"/>
-        <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Either way, values within %1 % of each other are shown as uniform.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="209"/>
+        <location filename="../views/HeatmapView.cpp" line="225"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="210"/>
+        <location filename="../views/HeatmapView.cpp" line="226"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="219"/>
+        <location filename="../views/HeatmapView.cpp" line="239"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="222"/>
-        <source>Draw the patch grid</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="255"/>
+        <location filename="../views/HeatmapView.cpp" line="286"/>
         <source>Patch %1 (row %2, column %3) · token %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="264"/>
+        <location filename="../views/HeatmapView.cpp" line="302"/>
         <source>%1: %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="270"/>
+        <location filename="../views/HeatmapView.cpp" line="307"/>
         <source>layers %1–%2 (decoder)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="303"/>
+        <location filename="../views/HeatmapView.cpp" line="417"/>
         <source>uniform within %1 % of the mean, so not painted (the differences are below %2 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="307"/>
+        <location filename="../views/HeatmapView.cpp" line="430"/>
         <source>colours from 0 to the maximum (absolute)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="308"/>
+        <location filename="../views/HeatmapView.cpp" line="431"/>
         <source>colours from the minimum to the maximum (range)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="394"/>
+        <location filename="../views/HeatmapView.cpp" line="529"/>
         <source>s, with SI prefixes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="395"/>
+        <location filename="../views/HeatmapView.cpp" line="530"/>
         <source>%1, with SI prefixes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="512"/>
-        <source>%1: %2 × %3 patches, layers %4–%5; %6; image %7 × %8 px</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="334"/>
+        <location filename="../views/HeatmapView.cpp" line="457"/>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="392"/>
+        <location filename="../views/HeatmapView.cpp" line="527"/>
         <source>none (score)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="398"/>
+        <location filename="../views/HeatmapView.cpp" line="518"/>
+        <location filename="../views/HeatmapView.cpp" line="533"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="399"/>
+        <location filename="../views/HeatmapView.cpp" line="215"/>
+        <source>Per layer (each to its maximum)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="216"/>
+        <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Per layer: each layer&apos;s values divided by that layer&apos;s maximum, then averaged over the layers shown, so a layer with larger values does not drown the others (unitless, derived). Values within %1 % of each other are shown as uniform.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="243"/>
+        <source>Draw the patch boundaries (the model&apos;s patches)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="248"/>
+        <source>Opacity of the patch boundaries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="297"/>
+        <source>%1: %2 of each layer&apos;s maximum, averaged (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="422"/>
+        <source>each layer divided by its own maximum, then averaged over the layers shown (per layer, derived); colours from 0 to the largest average%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="424"/>
+        <source> of both sides (one scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="427"/>
+        <source>colours from 0 to the maximum of both sides (absolute, one scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="428"/>
+        <source>colours from the minimum to the maximum of both sides (range, one scale)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="519"/>
+        <source>layers %1–%2, each to its maximum</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="520"/>
+        <source>unit: none (share of each layer&apos;s maximum)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="534"/>
         <source>layers %1–%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="400"/>
+        <location filename="../views/HeatmapView.cpp" line="535"/>
         <source>unit: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="413"/>
+        <location filename="../views/HeatmapView.cpp" line="548"/>
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="429"/>
+        <location filename="../views/HeatmapView.cpp" line="565"/>
         <source>The heatmap could not be computed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="459"/>
+        <location filename="../views/HeatmapView.cpp" line="597"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="460"/>
+        <location filename="../views/HeatmapView.cpp" line="598"/>
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="471"/>
+        <location filename="../views/HeatmapView.cpp" line="609"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="499"/>
+        <location filename="../views/HeatmapView.cpp" line="639"/>
         <source>No %1 values for layers %2–%3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="655"/>
+        <source>image %1 × %2 px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="656"/>
+        <source>image %1 × %2 px shown resized to the model&apos;s input shape, as its preprocessing resized it (square patches)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="660"/>
+        <source>%1: %2 × %3 patches, layers %4–%5; %6; %7</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3104,17 +3175,22 @@ prompt &quot;%3&quot;
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="126"/>
+        <location filename="../views/TimelineView.cpp" line="138"/>
         <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="159"/>
-        <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
+        <location filename="../views/TimelineView.cpp" line="161"/>
+        <source>phase</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="207"/>
+        <location filename="../views/TimelineView.cpp" line="174"/>
+        <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; the top strip: yellow prefill, green decode steps; shaded lanes: the experts the selected token went to.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/TimelineView.cpp" line="222"/>
         <source>%1: %2 span(s), %3–%4 ms (measured)</source>
         <translation type="unfinished"></translation>
     </message>

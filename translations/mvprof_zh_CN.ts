@@ -527,243 +527,248 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="113" />
+        <location filename="../app/gui/MainWindow.cpp" line="105" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="148" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="28" />
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="149" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="29" />
         <source>&amp;New Capture…</source>
         <translation>新建采集(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="151" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="31" />
         <source>&amp;Attach…</source>
         <translation>附加(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="152" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="32" />
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="154" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="34" />
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="155" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="35" />
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="157" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="37" />
         <source>Heatmap Overlay as PNG…</source>
         <translation>热力图叠加导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="158" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="38" />
+        <source>Heatmap with Colour Bar as PNG…</source>
+        <translation>热力图及色标导出为 PNG…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindowMenus.cpp" line="39" />
         <source>Heatmap Grid as CSV…</source>
         <translation>热力图网格导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="159" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="40" />
         <source>Module Table as CSV…</source>
         <translation>模块表导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="160" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="41" />
         <source>Findings as CSV…</source>
         <translation>诊断导出为 CSV…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="161" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="42" />
         <source>Report as Markdown…</source>
         <translation>报告导出为 Markdown…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="162" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="43" />
         <source>Expert Load Plot as PNG…</source>
         <translation>专家负载图导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="163" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="44" />
         <source>Expert Load Plot as PDF…</source>
         <translation>专家负载图导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="164" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="45" />
         <source>Timeline as PNG…</source>
         <translation>时间线导出为 PNG…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="165" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="46" />
         <source>Timeline as PDF…</source>
         <translation>时间线导出为 PDF…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="169" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="50" />
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="175" />
+        <location filename="../app/gui/MainWindow.cpp" line="140" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="176" />
+        <location filename="../app/gui/MainWindow.cpp" line="141" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="201" />
+        <location filename="../app/gui/MainWindow.cpp" line="166" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="203" />
+        <location filename="../app/gui/MainWindow.cpp" line="168" />
         <source>Run: </source>
         <translation>运行：</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="207" />
+        <location filename="../app/gui/MainWindow.cpp" line="172" />
         <source>The run the views show</source>
         <translation>各视图显示的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="236" />
+        <location filename="../app/gui/MainWindow.cpp" line="201" />
         <source>Back to run %1</source>
         <translation>返回运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="239" />
+        <location filename="../app/gui/MainWindow.cpp" line="204" />
         <source>Now showing run %1, the what-if's result; "Back to run %2" in the toolbar returns</source>
         <translation>现在显示运行 %1（what-if 的结果）；工具栏中的“返回运行 %2”可返回</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="248" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="56" />
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="249" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="57" />
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="251" />
-        <location filename="../app/gui/MainWindow.cpp" line="266" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="59" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="74" />
         <source>System</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="257" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="65" />
         <source>The language changes when mvprof starts again</source>
         <translation>语言将在 mvprof 重新启动后生效</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="262" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="70" />
         <source>&amp;Theme</source>
         <translation>主题(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="266" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="74" />
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="266" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="74" />
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="281" />
+        <location filename="../app/gui/MainWindow.cpp" line="213" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="283" />
+        <location filename="../app/gui/MainWindow.cpp" line="215" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="287" />
+        <location filename="../app/gui/MainWindow.cpp" line="219" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="289" />
+        <location filename="../app/gui/MainWindow.cpp" line="221" />
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="292" />
+        <location filename="../app/gui/MainWindow.cpp" line="224" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="295" />
+        <location filename="../app/gui/MainWindow.cpp" line="227" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="296" />
+        <location filename="../app/gui/MainWindow.cpp" line="228" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="299" />
+        <location filename="../app/gui/MainWindow.cpp" line="231" />
         <source>Flame chart</source>
         <translation>火焰图</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="303" />
+        <location filename="../app/gui/MainWindow.cpp" line="235" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="409" />
+        <location filename="../app/gui/MainWindow.cpp" line="350" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="610" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="112" />
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="612" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="114" />
         <source>&amp;Documentation</source>
         <translation>文档(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="617" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="119" />
         <source>Documentation</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="618" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="120" />
         <source>The documentation is in the docs/ folder of mvprof's sources: README.md first, then docs/gui.md for this window.</source>
         <translation>文档位于 mvprof 源代码的 docs/ 文件夹中：先读 README.md，本窗口的说明见 docs/gui.md。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="621" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="123" />
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="623" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="125" />
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="624" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="126" />
         <source>Ctrl+N  New Capture
 Ctrl+O  Open a session or trace
 Ctrl+Q  Quit
@@ -778,17 +783,17 @@ Ctrl+Q  退出
 方法比较：Escape 关闭</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="630" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="132" />
         <source>&amp;About mvprof</source>
         <translation>关于 mvprof(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="631" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="133" />
         <source>About mvprof</source>
         <translation>关于 mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="632" />
+        <location filename="../app/gui/MainWindowMenus.cpp" line="134" />
         <source>&lt;b&gt;mvprof %1&lt;/b&gt; — the MoE-Visual Profiler: where every millisecond, byte and FLOP of one image and prompt goes in a vision-language model, and what a what-if changes.</source>
         <translation>&lt;b&gt;mvprof %1&lt;/b&gt; —— MoE 视觉性能分析器：一张图像和一个提示词在视觉语言模型中的每一毫秒、每一字节和每一次浮点运算花在哪里，以及 what-if 会改变什么。</translation>
     </message>
@@ -868,18 +873,18 @@ Ctrl+Q  退出
         <translation>正在对照运行 %2 比较 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="139" />
+        <location filename="../app/gui/MainWindow.cpp" line="131" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="408" />
+        <location filename="../app/gui/MainWindow.cpp" line="349" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="466" />
-        <location filename="../app/gui/MainWindow.cpp" line="468" />
+        <location filename="../app/gui/MainWindow.cpp" line="407" />
+        <location filename="../app/gui/MainWindow.cpp" line="409" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -920,27 +925,27 @@ Ctrl+Q  退出
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="71" />
+        <location filename="../app/gui/MainWindow.cpp" line="63" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="456" />
+        <location filename="../app/gui/MainWindow.cpp" line="397" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="511" />
+        <location filename="../app/gui/MainWindow.cpp" line="452" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="516" />
+        <location filename="../app/gui/MainWindow.cpp" line="457" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="518" />
+        <location filename="../app/gui/MainWindow.cpp" line="459" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -950,58 +955,58 @@ Ctrl+Q  退出
         <translation>请先打开一个会话。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="30" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="32" />
         <source>This run has no heatmap values.</source>
         <translation>此运行没有热力图数值。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="46" />
-        <location filename="../app/gui/MainWindowExport.cpp" line="51" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="48" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="53" />
         <source>Writing %1 failed</source>
         <translation>写入 %1 失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="54" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="56" />
         <source>Unknown export</source>
         <translation>未知的导出类型</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="59" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="61" />
         <source>Open a session first</source>
         <translation>请先打开一个会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="66" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="68" />
         <source>PNG images (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="67" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="69" />
         <source>PDF documents (*.pdf)</source>
         <translation>PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="68" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="70" />
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="69" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="71" />
         <source>CSV tables (*.csv)</source>
         <translation>CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="79" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="81" />
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="86" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="88" />
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindowExport.cpp" line="88" />
+        <location filename="../app/gui/MainWindowExport.cpp" line="90" />
         <source>Wrote %1</source>
         <translation>已写入 %1</translation>
     </message>
@@ -1796,113 +1801,123 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="78" />
+        <location filename="../views/ComparisonView.cpp" line="80" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80" />
+        <location filename="../views/ComparisonView.cpp" line="82" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="84" />
+        <location filename="../views/ComparisonView.cpp" line="86" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="100" />
+        <location filename="../views/ComparisonView.cpp" line="102" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="103" />
+        <location filename="../views/ComparisonView.cpp" line="105" />
         <source>Show the profiler's own figures (capture.*)</source>
         <translation>显示分析器自身的数据（capture.*）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="116" />
+        <location filename="../views/ComparisonView.cpp" line="118" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="121" />
+        <location filename="../views/ComparisonView.cpp" line="123" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="131" />
+        <location filename="../views/ComparisonView.cpp" line="133" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="144" />
+        <location filename="../views/ComparisonView.cpp" line="143" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="145" />
+        <location filename="../views/ComparisonView.cpp" line="144" />
         <source>A/B repetitions</source>
         <translation>A/B 重复</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="172" />
+        <location filename="../views/ComparisonView.cpp" line="171" />
         <source>Changed answers only</source>
         <translation>仅显示答案改变的条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="204" />
+        <location filename="../views/ComparisonView.cpp" line="197" />
+        <source>One colour scale for A and B</source>
+        <translation>A 和 B 共用一个色标</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="199" />
+        <source>Colour both sides over the values of both, so that a colour means the same value on each (while they show the same metric)</source>
+        <translation>按两侧全部数值为两侧着色，使同一颜色在两侧代表同一数值（两侧显示同一指标时）</translation>
+    </message>
+    <message>
+        <location filename="../views/ComparisonView.cpp" line="228" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="252" />
+        <location filename="../views/ComparisonView.cpp" line="276" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="273" />
+        <location filename="../views/ComparisonView.cpp" line="297" />
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="287" />
+        <location filename="../views/ComparisonView.cpp" line="311" />
         <source>%1 [%2, %3]</source>
         <translation>%1 [%2, %3]</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="293" />
+        <location filename="../views/ComparisonView.cpp" line="317" />
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation>A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="311" />
+        <location filename="../views/ComparisonView.cpp" line="335" />
         <source>Eval items</source>
         <translation>评测条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="341" />
+        <location filename="../views/ComparisonView.cpp" line="365" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="356" />
+        <location filename="../views/ComparisonView.cpp" line="380" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次带探针运行，无区间：%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="302" />
-        <location filename="../views/ComparisonView.cpp" line="349" />
+        <location filename="../views/ComparisonView.cpp" line="326" />
+        <location filename="../views/ComparisonView.cpp" line="373" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="352" />
+        <location filename="../views/ComparisonView.cpp" line="376" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="335" />
+        <location filename="../views/ComparisonView.cpp" line="359" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
@@ -1978,7 +1993,7 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="175" />
+        <location filename="../views/ComparisonView.cpp" line="174" />
         <location filename="../views/EvalItemsModel.cpp" line="73" />
         <source>changed</source>
         <translation>已改变</translation>
@@ -2260,7 +2275,7 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="92" />
+        <location filename="../views/HeatmapView.cpp" line="93" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -2268,184 +2283,240 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="26" />
+        <location filename="../views/HeatmapView.cpp" line="27" />
         <source>Attention received</source>
         <translation>接收的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27" />
+        <location filename="../views/HeatmapView.cpp" line="28" />
         <source>Attention while answering</source>
         <translation>作答时的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28" />
+        <location filename="../views/HeatmapView.cpp" line="29" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="29" />
+        <location filename="../views/HeatmapView.cpp" line="30" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="30" />
+        <location filename="../views/HeatmapView.cpp" line="31" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="31" />
+        <location filename="../views/HeatmapView.cpp" line="32" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="183" />
+        <location filename="../views/HeatmapView.cpp" line="189" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="193" />
+        <location filename="../views/HeatmapView.cpp" line="205" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="198" />
+        <location filename="../views/HeatmapView.cpp" line="210" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="201" />
+        <location filename="../views/HeatmapView.cpp" line="213" />
         <source>Absolute (0 to max)</source>
         <translation>绝对（0 到最大值）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="202" />
+        <location filename="../views/HeatmapView.cpp" line="214" />
         <source>Range (min to max)</source>
         <translation>范围（最小值到最大值）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="203" />
-        <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Either way, values within %1 % of each other are shown as uniform.</source>
-        <translation>绝对：颜色从 0 开始，因此很小的差异看起来是平的。范围：从最小值到最大值，因此任何差异都会占满颜色。两种方式下，彼此相差在 %1 % 以内的值都显示为均匀。</translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="209" />
+        <location filename="../views/HeatmapView.cpp" line="225" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="210" />
+        <location filename="../views/HeatmapView.cpp" line="226" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="219" />
+        <location filename="../views/HeatmapView.cpp" line="239" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="222" />
-        <source>Draw the patch grid</source>
-        <translation>绘制图块网格</translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="255" />
+        <location filename="../views/HeatmapView.cpp" line="286" />
         <source>Patch %1 (row %2, column %3) · token %4</source>
         <translation>图像块 %1（第 %2 行，第 %3 列）· 词元 %4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="264" />
+        <location filename="../views/HeatmapView.cpp" line="302" />
         <source>%1: %2 (%3)</source>
         <translation>%1：%2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="270" />
+        <location filename="../views/HeatmapView.cpp" line="307" />
         <source>layers %1–%2 (decoder)</source>
         <translation>第 %1–%2 层（解码器）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="303" />
+        <location filename="../views/HeatmapView.cpp" line="417" />
         <source>uniform within %1 % of the mean, so not painted (the differences are below %2 %)</source>
         <translation>在均值的 %1 % 以内均匀，因此不着色（差异低于 %2 %）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="307" />
+        <location filename="../views/HeatmapView.cpp" line="430" />
         <source>colours from 0 to the maximum (absolute)</source>
         <translation>颜色从 0 到最大值（绝对）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="308" />
+        <location filename="../views/HeatmapView.cpp" line="431" />
         <source>colours from the minimum to the maximum (range)</source>
         <translation>颜色从最小值到最大值（范围）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="394" />
+        <location filename="../views/HeatmapView.cpp" line="529" />
         <source>s, with SI prefixes</source>
         <translation>秒，带 SI 前缀</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="395" />
+        <location filename="../views/HeatmapView.cpp" line="530" />
         <source>%1, with SI prefixes</source>
         <translation>%1，带 SI 前缀</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="512" />
-        <source>%1: %2 × %3 patches, layers %4–%5; %6; image %7 × %8 px</source>
-        <translation>%1：%2 × %3 个图像块，第 %4–%5 层；%6；图像 %7 × %8 像素</translation>
-    </message>
-    <message>
-        <location filename="../views/HeatmapView.cpp" line="334" />
+        <location filename="../views/HeatmapView.cpp" line="457" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="392" />
+        <location filename="../views/HeatmapView.cpp" line="527" />
         <source>none (score)</source>
         <translation>无（得分）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="398" />
+        <location filename="../views/HeatmapView.cpp" line="518" />
+        <location filename="../views/HeatmapView.cpp" line="533" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="399" />
+        <location filename="../views/HeatmapView.cpp" line="215" />
+        <source>Per layer (each to its maximum)</source>
+        <translation>按层（各层相对其最大值）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="216" />
+        <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Per layer: each layer's values divided by that layer's maximum, then averaged over the layers shown, so a layer with larger values does not drown the others (unitless, derived). Values within %1 % of each other are shown as uniform.</source>
+        <translation>绝对：颜色从 0 开始，因此很小的差异看起来是平的。范围：从最小值到最大值，因此任何差异都会占满颜色。按层：每层的值除以该层的最大值，再在所显示的层上取平均，因此数值较大的层不会淹没其他层（无单位，推导值）。彼此相差在 %1 % 以内的值显示为均匀。</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="243" />
+        <source>Draw the patch boundaries (the model's patches)</source>
+        <translation>绘制图块边界（模型的图块）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="248" />
+        <source>Opacity of the patch boundaries</source>
+        <translation>图块边界的不透明度</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="297" />
+        <source>%1: %2 of each layer's maximum, averaged (%3)</source>
+        <translation>%1：各层最大值的 %2，取平均（%3）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="422" />
+        <source>each layer divided by its own maximum, then averaged over the layers shown (per layer, derived); colours from 0 to the largest average%1</source>
+        <translation>每层除以其自身最大值，再在所显示的层上取平均（按层，推导值）；颜色从 0 到最大平均值%1</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="424" />
+        <source> of both sides (one scale)</source>
+        <translation>（两侧共用一个色标）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="427" />
+        <source>colours from 0 to the maximum of both sides (absolute, one scale)</source>
+        <translation>颜色从 0 到两侧的最大值（绝对，共用色标）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="428" />
+        <source>colours from the minimum to the maximum of both sides (range, one scale)</source>
+        <translation>颜色从两侧的最小值到最大值（范围，共用色标）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="519" />
+        <source>layers %1–%2, each to its maximum</source>
+        <translation>第 %1–%2 层，各层相对其最大值</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="520" />
+        <source>unit: none (share of each layer's maximum)</source>
+        <translation>单位：无（占各层最大值的比例）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="534" />
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="400" />
+        <location filename="../views/HeatmapView.cpp" line="535" />
         <source>unit: %1</source>
         <translation>单位：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="413" />
+        <location filename="../views/HeatmapView.cpp" line="548" />
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation>正在计算第 %1–%2 层的热力图…</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="429" />
+        <location filename="../views/HeatmapView.cpp" line="565" />
         <source>The heatmap could not be computed: %1</source>
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="459" />
+        <location filename="../views/HeatmapView.cpp" line="597" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="460" />
+        <location filename="../views/HeatmapView.cpp" line="598" />
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation>此运行导入自跟踪文件，其中没有图像：热力图需要 mvprof 采集。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="471" />
+        <location filename="../views/HeatmapView.cpp" line="609" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="499" />
+        <location filename="../views/HeatmapView.cpp" line="639" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="655" />
+        <source>image %1 × %2 px</source>
+        <translation>图像 %1 × %2 像素</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="656" />
+        <source>image %1 × %2 px shown resized to the model's input shape, as its preprocessing resized it (square patches)</source>
+        <translation>图像 %1 × %2 像素，按模型输入形状缩放显示，与其预处理的缩放一致（正方形图块）</translation>
+    </message>
+    <message>
+        <location filename="../views/HeatmapView.cpp" line="660" />
+        <source>%1: %2 × %3 patches, layers %4–%5; %6; %7</source>
+        <translation>%1：%2 × %3 个图块，第 %4–%5 层；%6；%7</translation>
     </message>
 </context>
 <context>
@@ -3115,17 +3186,22 @@ prompt "%3"
         <translation>自运行开始的时间（毫秒，实测）</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="126" />
+        <location filename="../views/TimelineView.cpp" line="138" />
         <source>No MoE layers were probed in this run: nothing to show on the timeline.</source>
         <translation>此运行没有探测到 MoE 层：时间线无内容可显示。</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="159" />
-        <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; yellow: prefill, green: decode steps.</source>
-        <translation>%2 条泳道中共 %1 个门控与专家区间；红色：路由器，蓝色：专家，深色：多个区间折叠进同一像素；黄色：预填充，绿色：解码步。</translation>
+        <location filename="../views/TimelineView.cpp" line="161" />
+        <source>phase</source>
+        <translation>阶段</translation>
     </message>
     <message>
-        <location filename="../views/TimelineView.cpp" line="207" />
+        <location filename="../views/TimelineView.cpp" line="174" />
+        <source>%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; the top strip: yellow prefill, green decode steps; shaded lanes: the experts the selected token went to.</source>
+        <translation>%2 条泳道中共 %1 个门控和专家区间；红色：路由器，蓝色：专家，较深：多个区间折叠到一个像素；顶部条带：黄色为预填充，绿色为解码步；阴影泳道：所选词元去往的专家。</translation>
+    </message>
+    <message>
+        <location filename="../views/TimelineView.cpp" line="222" />
         <source>%1: %2 span(s), %3–%4 ms (measured)</source>
         <translation>%1：%2 个区间，%3–%4 毫秒（实测）</translation>
     </message>

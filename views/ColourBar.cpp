@@ -41,9 +41,13 @@ QStringList ColourBar::texts() const {
 }
 
 QRect ColourBar::barRect() const {
+    return barRectIn(size());
+}
+
+QRect ColourBar::barRectIn(QSize area) const {
     const int line = fontMetrics().height();
     const int top = kMargin + int(title_.size()) * line + kMargin;
-    const int bottom = height() - kMargin - line / 2;
+    const int bottom = area.height() - kMargin - line / 2;
     return {kMargin, top, kBarWidth, std::max(0, bottom - top)};
 }
 
@@ -63,27 +67,36 @@ QSize ColourBar::minimumSizeHint() const {
 void ColourBar::paintEvent(QPaintEvent*) {
     if (!shown_) return;
     QPainter p(this);
-    p.setPen(palette().color(QPalette::WindowText));
+    paint(p, size(), palette());
+}
+
+bool ColourBar::isShown() const {
+    return shown_;
+}
+
+void ColourBar::paint(QPainter& p, QSize area, const QPalette& colours) const {
+    p.setFont(font());
+    p.setPen(colours.color(QPalette::WindowText));
     const int line = fontMetrics().height();
     int y = kMargin;
     for (const auto& text : title_) {
-        p.drawText(QRect(kMargin, y, width() - kMargin, line), Qt::AlignLeft | Qt::AlignVCenter,
-                   text);
+        p.drawText(QRect(kMargin, y, area.width() - kMargin, line),
+                   Qt::AlignLeft | Qt::AlignVCenter, text);
         y += line;
     }
-    const QRect bar = barRect();
+    const QRect bar = barRectIn(area);
     for (int row = 0; row < bar.height(); ++row) {
         const double t = bar.height() > 1 ? 1.0 - double(row) / (bar.height() - 1) : 1.0;
         const auto c = colorAt(map_, t);
         p.fillRect(bar.x(), bar.y() + row, bar.width(), 1, QColor(c[0], c[1], c[2]));
     }
-    p.setPen(palette().color(QPalette::Mid));
+    p.setPen(colours.color(QPalette::Mid));
     p.drawRect(bar.adjusted(-1, -1, 0, 0));
-    p.setPen(palette().color(QPalette::WindowText));
+    p.setPen(colours.color(QPalette::WindowText));
     const int x = bar.right() + kMargin;
-    p.drawText(QRect(x, bar.top() - line / 2, width() - x, line), Qt::AlignLeft | Qt::AlignVCenter,
-               high_);
-    p.drawText(QRect(x, bar.bottom() - line / 2, width() - x, line),
+    p.drawText(QRect(x, bar.top() - line / 2, area.width() - x, line),
+               Qt::AlignLeft | Qt::AlignVCenter, high_);
+    p.drawText(QRect(x, bar.bottom() - line / 2, area.width() - x, line),
                Qt::AlignLeft | Qt::AlignVCenter, low_);
 }
 

@@ -8,6 +8,8 @@
 #include <QStringList>
 #include <QWidget>
 
+class QPainter;
+
 namespace mvp::views {
 
 class ColourBar : public QWidget {
@@ -21,6 +23,11 @@ public:
     QStringList texts() const;
     // Where the gradient is drawn, in widget coordinates.
     QRect barRect() const;
+    // Whether a scale is set (clear() or a uniform grid: nothing to explain).
+    bool isShown() const;
+    // Draws what the widget shows into `area` (logical pixels) with
+    // `colours`: an exported image's legend, at any scale the painter has.
+    void paint(QPainter& p, QSize area, const QPalette& colours) const;
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
@@ -28,6 +35,8 @@ protected:
     void paintEvent(QPaintEvent*) override;
 
 private:
+    QRect barRectIn(QSize area) const;
+
     bool shown_ = false;
     Colormap map_ = Colormap::Viridis;
     QStringList title_;

@@ -103,11 +103,23 @@ void TimelineView::highlightLanes(const std::vector<std::pair<int, int>>& layerE
         r->topLeft->setCoords(0, double(i) - 0.5);
         r->bottomRight->setCoords(1, double(i) + 0.5);
         r->setPen(Qt::NoPen);
-        r->setBrush(QColor(255, 215, 0, 70));
+        // The selection's colour: yellow belongs to the prefill in the phase strip.
+        r->setBrush(highlightColour());
         r->setLayer(QStringLiteral("background"));
         highlights_.push_back(r);
     }
     plot_->replot();
+}
+
+QColor TimelineView::highlightColour() const {
+    QColor c = palette().color(QPalette::Highlight);
+    c.setAlpha(70);
+    return c;
+}
+
+int TimelineView::preferredHeight() const {
+    const int lanes = int(timeline_.lanes.size()) + 1; // the phase strip
+    return info_->sizeHint().height() + 60 + 16 * lanes;
 }
 
 void TimelineView::changeEvent(QEvent* e) {
@@ -127,12 +139,14 @@ void TimelineView::rebuild() {
         plot_->replot();
         return;
     }
-    // Phases behind the lanes: prefill and alternating decode steps.
+    // The phases in a strip above the lanes: prefill and alternating decode
+    // steps. Behind the lanes they tinted whole expert lanes in the
+    // prefill's colour.
     for (const auto& p : timeline_.phases) {
         if (!isLlmPhase(p.phase)) continue;
         auto* r = new QCPItemRect(plot_);
-        r->topLeft->setCoords(double(p.startNs) / 1e6, double(timeline_.lanes.size()) - 0.5);
-        r->bottomRight->setCoords(double(p.endNs) / 1e6, -0.5);
+        r->topLeft->setCoords(double(p.startNs) / 1e6, -0.6);
+        r->bottomRight->setCoords(double(p.endNs) / 1e6, kPhaseStripTop);
         r->setPen(Qt::NoPen);
         // Phase bands tinted into the base colour: light or dark, the boxes stay readable.
         const QPalette& pal = palette();
@@ -144,11 +158,12 @@ void TimelineView::rebuild() {
     }
     boxes_ = new TimelinePlottable(plot_->xAxis, plot_->yAxis, &timeline_);
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    ticker->addTick((kPhaseStripTop - 0.6) / 2, tr("phase"));
     for (size_t i = 0; i < timeline_.lanes.size(); ++i)
         ticker->addTick(double(i), QString::fromStdString(timeline_.lanes[i].label));
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRangeReversed(true);
-    plot_->yAxis->setRange(-0.5, double(timeline_.lanes.size()) - 0.5);
+    plot_->yAxis->setRange(kPhaseStripTop, double(timeline_.lanes.size()) - 0.5);
     plot_->setMinimumHeight(std::min(400, 60 + 12 * int(timeline_.lanes.size())));
     // Open on the part with MoE activity (prefill and decode), not the whole run.
     int64_t first = timeline_.endNs;
@@ -157,8 +172,8 @@ void TimelineView::rebuild() {
     const double margin = double(timeline_.endNs - first) * 0.02;
     plot_->xAxis->setRange((double(first) - margin) / 1e6, double(timeline_.endNs) / 1e6);
     info_->setText(tr("%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: "
-                      "several spans folded "
-                      "into one pixel; yellow: prefill, green: decode steps.")
+                      "several spans folded into one pixel; the top strip: yellow prefill, "
+                      "green decode steps; shaded lanes: the experts the selected token went to.")
                        .arg(timeline_.spanCount())
                        .arg(timeline_.lanes.size()));
     plot_->replot();

@@ -35,6 +35,11 @@ public:
     int highlightedLanes() const { return int(highlights_.size()); }
     // Scrolls the time axis to [fromMs, toMs].
     void showRange(double fromMs, double toMs);
+    // The height that shows every lane at a readable size (the window's dock
+    // grows toward it when the timeline is raised).
+    int preferredHeight() const;
+    // The shading of highlighted lanes (the palette's highlight, translucent).
+    QColor highlightColour() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -42,6 +47,7 @@ protected:
 
 private:
     void rebuild();
+    static constexpr double kPhaseStripTop = -1.1; // the strip spans [-1.1, -0.6] above lane 0
 
     Timeline timeline_;
     QCustomPlot* plot_;

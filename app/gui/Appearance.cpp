@@ -68,6 +68,9 @@ void applyTheme(Theme theme) {
     p.setColor(QPalette::Highlight, accent);
     p.setColor(QPalette::HighlightedText, Qt::white);
     p.setColor(QPalette::Link, accent);
+    // Filter boxes say what they filter in placeholder text: Qt's default
+    // (half-transparent black) vanishes on a dark base.
+    p.setColor(QPalette::PlaceholderText, QColor(160, 160, 160));
     p.setColor(QPalette::Disabled, QPalette::Text, QColor(130, 130, 130));
     p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(130, 130, 130));
     QApplication::setPalette(p);

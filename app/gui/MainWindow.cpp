@@ -237,12 +237,21 @@ void MainWindow::setUpDocks() {
     tabifyDockWidget(findingsDock_, comparisonDock_);
     // A comparison shown in a dock too low for its setup table grows it (to
     // at most half the window: the image stays in view).
-    connect(comparison_, &views::ComparisonView::compared, this, [this] {
-        const int wanted = std::min(comparison_->preferredHeight(), height() / 2);
-        if (comparisonDock_->isVisible() && comparisonDock_->height() < wanted)
-            resizeDocks({comparisonDock_}, {wanted}, Qt::Vertical);
+    connect(comparison_, &views::ComparisonView::compared, this,
+            [this] { growDock(comparisonDock_, comparison_->preferredHeight()); });
+    // The timeline's lanes need more than the findings' strip: raised, its
+    // dock grows toward them.
+    connect(timelineDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible) growDock(timelineDock_, timeline_->preferredHeight());
     });
     findingsDock_->raise();
+}
+
+// A bottom dock shown lower than its view wants grows toward that height,
+// to at most half the window (the image stays in view); never shrinks.
+void MainWindow::growDock(QDockWidget* dock, int wanted) {
+    wanted = std::min(wanted, height() / 2);
+    if (dock->isVisible() && dock->height() < wanted) resizeDocks({dock}, {wanted}, Qt::Vertical);
 }
 
 // Selection shared between the views: a finding, a module, a patch, a run.

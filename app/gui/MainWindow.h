@@ -69,6 +69,7 @@ public:
     void startSweep(SweepRequest request);
     enum class Export {
         HeatmapPng,
+        HeatmapLegendPng,
         HeatmapCsv,
         ModulesCsv,
         FindingsCsv,
@@ -115,6 +116,7 @@ private:
     void setUpViewMenu();
     void setUpDocks();
     void connectViews();
+    void growDock(QDockWidget* dock, int wanted);
     void setUpLiveFollow();
     void setUpRunSelector();
     void restoreSettings();

@@ -25,6 +25,8 @@ QString MainWindow::exportTo(Export kind, const QString& path) {
     switch (kind) {
     case Export::HeatmapPng:
         return views::writeImageFile(path, heatmap_->fullResolutionOverlay());
+    case Export::HeatmapLegendPng:
+        return views::writeImageFile(path, heatmap_->fullResolutionOverlayWithLegend());
     case Export::HeatmapCsv: {
         const QString csv = heatmap_->gridCsv();
         return csv.isEmpty() ? tr("This run has no heatmap values.")
@@ -59,8 +61,8 @@ void MainWindow::chooseExport(Export kind) {
         statusBar()->showMessage(tr("Open a session first"), 4000);
         return;
     }
-    const bool png =
-        kind == Export::HeatmapPng || kind == Export::ExpertPlotPng || kind == Export::TimelinePng;
+    const bool png = kind == Export::HeatmapPng || kind == Export::HeatmapLegendPng ||
+                     kind == Export::ExpertPlotPng || kind == Export::TimelinePng;
     const bool pdf = kind == Export::ExpertPlotPdf || kind == Export::TimelinePdf;
     const bool md = kind == Export::FindingsMarkdown;
     const QString filter = png   ? tr("PNG images (*.png)")

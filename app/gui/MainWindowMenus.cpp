@@ -35,6 +35,7 @@ void MainWindow::setUpFileMenu() {
     auto* exportMenu = file->addMenu(tr("&Export"));
     const std::pair<Export, QString> exports[] = {
         {Export::HeatmapPng, tr("Heatmap Overlay as PNG…")},
+        {Export::HeatmapLegendPng, tr("Heatmap with Colour Bar as PNG…")},
         {Export::HeatmapCsv, tr("Heatmap Grid as CSV…")},
         {Export::ModulesCsv, tr("Module Table as CSV…")},
         {Export::FindingsCsv, tr("Findings as CSV…")},
