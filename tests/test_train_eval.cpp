@@ -138,8 +138,9 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray head = f.read(4096);
         QVERIFY(head.contains("\"look_weight\":\"1.000000\""));
-        QVERIFY2(head.contains("\"continued_from_sha256\":\"" + sha256(weights) + '"'),
-                 head.constData());
+        const QByteArray recorded =
+            QByteArray("\"continued_from_sha256\":\"") + sha256(weights) + QByteArray("\"");
+        QVERIFY2(head.contains(recorded), head.constData());
     }
 
     // The encoder stage (--vision-steps) trains the probe alone: its loss
