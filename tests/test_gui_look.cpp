@@ -80,7 +80,8 @@ private slots:
 
     // At 1280 × 800, each dock raised in turn: no header text is cut (every
     // visible section at least as wide as its contents ask) and no plot's
-    // legend lies over its data (the legend outside the axis rectangle).
+    // legend lies over its data (the legend outside the axis rectangle) or
+    // is cut (narrower than its entries).
     void legendsAndHeadersFitAt1280x800() {
         MainWindow w;
         QVERIFY(showSession(w, session, {1280, 800}));
@@ -108,6 +109,13 @@ private slots:
                 for (auto* rect : plot->axisRects())
                     QVERIFY2(!plot->legend->outerRect().intersects(rect->rect()),
                              qPrintable(dock->objectName()));
+                // … and wide enough for its entries (a cut legend hides their names).
+                QVERIFY2(plot->legend->minimumOuterSizeHint().width() <=
+                             plot->legend->outerRect().width(),
+                         qPrintable(QStringLiteral("%1: legend needs %2 px, has %3")
+                                        .arg(dock->objectName())
+                                        .arg(plot->legend->minimumOuterSizeHint().width())
+                                        .arg(plot->legend->outerRect().width())));
             }
         }
         QVERIFY2(sections >= 20, qPrintable(QString::number(sections)));

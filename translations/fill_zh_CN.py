@@ -667,6 +667,9 @@ ZH = {
     'phase': '阶段',
     '%1 gate and expert spans in %2 lanes; red: router, blue: experts, darker: several spans folded into one pixel; the top strip: yellow prefill, green decode steps; shaded lanes: the experts the selected token went to.': '%2 条泳道中共 %1 个门控和专家区间；红色：路由器，蓝色：专家，较深：多个区间折叠到一个像素；顶部条带：黄色为预填充，绿色为解码步；阴影泳道：所选词元去往的专家。',
     'Heatmap with Colour Bar as PNG…': '热力图及色标导出为 PNG…',
+    'this machine': '本机',
+    'Roofs: %1.': '屋顶：%1。',
+    '%1: %2': '%1：%2',
 }
 
 

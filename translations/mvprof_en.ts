@@ -2938,29 +2938,44 @@ cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="104"/>
+        <location filename="../views/RooflineView.cpp" line="74"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="86"/>
+        <source>this machine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="114"/>
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, DRAM bytes and kernel time are measured by the GPU&apos;s counters.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="107"/>
+        <location filename="../views/RooflineView.cpp" line="117"/>
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="140"/>
+        <location filename="../views/RooflineView.cpp" line="123"/>
+        <source>Roofs: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="151"/>
         <source>%1
 AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="148"/>
+        <location filename="../views/RooflineView.cpp" line="159"/>
         <source>GPU counters</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="148"/>
+        <location filename="../views/RooflineView.cpp" line="159"/>
         <source>estimated</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2944,17 +2944,32 @@ cost %5 · fidelity %6</source>
         <translation>算术强度（FLOP/字节，GPU 计数器）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="104" />
+        <location filename="../views/RooflineView.cpp" line="74" />
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="86" />
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="114" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ kernel time; FLOPs, DRAM bytes and kernel time are measured by the GPU's counters.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 内核耗时；FLOPs、DRAM 字节数与内核耗时均由 GPU 硬件计数器实测。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="107" />
+        <location filename="../views/RooflineView.cpp" line="117" />
         <source>%1 modules; blue: memory-bound, orange: compute-bound on %2 (ridge %3 FLOP/B, measured). Point area ∝ time (measured); FLOPs and bytes are estimated from op shapes.</source>
         <translation>%1 个模块；蓝色：访存受限，橙色：计算受限，设备 %2（拐点 %3 FLOP/B，实测）。点面积 ∝ 耗时（实测）；FLOPs 与字节数由算子形状估算。</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="140" />
+        <location filename="../views/RooflineView.cpp" line="123" />
+        <source>Roofs: %1.</source>
+        <translation>屋顶：%1。</translation>
+    </message>
+    <message>
+        <location filename="../views/RooflineView.cpp" line="151" />
         <source>%1
 AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 ms · %5-bound · attainable %6 GFLOP/s (predicted)</source>
@@ -2963,12 +2978,12 @@ AI %2 FLOP/B (%7) · %3 GFLOP/s achieved (measured time)
 %4 毫秒 · %5 受限 · 可达 %6 GFLOP/s（预测）</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="148" />
+        <location filename="../views/RooflineView.cpp" line="159" />
         <source>GPU counters</source>
         <translation>GPU 计数器</translation>
     </message>
     <message>
-        <location filename="../views/RooflineView.cpp" line="148" />
+        <location filename="../views/RooflineView.cpp" line="159" />
         <source>estimated</source>
         <translation>估算</translation>
     </message>

@@ -64,10 +64,15 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
 
     // Ceilings: min(peak, AI · bandwidth) over the visible intensity range.
     const double lo = 1e-2, hi = 1e4;
-    auto ceiling = [&](const DeviceCeiling& d, const QColor& c, Qt::PenStyle style) {
+    // The legend names each roof (a long one was cut in a narrow dock); where
+    // its peak comes from is in the line below the plot.
+    QStringList sources;
+    auto ceiling = [&](const DeviceCeiling& d, const QColor& c, Qt::PenStyle style,
+                       const QString& label) {
         auto* g = plot_->addGraph();
-        g->setName(
-            QString::fromStdString(d.name + " (" + d.source.substr(0, d.source.find(' ')) + ")"));
+        g->setName(label);
+        sources << tr("%1: %2").arg(QString::fromStdString(d.name),
+                                    QString::fromStdString(d.source));
         g->setPen(QPen(c, 1.5, style));
         QVector<double> x, y;
         for (double ai = lo; ai <= hi * 1.0001; ai *= 1.25) {
@@ -76,10 +81,15 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
         }
         g->setData(x, y);
     };
-    ceiling(*a.host, colours::ink(palette()), Qt::SolidLine);
+    // The host's name can be long ("Intel(R) Xeon(R) Platinum …"): the
+    // legend says "this machine", the line below names it.
+    ceiling(*a.host, colours::ink(palette()), Qt::SolidLine, tr("this machine"));
     const QColor refs[] = {QColor(150, 150, 220), QColor(120, 190, 120), QColor(220, 150, 150)};
     for (size_t i = 0; i < a.references.size(); ++i)
-        ceiling(a.references[i], refs[i % 3], Qt::DashLine);
+        ceiling(a.references[i], refs[i % 3], Qt::DashLine,
+                // "A100 SXM 80GB (BF16 tensor)": the precision is in the line below.
+                QString::fromStdString(
+                    a.references[i].name.substr(0, a.references[i].name.find(" ("))));
 
     int64_t maxNs = 1;
     for (const auto& p : points_)
@@ -109,7 +119,8 @@ void RooflineView::setSession(std::shared_ptr<const SessionData> data) {
                                  "time (measured); FLOPs and bytes are estimated from op shapes."))
                        .arg(points_.size())
                        .arg(QString::fromStdString(a.host->name))
-                       .arg(a.host->ridge(), 0, 'f', 1));
+                       .arg(a.host->ridge(), 0, 'f', 1) +
+                   QLatin1Char('\n') + tr("Roofs: %1.").arg(sources.join(QStringLiteral("; "))));
     plot_->replot();
 }
 
