@@ -126,10 +126,9 @@ bool writeForeign(const QString& path) {
     return (*w)->endRun(*run, done) && (*w)->close();
 }
 
-// A 64 × 64 grey image cut into 4 × 4 patches with two metrics: attention
-// spreading 0.4 % (100.2 … 100.6, noise next to its size) and answer
-// attention 1 … 16 times `factor` (a real spread).
-bool writeSpreads(const QString& path, const QImage& image, double factor = 1) {
+// A session of one run: `image` under a 4 × 4 grid of 16-px patches (a
+// 64-px model input) with these per-patch metric rows.
+bool writeGrid(const QString& path, const QImage& image, std::vector<PatchMetricRow> metrics) {
     auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
     if (!w) return false;
     auto run = (*w)->beginRun(foreignRun());
@@ -143,39 +142,33 @@ bool writeSpreads(const QString& path, const QImage& image, double factor = 1) {
     b.image = ImageRow{"grey.png",    image.width(),  image.height(),
                        image.width(), image.height(), {png.begin(), png.end()}};
     b.patchGrid = PatchGridRow{4, 4, 16, 64, 1};
-    for (int p = 0; p < 16; ++p) {
-        b.patchMetrics.push_back({0, "attention", p, 100.2 + 0.4 * p / 15.0});
-        b.patchMetrics.push_back({0, "answer_attention", p, factor * (1.0 + p)});
-    }
+    b.patchMetrics = std::move(metrics);
     (*w)->submit(std::move(b));
     RunResult done;
     done.wallNs = 100;
     return (*w)->endRun(*run, done) && (*w)->close();
 }
 
+// Two metrics: attention spreading 0.4 % (100.2 … 100.6, noise next to its
+// size) and answer attention 1 … 16 times `factor` (a real spread).
+bool writeSpreads(const QString& path, const QImage& image, double factor = 1) {
+    std::vector<PatchMetricRow> rows;
+    for (int p = 0; p < 16; ++p) {
+        rows.push_back({0, "attention", p, 100.2 + 0.4 * p / 15.0});
+        rows.push_back({0, "answer_attention", p, factor * (1.0 + p)});
+    }
+    return writeGrid(path, image, std::move(rows));
+}
+
 // Answer attention over two decoder layers of very different size: layer 0
 // 1 … 16 across the patches, layer 1 1000 at patch 0 and 500 elsewhere.
 bool writeTwoLayers(const QString& path, const QImage& image) {
-    auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
-    if (!w) return false;
-    auto run = (*w)->beginRun(foreignRun());
-    if (!run) return false;
-    Batch b;
-    b.run = *run;
-    b.phases = {{Phase::Prefill, 0, 0, 100}};
-    QByteArray png;
-    QBuffer buffer(&png);
-    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG")) return false;
-    b.image = ImageRow{"grey.png", 64, 64, 64, 64, {png.begin(), png.end()}};
-    b.patchGrid = PatchGridRow{4, 4, 16, 64, 1};
+    std::vector<PatchMetricRow> rows;
     for (int p = 0; p < 16; ++p) {
-        b.patchMetrics.push_back({0, "answer_attention", p, 1.0 + p});
-        b.patchMetrics.push_back({1, "answer_attention", p, p == 0 ? 1000.0 : 500.0});
+        rows.push_back({0, "answer_attention", p, 1.0 + p});
+        rows.push_back({1, "answer_attention", p, p == 0 ? 1000.0 : 500.0});
     }
-    (*w)->submit(std::move(b));
-    RunResult done;
-    done.wallNs = 100;
-    return (*w)->endRun(*run, done) && (*w)->close();
+    return writeGrid(path, image, std::move(rows));
 }
 
 using test::execSql;
@@ -245,7 +238,8 @@ private slots:
         metric->setCurrentIndex(metric->findData(QStringLiteral("attention")));
         for (int s = 0; s < scale->count(); ++s) {
             scale->setCurrentIndex(s);
-            QTRY_VERIFY(!heat->recomputing()); // the per-layer grids are computed off the GUI thread
+            QTRY_VERIFY(
+                !heat->recomputing()); // the per-layer grids are computed off the GUI thread
             QVERIFY2(infoText().contains(QStringLiteral("uniform within 0.4 %")),
                      qPrintable(infoText()));
             QCOMPARE(heat->overlay().convertToFormat(QImage::Format_RGB32), grey);
