@@ -9,8 +9,10 @@
 #include "capture/cuda/RangeProfiler.h"
 #include "capture/probe/GpuTrace.h"
 #include "capture/probe/Recorder.h"
+#include "capture/run/EvalRuns.h"
 #include "core/Result.h"
 #include "core/compare/Prediction.h"
+#include "core/eval/EvalSet.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionWriter.h"
 
@@ -27,6 +29,19 @@ struct CounterReplays {
     int levels = 1;
     std::optional<cuda::LevelLimitedRanges> ranges; // the pass running now
     std::string failure;                            // the first failure: counting stops
+};
+
+// An eval what-if the host runs item by item (mvprof_begin_eval …
+// mvprof_end_eval, CaptureApiEval.cpp): both runs open, the set, and the
+// item whose baseline arm came in and waits for its what-if arm.
+struct EvalState {
+    EvalState(EvalRuns r, EvalSet s) : runs(std::move(r)), set(std::move(s)) {}
+    EvalRuns runs;
+    EvalSet set;
+    int done = 0; // items whose both arms are stored
+    std::optional<EvalItemRow> baseline;
+    std::vector<StepOutputRow> baselineSteps;
+    std::string itemJson; // mvprof_eval_item's answer, alive until the next call
 };
 } // namespace mvp::api
 
@@ -46,6 +61,7 @@ struct mvprof_session {
     std::optional<int> gpuIndex;                 // the open run's CUDA device, if any
     bool recordingFinished = false;              // phases, ops and GPU observation over
     std::unique_ptr<mvp::api::CounterReplays> counters; // hardware counters being read
+    std::unique_ptr<mvp::api::EvalState> eval;          // an eval what-if in progress
 };
 
 namespace mvp::api {
@@ -69,6 +85,12 @@ template <typename F> int guarded(mvprof_session* s, bool needsRun, F f) {
         return fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());
     }
 }
+
+// A run's description as the session stores it (strings checked by the caller).
+RunInfo runInfo(const mvprof_run_info& in);
+
+// Ends an eval still open (mvprof_close): both runs stored as `status`.
+int endEval(mvprof_session& s, RunStatus status, const std::string& error);
 
 // Ends the open run's recording once: its last phase, the op callbacks and
 // the GPU's observation (trace, energy, memory). Hardware-counter replays

@@ -49,6 +49,26 @@ int fail(const Error& e) {
     return fail(e.code == ErrorCode::Io ? MVPROF_IO : MVPROF_BAD_INPUT, e.message);
 }
 
+RunInfo runInfo(const mvprof_run_info& in) {
+    RunInfo info;
+    info.model = text(in.model).empty() ? std::string("python") : text(in.model);
+    info.label = text(in.transform).empty() ? "baseline" : text(in.transform);
+    info.transform = text(in.transform);
+    if (in.baseline_run > 0) info.baselineRun = in.baseline_run;
+    info.configJson = text(in.config_json).empty() ? std::string("{}") : text(in.config_json);
+    info.prompt = text(in.prompt);
+    info.imagePath = text(in.image_path);
+    info.device = text(in.device).empty() ? std::string("cpu") : text(in.device);
+    info.dtype = text(in.dtype).empty() ? std::string("float32") : text(in.dtype);
+    info.blas = sysinfo::blasLibrary();
+    info.threads = at::get_num_threads();
+    info.probes = true;
+    info.writerPid = ::getpid();
+    info.writerHost = hostName();
+    info.startedUtc = sysinfo::utcNow();
+    return info;
+}
+
 } // namespace mvp::api
 
 using mvp::api::fail;
@@ -142,26 +162,6 @@ int endRun(mvprof_session* s, mvp::RunStatus status, const std::string& error) {
     return predicted ? MVPROF_OK : fail(predicted.error());
 }
 
-mvp::RunInfo runInfo(const mvprof_run_info& in) {
-    mvp::RunInfo info;
-    info.model = text(in.model).empty() ? std::string("python") : text(in.model);
-    info.label = text(in.transform).empty() ? "baseline" : text(in.transform);
-    info.transform = text(in.transform);
-    if (in.baseline_run > 0) info.baselineRun = in.baseline_run;
-    info.configJson = text(in.config_json).empty() ? std::string("{}") : text(in.config_json);
-    info.prompt = text(in.prompt);
-    info.imagePath = text(in.image_path);
-    info.device = text(in.device).empty() ? std::string("cpu") : text(in.device);
-    info.dtype = text(in.dtype).empty() ? std::string("float32") : text(in.dtype);
-    info.blas = mvp::sysinfo::blasLibrary();
-    info.threads = at::get_num_threads();
-    info.probes = true;
-    info.writerPid = ::getpid();
-    info.writerHost = mvp::hostName();
-    info.startedUtc = mvp::sysinfo::utcNow();
-    return info;
-}
-
 } // namespace
 
 extern "C" {
@@ -199,7 +199,8 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
     return guarded(s, false, [&]() -> int {
         if (!in) return fail(MVPROF_BAD_INPUT, "mvprof_begin_run needs the run's description");
         if (s->run) return fail(MVPROF_BAD_INPUT, "a run is already open: end it first");
-        mvp::RunInfo info = runInfo(*in);
+        if (s->eval) return fail(MVPROF_BAD_INPUT, "an eval is open: end it first");
+        mvp::RunInfo info = mvp::api::runInfo(*in);
         const auto timing = deviceTiming(in->device_timing);
         if (!timing)
             return fail(MVPROF_BAD_INPUT,
@@ -315,6 +316,8 @@ int mvprof_close(mvprof_session* s) {
     int rc = MVPROF_OK;
     try {
         if (s->recorder) rc = endRun(s, mvp::RunStatus::Failed, "the session was closed mid-run");
+        if (s->eval)
+            rc = mvp::api::endEval(*s, mvp::RunStatus::Failed, "the session was closed mid-eval");
         if (auto c = s->writer->close(); !c && rc == MVPROF_OK) rc = fail(c.error());
     } catch (const std::exception& e) {
         rc = fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());

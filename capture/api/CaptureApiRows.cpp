@@ -147,14 +147,20 @@ int mvprof_add_step_output(mvprof_session* s, int token, const float* logits, in
 
 int mvprof_add_metric(mvprof_session* s, const char* name, double value, const char* unit,
                       const char* kind, const char* note) {
-    return guarded(s, true, [&]() -> int {
+    return guarded(s, false, [&]() -> int {
+        if (!s->recorder && !s->eval)
+            return fail(MVPROF_BAD_INPUT, "no run is open: call mvprof_begin_run first");
         const std::string k = text(kind).empty() ? std::string("measured") : text(kind);
         if (std::find(kKinds.begin(), kKinds.end(), k) == kKinds.end())
             return fail(MVPROF_BAD_INPUT,
                         "metric kind '" + k + "': a run metric is measured or predicted");
         if (text(name).empty() || !std::isfinite(value))
             return fail(MVPROF_BAD_INPUT, "a metric needs a name and a finite value");
-        s->rows.runMetrics.push_back({text(name), value, text(unit), k, text(note)});
+        mvp::RunMetricRow metric{text(name), value, text(unit), k, text(note)};
+        if (s->recorder)
+            s->rows.runMetrics.push_back(std::move(metric));
+        else // an eval's metrics describe its what-if's configuration
+            s->eval->runs.addWhatIfMetric(std::move(metric));
         return MVPROF_OK;
     });
 }

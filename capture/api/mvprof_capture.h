@@ -19,7 +19,7 @@ extern "C" {
 #define MVPROF_API
 #endif
 
-#define MVPROF_ABI_VERSION 5
+#define MVPROF_ABI_VERSION 6
 
 enum mvprof_error {
     MVPROF_OK = 0,
@@ -165,6 +165,39 @@ MVPROF_API int mvprof_counter_pass(mvprof_session* s, int begin, int* done);
 MVPROF_API int mvprof_counter_push(mvprof_session* s, const char* path);
 MVPROF_API int mvprof_counter_pop(mvprof_session* s);
 MVPROF_API int mvprof_counters_end(mvprof_session* s, const char* failure);
+/* An eval what-if run by the host (docs/eval.md; the Python package's
+ * mvprof.evaluate): the host runs every item of an eval set through the
+ * baseline's model and the what-if's, and this side scores, compares and
+ * stores them as `mvprof-cli whatif --eval` does. Both runs begin at once:
+ * `baseline` (stored as "eval baseline", no transform; baseline_run > 0: the
+ * capture it re-runs) and `whatif` (its transform; its baseline_run becomes
+ * the eval baseline's id). The set is read from set_path, checked as
+ * `mvprof-cli eval` checks it — or, where set_jsonl is not NULL, from those
+ * JSONL lines (images relative to the working directory; set_path then only
+ * names them). Ids in *baseline_id and *whatif_id, the item count in *items.
+ * No run may be open; mvprof_add_metric then adds to the what-if. */
+MVPROF_API int mvprof_begin_eval(mvprof_session* s, const mvprof_run_info* baseline,
+                                 const mvprof_run_info* whatif, const char* set_path,
+                                 const char* set_jsonl, int* items, long long* baseline_id,
+                                 long long* whatif_id);
+/* Item `index` as one JSON line (docs/eval.md's keys; "image" an absolute
+ * path), valid until the next call on the session. */
+MVPROF_API int mvprof_eval_item(mvprof_session* s, int index, const char** json);
+/* One arm's pass of the next item (index = the items stored so far): arm 0
+ * (the baseline) first, then arm 1 (the what-if). output: the generated text
+ * (UTF-8); logits: steps × vocab float32, each generated step's next-token
+ * logits, row-major (NULL and 0 steps: no fidelity); visual_tokens the
+ * decoder saw; kept[n_kept]: the patches whose tokens it saw, where the
+ * transform chose them; phases[i], ns[i]: its measured time per phase. Arm 1
+ * scores its fidelity to arm 0's logits of the same item (KL, top-1, token
+ * match) and stores both rows at once. *correct: 1 or 0, -1 without answers. */
+MVPROF_API int mvprof_add_eval_item(mvprof_session* s, int arm, int index, const char* output,
+                                    const float* logits, int steps, int vocab, int visual_tokens,
+                                    const int* kept, int n_kept, const char* const* phases,
+                                    const long long* ns, int n_phases, int* correct);
+/* Ends both eval runs with a status (complete with items missing is stored
+ * as incomplete, saying how many ran) and, for incomplete or failed, why. */
+MVPROF_API int mvprof_end_eval(mvprof_session* s, int status, const char* error);
 /* Ends the run with a status and, for incomplete or failed runs, why. */
 MVPROF_API int mvprof_end_run(mvprof_session* s, int status, const char* error);
 /* Ends a run still open as failed, writes everything and frees the session. */

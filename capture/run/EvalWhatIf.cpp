@@ -1,14 +1,8 @@
 #include "capture/run/EvalWhatIf.h"
 
-#include "core/compare/Comparison.h"
+#include "capture/run/EvalRuns.h"
 #include "core/image/Image.h"
-#include "core/interop/Sha256.h"
 #include "core/session/SessionReader.h"
-#include "core/session/SessionWriter.h"
-
-#include <array>
-#include <fstream>
-#include <iterator>
 
 namespace mvp {
 
@@ -32,13 +26,6 @@ Status refuseUnplannable(const WhatIfRequest& r) {
 // from that item's own baseline pass.
 bool plansFromItemAttention(const WhatIfRequest& r) {
     return r.has(Method::PruneVisual);
-}
-
-Result<std::string> fileSha256(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return makeError(ErrorCode::NotFound, path + ": cannot be read");
-    const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-    return sha256Hex(bytes);
 }
 
 // Every item's image decoded and prompt checked against the context before
@@ -123,80 +110,8 @@ std::optional<EvalItemHeatmap> itemHeatmap(const std::optional<ItemPass>& pass,
 
 EvalItemRow itemRow(int index, const EvalItem& item, const ItemPass& pass,
                     const std::vector<int>& kept) {
-    EvalItemRow r;
-    r.item = index;
-    r.id = item.id, r.kind = item.kind, r.prompt = item.prompt, r.answers = item.answers;
-    r.output = pass.text;
-    if (!item.answers.empty()) r.correct = answerMatches(pass.text, item.answers);
-    r.visualTokens = pass.visualTokens;
-    r.keptPatches = kept;
-    r.times = pass.times;
-    return r;
+    return evalItemRow(index, item, pass.text, pass.visualTokens, kept, pass.times);
 }
-
-void addFidelity(EvalItemRow& row, const ItemPass& baseline, const ItemPass& whatIf) {
-    const OutputFidelity f = outputFidelity(baseline.steps, whatIf.steps);
-    if (f.steps == 0) return;
-    row.klMean = f.klMean, row.klMax = f.klMax;
-    row.top1Agreement = f.top1Agreement, row.tokenMatch = f.tokenMatch;
-}
-
-// The two eval runs in the session: begun together, items added as they are
-// done, ended together (incomplete when stopped early).
-class EvalRuns {
-public:
-    static Result<EvalRuns> begin(const std::string& path, const RunInfo& baseline,
-                                  RunInfo whatIf, const EvalSetRow& set,
-                                  std::vector<RunMetricRow> whatIfMetrics) {
-        auto writer = SessionWriter::open(path, SessionWriter::Mode::Append);
-        if (!writer) return writer.error();
-        EvalRuns runs(std::move(writer.value()));
-        auto a = runs.writer_->beginRun(baseline);
-        if (!a) return a.error();
-        whatIf.baselineRun = *a;
-        auto b = runs.writer_->beginRun(whatIf);
-        if (!b) return b.error();
-        runs.ids_ = {*a, *b};
-        for (int64_t id : runs.ids_) {
-            Batch rows;
-            rows.run = id;
-            rows.evalSet = set;
-            if (id == *b) rows.runMetrics = std::move(whatIfMetrics);
-            runs.writer_->submit(std::move(rows));
-        }
-        return runs;
-    }
-    // Committed before returning: a run killed after an item keeps it.
-    Status add(EvalItemRow baseline, EvalItemRow whatIf) {
-        wallNs_[0] += baseline.totalNs(), wallNs_[1] += whatIf.totalNs();
-        submit(ids_[0], std::move(baseline));
-        submit(ids_[1], std::move(whatIf));
-        return writer_->flush();
-    }
-    Status end(RunStatus status, const std::string& error) {
-        for (int arm = 0; arm < 2; ++arm) {
-            RunResult r;
-            r.status = status;
-            r.error = error;
-            r.wallNs = wallNs_[arm];
-            if (auto s = writer_->endRun(ids_[arm], r); !s) return s;
-        }
-        return writer_->close();
-    }
-    std::array<int64_t, 2> ids() const { return ids_; }
-
-private:
-    explicit EvalRuns(std::unique_ptr<SessionWriter> w) : writer_(std::move(w)) {}
-    void submit(int64_t run, EvalItemRow row) {
-        Batch b;
-        b.run = run;
-        b.evalItems.push_back(std::move(row));
-        writer_->submit(std::move(b));
-    }
-    std::unique_ptr<SessionWriter> writer_;
-    std::array<int64_t, 2> ids_{};
-    std::array<int64_t, 2> wallNs_{};
-};
 
 // One item through both arms: the baseline (observed where the plan needs
 // its attention or a heatmap is kept, then timed), the what-if with the
@@ -299,7 +214,7 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
         // A stop asked for during the item cut its decode short: not an answer to keep.
         if (options.cancel && options.cancel->load()) break;
         EvalItemRow w = itemRow(done, item, arms->whatIf, arms->kept);
-        addFidelity(w, arms->baseline, arms->whatIf);
+        addFidelity(w, arms->baseline.steps, arms->whatIf.steps);
         EvalItemRow b = itemRow(done, item, arms->baseline, {});
         if (how.heatmaps) {
             b.heatmap = itemHeatmap(arms->observedBaseline, item, side);

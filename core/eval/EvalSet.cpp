@@ -78,21 +78,25 @@ Result<EvalSet> readEvalSet(const std::string& path) {
         return makeError(ErrorCode::NotFound, path + ": no such eval set (a JSONL file)");
     std::ifstream in(path, std::ios::binary);
     if (!in) return makeError(ErrorCode::Io, path + ": cannot be read");
+    return parseEvalSet(in, path, fs::absolute(path, ec).parent_path().string());
+}
+
+Result<EvalSet> parseEvalSet(std::istream& in, const std::string& name,
+                             const std::string& folder) {
     EvalSet set;
-    set.path = path;
-    const fs::path folder = fs::absolute(path, ec).parent_path();
+    set.path = name;
     std::set<std::string> ids;
     std::string text;
     for (int line = 1; std::getline(in, text); ++line) {
         if (isBlank(text)) continue;
-        auto item = parseItem(text, folder, path, line);
+        auto item = parseItem(text, folder, name, line);
         if (!item) return item.error();
         if (!ids.insert(item->id).second)
-            return lineError(path, line, "id \"" + item->id + "\" is used twice");
+            return lineError(name, line, "id \"" + item->id + "\" is used twice");
         set.items.push_back(std::move(*item));
     }
     if (set.items.empty())
-        return makeError(ErrorCode::BadInput, path + ": the eval set has no items");
+        return makeError(ErrorCode::BadInput, name + ": the eval set has no items");
     return set;
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/Result.h"
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,10 @@ struct EvalSet {
 // number). Blank lines are skipped; an empty set is an error. Errors are
 // BadInput or NotFound, "FILE:LINE: what is wrong".
 Result<EvalSet> readEvalSet(const std::string& path);
+// The same from a stream of JSONL lines: errors name `name`, images resolve
+// against `folder` (the Python package's in-memory items).
+Result<EvalSet> parseEvalSet(std::istream& in, const std::string& name,
+                             const std::string& folder);
 
 // Lower case, with surrounding whitespace and punctuation removed and inner
 // whitespace runs collapsed to one space: "  Red. " → "red".

@@ -19,7 +19,7 @@ GROUND = {"_abi", "_passes"}
 TRANSFORMS = {"W8", "W4", "FreezeCold", "PruneVisual", "FastV", "PyramidDrop", "VisionZip"}
 PUBLIC = {"profile", "whatif", "Profile", "WhatIf", "NullProfile", "MvprofError", "DEFAULT_ROLES",
           "Transform", "W8", "W4", "FreezeCold", "PruneVisual", "FastV", "PyramidDrop",
-          "VisionZip", "weight_bytes", "ABI_VERSION"}
+          "VisionZip", "weight_bytes", "ABI_VERSION", "evaluate", "Evaluation"}
 
 
 def imports(path: str) -> Set[str]:

@@ -9,6 +9,7 @@
             next_token = prof.output(model.language_model(inputs_embeds=embeds))
     with mvprof.whatif(prof, model, mvprof.W8()) as w:
         ...                                   # the same, with w.model
+    mvprof.evaluate("run.mvprof", model, "set.jsonl", answer, mvprof.W8())  # over an eval set
 
 The recording itself is mvprof's C++ capture (libmvprof_capture.so, loaded
 into this process beside the libtorch that torch loaded). See README.md
@@ -16,6 +17,7 @@ beside this file.
 """
 
 from ._abi import ABI_VERSION, MvprofError
+from ._eval import Evaluation, evaluate
 from ._passes import DEFAULT_ROLES, NullProfile, weight_bytes
 from ._profile import Profile, profile
 from ._transform import Transform
@@ -23,7 +25,7 @@ from .whatif import W4, W8, FreezeCold, PruneVisual, WhatIf, whatif
 from ._visionzip import VisionZip
 from ._visual_drop import FastV, PyramidDrop
 
-__all__ = ["profile", "whatif", "Profile", "WhatIf", "NullProfile", "MvprofError", "DEFAULT_ROLES",
+__all__ = ["profile", "whatif", "evaluate", "Evaluation", "Profile", "WhatIf", "NullProfile", "MvprofError", "DEFAULT_ROLES",
            "Transform", "W8",
            "W4", "FreezeCold", "PruneVisual", "FastV", "PyramidDrop", "VisionZip", "weight_bytes",
            "ABI_VERSION"]

@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Optional
 
-ABI_VERSION = 5
+ABI_VERSION = 6
 
 
 class MvprofError(RuntimeError):
@@ -68,6 +68,12 @@ _SIGNATURES = {
     "mvprof_counter_pop": [_S],
     "mvprof_counters_end": [_S, _STR],
     "mvprof_end_run": [_S, _INT, _STR],
+    "mvprof_begin_eval": [_S, ctypes.POINTER(RunInfo), ctypes.POINTER(RunInfo), _STR, _STR,
+                          _INTP, ctypes.POINTER(_LL), ctypes.POINTER(_LL)],
+    "mvprof_eval_item": [_S, _INT, ctypes.POINTER(_STR)],
+    "mvprof_add_eval_item": [_S, _INT, _INT, _STR, _FLTP, _INT, _INT, _INT, _INTP, _INT,
+                             ctypes.POINTER(_STR), ctypes.POINTER(_LL), _INT, _INTP],
+    "mvprof_end_eval": [_S, _INT, _STR],
     "mvprof_close": [_S],
     "mvprof_plan_cold_experts": [_S, _LL, _INT, _INT, _INTP, _INTP, _INT, _INTP],
     "mvprof_quantise_weights": [_FLTP, _LL, _LL, _INT, _INT, ctypes.POINTER(_LL)],
