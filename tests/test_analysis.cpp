@@ -280,6 +280,48 @@ private slots:
         QVERIFY(!headRedundancy(0, {{0, 0, 2, 2, m}}).valid);
     }
 
+    // Redundant heads are graded by the time their layer's attention takes:
+    // a Warning where the decoder layer's attention is 30 % of the run
+    // (nested attention modules counted once, the vision encoder's not at
+    // all), Info at 3 %, and Info without spans to say.
+    void redundantHeadsGradedByAttentionTime() {
+        const std::vector<float> m{0.5f, 0.5f, 0.2f, 0.8f};
+        RunData d;
+        d.run.status = RunStatus::Complete;
+        d.run.wallNs = 1000;
+        d.phases = {{Phase::Vision, 0, 0, 400}, {Phase::Prefill, 0, 400, 1000}};
+        d.attnMaps[2] = {{2, 0, 2, 2, m}, {2, 1, 2, 2, m}}; // duplicates: redundancy 0
+        d.modules = {{1, "decoder.layers.2.self_attn", "Attention", std::nullopt, 10,
+                      ModuleRole::Attention, 2},
+                     {2, "decoder.layers.2.self_attn.core", "Sdpa", 1, 0, ModuleRole::Attention, 2},
+                     {3, "vision", "Encoder", std::nullopt, 10, ModuleRole::Vision},
+                     {4, "vision.blocks.2.attn", "Attention", 3, 10, ModuleRole::Attention, 2}};
+        d.spans = {{1, 1, std::nullopt, Phase::Prefill, 0, 500, 800, std::nullopt, 0, 0},
+                   {2, 2, 1, Phase::Prefill, 0, 550, 750, std::nullopt, 0, 0},
+                   {3, 3, std::nullopt, Phase::Vision, 0, 0, 400, std::nullopt, 0, 0},
+                   {4, 4, 3, Phase::Vision, 0, 10, 390, std::nullopt, 0, 0}};
+        auto heads = [](const RunData& data) {
+            for (const auto& f : analyseRun(data).findings)
+                if (f.id == "heads.redundant.L2") return f;
+            return Finding{};
+        };
+        Finding f = heads(d);
+        QCOMPARE(f.id, std::string("heads.redundant.L2"));
+        QCOMPARE(f.severity, Severity::Warning);
+        QCOMPARE(f.evidence.back().name, std::string("run_share"));
+        NEAR(f.evidence.back().value, 0.3); // 300 of 1000 ns: the outer span only
+        QVERIFY2(f.detail.find("attention takes 30.0 % of the run") != std::string::npos,
+                 f.detail.c_str());
+        d.spans[0].endNs = 530, d.spans[1].endNs = 520;
+        f = heads(d);
+        QCOMPARE(f.severity, Severity::Info);
+        NEAR(f.evidence.back().value, 0.03);
+        d.spans = {d.spans[2], d.spans[3]}; // the decoder's attention never ran
+        f = heads(d);
+        QCOMPARE(f.severity, Severity::Info);
+        QCOMPARE(f.evidence.back().name, std::string("redundancy"));
+    }
+
     void rooflineByHand() {
         const DeviceCeiling d{"test", 100e9, 10e9, "datasheet"};
         NEAR(d.ridge(), 10);

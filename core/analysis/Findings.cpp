@@ -45,10 +45,40 @@ std::optional<double> moeLayerShare(const RunAnalysis& a, int layer) {
     return any ? std::optional(double(ns) / double(a.phases.wallNs)) : std::nullopt;
 }
 
-// The layer's share, said in a finding's detail and evidence.
-void addLayerShare(Finding& f, std::optional<double> share) {
+// Whether a module sits inside one with `role` (its parents, not itself).
+bool inside(const ModuleCostTree& tree, const ModuleCost& m, ModuleRole role) {
+    for (auto parent = m.module.parent; parent;) {
+        const auto i = tree.indexOf(*parent);
+        if (!i) return false;
+        const ModuleRow& p = tree.nodes[*i].module;
+        if (p.role == role) return true;
+        parent = p.parent;
+    }
+    return false;
+}
+
+// The share of the run a decoder layer's attention took: its attention
+// modules' spans, outermost only (a nested one is inside its parent's
+// time), none of the vision encoder's; unknown without them.
+std::optional<double> attentionLayerShare(const RunAnalysis& a, int layer) {
+    if (a.phases.wallNs <= 0) return std::nullopt;
+    int64_t ns = 0;
+    bool any = false;
+    for (const auto& m : a.modules.nodes) {
+        if (m.module.role != ModuleRole::Attention || m.module.layer != layer || m.calls == 0 ||
+            inside(a.modules, m, ModuleRole::Attention) || inside(a.modules, m, ModuleRole::Vision))
+            continue;
+        ns += m.totalNs;
+        any = true;
+    }
+    return any ? std::optional(double(ns) / double(a.phases.wallNs)) : std::nullopt;
+}
+
+// The layer's share (of its MoE block, or its attention: `part`), said in a
+// finding's detail and evidence.
+void addLayerShare(Finding& f, std::optional<double> share, const std::string& part = "MoE block") {
     if (!share) return;
-    f.detail += " The layer's MoE block takes " + num(100 * *share, 1) + " % of the run.";
+    f.detail += " The layer's " + part + " takes " + num(100 * *share, 1) + " % of the run.";
     f.evidence.push_back({"run_share", *share, Provenance::Measured});
 }
 
@@ -241,7 +271,9 @@ void headFindings(const RunAnalysis& a, std::vector<Finding>& out) {
         if (!h.valid || h.redundancy >= 0.2) continue;
         Finding f;
         f.id = "heads.redundant.L" + std::to_string(h.layer);
-        f.severity = Severity::Info;
+        const auto share = attentionLayerShare(a, h.layer);
+        // Sharing heads saves at most the layer's attention time.
+        f.severity = gradedByShare(Severity::Info, share);
         f.title = "Layer " + std::to_string(h.layer) +
                   ": attention heads largely duplicate each other (redundancy " +
                   num(h.redundancy) + ")";
@@ -249,6 +281,7 @@ void headFindings(const RunAnalysis& a, std::vector<Finding>& out) {
                    std::to_string(h.heads) + " heads.";
         f.suggestion = "Candidates for head pruning or grouped-query sharing.";
         f.evidence = {{"redundancy", h.redundancy, Provenance::Measured}};
+        addLayerShare(f, share, "attention");
         f.target = {FindingView::Heads, h.layer, {}, {}, {}, {}};
         out.push_back(f);
     }
