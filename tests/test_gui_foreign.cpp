@@ -35,11 +35,14 @@
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -397,6 +400,30 @@ private slots:
         QVERIFY(!sides[0]->scaleShared());
         QVERIFY(high(sides[0]) != high(sides[1]));
         QVERIFY(near(sides[0]->overlay().pixelColor(lastPatch), colorAt(Colormap::Viridis, 1.0)));
+
+        // Wide, A beside B; in a dock narrower than both, A above B, nothing
+        // scrolled out of sight sideways.
+        auto* tabs = test::find<QTabWidget>(view, "comparisonTabs");
+        for (int i = 0; i < tabs->count(); ++i)
+            if (tabs->widget(i)->isAncestorOf(sides[0])) tabs->setCurrentIndex(i);
+        auto* page = qobject_cast<QScrollArea*>(tabs->currentWidget());
+        QVERIFY(page && page->isAncestorOf(sides[1]));
+        const int one = sides[0]->minimumSizeHint().width();
+        for (const int width : {3 * one, one + 60}) {
+            view.resize(width, 900);
+            QApplication::processEvents();
+            const bool stacked = width < 2 * one;
+            QVERIFY2(stacked ? sides[1]->y() >= sides[0]->y() + sides[0]->height()
+                             : sides[1]->x() >= sides[0]->x() + sides[0]->width(),
+                     qPrintable(QStringLiteral("%1 px: A at %2,%3, B at %4,%5")
+                                    .arg(width)
+                                    .arg(sides[0]->x())
+                                    .arg(sides[0]->y())
+                                    .arg(sides[1]->x())
+                                    .arg(sides[1]->y())));
+            QVERIFY2(!page->horizontalScrollBar()->isVisible(), qPrintable(QString::number(width)));
+            QVERIFY(sides[1]->width() >= sides[1]->minimumSizeHint().width());
+        }
     }
 
     void rolesGiveLayersWhereThePathHasNone() {

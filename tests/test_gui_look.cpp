@@ -30,6 +30,7 @@
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -120,6 +121,35 @@ private slots:
         }
         QVERIFY2(sections >= 20, qPrintable(QString::number(sections)));
         QVERIFY(legends >= 2); // expert load, roofline
+    }
+
+    // The docks' tabs name their views whole at 1280 × 800 and 1400 × 900:
+    // every tab inside its bar, as wide as its title (the right side's four
+    // tabs were cut to "Ex…" and "R…").
+    void dockTabsShowTheirWholeTitles() {
+        for (const QSize size : {QSize(1280, 800), QSize(1400, 900)}) {
+            MainWindow w;
+            QVERIFY(showSession(w, session, size));
+            QTRY_VERIFY(!w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly).isEmpty());
+            QApplication::processEvents();
+            int tabs = 0;
+            for (const QTabBar* bar : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+                if (!bar->isVisible()) continue;
+                for (int i = 0; i < bar->count(); ++i, ++tabs) {
+                    const QString title = bar->tabText(i);
+                    const QRect tab = bar->tabRect(i);
+                    QVERIFY2(bar->rect().contains(tab) &&
+                                 tab.width() >= bar->fontMetrics().horizontalAdvance(title),
+                             qPrintable(QStringLiteral("%1 × %2: \"%3\" %4 px in a %5-px bar")
+                                            .arg(size.width())
+                                            .arg(size.height())
+                                            .arg(title)
+                                            .arg(tab.width())
+                                            .arg(bar->width())));
+                }
+            }
+            QVERIFY(tabs >= 9); // four views on the right, five below
+        }
     }
 
     // The dark theme reaches every plot (background, axes, the host ceiling in the

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -49,6 +50,37 @@ QScrollArea* scrolled(QWidget* page, QWidget* parent) {
     area->setFrameShape(QFrame::NoFrame);
     return area;
 }
+
+// A beside B while both fit, A above B in a narrow dock: side by side at a
+// width below the two views' minimum the page scrolled sideways, the B
+// half out of sight. Its minimum width is one view's, so that it can flip.
+class SideBySide final : public QSplitter {
+public:
+    explicit SideBySide(QWidget* parent) : QSplitter(Qt::Horizontal, parent) {}
+    QSize minimumSizeHint() const override {
+        QSize least;
+        for (int i = 0; i < count(); ++i) {
+            const QSize m = widget(i)->minimumSizeHint();
+            least.setWidth(std::max(least.width(), m.width()));
+            least.setHeight(orientation() == Qt::Horizontal ? std::max(least.height(), m.height())
+                                                            : least.height() + m.height());
+        }
+        return least;
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        int besides = handleWidth() * std::max(count() - 1, 0);
+        for (int i = 0; i < count(); ++i)
+            besides += widget(i)->minimumSizeHint().width();
+        const auto fits = e->size().width() >= besides ? Qt::Horizontal : Qt::Vertical;
+        if (fits != orientation()) {
+            setOrientation(fits);
+            updateGeometry(); // the minimum height changed with it
+        }
+        QSplitter::resizeEvent(e);
+    }
+};
 
 // A table's height with `rows` rows, its header and room for a horizontal
 // scroll bar (a wide table in a narrow dock): no row hidden.
@@ -115,6 +147,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     detailsTable_->setObjectName(QStringLiteral("comparisonDetails"));
     detailsTable_->sortByColumn(RunMetricsModel::Name, Qt::AscendingOrder);
     sl->addWidget(detailsTable_, 1);
+    tabs_->setObjectName(QStringLiteral("comparisonTabs"));
     tabs_->addTab(scrolled(summaryPage, this), tr("Comparison"));
 
     auto* diffPage = new QWidget(this);
@@ -205,7 +238,8 @@ QWidget* ComparisonView::makeHeatmapsPage() {
     };
     connect(share, &QCheckBox::toggled, this, link);
     link(true);
-    auto* sides = new QSplitter(Qt::Horizontal, page);
+    auto* sides = new SideBySide(page);
+    sides->setObjectName(QStringLiteral("heatmapsAB"));
     sides->addWidget(heatA_);
     sides->addWidget(heatB_);
     auto* layout = new QVBoxLayout(page);

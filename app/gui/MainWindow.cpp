@@ -25,6 +25,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QChildEvent>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
@@ -41,11 +42,13 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -245,6 +248,43 @@ void MainWindow::setUpDocks() {
         if (visible) growDock(timelineDock_, timeline_->preferredHeight());
     });
     findingsDock_->raise();
+}
+
+// The right side's tabs ("Module cost tree", "Expert load", …) whole: its
+// docks widen to the tab bar's full width, to at most two fifths of the
+// window (the image stays the largest area); never narrowed.
+void MainWindow::fitSideDockTabs() {
+    if (dockWidgetArea(modulesDock_) != Qt::RightDockWidgetArea || modulesDock_->isFloating())
+        return;
+    for (const QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        if (!bar->isVisible()) continue;
+        int whole = 0;
+        bool side = false;
+        for (int i = 0; i < bar->count(); ++i) {
+            whole += bar->tabRect(i).width(); // whole: they scroll, never elide
+            side = side || bar->tabText(i) == modulesDock_->windowTitle();
+        }
+        if (!side || bar->width() >= whole) continue;
+        const int wanted = std::min(modulesDock_->width() + whole - bar->width(), width() * 2 / 5);
+        if (modulesDock_->width() < wanted) resizeDocks({modulesDock_}, {wanted}, Qt::Horizontal);
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e) {
+    QMainWindow::resizeEvent(e);
+    // After the layout has placed the docks' tab bars at the new size.
+    QTimer::singleShot(0, this, &MainWindow::fitSideDockTabs);
+}
+
+// The tab bars QMainWindow makes for tabbed docks (made and remade as docks
+// move) scroll rather than elide: "Ex…" and "R…" name nothing.
+bool MainWindow::event(QEvent* e) {
+    if (e->type() == QEvent::ChildPolished)
+        if (auto* bar = qobject_cast<QTabBar*>(static_cast<QChildEvent*>(e)->child())) {
+            bar->setElideMode(Qt::ElideNone);
+            bar->setUsesScrollButtons(true);
+        }
+    return QMainWindow::event(e);
 }
 
 // A bottom dock shown lower than its view wants grows toward that height,

@@ -96,6 +96,8 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    bool event(QEvent* e) override;
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
@@ -117,6 +119,7 @@ private:
     void setUpDocks();
     void connectViews();
     void growDock(QDockWidget* dock, int wanted);
+    void fitSideDockTabs();
     void setUpLiveFollow();
     void setUpRunSelector();
     void restoreSettings();
