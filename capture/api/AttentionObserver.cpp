@@ -39,9 +39,7 @@ void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_vi
     if (!attention || probs.dim() < 2 || !probs.is_floating_point()) return;
     auto& all = all_[attention->layer];
     auto& byPhase = (phase_ == Phase::Decode ? decode_ : prefill_)[attention->layer];
-    all.resize(size_t(patches_), 0.0);
-    byPhase.resize(size_t(patches_), 0.0);
-    if (addReceivedAttention(probs, visualFirst_, patchOf_, firstNew_, all, byPhase)) {
+    if (addReceivedAttention(probs, visualFirst_, patchOf_, firstNew_, patches_, all, byPhase)) {
         passKeys_ = std::max(passKeys_, probs.size(-1));
         saw_ = true;
         answer_.add(attention->layer, phase_, probs, visualFirst_, patchOf_, firstNew_, patches_);

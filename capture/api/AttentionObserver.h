@@ -27,6 +27,9 @@ public:
     void setVisual(int first, std::vector<int> patchOf, int patches);
     void beginPass(Phase phase);
 
+    // Softmax probabilities are read inside attention modules only.
+    std::optional<ModuleRole> watchedRole() const override { return ModuleRole::Attention; }
+
     void opEnded(const std::vector<int64_t>& open, std::string_view op,
                  const std::vector<c10::IValue>& outputs) override;
     void moduleClosed(int64_t) override {}

@@ -4,8 +4,11 @@
 // mvp_capture; includes torch. The observer runs with RecordFunction off, so
 // its own tensor work is never recorded as the model's.
 
+#include "core/session/Records.h"
+
 #include <ATen/core/ivalue.h>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -14,6 +17,10 @@ namespace mvp {
 class OpObserver {
 public:
     virtual ~OpObserver() = default;
+    // The role of the modules whose ops it reads: outside them no op's
+    // outputs are copied for it (a copy per op is most of what observing
+    // costs). nullopt: every op's.
+    virtual std::optional<ModuleRole> watchedRole() const { return std::nullopt; }
     // A top-level op ended; `open` are the module spans it ran in, outermost first.
     virtual void opEnded(const std::vector<int64_t>& open, std::string_view op,
                          const std::vector<c10::IValue>& outputs) = 0;

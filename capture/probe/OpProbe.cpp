@@ -421,7 +421,8 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     return nullptr;
 }
 
-void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
+// Ends an op; `observed`: the callback that copied its outputs for the observer.
+void endOp(const at::RecordFunction& fn, bool observed) {
     Recorder* rec = tlsRecorder;
     if (!rec || rec->opDepth() == 0) return;
     if (tlsLetGo > 0) { // calls end innermost first: this is a let-go nested call's end
@@ -439,7 +440,8 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
     const Recorder::OpOutcome outcome = rec->popOp();
     if (rec->opDepth() == 0)
         if (const auto nested = rec->takeCollected()) tlsCosts.storeOuter(*nested);
-    if (rec->opDepth() == 0 && rec->observer()) {
+    if (observed) rec->countObservedOp();
+    if (rec->opDepth() == 0 && observed && rec->observer()) {
         ProbeWork work(rec);
         // Like the inputs, the outputs may sit on top of the interpreter's
         // whole stack: the last N, N from the schema, are the op's.
@@ -450,6 +452,13 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
         rec->observer()->opEnded(rec->openModules(), info.name, outputs);
     }
     if (recorded) rec->finishRecord(end, outcome);
+}
+
+void onOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
+    endOp(fn, false);
+}
+void onObservedOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
+    endOp(fn, true);
 }
 
 // libtorch wants global callbacks registered once; they are switched on only
@@ -464,22 +473,27 @@ void setThreadRecorder(Recorder* rec) {
     tlsLetGo = 0;
 }
 
-// Two registrations: outputs cost a copy per op, so only an observed run asks for them.
+// Two registrations, one on at a time: outputs cost a copy per op, so only
+// what an observer reads asks for them.
 void enableOpCallbacks(bool on, bool outputs) {
     std::lock_guard lock(gCallbackMutex);
-    auto& handle = outputs ? gCallbackOutputs : gCallback;
-    if (!handle) {
-        if (!on) return;
-        handle = at::addGlobalCallback(at::RecordFunctionCallback(&onOpStart, &onOpEnd)
-                                           .needsInputs(true)
-                                           .needsOutputs(outputs)
-                                           .scopes({at::RecordScope::FUNCTION}));
-        return;
+    for (const bool variant : {false, true}) {
+        auto& handle = variant ? gCallbackOutputs : gCallback;
+        const bool wanted = on && variant == outputs;
+        if (!handle) {
+            if (wanted)
+                handle = at::addGlobalCallback(
+                    at::RecordFunctionCallback(&onOpStart, variant ? &onObservedOpEnd : &onOpEnd)
+                        .needsInputs(true)
+                        .needsOutputs(variant)
+                        .scopes({at::RecordScope::FUNCTION}));
+            continue;
+        }
+        if (wanted)
+            at::reenableCallback(*handle);
+        else
+            at::disableCallback(*handle);
     }
-    if (on)
-        at::reenableCallback(*handle);
-    else
-        at::disableCallback(*handle);
 }
 
 } // namespace mvp::probe

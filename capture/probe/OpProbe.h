@@ -10,7 +10,7 @@ namespace mvp::probe {
 
 // The recorder that ops on the calling thread report to; nullptr: none.
 void setThreadRecorder(Recorder* rec);
-// Registers the global callbacks once, then enables or disables them;
+// Registers the global callbacks once, then enables one or disables both;
 // `outputs`: the variant that also hands op outputs to an OpObserver.
 void enableOpCallbacks(bool on, bool outputs);
 

@@ -60,6 +60,10 @@ std::vector<RunMetricRow> Recorder::runMetrics() const {
          "the profiler's own work inside the run (routing rows, attention copies, KV-error "
          "bookkeeping, observers), taken off the run's clock: its spans and phases exclude it"},
         clockMetric()};
+    if (hadObserver_)
+        out.push_back({"capture.observed_ops", double(observedOps_), "ops", "measured",
+                       "ops whose outputs were copied for the attention or routing observer: "
+                       "only those inside modules of the role it reads, where it names one"});
     for (auto& m : deviceTimingMetrics())
         out.push_back(std::move(m));
     for (auto& m : energyMetrics())
@@ -117,6 +121,7 @@ int64_t Recorder::moduleFor(const std::string& path, const std::string& kind,
     ModuleRow row{id, path.empty() ? std::string("model") : path, kind, parent, 0};
     pathOf_.push_back(row.path);
     if (assignRoles_) assignRoles_(row);
+    noteWatched(row);
     pending_.modules.push_back(std::move(row));
     return id;
 }
@@ -250,8 +255,25 @@ void Recorder::enter(int64_t moduleId) {
     }
     spanStack_.push_back(f);
     deepestSpan_ = std::max(deepestSpan_, int(spanStack_.size()));
+    if (watched_.count(moduleId) && watchedOpen_++ == 0) updateObserving();
     if (marks_) marks_->spanStarted(f.id);
     spanStack_.back().start = nowNs();
+}
+
+void Recorder::noteWatched(const ModuleRow& row) {
+    if (observer_ && observer_->watchedRole() == row.role) watched_.insert(row.id);
+}
+
+bool Recorder::wantsOutputs() const {
+    return observer_ && (!observer_->watchedRole() || watchedOpen_ > 0);
+}
+
+// The callback that copies every op's outputs runs only while the observer
+// wants them: for a model's attention, a few modules of many.
+void Recorder::updateObserving() {
+    if (!opsActive_ || wantsOutputs() == observingNow_) return;
+    observingNow_ = !observingNow_;
+    probe::enableOpCallbacks(true, observingNow_);
 }
 
 void Recorder::enterModule(const std::string& path, const std::string& kind, ModuleRole role) {
@@ -267,6 +289,7 @@ void Recorder::enterModule(const std::string& path, const std::string& kind, Mod
     pathOf_.push_back(path);
     ModuleRow row{id, path, kind, parent, 0, role};
     assignIndices(row);
+    noteWatched(row);
     layerOf_[id] = row.layer;
     pending_.modules.push_back(std::move(row));
     enter(id);
@@ -291,6 +314,7 @@ void Recorder::exit() {
     if (marks_) marks_->spanEnded();
     const SpanFrame f = spanStack_.back();
     spanStack_.pop_back();
+    if (watched_.count(f.module) && --watchedOpen_ == 0) updateObserving();
     // Span costs are inclusive: a parent adds its children's.
     if (!spanStack_.empty()) {
         SpanFrame& parent = spanStack_.back();
@@ -409,14 +433,17 @@ void Recorder::startOps() {
     if (!recordOps_ || opsActive_) return;
     probe::setThreadRecorder(this);
     opsActive_ = true;
-    probe::enableOpCallbacks(true, observer_ != nullptr);
+    hadObserver_ = hadObserver_ || observer_;
+    observingNow_ = wantsOutputs();
+    probe::enableOpCallbacks(true, observingNow_);
 }
 
 void Recorder::stopOps() {
     if (!opsActive_) return;
-    probe::enableOpCallbacks(false, observer_ != nullptr);
+    probe::enableOpCallbacks(false, false);
     probe::setThreadRecorder(nullptr);
     opsActive_ = false;
+    observingNow_ = false;
 }
 
 void Recorder::submit(Batch&& rows) {

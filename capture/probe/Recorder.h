@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace mvp {
@@ -109,9 +110,17 @@ public:
         assignRoles_ = std::move(assign);
     }
     // Sees the outputs of top-level ops and the closing of module spans
-    // (routing and attention of user models); set before startOps().
+    // (routing and attention of user models); set before startOps(). Ops
+    // run with the callback that copies outputs only while the observer
+    // wants them (inside a module of its watchedRole, if it has one).
     void setObserver(OpObserver* observer) { observer_ = observer; }
     OpObserver* observer() const { return observer_; }
+    // Whether ops now run with the output-copying callback.
+    bool observing() const { return observingNow_; }
+    // Ops whose end the output-copying callback saw (nested ones too): 0 on
+    // a model without a module of the observer's watched role.
+    int64_t observedOps() const { return observedOps_; }
+    void countObservedOp() { ++observedOps_; }
     // Told the id of every recorded op and module span while it runs (a GPU
     // tracer's correlation); null: none. Set before the run starts.
     void setCorrelationMarks(CorrelationMarks* marks) { marks_ = marks; }
@@ -269,6 +278,9 @@ private:
     };
     std::array<LeafSlot, 64> leafSlots_{};
     void useLeavesOf(Phase phase);
+    void noteWatched(const ModuleRow& row);
+    bool wantsOutputs() const;
+    void updateObserving();
     bool leavesChanged_ = false;
     bool collecting_ = false, collectedFits_ = true, collectedDone_ = false;
     NestedCalls collected_;
@@ -283,11 +295,13 @@ private:
     std::function<void(ModuleRow&)> assignRoles_;
     std::function<std::optional<std::string>(const std::string&, const std::string&)> resolveChild_;
     std::map<std::pair<std::string, std::string>, std::optional<std::string>> childPaths_; // cached
-    std::string lostAnchor_;
-    std::map<int64_t, std::optional<int>>
-        layerOf_; // module id → layer (enterModule's modules) // the module a frameless loop's
-                  // callees were placed under
+    std::string lostAnchor_; // the module a frameless loop's callees were placed under
+    std::map<int64_t, std::optional<int>> layerOf_; // module id → layer (enterModule's modules)
     OpObserver* observer_ = nullptr;
+    std::unordered_set<int64_t> watched_; // modules of the observer's watched role
+    int watchedOpen_ = 0;                 // their spans open now
+    bool observingNow_ = false, hadObserver_ = false;
+    int64_t observedOps_ = 0;
     CorrelationMarks* marks_ = nullptr;
     int probeDepth_ = 0;
     bool probeOpsWereOn_ = false;

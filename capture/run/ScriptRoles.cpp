@@ -124,9 +124,7 @@ void ScriptRoleObserver::attention(const ModuleRow& module, const torch::Tensor&
     const int layer = layerOf(module);
     auto& all = received_[layer];
     auto& byPhase = (phase_ == Phase::Decode ? receivedDecode_ : receivedPrefill_)[layer];
-    all.resize(size_t(patches_), 0.0);
-    byPhase.resize(size_t(patches_), 0.0);
-    if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, all, byPhase)) {
+    if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, patches_, all, byPhase)) {
         sawAttention_ = true;
         answer_.add(layer, phase_, out, visualFirst_, identity_, firstNew_, patches_);
     }
@@ -173,7 +171,7 @@ std::vector<PatchMetricRow> AnswerAttention::rows(int answerSteps) const {
 }
 
 bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
-                          const std::vector<int>& patchOf, int64_t firstNew,
+                          const std::vector<int>& patchOf, int64_t firstNew, int patches,
                           std::vector<double>& all, std::vector<double>& byPhase) {
     const int64_t tk = probs.size(-1), tq = probs.size(-2);
     const auto count = int64_t(patchOf.size());
@@ -183,6 +181,10 @@ bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
     // Python package), then read on the host.
     const auto mean =
         probs.reshape({heads, tq, tk}).to(torch::kDouble).mean(0).to(torch::kCPU).contiguous();
+    if (!torch::isfinite(mean).all().item<bool>()) return false;
+    // Sized only now: a layer none of whose attention could be read has no grid.
+    all.resize(std::max(all.size(), size_t(patches)), 0.0);
+    byPhase.resize(std::max(byPhase.size(), size_t(patches)), 0.0);
     const double* data = mean.data_ptr<double>();
     for (int64_t q = 0; q < tq; ++q) {
         const int64_t pos = tk - tq + q; // a KV cache's queries are the last positions

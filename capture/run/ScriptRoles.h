@@ -97,11 +97,14 @@ private:
 // Adds each new text query's mean-over-heads probability on each visual
 // position of `probs` [.., Tq, Tk] (query q is position Tk − Tq + q, so a KV
 // cache's single query and a whole-sequence pass alike) to the patch it came
-// from: visual position visualFirst + i came from patch patchOf[i]. Queries
+// from: visual position visualFirst + i came from patch patchOf[i] (all and
+// byPhase grow to `patches` when something is added). Queries
 // below firstNew were counted by an earlier pass. False when the keys do not
-// cover the visual tokens (not this sequence's attention).
+// cover the visual tokens (not this sequence's attention) or the
+// probabilities are not all finite (a model whose activations overflowed:
+// left out, never a NaN in the heatmap).
 bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
-                          const std::vector<int>& patchOf, int64_t firstNew,
+                          const std::vector<int>& patchOf, int64_t firstNew, int patches,
                           std::vector<double>& all, std::vector<double>& byPhase);
 // Per-layer sums as patch metric rows: attention, attention.prefill, attention.decode.
 std::vector<PatchMetricRow> receivedAttentionRows(const std::map<int, std::vector<double>>& all,

@@ -16,7 +16,8 @@ Checks, against PyTorch itself:
 - an exception in the user's forward propagates unchanged and the run is
   stored as failed with its last line; a session path that cannot be written
   is a clear MvprofError;
-- a dimension past int32's range keeps its size in the op's shapes.
+- a dimension past int32's range keeps its size in the op's shapes;
+- the attention observer copies op outputs only inside attention modules.
 Run by CTest with Debian's /usr/bin/python3; the package comes from
 $MVP_PYTHON_DIR (<build>/python).
 """
@@ -236,6 +237,79 @@ def check_wide_shapes(folder: str, failures: List[str]) -> None:
           f"{len(dims_of('aten::cat'))} cats of 10 tensors / 18 dims")
 
 
+class Attending(torch.nn.Module):
+    """Fifty linear layers, then, with `attn`, one attention module
+    (block.attn: the default roles' attention) of four top-level ops
+    (transpose, matmul, softmax, matmul)."""
+
+    class Attn(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.softmax(x @ x.transpose(0, 1), -1) @ x
+
+    def __init__(self, attn: bool) -> None:
+        super().__init__()
+        self.layers = torch.nn.ModuleList(torch.nn.Linear(8, 8) for _ in range(50))
+        self.block = torch.nn.ModuleDict({"attn": Attending.Attn()} if attn else {})
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for layer in self.layers:
+            x = torch.relu(layer(x))
+        return self.block["attn"](x) if "attn" in self.block else x
+
+
+def check_observer_scope(folder: str, failures: List[str]) -> None:
+    """The attention observer (on by default) copies op outputs only inside
+    modules of the attention role: none on a model without one, at least the
+    attention's four ops and far fewer than the run's on a model with one
+    (capture.observed_ops against the recorded op count)."""
+    for attn in (False, True):
+        session = os.path.join(folder, f"scope-{attn}.mvprof")
+        model = Attending(attn)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # no router: not this check's business
+            with torch.inference_mode(), mvprof.profile(session, model, force=True) as prof:
+                prof.visual_tokens(start=0, grid=(2, 2), patch=16, input_size=32)
+                with prof.phase("prefill"):
+                    model(torch.rand(4, 8))
+        db = sqlite3.connect(session)
+        observed = db.execute("SELECT value FROM run_metric WHERE name = 'capture.observed_ops'"
+                              ).fetchone()
+        ops = db.execute("SELECT COALESCE(SUM(rows), 0) FROM op_chunk").fetchone()[0]
+        db.close()
+        ok = observed is not None and ops >= 150 and (
+            4 <= observed[0] <= 40 if attn else observed[0] == 0)
+        print(f"  observer scope, attention module {attn}: {observed and observed[0]} ops "
+              f"observed of {ops} recorded")
+        if not ok:
+            failures.append(f"observer scope (attention module {attn}): "
+                            f"{observed and observed[0]} of {ops} ops observed")
+
+
+def check_overflowing_attention(folder: str, failures: List[str]) -> None:
+    """An attention whose scores overflow (softmax of inf: NaN) leaves the
+    heatmap out and says so; the run is still stored, complete."""
+    model = Attending(True)
+    session = os.path.join(folder, "overflow.mvprof")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.inference_mode(), mvprof.profile(session, model, force=True) as prof:
+            prof.visual_tokens(start=0, grid=(2, 2), patch=16, input_size=32)
+            with prof.phase("prefill"):
+                model.block["attn"](torch.full((4, 8), float("inf")))
+    db = sqlite3.connect(session)
+    status = db.execute("SELECT status FROM run").fetchone()[0]
+    values = db.execute("SELECT COUNT(*) FROM patch_metric WHERE metric LIKE '%attention%'"
+                        ).fetchone()[0]
+    observed = db.execute("SELECT value FROM run_metric WHERE name = 'roles.attention_observed'"
+                          ).fetchone()
+    db.close()
+    print(f"  overflowing attention: run {status}, {values} attention values, "
+          f"observed {observed and observed[0]}")
+    if status != "complete" or values != 0 or not observed or observed[0] != 0:
+        failures.append(f"overflowing attention: run {status}, {values} attention values, "
+                        f"roles.attention_observed {observed}")
+
+
 def check_inputs(folder: str, failures: List[str]) -> None:
     """An image given as bytes is stored; bad images and a missing library are
     clear MvprofErrors, and nothing is left half-written."""
@@ -372,6 +446,8 @@ def main() -> int:
         check_einsum_experts(folder, failures)
         check_inputs(folder, failures)
         check_wide_shapes(folder, failures)
+        check_observer_scope(folder, failures)
+        check_overflowing_attention(folder, failures)
         check_tuple_router(folder, failures)
         check_role_order(folder, failures)
         try:

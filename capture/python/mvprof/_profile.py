@@ -348,7 +348,8 @@ def profile(path: Optional[str], model: torch.nn.Module, image: Union[str, bytes
     or its bytes (PNG, JPEG or BMP), stored with the run. `warmup(p)`, if given,
     runs first through a NullProfile `p` (p.model is the model), unrecorded.
     `attention`: read softmax probabilities inside the attention role's
-    modules for the attention heatmap (a little more overhead per op).
+    modules for the attention heatmap (outputs are copied only for the ops
+    inside those modules; probabilities that are not finite are left out).
     A model on a GPU: `device_timing` "events" (each module span timed by
     CUDA events, read once per phase step), "exact" (the host also waits for
     the GPU at every span and op, so their times include their kernels;
