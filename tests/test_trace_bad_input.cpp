@@ -5,11 +5,15 @@
 // left behind (no session, no .partial), even after a good file.
 #include "KinetoFixture.h"
 #include "TestSupport.h"
+#include "core/analysis/RunData.h"
 #include "core/interop/TraceImport.h"
+#include "core/session/SessionReader.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
+#include <vector>
 
 using namespace mvp;
 using namespace mvp::test::kineto;
@@ -18,6 +22,7 @@ class TraceBadInputTest : public QObject {
     Q_OBJECT
 private slots:
     void badInputIsRefused();
+    void whatIsImportedAlwaysReads();
 };
 
 void TraceBadInputTest::badInputIsRefused() {
@@ -49,6 +54,14 @@ void TraceBadInputTest::badInputIsRefused() {
         {"no ph", R"({"traceEvents":[{"name":"x","ts":1}]})", "has no phase"},
         {"nothing to import", R"({"traceEvents":[{"ph":"M","name":"thread_name"}]})",
          "has no slices to import"},
+        // A year-2001 epoch beside its negation: a span no session holds.
+        {"ages apart",
+         R"({"traceEvents":[{"ph":"X","name":"aten::mm","ts":-1700000000000000,"dur":1},)"
+         R"({"ph":"X","name":"aten::mm","ts":1700000000000000,"dur":1}]})",
+         "beyond the 13 days a session holds"},
+        {"ts past int64's microseconds",
+         R"({"traceEvents":[{"ph":"X","name":"aten::mm","ts":9223372036854775807,"dur":1}]})",
+         "has no valid ts/dur"},
     };
     for (const auto& c : cases) {
         const std::string in = pathIn(dir, (std::string(c.name) + ".json").c_str());
@@ -96,6 +109,60 @@ void TraceBadInputTest::badInputIsRefused() {
     TraceImportOptions replace;
     replace.overwrite = true;
     QVERIFY(importTraces({good}, out, replace));
+}
+
+// The importer never writes what the reader refuses: the fixture's slices
+// with their timestamps mutated (negated, zeroed, pushed far off, one at a
+// time and all at once) are either refused as bad input, naming the file,
+// or imported into a session whose every row reads back. Negative
+// timestamps alone are fine: times count from the earliest slice.
+void TraceBadInputTest::whatIsImportedAlwaysReads() {
+    QTemporaryDir dir;
+    const Json trace = Json::parse(kinetoTrace());
+    const int64_t far = int64_t(1) << 51; // µs: ~71 years
+    const std::vector<std::function<Json(const Json&)>> mutations = {
+        [](const Json& ts) { return Json(-ts.get<double>()); },
+        [](const Json&) { return Json(0); },
+        [](const Json&) { return Json(-1); },
+        [&](const Json&) { return Json(far); },
+        [&](const Json&) { return Json(-far); },
+        [](const Json& ts) { return Json(ts.get<double>() * 1e6); },
+    };
+    int imported = 0, refused = 0, n = 0;
+    for (size_t m = 0; m < mutations.size(); ++m)
+        for (int only = -1; only < 4; ++only) { // -1: every slice's ts
+            Json t = trace;
+            int seen = 0;
+            for (auto& e : t["traceEvents"])
+                if (e.value("ph", "") == "X" && e.contains("ts") && (only < 0 || seen++ == only)) {
+                    const Json ts = e["ts"].is_string() ? Json(std::stod(e["ts"].get<std::string>()))
+                                                        : e["ts"];
+                    e["ts"] = mutations[m](ts);
+                }
+            const std::string name = "m" + std::to_string(n++);
+            const std::string in = pathIn(dir, (name + ".json").c_str());
+            const std::string out = pathIn(dir, (name + ".mvprof").c_str());
+            QVERIFY(writeText(in, t.dump()));
+            auto r = importTraces({in}, out);
+            if (!r) {
+                QVERIFY2(r.error().code == ErrorCode::BadInput && r.error().message.find(name + ".json") == 0,
+                         r.error().message.c_str());
+                QVERIFY(!QFile::exists(QString::fromStdString(out)));
+                ++refused;
+                continue;
+            }
+            auto reader = SessionReader::open(out);
+            QVERIFY(reader.ok());
+            const auto runs = (*reader)->runs();
+            QVERIFY(runs.ok() && !runs->empty());
+            for (const auto& run : *runs) {
+                auto data = loadRunData(**reader, run.id);
+                QVERIFY2(data.ok(), data.ok() ? "" : (name + ": " + data.error().message).c_str());
+            }
+            ++imported;
+        }
+    qInfo("%d mutated traces imported and read back, %d refused", imported, refused);
+    QVERIFY(imported > 0 && refused > 0); // both outcomes are exercised
 }
 
 QTEST_GUILESS_MAIN(TraceBadInputTest)

@@ -6,6 +6,7 @@
 #include "core/interop/TraceRun.h"
 #include "core/interop/TraceStream.h"
 #include "core/session/SessionReader.h"
+#include "core/session/RowChecks.h"
 #include "core/session/SessionWriter.h"
 
 #include <ctime>
@@ -115,17 +116,36 @@ Result<std::vector<ReadTrace>> readFile(const std::string& file,
     return out;
 }
 
+// Times are stored from the earliest slice on, so negative timestamps are
+// fine; a trace whose slices span more than a session can hold (the
+// reader's limit: a damaged or mutated timestamp, as a year-2001 epoch next
+// to a negative one) is refused before anything is written, never stored
+// for the reader to refuse.
+Status checkSpan(const std::string& file, int64_t firstNs, int64_t lastNs) {
+    // last ≥ first: their difference is exact in unsigned arithmetic.
+    if (uint64_t(lastNs) - uint64_t(firstNs) <= uint64_t(rowcheck::kMaxTimeNs)) return Ok{};
+    const auto us = [](int64_t ns) { return std::to_string(ns / 1000); };
+    return makeError(ErrorCode::BadInput,
+                     file + ": its slices span from ts " + us(firstNs) + " to " + us(lastNs) +
+                         " µs, beyond the " +
+                         std::to_string(rowcheck::kMaxTimeNs / 86'400'000'000'000) +
+                         " days a session holds: a damaged timestamp (fix or drop those events)");
+}
+
 Result<ImportedTrace> writeRun(const std::string& file, ReadTrace& t, SessionWriter& w) {
     interop::TraceModel& model = t.model;
     // The run row needs the origin; the rows need the run id: a first
     // pass finds the origin without writing.
     interop::TraceRunCounts pre;
     bool first = true;
+    int64_t lastNs = 0;
     for (const auto& r : model.records()) {
         pre.originNs = first ? r.startNs : std::min(pre.originNs, r.startNs);
+        lastNs = first ? r.startNs + r.durNs : std::max(lastNs, r.startNs + r.durNs);
         first = false;
         pre.gpu = pre.gpu || interop::isDeviceWork(r.kind);
     }
+    if (auto ok = checkSpan(model.file(), pre.originNs, lastNs); !ok) return ok.error();
     auto run = w.beginRun(runInfoFor(file, model, t.format, pre));
     if (!run) return run.error();
     auto counts = interop::writeTraceRun(model, w, *run);

@@ -87,8 +87,17 @@ const Json& emptyObject() {
 } // namespace
 
 std::optional<int64_t> microsToNs(const Json& v) {
-    if (v.is_number_integer()) return v.get<int64_t>() * 1000;
-    if (v.is_number_unsigned()) return int64_t(v.get<uint64_t>() * 1000);
+    constexpr int64_t kMaxMicros = int64_t(1) << 52; // ×1000 stays far inside int64
+    if (v.is_number_integer()) {
+        const int64_t us = v.get<int64_t>();
+        if (us > kMaxMicros || us < -kMaxMicros) return std::nullopt;
+        return us * 1000;
+    }
+    if (v.is_number_unsigned()) {
+        const uint64_t us = v.get<uint64_t>();
+        if (us > uint64_t(kMaxMicros)) return std::nullopt;
+        return int64_t(us) * 1000;
+    }
     if (v.is_number_float()) {
         const double ns = v.get<double>() * 1000.0;
         if (!std::isfinite(ns) || std::abs(ns) > 9e18) return std::nullopt;
