@@ -13,6 +13,8 @@ packages=(
   libopenblas0-pthread
   libsqlite3-dev sqlite3
   libstb-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
+  # The CLI's exported colour bar sets its text in DejaVu Sans (core/image/Font.h).
+  fonts-dejavu-core
   xvfb xauth
   # The tests check mvprof's numbers against torch.profiler on torchvision
   # models, with the same libtorch 1.13 (run with /usr/bin/python3).

@@ -3,11 +3,13 @@
 #include "core/analysis/Heatmap.h"
 #include "core/analysis/PatchMetrics.h"
 #include "core/image/ColourBar.h"
+#include "core/image/Font.h"
 #include "core/image/Image.h"
 
 #include <QBuffer>
 #include <QImage>
 #include <QTest>
+#include <set>
 
 using namespace mvp;
 
@@ -246,6 +248,39 @@ private slots:
         QVERIFY(inkAbove(out, bar.y) > 20);
         const RgbImage untitled = withColourBar(overlay, Colormap::Magma, {{}, "", ""});
         QCOMPARE(inkAbove(untitled, colourBarRect(overlay, {}).y), 0);
+    }
+
+    // With the system's font (Debian's fonts-dejavu-core, which test.sh
+    // installs) the legend's text is antialiased TrueType at the image's
+    // scale: many grey levels in the title, a line height that grows with
+    // the image, and "µs" set as two glyphs, not the bitmap font's "?s".
+    void colourBarTextIsARealFontAtTheImagesScale() {
+        QVERIFY2(Font::system(), "no font: install fonts-dejavu-core or set MVPROF_FONT");
+        auto titleInk = [](int height) {
+            const RgbImage overlay{height, height, std::vector<uint8_t>(size_t(height) * height * 3,
+                                                                         128)};
+            const ColourBarText text{{"attention", "(measured)", "unit: µs"}, "5", "1"};
+            const RgbImage out = withColourBar(overlay, Colormap::Magma, text);
+            std::set<int> greys;
+            int top = out.height, bottom = -1;
+            for (int y = 0; y < colourBarRect(overlay, text).y; ++y)
+                for (int x = overlay.width; x < out.width; ++x) {
+                    const int v = out.rgb[(size_t(y) * out.width + x) * 3];
+                    if (v == 255) continue;
+                    greys.insert(v);
+                    top = std::min(top, y), bottom = std::max(bottom, y);
+                }
+            return std::pair{int(greys.size()), bottom - top};
+        };
+        const auto [greys224, tall224] = titleInk(224);
+        const auto [greys896, tall896] = titleInk(896);
+        QVERIFY2(greys224 > 8, qPrintable(QString::number(greys224)));
+        QVERIFY2(tall896 > 3 * tall224, qPrintable(QStringLiteral("%1 vs %2 px")
+                                                       .arg(tall896)
+                                                       .arg(tall224)));
+        const Font& font = *Font::system();
+        QVERIFY(font.width("µs", 40) != font.width("?s", 40));
+        QVERIFY(font.width("mm", 40) > font.width("m", 40));
     }
 
     void textIsDrawnGlyphByGlyph() {

@@ -1,5 +1,7 @@
 #include "core/image/ColourBar.h"
 
+#include "core/image/Font.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -42,27 +44,47 @@ void fill(RgbImage& img, PixelRect r, std::array<uint8_t, 3> colour) {
             std::copy(colour.begin(), colour.end(), &img.rgb[(size_t(y) * img.width + x) * 3]);
 }
 
+// The panel's text: the system's TrueType font, antialiased, its line a
+// 24th of the image's height (at least 11 px) — the legend at the image's
+// scale — or, without one, the bitmap font at an integer scale.
+struct Ink {
+    const Font* font = Font::system();
+    int scale = 1, px = 11;
+    explicit Ink(int imageHeight)
+        : scale(std::max(1, imageHeight / 320)), px(std::max(11, imageHeight / 24)) {}
+    int width(const std::string& text) const {
+        return font ? font->width(text, px) : textWidth(text, scale);
+    }
+    int height() const { return font ? px + px / 5 : textHeight(scale); }
+    void draw(RgbImage& img, int x, int y, const std::string& text,
+              std::array<uint8_t, 3> colour) const {
+        if (font)
+            font->draw(img, x, y, text, px, colour);
+        else
+            drawText(img, x, y, text, scale, colour);
+    }
+};
+
 // The panel's geometry for an overlay of `height` pixels.
 struct Panel {
-    int scale = 1, margin = 0, width = 0;
+    int margin = 0, width = 0;
     PixelRect bar;
 };
 
-Panel panelFor(const RgbImage& overlay, const ColourBarText& text) {
+Panel panelFor(const RgbImage& overlay, const ColourBarText& text, const Ink& ink) {
     Panel p;
-    p.scale = std::max(1, overlay.height / 320);
-    p.margin = 6 * p.scale;
+    p.margin = ink.height() / 2;
     int widest = 0;
     for (const auto& line : text.title)
-        widest = std::max(widest, textWidth(line, p.scale));
-    const int valueWidth = std::max(textWidth(text.high, p.scale), textWidth(text.low, p.scale));
-    const int barWidth = 14 * p.scale;
+        widest = std::max(widest, ink.width(line));
+    const int valueWidth = std::max(ink.width(text.high), ink.width(text.low));
+    const int barWidth = ink.height() + ink.height() / 6;
     p.width = std::max(widest, barWidth + p.margin + valueWidth) + 2 * p.margin;
-    const int titleHeight = int(text.title.size()) * textHeight(p.scale) + p.margin;
+    const int titleHeight = int(text.title.size()) * ink.height() + p.margin;
     p.bar.x = overlay.width + p.margin;
     p.bar.y = p.margin + titleHeight;
     p.bar.width = barWidth;
-    p.bar.height = std::max(0, overlay.height - p.bar.y - p.margin - textHeight(p.scale) / 2);
+    p.bar.height = std::max(0, overlay.height - p.bar.y - p.margin - ink.height() / 2);
     return p;
 }
 } // namespace
@@ -95,11 +117,12 @@ void drawText(RgbImage& img, int x, int y, const std::string& text, int scale,
 }
 
 PixelRect colourBarRect(const RgbImage& overlay, const ColourBarText& text) {
-    return panelFor(overlay, text).bar;
+    return panelFor(overlay, text, Ink(overlay.height)).bar;
 }
 
 RgbImage withColourBar(const RgbImage& overlay, Colormap map, const ColourBarText& text) {
-    const Panel p = panelFor(overlay, text);
+    const Ink ink(overlay.height);
+    const Panel p = panelFor(overlay, text, ink);
     RgbImage out;
     out.width = overlay.width + p.width;
     out.height = overlay.height;
@@ -107,11 +130,11 @@ RgbImage withColourBar(const RgbImage& overlay, Colormap map, const ColourBarTex
     for (int y = 0; y < overlay.height; ++y)
         std::copy_n(&overlay.rgb[size_t(y) * overlay.width * 3], size_t(overlay.width) * 3,
                     &out.rgb[size_t(y) * out.width * 3]);
-    const std::array<uint8_t, 3> ink{20, 20, 20};
+    const std::array<uint8_t, 3> black{20, 20, 20};
     int y = p.margin;
     for (const auto& line : text.title) {
-        drawText(out, overlay.width + p.margin, y, line, p.scale, ink);
-        y += textHeight(p.scale);
+        ink.draw(out, overlay.width + p.margin, y, line, black);
+        y += ink.height();
     }
     const PixelRect& bar = p.bar;
     for (int row = 0; row < bar.height; ++row) {
@@ -119,8 +142,8 @@ RgbImage withColourBar(const RgbImage& overlay, Colormap map, const ColourBarTex
         fill(out, {bar.x, bar.y + row, bar.width, 1}, colorAt(map, t));
     }
     const int labelX = bar.x + bar.width + p.margin;
-    drawText(out, labelX, bar.y, text.high, p.scale, ink);
-    drawText(out, labelX, bar.y + bar.height - textHeight(p.scale) / 2, text.low, p.scale, ink);
+    ink.draw(out, labelX, bar.y, text.high, black);
+    ink.draw(out, labelX, bar.y + bar.height - ink.height() / 2, text.low, black);
     return out;
 }
 

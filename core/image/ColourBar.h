@@ -3,7 +3,8 @@
 // themselves once exported: a panel to the right of the overlay with title
 // lines (metric, provenance, unit), then a vertical bar from the maximum
 // (top) to the minimum (bottom) with both values printed at its ends.
-// Text is ASCII (stb_easy_font); other characters print as '?'.
+// The panel's text is antialiased TrueType at the image's scale (Font.h);
+// without a font, the bitmap text below.
 
 #include "core/image/Colormap.h"
 #include "core/image/Image.h"
@@ -30,7 +31,8 @@ PixelRect colourBarRect(const RgbImage& overlay, const ColourBarText& text);
 // The overlay, unchanged, with the panel appended on its right; the height is the overlay's.
 RgbImage withColourBar(const RgbImage& overlay, Colormap map, const ColourBarText& text);
 
-// Draws ASCII text with its top-left corner at (x, y), each font pixel `scale` pixels wide.
+// Bitmap text (stb_easy_font), ASCII; other characters print as '?'.
+// Draws `text` with its top-left corner at (x, y), each font pixel `scale` pixels wide.
 void drawText(RgbImage& img, int x, int y, const std::string& text, int scale,
               std::array<uint8_t, 3> colour);
 // Width and height in pixels of `text` as drawText draws it.
