@@ -249,6 +249,31 @@ private slots:
         applyTheme(Theme::System); // as the other tests expect
     }
 
+    // The window's size and its docks' layout come back in the next window
+    // (QSettings, saved on close): a resized window with the roofline closed
+    // and the timeline raised opens that way.
+    void windowAndDocksAreRestored() {
+        QSettings().remove(QStringLiteral("window"));
+        {
+            MainWindow w;
+            QVERIFY(showSession(w, session, {1100, 720}));
+            test::find<QDockWidget>(w, "rooflineDock")->close();
+            test::find<QDockWidget>(w, "timelineDock")->raise();
+            QApplication::processEvents();
+            QVERIFY(w.close());
+        }
+        MainWindow again;
+        again.show();
+        QApplication::processEvents();
+        QCOMPARE(again.size(), QSize(1100, 720));
+        // Closed stays closed; tabbed behind another is still open.
+        QVERIFY(!test::find<QDockWidget>(again, "rooflineDock")->toggleViewAction()->isChecked());
+        QVERIFY(test::find<QDockWidget>(again, "expertLoadDock")->toggleViewAction()->isChecked());
+        QVERIFY(!test::find<QDockWidget>(again, "timelineDock")->visibleRegion().isEmpty());
+        QVERIFY(test::find<QDockWidget>(again, "findingsDock")->visibleRegion().isEmpty());
+        QSettings().remove(QStringLiteral("window")); // the other tests start afresh
+    }
+
     void chineseTranslationLoads() {
         QVERIFY(installTranslations(*qApp, QStringLiteral("zh_CN")));
         {
