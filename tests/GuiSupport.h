@@ -19,6 +19,7 @@
 
 #include <QCoreApplication>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSize>
 #include <QStandardPaths>
@@ -27,10 +28,12 @@
 
 namespace mvp::test {
 
-// Settings and standard paths of a test's own, never the user's (call it from initTestCase()).
+// Settings and standard paths of a test's own, never the user's, empty at
+// the start (call it from initTestCase()).
 inline void isolateSettings() {
     QCoreApplication::setOrganizationName(QStringLiteral("mvprof-test"));
     QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear(); // this test program's own file: nothing left from an earlier run
 }
 
 // Shows `w` at `size` with `path` opened; false if the load did not finish in 20 s.

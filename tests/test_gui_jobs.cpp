@@ -407,6 +407,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("whatif-gui.mvprof"));
         QVERIFY(QFile::copy(session, path));
         MainWindow w;
+        w.resize(1400, 900); // the what-if toolbar's buttons in view (and the screenshots' size)
         w.show();
         QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
         w.openSession(path);

@@ -82,7 +82,8 @@ private slots:
     // At 1280 × 800, each dock raised in turn: no header text is cut (every
     // visible section at least as wide as its contents ask) and no plot's
     // legend lies over its data (the legend outside the axis rectangle) or
-    // is cut (narrower than its entries).
+    // is cut (narrower than its entries); the module tree's and the op
+    // table's names are whole.
     void legendsAndHeadersFitAt1280x800() {
         MainWindow w;
         QVERIFY(showSession(w, session, {1280, 800}));
@@ -120,6 +121,23 @@ private slots:
             }
         }
         QVERIFY2(sections >= 20, qPrintable(QString::number(sections)));
+        // The module tree's and the op table's names whole (they scroll sideways).
+        const std::pair<const char*, QAbstractItemView*> named[] = {
+            {"moduleTreeDock", test::moduleTreeView(w)->findChild<QTreeView*>()},
+            {"opTableDock", test::opTableView(w)->findChild<QTableView*>()}};
+        for (const auto& [dockName, view] : named) {
+            test::find<QDockWidget>(w, dockName)->raise();
+            QApplication::processEvents();
+            const int shown = qobject_cast<QTreeView*>(view)
+                                  ? qobject_cast<QTreeView*>(view)->columnWidth(0)
+                                  : qobject_cast<QTableView*>(view)->columnWidth(0);
+            const int wanted = view->sizeHintForColumn(0);
+            QVERIFY2(wanted > 40 && shown >= wanted,
+                     qPrintable(QStringLiteral("%1: names need %2 px, have %3")
+                                    .arg(QString::fromLatin1(dockName))
+                                    .arg(wanted)
+                                    .arg(shown)));
+        }
         QVERIFY(legends >= 2); // expert load, roofline
     }
 

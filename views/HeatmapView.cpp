@@ -100,6 +100,9 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(gridOpacity_, &QSlider::valueChanged, canvas_,
             [this](int v) { canvas_->setGridOpacity(v / 100.0); });
     canvas_->setGridOpacity(gridOpacity_->value() / 100.0);
+    // A long line wraps rather than setting the view's minimum width (two
+    // views sit side by side in the comparison).
+    info_->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(what);
     layout->addLayout(how);

@@ -49,7 +49,9 @@ ModuleTreeView::ModuleTreeView(QWidget* parent)
 
     view_->sortByColumn(ModuleTreeModel::TotalMs, Qt::DescendingOrder);
     view_->header()->setStretchLastSection(false);
-    view_->header()->setSectionResizeMode(ModuleTreeModel::Module, QHeaderView::Stretch);
+    // Names whole ("patch_embed", not "patch_…"): the column takes its
+    // contents' width when a run loads; the view scrolls sideways instead.
+    view_->header()->setSectionResizeMode(ModuleTreeModel::Module, QHeaderView::Interactive);
 
     kind_->setToolTip(tr("Show only modules of one kind"));
     connect(kind_, &QComboBox::currentIndexChanged, this, [this] {
@@ -109,7 +111,7 @@ void ModuleTreeView::setTree(ModuleCostTree tree, double ridge, bool keepState) 
     view_->setColumnHidden(ModuleTreeModel::DeviceMs, !gpu);
     if (!keepState) {
         view_->expandToDepth(0);
-        for (int c = 1; c < ModuleTreeModel::ColumnCount; ++c)
+        for (int c = 0; c < ModuleTreeModel::ColumnCount; ++c)
             view_->resizeColumnToContents(c);
         return;
     }

@@ -118,6 +118,8 @@ void OpTableView::setSession(const std::shared_ptr<const SessionData>& data) {
     std::vector<OpTotal> rows = opTotalsByName(data->data.opTotals);
     model_->setRun(std::move(rows), data->analysis.modules.wallNs);
     table_->sortByColumn(OpTableModel::TotalMs, Qt::DescendingOrder);
+    // Op names whole ("aten::repeat_interleave", not "aten::repeat_…").
+    table_->resizeColumnToContents(OpTableModel::Name);
 }
 
 } // namespace mvp::views
