@@ -141,6 +141,37 @@ private slots:
         QVERIFY(legends >= 2); // expert load, roofline
     }
 
+    // Every plot with a legend offers "Show Legend" in its context menu:
+    // unchecked, the legend goes and the data take its room; checked, it
+    // is back below the data.
+    void legendsCanBeHidden() {
+        MainWindow w;
+        QVERIFY(showSession(w, session, {1280, 800}));
+        int plots = 0;
+        for (auto* dock : w.findChildren<QDockWidget*>()) {
+            dock->raise();
+            QApplication::processEvents();
+            for (auto* plot : dock->findChildren<QCustomPlot*>()) {
+                if (!plot->isVisible() || !plot->legend || !plot->legend->visible()) continue;
+                auto* toggle = plot->findChild<QAction*>(QStringLiteral("showLegend"));
+                QVERIFY2(toggle && plot->actions().contains(toggle) &&
+                             plot->contextMenuPolicy() == Qt::ActionsContextMenu,
+                         qPrintable(dock->objectName()));
+                plot->replot();
+                const int withLegend = plot->axisRect()->rect().height();
+                toggle->setChecked(false);
+                QVERIFY(!plot->legend->visible());
+                QVERIFY2(plot->axisRect()->rect().height() > withLegend,
+                         qPrintable(dock->objectName()));
+                toggle->setChecked(true);
+                QVERIFY(plot->legend->visible());
+                QCOMPARE(plot->axisRect()->rect().height(), withLegend);
+                ++plots;
+            }
+        }
+        QVERIFY(plots >= 2); // expert load, roofline
+    }
+
     // The docks' tabs name their views whole at 1280 × 800 and 1400 × 900:
     // every tab inside its bar, as wide as its title (the right side's four
     // tabs were cut to "Ex…" and "R…").

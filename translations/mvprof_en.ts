@@ -2910,6 +2910,14 @@ cost %5 · fidelity %6</source>
     </message>
 </context>
 <context>
+    <name>mvp::views::PlotLegend</name>
+    <message>
+        <location filename="../views/PlotLegend.cpp" line="53"/>
+        <source>Show Legend</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>mvp::views::RooflineView</name>
     <message>
         <location filename="../views/RooflineView.cpp" line="24"/>
