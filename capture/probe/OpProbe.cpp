@@ -196,8 +196,11 @@ std::string shapesText(const std::vector<OpArg>& args) {
 // TorchScript frames "vision(VisionEncoder)::forward" → (instance, type); TOP
 // and SELF are the root and calls within the same module.
 void syncScriptHierarchy(Recorder& rec) {
-    std::vector<std::pair<std::string, std::string>> frames;
     const auto hierarchy = torch::jit::currentModuleHierarchy();
+    // Most ops run in the frames the previous op ran in: then there is
+    // nothing to parse or compare path by path again.
+    if (rec.sameScriptHierarchy(hierarchy)) return;
+    std::vector<std::pair<std::string, std::string>> frames;
     for (const auto& entry : hierarchy) {
         const auto open = entry.find('('), close = entry.find(')');
         if (open == std::string::npos || close == std::string::npos || close < open) continue;

@@ -195,7 +195,15 @@ void Recorder::syncHierarchy(const std::vector<std::pair<std::string, std::strin
     }
 }
 
+bool Recorder::sameScriptHierarchy(const std::vector<std::string>& frames) {
+    if (scriptFramesKnown_ && frames == lastScriptFrames_) return true;
+    lastScriptFrames_ = frames;
+    scriptFramesKnown_ = true;
+    return false;
+}
+
 void Recorder::closeHierarchy() {
+    scriptFramesKnown_ = false; // the spans it opened are closed: the next op reopens them
     lostAnchor_.clear();
     while (!open_.empty()) {
         exit();

@@ -142,6 +142,10 @@ public:
     void waitForDevice() { timer_->settle(); }
     // Module ids of the open spans, outermost first.
     std::vector<int64_t> openModules() const;
+    // Whether TorchScript's module hierarchy (its frames as the interpreter
+    // names them) is the one the open spans were last synced to; if not, it
+    // is remembered and the caller syncs. Phase boundaries forget it.
+    bool sameScriptHierarchy(const std::vector<std::string>& frames);
     // The frames below the root, outermost first: (instance name, type);
     // `inModel` false: the op ran outside the model's methods.
     void syncHierarchy(const std::vector<std::pair<std::string, std::string>>& frames,
@@ -296,6 +300,8 @@ private:
     std::function<std::optional<std::string>(const std::string&, const std::string&)> resolveChild_;
     std::map<std::pair<std::string, std::string>, std::optional<std::string>> childPaths_; // cached
     std::string lostAnchor_; // the module a frameless loop's callees were placed under
+    std::vector<std::string> lastScriptFrames_; // sameScriptHierarchy's memory
+    bool scriptFramesKnown_ = false;
     std::map<int64_t, std::optional<int>> layerOf_; // module id → layer (enterModule's modules)
     OpObserver* observer_ = nullptr;
     std::unordered_set<int64_t> watched_; // modules of the observer's watched role
