@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""What capturing costs a TorchScript user model (`mvprof-cli capture
+--model-file`), separated into what a user pays:
+
+- steady state: ns added per op inside the run — the vision phase of a
+  scripted model whose encoder runs OPS tiny ops (x + 1 on a 196 × 16
+  tensor), probed against `--no-probes`, from the phase times each session
+  stores (measured), so process start, model load and session set-up stay
+  outside;
+- set-up: the rest of each process's wall time, probed and not.
+
+Probed and unprobed processes interleave, REPS of each, one thread; medians
+with quartiles and the minimum. Never fails on timing.
+
+    MVP_CLI=build/bin/mvprof-cli /usr/bin/python3 tests/bench/bench_script_overhead.py [OPS] [REPS]
+"""
+
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Dict, List
+
+import torch
+from torch import nn
+
+
+class Ops(nn.Module):
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for _ in range(self.n):
+            x = x + 1.0
+        return x
+
+
+class Vision(nn.Module):
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.ops = Ops(n)
+
+    def forward(self, pixels: torch.Tensor) -> torch.Tensor:
+        patches = pixels.reshape(3, 14, 16, 14, 16).permute(1, 3, 0, 2, 4).reshape(196, 768)
+        return self.ops(patches[:, :16])
+
+
+class Llm(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.embed = nn.Embedding(320, 16)
+        self.head = nn.Linear(16, 320)
+
+    def forward(self, ids: torch.Tensor, visual: torch.Tensor, visual_at: int) -> torch.Tensor:
+        x = self.embed(ids)
+        x = torch.cat([x[:visual_at], visual, x[visual_at:]], 0)
+        return self.head(x[-1:])
+
+
+class Vlm(nn.Module):
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.vision = Vision(n)
+        self.projector = nn.Identity()
+        self.llm = Llm()
+
+    @torch.jit.export
+    def encode_image(self, pixels: torch.Tensor) -> torch.Tensor:
+        return self.vision(pixels)
+
+    @torch.jit.export
+    def project(self, features: torch.Tensor) -> torch.Tensor:
+        return self.projector(features)
+
+    def forward(self, ids: torch.Tensor, visual: torch.Tensor, visual_at: int) -> torch.Tensor:
+        return self.llm(ids, visual, visual_at)
+
+
+def quartiles(xs: List[float]) -> str:
+    q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
+    return f"median {q[1]:9.1f} (quartiles {q[0]:.1f}–{q[2]:.1f}, min {min(xs):.1f})"
+
+
+def main() -> int:
+    ops = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    reps = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    cli = os.environ.get("MVP_CLI", "build/bin/mvprof-cli")
+    image = os.environ.get("MVP_SAMPLE_IMAGE", "resources/samples/astronaut.png")
+    folder = tempfile.mkdtemp()
+    torch.jit.script(Vlm(ops).eval()).save(os.path.join(folder, "tiny.pt"))
+    manifest = os.path.join(folder, "tiny.json")
+    with open(manifest, "w") as f:
+        json.dump({"format": "mvprof-model", "name": "tiny", "torchscript": "tiny.pt",
+                   "image_size": 224, "patch": 16,
+                   "roles": {"vision": "^vision$", "projector": "^projector$", "llm": "^llm$"}}, f)
+
+    def capture(probed: bool) -> Dict[str, float]:
+        out = os.path.join(folder, "bench.mvprof")
+        if os.path.exists(out):
+            os.remove(out)
+        args = [cli, "capture", "--model-file", manifest, "--image", image, "--steps", "0",
+                "--threads", "1", "--out", out] + ([] if probed else ["--no-probes"])
+        t = time.perf_counter()
+        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - t
+        with sqlite3.connect(out) as db:
+            vision = db.execute("SELECT end_ns - start_ns FROM phase WHERE phase = 'vision'"
+                                ).fetchone()[0]
+            recorded = db.execute("SELECT COALESCE(SUM(rows), 0) FROM op_chunk").fetchone()[0]
+        return {"vision_ns": float(vision), "wall_ms": wall * 1e3, "ops": float(recorded)}
+
+    capture(True), capture(False)  # warm-up: the file cache, the JIT's first runs
+    runs: Dict[bool, List[Dict[str, float]]] = {True: [], False: []}
+    for _ in range(reps):
+        for probed in (True, False):
+            runs[probed].append(capture(probed))
+    bare = statistics.median(r["vision_ns"] for r in runs[False])
+    added = [(r["vision_ns"] - bare) / ops for r in runs[True]]
+    print(f"TorchScript capture overhead: {reps} interleaved processes each, a scripted "
+          f"encoder of {ops} tiny ops (x + 1), one thread; "
+          f"{int(runs[True][-1]['ops'])} ops recorded in a probed run")
+    for probed in (True, False):
+        name = "probed" if probed else "--no-probes"
+        print(f"  vision phase, {name:12} ms: "
+              f"{quartiles([r['vision_ns'] / 1e6 for r in runs[probed]])} (measured)")
+    print(f"  steady state: ns added per op {quartiles(added)} (derived, against the "
+          f"unprobed median)")
+    for probed in (True, False):
+        name = "probed" if probed else "--no-probes"
+        rest = [r["wall_ms"] - r["vision_ns"] / 1e6 for r in runs[probed]]
+        print(f"  set-up and the rest of the process, {name:12} ms: {quartiles(rest)} "
+              f"(measured)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
