@@ -58,7 +58,7 @@ class SideBySide final : public QSplitter {
 public:
     explicit SideBySide(QWidget* parent) : QSplitter(Qt::Horizontal, parent) {}
     QSize minimumSizeHint() const override {
-        QSize least;
+        QSize least(0, 0);
         for (int i = 0; i < count(); ++i) {
             const QSize m = widget(i)->minimumSizeHint();
             least.setWidth(std::max(least.width(), m.width()));
