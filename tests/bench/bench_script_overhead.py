@@ -2,9 +2,10 @@
 """What capturing costs a TorchScript user model (`mvprof-cli capture
 --model-file`), separated into what a user pays:
 
-- steady state: ns added per op inside the run — the vision phase of a
-  scripted model whose encoder runs OPS tiny ops (x + 1 on a 196 × 16
-  tensor), probed against `--no-probes`, from the phase times each session
+- steady state: ns added per op inside the run — the vision phase of the
+  example's scripted VLM (capture/models/examples/torchvision_vlm.py) with an
+  encoder of OPS tiny ops (x + 1 on a 196 × 16 tensor), probed against
+  `--no-probes`, from the phase times each session
   stores (measured), so process start, model load and session set-up stay
   outside;
 - set-up: the rest of each process's wall time, probed and not.
@@ -15,7 +16,6 @@ with quartiles and the minimum. Never fails on timing.
     MVP_CLI=build/bin/mvprof-cli /usr/bin/python3 tests/bench/bench_script_overhead.py [OPS] [REPS]
 """
 
-import json
 import os
 import sqlite3
 import statistics
@@ -27,6 +27,10 @@ from typing import Dict, List
 
 import torch
 from torch import nn
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "capture", "models", "examples"))
+import torchvision_vlm as example  # noqa: E402  (the user-model contract: Vlm, save)
 
 
 class Ops(nn.Module):
@@ -50,37 +54,6 @@ class Vision(nn.Module):
         return self.ops(patches[:, :16])
 
 
-class Llm(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.embed = nn.Embedding(320, 16)
-        self.head = nn.Linear(16, 320)
-
-    def forward(self, ids: torch.Tensor, visual: torch.Tensor, visual_at: int) -> torch.Tensor:
-        x = self.embed(ids)
-        x = torch.cat([x[:visual_at], visual, x[visual_at:]], 0)
-        return self.head(x[-1:])
-
-
-class Vlm(nn.Module):
-    def __init__(self, n: int) -> None:
-        super().__init__()
-        self.vision = Vision(n)
-        self.projector = nn.Identity()
-        self.llm = Llm()
-
-    @torch.jit.export
-    def encode_image(self, pixels: torch.Tensor) -> torch.Tensor:
-        return self.vision(pixels)
-
-    @torch.jit.export
-    def project(self, features: torch.Tensor) -> torch.Tensor:
-        return self.projector(features)
-
-    def forward(self, ids: torch.Tensor, visual: torch.Tensor, visual_at: int) -> torch.Tensor:
-        return self.llm(ids, visual, visual_at)
-
-
 def quartiles(xs: List[float]) -> str:
     q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
     return f"median {q[1]:9.1f} (quartiles {q[0]:.1f}–{q[2]:.1f}, min {min(xs):.1f})"
@@ -92,12 +65,8 @@ def main() -> int:
     cli = os.environ.get("MVP_CLI", "build/bin/mvprof-cli")
     image = os.environ.get("MVP_SAMPLE_IMAGE", "resources/samples/astronaut.png")
     folder = tempfile.mkdtemp()
-    torch.jit.script(Vlm(ops).eval()).save(os.path.join(folder, "tiny.pt"))
-    manifest = os.path.join(folder, "tiny.json")
-    with open(manifest, "w") as f:
-        json.dump({"format": "mvprof-model", "name": "tiny", "torchscript": "tiny.pt",
-                   "image_size": 224, "patch": 16,
-                   "roles": {"vision": "^vision$", "projector": "^projector$", "llm": "^llm$"}}, f)
+    torch.manual_seed(0)
+    manifest = example.save(example.Vlm(Vision(ops), 16).eval(), folder, "tiny", 16)
 
     def capture(probed: bool) -> Dict[str, float]:
         out = os.path.join(folder, "bench.mvprof")
