@@ -184,14 +184,16 @@ private slots:
                  qPrintable(read));
         QVERIFY(test::expertLoadView(w)->tokenRouting().contains(
             QStringLiteral("Selected token %1 (patch 37)").arg(token37)));
-        // Where patch 37 is now: the selection's read-outs may have moved the
-        // docks, and with them the image, since the click.
-        const QRect now = canvas->imageRect();
-        QTest::mouseMove(canvas, QPoint(now.x() + int((5 + 0.5) * now.width() / 16),
-                                        now.y() + int((2 + 0.5) * now.height() / 16)));
-        QTRY_VERIFY2(QToolTip::isVisible() &&
-                         QToolTip::text().startsWith(QStringLiteral("Patch 37 ")),
-                     qPrintable(QToolTip::text()));
+        // Where patch 37 is now: the selection's read-outs may move the docks,
+        // and with them the image, since the click — and again while the
+        // layout settles under load: each try hovers where the patch is then.
+        const auto hoverPatch37 = [&] {
+            const QRect now = canvas->imageRect();
+            QTest::mouseMove(canvas, QPoint(now.x() + int((5 + 0.5) * now.width() / 16),
+                                            now.y() + int((2 + 0.5) * now.height() / 16)));
+            return QToolTip::isVisible() && QToolTip::text().startsWith(QStringLiteral("Patch 37 "));
+        };
+        QTRY_VERIFY2(hoverPatch37(), qPrintable(QToolTip::text()));
 
         // Timeline: per MoE layer a gate lane and one per expert; keys zoom.
         auto* timeline = test::timelineView(w);
