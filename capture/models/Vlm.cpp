@@ -9,6 +9,7 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <cmath>
+#include <numeric>
 #include <type_traits>
 
 namespace mvp {
@@ -233,6 +234,40 @@ torch::Tensor VlmModel::forward(const std::vector<int>& ids, const torch::Tensor
     ProbeScope h(rec, d->idHead);
     auto logits = d->lmHead(last);
     return allPositions ? logits : logits.squeeze(0);
+}
+
+torch::Tensor VlmModel::forwardBranches(const std::vector<int>& prefixIds,
+                                        const torch::Tensor& visual,
+                                        const std::vector<std::vector<int>>& branches,
+                                        const ForwardHooks& hooks) {
+    reset();
+    std::vector<int64_t> ids(prefixIds.begin(), prefixIds.end());
+    const int64_t prefix = int64_t(ids.size()) + visual.size(0);
+    // Per row: its RoPE position and which branch it belongs to (−1: the prefix).
+    std::vector<int64_t> positions(static_cast<size_t>(prefix));
+    std::vector<int64_t> branchOf(static_cast<size_t>(prefix), -1);
+    std::iota(positions.begin(), positions.end(), int64_t(0));
+    for (size_t b = 0; b < branches.size(); ++b)
+        for (size_t i = 0; i < branches[b].size(); ++i) {
+            ids.push_back(branches[b][i]);
+            positions.push_back(prefix + int64_t(i));
+            branchOf.push_back(int64_t(b));
+        }
+    const auto dev = device();
+    const auto text = d->tokEmbed(torch::tensor(ids, torch::kLong).to(dev));
+    const auto at = int64_t(prefixIds.size());
+    auto x = torch::cat({text.narrow(0, 0, at), visual, text.narrow(0, at, text.size(0) - at)}, 0);
+    const auto rows = torch::tensor(branchOf, torch::kLong);
+    LayerPass pass;
+    pass.ropePositions = torch::tensor(positions, torch::kLong).to(dev);
+    pass.sequencePositions = torch::arange(x.size(0), pass.ropePositions.options());
+    // A branch's row may not see another branch's slots; the prefix is everyone's.
+    pass.blocked = (rows.unsqueeze(1) != rows.unsqueeze(0)).logical_and(rows.unsqueeze(0) >= 0)
+                       .to(dev);
+    d->cached = int(x.size(0));
+    for (size_t i = 0; i < d->layers.size(); ++i)
+        x = d->layers[i]->forward(x, 0, *d->rope, int(i), hooks, &pass);
+    return d->lmHead(d->finalNorm(x));
 }
 
 namespace {

@@ -66,6 +66,15 @@ public:
     // of every position [T, vocab].
     torch::Tensor forward(const std::vector<int>& ids, const torch::Tensor& visual, size_t visualAt,
                           const ForwardHooks& hooks, bool allPositions = false);
+    // Teacher forcing of several continuations of one prefix in one pass
+    // (training): `prefixIds`, then `visual` [N, llm dim], then each branch's
+    // ids, packed. A branch sees the prefix and itself only, at the positions
+    // it would have alone, so each branch's rows equal a forward() over
+    // prefix + branch. Returns every row's logits [prefix + Σ branches, vocab];
+    // `hooks.attention` sees the packed rows and columns. Clears the KV cache.
+    torch::Tensor forwardBranches(const std::vector<int>& prefixIds, const torch::Tensor& visual,
+                                  const std::vector<std::vector<int>>& branches,
+                                  const ForwardHooks& hooks);
     // Casts weights, position tables, routing bias and the KV cache to `dtype`.
     void setDtype(torch::ScalarType dtype);
     // Moves them to `device` (cpu, cuda:N); inputs are moved there by the

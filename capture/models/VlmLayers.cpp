@@ -254,6 +254,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, int pos0, const Rop
     if (t > 1) {
         // Query i sits in slot slot0 + i and may see slots up to there.
         auto future = torch::ones({t, s}, scores.options().dtype(torch::kBool)).triu(slot0 + 1);
+        if (pass && pass->blocked.defined()) future = future | pass->blocked;
         scores = scores.masked_fill(future, -std::numeric_limits<float>::infinity());
     }
     // A merged slot stands for its tokens: proportional attention (+log count).

@@ -144,6 +144,9 @@ struct LayerPass {
     torch::Tensor* lastQueryAttention = nullptr;
     // When set, receives the rows' keys after RoPE [T, kvHeads, headDim] (DART).
     torch::Tensor* keys = nullptr;
+    // bool [T, S]: pairs of query row and slot masked besides the causal mask
+    // (sequences packed into one pass, VlmModel::forwardBranches); or undefined.
+    torch::Tensor blocked;
 };
 
 struct AttentionImpl : torch::nn::Module {

@@ -182,41 +182,51 @@ torch::Tensor lookShare(const std::vector<torch::Tensor>& perLayer,
 }
 
 // Teacher-forced: the logits at the prompt's last position and the answer's
-// predict the answer's bytes and EOS. The image is encoded once; each
-// question runs the decoder afresh over the same visual tokens. Those same
-// positions are the queries that generate the answer: with `lookWeight`,
-// −log of the share of their visual attention on the asked object is added
-// (questions about one object only).
+// predict the answer's bytes and EOS. The image is encoded once, and the
+// questions run as branches of one decoder pass over [BOS, visual tokens]
+// (VlmModel::forwardBranches: each sees the prefix and itself, as if run
+// alone, for a quarter of the calls). Those same positions are the queries
+// that generate the answer: with `lookWeight`, −log of the share of their
+// visual attention on the asked object is added (questions about one object
+// only).
 SampleLoss sampleLoss(VlmModel& model, torch::nn::Linear& probe, const TrainOptions& o,
                       const Sample& s) {
     model.reset();
     const auto features = model.encodeImage(s.pixels, {});
     const auto visual = model.project(features, {});
-    const int64_t nVisual = visual.size(0);
+    const int64_t nVisual = visual.size(0), prefix = 1 + nVisual;
+    std::vector<std::vector<int>> branches;
+    std::vector<int64_t> firstRow; // each question's first answering row
+    int64_t rowsSoFar = prefix;
+    for (const auto& q : s.questions) {
+        std::vector<int> ids(q.prompt);
+        ids.insert(ids.end(), q.target.begin(), q.target.end() - 1);
+        firstRow.push_back(rowsSoFar + int64_t(q.prompt.size()) - 1);
+        rowsSoFar += int64_t(ids.size());
+        branches.push_back(std::move(ids));
+    }
+    std::vector<torch::Tensor> attention; // per layer: every row × the visual columns
+    ForwardHooks hooks;
+    hooks.attention = [&](int, const torch::Tensor& probs, int, const KvCache&) {
+        attention.push_back(probs.narrow(2, 1, nVisual));
+    };
+    const auto logits = model.forwardBranches({tokens::kBos}, visual, branches, hooks);
     SampleLoss out;
     std::vector<torch::Tensor> losses, looks;
-    for (const auto& q : s.questions) {
-        model.reset();
-        std::vector<int> ids{tokens::kBos};
-        ids.insert(ids.end(), q.prompt.begin(), q.prompt.end());
-        ids.insert(ids.end(), q.target.begin(), q.target.end() - 1);
-        const int64_t first = nVisual + int64_t(q.prompt.size());
+    for (size_t i = 0; i < s.questions.size(); ++i) {
+        const Asked& q = s.questions[i];
         const auto answering = int64_t(q.target.size());
-        std::vector<torch::Tensor> attention; // per layer: answering rows × visual columns
-        ForwardHooks hooks;
-        if (!q.objectPatches.empty())
-            hooks.attention = [&](int, const torch::Tensor& probs, int, const KvCache&) {
-                attention.push_back(probs.narrow(1, first, answering).narrow(2, 1, nVisual));
-            };
-        const auto logits = model.forward(ids, visual, 1, hooks, /*allPositions=*/true);
-        const auto rows = logits.narrow(0, first, answering);
+        const auto rows = logits.narrow(0, firstRow[i], answering);
         const auto labels =
             torch::tensor(std::vector<int64_t>(q.target.begin(), q.target.end()), torch::kLong);
         losses.push_back(torch::nn::functional::cross_entropy(rows, labels));
         out.firstRight += rows[0].argmax().item<int64_t>() == labels[0].item<int64_t>();
         ++out.asked;
-        if (attention.empty()) continue;
-        const auto share = lookShare(attention, q.objectPatches);
+        if (q.objectPatches.empty()) continue;
+        std::vector<torch::Tensor> answeringAttention;
+        for (const auto& layer : attention)
+            answeringAttention.push_back(layer.narrow(1, firstRow[i], answering));
+        const auto share = lookShare(answeringAttention, q.objectPatches);
         out.lookShare += share.item<double>();
         ++out.lookAsked;
         if (o.lookWeight > 0) looks.push_back(-torch::log(share.clamp_min(1e-6)));

@@ -2,8 +2,9 @@
 // Trains the built-in model on generated scenes (core/eval/Scenes.h) with
 // its own C++ code and libtorch's autograd: no second definition of the
 // architecture anywhere. Each step accumulates the gradients of `batch`
-// scenes (the model runs one sequence at a time); each scene is encoded once
-// and asked one question of every kind it has, each teacher-forced:
+// scenes; each scene is encoded once and asked one question of every kind it
+// has, each teacher-forced as a branch of one packed decoder pass
+// (VlmModel::forwardBranches), as if run alone:
 //   [BOS, visual tokens…, prompt bytes…, answer bytes…]
 // with the loss the cross-entropy of the answer's bytes and EOS. A linear
 // probe on the vision encoder's output learns, per patch, the colour and
