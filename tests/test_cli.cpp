@@ -281,6 +281,78 @@ private slots:
         expectRefused({QStringLiteral("report"), newer}, QStringLiteral("newer mvprof"));
     }
 
+    // The placement's loads recomputed here from the session's routing rows
+    // (SQL, not mvprof's reader) and the written map, with the definitions
+    // restated: an expert's load split evenly over its replicas, a GPU's
+    // load the sum over its slots, balancedness mean ÷ max over the GPUs;
+    // before = slot i holds expert i mod 4.
+    void eplbPlacesTheMeasuredLoad() {
+        std::map<int, std::vector<double>> counts; // layer → per expert
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open_v2(session.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr),
+                 SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT layer, expert, COUNT(*) FROM routing WHERE run = 1 "
+                               "GROUP BY layer, expert", -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            auto& row = counts[sqlite3_column_int(st, 0)];
+            row.resize(4, 0.0);
+            row[size_t(sqlite3_column_int(st, 1))] = sqlite3_column_double(st, 2);
+        }
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        QCOMPARE(int(counts.size()), 2);
+
+        const QString out = file(QStringLiteral("placement.json"));
+        const auto r = runCli({QStringLiteral("eplb"), session, QStringLiteral("--replicas"),
+                               QStringLiteral("8"), QStringLiteral("--gpus"), QStringLiteral("4"),
+                               QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto doc = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(doc.keys(), QStringList{QStringLiteral("physical_to_logical_map")});
+        const auto maps = doc[QStringLiteral("physical_to_logical_map")].toArray();
+        QCOMPARE(maps.size(), 2);
+        const auto balancedness = [](const std::vector<double>& gpus) {
+            double sum = 0, top = 0;
+            for (const double v : gpus)
+                sum += v, top = std::max(top, v);
+            return sum / double(gpus.size()) / top;
+        };
+        int layerIndex = 0;
+        for (const auto& [layer, load] : counts) {
+            const auto map = maps.at(layerIndex++).toArray();
+            QCOMPARE(map.size(), 8);
+            std::vector<int> slotExpert, copies(4, 0);
+            for (const auto& v : map) {
+                slotExpert.push_back(v.toInt());
+                ++copies[size_t(v.toInt())];
+            }
+            QVERIFY(std::all_of(copies.begin(), copies.end(), [](int c) { return c >= 1; }));
+            std::vector<double> after(4, 0.0), before(4, 0.0);
+            for (size_t s = 0; s < 8; ++s) {
+                after[s / 2] += load[size_t(slotExpert[s])] / copies[size_t(slotExpert[s])];
+                before[s / 2] += load[s % 4] / 2;
+            }
+            const QString line = QStringLiteral("layer %1: balancedness %2 → %3")
+                                     .arg(layer)
+                                     .arg(balancedness(before), 0, 'f', 3)
+                                     .arg(balancedness(after), 0, 'f', 3);
+            QVERIFY2(QString::fromUtf8(r.out).contains(line),
+                     qPrintable(line + QStringLiteral(" not in:\n") + QString::fromUtf8(r.out)));
+        }
+        expectRefused({QStringLiteral("eplb"), session, QStringLiteral("--replicas"),
+                       QStringLiteral("2"), QStringLiteral("--gpus"), QStringLiteral("2")},
+                      QStringLiteral("cannot hold 4 experts"));
+        expectRefused({QStringLiteral("eplb"), session, QStringLiteral("--replicas"),
+                       QStringLiteral("8"), QStringLiteral("--gpus"), QStringLiteral("3")},
+                      QStringLiteral("do not divide evenly over 3 GPUs"));
+        expectRefused({QStringLiteral("eplb"), session, QStringLiteral("--replicas"),
+                       QStringLiteral("8")},
+                      QStringLiteral("--gpus"));
+    }
+
     void exportHeatmap() {
         const QString png = file(QStringLiteral("heat.png")),
                       csv = file(QStringLiteral("heat.csv"));

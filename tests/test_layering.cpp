@@ -127,7 +127,10 @@ private slots:
         const QStringList eval = folders({"core", "core/image", "core/eval"});
         const QStringList compare =
             analysis + folders({"core/whatif", "core/eval", "core/compare"});
-        const QStringList core = compare + folders({"core/report", "core/interop"});
+        // Expert placement: plain data over routing rows.
+        const QStringList placement = session + folders({"core/placement"});
+        const QStringList core =
+            compare + folders({"core/report", "core/interop", "core/placement"});
         auto row = [](const char* folder, const QStringList& allowed) {
             QTest::newRow(folder) << QString::fromLatin1(folder) << allowed;
         };
@@ -140,6 +143,7 @@ private slots:
         row("core/whatif", catalogue);
         row("core/compare", compare);
         row("core/report", compare + folders({"core/report"}));
+        row("core/placement", placement);
         const QStringList cuda = core + folders({"capture/cuda"});
         const QStringList config = cuda + folders({"capture/config"});
         const QStringList machine = cuda + folders({"capture/machine"});

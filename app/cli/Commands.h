@@ -20,6 +20,7 @@ int weightsCommand(const std::vector<std::string>& args);
 int makeSetCommand(const std::vector<std::string>& args);
 int trainCommand(const std::vector<std::string>& args);
 int evalCommand(const std::vector<std::string>& args);
+int eplbCommand(const std::vector<std::string>& args);
 
 // Prints "mvprof-cli: <message>" on stderr and returns `code`.
 int fail(int code, const std::string& message);

@@ -26,6 +26,7 @@ Usage:
   mvprof-cli make-set --out DIR [--n N]                        an eval set of generated scenes
   mvprof-cli eval --set SET.jsonl [--model P] [options]        a model's accuracy over an eval set
   mvprof-cli train --out FILE.safetensors [--steps N]          train a built-in model on generated scenes
+  mvprof-cli eplb FILE --replicas N --gpus N [options]         an EPLB expert placement for a run's load
   mvprof-cli --version | --help
 Run `mvprof-cli COMMAND --help` for a command's options.
 Exit status: 0 success, 2 bad input or usage, 1 internal error.
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
         if (command == "make-set") return mvp::cli::makeSetCommand(args);
         if (command == "train") return mvp::cli::trainCommand(args);
         if (command == "eval") return mvp::cli::evalCommand(args);
+        if (command == "eplb") return mvp::cli::eplbCommand(args);
         if (command == "example-model") {
             if (args.size() != 1 || args[0].rfind("--", 0) == 0)
                 return mvp::cli::fail(2, "example-model needs one folder to write example-vlm.pt "
@@ -73,5 +75,5 @@ int main(int argc, char** argv) {
     }
     return mvp::cli::fail(2, "unknown command '" + command +
                                  "': use capture, report, export, import, whatif, diff, launch, "
-                                 "devices, weights, make-set, train or example-model (see --help)");
+                                 "devices, weights, make-set, eval, train, eplb or example-model (see --help)");
 }
