@@ -21,7 +21,7 @@ stage() { # name, then mvprof-cli train's arguments
 : >"$out/times.txt"
 begin=$(date +%s)
 # 1. the model: the encoder alone on the per-patch labels, then the questions.
-stage stage1 --out "$out/stage1.safetensors" --vision-steps 6000 --steps 8500 \
+stage stage1 --out "$out/stage1.safetensors" --vision-steps 6000 --steps 10500 \
   --batch 16 --lr 0.002 --warmup 200 --data-seed 0 --seed 0 --workers 2 --report 100
 # 2. where it looks: the grounding loss, on scenes stage 1 never saw.
 stage stage2 --weights "$out/stage1.safetensors" --out "$out/ref-demo.safetensors" \

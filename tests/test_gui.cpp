@@ -16,6 +16,7 @@
 #include "views/LiveRunsModel.h"
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
+#include "views/PlacementDialog.h"
 #include "views/RooflineView.h"
 #include "views/RunsView.h"
 #include "views/SessionData.h"
@@ -29,11 +30,15 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QProcessEnvironment>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSlider>
@@ -47,7 +52,9 @@
 #include <QTreeView>
 #include <QUrl>
 #include <qcustomplot.h>
+#include <map>
 #include <set>
+#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -513,6 +520,77 @@ private slots:
         QCOMPARE(test::heatmapView(w)->selectedPatch(), 37);
         QCOMPARE(tree->currentIndex().data(views::ModuleTreeModel::SortRole).toString(), layerPath);
         QVERIFY(tree->isExpanded(tree->currentIndex()));
+    }
+
+    // What-if → Expert Placement on the skewed run: each layer's balancedness
+    // recomputed here from the session's routing rows (SQL) and the
+    // placement's map, by the definition (mean ÷ max GPU load, an expert's
+    // load split evenly over its replicas); a shape EPLB refuses empties the
+    // table and says why; the saved file is SGLang's.
+    void expertPlacementDialogShowsTheLoadPlaced() {
+        std::map<int, std::vector<double>> counts;
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open_v2(session.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr),
+                 SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT layer, expert, COUNT(*) FROM routing WHERE run = 1 "
+                               "GROUP BY layer, expert", -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            auto& row = counts[sqlite3_column_int(st, 0)];
+            row.resize(4, 0.0);
+            row[size_t(sqlite3_column_int(st, 1))] = sqlite3_column_double(st, 2);
+        }
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        MainWindow w;
+        QVERIFY(showSession(w, session, QSize(1280, 800)));
+        auto* action = w.findChild<QAction*>(QStringLiteral("placementAction"));
+        QVERIFY(action && action->isEnabled());
+        action->trigger();
+        auto* dialog = test::find<views::PlacementDialog>(w, "placementDialog");
+        QCOMPARE(test::find<QSpinBox>(*dialog, "placement_gpus")->value(), 4);
+        QCOMPARE(test::find<QSpinBox>(*dialog, "placement_replicas")->value(), 8);
+        auto* table = test::find<QTableView>(*dialog, "placementTable");
+        QCOMPARE(table->model()->rowCount(), int(counts.size()));
+        const auto& map = dialog->plan()->placement.physicalToLogical;
+        const auto balancedness = [](const std::vector<double>& gpus) {
+            double sum = 0, top = 0;
+            for (const double v : gpus)
+                sum += v, top = std::max(top, v);
+            return sum / double(gpus.size()) / top;
+        };
+        int row = 0;
+        for (const auto& [layer, load] : counts) {
+            std::vector<int> copies(4, 0);
+            for (const int e : map[size_t(row)])
+                ++copies[size_t(e)];
+            std::vector<double> before(4, 0.0), after(4, 0.0);
+            for (size_t s = 0; s < 8; ++s) {
+                const auto e = size_t(map[size_t(row)][s]);
+                after[s / 2] += load[e] / copies[e];
+                before[s / 2] += load[s % 4] / 2; // slot s holds expert s mod 4
+            }
+            auto* m = table->model();
+            QCOMPARE(m->index(row, 0).data().toInt(), layer);
+            QCOMPARE(m->index(row, 1).data().toString(),
+                     QString::number(balancedness(before), 'f', 3));
+            QCOMPARE(m->index(row, 2).data().toString(),
+                     QString::number(balancedness(after), 'f', 3));
+            ++row;
+        }
+        const QString saved = dir.filePath(QStringLiteral("placement.json"));
+        QVERIFY(dialog->savePlacement(saved));
+        QFile f(saved);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto json = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(json[QStringLiteral("physical_to_logical_map")].toArray().size(),
+                 int(counts.size()));
+        test::find<QSpinBox>(*dialog, "placement_gpus")->setValue(3);
+        QCOMPARE(table->model()->rowCount(), 0);
+        QVERIFY(test::find<QLabel>(*dialog, "placementSummary")
+                    ->text()
+                    .contains(QStringLiteral("do not divide evenly over 3 GPUs")));
+        QVERIFY(!test::find<QPushButton>(*dialog, "savePlacement")->isEnabled());
     }
 
     void badSessionReportsAnError() {

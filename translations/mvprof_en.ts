@@ -528,7 +528,7 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105"/>
+        <location filename="../app/gui/MainWindow.cpp" line="109"/>
         <source>mvprof — MoE-Visual Profiler</source>
         <translation type="unfinished"></translation>
     </message>
@@ -618,37 +618,42 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="140"/>
+        <location filename="../app/gui/MainWindow.cpp" line="144"/>
         <source>&amp;What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="141"/>
+        <location filename="../app/gui/MainWindow.cpp" line="145"/>
         <source>What-if</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="166"/>
+        <location filename="../app/gui/MainWindow.cpp" line="160"/>
+        <source>Expert &amp;Placement (EPLB)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="180"/>
         <source>Run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="168"/>
+        <location filename="../app/gui/MainWindow.cpp" line="182"/>
         <source>Run: </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172"/>
+        <location filename="../app/gui/MainWindow.cpp" line="186"/>
         <source>The run the views show</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="201"/>
+        <location filename="../app/gui/MainWindow.cpp" line="215"/>
         <source>Back to run %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="204"/>
+        <location filename="../app/gui/MainWindow.cpp" line="218"/>
         <source>Now showing run %1, the what-if&apos;s result; &quot;Back to run %2&quot; in the toolbar returns</source>
         <translation type="unfinished"></translation>
     </message>
@@ -689,52 +694,52 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="213"/>
+        <location filename="../app/gui/MainWindow.cpp" line="227"/>
         <source>Module cost tree</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="215"/>
+        <location filename="../app/gui/MainWindow.cpp" line="229"/>
         <source>Expert load</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="219"/>
+        <location filename="../app/gui/MainWindow.cpp" line="233"/>
         <source>Roofline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="221"/>
+        <location filename="../app/gui/MainWindow.cpp" line="235"/>
         <source>Ops</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="224"/>
+        <location filename="../app/gui/MainWindow.cpp" line="238"/>
         <source>Findings</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="227"/>
+        <location filename="../app/gui/MainWindow.cpp" line="241"/>
         <source>Session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="228"/>
+        <location filename="../app/gui/MainWindow.cpp" line="242"/>
         <source>Gate vs expert timeline</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="231"/>
+        <location filename="../app/gui/MainWindow.cpp" line="245"/>
         <source>Flame chart</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="235"/>
+        <location filename="../app/gui/MainWindow.cpp" line="249"/>
         <source>What-if comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="350"/>
+        <location filename="../app/gui/MainWindow.cpp" line="401"/>
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -869,18 +874,18 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="131"/>
+        <location filename="../app/gui/MainWindow.cpp" line="135"/>
         <source>No session</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="349"/>
+        <location filename="../app/gui/MainWindow.cpp" line="400"/>
         <source>Open Session or Trace</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="407"/>
-        <location filename="../app/gui/MainWindow.cpp" line="409"/>
+        <location filename="../app/gui/MainWindow.cpp" line="458"/>
+        <location filename="../app/gui/MainWindow.cpp" line="460"/>
         <source>Could not open the session</source>
         <translation type="unfinished"></translation>
     </message>
@@ -921,27 +926,27 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="63"/>
+        <location filename="../app/gui/MainWindow.cpp" line="67"/>
         <source>Loading %1…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="397"/>
+        <location filename="../app/gui/MainWindow.cpp" line="448"/>
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="452"/>
+        <location filename="../app/gui/MainWindow.cpp" line="504"/>
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="457"/>
+        <location filename="../app/gui/MainWindow.cpp" line="509"/>
         <source>%1 — mvprof</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="459"/>
+        <location filename="../app/gui/MainWindow.cpp" line="511"/>
         <source>Opened %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1797,123 +1802,123 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80"/>
+        <location filename="../views/ComparisonView.cpp" line="112"/>
         <source>A:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="82"/>
+        <location filename="../views/ComparisonView.cpp" line="114"/>
         <source>B:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="86"/>
+        <location filename="../views/ComparisonView.cpp" line="118"/>
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="102"/>
+        <location filename="../views/ComparisonView.cpp" line="134"/>
         <source>What B&apos;s transforms did:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="105"/>
+        <location filename="../views/ComparisonView.cpp" line="137"/>
         <source>Show the profiler&apos;s own figures (capture.*)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="118"/>
+        <location filename="../views/ComparisonView.cpp" line="151"/>
         <source>Comparison</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="123"/>
+        <location filename="../views/ComparisonView.cpp" line="156"/>
         <source>Filter modules…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="133"/>
+        <location filename="../views/ComparisonView.cpp" line="166"/>
         <source>Module diff</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="143"/>
+        <location filename="../views/ComparisonView.cpp" line="176"/>
         <source>Heatmaps A | B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="144"/>
+        <location filename="../views/ComparisonView.cpp" line="177"/>
         <source>A/B repetitions</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="171"/>
+        <location filename="../views/ComparisonView.cpp" line="204"/>
         <source>Changed answers only</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="197"/>
+        <location filename="../views/ComparisonView.cpp" line="230"/>
         <source>One colour scale for A and B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="199"/>
+        <location filename="../views/ComparisonView.cpp" line="232"/>
         <source>Colour both sides over the values of both, so that a colour means the same value on each (while they show the same metric)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="228"/>
+        <location filename="../views/ComparisonView.cpp" line="262"/>
         <source>Could not compare: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="276"/>
+        <location filename="../views/ComparisonView.cpp" line="310"/>
         <source>Comparing run %1 with run %2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="297"/>
+        <location filename="../views/ComparisonView.cpp" line="331"/>
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="311"/>
+        <location filename="../views/ComparisonView.cpp" line="345"/>
         <source>%1 [%2, %3]</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="317"/>
+        <location filename="../views/ComparisonView.cpp" line="351"/>
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="335"/>
+        <location filename="../views/ComparisonView.cpp" line="369"/>
         <source>Eval items</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="365"/>
+        <location filename="../views/ComparisonView.cpp" line="399"/>
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="380"/>
+        <location filename="../views/ComparisonView.cpp" line="414"/>
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="326"/>
-        <location filename="../views/ComparisonView.cpp" line="373"/>
+        <location filename="../views/ComparisonView.cpp" line="360"/>
+        <location filename="../views/ComparisonView.cpp" line="407"/>
         <source>, within noise</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="376"/>
+        <location filename="../views/ComparisonView.cpp" line="410"/>
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="359"/>
+        <location filename="../views/ComparisonView.cpp" line="393"/>
         <source> (%1)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1989,7 +1994,7 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="174"/>
+        <location filename="../views/ComparisonView.cpp" line="207"/>
         <location filename="../views/EvalItemsModel.cpp" line="73"/>
         <source>changed</source>
         <translation type="unfinished"></translation>
@@ -2270,7 +2275,7 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="93"/>
+        <location filename="../views/HeatmapCanvas.cpp" line="68"/>
         <source>No image in this run</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2278,238 +2283,238 @@ Compare Methods: Escape closes it</source>
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27"/>
+        <location filename="../views/HeatmapView.cpp" line="25"/>
         <source>Attention received</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28"/>
+        <location filename="../views/HeatmapView.cpp" line="26"/>
         <source>Attention while answering</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="29"/>
+        <location filename="../views/HeatmapView.cpp" line="27"/>
         <source>Expert FLOPs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="30"/>
+        <location filename="../views/HeatmapView.cpp" line="28"/>
         <source>Expert latency share</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="31"/>
+        <location filename="../views/HeatmapView.cpp" line="29"/>
         <source>Saliency (blend)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="32"/>
+        <location filename="../views/HeatmapView.cpp" line="30"/>
         <source>Waste: cost without attention</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="189"/>
+        <location filename="../views/HeatmapView.cpp" line="38"/>
         <source>Grid</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="205"/>
+        <location filename="../views/HeatmapView.cpp" line="54"/>
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="210"/>
+        <location filename="../views/HeatmapView.cpp" line="59"/>
         <source>Count only the prompt&apos;s tokens (prefill) or the generated ones (decode)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="213"/>
+        <location filename="../views/HeatmapView.cpp" line="62"/>
         <source>Absolute (0 to max)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="214"/>
+        <location filename="../views/HeatmapView.cpp" line="63"/>
         <source>Range (min to max)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="225"/>
+        <location filename="../views/HeatmapView.cpp" line="74"/>
         <source>from layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="226"/>
+        <location filename="../views/HeatmapView.cpp" line="75"/>
         <source>to layer </source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="239"/>
+        <location filename="../views/HeatmapView.cpp" line="88"/>
         <source>Opacity</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="286"/>
+        <location filename="../views/HeatmapView.cpp" line="138"/>
         <source>Patch %1 (row %2, column %3) · token %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="302"/>
+        <location filename="../views/HeatmapView.cpp" line="154"/>
         <source>%1: %2 (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="307"/>
+        <location filename="../views/HeatmapView.cpp" line="159"/>
         <source>layers %1–%2 (decoder)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="417"/>
+        <location filename="../views/HeatmapView.cpp" line="269"/>
         <source>uniform within %1 % of the mean, so not painted (the differences are below %2 %)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="430"/>
+        <location filename="../views/HeatmapView.cpp" line="282"/>
         <source>colours from 0 to the maximum (absolute)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="431"/>
+        <location filename="../views/HeatmapView.cpp" line="283"/>
         <source>colours from the minimum to the maximum (range)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="529"/>
+        <location filename="../views/HeatmapView.cpp" line="381"/>
         <source>s, with SI prefixes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="530"/>
+        <location filename="../views/HeatmapView.cpp" line="382"/>
         <source>%1, with SI prefixes</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="457"/>
+        <location filename="../views/HeatmapView.cpp" line="309"/>
         <source>%1 (%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="527"/>
+        <location filename="../views/HeatmapView.cpp" line="379"/>
         <source>none (score)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="518"/>
-        <location filename="../views/HeatmapView.cpp" line="533"/>
+        <location filename="../views/HeatmapView.cpp" line="370"/>
+        <location filename="../views/HeatmapView.cpp" line="385"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="215"/>
+        <location filename="../views/HeatmapView.cpp" line="64"/>
         <source>Per layer (each to its maximum)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="216"/>
+        <location filename="../views/HeatmapView.cpp" line="65"/>
         <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Per layer: each layer&apos;s values divided by that layer&apos;s maximum, then averaged over the layers shown, so a layer with larger values does not drown the others (unitless, derived). Values within %1 % of each other are shown as uniform.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="243"/>
+        <location filename="../views/HeatmapView.cpp" line="92"/>
         <source>Draw the patch boundaries (the model&apos;s patches)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="248"/>
+        <location filename="../views/HeatmapView.cpp" line="97"/>
         <source>Opacity of the patch boundaries</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="297"/>
+        <location filename="../views/HeatmapView.cpp" line="149"/>
         <source>%1: %2 of each layer&apos;s maximum, averaged (%3)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="422"/>
+        <location filename="../views/HeatmapView.cpp" line="274"/>
         <source>each layer divided by its own maximum, then averaged over the layers shown (per layer, derived); colours from 0 to the largest average%1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="424"/>
+        <location filename="../views/HeatmapView.cpp" line="276"/>
         <source> of both sides (one scale)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="427"/>
+        <location filename="../views/HeatmapView.cpp" line="279"/>
         <source>colours from 0 to the maximum of both sides (absolute, one scale)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="428"/>
+        <location filename="../views/HeatmapView.cpp" line="280"/>
         <source>colours from the minimum to the maximum of both sides (range, one scale)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="519"/>
+        <location filename="../views/HeatmapView.cpp" line="371"/>
         <source>layers %1–%2, each to its maximum</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="520"/>
+        <location filename="../views/HeatmapView.cpp" line="372"/>
         <source>unit: none (share of each layer&apos;s maximum)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="534"/>
+        <location filename="../views/HeatmapView.cpp" line="386"/>
         <source>layers %1–%2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="535"/>
+        <location filename="../views/HeatmapView.cpp" line="387"/>
         <source>unit: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="548"/>
+        <location filename="../views/HeatmapView.cpp" line="400"/>
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="565"/>
+        <location filename="../views/HeatmapView.cpp" line="417"/>
         <source>The heatmap could not be computed: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="597"/>
+        <location filename="../views/HeatmapView.cpp" line="449"/>
         <source>This run has no stored image.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="598"/>
+        <location filename="../views/HeatmapView.cpp" line="450"/>
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="609"/>
+        <location filename="../views/HeatmapView.cpp" line="461"/>
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="639"/>
+        <location filename="../views/HeatmapView.cpp" line="491"/>
         <source>No %1 values for layers %2–%3.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="655"/>
+        <location filename="../views/HeatmapView.cpp" line="507"/>
         <source>image %1 × %2 px</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="656"/>
+        <location filename="../views/HeatmapView.cpp" line="508"/>
         <source>image %1 × %2 px shown resized to the model&apos;s input shape, as its preprocessing resized it (square patches)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="660"/>
+        <location filename="../views/HeatmapView.cpp" line="512"/>
         <source>%1: %2 × %3 patches, layers %4–%5; %6; %7</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2760,12 +2765,12 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="54"/>
+        <location filename="../views/ModuleTreeView.cpp" line="56"/>
         <source>Show only modules of one kind</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="98"/>
+        <location filename="../views/ModuleTreeView.cpp" line="100"/>
         <source>All kinds</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2906,6 +2911,130 @@ Compare Methods: Escape closes it</source>
         <location filename="../views/ParetoView.cpp" line="207"/>
         <source>%1 at %2 (%3): run %4
 cost %5 · fidelity %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::PlacementDialog</name>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="65"/>
+        <source>Layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="67"/>
+        <source>Balancedness before (derived)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="69"/>
+        <source>After (derived)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="71"/>
+        <source>Replicated experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="97"/>
+        <source>Expert Placement (EPLB) — run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="100"/>
+        <source>Physical expert slots in all: the experts plus the redundant ones</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="101"/>
+        <source>GPUs the slots are spread over</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="102"/>
+        <source>Expert groups (DeepSeek-V3: 8)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="103"/>
+        <source>Servers; the hierarchical policy keeps replicas within one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="109"/>
+        <source>All tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="110"/>
+        <source>Visual tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="111"/>
+        <source>Text tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="113"/>
+        <source>Replicas:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="114"/>
+        <source>GPUs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="115"/>
+        <source>Groups:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="116"/>
+        <source>Nodes:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="117"/>
+        <source>Load from:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="137"/>
+        <source>&amp;Save SGLang Placement…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="176"/>
+        <source>EPLB cannot place this: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="185"/>
+        <source>%1 (×%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="192"/>
+        <source>%1 policy, %2 routed token slots (measured). Balancedness = mean ÷ max of the GPUs&apos; loads in a layer (1 = even), each expert&apos;s load split evenly over its replicas (derived); before = SGLang&apos;s trivial placement. Over %3 layers: worst %4 → %5, median %6 → %7.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="215"/>
+        <location filename="../views/PlacementDialog.cpp" line="222"/>
+        <source>Save SGLang Placement</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="216"/>
+        <source>Could not write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="223"/>
+        <source>SGLang --init-expert-location (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -527,7 +527,7 @@
 <context>
     <name>mvp::MainWindow</name>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="105" />
+        <location filename="../app/gui/MainWindow.cpp" line="109" />
         <source>mvprof — MoE-Visual Profiler</source>
         <translation>mvprof — MoE 视觉性能剖析器</translation>
     </message>
@@ -617,37 +617,42 @@
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="140" />
+        <location filename="../app/gui/MainWindow.cpp" line="144" />
         <source>&amp;What-if</source>
         <translation>假设分析(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="141" />
+        <location filename="../app/gui/MainWindow.cpp" line="145" />
         <source>What-if</source>
         <translation>假设分析</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="166" />
+        <location filename="../app/gui/MainWindow.cpp" line="160" />
+        <source>Expert &amp;Placement (EPLB)…</source>
+        <translation>专家放置(&amp;P)（EPLB）…</translation>
+    </message>
+    <message>
+        <location filename="../app/gui/MainWindow.cpp" line="180" />
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="168" />
+        <location filename="../app/gui/MainWindow.cpp" line="182" />
         <source>Run: </source>
         <translation>运行：</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="172" />
+        <location filename="../app/gui/MainWindow.cpp" line="186" />
         <source>The run the views show</source>
         <translation>各视图显示的运行</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="201" />
+        <location filename="../app/gui/MainWindow.cpp" line="215" />
         <source>Back to run %1</source>
         <translation>返回运行 %1</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="204" />
+        <location filename="../app/gui/MainWindow.cpp" line="218" />
         <source>Now showing run %1, the what-if's result; "Back to run %2" in the toolbar returns</source>
         <translation>现在显示运行 %1（what-if 的结果）；工具栏中的“返回运行 %2”可返回</translation>
     </message>
@@ -688,52 +693,52 @@
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="213" />
+        <location filename="../app/gui/MainWindow.cpp" line="227" />
         <source>Module cost tree</source>
         <translation>模块开销树</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="215" />
+        <location filename="../app/gui/MainWindow.cpp" line="229" />
         <source>Expert load</source>
         <translation>专家负载</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="219" />
+        <location filename="../app/gui/MainWindow.cpp" line="233" />
         <source>Roofline</source>
         <translation>屋顶线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="221" />
+        <location filename="../app/gui/MainWindow.cpp" line="235" />
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="224" />
+        <location filename="../app/gui/MainWindow.cpp" line="238" />
         <source>Findings</source>
         <translation>诊断</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="227" />
+        <location filename="../app/gui/MainWindow.cpp" line="241" />
         <source>Session</source>
         <translation>会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="228" />
+        <location filename="../app/gui/MainWindow.cpp" line="242" />
         <source>Gate vs expert timeline</source>
         <translation>门控与专家时间线</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="231" />
+        <location filename="../app/gui/MainWindow.cpp" line="245" />
         <source>Flame chart</source>
         <translation>火焰图</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="235" />
+        <location filename="../app/gui/MainWindow.cpp" line="249" />
         <source>What-if comparison</source>
         <translation>假设分析对比</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="350" />
+        <location filename="../app/gui/MainWindow.cpp" line="401" />
         <source>Sessions and traces (*.mvprof *.json *.json.gz *.sqlite);;mvprof sessions (*.mvprof);;torch.profiler traces (*.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;All files (*)</source>
         <translation>会话与跟踪文件 (*.mvprof *.json *.json.gz *.sqlite);;mvprof 会话 (*.mvprof);;torch.profiler 跟踪 (*.json *.json.gz);;Nsight Systems SQLite 导出 (*.sqlite);;所有文件 (*)</translation>
     </message>
@@ -873,18 +878,18 @@ Ctrl+Q  退出
         <translation>正在对照运行 %2 比较 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="131" />
+        <location filename="../app/gui/MainWindow.cpp" line="135" />
         <source>No session</source>
         <translation>无会话</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="349" />
+        <location filename="../app/gui/MainWindow.cpp" line="400" />
         <source>Open Session or Trace</source>
         <translation>打开会话或跟踪</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="407" />
-        <location filename="../app/gui/MainWindow.cpp" line="409" />
+        <location filename="../app/gui/MainWindow.cpp" line="458" />
+        <location filename="../app/gui/MainWindow.cpp" line="460" />
         <source>Could not open the session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -925,27 +930,27 @@ Ctrl+Q  退出
         <translation>正在以运行 %2 为基线执行假设分析 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="63" />
+        <location filename="../app/gui/MainWindow.cpp" line="67" />
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="397" />
+        <location filename="../app/gui/MainWindow.cpp" line="448" />
         <source>Opening %1 failed unexpectedly (%2). The file may be damaged; please report this with the file.</source>
         <translation>打开 %1 时意外失败（%2）。文件可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="452" />
+        <location filename="../app/gui/MainWindow.cpp" line="504" />
         <source>%1 · %2 · run %3 (%4) · %5 ms wall (measured)</source>
         <translation>%1 · %2 · 运行 %3（%4）· 墙钟 %5 毫秒（实测）</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="457" />
+        <location filename="../app/gui/MainWindow.cpp" line="509" />
         <source>%1 — mvprof</source>
         <translation>%1 — mvprof</translation>
     </message>
     <message>
-        <location filename="../app/gui/MainWindow.cpp" line="459" />
+        <location filename="../app/gui/MainWindow.cpp" line="511" />
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
@@ -1775,7 +1780,7 @@ Ctrl+Q  退出
     <message>
         <location filename="../views/ComparisonModels.cpp" line="266" />
         <source>Visual tokens</source>
-        <translation>视觉令牌</translation>
+        <translation>视觉词元</translation>
     </message>
     <message>
         <location filename="../views/ComparisonModels.cpp" line="268" />
@@ -1801,123 +1806,123 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::ComparisonView</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="80" />
+        <location filename="../views/ComparisonView.cpp" line="112" />
         <source>A:</source>
         <translation>A：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="82" />
+        <location filename="../views/ComparisonView.cpp" line="114" />
         <source>B:</source>
         <translation>B：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="86" />
+        <location filename="../views/ComparisonView.cpp" line="118" />
         <source>Run a what-if (What-if menu) or choose two runs to compare.</source>
         <translation>运行一次假设分析（“假设分析”菜单），或选择两个运行进行对比。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="102" />
+        <location filename="../views/ComparisonView.cpp" line="134" />
         <source>What B's transforms did:</source>
         <translation>B 的变换做了什么：</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="105" />
+        <location filename="../views/ComparisonView.cpp" line="137" />
         <source>Show the profiler's own figures (capture.*)</source>
         <translation>显示分析器自身的数据（capture.*）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="118" />
+        <location filename="../views/ComparisonView.cpp" line="151" />
         <source>Comparison</source>
         <translation>对比</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="123" />
+        <location filename="../views/ComparisonView.cpp" line="156" />
         <source>Filter modules…</source>
         <translation>筛选模块…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="133" />
+        <location filename="../views/ComparisonView.cpp" line="166" />
         <source>Module diff</source>
         <translation>模块差异</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="143" />
+        <location filename="../views/ComparisonView.cpp" line="176" />
         <source>Heatmaps A | B</source>
         <translation>热力图 A | B</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="144" />
+        <location filename="../views/ComparisonView.cpp" line="177" />
         <source>A/B repetitions</source>
         <translation>A/B 重复</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="171" />
+        <location filename="../views/ComparisonView.cpp" line="204" />
         <source>Changed answers only</source>
         <translation>仅显示答案改变的条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="197" />
+        <location filename="../views/ComparisonView.cpp" line="230" />
         <source>One colour scale for A and B</source>
         <translation>A 和 B 共用一个色标</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="199" />
+        <location filename="../views/ComparisonView.cpp" line="232" />
         <source>Colour both sides over the values of both, so that a colour means the same value on each (while they show the same metric)</source>
         <translation>按两侧全部数值为两侧着色，使同一颜色在两侧代表同一数值（两侧显示同一指标时）</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="228" />
+        <location filename="../views/ComparisonView.cpp" line="262" />
         <source>Could not compare: %1</source>
         <translation>无法对比：%1</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="276" />
+        <location filename="../views/ComparisonView.cpp" line="310" />
         <source>Comparing run %1 with run %2…</source>
         <translation>正在对比运行 %1 与运行 %2…</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="297" />
+        <location filename="../views/ComparisonView.cpp" line="331" />
         <source>Comparing runs %1 and %2 failed unexpectedly (%3). The session may be damaged; please report this with the file.</source>
         <translation>比较运行 %1 与 %2 时意外失败（%3）。会话可能已损坏；请附上该文件报告此问题。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="311" />
+        <location filename="../views/ComparisonView.cpp" line="345" />
         <source>%1 [%2, %3]</source>
         <translation>%1 [%2, %3]</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="317" />
+        <location filename="../views/ComparisonView.cpp" line="351" />
         <source>A = %1, B = %2: eval runs over %3 items. Accuracy (measured, Wilson 95 %) %4 → %5; paired change %6 [%7, %8]%9. Per item %10 ms → %11 ms (medians, measured), speed-up %12× [%13, %14]. %15 answers changed.</source>
         <translation>A = %1，B = %2：评测运行共 %3 个条目。准确率（实测，Wilson 95 % 区间）%4 → %5；配对变化 %6 [%7, %8]%9。每条目 %10 ms → %11 ms（中位数，实测），加速 %12× [%13, %14]。%15 个答案改变。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="335" />
+        <location filename="../views/ComparisonView.cpp" line="369" />
         <source>Eval items</source>
         <translation>评测条目</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="365" />
+        <location filename="../views/ComparisonView.cpp" line="399" />
         <source>A = %1, B = %2%3. A/B over %4 repetitions: %5 ms → %6 ms (medians, measured), speed-up %7× [%8, %9]%10.</source>
         <translation>A = %1，B = %2%3。A/B 共 %4 次重复：%5 ms → %6 ms（中位数，实测），加速比 %7× [%8, %9]%10。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="380" />
+        <location filename="../views/ComparisonView.cpp" line="414" />
         <source>A = %1, B = %2%3. Latency %4 ms → %5 ms (measured, one probed run each, no interval: %6×).</source>
         <translation>A = %1，B = %2%3。延迟 %4 ms → %5 ms（实测，各一次带探针运行，无区间：%6×）。</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="326" />
-        <location filename="../views/ComparisonView.cpp" line="373" />
+        <location filename="../views/ComparisonView.cpp" line="360" />
+        <location filename="../views/ComparisonView.cpp" line="407" />
         <source>, within noise</source>
         <translation>，在噪声范围内</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="376" />
+        <location filename="../views/ComparisonView.cpp" line="410" />
         <source>. Warning: a phase the transforms cannot change moved too, so the machine was unsteady</source>
         <translation>。警告：变换无法影响的阶段也发生了变化，说明机器不稳定</translation>
     </message>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="359" />
+        <location filename="../views/ComparisonView.cpp" line="393" />
         <source> (%1)</source>
         <translation>（%1）</translation>
     </message>
@@ -1993,7 +1998,7 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::EvalItemsModel</name>
     <message>
-        <location filename="../views/ComparisonView.cpp" line="174" />
+        <location filename="../views/ComparisonView.cpp" line="207" />
         <location filename="../views/EvalItemsModel.cpp" line="73" />
         <source>changed</source>
         <translation>已改变</translation>
@@ -2275,7 +2280,7 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::HeatmapCanvas</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="93" />
+        <location filename="../views/HeatmapCanvas.cpp" line="68" />
         <source>No image in this run</source>
         <translation>此运行没有图像</translation>
     </message>
@@ -2283,238 +2288,238 @@ Ctrl+Q  退出
 <context>
     <name>mvp::views::HeatmapView</name>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="27" />
+        <location filename="../views/HeatmapView.cpp" line="25" />
         <source>Attention received</source>
         <translation>接收的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="28" />
+        <location filename="../views/HeatmapView.cpp" line="26" />
         <source>Attention while answering</source>
         <translation>作答时的注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="29" />
+        <location filename="../views/HeatmapView.cpp" line="27" />
         <source>Expert FLOPs</source>
         <translation>专家 FLOPs</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="30" />
+        <location filename="../views/HeatmapView.cpp" line="28" />
         <source>Expert latency share</source>
         <translation>专家延迟占比</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="31" />
+        <location filename="../views/HeatmapView.cpp" line="29" />
         <source>Saliency (blend)</source>
         <translation>显著性（融合）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="32" />
+        <location filename="../views/HeatmapView.cpp" line="30" />
         <source>Waste: cost without attention</source>
         <translation>浪费：有开销而少注意力</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="189" />
+        <location filename="../views/HeatmapView.cpp" line="38" />
         <source>Grid</source>
         <translation>网格</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="205" />
+        <location filename="../views/HeatmapView.cpp" line="54" />
         <source>What colours each patch; the status bar says whether a value is measured or estimated</source>
         <translation>决定每个图块颜色的指标；状态栏会说明数值是实测还是估算</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="210" />
+        <location filename="../views/HeatmapView.cpp" line="59" />
         <source>Count only the prompt's tokens (prefill) or the generated ones (decode)</source>
         <translation>只统计提示词的词元（预填充）或生成的词元（解码）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="213" />
+        <location filename="../views/HeatmapView.cpp" line="62" />
         <source>Absolute (0 to max)</source>
         <translation>绝对（0 到最大值）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="214" />
+        <location filename="../views/HeatmapView.cpp" line="63" />
         <source>Range (min to max)</source>
         <translation>范围（最小值到最大值）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="225" />
+        <location filename="../views/HeatmapView.cpp" line="74" />
         <source>from layer </source>
         <translation>起始层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="226" />
+        <location filename="../views/HeatmapView.cpp" line="75" />
         <source>to layer </source>
         <translation>结束层 </translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="239" />
+        <location filename="../views/HeatmapView.cpp" line="88" />
         <source>Opacity</source>
         <translation>不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="286" />
+        <location filename="../views/HeatmapView.cpp" line="138" />
         <source>Patch %1 (row %2, column %3) · token %4</source>
         <translation>图像块 %1（第 %2 行，第 %3 列）· 词元 %4</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="302" />
+        <location filename="../views/HeatmapView.cpp" line="154" />
         <source>%1: %2 (%3)</source>
         <translation>%1：%2（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="307" />
+        <location filename="../views/HeatmapView.cpp" line="159" />
         <source>layers %1–%2 (decoder)</source>
         <translation>第 %1–%2 层（解码器）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="417" />
+        <location filename="../views/HeatmapView.cpp" line="269" />
         <source>uniform within %1 % of the mean, so not painted (the differences are below %2 %)</source>
         <translation>在均值的 %1 % 以内均匀，因此不着色（差异低于 %2 %）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="430" />
+        <location filename="../views/HeatmapView.cpp" line="282" />
         <source>colours from 0 to the maximum (absolute)</source>
         <translation>颜色从 0 到最大值（绝对）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="431" />
+        <location filename="../views/HeatmapView.cpp" line="283" />
         <source>colours from the minimum to the maximum (range)</source>
         <translation>颜色从最小值到最大值（范围）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="529" />
+        <location filename="../views/HeatmapView.cpp" line="381" />
         <source>s, with SI prefixes</source>
         <translation>秒，带 SI 前缀</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="530" />
+        <location filename="../views/HeatmapView.cpp" line="382" />
         <source>%1, with SI prefixes</source>
         <translation>%1，带 SI 前缀</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="457" />
+        <location filename="../views/HeatmapView.cpp" line="309" />
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="527" />
+        <location filename="../views/HeatmapView.cpp" line="379" />
         <source>none (score)</source>
         <translation>无（得分）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="518" />
-        <location filename="../views/HeatmapView.cpp" line="533" />
+        <location filename="../views/HeatmapView.cpp" line="370" />
+        <location filename="../views/HeatmapView.cpp" line="385" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="215" />
+        <location filename="../views/HeatmapView.cpp" line="64" />
         <source>Per layer (each to its maximum)</source>
         <translation>按层（各层相对其最大值）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="216" />
+        <location filename="../views/HeatmapView.cpp" line="65" />
         <source>Absolute: colours from 0, so a small spread looks flat. Range: the smallest to the largest value, so any spread fills the colours. Per layer: each layer's values divided by that layer's maximum, then averaged over the layers shown, so a layer with larger values does not drown the others (unitless, derived). Values within %1 % of each other are shown as uniform.</source>
         <translation>绝对：颜色从 0 开始，因此很小的差异看起来是平的。范围：从最小值到最大值，因此任何差异都会占满颜色。按层：每层的值除以该层的最大值，再在所显示的层上取平均，因此数值较大的层不会淹没其他层（无单位，推导值）。彼此相差在 %1 % 以内的值显示为均匀。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="243" />
+        <location filename="../views/HeatmapView.cpp" line="92" />
         <source>Draw the patch boundaries (the model's patches)</source>
         <translation>绘制图块边界（模型的图块）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="248" />
+        <location filename="../views/HeatmapView.cpp" line="97" />
         <source>Opacity of the patch boundaries</source>
         <translation>图块边界的不透明度</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="297" />
+        <location filename="../views/HeatmapView.cpp" line="149" />
         <source>%1: %2 of each layer's maximum, averaged (%3)</source>
         <translation>%1：各层最大值的 %2，取平均（%3）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="422" />
+        <location filename="../views/HeatmapView.cpp" line="274" />
         <source>each layer divided by its own maximum, then averaged over the layers shown (per layer, derived); colours from 0 to the largest average%1</source>
         <translation>每层除以其自身最大值，再在所显示的层上取平均（按层，推导值）；颜色从 0 到最大平均值%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="424" />
+        <location filename="../views/HeatmapView.cpp" line="276" />
         <source> of both sides (one scale)</source>
         <translation>（两侧共用一个色标）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="427" />
+        <location filename="../views/HeatmapView.cpp" line="279" />
         <source>colours from 0 to the maximum of both sides (absolute, one scale)</source>
         <translation>颜色从 0 到两侧的最大值（绝对，共用色标）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="428" />
+        <location filename="../views/HeatmapView.cpp" line="280" />
         <source>colours from the minimum to the maximum of both sides (range, one scale)</source>
         <translation>颜色从两侧的最小值到最大值（范围，共用色标）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="519" />
+        <location filename="../views/HeatmapView.cpp" line="371" />
         <source>layers %1–%2, each to its maximum</source>
         <translation>第 %1–%2 层，各层相对其最大值</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="520" />
+        <location filename="../views/HeatmapView.cpp" line="372" />
         <source>unit: none (share of each layer's maximum)</source>
         <translation>单位：无（占各层最大值的比例）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="534" />
+        <location filename="../views/HeatmapView.cpp" line="386" />
         <source>layers %1–%2</source>
         <translation>第 %1–%2 层</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="535" />
+        <location filename="../views/HeatmapView.cpp" line="387" />
         <source>unit: %1</source>
         <translation>单位：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="548" />
+        <location filename="../views/HeatmapView.cpp" line="400" />
         <source>Computing the heatmap for layers %1–%2…</source>
         <translation>正在计算第 %1–%2 层的热力图…</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="565" />
+        <location filename="../views/HeatmapView.cpp" line="417" />
         <source>The heatmap could not be computed: %1</source>
         <translation>无法计算热力图：%1</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="597" />
+        <location filename="../views/HeatmapView.cpp" line="449" />
         <source>This run has no stored image.</source>
         <translation>此运行没有保存图像。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="598" />
+        <location filename="../views/HeatmapView.cpp" line="450" />
         <source>This run was imported from a trace, which has no image: heatmaps need an mvprof capture.</source>
         <translation>此运行导入自跟踪文件，其中没有图像：热力图需要 mvprof 采集。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="609" />
+        <location filename="../views/HeatmapView.cpp" line="461" />
         <source>No patch values in this run (captured with --no-probes?).</source>
         <translation>此运行没有图块数值（是否使用了 --no-probes 采集？）。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="639" />
+        <location filename="../views/HeatmapView.cpp" line="491" />
         <source>No %1 values for layers %2–%3.</source>
         <translation>第 %2–%3 层没有 %1 数值。</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="655" />
+        <location filename="../views/HeatmapView.cpp" line="507" />
         <source>image %1 × %2 px</source>
         <translation>图像 %1 × %2 像素</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="656" />
+        <location filename="../views/HeatmapView.cpp" line="508" />
         <source>image %1 × %2 px shown resized to the model's input shape, as its preprocessing resized it (square patches)</source>
         <translation>图像 %1 × %2 像素，按模型输入形状缩放显示，与其预处理的缩放一致（正方形图块）</translation>
     </message>
     <message>
-        <location filename="../views/HeatmapView.cpp" line="660" />
+        <location filename="../views/HeatmapView.cpp" line="512" />
         <source>%1: %2 × %3 patches, layers %4–%5; %6; %7</source>
         <translation>%1：%2 × %3 个图块，第 %4–%5 层；%6；%7</translation>
     </message>
@@ -2765,12 +2770,12 @@ Ctrl+Q  退出
         <translation>筛选模块（例如 expert、layer.1、attn）</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="54" />
+        <location filename="../views/ModuleTreeView.cpp" line="56" />
         <source>Show only modules of one kind</source>
         <translation>只显示某一类型的模块</translation>
     </message>
     <message>
-        <location filename="../views/ModuleTreeView.cpp" line="98" />
+        <location filename="../views/ModuleTreeView.cpp" line="100" />
         <source>All kinds</source>
         <translation>全部类型</translation>
     </message>
@@ -2913,6 +2918,130 @@ Ctrl+Q  退出
 cost %5 · fidelity %6</source>
         <translation>%1 在 %2（%3）：运行 %4
 代价 %5 · 保真度 %6</translation>
+    </message>
+</context>
+<context>
+    <name>mvp::views::PlacementDialog</name>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="65" />
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="67" />
+        <source>Balancedness before (derived)</source>
+        <translation>之前的均衡度（推导值）</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="69" />
+        <source>After (derived)</source>
+        <translation>之后（推导值）</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="71" />
+        <source>Replicated experts</source>
+        <translation>复制的专家</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="97" />
+        <source>Expert Placement (EPLB) — run %1</source>
+        <translation>专家放置（EPLB）—— 运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="100" />
+        <source>Physical expert slots in all: the experts plus the redundant ones</source>
+        <translation>物理专家槽位总数：专家数加冗余副本数</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="101" />
+        <source>GPUs the slots are spread over</source>
+        <translation>槽位分布到的 GPU 数</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="102" />
+        <source>Expert groups (DeepSeek-V3: 8)</source>
+        <translation>专家组数（DeepSeek-V3：8）</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="103" />
+        <source>Servers; the hierarchical policy keeps replicas within one</source>
+        <translation>服务器数；分层策略将副本保持在同一台服务器内</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="109" />
+        <source>All tokens</source>
+        <translation>所有词元</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="110" />
+        <source>Visual tokens</source>
+        <translation>视觉词元</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="111" />
+        <source>Text tokens</source>
+        <translation>文本词元</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="113" />
+        <source>Replicas:</source>
+        <translation>副本数：</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="114" />
+        <source>GPUs:</source>
+        <translation>GPU 数：</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="115" />
+        <source>Groups:</source>
+        <translation>组数：</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="116" />
+        <source>Nodes:</source>
+        <translation>节点数：</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="117" />
+        <source>Load from:</source>
+        <translation>负载来源：</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="137" />
+        <source>&amp;Save SGLang Placement…</source>
+        <translation>保存 SGLang 放置方案(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="176" />
+        <source>EPLB cannot place this: %1</source>
+        <translation>EPLB 无法放置：%1</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="185" />
+        <source>%1 (×%2)</source>
+        <translation>%1（×%2）</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="192" />
+        <source>%1 policy, %2 routed token slots (measured). Balancedness = mean ÷ max of the GPUs' loads in a layer (1 = even), each expert's load split evenly over its replicas (derived); before = SGLang's trivial placement. Over %3 layers: worst %4 → %5, median %6 → %7.</source>
+        <translation>%1 策略，%2 个已路由的词元槽位（实测）。均衡度 = 一层中各 GPU 负载的均值 ÷ 最大值（1 = 均匀），每个专家的负载在其副本间平均分摊（推导值）；之前 = SGLang 的平凡放置。在 %3 层中：最差 %4 → %5，中位数 %6 → %7。</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="215" />
+        <location filename="../views/PlacementDialog.cpp" line="222" />
+        <source>Save SGLang Placement</source>
+        <translation>保存 SGLang 放置方案</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="216" />
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="223" />
+        <source>SGLang --init-expert-location (*.json)</source>
+        <translation>SGLang --init-expert-location（*.json）</translation>
     </message>
 </context>
 <context>

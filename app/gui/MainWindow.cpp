@@ -18,6 +18,7 @@
 #include "views/ModuleTreeModel.h"
 #include "views/ModuleTreeView.h"
 #include "views/OpTableView.h"
+#include "views/PlacementDialog.h"
 #include "views/RooflineView.h"
 #include "views/RunsView.h"
 #include "views/SessionData.h"
@@ -154,6 +155,16 @@ void MainWindow::setUpWhatIfs() {
         const SweepRequest r = dialog.request();
         if (!r.methods.isEmpty()) startSweep(r);
     });
+    // EPLB on the run shown, beside the views (not modal).
+    whatIfMenu->addSeparator();
+    placement_ = whatIfMenu->addAction(tr("Expert &Placement (EPLB)…"), this, [this] {
+        if (!session_) return;
+        auto* dialog = new views::PlacementDialog(session_, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    placement_->setObjectName(QStringLiteral("placementAction"));
+    placement_->setEnabled(false);
     // A point opens its what-if, compared with the baseline, once loaded.
     connect(compare_, &CompareMethodsWindow::openRun, this, [this](qint64 run) {
         if (!session_) return;
@@ -479,6 +490,7 @@ void MainWindow::showSession(std::shared_ptr<const views::SessionData> data) {
     showRunChoice();
     comparison_->setRuns(session_->path, session_->runs);
     whatIfs_->setEnabled(!runner_.isRunning());
+    placement_->setEnabled(!session_->data.routing.empty());
     if (compareWhenLoaded_ && compareWhenLoaded_ == session_->runId) {
         compareWhenLoaded_ = 0;
         if (const auto base = session_->analysis.run.baselineRun) {

@@ -173,6 +173,7 @@ private:
     QComboBox* runSelector_ = nullptr;   // the session's runs; the current one is shown
     QToolButton* backToRun_ = nullptr;   // after a what-if switched the views: back to backTo_
     QAction* backToRunAction_ = nullptr; // the button's place in the toolbar (shown or not)
+    QAction* placement_ = nullptr;       // What-if → Expert Placement: runs with routing
     qint64 backTo_ = 0;
     CaptureRunner runner_;
     QProgressBar* progress_ = nullptr;

@@ -23,7 +23,7 @@ LayerExpertLoad expertLoadOf(const std::vector<RoutingRow>& rows, int experts,
         auto& layer = byLayer[r.layer];
         layer.resize(size_t(width), 0.0);
         layer[size_t(r.expert)] += 1;
-        ++out.slots;
+        ++out.routed;
     }
     for (auto& [layer, load] : byLayer) {
         out.layers.push_back(layer);
@@ -55,7 +55,7 @@ std::vector<double> balancedness(const std::vector<std::vector<double>>& perGpu)
 } // namespace
 
 Result<PlacementPlan> planPlacement(LayerExpertLoad load, const EplbShape& shape) {
-    if (load.slots == 0)
+    if (load.routed == 0)
         return makeError(ErrorCode::BadInput,
                          "no routed tokens to place: the run has no MoE layer, or the phase and "
                          "modality asked for left none");
@@ -81,7 +81,7 @@ std::string formatPlanText(const PlacementPlan& p) {
                       std::to_string(p.load.load.front().size()) + " experts on " +
                       std::to_string(s.gpus) + " GPUs, " + std::to_string(s.nodes) +
                       " node(s), " + std::to_string(s.groups) + " group(s); " +
-                      std::to_string(p.load.slots) + " routed token slots (measured)\n";
+                      std::to_string(p.load.routed) + " routed token slots (measured)\n";
     out += "balancedness = mean ÷ max of the GPUs' loads, per layer (1 = even); loads "
            "predicted from the measured counts, each expert's split evenly over its "
            "replicas (derived)\n";

@@ -28,7 +28,7 @@ struct LoadFilter {
 struct LayerExpertLoad {
     std::vector<int> layers;
     ExpertLoad load;
-    int64_t slots = 0; // rows counted
+    int64_t routed = 0; // token slots counted (rows)
 };
 
 // `experts`: the model's count (0: the largest expert id seen + 1).
