@@ -3,7 +3,9 @@
 #include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <algorithm>
 #include <cctype>
+#include <sqlite3.h>
 
 namespace mvp::test {
 
@@ -60,6 +62,35 @@ std::string firstWord(const std::string& output) {
     while (!w.empty() && std::ispunct(static_cast<unsigned char>(w.back())))
         w.pop_back();
     return w;
+}
+
+std::map<int, std::vector<double>> routedSlotsBySql(const QString& session, int64_t run,
+                                                    int experts) {
+    std::map<int, std::vector<double>> counts;
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(session.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+        SQLITE_OK) {
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT layer, expert, COUNT(*) FROM routing WHERE run = ? "
+                               "GROUP BY layer, expert", -1, &st, nullptr);
+        sqlite3_bind_int64(st, 1, run);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            auto& row = counts[sqlite3_column_int(st, 0)];
+            row.resize(size_t(experts), 0.0);
+            const int expert = sqlite3_column_int(st, 1);
+            if (expert >= 0 && expert < experts) row[size_t(expert)] = sqlite3_column_double(st, 2);
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return counts;
+}
+
+double balancednessOf(const std::vector<double>& gpuLoads) {
+    double sum = 0, top = 0;
+    for (const double v : gpuLoads)
+        sum += v, top = std::max(top, v);
+    return top > 0 ? sum / double(gpuLoads.size()) / top : 1.0;
 }
 
 } // namespace mvp::test

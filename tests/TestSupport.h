@@ -6,7 +6,10 @@
 #include <QString>
 #include <QStringList>
 #include <QtGlobal>
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace mvp::test {
 
@@ -40,5 +43,13 @@ template <typename T> T* find(const QObject& parent, const char* name) {
 // The eval task's scoring rule restated for tests (not core's code): the
 // output's first word, lower case, without trailing punctuation.
 std::string firstWord(const std::string& output);
+
+// Routed token slots per expert (`experts` wide) of each MoE layer of `run`,
+// counted by SQL from the session's routing rows, not through mvprof's reader.
+std::map<int, std::vector<double>> routedSlotsBySql(const QString& session, int64_t run,
+                                                    int experts);
+// EPLB's balancedness of one layer, restated: the mean of the GPUs' loads ÷
+// the largest.
+double balancednessOf(const std::vector<double>& gpuLoads);
 
 } // namespace mvp::test

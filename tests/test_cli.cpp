@@ -287,20 +287,7 @@ private slots:
     // load the sum over its slots, balancedness mean ÷ max over the GPUs;
     // before = slot i holds expert i mod 4.
     void eplbPlacesTheMeasuredLoad() {
-        std::map<int, std::vector<double>> counts; // layer → per expert
-        sqlite3* db = nullptr;
-        QCOMPARE(sqlite3_open_v2(session.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr),
-                 SQLITE_OK);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT layer, expert, COUNT(*) FROM routing WHERE run = 1 "
-                               "GROUP BY layer, expert", -1, &st, nullptr);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            auto& row = counts[sqlite3_column_int(st, 0)];
-            row.resize(4, 0.0);
-            row[size_t(sqlite3_column_int(st, 1))] = sqlite3_column_double(st, 2);
-        }
-        sqlite3_finalize(st);
-        sqlite3_close(db);
+        const auto counts = test::routedSlotsBySql(session, 1, 4);
         QCOMPARE(int(counts.size()), 2);
 
         const QString out = file(QStringLiteral("placement.json"));
@@ -314,12 +301,6 @@ private slots:
         QCOMPARE(doc.keys(), QStringList{QStringLiteral("physical_to_logical_map")});
         const auto maps = doc[QStringLiteral("physical_to_logical_map")].toArray();
         QCOMPARE(maps.size(), 2);
-        const auto balancedness = [](const std::vector<double>& gpus) {
-            double sum = 0, top = 0;
-            for (const double v : gpus)
-                sum += v, top = std::max(top, v);
-            return sum / double(gpus.size()) / top;
-        };
         int layerIndex = 0;
         for (const auto& [layer, load] : counts) {
             const auto map = maps.at(layerIndex++).toArray();
@@ -337,8 +318,8 @@ private slots:
             }
             const QString line = QStringLiteral("layer %1: balancedness %2 → %3")
                                      .arg(layer)
-                                     .arg(balancedness(before), 0, 'f', 3)
-                                     .arg(balancedness(after), 0, 'f', 3);
+                                     .arg(test::balancednessOf(before), 0, 'f', 3)
+                                     .arg(test::balancednessOf(after), 0, 'f', 3);
             QVERIFY2(QString::fromUtf8(r.out).contains(line),
                      qPrintable(line + QStringLiteral(" not in:\n") + QString::fromUtf8(r.out)));
         }

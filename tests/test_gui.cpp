@@ -52,9 +52,7 @@
 #include <QTreeView>
 #include <QUrl>
 #include <qcustomplot.h>
-#include <map>
 #include <set>
-#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -528,20 +526,7 @@ private slots:
     // load split evenly over its replicas); a shape EPLB refuses empties the
     // table and says why; the saved file is SGLang's.
     void expertPlacementDialogShowsTheLoadPlaced() {
-        std::map<int, std::vector<double>> counts;
-        sqlite3* db = nullptr;
-        QCOMPARE(sqlite3_open_v2(session.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr),
-                 SQLITE_OK);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT layer, expert, COUNT(*) FROM routing WHERE run = 1 "
-                               "GROUP BY layer, expert", -1, &st, nullptr);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            auto& row = counts[sqlite3_column_int(st, 0)];
-            row.resize(4, 0.0);
-            row[size_t(sqlite3_column_int(st, 1))] = sqlite3_column_double(st, 2);
-        }
-        sqlite3_finalize(st);
-        sqlite3_close(db);
+        const auto counts = test::routedSlotsBySql(session, 1, 4);
         MainWindow w;
         QVERIFY(showSession(w, session, QSize(1280, 800)));
         auto* action = w.findChild<QAction*>(QStringLiteral("placementAction"));
@@ -553,12 +538,6 @@ private slots:
         auto* table = test::find<QTableView>(*dialog, "placementTable");
         QCOMPARE(table->model()->rowCount(), int(counts.size()));
         const auto& map = dialog->plan()->placement.physicalToLogical;
-        const auto balancedness = [](const std::vector<double>& gpus) {
-            double sum = 0, top = 0;
-            for (const double v : gpus)
-                sum += v, top = std::max(top, v);
-            return sum / double(gpus.size()) / top;
-        };
         int row = 0;
         for (const auto& [layer, load] : counts) {
             std::vector<int> copies(4, 0);
@@ -573,9 +552,9 @@ private slots:
             auto* m = table->model();
             QCOMPARE(m->index(row, 0).data().toInt(), layer);
             QCOMPARE(m->index(row, 1).data().toString(),
-                     QString::number(balancedness(before), 'f', 3));
+                     QString::number(test::balancednessOf(before), 'f', 3));
             QCOMPARE(m->index(row, 2).data().toString(),
-                     QString::number(balancedness(after), 'f', 3));
+                     QString::number(test::balancednessOf(after), 'f', 3));
             ++row;
         }
         const QString saved = dir.filePath(QStringLiteral("placement.json"));
