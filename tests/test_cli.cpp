@@ -323,6 +323,21 @@ private slots:
             QVERIFY2(QString::fromUtf8(r.out).contains(line),
                      qPrintable(line + QStringLiteral(" not in:\n") + QString::fromUtf8(r.out)));
         }
+        // The other file SGLang takes: the measured counts themselves.
+        const auto c = runCli({QStringLiteral("eplb"), session, QStringLiteral("--replicas"),
+                               QStringLiteral("8"), QStringLiteral("--gpus"), QStringLiteral("4"),
+                               QStringLiteral("--export"), QStringLiteral("counts"),
+                               QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(c.exitCode == 0, c.err.constData());
+        const auto logical =
+            QJsonDocument::fromJson(c.out).object()[QStringLiteral("logical_count")].toArray();
+        QCOMPARE(logical.size(), int(counts.size()));
+        int at = 0; // layers ascending, as the map's rows
+        for (const auto& layerCounts : counts) {
+            const auto row = logical.at(at++).toArray();
+            for (int e = 0; e < 4; ++e)
+                QCOMPARE(row.at(e).toDouble(), layerCounts.second[size_t(e)]);
+        }
         expectRefused({QStringLiteral("eplb"), session, QStringLiteral("--replicas"),
                        QStringLiteral("2"), QStringLiteral("--gpus"), QStringLiteral("2")},
                       QStringLiteral("cannot hold 4 experts"));

@@ -19,7 +19,8 @@ constexpr const char* kFooter =
 when --groups divide among --nodes, global otherwise), and prints each
 layer's balancedness (mean ÷ max GPU load) before — SGLang's trivial
 placement — and after (derived). --out writes {"physical_to_logical_map": …}
-for SGLang's --init-expert-location. docs/placement.md.)";
+(or with --export counts {"logical_count": …}) for SGLang's
+--init-expert-location. docs/placement.md.)";
 
 Result<int64_t> chooseRun(SessionReader& reader, std::optional<int64_t> asked) {
     auto runs = reader.runs();
@@ -38,7 +39,7 @@ int eplbCommand(const std::vector<std::string>& argv) {
                     "placement for a run's load",
                     kFooter);
     EplbShape shape;
-    std::string phase = "all", modality = "all", out, format = "text";
+    std::string phase = "all", modality = "all", out, format = "text", exported = "map";
     int64_t run = 0;
     cli.app.add_option("--replicas", shape.replicas, "physical expert slots in all [required]")
         ->required()
@@ -52,6 +53,11 @@ int eplbCommand(const std::vector<std::string>& argv) {
     cli.app.add_option("--modality", modality, "visual, text or all (default)")
         ->check(oneOf({"visual", "text", "all"}));
     cli.app.add_option("--out", out, "write SGLang's --init-expert-location JSON here");
+    cli.app
+        .add_option("--export", exported,
+                    "what --out holds: map (default: physical_to_logical_map, this placement) "
+                    "or counts (logical_count, the measured load, for SGLang to place itself)")
+        ->check(oneOf({"map", "counts"}));
     cli.app.add_option("--format", format, "text (default) or json (the placement file's content)")
         ->check(oneOf({"text", "json"}));
     if (auto exit = cli.parse(argv)) return *exit;
@@ -70,7 +76,8 @@ int eplbCommand(const std::vector<std::string>& argv) {
     auto plan = planPlacement(expertLoadOf(data->routing, data->experts, filter), shape);
     if (!plan)
         return fail(2, "run " + std::to_string(*id) + ": " + plan.error().message);
-    const std::string json = sglangPlacementJson(*plan);
+    const std::string json =
+        exported == "counts" ? sglangLogicalCountJson(plan->load) : sglangPlacementJson(*plan);
     if (!out.empty()) {
         std::ofstream f(out, std::ios::binary | std::ios::trunc);
         if (!(f << json) || !f.flush()) return fail(2, "could not write " + out);

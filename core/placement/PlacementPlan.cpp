@@ -110,4 +110,11 @@ std::string sglangPlacementJson(const PlacementPlan& p) {
            "\n";
 }
 
+std::string sglangLogicalCountJson(const LayerExpertLoad& load) {
+    std::vector<std::vector<int64_t>> counts;
+    for (const auto& layer : load.load)
+        counts.emplace_back(layer.begin(), layer.end()); // whole token counts
+    return nlohmann::json{{"logical_count", counts}}.dump() + "\n";
+}
+
 } // namespace mvp

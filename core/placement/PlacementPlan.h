@@ -59,5 +59,9 @@ std::string formatPlanText(const PlacementPlan& plan);
 // SGLang's --init-expert-location file: {"physical_to_logical_map": [[…], …]},
 // one row per MoE layer held (SGLang's init_by_mapping takes no other key).
 std::string sglangPlacementJson(const PlacementPlan& plan);
+// The other form SGLang takes there: {"logical_count": [[…], …]}, the
+// measured load per MoE layer and logical expert, for SGLang to place itself
+// with its own EPLB on the GPUs it serves.
+std::string sglangLogicalCountJson(const LayerExpertLoad& load);
 
 } // namespace mvp
