@@ -538,7 +538,7 @@ private slots:
         auto* table = test::find<QTableView>(*dialog, "placementTable");
         QCOMPARE(table->model()->rowCount(), int(counts.size()));
         const auto& map = dialog->plan()->placement.physicalToLogical;
-        int row = 0;
+        int row = 0, layersWorse = 0;
         for (const auto& [layer, load] : counts) {
             std::vector<int> copies(4, 0);
             for (const int e : map[size_t(row)])
@@ -555,8 +555,15 @@ private slots:
                      QString::number(test::balancednessOf(before), 'f', 3));
             QCOMPARE(m->index(row, 2).data().toString(),
                      QString::number(test::balancednessOf(after), 'f', 3));
+            layersWorse += test::balancednessOf(after) < test::balancednessOf(before) - 1e-9;
             ++row;
         }
+        // Two hot experts (the skew) sit evenly in the trivial layout; EPLB's
+        // greedy replicas do not, and the dialog says so.
+        QVERIFY(test::find<QLabel>(*dialog, "placementSummary")
+                    ->text()
+                    .contains(QStringLiteral("worse than the trivial one")) ==
+                (layersWorse > 0));
         const QString saved = dir.filePath(QStringLiteral("placement.json"));
         QVERIFY(dialog->savePlacement(saved));
         QFile f(saved);

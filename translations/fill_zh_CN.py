@@ -696,6 +696,7 @@ ZH = {
     'Could not write %1: %2': '无法写入 %1：%2',
     'SGLang --init-expert-location (*.json)': 'SGLang --init-expert-location（*.json）',
     'Expert &Placement (EPLB)…': '专家放置(&P)（EPLB）…',
+    "EPLB's placement is predicted to balance %1 layer(s) worse than the trivial one: keep the trivial placement there, or try another number of replicas.": '预测 EPLB 的放置会使 %1 层的均衡度比平凡放置更差：这些层请保留平凡放置，或尝试其他副本数。',
 }
 
 

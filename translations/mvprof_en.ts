@@ -3022,18 +3022,23 @@ cost %5 · fidelity %6</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="215"/>
-        <location filename="../views/PlacementDialog.cpp" line="222"/>
+        <location filename="../views/PlacementDialog.cpp" line="205"/>
+        <source>EPLB&apos;s placement is predicted to balance %1 layer(s) worse than the trivial one: keep the trivial placement there, or try another number of replicas.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="221"/>
+        <location filename="../views/PlacementDialog.cpp" line="228"/>
         <source>Save SGLang Placement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="216"/>
+        <location filename="../views/PlacementDialog.cpp" line="222"/>
         <source>Could not write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="223"/>
+        <location filename="../views/PlacementDialog.cpp" line="229"/>
         <source>SGLang --init-expert-location (*.json)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -3028,18 +3028,23 @@ cost %5 · fidelity %6</source>
         <translation>%1 策略，%2 个已路由的词元槽位（实测）。均衡度 = 一层中各 GPU 负载的均值 ÷ 最大值（1 = 均匀），每个专家的负载在其副本间平均分摊（推导值）；之前 = SGLang 的平凡放置。在 %3 层中：最差 %4 → %5，中位数 %6 → %7。</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="215" />
-        <location filename="../views/PlacementDialog.cpp" line="222" />
+        <location filename="../views/PlacementDialog.cpp" line="205" />
+        <source>EPLB's placement is predicted to balance %1 layer(s) worse than the trivial one: keep the trivial placement there, or try another number of replicas.</source>
+        <translation>预测 EPLB 的放置会使 %1 层的均衡度比平凡放置更差：这些层请保留平凡放置，或尝试其他副本数。</translation>
+    </message>
+    <message>
+        <location filename="../views/PlacementDialog.cpp" line="221" />
+        <location filename="../views/PlacementDialog.cpp" line="228" />
         <source>Save SGLang Placement</source>
         <translation>保存 SGLang 放置方案</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="216" />
+        <location filename="../views/PlacementDialog.cpp" line="222" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="223" />
+        <location filename="../views/PlacementDialog.cpp" line="229" />
         <source>SGLang --init-expert-location (*.json)</source>
         <translation>SGLang --init-expert-location（*.json）</translation>
     </message>

@@ -200,6 +200,12 @@ void PlacementDialog::recompute() {
                 .arg(after.worst, 0, 'f', 3)
                 .arg(before.median, 0, 'f', 3)
                 .arg(after.median, 0, 'f', 3));
+        if (const int worse = layersMadeWorse(p))
+            summary_->setText(summary_->text() + QLatin1Char(' ') +
+                              tr("EPLB's placement is predicted to balance %1 layer(s) worse "
+                                 "than the trivial one: keep the trivial placement there, or "
+                                 "try another number of replicas.")
+                                  .arg(worse));
     }
     model_->setRows(std::move(rows));
     save_->setEnabled(plan_.has_value());

@@ -40,6 +40,13 @@ LayerSpread spreadOver(std::vector<double> v) {
     return {v.front(), median, v.back()};
 }
 
+int layersMadeWorse(const PlacementPlan& plan) {
+    int worse = 0;
+    for (size_t i = 0; i < plan.balancednessAfter.size(); ++i)
+        worse += plan.balancednessAfter[i] < plan.balancednessBefore[i] - 1e-9;
+    return worse;
+}
+
 namespace {
 // Mean over GPUs ÷ the busiest GPU's load, per layer (1 when nothing ran).
 std::vector<double> balancedness(const std::vector<std::vector<double>>& perGpu) {
@@ -102,6 +109,10 @@ std::string formatPlanText(const PlacementPlan& p) {
            ", median " + fmt("%.3f", before.median) + " → " + fmt("%.3f", after.median) +
            ", best " + fmt("%.3f", before.best) + " → " + fmt("%.3f", after.best) +
            " (derived; before: SGLang's trivial placement, slot i → expert i mod experts)\n";
+    if (const int worse = layersMadeWorse(p))
+        out += "EPLB's placement is predicted to balance " + std::to_string(worse) +
+               " layer(s) worse than the trivial one: keep the trivial placement there, or try "
+               "another number of replicas\n";
     return out;
 }
 

@@ -48,6 +48,10 @@ struct LayerSpread {
     double worst = 0, median = 0, best = 0;
 };
 LayerSpread spreadOver(std::vector<double> perLayer);
+// Layers whose balancedness the placement is predicted to lower: EPLB's
+// greedy replication can lose to the trivial layout (e.g. two hot experts
+// whose trivial slots already share the GPUs evenly).
+int layersMadeWorse(const PlacementPlan& plan);
 
 // Errors: no routed tokens (a dense model, or the filter left none), and
 // rebalanceExperts' refusals.
