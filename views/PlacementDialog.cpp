@@ -17,6 +17,7 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace mvp::views {
 
@@ -74,15 +75,6 @@ public:
 };
 
 namespace {
-// The model's expert count, else the largest routed id + 1.
-int expertCount(const SessionData& d) {
-    int n = d.data.experts;
-    if (n <= 0)
-        for (const auto& r : d.data.routing)
-            n = std::max(n, r.expert + 1);
-    return std::max(n, 1);
-}
-
 // One spare slot per GPU on as many GPUs as divide the experts (≤ 8).
 int defaultGpus(int experts) {
     for (const int g : {8, 4, 2})
@@ -95,7 +87,8 @@ PlacementDialog::PlacementDialog(std::shared_ptr<const SessionData> data, QWidge
     : QDialog(parent), data_(std::move(data)), model_(new PlacementLayersModel(this)) {
     setObjectName(QStringLiteral("placementDialog"));
     setWindowTitle(tr("Expert Placement (EPLB) — run %1").arg(data_->runId));
-    const int experts = expertCount(*data_), gpus = defaultGpus(experts);
+    const int experts = std::max(1, expertCountOf(data_->data.routing, data_->data.experts));
+    const int gpus = defaultGpus(experts);
     replicas_ = spin("replicas", experts + gpus,
                      tr("Physical expert slots in all: the experts plus the redundant ones"));
     gpus_ = spin("gpus", gpus, tr("GPUs the slots are spread over"));

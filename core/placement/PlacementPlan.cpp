@@ -8,12 +8,17 @@
 
 namespace mvp {
 
+int expertCountOf(const std::vector<RoutingRow>& rows, int configured) {
+    int n = configured;
+    if (n <= 0)
+        for (const auto& r : rows)
+            n = std::max(n, r.expert + 1);
+    return n;
+}
+
 LayerExpertLoad expertLoadOf(const std::vector<RoutingRow>& rows, int experts,
                              const LoadFilter& filter) {
-    int width = experts;
-    if (width <= 0)
-        for (const auto& r : rows)
-            width = std::max(width, r.expert + 1);
+    const int width = expertCountOf(rows, experts);
     std::map<int, std::vector<double>> byLayer;
     LayerExpertLoad out;
     for (const auto& r : rows) {

@@ -31,7 +31,11 @@ struct LayerExpertLoad {
     int64_t routed = 0; // token slots counted (rows)
 };
 
-// `experts`: the model's count (0: the largest expert id seen + 1).
+// The model's expert count `configured`, or where it is unknown (0) the
+// largest routed expert id + 1.
+int expertCountOf(const std::vector<RoutingRow>& rows, int configured);
+
+// `experts`: the model's count (0: expertCountOf's fallback).
 LayerExpertLoad expertLoadOf(const std::vector<RoutingRow>& rows, int experts,
                              const LoadFilter& filter = {});
 
