@@ -204,8 +204,9 @@ void addEvalOption(CLI::App& app, WhatIfArgs& a) {
         ->group("Eval sets");
     app.add_flag("--no-item-heatmaps", a.noItemHeatmaps,
                  "--eval: skip the extra untimed pass per item and arm that observes the "
-                 "built-in model's attention for the item's answer_attention heatmap (the GUI's "
-                 "items tab shows them)")
+                 "model's attention (the built-in model's, or a TorchScript model's through its "
+                 "attention roles) for the item's answer_attention heatmap (the GUI's items tab "
+                 "shows them)")
         ->group("Eval sets");
 }
 

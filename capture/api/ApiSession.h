@@ -10,12 +10,14 @@
 #include "capture/probe/GpuTrace.h"
 #include "capture/probe/Recorder.h"
 #include "capture/run/EvalRuns.h"
+#include "capture/run/ScratchSession.h"
 #include "core/Result.h"
 #include "core/compare/Prediction.h"
 #include "core/eval/EvalSet.h"
 #include "core/session/LiveRuns.h"
 #include "core/session/SessionWriter.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +44,12 @@ struct EvalState {
     std::optional<EvalItemRow> baseline;
     std::vector<StepOutputRow> baselineSteps;
     std::string itemJson; // mvprof_eval_item's answer, alive until the next call
+    // Observation passes (mvprof_begin_eval_observation): where they record,
+    // on first use; the arm one is recording now; per arm, the heatmap its
+    // next item row takes.
+    std::unique_ptr<ScratchSession> scratch;
+    std::optional<int> observing;
+    std::array<std::optional<EvalItemHeatmap>, 2> heatmaps;
 };
 } // namespace mvp::api
 
@@ -50,7 +58,7 @@ struct mvprof_session {
     std::unique_ptr<mvp::SessionWriter> writer;
     std::optional<int64_t> run;
     std::optional<int64_t> baselineRun; // of the open run, when it is a what-if
-    std::unique_ptr<mvp::Recorder> recorder;
+    std::unique_ptr<mvp::Recorder> recorder; // the open run's, or an eval observation pass's
     std::unique_ptr<mvp::AttentionObserver> attention; // when the run records attention
     std::unique_ptr<mvp::LiveRunAnnouncement> announcement;
     mvp::Batch rows;                             // routing, tokens and metrics until the run ends
@@ -89,7 +97,8 @@ template <typename F> int guarded(mvprof_session* s, bool needsRun, F f) {
 // A run's description as the session stores it (strings checked by the caller).
 RunInfo runInfo(const mvprof_run_info& in);
 
-// Ends an eval still open (mvprof_close): both runs stored as `status`.
+// Ends an eval still open (mvprof_close): both runs stored as `status`; an
+// observation pass still open is dropped first.
 int endEval(mvprof_session& s, RunStatus status, const std::string& error);
 
 // Ends the open run's recording once: its last phase, the op callbacks and

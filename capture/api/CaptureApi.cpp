@@ -304,6 +304,9 @@ int mvprof_pause_ops(mvprof_session* s, int pause) {
 
 int mvprof_end_run(mvprof_session* s, int status, const char* error) {
     return guarded(s, true, [&]() -> int {
+        if (!s->run)
+            return fail(MVPROF_BAD_INPUT, "an eval's observation pass is open, not a run: end "
+                                          "it with mvprof_end_eval_observation");
         const auto st = status == MVPROF_COMPLETE     ? mvp::RunStatus::Complete
                         : status == MVPROF_INCOMPLETE ? mvp::RunStatus::Incomplete
                                                       : mvp::RunStatus::Failed;
@@ -315,9 +318,10 @@ int mvprof_close(mvprof_session* s) {
     if (!s) return MVPROF_OK;
     int rc = MVPROF_OK;
     try {
-        if (s->recorder) rc = endRun(s, mvp::RunStatus::Failed, "the session was closed mid-run");
+        // An eval's observation pass holds a recorder but no run: the eval ends it.
         if (s->eval)
             rc = mvp::api::endEval(*s, mvp::RunStatus::Failed, "the session was closed mid-eval");
+        if (s->recorder) rc = endRun(s, mvp::RunStatus::Failed, "the session was closed mid-run");
         if (auto c = s->writer->close(); !c && rc == MVPROF_OK) rc = fail(c.error());
     } catch (const std::exception& e) {
         rc = fail(MVPROF_INTERNAL, std::string("internal error: ") + e.what());

@@ -4,6 +4,9 @@
 // this side scores it, measures the what-if's fidelity to the baseline's
 // logits of the same item and stores both rows as the built-in models' eval
 // does (capture/run/EvalRuns.h), so reports and the GUI read them alike.
+// Where the host asks, an extra observation pass per arm reads the item's
+// attention as a profile does (the row/module calls of a run, recorded into a
+// scratch session nobody reads) for its answer_attention heatmap.
 #include "capture/api/ApiSession.h"
 #include "core/Phase.h"
 #include "core/interop/Sha256.h"
@@ -83,9 +86,29 @@ Status checkArm(const EvalState& e, int arm, int index) {
     return Ok{};
 }
 
+// Ends the observation pass recording now: its recording stopped, and its
+// answer_attention, on the patch grid the host declared, kept for the arm's
+// next row (`keep`) or dropped.
+void endObservation(mvprof_session& s, bool keep) {
+    EvalState& e = *s.eval;
+    finishRecording(s);
+    const int arm = *e.observing;
+    const auto& grid = s.rows.patchGrid;
+    e.heatmaps[size_t(arm)].reset();
+    if (keep && s.attention && grid)
+        e.heatmaps[size_t(arm)] =
+            answerAttentionHeatmap(s.attention->metrics(), e.set.items[size_t(e.done)].image,
+                                   grid->gridH, grid->gridW);
+    s.attention.reset();
+    s.recorder.reset();
+    s.rows = Batch();
+    e.observing.reset();
+}
+
 } // namespace
 
 int endEval(mvprof_session& s, RunStatus status, const std::string& error) {
+    if (s.eval->observing) endObservation(s, false);
     EvalState& e = *s.eval;
     const int size = int(e.set.items.size());
     const bool cut = status == RunStatus::Complete && e.done < size;
@@ -167,6 +190,8 @@ int mvprof_add_eval_item(mvprof_session* s, int arm, int index, const char* outp
                                       [](float v) { return !std::isnan(v); }))
             return fail(MVPROF_BAD_INPUT, "the item's logits hold NaN");
         auto& e = *s->eval;
+        if (e.observing)
+            return fail(MVPROF_BAD_INPUT, "an observation pass is open: end it first");
         if (auto ok = mvp::api::checkArm(e, arm, index); !ok) return fail(ok.error());
         auto times = mvp::api::phaseTimes(phases, ns, n_phases);
         if (!times) return fail(times.error());
@@ -174,6 +199,8 @@ int mvprof_add_eval_item(mvprof_session* s, int arm, int index, const char* outp
                                     visual_tokens, std::vector<int>(kept, kept + n_kept),
                                     std::move(times.value()));
         *correct = row.correct ? int(*row.correct) : -1;
+        row.heatmap = std::move(e.heatmaps[size_t(arm)]);
+        e.heatmaps[size_t(arm)].reset();
         auto rows = mvp::api::stepRows(logits, steps, vocab);
         if (arm == 0) {
             e.baseline = std::move(row);
@@ -185,6 +212,43 @@ int mvprof_add_eval_item(mvprof_session* s, int arm, int index, const char* outp
         e.baseline.reset(), e.baselineSteps.clear();
         if (!stored) return fail(stored.error());
         ++e.done;
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_begin_eval_observation(mvprof_session* s, int arm, int index) {
+    return guarded(s, false, [&]() -> int {
+        if (!s->eval) return fail(MVPROF_BAD_INPUT, "no eval is open: call mvprof_begin_eval");
+        auto& e = *s->eval;
+        if (e.observing)
+            return fail(MVPROF_BAD_INPUT, "an observation pass is open: end it first");
+        if (arm != 0 && arm != 1) return fail(MVPROF_BAD_INPUT, "an arm is 0 or 1");
+        if (auto ok = mvp::api::checkArm(e, arm, index); !ok) return fail(ok.error());
+        if (!e.scratch) {
+            auto scratch = mvp::ScratchSession::open();
+            if (!scratch) return fail(scratch.error());
+            e.scratch = std::move(scratch.value());
+        }
+        auto run = e.scratch->newRun();
+        if (!run) return fail(run.error());
+        s->recorder = std::make_unique<mvp::Recorder>(e.scratch->writer(), *run, true);
+        s->attention = std::make_unique<mvp::AttentionObserver>();
+        s->recorder->setObserver(s->attention.get());
+        s->rows = mvp::Batch();
+        s->recordingFinished = false;
+        s->decodeSteps = 0;
+        e.observing = arm;
+        s->recorder->startOps();
+        return MVPROF_OK;
+    });
+}
+
+int mvprof_end_eval_observation(mvprof_session* s) {
+    return guarded(s, false, [&]() -> int {
+        if (!s->eval || !s->eval->observing)
+            return fail(MVPROF_BAD_INPUT,
+                        "no observation pass is open: call mvprof_begin_eval_observation");
+        mvp::api::endObservation(*s, true);
         return MVPROF_OK;
     });
 }

@@ -157,10 +157,10 @@ int mvprof_add_metric(mvprof_session* s, const char* name, double value, const c
         if (text(name).empty() || !std::isfinite(value))
             return fail(MVPROF_BAD_INPUT, "a metric needs a name and a finite value");
         mvp::RunMetricRow metric{text(name), value, text(unit), k, text(note)};
-        if (s->recorder)
-            s->rows.runMetrics.push_back(std::move(metric));
-        else // an eval's metrics describe its what-if's configuration
+        if (s->eval) // an eval's metrics describe its what-if's configuration
             s->eval->runs.addWhatIfMetric(std::move(metric));
+        else
+            s->rows.runMetrics.push_back(std::move(metric));
         return MVPROF_OK;
     });
 }

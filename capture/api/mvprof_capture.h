@@ -19,7 +19,7 @@ extern "C" {
 #define MVPROF_API
 #endif
 
-#define MVPROF_ABI_VERSION 6
+#define MVPROF_ABI_VERSION 7
 
 enum mvprof_error {
     MVPROF_OK = 0,
@@ -195,6 +195,19 @@ MVPROF_API int mvprof_add_eval_item(mvprof_session* s, int arm, int index, const
                                     const float* logits, int steps, int vocab, int visual_tokens,
                                     const int* kept, int n_kept, const char* const* phases,
                                     const long long* ns, int n_phases, int* correct);
+/* Where the model looked while answering the next item (its
+ * answer_attention heatmap, stored with the arm's row): an extra pass of arm
+ * `arm` over item `index` (as mvprof_add_eval_item's next call names them),
+ * made between begin and end with a run's calls (mvprof_begin_phase,
+ * mvprof_begin_module / mvprof_end_module, mvprof_set_patch_grid,
+ * mvprof_add_visual_tokens, mvprof_pause_ops). Its spans and ops go to a
+ * scratch recording nobody reads; softmax inside the attention role's
+ * modules is read as a profile reads it. End keeps the heatmap for the
+ * arm's next mvprof_add_eval_item (none when no attention was readable or
+ * no patch grid was set). Its phases are not timed: the item's times come
+ * from the pass mvprof_add_eval_item describes. */
+MVPROF_API int mvprof_begin_eval_observation(mvprof_session* s, int arm, int index);
+MVPROF_API int mvprof_end_eval_observation(mvprof_session* s);
 /* Ends both eval runs with a status (complete with items missing is stored
  * as incomplete, saying how many ran) and, for incomplete or failed, why. */
 MVPROF_API int mvprof_end_eval(mvprof_session* s, int status, const char* error);

@@ -30,6 +30,12 @@ std::string CaptureProgress::name() const {
     return {};
 }
 
+PatchGridSize patchGridOf(const PreparedCapture& p) {
+    const int side = p.config.vision.gridSide();
+    const auto& m = p.userModel;
+    return {m && m->gridH ? *m->gridH : side, m && m->gridW ? *m->gridW : side};
+}
+
 Status setInput(PreparedCapture& p, const std::string& imagePath, const std::string& prompt,
                 const std::vector<uint8_t>* imageData) {
     const auto& o = p.options;

@@ -69,6 +69,15 @@ struct PreparedCapture {
     std::optional<UserModelManifest> userModel; // set for a TorchScript user model
 };
 
+// The patch grid a capture's heatmaps are drawn on: a user model's manifest
+// may give its rows and columns, else the config's image size over its patch
+// size, squared.
+struct PatchGridSize {
+    int rows = 0, cols = 0;
+    int patches() const { return rows * cols; }
+};
+PatchGridSize patchGridOf(const PreparedCapture& p);
+
 // Validates the options (model, steps, prompt vs context, attention layers,
 // device, image) without touching the output path. Cheap: no model is built.
 Result<PreparedCapture> prepareCapture(const CaptureOptions& options);
@@ -81,7 +90,9 @@ Status setInput(PreparedCapture& p, const std::string& imagePath, const std::str
 // What an eval item's pass keeps besides its tokens and times.
 struct ItemObservation {
     bool logits = false;    // every step's logits (ItemPass::steps), for fidelity
-    bool attention = false; // the attention patch metrics (built-in model only; slows the pass)
+    // The attention patch metrics: the built-in model's, or a TorchScript
+    // model's through its attention roles (none without). Slows the pass.
+    bool attention = false;
 };
 
 // What one unrecorded pass generated, and its phase times.

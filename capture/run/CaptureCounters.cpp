@@ -15,11 +15,10 @@
 #include "capture/cuda/RangeProfiler.h"
 #include "capture/probe/Recorder.h"
 #include "capture/run/CapturerImpl.h"
+#include "capture/run/ScratchSession.h"
 #include "core/session/SessionWriter.h"
 
-#include <filesystem>
 #include <map>
-#include <unistd.h>
 
 namespace mvp {
 
@@ -46,45 +45,16 @@ private:
     std::function<std::string(int64_t)> pathOf_;
 };
 
-// A session file for the replays' spans, removed with it.
-class ScratchSession {
-public:
-    static Result<std::unique_ptr<ScratchSession>> open() {
-        auto s = std::unique_ptr<ScratchSession>(new ScratchSession);
-        s->path_ = std::filesystem::temp_directory_path() /
-                   ("mvprof-counters-" + std::to_string(::getpid()) + ".mvprof");
-        auto writer = SessionWriter::open(s->path_.string(), SessionWriter::Mode::Overwrite);
-        if (!writer) return writer.error();
-        s->writer_ = std::move(writer.value());
-        auto run = s->writer_->beginRun(RunInfo{});
-        if (!run) return run.error();
-        s->run_ = *run;
-        return s;
-    }
-    ~ScratchSession() {
-        if (writer_) (void)writer_->close();
-        std::error_code ignored;
-        for (const char* suffix : {"", "-wal", "-shm"})
-            std::filesystem::remove(path_.string() + suffix, ignored);
-    }
-    SessionWriter& writer() { return *writer_; }
-    int64_t run() const { return run_; }
-
-private:
-    ScratchSession() = default;
-    std::filesystem::path path_;
-    std::unique_ptr<SessionWriter> writer_;
-    int64_t run_ = 0;
-};
-
 Status replayUnderCounters(const CounterReplay& replay, cuda::RangeProfiler& profiler, int levels) {
     auto scratch = ScratchSession::open();
     if (!scratch) return scratch.error();
+    auto run = (*scratch)->newRun();
+    if (!run) return run.error();
     for (int pass = 0; pass < cuda::kMaxCounterReplays; ++pass) {
         if (auto s = profiler.beginPass(); !s) return s;
         try {
             cuda::LevelLimitedRanges ranges(profiler, levels);
-            replay((*scratch)->writer(), (*scratch)->run(), ranges);
+            replay((*scratch)->writer(), *run, ranges);
         } catch (const std::exception& e) {
             (void)profiler.endPass();
             return makeError(ErrorCode::Internal,

@@ -323,15 +323,13 @@ void addRecorderMetrics(Batch& rows, const Recorder& rec, const RunMetricRow& st
 Batch setupRows(int64_t run, const PreparedCapture& prep, const ImageRow& image,
                 const DeviceRow& device, std::vector<ModuleRow> modules, int firstPatch) {
     const auto& v = prep.config.vision;
-    const auto& manifest = prep.userModel;
+    const PatchGridSize grid = patchGridOf(prep);
     Batch setup;
     setup.run = run;
     setup.modules = std::move(modules);
     setup.image = image;
     setup.device = device;
-    setup.patchGrid = PatchGridRow{manifest && manifest->gridH ? *manifest->gridH : v.gridSide(),
-                                   manifest && manifest->gridW ? *manifest->gridW : v.gridSide(),
-                                   v.patch, v.imageSize, firstPatch};
+    setup.patchGrid = PatchGridRow{grid.rows, grid.cols, v.patch, v.imageSize, firstPatch};
     return setup;
 }
 

@@ -74,20 +74,6 @@ void warmUp(ScriptedModel& model, const PreparedCapture& prep) {
     }
 }
 
-// Module spans from the interpreter's module hierarchy; with a role manifest,
-// its router and attention modules observed into `roles`.
-void followScript(Recorder& rec, ScriptedModel& model, const UserModelManifest& manifest,
-                  int gridPatches, std::optional<ScriptRoleObserver>& roles) {
-    rec.followScriptHierarchy(model.rootType());
-    rec.setChildResolver([&model](const std::string& parent, const std::string& instance) {
-        return model.childPath(parent, instance);
-    });
-    if (manifest.roles.empty()) return;
-    roles.emplace(manifest, routerTopK(manifest, model), manifest.visualFirst, gridPatches);
-    rec.setModuleRoles([&roles](ModuleRow& m) { roles->assign(m); });
-    rec.setObserver(&*roles);
-}
-
 // What the roles let the capture observe, for the report's notes.
 std::vector<RunMetricRow> observedMetrics(const ScriptRoleObserver& roles) {
     return {{"roles.routing_observed", roles.sawRouting() ? 1.0 : 0.0, "", "measured",
@@ -102,6 +88,18 @@ std::vector<RunMetricRow> observedMetrics(const ScriptRoleObserver& roles) {
 }
 
 } // namespace
+
+void followScript(Recorder& rec, ScriptedModel& model, const UserModelManifest& manifest,
+                  int gridPatches, std::optional<ScriptRoleObserver>& roles) {
+    rec.followScriptHierarchy(model.rootType());
+    rec.setChildResolver([&model](const std::string& parent, const std::string& instance) {
+        return model.childPath(parent, instance);
+    });
+    if (manifest.roles.empty()) return;
+    roles.emplace(manifest, routerTopK(manifest, model), manifest.visualFirst, gridPatches);
+    rec.setModuleRoles([&roles](ModuleRow& m) { roles->assign(m); });
+    rec.setObserver(&*roles);
+}
 
 RunInfo Capturer::runInfo(bool probes, const RunTransform& transform) const {
     const auto& o = d->prep.options;
@@ -122,7 +120,6 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
                                             const ProgressFn& progress,
                                             const RunTransform& transform) {
     const auto& o = d->prep.options;
-    const auto& cfg = d->prep.config;
     ScriptedModel& model = *d->scripted;
     const UserModelManifest& manifest = *d->prep.userModel;
     const int visualAt = manifest.visualFirst;
@@ -139,8 +136,7 @@ Result<CaptureResult> Capturer::runScripted(SessionWriter& writer, bool probes,
     warmUp(model, d->prep);
 
     Recorder rec(writer, *runId, probes, o.nestedOps);
-    const int gridPatches =
-        manifest.gridH && manifest.gridW ? *manifest.gridH * *manifest.gridW : cfg.vision.patches();
+    const int gridPatches = patchGridOf(d->prep).patches();
     std::optional<ScriptRoleObserver> roles;
     if (probes) followScript(rec, model, manifest, gridPatches, roles);
     const RunMetricRow startMemory = sysinfo::startRunMemory();

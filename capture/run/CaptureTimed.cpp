@@ -2,9 +2,12 @@
 // every recorded run, and the repetitions of a what-if's A/B comparison. They
 // run exactly what a recorded run computes (same visual tokens, prompt and
 // greedy decode steps) with no probes and no rows, so that A and B differ in
-// nothing but the transform.
+// nothing but the transform. An eval item's pass may also keep its logits and
+// attention; a TorchScript model's attention needs a Recorder's module spans,
+// recorded into a scratch session.
 #include "capture/models/ScriptedModel.h"
 #include "capture/models/Vlm.h"
+#include "capture/probe/Recorder.h"
 #include "capture/run/Capture.h"
 #include "capture/run/CapturerImpl.h"
 #include "capture/run/HookSink.h"
@@ -148,6 +151,29 @@ std::vector<PhaseTime> observedScriptedPass(ScriptedModel& model, const Prepared
 
 } // namespace
 
+std::vector<PhaseTime> attentionScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
+                                             ScratchSession& scratch, ItemPass& pass) {
+    auto run = scratch.newRun();
+    if (!run) throw std::runtime_error(run.error().message);
+    Recorder rec(scratch.writer(), *run, /*recordOps=*/true);
+    const int gridPatches = patchGridOf(prep).patches();
+    std::optional<ScriptRoleObserver> roles;
+    followScript(rec, model, *prep.userModel, gridPatches, roles);
+    Batch kept;
+    PhaseClock clock;
+    ScriptedPipeline pipeline(model, prep, &kept, roles ? &*roles : nullptr, gridPatches);
+    const RunResult outcome = runRecorded(rec, prep, pipeline, [&](Phase phase, int step) {
+        clock.begin(phase);
+        rec.beginPhase(phase, step);
+    }, pass.tokens);
+    auto times = clock.finish();
+    if (outcome.status == RunStatus::Failed) throw std::runtime_error(outcome.error);
+    pass.steps = std::move(kept.stepOutputs);
+    pass.visualTokens = kept.visionFeatures ? kept.visionFeatures->rows : 0;
+    if (roles) pass.patchMetrics = roles->attentionMetrics(HookSink::answerSteps(pass.tokens));
+    return times;
+}
+
 Result<ItemPass> Capturer::itemPass(const std::string& imagePath, const std::string& prompt,
                                     const RunTransform& transform, const ItemObservation& observe) {
     if (auto s = setInput(d->prep, imagePath, prompt); !s) return s.error();
@@ -158,14 +184,18 @@ Result<ItemPass> Capturer::itemPass(const std::string& imagePath, const std::str
         if (!times) return times.error();
         pass.times = std::move(times.value());
     } else if (d->scripted) {
-        if (observe.attention)
-            return makeError(ErrorCode::BadInput,
-                             "an eval item's attention needs the built-in reference model");
         if (!transform.keepPatches.empty())
             return makeError(ErrorCode::BadInput,
                              "visual-token pruning needs the built-in reference model");
         try {
-            pass.times = observedScriptedPass(*d->scripted, d->prep, pass);
+            if (observe.attention && !d->scratch) {
+                auto scratch = ScratchSession::open();
+                if (!scratch) return scratch.error();
+                d->scratch = std::move(scratch.value());
+            }
+            pass.times = observe.attention
+                             ? attentionScriptedPass(*d->scripted, d->prep, *d->scratch, pass)
+                             : observedScriptedPass(*d->scripted, d->prep, pass);
         } catch (const std::exception& e) {
             return makeError(ErrorCode::Internal, std::string("an item's pass failed: ") + e.what());
         }

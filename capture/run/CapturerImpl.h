@@ -7,6 +7,10 @@
 #include "capture/models/Vlm.h"
 #include "capture/run/Capture.h"
 #include "capture/run/Pipeline.h"
+#include "capture/run/ScratchSession.h"
+#include "capture/run/ScriptRoles.h"
+
+#include <optional>
 
 #include <functional>
 
@@ -20,6 +24,8 @@ struct Capturer::Impl {
     bool storedImageStale = false;
     DeviceRow device;
     bool transformed = false;
+    // Where eval items' attention passes of a TorchScript model record (on first use).
+    std::unique_ptr<ScratchSession> scratch;
 };
 
 // Brings impl.storedImage up to date with impl.prep's image (after itemPass).
@@ -43,6 +49,20 @@ std::vector<PhaseTime> timedReferencePass(VlmModel& model, const PreparedCapture
                                           std::vector<int>* chosen = nullptr);
 std::vector<PhaseTime> timedScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
                                          std::vector<int>* chosen = nullptr);
+
+// A TorchScript model's module spans followed from its interpreter's
+// hierarchy; with a role manifest, its router and attention modules
+// observed into `roles` (ScriptRoles.h) over a grid of `gridPatches`.
+void followScript(Recorder& rec, ScriptedModel& model, const UserModelManifest& manifest,
+                  int gridPatches, std::optional<ScriptRoleObserver>& roles);
+// An eval item's pass of a TorchScript model with its attention observed
+// as a capture observes it: the roles' observer needs the module spans a
+// Recorder follows, so the pass is recorded into `scratch`, a file nobody
+// reads. Fills the pass's tokens, steps, visual tokens and patch metrics
+// (none when the manifest names no attention role or no softmax was
+// readable); returns its phase times.
+std::vector<PhaseTime> attentionScriptedPass(ScriptedModel& model, const PreparedCapture& prep,
+                                             ScratchSession& scratch, ItemPass& pass);
 
 // A recorded run of the pipeline: ops on while it runs, its outcome (status,
 // the first line of a failure, wall time, peak RSS, the text of `chosen`).

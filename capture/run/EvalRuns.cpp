@@ -91,6 +91,21 @@ EvalItemRow evalItemRow(int index, const EvalItem& item, std::string output, int
     return r;
 }
 
+std::optional<EvalItemHeatmap> answerAttentionHeatmap(const std::vector<PatchMetricRow>& rows,
+                                                      const std::string& image, int gridH,
+                                                      int gridW) {
+    if (gridH < 1 || gridW < 1) return std::nullopt;
+    EvalItemHeatmap h{image, gridH, gridW, std::vector<float>(size_t(gridH) * size_t(gridW), 0.f)};
+    bool any = false;
+    for (const auto& r : rows) {
+        if (r.metric != "answer_attention") continue;
+        if (r.patch < 0 || size_t(r.patch) >= h.answerAttention.size()) return std::nullopt;
+        h.answerAttention[size_t(r.patch)] += float(r.value);
+        any = true;
+    }
+    return any ? std::optional(std::move(h)) : std::nullopt;
+}
+
 void addFidelity(EvalItemRow& row, const std::vector<StepOutputRow>& baseline,
                  const std::vector<StepOutputRow>& whatIf) {
     const OutputFidelity f = outputFidelity(baseline, whatIf);

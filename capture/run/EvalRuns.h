@@ -12,6 +12,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,13 @@ EvalItemRow evalItemRow(int index, const EvalItem& item, std::string output, int
 // (core/compare/Comparison.h); left empty when the two share no step.
 void addFidelity(EvalItemRow& row, const std::vector<StepOutputRow>& baseline,
                  const std::vector<StepOutputRow>& whatIf);
+
+// Where a pass looked while it answered: its answer_attention rows summed
+// over the decoder's layers on the model's gridH × gridW patch grid, over
+// `image`; none when the rows hold none or a patch lies off the grid.
+std::optional<EvalItemHeatmap> answerAttentionHeatmap(const std::vector<PatchMetricRow>& rows,
+                                                      const std::string& image, int gridH,
+                                                      int gridW);
 
 // The SHA-256 (hex) of a file's bytes: which set ran.
 Result<std::string> fileSha256(const std::string& path);

@@ -92,20 +92,11 @@ void useItemObservation(RunData& d, const ItemPass& pass) {
     }
 }
 
-// The pass's answer_attention summed over the decoder's layers on the
-// model's `side` × `side` patch grid; none when it observed none.
+// Where the observed pass looked, on the model's patch grid; none without one.
 std::optional<EvalItemHeatmap> itemHeatmap(const std::optional<ItemPass>& pass,
-                                           const EvalItem& item, int side) {
+                                           const EvalItem& item, PatchGridSize grid) {
     if (!pass) return std::nullopt;
-    EvalItemHeatmap h{item.image, side, side, std::vector<float>(size_t(side) * size_t(side), 0.f)};
-    bool any = false;
-    for (const auto& r : pass->patchMetrics) {
-        if (r.metric != "answer_attention") continue;
-        if (r.patch < 0 || size_t(r.patch) >= h.answerAttention.size()) return std::nullopt;
-        h.answerAttention[size_t(r.patch)] += float(r.value);
-        any = true;
-    }
-    return any ? std::optional(std::move(h)) : std::nullopt;
+    return answerAttentionHeatmap(pass->patchMetrics, item.image, grid.rows, grid.cols);
 }
 
 EvalItemRow itemRow(int index, const EvalItem& item, const ItemPass& pass,
@@ -199,8 +190,8 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
                                 models->outcome.metrics);
     if (!runs) return runs.error();
     RunData itemBase = planningBase(baseline.data);
-    const ItemRun how{request, *plan, prep->config, eval.itemHeatmaps && !prep->userModel};
-    const int side = prep->config.vision.gridSide();
+    const ItemRun how{request, *plan, prep->config, eval.itemHeatmaps};
+    const PatchGridSize grid = patchGridOf(*prep);
     int done = 0;
     for (const auto& item : set.items) {
         if (options.cancel && options.cancel->load()) break;
@@ -217,8 +208,8 @@ Result<EvalWhatIfRuns> runEvalWhatIf(const std::string& path, const WhatIfBaseli
         addFidelity(w, arms->baseline.steps, arms->whatIf.steps);
         EvalItemRow b = itemRow(done, item, arms->baseline, {});
         if (how.heatmaps) {
-            b.heatmap = itemHeatmap(arms->observedBaseline, item, side);
-            w.heatmap = itemHeatmap(arms->observedWhatIf, item, side);
+            b.heatmap = itemHeatmap(arms->observedBaseline, item, grid);
+            w.heatmap = itemHeatmap(arms->observedWhatIf, item, grid);
         }
         if (auto s = runs->add(std::move(b), std::move(w)); !s) {
             (void)runs->end(RunStatus::Failed, s.error().message);

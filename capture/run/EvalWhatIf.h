@@ -27,7 +27,8 @@ using EvalItemProgress = std::function<void(int done, int total)>;
 struct EvalWhatIfOptions {
     EvalItemProgress progress;
     // Per item and arm, where the model's attention is observable (the
-    // built-in model), an extra untimed pass that observes it: the item's
+    // built-in model; a TorchScript model through its attention roles), an
+    // extra untimed pass that observes it: the item's
     // answer_attention heatmap (EvalItemRow::heatmap). The timed passes
     // never observe attention.
     bool itemHeatmaps = true;

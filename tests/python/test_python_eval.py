@@ -12,10 +12,14 @@ figure checked against what the test computes itself:
 - PruneVisual's kept patches per item are the round(0.4·N) projector rows
   of largest L2 norm (torch.norm over that item's image), and the visual
   tokens seen are N and round(0.4·N);
-- FreezeCold through a baseline capture's routing, the set given as dicts;
+- each item's baseline heatmap is PyTorch's answer attention (softmax
+  wrapped), its what-if heatmap 0 exactly at the dropped patches;
+- FreezeCold through a baseline capture's routing, the set given as dicts,
+  heatmaps=False storing none;
 - bad input loses nothing: a missing image (an error naming the line, no run
   written), a generate that fails on item 2 (both runs failed, naming it,
-  items 0–1 kept), Ctrl-C on item 2 (incomplete, items kept), a generate
+  items 0–1 kept; it fails inside item 2's observation pass), Ctrl-C there
+  (incomplete, items kept), a generate
   that returns no text.
 Run by CTest with Debian's /usr/bin/python3.
 """
@@ -136,9 +140,9 @@ def check_prune(session: str, model, folder: str, items: List[Dict], ref: List[i
                    for it, r in zip(items, what)]
     check([r[2] for r in what] == whatif_want, "what-if verdicts follow its outputs")
     check(all(r[3] is None for r in base), "no fidelity in the baseline's rows")
-    # log: warm-up A, warm-up B, then A and B per item.
+    # log: warm-up A, warm-up B, then per item A observed, A, B observed, B.
     for i, r in enumerate(what):
-        a, b = log[2 + 2 * i], log[3 + 2 * i]
+        a, b = log[3 + 4 * i], log[5 + 4 * i]
         kls = [float(F.kl_div(F.log_softmax(y, -1), F.log_softmax(x, -1), log_target=True,
                               reduction="sum")) for x, y in zip(a, b)]
         agree = sum(int(x.argmax()) == int(y.argmax()) for x, y in zip(a, b)) / len(a)
@@ -150,6 +154,8 @@ def check_prune(session: str, model, folder: str, items: List[Dict], ref: List[i
               f"item {i}: kept {len(json.loads(r[6]))} patches = the largest norms")
     grid = example.IMAGE_SIZE // example.PATCH
     check(all(r[5] == grid * grid for r in base), f"baseline saw {grid * grid} visual tokens")
+    check_heatmaps(session, model, folder, items, (e.baseline_run, e.whatif_run),
+                   [json.loads(r[6]) for r in what])
     for name, ph in (("baseline", base_phases), ("what-if", what_phases)):
         per = {(i, p) for i, p, ns in ph if ns > 0}
         check(all((i, p) in per for i in range(len(items)) for p in ("prefill", "decode")),
@@ -169,19 +175,73 @@ def check_prune(session: str, model, folder: str, items: List[Dict], ref: List[i
     check(ev.get("unanswered") == 1, f"report counts the unanswered item ({ev.get('unanswered')})")
 
 
+def answer_attention(model, image: str, prompt: str) -> torch.Tensor:
+    """PyTorch's answer attention of one item, summed over layers: the
+    mean-over-heads softmax mass each visual position received from the
+    queries that generated the answer (the prefill's last, each decode
+    pass's one), seen by wrapping torch.softmax in an unrecorded pass."""
+    softmax, seen = torch.softmax, []
+
+    def spy(x, dim, *args, **kwargs):
+        out = softmax(x, dim, *args, **kwargs)
+        if out.dim() == 3 and out.shape[0] == example.HEADS:  # not a router's [T, E]
+            seen.append(out.detach())
+        return out
+    torch.softmax = spy
+    try:
+        with torch.no_grad():
+            example.generate(mvprof.NullProfile(model), model, image, prompt, STEPS)
+    finally:
+        torch.softmax = softmax
+    grid = (example.IMAGE_SIZE // example.PATCH) ** 2
+    total = torch.zeros(grid, dtype=torch.float64)
+    for probs in seen:  # prefill: [H, T, T]; decode: [H, 1, T]
+        total += probs.double().mean(0)[-1, 1:1 + grid]
+    return total
+
+
+def check_heatmaps(session: str, model, folder: str, items: List[Dict], runs,
+                   kept: List[List[int]]) -> None:
+    """Each item's two heatmaps on the model's grid: the baseline's is
+    PyTorch's answer attention; the what-if's is 0 exactly at the patches
+    PruneVisual dropped."""
+    side = example.IMAGE_SIZE // example.PATCH
+    stored = {(run, item): (h, w, torch.frombuffer(bytearray(blob), dtype=torch.float32))
+              for run, item, h, w, blob in sqlite3.connect(session).execute(
+                  "SELECT run, item, grid_h, grid_w, answer_attention FROM eval_item_heatmap"
+                  " WHERE run IN (?, ?)", runs)}
+    check(set(stored) == {(r, i) for r in runs for i in range(len(items))} and
+          all(h == w == side for h, w, _ in stored.values()),
+          f"a {side}×{side} heatmap per item and arm: {sorted(stored)}")
+    worst = 0.0
+    for i, it in enumerate(items):
+        _, _, base = stored.get((runs[0], i), (0, 0, torch.zeros(side * side)))
+        want = answer_attention(model, os.path.join(folder, it["image"]), it["prompt"])
+        worst = max(worst, (base.double() - want).abs().max().item())
+        _, _, what = stored.get((runs[1], i), (0, 0, torch.zeros(side * side)))
+        dropped = sorted(set(range(side * side)) - set(kept[i]))
+        check(bool((what[dropped] == 0).all()) and bool((what[kept[i]] > 0).any()),
+              f"item {i}: the what-if's heatmap is 0 at its {len(dropped)} dropped patches")
+    print(f"  heatmaps: max |mvprof − torch| {worst:.2g} over {len(items)} items")
+    check(worst < 1e-5, f"baseline heatmaps differ from PyTorch's answer attention by {worst}")
+
+
 def check_freeze(session: str, model, folder: str, items: List[Dict]) -> None:
     image = os.path.join(folder, items[0]["image"])
     with mvprof.profile(session, model, image=image, prompt=items[0]["prompt"]) as base:
         example.generate(base, model, image, items[0]["prompt"], 16)
     given = [{**it, "image": os.path.join(folder, it["image"])} for it in items[:2]]
     e = mvprof.evaluate(session, model, given, answerer([]), mvprof.FreezeCold(window=8),
-                        baseline=base)
+                        baseline=base, heatmaps=False)
     db = sqlite3.connect(session)
     frozen = db.execute("SELECT value FROM run_metric WHERE run=? AND name='cold.frozen_experts'",
                         (e.whatif_run,)).fetchone()
     path, n = db.execute("SELECT path, items FROM eval_set WHERE run=?",
                          (e.whatif_run,)).fetchone()
     parent = db.execute("SELECT baseline_run FROM run WHERE id=?", (e.baseline_run,)).fetchone()
+    heatmaps = db.execute("SELECT COUNT(*) FROM eval_item_heatmap WHERE run IN (?, ?)",
+                          (e.baseline_run, e.whatif_run)).fetchone()[0]
+    check(heatmaps == 0, f"heatmaps=False stores no heatmaps ({heatmaps})")
     print(f"freeze-cold: {frozen} frozen, set {path} ({n} items)")
     check(frozen is not None and e.done == 2 and (path, n) == ("python:items", 2) and
           parent == (base.run_id,), "FreezeCold over dicts, planned from the capture's routing")
@@ -205,7 +265,9 @@ def check_bad_input(session: str, model, folder: str, items: List[Dict]) -> None
 
         def failing(p, item):
             calls[0] += 1
-            if calls[0] == 7:  # two warm-ups, items 0 and 1, then item 2's baseline
+            # Two warm-ups, items 0 and 1 (each arm observed, then timed), then
+            # item 2's baseline observation: it stops inside an observation pass.
+            if calls[0] == 11:
                 raise stop
             return answerer([])(p, item)
         try:

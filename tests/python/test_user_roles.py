@@ -196,7 +196,7 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
         failures.append("no gate-vs-expert times")
 
     failures += check_quantisation(args, session, model)
-    failures += check_eval(args, session, folder)
+    failures += check_eval(args, session, folder, model, manifest)
 
     # A pattern that matches nothing is refused before anything is written.
     _, bad = write_model(folder, dict(ROLES, router=r"\.moe\.router$"))
@@ -210,11 +210,15 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
     return failures
 
 
-def check_eval(args: argparse.Namespace, session: str, folder: str) -> List[str]:
+def check_eval(args: argparse.Namespace, session: str, folder: str, model: Vlm,
+               manifest: str) -> List[str]:
     """An eval what-if (W8 over 8 generated scenes) on the TorchScript model:
     every item's row stored for the baseline and the what-if, in one
     process; the JSON's accuracy is the stored rows' share right, and the
-    what-if's rows carry fidelity against the baseline's items."""
+    what-if's rows carry fidelity against the baseline's items. Each item
+    and arm has its answer_attention heatmap on the model's grid; the
+    baseline's first equals PyTorch's, summed over layers, for a capture of
+    that item's image and prompt."""
     failures: List[str] = []
     scenes = os.path.join(folder, "scenes")
     cli(args, "make-set", "--n", "8", "--out", scenes)
@@ -239,8 +243,39 @@ def check_eval(args: argparse.Namespace, session: str, folder: str) -> List[str]
                 failures.append(f"eval run {run}: {len(rows)} rows, {right} right, JSON {accuracy}")
             if role == "whatif" and any(kl is None or kl < 0 for _, kl, _ in rows):
                 failures.append(f"eval what-if rows without fidelity: {rows}")
-    print(f"  eval W8: runs {runs}, 8 items each stored")
+        heatmaps = db.execute("SELECT run, item, image, grid_h, grid_w, answer_attention"
+                              " FROM eval_item_heatmap ORDER BY run, item").fetchall()
+    side = IMAGE // PATCH
+    if [(run, item) for run, item, *_ in heatmaps] != [(r, i) for r in runs for i in range(8)] \
+            or any((h, w, len(blob)) != (side, side, side * side * 4)
+                   for _, _, _, h, w, blob in heatmaps):
+        failures.append(f"eval heatmaps: {[(run, item, h, w) for run, item, _, h, w, _ in heatmaps]}")
+    else:
+        failures += check_item_heatmap(args, folder, model, manifest, scenes, heatmaps[0])
+    print(f"  eval W8: runs {runs}, 8 items and {len(heatmaps)} heatmaps stored")
     return failures
+
+
+def check_item_heatmap(args: argparse.Namespace, folder: str, model: Vlm, manifest: str,
+                       scenes: str, heatmap) -> List[str]:
+    """The eval baseline's heatmap of item 0 against PyTorch's answer
+    attention, summed over layers, on the inputs a capture of that item's
+    image and prompt stores."""
+    _, item, image, _, _, blob = heatmap
+    with open(os.path.join(scenes, "set.jsonl")) as f:
+        first = json.loads(f.readline())
+    one = os.path.join(folder, "item0.mvprof")
+    cli(args, "capture", "--model-file", manifest, "--image", image, "--prompt",
+        first["prompt"], "--steps", str(STEPS), "--out", one)
+    tokens, _, visual, _, chosen = session_rows(one)
+    _, _, answer = expected_rows(model, tokens, visual, answer_steps(chosen))
+    stored = torch.frombuffer(bytearray(blob), dtype=torch.float32).double()
+    err = (stored - answer.sum(0)).abs().max().item()
+    print(f"  eval item {item} heatmap: max |mvprof − PyTorch| = {err:.2e}")
+    if os.path.realpath(image) != os.path.realpath(os.path.join(scenes, first["image"])) \
+            or err > 1e-5:
+        return [f"eval item heatmap of {image} differs from PyTorch's by {err}"]
+    return []
 
 
 def check_quantisation(args: argparse.Namespace, session: str, model: Vlm) -> List[str]:

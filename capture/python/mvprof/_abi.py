@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Optional
 
-ABI_VERSION = 6
+ABI_VERSION = 7
 
 
 class MvprofError(RuntimeError):
@@ -73,6 +73,8 @@ _SIGNATURES = {
     "mvprof_eval_item": [_S, _INT, ctypes.POINTER(_STR)],
     "mvprof_add_eval_item": [_S, _INT, _INT, _STR, _FLTP, _INT, _INT, _INT, _INTP, _INT,
                              ctypes.POINTER(_STR), ctypes.POINTER(_LL), _INT, _INTP],
+    "mvprof_begin_eval_observation": [_S, _INT, _INT],
+    "mvprof_end_eval_observation": [_S],
     "mvprof_end_eval": [_S, _INT, _STR],
     "mvprof_close": [_S],
     "mvprof_plan_cold_experts": [_S, _LL, _INT, _INT, _INTP, _INTP, _INT, _INTP],

@@ -8,7 +8,9 @@
 
 Every item runs through the baseline's model and then the what-if's — the
 model loaded once, the transform prepared once, one warm-up of each arm on
-the first item — timed by phase and recording no spans or ops (docs/eval.md).
+the first item — timed by phase and recording no spans or ops (docs/eval.md);
+before each timed pass, an untimed one observes where the model looked
+(the item's heatmap) unless heatmaps=False.
 The capture library scores each answer, measures the what-if's fidelity to
 the baseline's logits of the same item (the logits the script passes to
 p.output) and stores both runs as `mvprof-cli whatif --eval` does, so
@@ -17,19 +19,20 @@ change and latency per item."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
 import traceback
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import torch
 
 from . import _abi
 from ._abi import MvprofError, b
 from ._passes import (DEFAULT_ROLES, Markers, TimedPass, compile_roles, role_of)
-from ._profile import STATUS, Profile
+from ._profile import STATUS, Profile, declare_visual_tokens
 from ._transform import Transform, hooked
 
 Generate = Callable[[Markers, Dict[str, object]], str]
@@ -61,6 +64,50 @@ class _ItemPass(TimedPass):
         last = logits.detach().reshape(-1, logits.shape[-1])[-1]
         self.logits.append(last.float().cpu())
         return super().output(logits, token)
+
+
+class _ObservedPass(TimedPass):
+    """An extra pass of one arm over one item for where its model looked
+    (the item's answer_attention heatmap): its phases, module calls and
+    visual tokens go to the library, which reads the attention role's
+    softmax as a profile does and records the rest into a scratch file;
+    its answer and times are not stored."""
+
+    def __init__(self, e: "_Eval", model: torch.nn.Module) -> None:
+        super().__init__(model)
+        self._e = e
+
+    @contextlib.contextmanager
+    def phase(self, name: str, step: int = 0) -> Iterator[None]:
+        self._e.call("mvprof_begin_phase", b(name), int(step))
+        with super().phase(name, step):
+            yield
+
+    def visual_tokens(self, start: int, grid: Tuple[int, int], patch: int = 14,
+                      input_size: int = 0) -> None:
+        super().visual_tokens(start, grid, patch, input_size)
+        declare_visual_tokens(self._e.call, start, grid, patch, input_size, self.kept_patches)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        self._e.call("mvprof_pause_ops", 1)
+        try:
+            yield
+        finally:
+            self._e.call("mvprof_pause_ops", 0)
+
+    def module_hooks(self, patterns) -> List[torch.utils.hooks.RemovableHandle]:
+        """Opens and closes each module's span, with its role, around its call."""
+        handles = []
+        for path, module in self.model.named_modules():
+            if not path:
+                continue
+            handles.append(module.register_forward_pre_hook(
+                lambda m, i, p=path, k=type(module).__name__, r=role_of(patterns, path):
+                self._e.call("mvprof_begin_module", b(p), b(k), b(r))))
+            handles.append(module.register_forward_hook(
+                lambda m, i, o: self._e.call("mvprof_end_module")))
+        return handles
 
 
 class _EvalRecording:
@@ -120,9 +167,9 @@ class _Eval:
     """One evaluate() call: the session, both models and the items."""
 
     def __init__(self, session: ctypes.c_void_p, models: Tuple[torch.nn.Module, torch.nn.Module],
-                 transform: Transform, patterns, generate: Generate) -> None:
+                 transform: Transform, patterns, generate: Generate, heatmaps: bool) -> None:
         self.session, self.models, self.transform = session, models, transform
-        self.patterns, self.generate = patterns, generate
+        self.patterns, self.generate, self.heatmaps = patterns, generate, heatmaps
 
     def call(self, name: str, *args: object) -> None:
         _abi.check(getattr(_abi.library(), name)(self.session, *args))
@@ -151,6 +198,22 @@ class _Eval:
                               "`with p.phase('prefill'): …` as in a profile script")
         return p, answer
 
+    def observe_arm(self, arm: int, index: int, item: Dict[str, object]) -> None:
+        """Arm `arm`'s observation pass over item `index`, before its timed
+        pass: the heatmap its row takes, where the attention is readable."""
+        p = _ObservedPass(self, self.models[arm])
+        self.call("mvprof_begin_eval_observation", arm, index)
+        handles = p.module_hooks(self.patterns)
+        if arm:
+            handles += hooked(p.model, self.transform, p, self.patterns)
+        try:
+            with torch.no_grad():
+                self.generate(p, dict(item))
+        finally:
+            for h in handles:
+                h.remove()
+            self.call("mvprof_end_eval_observation")
+
     def store(self, arm: int, index: int, p: _ItemPass, answer: str) -> int:
         """Hands one arm's pass to the library; 1 or 0 when scored, -1 if not."""
         logits = torch.stack(p.logits).contiguous() if p.logits else torch.zeros(0, 1)
@@ -168,7 +231,7 @@ class _Eval:
 
 def evaluate(path: str, model: torch.nn.Module, items: Items, generate: Generate,
              transform: Transform, roles: Optional[Dict[str, str]] = None,
-             baseline: Union[Profile, int, None] = None) -> Evaluation:
+             baseline: Union[Profile, int, None] = None, heatmaps: bool = True) -> Evaluation:
     """Runs `transform` against `model` over every item and stores two eval
     runs in the session at `path` (created if missing): the baseline's and
     the what-if's. `items` is an eval set's JSONL path (docs/eval.md) or a
@@ -179,9 +242,12 @@ def evaluate(path: str, model: torch.nn.Module, items: Items, generate: Generate
     compares them) and declares the image's tokens with
     `p.visual_tokens(…)`, as a profile script does; it returns the answer's
     text. `baseline` (a Profile or run id of this session) names the capture
-    the eval re-runs; FreezeCold's cold experts come from its routing. A
-    failing item stores both runs as failed, naming it; Ctrl-C keeps the
-    items done, the runs incomplete."""
+    the eval re-runs; FreezeCold's cold experts come from its routing.
+    `heatmaps`: before each arm's timed pass, one more pass observes where
+    the model looked (the item's answer_attention heatmap, where a softmax
+    inside the attention role's modules shows it); untimed. A failing item
+    stores both runs as failed, naming it; Ctrl-C keeps the items done, the
+    runs incomplete."""
     if not isinstance(transform, Transform):
         raise MvprofError("transform must be mvprof.W8(), W4(), FreezeCold(), PruneVisual(), "
                           "FastV(), PyramidDrop() or VisionZip()")
@@ -196,7 +262,7 @@ def evaluate(path: str, model: torch.nn.Module, items: Items, generate: Generate
     _abi.check(lib.mvprof_open(b(path), 0, ctypes.byref(session)))
     try:
         return _evaluate(session, model, roles, patterns, transform, baseline_run,
-                         set_path, jsonl, generate)
+                         set_path, jsonl, generate, heatmaps)
     finally:
         rc = lib.mvprof_close(session)  # an eval still open is stored as failed
         if rc != 0:
@@ -205,7 +271,7 @@ def evaluate(path: str, model: torch.nn.Module, items: Items, generate: Generate
 
 def _evaluate(session: ctypes.c_void_p, model: torch.nn.Module, roles: Dict[str, str], patterns,
               transform: Transform, baseline_run: int, set_path: str, jsonl: Optional[str],
-              generate: Generate) -> Evaluation:
+              generate: Generate, heatmaps: bool) -> Evaluation:
     recording = _EvalRecording(session, model, patterns, baseline_run)
     transformed = transform.prepare(recording)
     ids = (ctypes.c_longlong(), ctypes.c_longlong())
@@ -215,7 +281,7 @@ def _evaluate(session: ctypes.c_void_p, model: torch.nn.Module, roles: Dict[str,
     _abi.check(_abi.library().mvprof_begin_eval(
         session, ctypes.byref(base_info), ctypes.byref(what_info), b(set_path), b(jsonl),
         ctypes.byref(count), ctypes.byref(ids[0]), ctypes.byref(ids[1])))
-    e = _Eval(session, (model, transformed), transform, patterns, generate)
+    e = _Eval(session, (model, transformed), transform, patterns, generate, heatmaps)
     out = Evaluation(ids[0].value, ids[1].value, count.value, 0, 0, 0, 0)
     try:
         transform.started(recording)
@@ -238,6 +304,8 @@ def _run_item(e: _Eval, index: int, out: Evaluation) -> None:
     item = e.item(index)
     verdicts = []
     for arm in (0, 1):
+        if e.heatmaps:
+            e.observe_arm(arm, index, item)
         p, answer = e.run_arm(arm, item)
         verdicts.append(e.store(arm, index, p, answer))
     out.done += 1

@@ -199,14 +199,12 @@ class Profile:
         """Where the image's patch tokens sit in the LLM's sequence: from
         position `start`, one per patch of the rows × cols grid (row-major),
         or one per kept patch after a visual-token pruning."""
-        rows, cols = grid
         if self.transform is not None and self.transform.prunes_visual and \
                 self.kept_patches is None:
             raise MvprofError("visual-token pruning decides the tokens when the projector "
                               "runs: call visual_tokens after it")
-        patches = self.kept_patches if self.kept_patches is not None else range(rows * cols)
-        self.call("mvprof_set_patch_grid", rows, cols, patch, input_size or patch * cols, start)
-        self.call("mvprof_add_visual_tokens", start, len(patches), _abi.ints(list(patches)))
+        patches = declare_visual_tokens(self.call, start, grid, patch, input_size,
+                                        self.kept_patches)
         self.visual_span = (int(start), len(patches))
         f = self._features
         if f is not None and f.shape[0] == len(patches):
@@ -324,6 +322,18 @@ class Profile:
         layer = ctypes.c_int()
         self.call("mvprof_current_layer", ctypes.byref(layer))
         return layer.value
+
+
+def declare_visual_tokens(call: Callable[..., None], start: int, grid: Tuple[int, int],
+                          patch: int, input_size: int, kept: Optional[List[int]]) -> List[int]:
+    """Tells the library where the image's tokens sit (Profile.visual_tokens):
+    the rows × cols grid, and from position `start` one token per patch, or
+    per kept patch; returns the patches in token order."""
+    rows, cols = grid
+    patches = list(kept) if kept is not None else list(range(rows * cols))
+    call("mvprof_set_patch_grid", rows, cols, patch, input_size or patch * cols, start)
+    call("mvprof_add_visual_tokens", start, len(patches), _abi.ints(patches))
+    return patches
 
 
 def _progress_stream():
