@@ -301,6 +301,7 @@ private slots:
         const EvalItemRow& b = *byId(itemsB);
         QVERIFY(a.heatmap && b.heatmap);
         auto* heat = view.itemHeatmaps();
+        QTRY_VERIFY(!heat->drawing()); // the overlays are drawn off the GUI thread
         const auto& va = a.heatmap->answerAttention;
         const auto& vb = b.heatmap->answerAttention;
         const auto maxA = std::max_element(va.begin(), va.end());

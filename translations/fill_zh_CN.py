@@ -638,8 +638,8 @@ ZH = {
     "wrong": "错误",
     "Choose an item to see where each run's model looked while it answered (answer_attention).":
         "选择一个条目，查看两次运行的模型在回答时关注的位置（answer_attention）。",
-    "No heatmaps stored for item %1: they need the built-in model's attention, observed unless the eval ran with --no-item-heatmaps.":
-        "条目 %1 没有保存热力图：热力图需要内置模型的注意力，除非评测使用了 --no-item-heatmaps，否则会观测记录。",
+    "No heatmaps stored for item %1: they need the model's attention to be observable (the built-in model, a TorchScript model's attention roles, an eager model's softmax in its attention modules), observed unless the eval ran with --no-item-heatmaps (heatmaps=False in Python).":
+        "条目 %1 没有保存热力图：热力图需要模型的注意力可观测（内置模型、TorchScript 模型的注意力角色、急切模式模型注意力模块中的 softmax），除非评测使用了 --no-item-heatmaps（Python 中为 heatmaps=False），否则会观测记录。",
     "A: %1": "A：%1",
     "B: %1": "B：%1",
     "one scale for A and B": "A 与 B 共用一个色标",

@@ -1941,52 +1941,52 @@ Compare Methods: Escape closes it</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="85"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="105"/>
         <source>Choose an item to see where each run&apos;s model looked while it answered (answer_attention).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="88"/>
-        <source>No heatmaps stored for item %1: they need the built-in model&apos;s attention, observed unless the eval ran with --no-item-heatmaps.</source>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="108"/>
+        <source>No heatmaps stored for item %1: they need the model&apos;s attention to be observable (the built-in model, a TorchScript model&apos;s attention roles, an eager model&apos;s softmax in its attention modules), observed unless the eval ran with --no-item-heatmaps (heatmaps=False in Python).</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="111"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="123"/>
         <source>A: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="112"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="124"/>
         <source>B: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="115"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="127"/>
         <source>(%1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="116"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="128"/>
         <source>one scale for A and B</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="116"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="128"/>
         <source>unit: attention weight</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="118"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="130"/>
         <source>Item %1, &quot;%2&quot;: attention the answer&apos;s queries gave each patch, summed over the decoder&apos;s layers, from an untimed pass of each run. Colours run from 0 to the larger maximum of the two.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="124"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="136"/>
         <source> Greyed on B: the patches whose tokens B&apos;s decoder never saw.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="126"/>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="146"/>
         <source> The image %1 could not be read: the grids are drawn over grey.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2917,128 +2917,128 @@ cost %5 · fidelity %6</source>
 <context>
     <name>mvp::views::PlacementDialog</name>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="65"/>
+        <location filename="../views/PlacementDialog.cpp" line="66"/>
         <source>Layer</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="67"/>
+        <location filename="../views/PlacementDialog.cpp" line="68"/>
         <source>Balancedness before (derived)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="69"/>
+        <location filename="../views/PlacementDialog.cpp" line="70"/>
         <source>After (derived)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="71"/>
+        <location filename="../views/PlacementDialog.cpp" line="72"/>
         <source>Replicated experts</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="97"/>
+        <location filename="../views/PlacementDialog.cpp" line="89"/>
         <source>Expert Placement (EPLB) — run %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="100"/>
+        <location filename="../views/PlacementDialog.cpp" line="93"/>
         <source>Physical expert slots in all: the experts plus the redundant ones</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="101"/>
+        <location filename="../views/PlacementDialog.cpp" line="94"/>
         <source>GPUs the slots are spread over</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="102"/>
+        <location filename="../views/PlacementDialog.cpp" line="95"/>
         <source>Expert groups (DeepSeek-V3: 8)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="103"/>
+        <location filename="../views/PlacementDialog.cpp" line="96"/>
         <source>Servers; the hierarchical policy keeps replicas within one</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="109"/>
+        <location filename="../views/PlacementDialog.cpp" line="102"/>
         <source>All tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="110"/>
+        <location filename="../views/PlacementDialog.cpp" line="103"/>
         <source>Visual tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="111"/>
+        <location filename="../views/PlacementDialog.cpp" line="104"/>
         <source>Text tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="113"/>
+        <location filename="../views/PlacementDialog.cpp" line="106"/>
         <source>Replicas:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="114"/>
+        <location filename="../views/PlacementDialog.cpp" line="107"/>
         <source>GPUs:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="115"/>
+        <location filename="../views/PlacementDialog.cpp" line="108"/>
         <source>Groups:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="116"/>
+        <location filename="../views/PlacementDialog.cpp" line="109"/>
         <source>Nodes:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="117"/>
+        <location filename="../views/PlacementDialog.cpp" line="110"/>
         <source>Load from:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="137"/>
+        <location filename="../views/PlacementDialog.cpp" line="130"/>
         <source>&amp;Save SGLang Placement…</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="176"/>
+        <location filename="../views/PlacementDialog.cpp" line="169"/>
         <source>EPLB cannot place this: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="185"/>
+        <location filename="../views/PlacementDialog.cpp" line="178"/>
         <source>%1 (×%2)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="192"/>
+        <location filename="../views/PlacementDialog.cpp" line="185"/>
         <source>%1 policy, %2 routed token slots (measured). Balancedness = mean ÷ max of the GPUs&apos; loads in a layer (1 = even), each expert&apos;s load split evenly over its replicas (derived); before = SGLang&apos;s trivial placement. Over %3 layers: worst %4 → %5, median %6 → %7.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="205"/>
+        <location filename="../views/PlacementDialog.cpp" line="198"/>
         <source>EPLB&apos;s placement is predicted to balance %1 layer(s) worse than the trivial one: keep the trivial placement there, or try another number of replicas.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <location filename="../views/PlacementDialog.cpp" line="214"/>
         <location filename="../views/PlacementDialog.cpp" line="221"/>
-        <location filename="../views/PlacementDialog.cpp" line="228"/>
         <source>Save SGLang Placement</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="222"/>
+        <location filename="../views/PlacementDialog.cpp" line="215"/>
         <source>Could not write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="229"/>
+        <location filename="../views/PlacementDialog.cpp" line="222"/>
         <source>SGLang --init-expert-location (*.json)</source>
         <translation type="unfinished"></translation>
     </message>

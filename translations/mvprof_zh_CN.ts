@@ -1945,52 +1945,52 @@ Ctrl+Q  退出
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="85" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="105" />
         <source>Choose an item to see where each run's model looked while it answered (answer_attention).</source>
         <translation>选择一个条目，查看两次运行的模型在回答时关注的位置（answer_attention）。</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="88" />
-        <source>No heatmaps stored for item %1: they need the built-in model's attention, observed unless the eval ran with --no-item-heatmaps.</source>
-        <translation>条目 %1 没有保存热力图：热力图需要内置模型的注意力，除非评测使用了 --no-item-heatmaps，否则会观测记录。</translation>
+        <location filename="../views/EvalItemHeatmaps.cpp" line="108" />
+        <source>No heatmaps stored for item %1: they need the model's attention to be observable (the built-in model, a TorchScript model's attention roles, an eager model's softmax in its attention modules), observed unless the eval ran with --no-item-heatmaps (heatmaps=False in Python).</source>
+        <translation>条目 %1 没有保存热力图：热力图需要模型的注意力可观测（内置模型、TorchScript 模型的注意力角色、急切模式模型注意力模块中的 softmax），除非评测使用了 --no-item-heatmaps（Python 中为 heatmaps=False），否则会观测记录。</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="111" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="123" />
         <source>A: %1</source>
         <translation>A：%1</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="112" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="124" />
         <source>B: %1</source>
         <translation>B：%1</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="115" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="127" />
         <source>(%1)</source>
         <translation>（%1）</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="116" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="128" />
         <source>one scale for A and B</source>
         <translation>A 与 B 共用一个色标</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="116" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="128" />
         <source>unit: attention weight</source>
         <translation>单位：注意力权重</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="118" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="130" />
         <source>Item %1, "%2": attention the answer's queries gave each patch, summed over the decoder's layers, from an untimed pass of each run. Colours run from 0 to the larger maximum of the two.</source>
         <translation>条目 %1，“%2”：生成答案的查询对每个图块的注意力，对解码器各层求和，来自每次运行的一次不计时推理。颜色范围从 0 到两者中较大的最大值。</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="124" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="136" />
         <source> Greyed on B: the patches whose tokens B's decoder never saw.</source>
         <translation> B 中灰显的是其解码器从未看到其词元的图块。</translation>
     </message>
     <message>
-        <location filename="../views/EvalItemHeatmaps.cpp" line="126" />
+        <location filename="../views/EvalItemHeatmaps.cpp" line="146" />
         <source> The image %1 could not be read: the grids are drawn over grey.</source>
         <translation> 无法读取图像 %1：网格绘制在灰色背景上。</translation>
     </message>
@@ -2923,128 +2923,128 @@ cost %5 · fidelity %6</source>
 <context>
     <name>mvp::views::PlacementDialog</name>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="65" />
+        <location filename="../views/PlacementDialog.cpp" line="66" />
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="67" />
+        <location filename="../views/PlacementDialog.cpp" line="68" />
         <source>Balancedness before (derived)</source>
         <translation>之前的均衡度（推导值）</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="69" />
+        <location filename="../views/PlacementDialog.cpp" line="70" />
         <source>After (derived)</source>
         <translation>之后（推导值）</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="71" />
+        <location filename="../views/PlacementDialog.cpp" line="72" />
         <source>Replicated experts</source>
         <translation>复制的专家</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="97" />
+        <location filename="../views/PlacementDialog.cpp" line="89" />
         <source>Expert Placement (EPLB) — run %1</source>
         <translation>专家放置（EPLB）—— 运行 %1</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="100" />
+        <location filename="../views/PlacementDialog.cpp" line="93" />
         <source>Physical expert slots in all: the experts plus the redundant ones</source>
         <translation>物理专家槽位总数：专家数加冗余副本数</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="101" />
+        <location filename="../views/PlacementDialog.cpp" line="94" />
         <source>GPUs the slots are spread over</source>
         <translation>槽位分布到的 GPU 数</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="102" />
+        <location filename="../views/PlacementDialog.cpp" line="95" />
         <source>Expert groups (DeepSeek-V3: 8)</source>
         <translation>专家组数（DeepSeek-V3：8）</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="103" />
+        <location filename="../views/PlacementDialog.cpp" line="96" />
         <source>Servers; the hierarchical policy keeps replicas within one</source>
         <translation>服务器数；分层策略将副本保持在同一台服务器内</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="109" />
+        <location filename="../views/PlacementDialog.cpp" line="102" />
         <source>All tokens</source>
         <translation>所有词元</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="110" />
+        <location filename="../views/PlacementDialog.cpp" line="103" />
         <source>Visual tokens</source>
         <translation>视觉词元</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="111" />
+        <location filename="../views/PlacementDialog.cpp" line="104" />
         <source>Text tokens</source>
         <translation>文本词元</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="113" />
+        <location filename="../views/PlacementDialog.cpp" line="106" />
         <source>Replicas:</source>
         <translation>副本数：</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="114" />
+        <location filename="../views/PlacementDialog.cpp" line="107" />
         <source>GPUs:</source>
         <translation>GPU 数：</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="115" />
+        <location filename="../views/PlacementDialog.cpp" line="108" />
         <source>Groups:</source>
         <translation>组数：</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="116" />
+        <location filename="../views/PlacementDialog.cpp" line="109" />
         <source>Nodes:</source>
         <translation>节点数：</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="117" />
+        <location filename="../views/PlacementDialog.cpp" line="110" />
         <source>Load from:</source>
         <translation>负载来源：</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="137" />
+        <location filename="../views/PlacementDialog.cpp" line="130" />
         <source>&amp;Save SGLang Placement…</source>
         <translation>保存 SGLang 放置方案(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="176" />
+        <location filename="../views/PlacementDialog.cpp" line="169" />
         <source>EPLB cannot place this: %1</source>
         <translation>EPLB 无法放置：%1</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="185" />
+        <location filename="../views/PlacementDialog.cpp" line="178" />
         <source>%1 (×%2)</source>
         <translation>%1（×%2）</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="192" />
+        <location filename="../views/PlacementDialog.cpp" line="185" />
         <source>%1 policy, %2 routed token slots (measured). Balancedness = mean ÷ max of the GPUs' loads in a layer (1 = even), each expert's load split evenly over its replicas (derived); before = SGLang's trivial placement. Over %3 layers: worst %4 → %5, median %6 → %7.</source>
         <translation>%1 策略，%2 个已路由的词元槽位（实测）。均衡度 = 一层中各 GPU 负载的均值 ÷ 最大值（1 = 均匀），每个专家的负载在其副本间平均分摊（推导值）；之前 = SGLang 的平凡放置。在 %3 层中：最差 %4 → %5，中位数 %6 → %7。</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="205" />
+        <location filename="../views/PlacementDialog.cpp" line="198" />
         <source>EPLB's placement is predicted to balance %1 layer(s) worse than the trivial one: keep the trivial placement there, or try another number of replicas.</source>
         <translation>预测 EPLB 的放置会使 %1 层的均衡度比平凡放置更差：这些层请保留平凡放置，或尝试其他副本数。</translation>
     </message>
     <message>
+        <location filename="../views/PlacementDialog.cpp" line="214" />
         <location filename="../views/PlacementDialog.cpp" line="221" />
-        <location filename="../views/PlacementDialog.cpp" line="228" />
         <source>Save SGLang Placement</source>
         <translation>保存 SGLang 放置方案</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="222" />
+        <location filename="../views/PlacementDialog.cpp" line="215" />
         <source>Could not write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
     </message>
     <message>
-        <location filename="../views/PlacementDialog.cpp" line="229" />
+        <location filename="../views/PlacementDialog.cpp" line="222" />
         <source>SGLang --init-expert-location (*.json)</source>
         <translation>SGLang --init-expert-location（*.json）</translation>
     </message>

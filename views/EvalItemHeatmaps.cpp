@@ -36,8 +36,8 @@ std::vector<bool> prunedPatches(const std::vector<int>& kept, int cells) {
 }
 
 // The item's image, or a mid-grey square standing in for one that is gone.
-RgbImage itemImage(const EvalItemHeatmap& h, bool& found) {
-    auto image = loadImage(h.image);
+RgbImage itemImage(const std::string& path, bool& found) {
+    auto image = loadImage(path);
     found = bool(image);
     if (image) return fitWithin(*image, kDisplaySide);
     RgbImage grey;
@@ -46,12 +46,31 @@ RgbImage itemImage(const EvalItemHeatmap& h, bool& found) {
     return grey;
 }
 
+HeatGrid gridOf(const EvalItemHeatmap& h) {
+    return {h.gridH, h.gridW, {h.answerAttention.begin(), h.answerAttention.end()}};
+}
+
+// Both overlays drawn over the image on one scale, 0 to `top` (off the GUI
+// thread: the item's file may be a large photograph).
+EvalItemHeatmaps::Rendered renderItem(const std::string& image, HeatGrid a, HeatGrid b, double top) {
+    EvalItemHeatmaps::Rendered out;
+    const RgbImage pixels = itemImage(image, out.imageFound);
+    for (auto [grid, into] : {std::pair{&a, &out.a}, std::pair{&b, &out.b}}) {
+        into->raw = *grid;
+        for (double& v : grid->values)
+            v = top > 0 ? v / top : 0.0;
+        into->overlay = toQImage(renderOverlay(pixels, *grid, Colormap::Viridis, kOpacity));
+    }
+    return out;
+}
+
 } // namespace
 
 EvalItemHeatmaps::EvalItemHeatmaps(QWidget* parent)
     : QWidget(parent), a_(new HeatmapCanvas(this)), b_(new HeatmapCanvas(this)),
       titleA_(new QLabel(this)), titleB_(new QLabel(this)), caption_(new QLabel(this)),
-      bar_(new ColourBar(this)) {
+      bar_(new ColourBar(this)),
+      renders_(this, [this](Rendered r) { showRendered(std::move(r)); }) {
     setObjectName(QStringLiteral("evalItemHeatmaps"));
     a_->setObjectName(QStringLiteral("itemHeatmapA"));
     b_->setObjectName(QStringLiteral("itemHeatmapB"));
@@ -72,9 +91,10 @@ EvalItemHeatmaps::EvalItemHeatmaps(QWidget* parent)
 }
 
 void EvalItemHeatmaps::showItem(const EvalItemPair* pair) {
+    renders_.cancel();
+    a_->setImages({}, 0, 0, {});
+    b_->setImages({}, 0, 0, {});
     const auto clear = [this](const QString& why) {
-        a_->setImages({}, 0, 0, {});
-        b_->setImages({}, 0, 0, {});
         a_->setPrunedPatches({});
         b_->setPrunedPatches({});
         titleA_->clear();
@@ -85,8 +105,10 @@ void EvalItemHeatmaps::showItem(const EvalItemPair* pair) {
     if (!pair) return clear(tr("Choose an item to see where each run's model looked while it "
                                "answered (answer_attention)."));
     if (!pair->a.heatmap || !pair->b.heatmap)
-        return clear(tr("No heatmaps stored for item %1: they need the built-in model's "
-                        "attention, observed unless the eval ran with --no-item-heatmaps.")
+        return clear(tr("No heatmaps stored for item %1: they need the model's attention to be "
+                        "observable (the built-in model, a TorchScript model's attention roles, "
+                        "an eager model's softmax in its attention modules), observed unless the "
+                        "eval ran with --no-item-heatmaps (heatmaps=False in Python).")
                          .arg(QString::fromStdString(pair->a.id)));
     const EvalItemHeatmap& ha = *pair->a.heatmap;
     const EvalItemHeatmap& hb = *pair->b.heatmap;
@@ -94,18 +116,8 @@ void EvalItemHeatmaps::showItem(const EvalItemPair* pair) {
     for (const auto* h : {&ha, &hb})
         for (float v : h->answerAttention)
             top = std::max(top, double(v));
-    bool found = false;
-    const RgbImage image = itemImage(ha, found);
-    const auto draw = [&](HeatmapCanvas* canvas, const EvalItemHeatmap& h) {
-        HeatGrid raw{h.gridH, h.gridW, {h.answerAttention.begin(), h.answerAttention.end()}};
-        HeatGrid scaled = raw;
-        for (double& v : scaled.values)
-            v = top > 0 ? v / top : 0.0;
-        canvas->setImages(toQImage(renderOverlay(image, scaled, Colormap::Viridis, kOpacity)),
-                          raw.rows, raw.cols, raw.values);
-    };
-    draw(a_, ha);
-    draw(b_, hb);
+    renders_.start([image = ha.image, a = gridOf(ha), b = gridOf(hb),
+                    top](const LatestJob<Rendered>::Stale&) { return renderItem(image, a, b, top); });
     a_->setPrunedPatches({});
     b_->setPrunedPatches(prunedPatches(pair->b.keptPatches, hb.gridH * hb.gridW));
     titleA_->setText(tr("A: %1").arg(answerText(pair->a)));
@@ -122,10 +134,17 @@ void EvalItemHeatmaps::showItem(const EvalItemPair* pair) {
                             QString::fromStdString(pair->a.prompt));
     if (!pair->b.keptPatches.empty())
         text += tr(" Greyed on B: the patches whose tokens B's decoder never saw.");
-    if (!found)
-        text += tr(" The image %1 could not be read: the grids are drawn over grey.")
-                    .arg(QString::fromStdString(ha.image));
     caption_->setText(text);
+    image_ = QString::fromStdString(ha.image);
+}
+
+void EvalItemHeatmaps::showRendered(Rendered r) {
+    a_->setImages(r.a.overlay, r.a.raw.rows, r.a.raw.cols, r.a.raw.values);
+    b_->setImages(r.b.overlay, r.b.raw.rows, r.b.raw.cols, r.b.raw.values);
+    if (!r.imageFound)
+        caption_->setText(caption_->text() +
+                          tr(" The image %1 could not be read: the grids are drawn over grey.")
+                              .arg(image_));
 }
 
 } // namespace mvp::views

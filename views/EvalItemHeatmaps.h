@@ -4,10 +4,14 @@
 // answered. Both sides share one colour scale, 0 to the larger of the two
 // maxima, so that they compare; B's patches whose tokens the decoder never
 // saw (visual-token pruning) are greyed out. The grids come from the
-// session (EvalItemRow::heatmap); the image is read from the item's file.
+// session (EvalItemRow::heatmap); the image is read from the item's file
+// and both overlays drawn off the GUI thread, the newest item winning.
 
+#include "core/analysis/Heatmap.h"
 #include "views/EvalItemsModel.h"
+#include "views/LatestJob.h"
 
+#include <QImage>
 #include <QWidget>
 
 class QLabel;
@@ -21,8 +25,20 @@ class EvalItemHeatmaps : public QWidget {
     Q_OBJECT
 public:
     explicit EvalItemHeatmaps(QWidget* parent = nullptr);
-    // Shows `pair`'s heatmaps; nullptr clears them.
+    // Shows `pair`'s heatmaps (the canvases once drawn); nullptr clears them.
     void showItem(const EvalItemPair* pair);
+    // Whether the shown item's overlays are still being drawn.
+    bool drawing() const { return renders_.busy(); }
+
+    // One item's overlays, drawn off the GUI thread.
+    struct Side {
+        HeatGrid raw; // the stored grid, for the canvas's hover values
+        QImage overlay;
+    };
+    struct Rendered {
+        Side a, b;
+        bool imageFound = false;
+    };
 
     HeatmapCanvas* canvasA() const { return a_; }
     HeatmapCanvas* canvasB() const { return b_; }
@@ -36,6 +52,10 @@ private:
     QLabel* titleB_;
     QLabel* caption_;
     ColourBar* bar_;
+    QString image_; // the shown item's image file
+    LatestJob<Rendered> renders_;
+
+    void showRendered(Rendered r);
 };
 
 } // namespace mvp::views
