@@ -28,7 +28,7 @@ public:
     void beginPass(Phase phase);
 
     // Softmax probabilities are read inside attention modules only.
-    std::optional<ModuleRole> watchedRole() const override { return ModuleRole::Attention; }
+    std::vector<ModuleRole> watchedRoles() const override { return {ModuleRole::Attention}; }
 
     void opEnded(const std::vector<int64_t>& open, std::string_view op,
                  const std::vector<c10::IValue>& outputs) override;

@@ -8,7 +8,6 @@
 
 #include <ATen/core/ivalue.h>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -17,14 +16,16 @@ namespace mvp {
 class OpObserver {
 public:
     virtual ~OpObserver() = default;
-    // The role of the modules whose ops it reads: outside them no op's
-    // outputs are copied for it (a copy per op is most of what observing
-    // costs). nullopt: every op's.
-    virtual std::optional<ModuleRole> watchedRole() const { return std::nullopt; }
+    // The roles of the modules whose ops it reads: outside them no op's
+    // outputs are copied for it (a copy per op, and RecordFunction switched
+    // off and on around the observer, is most of what observing costs).
+    // Empty: every op's. Asked once, when the Recorder is given it.
+    virtual std::vector<ModuleRole> watchedRoles() const { return {}; }
     // A top-level op ended; `open` are the module spans it ran in, outermost first.
     virtual void opEnded(const std::vector<int64_t>& open, std::string_view op,
                          const std::vector<c10::IValue>& outputs) = 0;
-    // A module span closed.
+    // A span of a module of a role it watches closed (any module's, where
+    // it watches every op).
     virtual void moduleClosed(int64_t module) = 0;
 };
 

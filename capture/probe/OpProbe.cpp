@@ -443,8 +443,8 @@ void endOp(const at::RecordFunction& fn, bool observed) {
     const Recorder::OpOutcome outcome = rec->popOp();
     if (rec->opDepth() == 0)
         if (const auto nested = rec->takeCollected()) tlsCosts.storeOuter(*nested);
-    if (observed) rec->countObservedOp();
-    if (rec->opDepth() == 0 && observed && rec->observer()) {
+    if (rec->opDepth() == 0 && observed && rec->wantsOutputs()) {
+        rec->countObservedOp();
         ProbeWork work(rec);
         // Like the inputs, the outputs may sit on top of the interpreter's
         // whole stack: the last N, N from the schema, are the op's.

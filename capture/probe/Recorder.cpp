@@ -62,8 +62,9 @@ std::vector<RunMetricRow> Recorder::runMetrics() const {
         clockMetric()};
     if (hadObserver_)
         out.push_back({"capture.observed_ops", double(observedOps_), "ops", "measured",
-                       "ops whose outputs were copied for the attention or routing observer: "
-                       "only those inside modules of the role it reads, where it names one"});
+                       "ops whose outputs the attention or routing observer read: only those "
+                       "inside modules of the roles it reads (attention; a TorchScript model's "
+                       "routers and attention)"});
     for (auto& m : deviceTimingMetrics())
         out.push_back(std::move(m));
     for (auto& m : energyMetrics())
@@ -268,18 +269,28 @@ void Recorder::enter(int64_t moduleId) {
     spanStack_.back().start = nowNs();
 }
 
+void Recorder::setObserver(OpObserver* observer) {
+    observer_ = observer;
+    watchedRoles_ = observer ? observer->watchedRoles() : std::vector<ModuleRole>{};
+}
+
 void Recorder::noteWatched(const ModuleRow& row) {
-    if (observer_ && observer_->watchedRole() == row.role) watched_.insert(row.id);
+    if (std::find(watchedRoles_.begin(), watchedRoles_.end(), row.role) != watchedRoles_.end())
+        watched_.insert(row.id);
 }
 
 bool Recorder::wantsOutputs() const {
-    return observer_ && (!observer_->watchedRole() || watchedOpen_ > 0);
+    return observer_ && (watchedRoles_.empty() || watchedOpen_ > 0);
+}
+
+bool Recorder::copiesOutputs() const {
+    return observer_ && (scriptHierarchy_ || wantsOutputs());
 }
 
 // The callback that copies every op's outputs runs only while the observer
 // wants them: for a model's attention, a few modules of many.
 void Recorder::updateObserving() {
-    if (!opsActive_ || wantsOutputs() == observingNow_) return;
+    if (!opsActive_ || copiesOutputs() == observingNow_) return;
     observingNow_ = !observingNow_;
     probe::enableOpCallbacks(true, observingNow_);
 }
@@ -322,7 +333,8 @@ void Recorder::exit() {
     if (marks_) marks_->spanEnded();
     const SpanFrame f = spanStack_.back();
     spanStack_.pop_back();
-    if (watched_.count(f.module) && --watchedOpen_ == 0) updateObserving();
+    const bool watched = watched_.count(f.module) > 0;
+    if (watched && --watchedOpen_ == 0) updateObserving();
     // Span costs are inclusive: a parent adds its children's.
     if (!spanStack_.empty()) {
         SpanFrame& parent = spanStack_.back();
@@ -338,7 +350,7 @@ void Recorder::exit() {
         awaitingDevice_.push_back({std::move(row), f.deviceStart, deviceEnd});
     else
         pending_.spans.push_back(std::move(row));
-    if (observer_) {
+    if (observer_ && (watched || watchedRoles_.empty())) {
         ProbeWork work(this);
         observer_->moduleClosed(f.module);
     }
@@ -442,7 +454,7 @@ void Recorder::startOps() {
     probe::setThreadRecorder(this);
     opsActive_ = true;
     hadObserver_ = hadObserver_ || observer_;
-    observingNow_ = wantsOutputs();
+    observingNow_ = copiesOutputs();
     probe::enableOpCallbacks(true, observingNow_);
 }
 

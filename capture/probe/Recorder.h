@@ -110,15 +110,21 @@ public:
         assignRoles_ = std::move(assign);
     }
     // Sees the outputs of top-level ops and the closing of module spans
-    // (routing and attention of user models); set before startOps(). Ops
-    // run with the callback that copies outputs only while the observer
-    // wants them (inside a module of its watchedRole, if it has one).
-    void setObserver(OpObserver* observer) { observer_ = observer; }
+    // (routing and attention of user models) while a module of a role it
+    // watches is open (always, if it names none); set before startOps().
+    // Ops run with the callback that copies outputs only while the observer
+    // wants them — except under a TorchScript hierarchy, whose spans open
+    // inside the first op's start callback, too late to choose that op's:
+    // there every op copies them and only the observer's calls are scoped.
+    void setObserver(OpObserver* observer);
     OpObserver* observer() const { return observer_; }
     // Whether ops now run with the output-copying callback.
     bool observing() const { return observingNow_; }
-    // Ops whose end the output-copying callback saw (nested ones too): 0 on
-    // a model without a module of the observer's watched role.
+    // Whether the observer wants the op ending now: one is set and a module
+    // of a role it watches is open (or it watches every op).
+    bool wantsOutputs() const;
+    // Top-level ops whose outputs the observer was shown: 0 on a model
+    // without a module of a role it watches.
     int64_t observedOps() const { return observedOps_; }
     void countObservedOp() { ++observedOps_; }
     // Told the id of every recorded op and module span while it runs (a GPU
@@ -283,7 +289,7 @@ private:
     std::array<LeafSlot, 64> leafSlots_{};
     void useLeavesOf(Phase phase);
     void noteWatched(const ModuleRow& row);
-    bool wantsOutputs() const;
+    bool copiesOutputs() const;
     void updateObserving();
     bool leavesChanged_ = false;
     bool collecting_ = false, collectedFits_ = true, collectedDone_ = false;
@@ -304,7 +310,8 @@ private:
     bool scriptFramesKnown_ = false;
     std::map<int64_t, std::optional<int>> layerOf_; // module id → layer (enterModule's modules)
     OpObserver* observer_ = nullptr;
-    std::unordered_set<int64_t> watched_; // modules of the observer's watched role
+    std::vector<ModuleRole> watchedRoles_; // the observer's (OpObserver::watchedRoles)
+    std::unordered_set<int64_t> watched_;  // modules of those roles
     int watchedOpen_ = 0;                 // their spans open now
     bool observingNow_ = false, hadObserver_ = false;
     int64_t observedOps_ = 0;

@@ -56,6 +56,10 @@ public:
     // earlier passes; `sequence` positions are in this one.
     void beginPass(Phase phase, int step, int firstNew, int sequence);
 
+    // Router scores and top-k, attention's softmax: nothing outside those modules.
+    std::vector<ModuleRole> watchedRoles() const override {
+        return {ModuleRole::Router, ModuleRole::Attention};
+    }
     void opEnded(const std::vector<int64_t>& open, std::string_view op,
                  const std::vector<c10::IValue>& outputs) override;
     void moduleClosed(int64_t module) override;

@@ -194,6 +194,7 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
         failures.append(f"expert modules {experts}")
     if not report["runs"][0]["moe"]["gate_vs_expert"]:
         failures.append("no gate-vs-expert times")
+    failures += check_observer_scope(args, session, folder)
 
     failures += check_quantisation(args, session, model)
     failures += check_eval(args, session, folder, model, manifest)
@@ -207,6 +208,37 @@ def check(args: argparse.Namespace, folder: str) -> List[str]:
             or os.path.exists(out):
         failures.append(f"unmatched pattern: exit {r.returncode}, {r.stderr.strip()}")
     print("  unmatched pattern:", r.stderr.strip())
+    return failures
+
+
+def observed_ops(session: str) -> Tuple[float, int]:
+    """capture.observed_ops of the session's first run, and its recorded ops."""
+    with sqlite3.connect(session) as db:
+        observed = db.execute("SELECT value FROM run_metric WHERE run=1 AND"
+                              " name='capture.observed_ops'").fetchone()
+        recorded = db.execute("SELECT SUM(rows) FROM op_chunk WHERE run=1").fetchone()[0]
+    return (observed[0] if observed else -1.0), recorded
+
+
+def check_observer_scope(args: argparse.Namespace, session: str, folder: str) -> List[str]:
+    """The role observer reads the outputs of the ops inside router and
+    attention modules only: some on the model with them, none on the same
+    model whose manifest names neither role."""
+    failures: List[str] = []
+    observed, recorded = observed_ops(session)
+    print(f"  observer: {observed:.0f} of {recorded} ops read")
+    if not 0 < observed < recorded / 2:
+        failures.append(f"observer read {observed} of {recorded} ops")
+    roles = {k: v for k, v in ROLES.items() if k not in ("router", "attention")}
+    os.makedirs(os.path.join(folder, "unwatched"))
+    _, manifest = write_model(os.path.join(folder, "unwatched"), roles)
+    out = os.path.join(folder, "unwatched.mvprof")
+    cli(args, "capture", "--model-file", manifest, "--image", args.image, "--prompt", PROMPT,
+        "--steps", "1", "--out", out)
+    observed, recorded = observed_ops(out)
+    print(f"  observer without router and attention roles: {observed:.0f} of {recorded} ops read")
+    if observed != 0:
+        failures.append(f"observer read {observed} of {recorded} ops without watched roles")
     return failures
 
 
