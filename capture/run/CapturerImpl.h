@@ -10,9 +10,8 @@
 #include "capture/run/ScratchSession.h"
 #include "capture/run/ScriptRoles.h"
 
-#include <optional>
-
 #include <functional>
+#include <optional>
 
 namespace mvp {
 
