@@ -2,7 +2,6 @@
 // rows (a v3 session with roles, and a v2-style one whose roles are inferred
 // from kinds), opened offscreen and shown in every view without a crash or a
 // Qt warning.
-#include "FuzzCases.h"
 #include "GuiSupport.h"
 #include "TestSql.h"
 #include "TestSupport.h"
@@ -46,7 +45,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
-#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -543,41 +541,6 @@ private slots:
             box->accept();
             QTRY_VERIFY(!w.findChild<QMessageBox*>(QStringLiteral("errorDialog")));
         }
-    }
-
-    // A sample of the fuzz corpus (FuzzCases.h) on a real capture: each
-    // opens or fails with a reason, every view painted, no Qt warning, no abort.
-    void fuzzSampleOpensOrFailsWithAReason() {
-        const QString base = dir.filePath(QStringLiteral("fuzz-base.mvprof"));
-        const auto cli = test::runCli({QStringLiteral("capture"), QStringLiteral("--model"),
-                                       QStringLiteral("ref:tiny"), QStringLiteral("--steps"),
-                                       QStringLiteral("1"), QStringLiteral("--image"),
-                                       test::sampleImage(), QStringLiteral("--out"), base});
-        QVERIFY2(cli.exitCode == 0, cli.err.constData());
-        const auto cases = test::contentMutations(20261201, 1);
-        MainWindow w;
-        w.resize(1000, 700);
-        w.show();
-        int opened = 0, refused = 0;
-        for (size_t i = 0; i < cases.size(); i += 11) {
-            const QString path = dir.filePath(QStringLiteral("fuzz-%1.mvprof").arg(i));
-            QVERIFY(QFile::copy(base, path));
-            sqlite3* db = nullptr;
-            QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
-            (void)sqlite3_exec(db, cases[i].c_str(), nullptr, nullptr, nullptr);
-            sqlite3_close(db);
-            QSignalSpy loaded(&w, &MainWindow::sessionLoaded);
-            QSignalSpy failed(&w, &MainWindow::loadFailed);
-            w.openSession(path);
-            QVERIFY2(QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000),
-                     cases[i].c_str());
-            (loaded.isEmpty() ? refused : opened) += 1;
-            w.grab();
-            QApplication::processEvents();
-            QVERIFY(w.isVisible());
-        }
-        qInfo("fuzz sample: %d opened, %d refused with a reason", opened, refused);
-        QVERIFY(opened > 0 && refused > 0);
     }
 
     // A first start (no saved geometry): 80 % of the screen, the image wide.

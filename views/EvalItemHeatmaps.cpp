@@ -54,6 +54,7 @@ HeatGrid gridOf(const EvalItemHeatmap& h) {
 // thread: the item's file may be a large photograph).
 EvalItemHeatmaps::Rendered renderItem(const std::string& image, HeatGrid a, HeatGrid b, double top) {
     EvalItemHeatmaps::Rendered out;
+    out.image = image;
     const RgbImage pixels = itemImage(image, out.imageFound);
     for (auto [grid, into] : {std::pair{&a, &out.a}, std::pair{&b, &out.b}}) {
         into->raw = *grid;
@@ -135,7 +136,6 @@ void EvalItemHeatmaps::showItem(const EvalItemPair* pair) {
     if (!pair->b.keptPatches.empty())
         text += tr(" Greyed on B: the patches whose tokens B's decoder never saw.");
     caption_->setText(text);
-    image_ = QString::fromStdString(ha.image);
 }
 
 void EvalItemHeatmaps::showRendered(Rendered r) {
@@ -144,7 +144,7 @@ void EvalItemHeatmaps::showRendered(Rendered r) {
     if (!r.imageFound)
         caption_->setText(caption_->text() +
                           tr(" The image %1 could not be read: the grids are drawn over grey.")
-                              .arg(image_));
+                              .arg(QString::fromStdString(r.image)));
 }
 
 } // namespace mvp::views

@@ -37,6 +37,7 @@ public:
     };
     struct Rendered {
         Side a, b;
+        std::string image; // the item's image file
         bool imageFound = false;
     };
 
@@ -52,7 +53,6 @@ private:
     QLabel* titleB_;
     QLabel* caption_;
     ColourBar* bar_;
-    QString image_; // the shown item's image file
     LatestJob<Rendered> renders_;
 
     void showRendered(Rendered r);
