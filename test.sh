@@ -7,7 +7,8 @@
 #   ./test.sh            the default suite: every feature end to end,
 #                        benchmarks at smoke size (they still print ratios)
 #   ./test.sh --full     also the full-size benchmarks (1 GB trace import,
-#                        10 M-op GUI session, ref:small overheads)
+#                        10 M-op GUI session, ref:small overheads) and the
+#                        ref:small what-if table (test_whatif_transforms)
 # Other arguments go to the Release ctest (e.g. -R test_session);
 # MVP_SKIP_ASAN=1 skips the sanitizer pass. The compiler cache lives in
 # ~/.cache/mvprof-ccache (CCACHE_DIR overrides it), shared by every clone.

@@ -24,6 +24,9 @@ QString cliPath() {
 QString sampleImage() {
     return env("MVP_SAMPLE_IMAGE");
 }
+bool fullSuite() {
+    return env("MVP_FULL_TESTS") == QLatin1String("1");
+}
 std::string envPath(const char* name) {
     return env(name).toStdString();
 }

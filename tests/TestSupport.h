@@ -16,6 +16,10 @@ namespace mvp::test {
 QString sourceDir();   // $MVP_SOURCE_DIR
 QString cliPath();     // $MVP_CLI
 QString sampleImage(); // $MVP_SAMPLE_IMAGE
+// True under the full suite (./test.sh --full sets MVP_FULL_TESTS): tests of
+// the full-size models run there only, keeping the default suite in its
+// five minutes.
+bool fullSuite();
 // A path CTest passes in the environment (a built helper library, …): an
 // environment variable rather than a compile-time define, so that a clone
 // elsewhere reuses the cached object files.
