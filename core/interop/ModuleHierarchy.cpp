@@ -44,11 +44,14 @@ struct Open {
 } // namespace
 
 void addModuleHierarchySpans(TraceModel& m) {
-    std::vector<size_t> ops;
+    const auto hierarchyOf = [&](const TraceRecord& r) {
+        return r.kind == EventKind::Op ? m.signature(r.detail).hierarchy : 0;
+    };
+    std::vector<uint32_t> ops; // 4 bytes an op: a TorchScript trace may hold millions
     for (size_t i = 0; i < m.records().size(); ++i)
-        if (m.records()[i].kind == EventKind::Op && m.records()[i].hierarchy) ops.push_back(i);
+        if (hierarchyOf(m.records()[i])) ops.push_back(uint32_t(i));
     if (ops.empty()) return;
-    std::sort(ops.begin(), ops.end(), [&](size_t a, size_t b) {
+    std::sort(ops.begin(), ops.end(), [&](uint32_t a, uint32_t b) {
         const auto &x = m.records()[a], &y = m.records()[b];
         return std::tie(x.track, x.startNs, x.order) < std::tie(y.track, y.startNs, y.order);
     });
@@ -66,15 +69,16 @@ void addModuleHierarchySpans(TraceModel& m) {
             stack.pop_back();
         }
     };
-    for (const size_t i : ops) {
+    for (const uint32_t i : ops) {
         const TraceRecord op = m.records()[i]; // a copy: the spans are added as we go
         if (op.track != track) {
             closeTo(0);
             track = op.track;
         }
-        auto it = parsed.find(op.hierarchy);
+        const uint32_t hierarchy = hierarchyOf(op);
+        auto it = parsed.find(hierarchy);
         if (it == parsed.end())
-            it = parsed.emplace(op.hierarchy, parseHierarchy(m.text(op.hierarchy))).first;
+            it = parsed.emplace(hierarchy, parseHierarchy(m.text(hierarchy))).first;
         const auto& modules = it->second;
         size_t common = 0;
         while (common < stack.size() && common < modules.size() &&

@@ -132,9 +132,8 @@ Status readRuntime(Export& x) {
             r.startNs = s.int64(0);
             r.durNs = std::max<int64_t>(0, s.int64(1) - s.int64(0));
             r.kind = EventKind::Runtime;
-            r.correlation = s.int64(3);
             m.addRecord(r, x.text(s.int64(4)), std::to_string(pidOf(tid)),
-                        std::to_string(tidOf(tid)), tidOf(tid));
+                        std::to_string(tidOf(tid)), tidOf(tid), EventIds{-1, s.int64(3)});
         });
 }
 
@@ -178,16 +177,17 @@ Status readDeviceWork(Export& x, const char* table, EventKind kind) {
                        r.startNs = s.int64(0);
                        r.durNs = std::max<int64_t>(0, s.int64(1) - s.int64(0));
                        r.kind = kind;
-                       r.device = int16_t(std::clamp<int64_t>(s.int64(2), 0, 1023));
-                       r.stream = int32_t(s.int64(3));
-                       r.correlation = s.int64(4);
-                       r.bytes = std::max<int64_t>(0, s.int64(7));
+                       DeviceWork work;
+                       work.device = int16_t(std::clamp<int64_t>(s.int64(2), 0, 1023));
+                       work.stream = int32_t(s.int64(3));
+                       work.bytes = std::max<int64_t>(0, s.int64(7));
                        const std::string label = kind == EventKind::Kernel ? x.text(s.int64(6))
                                                  : kind == EventKind::Memcpy
                                                      ? copyKindName(s.int64(6))
                                                      : "Memset";
-                       m.addRecord(r, label, "GPU " + std::to_string(r.device),
-                                   "stream " + std::to_string(r.stream), -1);
+                       m.addRecord(r, label, "GPU " + std::to_string(work.device),
+                                   "stream " + std::to_string(work.stream), -1,
+                                   EventIds{-1, s.int64(4)}, work);
                    });
 }
 

@@ -5,8 +5,8 @@
 #include "core/interop/TraceModel.h"
 #include "core/interop/TraceRun.h"
 #include "core/interop/TraceStream.h"
-#include "core/session/SessionReader.h"
 #include "core/session/RowChecks.h"
+#include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
 
 #include <ctime>
@@ -25,7 +25,7 @@ Result<interop::TraceModel> readTrace(const std::string& file, const TraceImport
     if (!stream) return stream.error();
     interop::TraceModel model(fs::path(file).filename().string());
     interop::TraceJsonSink sink;
-    sink.event = [&](Json&& e, int64_t index) -> Status {
+    sink.event = [&](const interop::TraceEvent& e, int64_t index) -> Status {
         if (auto s = model.add(e, index); !s) return s;
         if (options.progress && index % 4096 == 0 &&
             !options.progress(file, (*stream)->bytesRead(), (*stream)->fileBytes()))
@@ -33,7 +33,7 @@ Result<interop::TraceModel> readTrace(const std::string& file, const TraceImport
         return Ok{};
     };
     sink.meta = [&](const std::string& key, Json&& value) { model.addMeta(key, std::move(value)); };
-    auto parsed = interop::parseTraceJson((*stream)->stream(), model.file(), sink);
+    auto parsed = interop::parseTraceJson(**stream, model.file(), sink);
     if (const auto err = (*stream)->readError(); !err.empty())
         return makeError(ErrorCode::BadInput, file + " could not be read: " + err);
     if (!parsed) return parsed.error();

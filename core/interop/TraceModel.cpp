@@ -26,7 +26,7 @@ enum class Category {
     Unknown
 };
 
-Category categoryOf(const std::string& cat, bool mvprof) {
+Category categoryOf(std::string_view cat, bool mvprof) {
     if (mvprof && cat == "module") return Category::ModuleSpan;
     if (mvprof && cat == "phase") return Category::Phase;
     if (mvprof && (cat == "token" || cat == "routing")) return Category::Known;
@@ -59,11 +59,27 @@ Category categoryOf(const std::string& cat, bool mvprof) {
     return it == byName.end() ? Category::Unknown : it->second;
 }
 
-std::string idText(const Json& v) {
-    if (v.is_string()) return v.get<std::string>();
-    if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
-    if (v.is_number()) return std::to_string(v.get<double>());
+// A pid or tid as the session names it: a string as it is, a number as its digits.
+std::string idText(const JsonField& v) {
+    if (v.isString()) return std::string(v.text);
+    if (v.type == JsonField::Type::Integer) {
+        int64_t n = 0;
+        const auto [end, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), n);
+        if (ec == std::errc() && end == v.text.data() + v.text.size()) return std::to_string(n);
+        return std::string(v.text);
+    }
+    if (v.type == JsonField::Type::Float)
+        return std::to_string(std::strtod(std::string(v.text).c_str(), nullptr));
     return "";
+}
+
+// An integer member, or a string of one ("7"); nullopt for anything else.
+std::optional<int64_t> integer(const JsonField& v) {
+    if (v.type != JsonField::Type::Integer && !v.isString()) return std::nullopt;
+    int64_t n = 0;
+    const auto [end, ec] = std::from_chars(v.text.data(), v.text.data() + v.text.size(), n);
+    if (ec == std::errc() && end == v.text.data() + v.text.size()) return n;
+    return std::nullopt;
 }
 
 std::optional<int64_t> integer(const Json& obj, const char* key) {
@@ -80,39 +96,20 @@ std::optional<int64_t> integer(const Json& obj, const char* key) {
     return std::nullopt;
 }
 
-const Json& emptyObject() {
-    static const Json empty = Json::object();
-    return empty;
-}
 } // namespace
 
-std::optional<int64_t> microsToNs(const Json& v) {
-    constexpr int64_t kMaxMicros = int64_t(1) << 52; // ×1000 stays far inside int64
-    if (v.is_number_integer()) {
-        const int64_t us = v.get<int64_t>();
-        if (us > kMaxMicros || us < -kMaxMicros) return std::nullopt;
-        return us * 1000;
-    }
-    if (v.is_number_unsigned()) {
-        const uint64_t us = v.get<uint64_t>();
-        if (us > uint64_t(kMaxMicros)) return std::nullopt;
-        return int64_t(us) * 1000;
-    }
-    if (v.is_number_float()) {
-        const double ns = v.get<double>() * 1000.0;
-        if (!std::isfinite(ns) || std::abs(ns) > 9e18) return std::nullopt;
-        return std::llround(ns);
-    }
-    if (!v.is_string()) return std::nullopt;
-    // Decimal text: whole microseconds, then 3 digits of nanoseconds exactly
-    // (a 4th rounds); an exponent goes through a double.
-    const auto& s = v.get_ref<const std::string&>();
+namespace {
+// Decimal text: whole microseconds, then 3 digits of nanoseconds exactly
+// (a 4th rounds); an exponent goes through a double.
+std::optional<int64_t> microsTextToNs(std::string_view s) {
     const char* p = s.data();
     const char* end = p + s.size();
-    if (s.find_first_of("eE") != std::string::npos) {
+    if (s.find_first_of("eE") != std::string_view::npos) {
         double d = 0;
         const auto [after, ec] = std::from_chars(p, end, d);
-        if (ec != std::errc() || after != end || !std::isfinite(d * 1000.0)) return std::nullopt;
+        if (ec != std::errc() || after != end || !std::isfinite(d * 1000.0) ||
+            std::abs(d * 1000.0) > 9e18)
+            return std::nullopt;
         return std::llround(d * 1000.0);
     }
     const bool negative = p < end && *p == '-';
@@ -140,6 +137,35 @@ std::optional<int64_t> microsToNs(const Json& v) {
     }
     return negative ? -ns : ns;
 }
+} // namespace
+
+std::optional<int64_t> microsToNs(const Json& v) {
+    constexpr int64_t kMaxMicros = int64_t(1) << 52; // ×1000 stays far inside int64
+    if (v.is_number_integer()) {
+        const int64_t us = v.get<int64_t>();
+        if (us > kMaxMicros || us < -kMaxMicros) return std::nullopt;
+        return us * 1000;
+    }
+    if (v.is_number_unsigned()) {
+        const uint64_t us = v.get<uint64_t>();
+        if (us > uint64_t(kMaxMicros)) return std::nullopt;
+        return int64_t(us) * 1000;
+    }
+    if (v.is_number_float()) {
+        const double ns = v.get<double>() * 1000.0;
+        if (!std::isfinite(ns) || std::abs(ns) > 9e18) return std::nullopt;
+        return std::llround(ns);
+    }
+    if (!v.is_string()) return std::nullopt;
+    return microsTextToNs(v.get_ref<const std::string&>());
+}
+
+std::optional<int64_t> microsToNs(const JsonField& v) {
+    // A number keeps its text: microseconds with nanosecond digits lose the
+    // last ones in a double at 16 significant digits.
+    if (!v.isNumber() && !v.isString()) return std::nullopt;
+    return microsTextToNs(v.text);
+}
 
 uint32_t TraceModel::intern(std::string_view s) {
     if (const auto it = stringIds_.find(s); it != stringIds_.end()) return it->second;
@@ -149,14 +175,17 @@ uint32_t TraceModel::intern(std::string_view s) {
     return id;
 }
 
-uint32_t TraceModel::trackOf(const Json& e, bool gpu, bool wholeProcess) {
-    const auto pidIt = e.find("pid");
-    const auto tidIt = wholeProcess ? e.end() : e.find("tid");
-    auto key = std::pair{pidIt == e.end() ? std::string() : idText(*pidIt),
-                         tidIt == e.end() ? std::string() : idText(*tidIt)};
+uint32_t TraceModel::trackOf(const TraceEvent& e, bool gpu, bool wholeProcess) {
+    const std::string_view tidRaw = wholeProcess ? std::string_view() : e.tid.raw;
+    if (lastTrack_ && lastTrack_->pid == e.pid.raw && lastTrack_->tid == tidRaw &&
+        lastTrack_->gpu == gpu && lastTrack_->wholeProcess == wholeProcess)
+        return lastTrack_->id;
+    auto key = std::pair{idText(e.pid), wholeProcess ? std::string() : idText(e.tid)};
     const int64_t thread =
-        tidIt != e.end() && tidIt->is_number_integer() ? tidIt->get<int64_t>() : -1;
-    return trackOf(std::move(key), thread, gpu);
+        !wholeProcess && e.tid.type == JsonField::Type::Integer ? integer(e.tid).value_or(-1) : -1;
+    const uint32_t id = trackOf(std::move(key), thread, gpu);
+    lastTrack_ = LastTrack{std::string(e.pid.raw), std::string(tidRaw), gpu, wholeProcess, id};
+    return id;
 }
 
 uint32_t TraceModel::trackOf(std::pair<std::string, std::string> key, int64_t thread, bool gpu) {
@@ -167,19 +196,38 @@ uint32_t TraceModel::trackOf(std::pair<std::string, std::string> key, int64_t th
     return id;
 }
 
-void TraceModel::addRecordOnTrack(TraceRecord r, std::string_view name, uint32_t track) {
+void TraceModel::append(TraceRecord& r, std::string_view name, uint32_t track, EventIds ids,
+                        const DeviceWork& work) {
     r.order = uint32_t(records_.size());
     r.name = intern(name);
     r.track = track;
+    const auto narrow = [](int64_t id) {
+        return id < 0 ? kNoId : id < int64_t(kWideId) ? uint32_t(id) : kWideId;
+    };
+    r.externalId = narrow(ids.external);
+    r.correlation = narrow(ids.correlation);
+    if (r.externalId == kWideId || r.correlation == kWideId) wideIds_.emplace(r.order, ids);
+    if (isDeviceWork(r.kind)) {
+        r.detail = uint32_t(deviceWork_.size());
+        deviceWork_.push_back(work);
+    }
     records_.push_back(r);
 }
 
+EventIds TraceModel::ids(const TraceRecord& r) const {
+    if (r.externalId == kWideId || r.correlation == kWideId) return wideIds_.at(r.order);
+    const auto wide = [](uint32_t id) { return id == kNoId ? int64_t(-1) : int64_t(id); };
+    return {wide(r.externalId), wide(r.correlation)};
+}
+
+void TraceModel::addRecordOnTrack(TraceRecord r, std::string_view name, uint32_t track) {
+    append(r, name, track, {}, {});
+}
+
 void TraceModel::addRecord(TraceRecord r, std::string_view name, const std::string& pid,
-                           const std::string& tid, int64_t thread) {
-    r.order = uint32_t(records_.size());
-    r.name = intern(name);
-    r.track = trackOf({pid, tid}, thread, isDeviceWork(r.kind));
-    records_.push_back(r);
+                           const std::string& tid, int64_t thread, EventIds ids,
+                           const DeviceWork& work) {
+    append(r, name, trackOf({pid, tid}, thread, isDeviceWork(r.kind)), ids, work);
 }
 
 void TraceModel::addMeta(const std::string& key, Json&& value) {
@@ -189,15 +237,13 @@ void TraceModel::addMeta(const std::string& key, Json&& value) {
     meta_[key] = std::move(value);
 }
 
-Status TraceModel::add(const Json& e, int64_t index) {
+Status TraceModel::add(const TraceEvent& e, int64_t index) {
     ++events_;
-    const auto ph = e.find("ph");
-    if (ph == e.end() || !ph->is_string())
+    if (!e.ph.isString())
         return makeError(ErrorCode::BadInput, file_ + ": event " + std::to_string(index) +
                                                   " has no phase (\"ph\"): not a trace event");
-    const auto& phase = ph->get_ref<const std::string&>();
-    const auto catIt = e.find("cat");
-    const std::string cat = catIt != e.end() && catIt->is_string() ? catIt->get<std::string>() : "";
+    const std::string_view phase = e.ph.text;
+    const std::string_view cat = e.cat.isString() ? e.cat.text : std::string_view();
     if (phase == "X") return addComplete(e, index, cat);
     if (phase == "M") return Ok{}; // names and sort order: the session has its own
     if (phase == "B" || phase == "E")
@@ -209,30 +255,32 @@ Status TraceModel::add(const Json& e, int64_t index) {
     else if (phase == "C")
         skip("counter events");
     else
-        skip("events of phase '" + phase + "'");
+        skip("events of phase '" + std::string(phase) + "'");
     return Ok{};
 }
 
-namespace {
 // What the record is, from its category: false when it is left out (counted).
-bool classify(TraceModel& m, TraceRecord& r, const std::string& cat, const std::string& name,
-              const Json& e, const Json& args) {
+Result<bool> TraceModel::classify(TraceRecord& r, DeviceWork& work, std::string_view cat,
+                                  std::string_view name, const TraceEvent& e) {
+    const auto& args = e.args;
     const Category c =
-        cat.empty() ? (name.find("::") != std::string::npos ? Category::Op : Category::Annotation)
-                    : categoryOf(cat, m.fromMvprof());
+        cat.empty()
+            ? (name.find("::") != std::string_view::npos ? Category::Op : Category::Annotation)
+            : categoryOf(cat, fromMvprof_);
     switch (c) {
-    case Category::Op:
+    case Category::Op: {
+        auto sig = signatureOf(name, args);
+        if (!sig) return sig.error();
         r.kind = EventKind::Op;
-        r.detail = m.signatureOf(name, args);
-        if (const auto h = args.find("Module Hierarchy"); h != args.end() && h->is_string())
-            r.hierarchy = m.intern(h->get_ref<const std::string&>());
+        r.detail = *sig;
         return true;
+    }
     case Category::Annotation:
         r.kind = EventKind::Annotation;
         return true;
     case Category::Python:
         if (name.rfind("nn.Module: ", 0) != 0) {
-            m.skip("python frames (python_function)");
+            skip("python frames (python_function)");
             return false;
         }
         r.kind = EventKind::ModuleCall;
@@ -243,10 +291,10 @@ bool classify(TraceModel& m, TraceRecord& r, const std::string& cat, const std::
         r.kind = c == Category::Kernel   ? EventKind::Kernel
                  : c == Category::Memcpy ? EventKind::Memcpy
                                          : EventKind::Memset;
-        r.device = int16_t(std::clamp<int64_t>(
-            integer(args, "device").value_or(integer(e, "pid").value_or(0)), 0, 1023));
-        r.stream = int32_t(integer(args, "stream").value_or(integer(e, "tid").value_or(0)));
-        r.bytes = std::max<int64_t>(0, integer(args, "bytes").value_or(0));
+        work.device = int16_t(std::clamp<int64_t>(
+            integer(args.device).value_or(integer(e.pid).value_or(0)), 0, 1023));
+        work.stream = int32_t(integer(args.stream).value_or(integer(e.tid).value_or(0)));
+        work.bytes = std::max<int64_t>(0, integer(args.bytes).value_or(0));
         return true;
     case Category::Runtime:
     case Category::Driver:
@@ -254,50 +302,44 @@ bool classify(TraceModel& m, TraceRecord& r, const std::string& cat, const std::
         return true;
     case Category::ModuleSpan:
         r.kind = EventKind::ModuleSpan;
-        if (const auto k = args.find("kind"); k != args.end() && k->is_string())
-            r.detail = m.intern(k->get_ref<const std::string&>());
+        if (args.kind.isString()) r.detail = intern(args.kind.text);
         return true;
     case Category::Phase:
         r.kind = EventKind::Phase;
         return true;
     case Category::Known:
-        m.skip(cat);
+        skip(std::string(cat));
         return false;
     case Category::Unknown:
-        m.skip("unknown category '" + cat.substr(0, 60) + "'");
+        skip("unknown category '" + std::string(cat.substr(0, 60)) + "'");
         return false;
     }
     return false;
 }
-} // namespace
 
-Status TraceModel::addComplete(const Json& e, int64_t index, const std::string& cat) {
+Status TraceModel::addComplete(const TraceEvent& e, int64_t index, std::string_view cat) {
     const auto where = [&] { return file_ + ": event " + std::to_string(index); };
-    const auto nameIt = e.find("name");
-    if (nameIt == e.end() || !nameIt->is_string())
+    if (!e.name.isString())
         return makeError(ErrorCode::BadInput, where() + " (an X slice) has no name string");
-    const auto& name = nameIt->get_ref<const std::string&>();
-    const auto tsIt = e.find("ts");
-    const auto durIt = e.find("dur");
-    const auto ts = tsIt == e.end() ? std::nullopt : microsToNs(*tsIt);
-    const auto dur = durIt == e.end() ? std::nullopt : microsToNs(*durIt);
+    const std::string_view name = e.name.text;
+    const auto ts = microsToNs(e.ts);
+    const auto dur = microsToNs(e.dur);
     if (!ts || !dur || *dur < 0 || std::abs(*ts) > (int64_t(1) << 62))
         return makeError(ErrorCode::BadInput,
-                         where() + " ('" + name.substr(0, 80) +
+                         where() + " ('" + std::string(name.substr(0, 80)) +
                              "') has no valid ts/dur: they must be microseconds, dur ≥ 0");
-    const auto argsIt = e.find("args");
-    const Json& args = argsIt != e.end() && argsIt->is_object() ? *argsIt : emptyObject();
     TraceRecord r;
     r.startNs = *ts;
     r.durNs = *dur;
-    if (!classify(*this, r, cat, name, e, args)) return Ok{};
-    if (fromMvprof_) addMvprofArgs(r, args);
-    r.externalId = integer(args, "External id").value_or(-1);
-    r.correlation = integer(args, "correlation").value_or(-1);
-    r.order = uint32_t(records_.size());
-    r.name = intern(name);
-    r.track = trackOf(e, r.device >= 0, fromMvprof_ && !isDeviceWork(r.kind));
-    records_.push_back(r);
+    DeviceWork work;
+    auto kept = classify(r, work, cat, name, e);
+    if (!kept) return kept.error();
+    if (!*kept) return Ok{};
+    if (fromMvprof_) addMvprofArgs(r, e.args);
+    const EventIds ids{integer(e.args.externalId).value_or(-1),
+                       integer(e.args.correlation).value_or(-1)};
+    const bool gpu = isDeviceWork(r.kind);
+    append(r, name, trackOf(e, gpu, fromMvprof_ && !gpu), ids, work);
     return Ok{};
 }
 
@@ -307,6 +349,41 @@ uint32_t TraceModel::signatureOf(const std::string& name, const Json& args) {
          {"Input Dims", "Input type", "Concrete Inputs", "flops", "flops_estimated"})
         if (const auto it = args.find(k); it != args.end()) key += '\x1f' + it->dump();
     if (const auto it = signatureIds_.find(key); it != signatureIds_.end()) return it->second;
+    return addSignature(std::move(key), name, args, 0);
+}
+
+// Keyed by the arguments' text as the file writes them: a model calls the
+// same op with the same shapes over and over, so nearly every op event is a
+// lookup, and only a new one is parsed into a document.
+Result<uint32_t> TraceModel::signatureOf(std::string_view name, const TraceEvent::Args& args) {
+    const std::pair<const char*, const JsonField*> parts[] = {
+        {"Input Dims", &args.inputDims},           {"Input type", &args.inputType},
+        {"Concrete Inputs", &args.concreteInputs}, {"flops", &args.flops},
+        {"flops_estimated", &args.flopsEstimated}, {"Module Hierarchy", &args.hierarchy}};
+    std::string& key = signatureKey_;
+    key.assign("\x1e");
+    key += name;
+    for (const auto& [k, field] : parts) {
+        key += '\x1f';
+        key += field->raw;
+    }
+    if (const auto it = signatureIds_.find(key); it != signatureIds_.end()) return it->second;
+    Json json = Json::object();
+    for (const auto& [k, field] : parts) {
+        if (!field->present() || field == &args.hierarchy) continue;
+        Json v = Json::parse(field->raw, nullptr, false);
+        if (v.is_discarded())
+            return makeError(ErrorCode::BadInput, file_ + ": an op's \"" + std::string(k) +
+                                                      "\" is JSON out of range: " +
+                                                      std::string(field->raw.substr(0, 80)));
+        json[k] = std::move(v);
+    }
+    const uint32_t hierarchy = args.hierarchy.isString() ? intern(args.hierarchy.text) : 0;
+    return addSignature(key, std::string(name), json, hierarchy);
+}
+
+uint32_t TraceModel::addSignature(std::string key, const std::string& name, const Json& args,
+                                  uint32_t hierarchy) {
     const OpCall call = opCall(name, args);
     OpSignature sig;
     // No formula: the trace's own figure where it has one (Kineto's with_flops,
@@ -322,6 +399,7 @@ uint32_t TraceModel::signatureOf(const std::string& name, const Json& args) {
     sig.bytes = call.cost.bytes;
     sig.shapes = intern(call.shapes);
     sig.dtype = intern(call.dtype);
+    sig.hierarchy = hierarchy;
     signatures_.push_back(sig);
     const auto id = uint32_t(signatures_.size() - 1);
     signatureIds_.emplace(std::move(key), id);
@@ -329,10 +407,10 @@ uint32_t TraceModel::signatureOf(const std::string& name, const Json& args) {
 }
 
 // mvprof's export names each slice's phase and step.
-void TraceModel::addMvprofArgs(TraceRecord& r, const Json& args) {
-    if (const auto p = args.find("phase"); p != args.end() && p->is_string())
-        r.phase = phaseFromString(p->get_ref<const std::string&>()).value_or(Phase::None);
-    r.step = int32_t(std::clamp<int64_t>(integer(args, "step").value_or(0), 0, 1 << 24));
+void TraceModel::addMvprofArgs(TraceRecord& r, const TraceEvent::Args& args) {
+    if (args.phase.isString())
+        r.phase = phaseFromString(std::string(args.phase.text)).value_or(Phase::None);
+    r.step = int32_t(std::clamp<int64_t>(integer(args.step).value_or(0), 0, 1 << 24));
 }
 
 std::optional<int64_t> TraceModel::absoluteOriginNs(int64_t minStartNs) const {

@@ -101,17 +101,21 @@ public:
 
 private:
     void sortForNesting() {
-        std::sort(m_.records().begin(), m_.records().end(),
-                  [&](const TraceRecord& a, const TraceRecord& b) {
-                      const bool ga = isDeviceWork(a.kind), gb = isDeviceWork(b.kind);
-                      if (ga != gb) return gb; // CPU tracks first
-                      if (a.track != b.track) return a.track < b.track;
-                      if (a.startNs != b.startNs) return a.startNs < b.startNs;
-                      if (a.durNs != b.durNs) return a.durNs > b.durNs;
-                      if (nestingRank(a.kind) != nestingRank(b.kind))
-                          return nestingRank(a.kind) < nestingRank(b.kind);
-                      return a.order < b.order; // the file lists a parent first
-                  });
+        const auto before = [](const TraceRecord& a, const TraceRecord& b) {
+            const bool ga = isDeviceWork(a.kind), gb = isDeviceWork(b.kind);
+            if (ga != gb) return gb; // CPU tracks first
+            if (a.track != b.track) return a.track < b.track;
+            if (a.startNs != b.startNs) return a.startNs < b.startNs;
+            if (a.durNs != b.durNs) return a.durNs > b.durNs;
+            if (nestingRank(a.kind) != nestingRank(b.kind))
+                return nestingRank(a.kind) < nestingRank(b.kind);
+            return a.order < b.order; // the file lists a parent first
+        };
+        // A trace written in order (one thread, or mvprof's export) needs one
+        // pass, not a sort of millions.
+        auto& recs = m_.records();
+        if (!std::is_sorted(recs.begin(), recs.end(), before))
+            std::sort(recs.begin(), recs.end(), before);
     }
 
     // Only the ids some GPU work carries are kept while the CPU tracks are
@@ -119,8 +123,9 @@ private:
     void noteLinksWanted() {
         for (const auto& r : m_.records()) {
             if (!isDeviceWork(r.kind)) continue;
-            if (r.externalId >= 0) launchByExternal_.emplace(r.externalId, Launch{});
-            if (r.correlation >= 0) launchByCorrelation_.emplace(r.correlation, Launch{});
+            const EventIds ids = m_.ids(r);
+            if (ids.external >= 0) launchByExternal_.emplace(ids.external, Launch{});
+            if (ids.correlation >= 0) launchByCorrelation_.emplace(ids.correlation, Launch{});
         }
     }
 
@@ -184,9 +189,9 @@ private:
         Frame f = frame(i, ++counts_.ops, true);
         f.parent = innermost(true);
         f.span = innermost(false);
-        if (const auto it = launchByExternal_.find(r.externalId);
-            r.externalId >= 0 && it != launchByExternal_.end())
-            it->second = {f.id, f.span};
+        if (const int64_t external = m_.ids(r).external; external >= 0)
+            if (const auto it = launchByExternal_.find(external); it != launchByExternal_.end())
+                it->second = {f.id, f.span};
         stack_.push_back(f);
     }
 
@@ -231,9 +236,10 @@ private:
 
     void addApiCall(const TraceRecord& r) {
         const Launch launch{innermost(true), innermost(false)};
-        if (const auto it = launchByCorrelation_.find(r.correlation);
-            r.correlation >= 0 && it != launchByCorrelation_.end())
-            it->second = launch;
+        if (const int64_t correlation = m_.ids(r).correlation; correlation >= 0)
+            if (const auto it = launchByCorrelation_.find(correlation);
+                it != launchByCorrelation_.end())
+                it->second = launch;
         DeviceActivityRow a = activity(r, launch);
         a.thread =
             m_.tracks()[r.track].thread >= 0 ? m_.tracks()[r.track].thread : int64_t(r.track);
@@ -248,10 +254,16 @@ private:
         a.name = m_.text(r.name);
         a.startNs = r.startNs - counts_.originNs;
         a.endNs = a.startNs + r.durNs;
-        if (r.correlation >= 0) a.correlation = r.correlation;
+        if (const int64_t correlation = m_.ids(r).correlation; correlation >= 0)
+            a.correlation = correlation;
         a.op = launch.op;
         a.span = launch.span;
-        a.bytes = r.bytes;
+        if (isDeviceWork(r.kind)) {
+            const DeviceWork& work = m_.deviceWork(r);
+            a.bytes = work.bytes;
+            a.device = std::max<int>(0, work.device);
+            a.stream = work.stream;
+        }
         return a;
     }
 
@@ -336,21 +348,22 @@ private:
     void linkDeviceWork() {
         for (const auto& r : m_.records()) {
             if (!isDeviceWork(r.kind)) continue;
-            Launch launch;
-            if (const auto it = launchByExternal_.find(r.externalId);
-                r.externalId >= 0 && it != launchByExternal_.end() && it->second.op)
-                launch = it->second;
-            else if (const auto c = launchByCorrelation_.find(r.correlation);
-                     r.correlation >= 0 && c != launchByCorrelation_.end())
-                launch = c->second;
-            DeviceActivityRow a = activity(r, launch);
-            a.device = std::max<int>(0, r.device);
-            a.stream = r.stream;
+            DeviceActivityRow a = activity(r, launchOf(m_.ids(r)));
             counts_.linked += a.op ? 1 : 0;
             counts_.gpu = true;
             batch_.activities.push_back(std::move(a));
             submit(false);
         }
+    }
+
+    Launch launchOf(const EventIds& ids) const {
+        if (const auto it = launchByExternal_.find(ids.external);
+            ids.external >= 0 && it != launchByExternal_.end() && it->second.op)
+            return it->second;
+        if (const auto c = launchByCorrelation_.find(ids.correlation);
+            ids.correlation >= 0 && c != launchByCorrelation_.end())
+            return c->second;
+        return {};
     }
 
     void addLeafFlops() {

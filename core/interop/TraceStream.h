@@ -5,7 +5,6 @@
 #include "core/Result.h"
 
 #include <cstdint>
-#include <istream>
 #include <memory>
 #include <string>
 
@@ -16,13 +15,16 @@ public:
     // Fails when the file is missing, unreadable or a folder.
     static Result<std::unique_ptr<TraceStream>> open(const std::string& path);
     ~TraceStream();
+    TraceStream(const TraceStream&) = delete;
+    TraceStream& operator=(const TraceStream&) = delete;
 
-    std::istream& stream();
+    // Up to `n` bytes of the (uncompressed) content into `dst`: how many, 0 at
+    // the end or when reading failed (readError() then says why).
+    int64_t read(char* dst, int64_t n);
     // Bytes of the (uncompressed) content read so far.
     int64_t bytesRead() const;
     // Why reading stopped early, empty if it did not: a damaged gzip member
-    // (zlib's words), or a string longer than 4 MiB (a JSON parser holds a
-    // string whole in memory, so an endless one would fill it).
+    // (zlib's words).
     std::string readError() const;
     // The file's size on disk (compressed, for a .gz).
     int64_t fileBytes() const;

@@ -1,7 +1,9 @@
-// Trace import throughput and memory: a generated Kineto trace of about
-// SIZE_MB (default 1000) on one line, imported into a session. Prints
-// events/s, MB/s and the peak resident memory (VmHWM) against the process's
-// size before the import; no thresholds.
+// Trace import throughput and memory: generated Kineto traces of about
+// SIZE_MB (default 1000) on one line — a CUDA run's mix of ops, launches and
+// kernels, and cpu_ops alone — each imported into a session. Prints events/s,
+// MB/s and the peak resident memory (VmHWM) against the process's size
+// before the import; no thresholds. The time is the import's alone (the
+// file is written before the clock starts).
 //
 //   bench_import [SIZE_MB]
 #include "SyntheticTrace.h"
@@ -26,36 +28,65 @@ double statusMiB(const char* field) {
         if (line.rfind(key, 0) == 0) return std::strtod(line.c_str() + key.size(), nullptr) / 1024;
     return 0;
 }
-} // namespace
 
-int main(int argc, char** argv) {
-    const double sizeMb = argc > 1 ? std::atof(argv[1]) : 1000;
+struct Imported {
+    bool ok = false;
+    double fileMb = 0, secs = 0, peakMiB = 0, beforeMiB = 0;
+    int64_t events = 0;
+};
+
+// Linux keeps the peak (VmHWM) from the process's start unless told to
+// start it again (proc(5), clear_refs: "5").
+void resetPeak() {
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+// Writes a trace of `mix`, imports it, removes both files.
+Imported importOne(double sizeMb, test::SyntheticMix mix, double bytesPerEvent) {
+    Imported out;
     const auto dir = std::filesystem::temp_directory_path();
     const std::string trace = (dir / "mvprof-bench-import.json").string();
     const std::string session = (dir / "mvprof-bench-import.mvprof").string();
-    const auto events = int64_t(sizeMb * 1e6 / 272); // the generator's bytes per event
-    if (!test::writeSyntheticTrace(trace, events)) {
+    out.events = int64_t(sizeMb * 1e6 / bytesPerEvent);
+    if (!test::writeSyntheticTrace(trace, out.events, mix)) {
         std::fprintf(stderr, "cannot write %s\n", trace.c_str());
-        return 1;
+        return out;
     }
-    const double fileMb = double(std::filesystem::file_size(trace)) / 1e6;
-    const double before = statusMiB("VmRSS");
+    out.fileMb = double(std::filesystem::file_size(trace)) / 1e6;
+    out.beforeMiB = statusMiB("VmRSS");
+    resetPeak();
     TraceImportOptions options;
     options.overwrite = true;
     const auto t0 = std::chrono::steady_clock::now();
     auto done = importTraces({trace}, session, options);
-    const double secs =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double peak = statusMiB("VmHWM");
+    out.secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.peakMiB = statusMiB("VmHWM");
     std::filesystem::remove(trace);
     std::filesystem::remove(session);
     if (!done) {
         std::fprintf(stderr, "%s\n", done.error().message.c_str());
-        return 1;
+        return out;
     }
-    std::printf("import of a %.0f MB Kineto trace, %lld events, one line: %.1f s, %.1f MB/s, "
-                "%.0f k events/s; peak RSS %.0f MiB (%.0f MiB before the import)\n",
-                fileMb, (long long)events, secs, fileMb / secs, double(events) / secs / 1e3, peak,
-                before);
+    out.events = done->front().events;
+    out.ok = true;
+    return out;
+}
+
+void print(const char* what, const Imported& r) {
+    std::printf("import of a %.0f MB Kineto trace (%s), %lld events, one line: %.1f s, "
+                "%.1f MB/s, %.0f k events/s; peak RSS %.0f MiB (%.0f MiB before the import)\n",
+                r.fileMb, what, (long long)r.events, r.secs, r.fileMb / r.secs,
+                double(r.events) / r.secs / 1e3, r.peakMiB, r.beforeMiB);
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    const double sizeMb = argc > 1 ? std::atof(argv[1]) : 1000;
+    const Imported gpu = importOne(sizeMb, test::SyntheticMix::GpuMix, 237);
+    if (!gpu.ok) return 1;
+    print("ops, CUDA launches and kernels; sorted by the importer", gpu);
+    const Imported cpu = importOne(sizeMb, test::SyntheticMix::CpuOps, 272);
+    if (!cpu.ok) return 1;
+    print("cpu_ops on one thread, in order", cpu);
     return 0;
 }
