@@ -57,6 +57,7 @@ private slots:
     void gzipImportsLikePlain();
     void legacyArrayNestsWithinAMicrosecond();
     void deviceActivityRoundTrips();
+    void idsPast32BitsLinkAlike();
     void torchScriptModuleHierarchyGivesSpans();
     void gpuTimePerModule();
 };
@@ -226,6 +227,47 @@ void TraceImportTest::kinetoTraceImports() {
     QCOMPARE(oldOps->front().endNs - oldOps->front().startNs, int64_t(20000));
     auto oldActs = (*reader)->activities((*done)[1].run);
     QVERIFY(oldActs && oldActs->size() == 1 && !oldActs->front().op);
+}
+
+// The importer keeps ids in 32 bits and those past them aside: the
+// fixture's External ids and correlations moved past 2^32 (and one past
+// 2^33 more) link the same work to the same ops, and the stored
+// correlations are the file's.
+void TraceImportTest::idsPast32BitsLinkAlike() {
+    QTemporaryDir dir;
+    const int64_t shift = int64_t(1) << 33;
+    Json trace = Json::parse(kinetoTrace());
+    for (auto& e : trace["traceEvents"])
+        if (e.contains("args"))
+            for (const char* key : {"External id", "correlation"})
+                if (e["args"].contains(key) && e["args"][key].is_number_integer())
+                    e["args"][key] = e["args"][key].get<int64_t>() + shift;
+    const std::string plain = pathIn(dir, "plain.json"), wide = pathIn(dir, "wide.json");
+    QVERIFY(writeText(plain, kinetoTrace()) && writeText(wide, trace.dump()));
+    const std::string out = pathIn(dir, "ids.mvprof");
+    auto done = importTraces({plain, wide}, out);
+    QVERIFY2(done, done ? "" : done.error().message.c_str());
+    QCOMPARE((*done)[1].linked, (*done)[0].linked);
+    QCOMPARE((*done)[1].linked, int64_t(3));
+    auto reader = SessionReader::open(out);
+    QVERIFY(reader);
+    auto opsA = (*reader)->ops((*done)[0].run), opsB = (*reader)->ops((*done)[1].run);
+    auto actsA = (*reader)->activities((*done)[0].run), actsB = (*reader)->activities((*done)[1].run);
+    QVERIFY(opsA && opsB && actsA && actsB);
+    QCOMPARE(actsB->size(), actsA->size());
+    const auto opName = [](const std::vector<OpRow>& ops, std::optional<int64_t> id) {
+        for (const auto& o : ops)
+            if (id && o.id == *id) return o.name;
+        return std::string("-");
+    };
+    for (size_t i = 0; i < actsA->size(); ++i) {
+        const auto &a = (*actsA)[i], &b = (*actsB)[i];
+        QCOMPARE(b.name, a.name);
+        QCOMPARE(opName(*opsB, b.op), opName(*opsA, a.op));
+        QCOMPARE(b.span.has_value(), a.span.has_value());
+        QCOMPARE(b.correlation.has_value(), a.correlation.has_value());
+        if (a.correlation) QCOMPARE(*b.correlation, *a.correlation + shift);
+    }
 }
 
 void TraceImportTest::gzipImportsLikePlain() {

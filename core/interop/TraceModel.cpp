@@ -208,8 +208,9 @@ void TraceModel::append(TraceRecord& r, std::string_view name, uint32_t track, E
     r.correlation = narrow(ids.correlation);
     if (r.externalId == kWideId || r.correlation == kWideId) wideIds_.emplace(r.order, ids);
     if (isDeviceWork(r.kind)) {
-        r.detail = uint32_t(deviceWork_.size());
-        deviceWork_.push_back(work);
+        const auto [it, added] = deviceWorkIds_.try_emplace(work, uint32_t(deviceWork_.size()));
+        if (added) deviceWork_.push_back(work);
+        r.detail = it->second;
     }
     records_.push_back(r);
 }

@@ -6,6 +6,7 @@
 
 #include "core/Phase.h"
 #include "core/Result.h"
+#include "core/interop/ChunkedVector.h"
 #include "core/interop/TraceJson.h"
 
 #include <cstdint>
@@ -52,11 +53,13 @@ struct OpSignature {
     bool unevaluated = false;       // it has a formula, but the trace lacks the shapes it needs
 };
 
-// A kernel's, copy's or fill's own fields, kept beside its record.
+// A kernel's, copy's or fill's own fields, kept beside its record (once
+// per distinct value: kernels on one stream share theirs).
 struct DeviceWork {
     int64_t bytes = 0; // copied or filled
     int32_t stream = -1;
     int16_t device = -1;
+    bool operator==(const DeviceWork&) const = default;
 };
 
 // Kineto's "External id" (an op and the GPU work it launched) and CUPTI's
@@ -118,8 +121,8 @@ public:
     void skip(const std::string& why) { ++skipped_[why]; }
 
     const std::string& file() const { return file_; }
-    // A deque: growing it never copies what it holds (a 1 GB trace has millions).
-    std::deque<TraceRecord>& records() { return records_; }
+    // Growing it never copies what it holds (a 1 GB trace has millions).
+    ChunkedVector<TraceRecord>& records() { return records_; }
     const OpSignature& signature(uint32_t id) const { return signatures_[id]; }
     EventIds ids(const TraceRecord& r) const;
     const DeviceWork& deviceWork(const TraceRecord& r) const { return deviceWork_[r.detail]; }
@@ -151,9 +154,15 @@ private:
     uint32_t trackOf(std::pair<std::string, std::string> key, int64_t thread, bool gpu);
 
     std::string file_;
-    std::deque<TraceRecord> records_;
+    ChunkedVector<TraceRecord> records_;
     std::vector<OpSignature> signatures_;
     std::vector<DeviceWork> deviceWork_;
+    struct DeviceWorkHash {
+        size_t operator()(const DeviceWork& w) const {
+            return std::hash<int64_t>()(w.bytes * 1000003 + w.stream * 1031 + w.device);
+        }
+    };
+    std::unordered_map<DeviceWork, uint32_t, DeviceWorkHash> deviceWorkIds_;
     std::unordered_map<uint32_t, EventIds> wideIds_; // by order: ids past 32 bits
     std::unordered_map<std::string, uint32_t> signatureIds_;
     std::string signatureKey_; // reused: one op event after another

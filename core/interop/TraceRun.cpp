@@ -74,6 +74,68 @@ struct Launch {
     std::optional<int64_t> op, span;
 };
 
+// The ids GPU work carries, each with the op and span that launched it:
+// sorted, 12 bytes an id where a hash map took ~70 (a 1 GB trace holds
+// millions of launches); ids past 32 bits, rare, in a table of their own.
+class LaunchTable {
+public:
+    void want(int64_t id) {
+        if (id < 0) return;
+        if (id < int64_t(UINT32_MAX))
+            narrow_.push_back({uint32_t(id), 0, 0});
+        else
+            wide_.push_back({id, 0, 0});
+    }
+    void seal() {
+        sortUnique(narrow_);
+        sortUnique(wide_);
+    }
+    // Who launched `id`, where some GPU work carries it.
+    void set(int64_t id, const Launch& launch) {
+        // op and span ids count records, so they fit 32 bits; 0: none
+        const auto set = [&](auto* e) {
+            if (!e) return;
+            e->op = uint32_t(launch.op.value_or(0));
+            e->span = uint32_t(launch.span.value_or(0));
+        };
+        if (id >= int64_t(UINT32_MAX))
+            set(find(wide_, id));
+        else if (id >= 0)
+            set(find(narrow_, uint32_t(id)));
+    }
+    std::optional<Launch> get(int64_t id) const {
+        const auto launch = [](const auto* e) -> std::optional<Launch> {
+            if (!e) return std::nullopt;
+            const auto id0 = [](uint32_t v) {
+                return v ? std::optional<int64_t>(v) : std::nullopt;
+            };
+            return Launch{id0(e->op), id0(e->span)};
+        };
+        if (id >= int64_t(UINT32_MAX)) return launch(find(wide_, id));
+        return id >= 0 ? launch(find(narrow_, uint32_t(id))) : std::nullopt;
+    }
+
+private:
+    template <class Id> struct Entry {
+        Id id;
+        uint32_t op, span;
+    };
+    template <class E> static void sortUnique(std::vector<E>& v) {
+        std::sort(v.begin(), v.end(), [](const E& a, const E& b) { return a.id < b.id; });
+        v.erase(
+            std::unique(v.begin(), v.end(), [](const E& a, const E& b) { return a.id == b.id; }),
+            v.end());
+        v.shrink_to_fit();
+    }
+    template <class E, class Id> static E* find(const std::vector<E>& v, Id id) {
+        const auto it =
+            std::lower_bound(v.begin(), v.end(), id, [](const E& e, Id x) { return e.id < x; });
+        return it != v.end() && it->id == id ? const_cast<E*>(&*it) : nullptr;
+    }
+    std::vector<Entry<uint32_t>> narrow_;
+    std::vector<Entry<int64_t>> wide_;
+};
+
 class RunBuilder {
 public:
     RunBuilder(TraceModel& m, SessionWriter& w, int64_t run) : m_(m), w_(w) { batch_.run = run; }
@@ -124,9 +186,11 @@ private:
         for (const auto& r : m_.records()) {
             if (!isDeviceWork(r.kind)) continue;
             const EventIds ids = m_.ids(r);
-            if (ids.external >= 0) launchByExternal_.emplace(ids.external, Launch{});
-            if (ids.correlation >= 0) launchByCorrelation_.emplace(ids.correlation, Launch{});
+            if (ids.external >= 0) launchByExternal_.want(ids.external);
+            if (ids.correlation >= 0) launchByCorrelation_.want(ids.correlation);
         }
+        launchByExternal_.seal();
+        launchByCorrelation_.seal();
     }
 
     void walkCpuTracks() {
@@ -189,9 +253,7 @@ private:
         Frame f = frame(i, ++counts_.ops, true);
         f.parent = innermost(true);
         f.span = innermost(false);
-        if (const int64_t external = m_.ids(r).external; external >= 0)
-            if (const auto it = launchByExternal_.find(external); it != launchByExternal_.end())
-                it->second = {f.id, f.span};
+        launchByExternal_.set(m_.ids(r).external, {f.id, f.span});
         stack_.push_back(f);
     }
 
@@ -236,10 +298,7 @@ private:
 
     void addApiCall(const TraceRecord& r) {
         const Launch launch{innermost(true), innermost(false)};
-        if (const int64_t correlation = m_.ids(r).correlation; correlation >= 0)
-            if (const auto it = launchByCorrelation_.find(correlation);
-                it != launchByCorrelation_.end())
-                it->second = launch;
+        launchByCorrelation_.set(m_.ids(r).correlation, launch);
         DeviceActivityRow a = activity(r, launch);
         a.thread =
             m_.tracks()[r.track].thread >= 0 ? m_.tracks()[r.track].thread : int64_t(r.track);
@@ -357,13 +416,8 @@ private:
     }
 
     Launch launchOf(const EventIds& ids) const {
-        if (const auto it = launchByExternal_.find(ids.external);
-            ids.external >= 0 && it != launchByExternal_.end() && it->second.op)
-            return it->second;
-        if (const auto c = launchByCorrelation_.find(ids.correlation);
-            ids.correlation >= 0 && c != launchByCorrelation_.end())
-            return c->second;
-        return {};
+        if (const auto byOp = launchByExternal_.get(ids.external); byOp && byOp->op) return *byOp;
+        return launchByCorrelation_.get(ids.correlation).value_or(Launch{});
     }
 
     void addLeafFlops() {
@@ -390,7 +444,7 @@ private:
     std::vector<Frame> stack_;
     std::map<std::pair<int64_t, std::string>, int64_t> modules_;
     std::unordered_map<int64_t, std::string> paths_;
-    std::unordered_map<int64_t, Launch> launchByExternal_, launchByCorrelation_;
+    LaunchTable launchByExternal_, launchByCorrelation_;
     std::map<std::pair<Phase, uint32_t>, std::pair<int64_t, int64_t>> leaves_; // calls, FLOPs
     int submitted_ = 0;
 };
