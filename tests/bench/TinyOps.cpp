@@ -17,15 +17,44 @@
 namespace mvp::bench {
 
 namespace {
+double nsSince(std::chrono::steady_clock::time_point t0) {
+    return double(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count());
+}
+
 double loopNs(int ops) {
     c10::InferenceMode inference;
     auto a = torch::ones({8}), b = torch::ones({8});
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < ops; ++i)
         (void)torch::add(a, b);
-    return double(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-            .count());
+    return nsSince(t0);
+}
+
+// The fixed cost of a recorded run around no work: mvprof's Recorder made,
+// its phase opened and its op callbacks added, then all of it undone.
+double mvprofOpenCloseNs(SessionWriter& writer, int64_t run) {
+    const auto t0 = std::chrono::steady_clock::now();
+    {
+        Recorder rec(writer, run, true);
+        rec.beginPhase(Phase::Decode, 1);
+        rec.startOps();
+        rec.stopOps();
+        rec.endPhase();
+    }
+    return nsSince(t0);
+}
+
+// The same for libtorch's profiler: enabled and disabled around no work.
+double torchOpenCloseNs() {
+    using namespace torch::profiler::impl;
+    const auto t0 = std::chrono::steady_clock::now();
+    torch::autograd::profiler::enableProfilerLegacy(
+        ProfilerConfig(ProfilerState::CPU, /*report_input_shapes=*/true, /*profile_memory=*/false,
+                       /*with_stack=*/false, /*with_flops=*/true, /*with_modules=*/true));
+    (void)torch::autograd::profiler::disableProfilerLegacy();
+    return nsSince(t0);
 }
 
 double median(std::vector<double> v) {
@@ -70,7 +99,7 @@ TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
     // Each repetition runs every arm once; the costs are medians of the
     // differences within a repetition, which the machine's drift (this one's
     // speed wanders by half over minutes) cancels out of.
-    std::vector<double> bare, mvprof, torchProfiler, floor;
+    std::vector<double> bare, mvprof, torchProfiler, floor, mvprofFixed, torchFixed;
     for (int i = -1; i < reps; ++i) { // i = -1 warms every path up
         const double b = loopNs(ops);
         const double f = floorLoopNs(ops);
@@ -89,7 +118,10 @@ TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
             /*with_stack=*/false, /*with_flops=*/true, /*with_modules=*/true));
         const double t = loopNs(ops);
         (void)torch::autograd::profiler::disableProfilerLegacy();
+        const double mFixed = mvprofOpenCloseNs(writer, *run), tFixed = torchOpenCloseNs();
         if (i < 0) continue;
+        mvprofFixed.push_back(mFixed);
+        torchFixed.push_back(tFixed);
         bare.push_back(b);
         mvprof.push_back(m - b);
         torchProfiler.push_back(t - b);
@@ -102,6 +134,8 @@ TinyOpCosts measureTinyOps(SessionWriter& writer, int ops, int reps) {
     c.mvprof = perOp(mvprof, ops);
     c.torch = perOp(torchProfiler, ops);
     c.floor = perOp(floor, ops);
+    c.mvprofOpenClose = perOp(mvprofFixed, 1000); // µs
+    c.torchOpenClose = perOp(torchFixed, 1000);
     return c;
 }
 

@@ -7,7 +7,7 @@ class SessionWriter;
 
 namespace mvp::bench {
 
-// ns per op over the repetitions: median and quartiles (their spread).
+// ns per op (or µs per run) over the repetitions: median and quartiles (their spread).
 struct PerOp {
     double median = 0, q1 = 0, q3 = 0;
 };
@@ -18,6 +18,10 @@ struct TinyOpCosts {
     PerOp mvprof;           // added by mvprof's Recorder: ops, shapes, FLOPs (measured)
     PerOp torch;            // added by libtorch's profiler: shapes, FLOPs, modules (measured)
     PerOp floor;            // added by an empty callback that asks for inputs (measured)
+    // The fixed cost of a run around no work, in µs (measured): mvprof's
+    // Recorder made, started, stopped and gone; libtorch's profiler enabled
+    // and disabled. The per-op figures above exclude it (timed inside).
+    PerOp mvprofOpenClose, torchOpenClose;
 };
 
 // Medians of the per-repetition differences from the bare loop, over `reps`

@@ -125,6 +125,10 @@ void perOpCost(SessionWriter& writer, int reps) {
                 tiny.mvprof.median - tiny.floor.median);
     std::printf("  libtorch profiler (shapes, FLOPs, modules) %4.0f ns added per op [%.0f, %.0f]\n",
                 tiny.torch.median, tiny.torch.q1, tiny.torch.q3);
+    std::printf("  set-up + teardown of a run around no work (outside the per-op figures): "
+                "mvprof %.1f µs [%.1f, %.1f], libtorch's profiler %.1f µs [%.1f, %.1f]\n",
+                tiny.mvprofOpenClose.median, tiny.mvprofOpenClose.q1, tiny.mvprofOpenClose.q3,
+                tiny.torchOpenClose.median, tiny.torchOpenClose.q1, tiny.torchOpenClose.q3);
     // An observer that reads inputs pays the floor even if it does nothing
     // else: the most any such observer can undercut libtorch's profiler by.
     std::printf("  libtorch's profiler costs %.1f× mvprof's per op (medians; goal ≥ 20×); the "
