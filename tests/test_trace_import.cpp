@@ -7,6 +7,7 @@
 // activity through an export and back. (Bad input: test_trace_bad_input;
 // memory and the round trip through a capture: test_trace_cli.)
 #include "KinetoFixture.h"
+#include "SyntheticTrace.h"
 #include "TestSupport.h"
 #include "core/analysis/Analysis.h"
 #include "core/interop/TraceArgs.h"
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <tuple>
 #include <zlib.h>
 
@@ -58,6 +60,7 @@ private slots:
     void legacyArrayNestsWithinAMicrosecond();
     void deviceActivityRoundTrips();
     void idsPast32BitsLinkAlike();
+    void manyLaunchesRoundTrip();
     void torchScriptModuleHierarchyGivesSpans();
     void gpuTimePerModule();
 };
@@ -252,7 +255,8 @@ void TraceImportTest::idsPast32BitsLinkAlike() {
     auto reader = SessionReader::open(out);
     QVERIFY(reader);
     auto opsA = (*reader)->ops((*done)[0].run), opsB = (*reader)->ops((*done)[1].run);
-    auto actsA = (*reader)->activities((*done)[0].run), actsB = (*reader)->activities((*done)[1].run);
+    auto actsA = (*reader)->activities((*done)[0].run),
+         actsB = (*reader)->activities((*done)[1].run);
     QVERIFY(opsA && opsB && actsA && actsB);
     QCOMPARE(actsB->size(), actsA->size());
     const auto opName = [](const std::vector<OpRow>& ops, std::optional<int64_t> id) {
@@ -268,6 +272,59 @@ void TraceImportTest::idsPast32BitsLinkAlike() {
         QCOMPARE(b.correlation.has_value(), a.correlation.has_value());
         if (a.correlation) QCOMPARE(*b.correlation, *a.correlation + shift);
     }
+}
+
+// 1 000 launches (op, cudaLaunchKernel inside it, its kernel later on GPU 0,
+// stream 7; tests/SyntheticTrace.cpp): every API call and kernel comes back
+// with the times, ids and op the generator wrote — many more rows than one
+// INSERT statement of the writer holds, and an odd remainder.
+void TraceImportTest::manyLaunchesRoundTrip() {
+    QTemporaryDir dir;
+    const std::string in = pathIn(dir, "launches.json"), out = pathIn(dir, "launches.mvprof");
+    const int launches = 1001;
+    QVERIFY(test::writeSyntheticTrace(in, 3 * launches, test::SyntheticMix::GpuMix));
+    auto done = importTraces({in}, out);
+    QVERIFY2(done, done ? "" : done.error().message.c_str());
+    QCOMPARE(done->front().linked, int64_t(launches));
+    auto reader = SessionReader::open(out);
+    QVERIFY(reader);
+    auto ops = (*reader)->ops(done->front().run);
+    auto acts = (*reader)->activities(done->front().run);
+    QVERIFY(ops && acts);
+    QCOMPARE(int64_t(ops->size()), int64_t(launches));
+    QCOMPARE(int64_t(acts->size()), int64_t(2 * launches));
+    std::map<int64_t, int64_t> opStart; // op id → start
+    for (const auto& o : *ops)
+        opStart[o.id] = o.startNs;
+    std::set<int64_t> ids;
+    int kernels = 0, calls = 0;
+    for (const auto& a : *acts) {
+        ids.insert(a.id);
+        QVERIFY(a.correlation && *a.correlation >= 100000);
+        const int64_t i = *a.correlation - 100000; // launch i: its op at 6·i µs
+        QVERIFY(a.op && opStart.count(*a.op));
+        QCOMPARE(opStart[*a.op], i * 6000);
+        if (a.kind == ActivityKind::Kernel) {
+            ++kernels;
+            QCOMPARE(a.name, std::string("ampere_sgemm_64x32_sliced1x4_nn"));
+            QCOMPARE(a.startNs, (i * 6 + 2) * 1000 + 100);
+            QCOMPARE(a.endNs - a.startNs, int64_t(2000));
+            QCOMPARE(a.device, 0);
+            QCOMPARE(a.stream, int64_t(7));
+        } else {
+            ++calls;
+            QCOMPARE(a.kind, ActivityKind::Runtime);
+            QCOMPARE(a.name, std::string("cudaLaunchKernel"));
+            QCOMPARE(a.startNs, i * 6000 + 500);
+            QCOMPARE(a.endNs - a.startNs, int64_t(500));
+            QCOMPARE(a.thread, int64_t(7));
+        }
+    }
+    QCOMPARE(kernels, launches);
+    QCOMPARE(calls, launches);
+    QCOMPARE(int64_t(ids.size()), int64_t(2 * launches)); // every row, once
+    QCOMPARE(*ids.begin(), int64_t(1));
+    QCOMPARE(*ids.rbegin(), int64_t(2 * launches));
 }
 
 void TraceImportTest::gzipImportsLikePlain() {

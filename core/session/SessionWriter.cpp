@@ -42,6 +42,10 @@ constexpr size_t kWakeRows = 65536;
 // interrupts the model's core to flush its TLB).
 constexpr size_t kPoolBuffers = kWakeRows / SessionWriter::kRecordBufferRows + 4;
 
+// Rows per INSERT of device activity (13 values each, far below SQLite's
+// 32 766 parameters).
+constexpr size_t kActivitiesPerInsert = 64;
+
 struct Job {
     std::optional<Batch> batch;
     std::function<Status()> fn;           // runs inside the transaction
@@ -174,7 +178,7 @@ struct SessionWriter::Impl {
     OpChunkWriter ops;
     sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insRouting, insImage, insGrid,
         insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity,
-        insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap;
+        insActivities, insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -232,21 +236,36 @@ Status SessionWriter::Impl::prepareAll() {
         if (!s) return s.error();
         *p.stmt = std::move(s.value());
     }
+    std::string many = "INSERT INTO device_activity VALUES ";
+    for (int i = 0; i < kActivitiesPerInsert; ++i)
+        many += std::string(i ? "," : "") + "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    auto s = db.prepare(many);
+    if (!s) return s.error();
+    insActivities = std::move(s.value());
     return ops.open(db);
 }
 
 // Their names are interned (a few kernel names repeat a million times).
+// kActivitiesPerInsert rows per statement: a trace's millions of kernels and
+// API calls cost SQLite's per-statement work once per group, not per row.
 Status SessionWriter::Impl::insertActivities(int64_t run,
                                              const std::vector<DeviceActivityRow>& rows) {
-    for (const auto& a : rows) {
+    const size_t grouped = rows.size() - rows.size() % kActivitiesPerInsert;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const auto& a = rows[i];
         auto name = ops.intern(a.name);
         if (!name) return name.error();
-        sql::Stmt& s = insActivity;
-        s.bind(1, run), s.bind(2, a.id), s.bind(3, toString(a.kind)), s.bind(4, *name),
-            s.bind(5, a.device), s.bind(6, a.stream), s.bind(7, a.thread), s.bind(8, a.startNs),
-            s.bind(9, a.endNs), s.bind(10, a.correlation), s.bind(11, a.op), s.bind(12, a.span),
-            s.bind(13, a.bytes);
-        if (auto st = s.exec(); !st) return st;
+        const bool inGroup = i < grouped;
+        sql::Stmt& s = inGroup ? insActivities : insActivity;
+        const int k = inGroup ? int(i % kActivitiesPerInsert) * 13 : 0;
+        s.bind(k + 1, run), s.bind(k + 2, a.id), s.bind(k + 3, toString(a.kind)),
+            s.bind(k + 4, *name), s.bind(k + 5, a.device), s.bind(k + 6, a.stream),
+            s.bind(k + 7, a.thread), s.bind(k + 8, a.startNs), s.bind(k + 9, a.endNs),
+            s.bind(k + 10, a.correlation), s.bind(k + 11, a.op), s.bind(k + 12, a.span),
+            s.bind(k + 13, a.bytes);
+        const bool lastOfGroup = !inGroup || (i + 1) % kActivitiesPerInsert == 0;
+        if (lastOfGroup)
+            if (auto st = s.exec(); !st) return st;
     }
     return Ok{};
 }
