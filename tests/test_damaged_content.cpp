@@ -128,8 +128,13 @@ private slots:
         row("negative patch", "UPDATE token SET patch = -7 WHERE position = 2", "patch -7");
         row("patch beyond the grid", "UPDATE token SET patch = 4 WHERE position = 2",
             "patch 4 is outside the 4 patches of its grid");
-        row("metric beyond the grid", "UPDATE patch_metric SET patch = 99 WHERE patch = 3",
-            "patch_metric attention: patch 99");
+        // A value appended to each array: 1.0 as a little-endian float64.
+        row("metric beyond the grid",
+            "UPDATE patch_values SET data = data || X'000000000000F03F' WHERE metric = "
+            "'attention'",
+            "patch_values attention: patch 4 is outside the 4 patches");
+        row("metric array cut", "UPDATE patch_values SET data = substr(data, 1, 12)",
+            "patch_values attention layer");
         row("inverted span", "UPDATE span SET end_ns = 1 WHERE id = 2", "span 2 of run 1: it ends");
         row("inverted phase", "UPDATE phase SET end_ns = -5 WHERE phase = 'decode'",
             "phase decode (step 1)");
@@ -196,7 +201,8 @@ private slots:
             "eval_item_heatmap 0 of run 1: an answer_attention value is negative");
         row("negative eval phase time", "UPDATE eval_item_phase SET ns = -5 WHERE phase = 'decode'",
             "eval_item 0 of run 1: ns -5");
-        row("eval phase unknown", "UPDATE eval_item_phase SET phase = 'later' WHERE phase = 'decode'",
+        row("eval phase unknown",
+            "UPDATE eval_item_phase SET phase = 'later' WHERE phase = 'decode'",
             "eval_item 0 of run 1: phase \"later\"");
         // A step no int holds must not wrap into a plausible one (2^32 + 1 → 1).
         row("step beyond an int", "UPDATE phase SET step = 4294967297 WHERE phase = 'decode'",

@@ -221,7 +221,7 @@ private slots:
 
     // The eval baseline's heatmap of item 3 against a recorded capture of the
     // same image and prompt (another path through the model: the recorder's
-    // run, its patch_metric rows summed over the layers here).
+    // run, its patch_values summed over the layers here).
     void itemHeatmapIsWhatACaptureOfTheItemShows(const QString& file) {
         const auto items = setLines(set);
         const QString image = path("set/") + QString::fromStdString(items[3]["image"]);

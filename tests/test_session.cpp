@@ -17,6 +17,7 @@
 #include <QThread>
 #include <set>
 #include <sqlite3.h>
+#include <tuple>
 
 using namespace mvp;
 
@@ -143,6 +144,64 @@ private slots:
         auto missing = (*r)->run(99);
         QVERIFY(!missing.ok());
         QCOMPARE(missing.error().code, ErrorCode::NotFound);
+    }
+
+    // Per-patch figures are stored as one array per metric and layer (v9):
+    // a later write for some patches replaces those and keeps the others,
+    // as a row per patch did (a live heatmap is written again at the end);
+    // patches without a value read as none; a patch past the largest grid
+    // is refused, not an 8 GB array.
+    void patchValuesMergeLikeRows() {
+        const QString path = file("patches.mvprof");
+        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::CreateNew);
+        QVERIFY(w.ok());
+        RunInfo info;
+        info.model = "ref:test";
+        auto run = (*w)->beginRun(info);
+        QVERIFY(run.ok());
+        Batch first;
+        first.run = *run;
+        first.patchMetrics = {{0, "attention", 0, 0.5},
+                              {0, "attention", 1, 0.25},
+                              {1, "attention", 2, 2.0},
+                              {0, "tokens.kept", 1, 1.0}};
+        (*w)->submit(std::move(first));
+        QVERIFY((*w)->flush().ok());
+        Batch second;
+        second.run = *run;
+        second.patchMetrics = {{0, "attention", 1, 0.75},
+                               {0, "attention", 5, -1.5},
+                               {0, "attention", 5, 3.0}}; // the later of two rows wins
+        (*w)->submit(std::move(second));
+        QVERIFY((*w)->endRun(*run, RunResult{}).ok());
+        QVERIFY((*w)->close().ok());
+
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        auto attention = (*r)->patchMetrics(*run, "attention");
+        QVERIFY2(attention.ok(), attention.ok() ? "" : attention.error().message.c_str());
+        std::vector<std::tuple<int, int, double>> got;
+        for (const auto& m : *attention)
+            got.emplace_back(m.layer, m.patch, m.value);
+        const std::vector<std::tuple<int, int, double>> want = {
+            {0, 0, 0.5}, {0, 1, 0.75}, {0, 5, 3.0}, {1, 2, 2.0}};
+        QVERIFY(got == want);
+        auto kept = (*r)->patchMetrics(*run, "tokens.kept");
+        QVERIFY(kept.ok() && kept->size() == 1 && kept->front().patch == 1);
+
+        const QString badPath = file("patches-bad.mvprof");
+        auto bad = SessionWriter::open(badPath.toStdString(), SessionWriter::Mode::CreateNew);
+        QVERIFY(bad.ok());
+        auto badRun = (*bad)->beginRun(info);
+        QVERIFY(badRun.ok());
+        Batch huge;
+        huge.run = *badRun;
+        huge.patchMetrics = {{0, "attention", 1024 * 1024, 1.0}};
+        (*bad)->submit(std::move(huge));
+        const Status flushed = (*bad)->flush();
+        QVERIFY(!flushed.ok());
+        QVERIFY2(flushed.error().message.find("outside the largest grid") != std::string::npos,
+                 flushed.error().message.c_str());
     }
 
     // Rows reach the disk within about a second without any flush, so a crash

@@ -1,4 +1,4 @@
-// Sessions written by older mvprof versions (schema v1 … v7): read as they
+// Sessions written by older mvprof versions (schema v1 … v8): read as they
 // are, and migrated forward when a run is appended (docs/format.md).
 #include "SessionSample.h"
 #include "TestSql.h"
@@ -18,13 +18,20 @@ class TestSessionMigrations : public QObject {
     QTemporaryDir dir;
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 
-    // Turns a current session into what an older mvprof wrote: v7 had no
-    // eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
+    // Turns a current session into what an older mvprof wrote: v8 stored
+    // patch metrics as a row per patch (here the sample's two, SessionSample.cpp);
+    // v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
     // op rows as rows; v3 had no repetition table; v2 no module roles, no
     // flops_known, op_total without phases and no leaf_flops; v1 also had no
     // run_metric.
     static void downgrade(const QString& path, int version) {
-        execSql(path, "DROP TABLE eval_item_heatmap;");
+        execSql(path,
+                "DROP TABLE patch_values; CREATE TABLE patch_metric(run INTEGER NOT NULL, metric"
+                " TEXT NOT NULL, layer INTEGER NOT NULL, patch INTEGER NOT NULL, value REAL NOT"
+                " NULL, PRIMARY KEY(run, metric, layer, patch)) WITHOUT ROWID;"
+                " INSERT INTO patch_metric VALUES (1, 'attention', 0, 0, 0.5),"
+                " (1, 'attention', 0, 1, 0.25);");
+        if (version < 8) execSql(path, "DROP TABLE eval_item_heatmap;");
         if (version < 7)
             execSql(path, "DROP TABLE eval_set; DROP TABLE eval_item; DROP TABLE eval_item_phase;");
         if (version < 6) execSql(path, "DROP TABLE device_activity;");
@@ -50,7 +57,14 @@ class TestSessionMigrations : public QObject {
 
 private slots:
     void olderSessionsReadAndMigrateWhenAppendedTo() {
-        for (int version : {1, 2, 3, 4, 5, 6, 7}) {
+        // The sample's patch metric as every version reads it.
+        const auto samplePatches = [](SessionReader& r) {
+            auto rows = r.patchMetrics(1, "attention");
+            return rows.ok() && rows->size() == 2 && (*rows)[0].patch == 0 &&
+                   (*rows)[0].value == 0.5 && (*rows)[1].patch == 1 && (*rows)[1].value == 0.25 &&
+                   (*rows)[0].layer == 0 && (*rows)[1].layer == 0;
+        };
+        for (int version : {1, 2, 3, 4, 5, 6, 7, 8}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             test::writeSession(path);
             std::vector<OpRow> before;
@@ -58,6 +72,7 @@ private slots:
                 auto r = SessionReader::open(path.toStdString());
                 QVERIFY(r.ok());
                 before = *(*r)->ops(1);
+                QVERIFY(samplePatches(**r));
             }
             downgrade(path, version);
             {
@@ -86,6 +101,7 @@ private slots:
                 auto ops = (*r)->ops(1);
                 QVERIFY(ops.ok());
                 QCOMPARE(ops->size(), before.size());
+                QVERIFY(samplePatches(**r)); // a row per patch
                 QCOMPARE((*r)->opCount(1).value(), int64_t(before.size()));
             }
             auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
@@ -119,6 +135,7 @@ private slots:
             auto r = SessionReader::open(path.toStdString());
             QVERIFY(r.ok());
             QCOMPARE((*r)->schemaVersion(), schema::kVersion);
+            QVERIFY(samplePatches(**r)); // moved into an array
             auto metrics = (*r)->runMetrics(1);
             QVERIFY(metrics.ok());
             QVERIFY(std::any_of(metrics->begin(), metrics->end(), [](const auto& m) {

@@ -142,7 +142,7 @@ MVPROF_API int mvprof_add_metric(mvprof_session* s, const char* name, double val
  * low-bit kernel would move (stored as latency.predicted_ns, "predicted"). */
 MVPROF_API int mvprof_add_quantised_module(mvprof_session* s, const char* path,
                                            long long fp32_bytes, long long quant_bytes);
-/* Per-patch figures of the current run (docs/format.md `patch_metric`): n rows
+/* Per-patch figures of the current run (docs/format.md `patch_values`): n rows
  * (layer, name, patches[i], values[i]); "tokens.kept" (1 where decoder layer
  * `layer`'s input held the patch's token) outlines an in-LLM what-if's kept
  * tokens on the heatmap. */

@@ -44,7 +44,7 @@ Status checkAcrossTables(const RunData& d) {
          {&d.attention, &d.attentionPrefill, &d.attentionDecode, &d.answerAttention})
         for (const auto& m : *metric)
             if (!patchOk(m.patch))
-                return inconsistent(d, "patch_metric " + m.metric + ": patch " +
+                return inconsistent(d, "patch_values " + m.metric + ": patch " +
                                            std::to_string(m.patch) + " is outside the " +
                                            std::to_string(cells) + " patches of its grid");
     return Ok{};

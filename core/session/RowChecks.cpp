@@ -237,7 +237,7 @@ Status patchMetrics(int64_t run, const std::vector<PatchMetricRow>& rows) {
         for (const auto& bad :
              {outside("layer", m.layer, -1, kMaxLayers - 1),
               outside("patch", m.patch, 0, int64_t(kMaxGridSide) * kMaxGridSide - 1)})
-            if (bad) return damaged(run, "patch_metric " + m.metric, *bad);
+            if (bad) return damaged(run, "patch_values " + m.metric, *bad);
     return Ok{};
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
+#include "core/session/PatchValues.h"
 #include "core/session/Sqlite.h"
 
 #include <string>
@@ -188,6 +189,22 @@ CREATE TABLE eval_item_heatmap(
   PRIMARY KEY(run, item)) WITHOUT ROWID;
 )sql";
 
+// v9: a run's per-patch figures, one float64 array per (metric, layer)
+// (PatchValues.h): patch_metric's rows move into them (migratePatchMetrics)
+// before it is dropped; a new session runs the same steps.
+constexpr const char* kTablesV9 = R"sql(
+CREATE TABLE patch_values(
+  run INTEGER NOT NULL, metric TEXT NOT NULL, layer INTEGER NOT NULL, data BLOB NOT NULL,
+  PRIMARY KEY(run, metric, layer)) WITHOUT ROWID;
+)sql";
+constexpr const char* kDropPatchMetricTable = "DROP TABLE patch_metric;";
+
+Status createV9(sql::Db& db) {
+    if (auto s = db.exec(kTablesV9); !s) return s;
+    if (auto s = migratePatchMetrics(db); !s) return s;
+    return db.exec(kDropPatchMetricTable);
+}
+
 Status createV5(sql::Db& db) {
     if (auto s = db.exec(kTablesV5); !s) return s;
     if (auto s = migrateOpTable(db); !s) return s;
@@ -238,6 +255,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV6); !s) return s;
     if (auto s = db.exec(kTablesV7); !s) return s;
     if (auto s = db.exec(kTablesV8); !s) return s;
+    if (auto s = createV9(db); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -281,7 +299,9 @@ Status migrate(sql::Db& db, int fromVersion) {
         if (fromVersion < 7)
             if (auto s = db.exec(kTablesV7); !s) return s;
         // v7 → v8 only adds a table: older eval items have no heatmaps.
-        if (auto s = db.exec(kTablesV8); !s) return s;
+        if (fromVersion < 8)
+            if (auto s = db.exec(kTablesV8); !s) return s;
+        if (auto s = createV9(db); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

@@ -1,5 +1,6 @@
 // The reader's per-run row queries beyond the run's tree (tokens, routing,
 // image, outputs, metrics, maps): each checked for content (RowChecks.h).
+#include "core/session/PatchValues.h"
 #include "core/session/ReaderImpl.h"
 #include "core/session/RowChecks.h"
 
@@ -272,16 +273,38 @@ Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t ru
 
 Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
                                                                 const std::string& metric) {
-    return checked(
-        d->query<PatchMetricRow>(
-            "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND metric=?2"
-            " ORDER BY layer, patch",
-            run,
-            [](const sql::Stmt& s) {
-                return PatchMetricRow{s.int32(0), s.text(1), s.int32(2), s.real(3)};
-            },
-            metric),
-        [&](const auto& rows) { return rowcheck::patchMetrics(run, rows); });
+    if (d->version < 9) // a row per patch before v9
+        return checked(d->query<PatchMetricRow>(
+                           "SELECT layer, metric, patch, value FROM patch_metric WHERE run=?1 AND "
+                           "metric=?2 ORDER BY layer, patch",
+                           run,
+                           [](const sql::Stmt& s) {
+                               return PatchMetricRow{s.int32(0), s.text(1), s.int32(2), s.real(3)};
+                           },
+                           metric),
+                       [&](const auto& rows) { return rowcheck::patchMetrics(run, rows); });
+    struct Layer {
+        int layer = 0;
+        std::optional<std::vector<double>> values; // nullopt: a blob of no whole values
+    };
+    auto layers = d->query<Layer>(
+        "SELECT layer, data FROM patch_values WHERE run=?1 AND metric=?2 ORDER BY layer", run,
+        [](const sql::Stmt& s) {
+            return Layer{s.int32(0), decodePatchValues(s.blobView(1))};
+        },
+        metric);
+    if (!layers) return layers.error();
+    std::vector<PatchMetricRow> rows;
+    for (const auto& l : *layers) {
+        if (!l.values)
+            return rowcheck::damaged(run,
+                                     "patch_values " + metric + " layer " + std::to_string(l.layer),
+                                     "its data is no array of float64 values of a grid");
+        for (auto& r : patchRows(l.layer, metric, *l.values))
+            rows.push_back(std::move(r));
+    }
+    if (auto ok = rowcheck::patchMetrics(run, rows); !ok) return ok.error();
+    return rows;
 }
 
 Result<std::vector<AttnMapRow>> SessionReader::attnMaps(int64_t run, int layer) {

@@ -3,6 +3,7 @@
 #include "core/Utf8.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
+#include "core/session/PatchValues.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
 
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <functional>
 #include <future>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -133,11 +135,6 @@ bool bindRow(sql::Stmt& s, int64_t run, const DeviceRow& d) {
     return true;
 }
 
-bool bindRow(sql::Stmt& s, int64_t run, const PatchMetricRow& m) {
-    s.bind(1, run), s.bind(2, m.metric), s.bind(3, m.layer), s.bind(4, m.patch), s.bind(5, m.value);
-    return true;
-}
-
 bool bindRow(sql::Stmt& s, int64_t run, const AttnMapRow& a) {
     s.bind(1, run), s.bind(2, a.layer), s.bind(3, a.head), s.bind(4, a.rows), s.bind(5, a.cols);
     s.bindBlob(6, a.data.data(), a.data.size() * sizeof(float));
@@ -178,7 +175,7 @@ struct SessionWriter::Impl {
     OpChunkWriter ops;
     sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insRouting, insImage, insGrid,
         insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity,
-        insActivities, insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap;
+        insActivities, insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap, selMetric;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -197,6 +194,7 @@ struct SessionWriter::Impl {
     Status prepareAll();
     Status apply(const Batch& b);
     Status insertActivities(int64_t run, const std::vector<DeviceActivityRow>& rows);
+    Status writePatchMetrics(int64_t run, const std::vector<PatchMetricRow>& rows);
     Status insertEvalItems(int64_t run, const std::vector<EvalItemRow>& rows);
     void loop();
     Status waitFor(Job job);
@@ -222,7 +220,8 @@ Status SessionWriter::Impl::prepareAll() {
         {&insRouting, "INSERT INTO routing VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
-        {&insMetric, "INSERT OR REPLACE INTO patch_metric VALUES (?,?,?,?,?)"},
+        {&insMetric, "INSERT OR REPLACE INTO patch_values VALUES (?,?,?,?)"},
+        {&selMetric, "SELECT data FROM patch_values WHERE run=? AND metric=? AND layer=?"},
         {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
         {&insDevice, "INSERT OR REPLACE INTO device VALUES (?,?,?,?,?,?,?)"},
         {&insActivity, "INSERT INTO device_activity VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
@@ -237,7 +236,7 @@ Status SessionWriter::Impl::prepareAll() {
         *p.stmt = std::move(s.value());
     }
     std::string many = "INSERT INTO device_activity VALUES ";
-    for (int i = 0; i < kActivitiesPerInsert; ++i)
+    for (size_t i = 0; i < kActivitiesPerInsert; ++i)
         many += std::string(i ? "," : "") + "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
     auto s = db.prepare(many);
     if (!s) return s.error();
@@ -266,6 +265,30 @@ Status SessionWriter::Impl::insertActivities(int64_t run,
         const bool lastOfGroup = !inGroup || (i + 1) % kActivitiesPerInsert == 0;
         if (lastOfGroup)
             if (auto st = s.exec(); !st) return st;
+    }
+    return Ok{};
+}
+
+// Per (metric, layer): the stored array, its patches set from the rows (a
+// later row for a patch replaces an earlier one, as each row did before
+// v9: a live heatmap's rows are written again at the run's end), stored back.
+Status SessionWriter::Impl::writePatchMetrics(int64_t run,
+                                              const std::vector<PatchMetricRow>& rows) {
+    std::map<std::pair<std::string, int>, std::vector<const PatchMetricRow*>> groups;
+    for (const auto& r : rows)
+        groups[{r.metric, r.layer}].push_back(&r);
+    for (const auto& [key, members] : groups) {
+        std::vector<double> values;
+        selMetric.bind(1, run), selMetric.bind(2, key.first), selMetric.bind(3, key.second);
+        auto has = selMetric.step();
+        if (has && *has) values = decodePatchValues(selMetric.blobView(0)).value_or(values);
+        selMetric.reset();
+        if (!has) return has.error();
+        if (auto s = setPatchValues(values, members); !s) return s;
+        const std::string blob = encodePatchValues(values);
+        insMetric.bind(1, run), insMetric.bind(2, key.first), insMetric.bind(3, key.second);
+        insMetric.bindBlob(4, blob.data(), blob.size());
+        if (auto s = insMetric.exec(); !s) return s;
     }
     return Ok{};
 }
@@ -308,7 +331,7 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     if (auto s = insertEach(insRepetition, run, b.repetitions); !s) return s;
     if (auto s = insertEach(insVision, run, b.visionFeatures); !s) return s;
     if (auto s = insertEach(insDevice, run, b.device); !s) return s;
-    if (auto s = insertEach(insMetric, run, b.patchMetrics); !s) return s;
+    if (auto s = writePatchMetrics(run, b.patchMetrics); !s) return s;
     if (auto s = insertEach(insAttn, run, b.attnMaps); !s) return s;
     if (auto s = insertActivities(run, b.activities); !s) return s;
     if (auto s = insertEach(insEvalSet, run, b.evalSet); !s) return s;

@@ -36,6 +36,7 @@ import torch
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 sys.path.insert(0, os.path.join(os.environ["MVP_SOURCE_DIR"], "capture", "models", "examples"))
 import mvprof  # noqa: E402
+from session_rows import metric_names, patch_rows  # noqa: E402
 import torchvision_vlm as example  # noqa: E402
 
 STEPS = 2
@@ -298,8 +299,7 @@ def check_overflowing_attention(folder: str, failures: List[str]) -> None:
                 model.block["attn"](torch.full((4, 8), float("inf")))
     db = sqlite3.connect(session)
     status = db.execute("SELECT status FROM run").fetchone()[0]
-    values = db.execute("SELECT COUNT(*) FROM patch_metric WHERE metric LIKE '%attention%'"
-                        ).fetchone()[0]
+    values = sum(len(patch_rows(db, m)) for m in metric_names(db) if "attention" in m)
     observed = db.execute("SELECT value FROM run_metric WHERE name = 'roles.attention_observed'"
                           ).fetchone()
     db.close()

@@ -36,6 +36,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_rows import patch_rows  # noqa: E402
 import test_python_whatif as common  # noqa: E402  (Spy, run, warmup, diff, check_fidelity)
 
 mvprof, example = common.mvprof, common.example
@@ -92,10 +93,9 @@ def in_place(model, cuts: Dict[int, int], own_layer: bool) -> Tuple[List[torch.T
 
 def stored_kept(session: str, run: int) -> Dict[int, List[int]]:
     kept: Dict[int, List[int]] = {}
-    for layer, patch in sqlite3.connect(session).execute(
-            "SELECT layer, patch FROM patch_metric WHERE run=? AND metric='tokens.kept' AND "
-            "value=1 ORDER BY layer, patch", (run,)):
-        kept.setdefault(layer, []).append(patch)
+    for layer, patch, value in patch_rows(sqlite3.connect(session), "tokens.kept", run):
+        if value == 1:
+            kept.setdefault(layer, []).append(patch)
     return kept
 
 

@@ -52,6 +52,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 sys.path.insert(0, os.path.join(os.environ["MVP_SOURCE_DIR"], "capture", "python", "examples"))
 import mvprof  # noqa: E402
+from session_rows import patch_rows  # noqa: E402
 import llava_moe as example  # noqa: E402
 
 STEPS = 3
@@ -396,9 +397,7 @@ def check_attention(folder: str, model) -> None:
                     answer[i] += float(mean[q, 1 + i])
     for metric, expected in want.items():
         got: Dict[int, List[float]] = {}
-        for layer, patch, value in sqlite3.connect(session).execute(
-                "SELECT layer, patch, value FROM patch_metric WHERE metric=?"
-                " ORDER BY layer, patch", (metric,)):
+        for layer, patch, value in patch_rows(sqlite3.connect(session), metric):
             got.setdefault(layer, []).append(value)
         worst = max((abs(a - b) for l in expected for a, b in zip(expected[l], got.get(l, []))),
                     default=float("inf"))

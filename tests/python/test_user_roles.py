@@ -37,6 +37,7 @@ import torch.nn as nn
 sys.path.insert(0, os.path.join(os.environ.get("MVP_SOURCE_DIR", os.path.join(
     os.path.dirname(__file__), "..", "..")), "capture", "models", "examples"))
 from torchvision_vlm import EXPERTS, LAYERS, ROLES, TOP_K, Vlm, save  # noqa: E402
+from session_rows import patch_rows  # noqa: E402
 
 PATCH, IMAGE = 32, 224
 PROMPT = "What is this?"
@@ -69,9 +70,7 @@ def session_rows(path: str):
         routing = db.execute("SELECT layer, phase, step, token, modality, rank, expert, weight"
                              " FROM routing ORDER BY layer, token, rank").fetchall()
         rows, cols, blob = db.execute("SELECT rows, cols, data FROM vision_feature").fetchone()
-        metrics = {m: db.execute("SELECT layer, patch, value FROM patch_metric WHERE metric=?"
-                                 " ORDER BY layer, patch", (m,)).fetchall()
-                   for m in ("attention", "answer_attention")}
+        metrics = {m: patch_rows(db, m) for m in ("attention", "answer_attention")}
         chosen = [t for (t,) in db.execute("SELECT token FROM step_output ORDER BY step")]
     visual = torch.frombuffer(bytearray(blob), dtype=torch.float32).view(rows, cols)
     return tokens, routing, visual, metrics, chosen
