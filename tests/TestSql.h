@@ -7,7 +7,11 @@
 #include <QByteArray>
 #include <QString>
 #include <QTest>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <sqlite3.h>
+#include <string>
 
 namespace mvp::test {
 
@@ -71,6 +75,45 @@ inline void unpackOps(const QString& path) {
         }
     }
     sqlText += "DROP TABLE op_chunk; DROP TABLE interned;";
+    execSql(path, sqlText.c_str());
+}
+
+// Rewrites a session's per-patch arrays (v9 `patch_values`) as v1–v8 stored
+// them, a `patch_metric` row per patch, decoding the arrays as
+// docs/format.md describes them (not through mvprof's reader).
+inline void unpackPatchValues(const QString& path) {
+    std::string sqlText =
+        "CREATE TABLE patch_metric(run INTEGER NOT NULL, metric TEXT NOT NULL, layer INTEGER NOT"
+        " NULL, patch INTEGER NOT NULL, value REAL NOT NULL, PRIMARY KEY(run, metric, layer,"
+        " patch)) WITHOUT ROWID;";
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    QCOMPARE(sqlite3_prepare_v2(db, "SELECT run, metric, layer, data FROM patch_values", -1, &st,
+                                nullptr),
+             SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(st, 3));
+        const int bytes = sqlite3_column_bytes(st, 3);
+        for (int patch = 0; patch * 8 + 8 <= bytes; ++patch) {
+            uint64_t bits = 0; // little-endian float64
+            for (int b = 7; b >= 0; --b)
+                bits = bits << 8 | data[patch * 8 + b];
+            double value = 0;
+            std::memcpy(&value, &bits, sizeof value);
+            if (value != value) continue; // NaN: no value for this patch
+            char number[32];
+            std::snprintf(number, sizeof number, "%.17g", value);
+            sqlText += "INSERT INTO patch_metric VALUES (" +
+                       std::to_string(sqlite3_column_int64(st, 0)) + ",'" +
+                       reinterpret_cast<const char*>(sqlite3_column_text(st, 1)) + "'," +
+                       std::to_string(sqlite3_column_int(st, 2)) + "," + std::to_string(patch) +
+                       "," + number + ");";
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    sqlText += "DROP TABLE patch_values;";
     execSql(path, sqlText.c_str());
 }
 

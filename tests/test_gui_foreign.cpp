@@ -584,6 +584,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("foreign-v2.mvprof"));
         QVERIFY(writeForeign(path));
         test::unpackOps(path);
+        test::unpackPatchValues(path);
         execSql(path, "DROP TABLE repetition; ALTER TABLE module DROP COLUMN role; ALTER TABLE "
                       "module DROP COLUMN layer;"
                       " ALTER TABLE module DROP COLUMN expert; ALTER TABLE op DROP COLUMN"

@@ -19,18 +19,13 @@ class TestSessionMigrations : public QObject {
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 
     // Turns a current session into what an older mvprof wrote: v8 stored
-    // patch metrics as a row per patch (here the sample's two, SessionSample.cpp);
+    // patch metrics as a row per patch;
     // v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
     // op rows as rows; v3 had no repetition table; v2 no module roles, no
     // flops_known, op_total without phases and no leaf_flops; v1 also had no
     // run_metric.
     static void downgrade(const QString& path, int version) {
-        execSql(path,
-                "DROP TABLE patch_values; CREATE TABLE patch_metric(run INTEGER NOT NULL, metric"
-                " TEXT NOT NULL, layer INTEGER NOT NULL, patch INTEGER NOT NULL, value REAL NOT"
-                " NULL, PRIMARY KEY(run, metric, layer, patch)) WITHOUT ROWID;"
-                " INSERT INTO patch_metric VALUES (1, 'attention', 0, 0, 0.5),"
-                " (1, 'attention', 0, 1, 0.25);");
+        test::unpackPatchValues(path);
         if (version < 8) execSql(path, "DROP TABLE eval_item_heatmap;");
         if (version < 7)
             execSql(path, "DROP TABLE eval_set; DROP TABLE eval_item; DROP TABLE eval_item_phase;");
