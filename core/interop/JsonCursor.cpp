@@ -48,7 +48,6 @@ void Cursor::event(TraceEvent& ev) {
     });
 }
 
-// Any value, validated; recorded in `field` where one is given.
 void Cursor::value(JsonField* field, int depth) {
     const char* start = p_;
     switch (peek()) {
@@ -86,7 +85,6 @@ void Cursor::value(JsonField* field, int depth) {
     if (field) *field = {JsonField::Type::Other, {}, {start, size_t(p_ - start)}};
 }
 
-// A string at '"': its value, unescaped (escaped ones decoded into `decoded_`).
 std::string_view Cursor::string() {
     const char* s = ++p_;
     bool escaped = false;
@@ -269,7 +267,8 @@ inline void Cursor::escape() {
     ++p_;
 }
 
-// One multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
+// RFC 3629's table of well-formed sequences: the second byte's range
+// depends on the first (no overlongs, no surrogates, nothing past U+10FFFF).
 inline void Cursor::utf8() {
     const auto b = static_cast<unsigned char>(*p_);
     int more = 0;
@@ -331,7 +330,6 @@ std::string_view Cursor::unescape(std::string_view raw, const char* start) {
     return out;
 }
 
-// The \uXXXX at raw[i] ('u'), with its low surrogate where it is a high one.
 uint32_t Cursor::codePoint(std::string_view raw, size_t& i, const char* start) {
     const auto hex4 = [&](size_t at) {
         uint32_t v = 0;

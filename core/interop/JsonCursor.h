@@ -38,6 +38,7 @@ public:
         : p_(p), e_(end), decoded_(decoded) {}
     const char* at() const { return p_; }
 
+    // An event at its '{': `ev` gets the members the importers read.
     void event(TraceEvent& ev);
 
     // Any value, validated; recorded in `field` where one is given.
@@ -47,37 +48,26 @@ public:
     std::string_view string();
 
 private:
-    void skipSpace();
+    // The members of an event and of its args: the fields they fill.
     static JsonField* eventSlot(TraceEvent& ev, std::string_view key);
-
     static JsonField* argSlot(TraceEvent::Args& a, std::string_view key);
-
     void args(TraceEvent& ev);
-
+    // An object's members after its '{' (each handed to onMember at its
+    // value), an array's elements after its '['.
     template <class OnMember> void members(OnMember&& onMember);
-
     void elements(int depth);
-
     std::string_view number(bool& integer);
-
     void digits();
-
     void literal(std::string_view word);
-
     void escape();
-
     // One multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates).
     void utf8();
-
     std::string_view unescape(std::string_view raw, const char* start);
-
     // The \uXXXX at raw[i] ('u'), with its low surrogate where it is a high one.
     uint32_t codePoint(std::string_view raw, size_t& i, const char* start);
-
     void checkLength(const char* start) const;
-
     void nest(int depth) const;
-
+    void skipSpace();
     char peek() const;
     [[noreturn]] void fail(const char* what) const { failAt(p_, what); }
     [[noreturn]] static void failAt(const char* at, const char* what) { throw Invalid{at, what}; }
