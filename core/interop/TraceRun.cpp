@@ -127,10 +127,10 @@ private:
             v.end());
         v.shrink_to_fit();
     }
-    template <class E, class Id> static E* find(const std::vector<E>& v, Id id) {
+    template <class V, class Id> static auto find(V& v, Id id) -> decltype(&*v.begin()) {
         const auto it =
-            std::lower_bound(v.begin(), v.end(), id, [](const E& e, Id x) { return e.id < x; });
-        return it != v.end() && it->id == id ? const_cast<E*>(&*it) : nullptr;
+            std::lower_bound(v.begin(), v.end(), id, [](const auto& e, Id x) { return e.id < x; });
+        return it != v.end() && it->id == id ? &*it : nullptr;
     }
     std::vector<Entry<uint32_t>> narrow_;
     std::vector<Entry<int64_t>> wide_;

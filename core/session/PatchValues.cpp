@@ -35,7 +35,8 @@ Status setPatchValues(std::vector<double>& values, const std::vector<const Patch
         if (r->patch < 0 || size_t(r->patch) >= kMaxPatches)
             return makeError(ErrorCode::BadInput,
                              "patch metric " + r->metric + ": patch " + std::to_string(r->patch) +
-                                 " is outside the largest grid a session holds");
+                                 " is outside the largest grid a session holds (1024 × 1024 "
+                                 "patches): pass row-major indices of the model's patch grid");
         if (size_t(r->patch) >= values.size()) values.resize(size_t(r->patch) + 1, kNoPatchValue);
         values[size_t(r->patch)] = r->value;
     }

@@ -69,7 +69,8 @@ Imported importOne(double sizeMb, test::SyntheticMix mix, double bytesPerEvent) 
 
 void print(const char* what, const Imported& r) {
     std::printf("import of a %.0f MB Kineto trace (%s), %lld events, one line: %.1f s, "
-                "%.1f MB/s, %.0f k events/s; peak RSS %.0f MiB (%.0f MiB before the import)\n",
+                "%.1f MB/s, %.0f k events/s; peak RSS %.0f MiB (%.0f MiB before the import) "
+                "(measured)\n",
                 r.fileMb, what, (long long)r.events, r.secs, r.fileMb / r.secs,
                 double(r.events) / r.secs / 1e3, r.peakMiB, r.beforeMiB);
 }
