@@ -54,6 +54,11 @@ struct EvalState {
 } // namespace mvp::api
 
 struct mvprof_session {
+    // A module the host declared (mvprof_declare_module): its handle is its index.
+    struct DeclaredModule {
+        std::string path, kind;
+        mvp::ModuleRole role = mvp::ModuleRole::None;
+    };
 
     std::unique_ptr<mvp::SessionWriter> writer;
     std::optional<int64_t> run;
@@ -62,6 +67,7 @@ struct mvprof_session {
     std::unique_ptr<mvp::AttentionObserver> attention; // when the run records attention
     std::unique_ptr<mvp::LiveRunAnnouncement> announcement;
     mvp::Batch rows;                             // routing, tokens and metrics until the run ends
+    std::vector<DeclaredModule> modules;         // the open run's declared modules
     std::vector<mvp::QuantisedModule> quantised; // for the latency prediction at the end
     int decodeSteps = 0;                         // the highest decode step begun
     int visualFirst = 0, visualCount = 0;        // the declared visual positions

@@ -28,9 +28,7 @@ void AttentionObserver::beginPass(Phase phase) {
 
 void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_view op,
                                 const std::vector<c10::IValue>& outputs) {
-    if ((op != "aten::softmax" && op != "aten::_softmax") || patchOf_.empty() ||
-        (phase_ != Phase::Prefill && phase_ != Phase::Decode) || outputs.empty() ||
-        !outputs[0].isTensor())
+    if (!readsOp(op) || idle() || outputs.empty() || !outputs[0].isTensor())
         return;
     const Module* attention = nullptr;
     for (auto it = open.rbegin(); it != open.rend() && !attention; ++it)
@@ -39,10 +37,11 @@ void AttentionObserver::opEnded(const std::vector<int64_t>& open, std::string_vi
     if (!attention || probs.dim() < 2 || !probs.is_floating_point()) return;
     auto& all = all_[attention->layer];
     auto& byPhase = (phase_ == Phase::Decode ? decode_ : prefill_)[attention->layer];
-    if (addReceivedAttention(probs, visualFirst_, patchOf_, firstNew_, patches_, all, byPhase)) {
+    const HeadMean mean = meanOverHeads(probs);
+    if (addReceivedAttention(mean, visualFirst_, patchOf_, firstNew_, patches_, all, byPhase)) {
         passKeys_ = std::max(passKeys_, probs.size(-1));
         saw_ = true;
-        answer_.add(attention->layer, phase_, probs, visualFirst_, patchOf_, firstNew_, patches_);
+        answer_.add(attention->layer, phase_, mean, visualFirst_, patchOf_, firstNew_, patches_);
     }
 }
 

@@ -29,6 +29,13 @@ public:
 
     // Softmax probabilities are read inside attention modules only.
     std::vector<ModuleRole> watchedRoles() const override { return {ModuleRole::Attention}; }
+    bool readsOp(std::string_view op) const override {
+        return op == "aten::softmax" || op == "aten::_softmax";
+    }
+    // No visual token declared, or outside a prefill and a decode pass.
+    bool idle() const override {
+        return patchOf_.empty() || (phase_ != Phase::Prefill && phase_ != Phase::Decode);
+    }
 
     void opEnded(const std::vector<int64_t>& open, std::string_view op,
                  const std::vector<c10::IValue>& outputs) override;

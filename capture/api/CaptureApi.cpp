@@ -223,6 +223,7 @@ int mvprof_begin_run(mvprof_session* s, const mvprof_run_info* in, long long* ru
         s->run = *id;
         s->baselineRun = info.baselineRun;
         s->quantised.clear();
+        s->modules.clear();
         s->decodeSteps = 0;
         s->recorder = std::make_unique<mvp::Recorder>(*s->writer, *id, in->record_ops != 0);
         if (in->record_attention) {
@@ -260,19 +261,52 @@ int mvprof_begin_phase(mvprof_session* s, const char* phase, int step) {
         const bool decode = p == mvp::Phase::Decode;
         s->recorder->beginPhase(p, decode ? std::max(step, 1) : 0);
         if (decode) s->decodeSteps = std::max(s->decodeSteps, std::max(step, 1));
-        if (s->attention) s->attention->beginPass(p);
+        if (s->attention) {
+            s->attention->beginPass(p);
+            s->recorder->observerChanged();
+        }
         return MVPROF_OK;
     });
 }
 
+namespace {
+// Opens a span of a module call; attention modules are also told to the observer.
+int enterModule(mvprof_session* s, const std::string& path, const std::string& kind,
+                mvp::ModuleRole role) {
+    s->recorder->enterModule(path, kind, role);
+    if (s->attention && role == mvp::ModuleRole::Attention)
+        s->attention->noteModule(*s->recorder->innermostModule(), role,
+                                 s->recorder->innermostLayer());
+    return MVPROF_OK;
+}
+} // namespace
+
 int mvprof_begin_module(mvprof_session* s, const char* path, const char* kind, const char* role) {
     return guarded(s, true, [&]() -> int {
         const auto r = mvp::moduleRoleFromString(text(role)).value_or(mvp::ModuleRole::None);
-        s->recorder->enterModule(text(path), text(kind), r);
-        if (s->attention && r == mvp::ModuleRole::Attention)
-            s->attention->noteModule(*s->recorder->innermostModule(), r,
-                                     s->recorder->innermostLayer());
+        return enterModule(s, text(path), text(kind), r);
+    });
+}
+
+int mvprof_declare_module(mvprof_session* s, const char* path, const char* kind, const char* role,
+                          int* handle) {
+    return guarded(s, true, [&]() -> int {
+        if (!handle) return fail(MVPROF_BAD_INPUT, "mvprof_declare_module needs an out pointer");
+        const auto r = mvp::moduleRoleFromString(text(role)).value_or(mvp::ModuleRole::None);
+        *handle = int(s->modules.size());
+        s->modules.push_back({text(path), text(kind), r});
         return MVPROF_OK;
+    });
+}
+
+int mvprof_enter_module(mvprof_session* s, int handle) {
+    return guarded(s, true, [&]() -> int {
+        if (handle < 0 || size_t(handle) >= s->modules.size())
+            return fail(MVPROF_BAD_INPUT, "module handle " + std::to_string(handle) +
+                                              " was not declared in this run "
+                                              "(mvprof_declare_module)");
+        const auto& m = s->modules[size_t(handle)];
+        return enterModule(s, m.path, m.kind, m.role);
     });
 }
 

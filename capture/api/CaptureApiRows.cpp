@@ -50,6 +50,7 @@ int mvprof_add_visual_tokens(mvprof_session* s, int first_position, int count, c
             const int grid =
                 g ? g->gridH * g->gridW : *std::max_element(patchOf.begin(), patchOf.end()) + 1;
             s->attention->setVisual(first_position, std::move(patchOf), grid);
+            s->recorder->observerChanged();
         }
         return MVPROF_OK;
     });

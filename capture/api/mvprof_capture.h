@@ -19,7 +19,7 @@ extern "C" {
 #define MVPROF_API
 #endif
 
-#define MVPROF_ABI_VERSION 7
+#define MVPROF_ABI_VERSION 8
 
 enum mvprof_error {
     MVPROF_OK = 0,
@@ -86,6 +86,12 @@ MVPROF_API int mvprof_begin_phase(mvprof_session* s, const char* phase, int step
 MVPROF_API int mvprof_begin_module(mvprof_session* s, const char* path, const char* kind,
                                    const char* role);
 MVPROF_API int mvprof_end_module(mvprof_session* s);
+/* The same without strings on each call: a module declared once per run
+ * (path, kind and role as above; *handle set), then each call opened with
+ * mvprof_enter_module(s, handle) and closed with mvprof_end_module. */
+MVPROF_API int mvprof_declare_module(mvprof_session* s, const char* path, const char* kind,
+                                     const char* role, int* handle);
+MVPROF_API int mvprof_enter_module(mvprof_session* s, int handle);
 /* The decoder layer of the innermost open module, by mvprof's own rule (its
  * path's first number; 0 when it has none). */
 MVPROF_API int mvprof_current_layer(mvprof_session* s, int* layer);

@@ -21,6 +21,14 @@ public:
     // off and on around the observer, is most of what observing costs).
     // Empty: every op's. Asked once, when the Recorder is given it.
     virtual std::vector<ModuleRole> watchedRoles() const { return {}; }
+    // Whether it reads the outputs of `op` (an ATen name): for the others
+    // nothing is handed to it and no work of its own is timed out of the run.
+    virtual bool readsOp(std::string_view) const { return true; }
+    // Whether it has nothing to read now (attention before any visual token
+    // is declared): while idle, ops run without the output-copying callback.
+    // The Recorder asks again when a watched module opens, or when told
+    // (Recorder::observerChanged).
+    virtual bool idle() const { return false; }
     // A top-level op ended; `open` are the module spans it ran in, outermost first.
     virtual void opEnded(const std::vector<int64_t>& open, std::string_view op,
                          const std::vector<c10::IValue>& outputs) = 0;

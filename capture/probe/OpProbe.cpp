@@ -424,6 +424,20 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     return nullptr;
 }
 
+// A top-level op's outputs, shown to the observer if it reads that op.
+void showOutputs(Recorder& rec, const at::RecordFunction& fn) {
+    const OpInfo& info = opInfo(fn);
+    if (!rec.observer()->readsOp(info.name)) return;
+    rec.countObservedOp();
+    ProbeWork work(&rec);
+    // Like the inputs, the outputs may sit on top of the interpreter's
+    // whole stack: the last N, N from the schema, are the op's.
+    std::vector<c10::IValue> outputs = fn.outputs();
+    if (info.schemaReturns >= 0 && size_t(info.schemaReturns) < outputs.size())
+        outputs.erase(outputs.begin(), outputs.end() - info.schemaReturns);
+    rec.observer()->opEnded(rec.openModules(), info.name, outputs);
+}
+
 // Ends an op; `observed`: the callback that copied its outputs for the observer.
 void endOp(const at::RecordFunction& fn, bool observed) {
     Recorder* rec = tlsRecorder;
@@ -443,17 +457,8 @@ void endOp(const at::RecordFunction& fn, bool observed) {
     const Recorder::OpOutcome outcome = rec->popOp();
     if (rec->opDepth() == 0)
         if (const auto nested = rec->takeCollected()) tlsCosts.storeOuter(*nested);
-    if (rec->opDepth() == 0 && observed && rec->wantsOutputs()) {
-        rec->countObservedOp();
-        ProbeWork work(rec);
-        // Like the inputs, the outputs may sit on top of the interpreter's
-        // whole stack: the last N, N from the schema, are the op's.
-        const OpInfo& info = opInfo(fn);
-        std::vector<c10::IValue> outputs = fn.outputs();
-        if (info.schemaReturns >= 0 && size_t(info.schemaReturns) < outputs.size())
-            outputs.erase(outputs.begin(), outputs.end() - info.schemaReturns);
-        rec->observer()->opEnded(rec->openModules(), info.name, outputs);
-    }
+    if (rec->opDepth() == 0 && observed && rec->wantsOutputs())
+        showOutputs(*rec, fn);
     if (recorded) rec->finishRecord(end, outcome);
 }
 

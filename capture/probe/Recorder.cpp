@@ -280,7 +280,7 @@ void Recorder::noteWatched(const ModuleRow& row) {
 }
 
 bool Recorder::wantsOutputs() const {
-    return observer_ && (watchedRoles_.empty() || watchedOpen_ > 0);
+    return observer_ && (watchedRoles_.empty() || watchedOpen_ > 0) && !observer_->idle();
 }
 
 bool Recorder::copiesOutputs() const {

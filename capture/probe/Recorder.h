@@ -120,9 +120,12 @@ public:
     OpObserver* observer() const { return observer_; }
     // Whether ops now run with the output-copying callback.
     bool observing() const { return observingNow_; }
-    // Whether the observer wants the op ending now: one is set and a module
-    // of a role it watches is open (or it watches every op).
+    // Whether the observer wants the op ending now: one is set, it is not
+    // idle, and a module of a role it watches is open (or it watches every op).
     bool wantsOutputs() const;
+    // The observer's idleness may have changed: switches the output-copying
+    // callback on or off to match.
+    void observerChanged() { updateObserving(); }
     // Top-level ops whose outputs the observer was shown: 0 on a model
     // without a module of a role it watches.
     int64_t observedOps() const { return observedOps_; }

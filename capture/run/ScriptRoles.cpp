@@ -3,6 +3,7 @@
 #include "core/session/ModuleRoles.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace mvp {
@@ -124,32 +125,64 @@ void ScriptRoleObserver::attention(const ModuleRow& module, const torch::Tensor&
     const int layer = layerOf(module);
     auto& all = received_[layer];
     auto& byPhase = (phase_ == Phase::Decode ? receivedDecode_ : receivedPrefill_)[layer];
-    if (addReceivedAttention(out, visualFirst_, identity_, firstNew_, patches_, all, byPhase)) {
+    const HeadMean mean = meanOverHeads(out);
+    if (addReceivedAttention(mean, visualFirst_, identity_, firstNew_, patches_, all, byPhase)) {
         sawAttention_ = true;
-        answer_.add(layer, phase_, out, visualFirst_, identity_, firstNew_, patches_);
+        answer_.add(layer, phase_, mean, visualFirst_, identity_, firstNew_, patches_);
     }
 }
 
-void AnswerAttention::add(int layer, Phase phase, const torch::Tensor& probs, int visualFirst,
+namespace {
+// Adds each plane of `data` (`heads` planes of `plane` values) into `sum`.
+template <typename T> void sumPlanes(const T* data, int64_t heads, int64_t plane, double* sum) {
+    for (int64_t h = 0; h < heads; ++h)
+        for (int64_t i = 0; i < plane; ++i)
+            sum[i] += double(data[h * plane + i]);
+}
+} // namespace
+
+// Plain loops, not ATen ops: the observer runs at every attention softmax,
+// and on small probabilities ten dispatched ops cost far more than the sums.
+HeadMean meanOverHeads(const torch::Tensor& probs) {
+    HeadMean m;
+    if (probs.dim() < 2) return m;
+    m.keys = probs.size(-1);
+    m.queries = probs.size(-2);
+    const int64_t plane = m.queries * m.keys;
+    const int64_t heads = plane > 0 ? probs.numel() / plane : 0;
+    if (heads == 0) return m;
+    // Read in place when it can be (a contiguous float or double CPU tensor);
+    // a GPU's probabilities, or half precision, are copied once.
+    torch::Tensor host = probs.is_cpu() ? probs : probs.to(torch::kCPU);
+    if (host.scalar_type() != torch::kFloat && host.scalar_type() != torch::kDouble)
+        host = host.to(torch::kFloat);
+    host = host.contiguous();
+    m.values.assign(size_t(plane), 0.0);
+    if (host.scalar_type() == torch::kFloat)
+        sumPlanes(host.data_ptr<float>(), heads, plane, m.values.data());
+    else
+        sumPlanes(host.data_ptr<double>(), heads, plane, m.values.data());
+    m.finite = true;
+    for (double& v : m.values) {
+        v /= double(heads);
+        m.finite = m.finite && std::isfinite(v);
+    }
+    return m;
+}
+
+void AnswerAttention::add(int layer, Phase phase, const HeadMean& mean, int visualFirst,
                           const std::vector<int>& patchOf, int64_t firstNew, int patches) {
     if (phase != Phase::Prefill && phase != Phase::Decode) return;
-    const int64_t tk = probs.size(-1), tq = probs.size(-2);
-    const int64_t heads = probs.numel() / (tq * tk);
+    const int64_t tk = mean.keys, tq = mean.queries;
     // The answer's queries: the prefill's last position; a decode pass's new ones.
     const int64_t firstQuery =
         phase == Phase::Prefill ? tq - 1 : std::clamp<int64_t>(firstNew - (tk - tq), 0, tq);
-    const auto mean = probs.reshape({heads, tq, tk})
-                          .narrow(1, firstQuery, tq - firstQuery)
-                          .to(torch::kDouble)
-                          .mean(0)
-                          .sum(0)
-                          .to(torch::kCPU)
-                          .contiguous();
-    const double* data = mean.data_ptr<double>();
     std::vector<double> sum(size_t(patches), 0.0);
-    for (size_t i = 0; i < patchOf.size(); ++i)
-        if (patchOf[i] >= 0 && patchOf[i] < patches)
-            sum[size_t(patchOf[i])] += data[visualFirst + int64_t(i)];
+    for (size_t i = 0; i < patchOf.size(); ++i) {
+        if (patchOf[i] < 0 || patchOf[i] >= patches) continue;
+        for (int64_t q = firstQuery; q < tq; ++q)
+            sum[size_t(patchOf[i])] += mean.at(q, visualFirst + int64_t(i));
+    }
     if (phase == Phase::Prefill)
         prefill_[layer] = std::move(sum);
     else
@@ -170,22 +203,15 @@ std::vector<PatchMetricRow> AnswerAttention::rows(int answerSteps) const {
     return out;
 }
 
-bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
-                          const std::vector<int>& patchOf, int64_t firstNew, int patches,
-                          std::vector<double>& all, std::vector<double>& byPhase) {
-    const int64_t tk = probs.size(-1), tq = probs.size(-2);
+bool addReceivedAttention(const HeadMean& mean, int visualFirst, const std::vector<int>& patchOf,
+                          int64_t firstNew, int patches, std::vector<double>& all,
+                          std::vector<double>& byPhase) {
+    const int64_t tk = mean.keys, tq = mean.queries;
     const auto count = int64_t(patchOf.size());
-    if (tq > tk || tq < 1 || count < 1 || visualFirst + count > tk) return false;
-    const int64_t heads = probs.numel() / (tq * tk);
-    // Averaged over the heads where the probabilities are (a GPU's, from the
-    // Python package), then read on the host.
-    const auto mean =
-        probs.reshape({heads, tq, tk}).to(torch::kDouble).mean(0).to(torch::kCPU).contiguous();
-    if (!torch::isfinite(mean).all().item<bool>()) return false;
+    if (tq > tk || tq < 1 || count < 1 || visualFirst + count > tk || !mean.finite) return false;
     // Sized only now: a layer none of whose attention could be read has no grid.
     all.resize(std::max(all.size(), size_t(patches)), 0.0);
     byPhase.resize(std::max(byPhase.size(), size_t(patches)), 0.0);
-    const double* data = mean.data_ptr<double>();
     for (int64_t q = 0; q < tq; ++q) {
         const int64_t pos = tk - tq + q; // a KV cache's queries are the last positions
         const bool visual = pos >= visualFirst && pos < visualFirst + count;
@@ -193,7 +219,7 @@ bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
         for (int64_t i = 0; i < count; ++i) {
             const auto patch = size_t(patchOf[size_t(i)]);
             if (patch >= all.size() || patch >= byPhase.size()) continue;
-            const double v = data[q * tk + visualFirst + i];
+            const double v = mean.at(q, visualFirst + i);
             all[patch] += v;
             byPhase[patch] += v;
         }

@@ -32,9 +32,20 @@ namespace mvp {
 // received from the queries that generate the answer — the prefill's last
 // query and each decode pass's new queries. One call per layer and pass;
 // rows() keeps the decode passes up to the answer's EOS.
+// Attention probabilities [.., Tq, Tk] averaged over everything before their
+// last two dimensions (the heads), on the host in double: what both
+// attention figures read, made once per softmax with one copy at most.
+struct HeadMean {
+    int64_t queries = 0, keys = 0;
+    std::vector<double> values; // queries × keys, row-major
+    bool finite = false;        // false: empty, or some probability is not finite
+    double at(int64_t q, int64_t k) const { return values[size_t(q * keys + k)]; }
+};
+HeadMean meanOverHeads(const torch::Tensor& probs);
+
 class AnswerAttention {
 public:
-    void add(int layer, Phase phase, const torch::Tensor& probs, int visualFirst,
+    void add(int layer, Phase phase, const HeadMean& mean, int visualFirst,
              const std::vector<int>& patchOf, int64_t firstNew, int patches);
     // `answerSteps`: the decode passes that count (HookSink::answerSteps).
     std::vector<PatchMetricRow> rows(int answerSteps) const;
@@ -99,7 +110,7 @@ private:
 };
 
 // Adds each new text query's mean-over-heads probability on each visual
-// position of `probs` [.., Tq, Tk] (query q is position Tk − Tq + q, so a KV
+// position of `mean` (query q is position Tk − Tq + q, so a KV
 // cache's single query and a whole-sequence pass alike) to the patch it came
 // from: visual position visualFirst + i came from patch patchOf[i] (all and
 // byPhase grow to `patches` when something is added). Queries
@@ -107,9 +118,9 @@ private:
 // cover the visual tokens (not this sequence's attention) or the
 // probabilities are not all finite (a model whose activations overflowed:
 // left out, never a NaN in the heatmap).
-bool addReceivedAttention(const torch::Tensor& probs, int visualFirst,
-                          const std::vector<int>& patchOf, int64_t firstNew, int patches,
-                          std::vector<double>& all, std::vector<double>& byPhase);
+bool addReceivedAttention(const HeadMean& mean, int visualFirst, const std::vector<int>& patchOf,
+                          int64_t firstNew, int patches, std::vector<double>& all,
+                          std::vector<double>& byPhase);
 // Per-layer sums as patch metric rows: attention, attention.prefill, attention.decode.
 std::vector<PatchMetricRow> receivedAttentionRows(const std::map<int, std::vector<double>>& all,
                                                   const std::map<int, std::vector<double>>& prefill,

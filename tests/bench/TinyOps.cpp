@@ -5,12 +5,13 @@
 // libtorch: shapes, FLOPs and modules), interleaved.
 #include "TinyOps.h"
 
+#include "FloorCallback.h"
+
 #include "capture/probe/Recorder.h"
 #include "core/session/SessionWriter.h"
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <torch/csrc/autograd/profiler_legacy.h>
 #include <torch/torch.h>
 
@@ -70,20 +71,9 @@ PerOp perOp(std::vector<double> v, int ops) {
     return {at(0.5), at(0.25), at(0.75)};
 }
 
-// What libtorch itself charges for an observed op: a global callback that
-// asks for the inputs, as mvprof's does, and does nothing with them.
-std::unique_ptr<at::ObserverContext> emptyStart(const at::RecordFunction&) {
-    return nullptr;
-}
-void emptyEnd(const at::RecordFunction&, at::ObserverContext*) {}
-
 double floorLoopNs(int ops) {
-    const auto handle = at::addGlobalCallback(at::RecordFunctionCallback(&emptyStart, &emptyEnd)
-                                                  .needsInputs(true)
-                                                  .scopes({at::RecordScope::FUNCTION}));
-    const double ns = loopNs(ops);
-    at::removeCallback(handle);
-    return ns;
+    const FloorCallback floor;
+    return loopNs(ops);
 }
 } // namespace
 

@@ -259,17 +259,19 @@ class Attending(torch.nn.Module):
 
 
 def check_observer_scope(folder: str, failures: List[str]) -> None:
-    """The attention observer (on by default) copies op outputs only inside
-    modules of the attention role: none on a model without one, at least the
-    attention's four ops and far fewer than the run's on a model with one
-    (capture.observed_ops against the recorded op count)."""
-    for attn in (False, True):
-        session = os.path.join(folder, f"scope-{attn}.mvprof")
+    """The attention observer (on by default) reads op outputs only inside
+    modules of the attention role, only the softmax's, and only once visual
+    tokens are declared: on a model with an attention module, its one
+    softmax; none on a model without one; none before visual tokens are
+    declared (capture.observed_ops against the recorded op count)."""
+    for attn, visual in ((False, True), (True, True), (True, False)):
+        session = os.path.join(folder, f"scope-{attn}-{visual}.mvprof")
         model = Attending(attn)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # no router: not this check's business
             with torch.inference_mode(), mvprof.profile(session, model, force=True) as prof:
-                prof.visual_tokens(start=0, grid=(2, 2), patch=16, input_size=32)
+                if visual:
+                    prof.visual_tokens(start=0, grid=(2, 2), patch=16, input_size=32)
                 with prof.phase("prefill"):
                     model(torch.rand(4, 8))
         db = sqlite3.connect(session)
@@ -277,13 +279,14 @@ def check_observer_scope(folder: str, failures: List[str]) -> None:
                               ).fetchone()
         ops = db.execute("SELECT COALESCE(SUM(rows), 0) FROM op_chunk").fetchone()[0]
         db.close()
-        ok = observed is not None and ops >= 150 and (
-            4 <= observed[0] <= 40 if attn else observed[0] == 0)
-        print(f"  observer scope, attention module {attn}: {observed and observed[0]} ops "
-              f"observed of {ops} recorded")
+        expected = 1 if attn and visual else 0
+        ok = observed is not None and ops >= 150 and observed[0] == expected
+        print(f"  observer scope, attention module {attn}, visual tokens {visual}: "
+              f"{observed and observed[0]} ops observed of {ops} recorded")
         if not ok:
-            failures.append(f"observer scope (attention module {attn}): "
-                            f"{observed and observed[0]} of {ops} ops observed")
+            failures.append(f"observer scope (attention module {attn}, visual tokens {visual}): "
+                            f"{observed and observed[0]} of {ops} ops observed, {expected} "
+                            "expected")
 
 
 def check_overflowing_attention(folder: str, failures: List[str]) -> None:

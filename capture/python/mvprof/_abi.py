@@ -7,7 +7,7 @@ import ctypes
 import os
 from typing import Optional
 
-ABI_VERSION = 7
+ABI_VERSION = 8
 
 
 class MvprofError(RuntimeError):
@@ -51,6 +51,8 @@ _SIGNATURES = {
     "mvprof_begin_phase": [_S, _STR, _INT],
     "mvprof_begin_module": [_S, _STR, _STR, _STR],
     "mvprof_end_module": [_S],
+    "mvprof_declare_module": [_S, _STR, _STR, _STR, _INTP],
+    "mvprof_enter_module": [_S, _INT],
     "mvprof_current_layer": [_S, _INTP],
     "mvprof_pause_ops": [_S, _INT],
     "mvprof_add_routing": [_S, _INT, _INT, _INT, _INT, _DBL, _STR],

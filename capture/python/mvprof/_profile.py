@@ -234,16 +234,30 @@ class Profile:
         return role_of(self.patterns, path)
 
     def _install_hooks(self) -> None:
+        # Each module is declared once; its hooks then pass the library one
+        # int, and a module of no router or projector role ends with one call.
+        lib, session = _abi.library(), self._session
+        enter, leave = lib.mvprof_enter_module, lib.mvprof_end_module
         for path, module in self.model.named_modules():
             if not path:
                 continue
             role = self.role(path)
-            kind = type(module).__name__
-            self._hooks.append(module.register_forward_pre_hook(
-                lambda m, i, p=path, k=kind, r=role: self.call(
-                    "mvprof_begin_module", b(p), b(k), b(r))))
+            handle = ctypes.c_int()
+            self.call("mvprof_declare_module", b(path), b(type(module).__name__), b(role),
+                      ctypes.byref(handle))
+
+            def pre_hook(m, i, h: int = handle.value) -> None:
+                if enter(session, h):
+                    _abi.check(-1)
+
+            def post_hook(m, i, o) -> None:
+                if leave(session):
+                    _abi.check(-1)
+
+            self._hooks.append(module.register_forward_pre_hook(pre_hook))
             self._hooks.append(module.register_forward_hook(
-                lambda m, i, o, p=path, r=role: self._module_done(m, p, r, o)))
+                (lambda m, i, o, p=path, r=role: self._module_done(m, p, r, o))
+                if role in ("router", "projector") else post_hook))
             if role == "router":
                 self.routers.append(path)
 
