@@ -32,6 +32,8 @@ public:
     bool readsOp(std::string_view op) const override {
         return op == "aten::softmax" || op == "aten::_softmax";
     }
+    // Plain loops over the probabilities (meanOverHeads guards its copies).
+    bool runsOps() const override { return false; }
     // No visual token declared, or outside a prefill and a decode pass.
     bool idle() const override {
         return patchOf_.empty() || (phase_ != Phase::Prefill && phase_ != Phase::Decode);

@@ -24,6 +24,10 @@ public:
     // Whether it reads the outputs of `op` (an ATen name): for the others
     // nothing is handed to it and no work of its own is timed out of the run.
     virtual bool readsOp(std::string_view) const { return true; }
+    // Whether reading an op's outputs may dispatch ATen ops of its own: then
+    // RecordFunction is off around opEnded, so that they are not recorded
+    // as the model's. One that says false guards any op it runs itself.
+    virtual bool runsOps() const { return true; }
     // Whether it has nothing to read now (attention before any visual token
     // is declared): while idle, ops run without the output-copying callback.
     // The Recorder asks again when a watched module opens, or when told

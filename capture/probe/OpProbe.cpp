@@ -429,7 +429,7 @@ void showOutputs(Recorder& rec, const at::RecordFunction& fn) {
     const OpInfo& info = opInfo(fn);
     if (!rec.observer()->readsOp(info.name)) return;
     rec.countObservedOp();
-    ProbeWork work(&rec);
+    ProbeWork work(&rec, rec.observer()->runsOps());
     // Like the inputs, the outputs may sit on top of the interpreter's
     // whole stack: the last N, N from the schema, are the op's.
     std::vector<c10::IValue> outputs = fn.outputs();

@@ -44,13 +44,24 @@ Recorder::~Recorder() {
 
 // Shifting the clock back by the work's duration takes it out of every span,
 // op and phase still open around it, and out of nothing that ended before.
-void Recorder::beginProbeWork() {
-    if (probeDepth_++ > 0) return;
+void Recorder::beginProbeWork(bool opsOff) {
+    if (probeDepth_++ > 0) {
+        // Nested work that dispatches ops inside work that switched nothing off.
+        if (opsOff && !probeSwitchedOps_) {
+            probeSwitchedOps_ = true;
+            probeOpsWereOn_ = at::isRecordFunctionEnabled();
+            at::enableRecordFunction(false);
+        }
+        return;
+    }
     // The clock stops first: switching RecordFunction off and on again (a
     // rebuild of libtorch's callback lists each time) is the probe's cost too.
     probeStart_ = nowNs();
-    probeOpsWereOn_ = at::isRecordFunctionEnabled();
-    at::enableRecordFunction(false);
+    probeSwitchedOps_ = opsOff;
+    if (opsOff) {
+        probeOpsWereOn_ = at::isRecordFunctionEnabled();
+        at::enableRecordFunction(false);
+    }
     if (marks_) marks_->probeWorkStarted();
 }
 
@@ -99,7 +110,8 @@ RunMetricRow Recorder::clockMetric() const {
 void Recorder::endProbeWork() {
     if (probeDepth_ == 0 || --probeDepth_ > 0) return;
     if (marks_) marks_->probeWorkEnded();
-    at::enableRecordFunction(probeOpsWereOn_);
+    if (probeSwitchedOps_) at::enableRecordFunction(probeOpsWereOn_);
+    probeSwitchedOps_ = false;
     const int64_t took = nowNs() - probeStart_;
     // On the host clock, for putting a GPU tracer's records on the run's
     // (GpuTimeline.h): the run's clock stood still from here to the end.

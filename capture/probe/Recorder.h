@@ -45,7 +45,9 @@ public:
     // The profiler's own work inside a run (routing rows, attention copies,
     // KV-error bookkeeping, observers): hidden from the op callbacks, its time
     // measured and taken off the clock (ProbeWork below). Nests.
-    void beginProbeWork();
+    // `opsOff` false: work that dispatches no ATen op keeps RecordFunction on
+    // (switching it off and on rebuilds libtorch's callback lists twice).
+    void beginProbeWork(bool opsOff = true);
     void endProbeWork();
     // Time taken off the clock so far (the run metric capture.probe_work_ns).
     int64_t probeWorkNs() const { return excludedNs_; }
@@ -320,7 +322,7 @@ private:
     int64_t observedOps_ = 0;
     CorrelationMarks* marks_ = nullptr;
     int probeDepth_ = 0;
-    bool probeOpsWereOn_ = false;
+    bool probeOpsWereOn_ = false, probeSwitchedOps_ = false;
     int64_t probeStart_ = 0, excludedNs_ = 0;
     std::vector<HostInterval> probeWork_;
     // Device timing, last: the fields the op probes read keep their places.
@@ -337,8 +339,8 @@ private:
 // A null recorder (an unprobed pass) costs one branch.
 class ProbeWork {
 public:
-    explicit ProbeWork(Recorder* r) : r_(r) {
-        if (r_) r_->beginProbeWork();
+    explicit ProbeWork(Recorder* r, bool opsOff = true) : r_(r) {
+        if (r_) r_->beginProbeWork(opsOff);
     }
     ~ProbeWork() {
         if (r_) r_->endProbeWork();

@@ -2,6 +2,7 @@
 
 #include "core/session/ModuleRoles.h"
 
+#include <ATen/record_function.h>
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -152,11 +153,19 @@ HeadMean meanOverHeads(const torch::Tensor& probs) {
     const int64_t heads = plane > 0 ? probs.numel() / plane : 0;
     if (heads == 0) return m;
     // Read in place when it can be (a contiguous float or double CPU tensor);
-    // a GPU's probabilities, or half precision, are copied once.
-    torch::Tensor host = probs.is_cpu() ? probs : probs.to(torch::kCPU);
-    if (host.scalar_type() != torch::kFloat && host.scalar_type() != torch::kDouble)
-        host = host.to(torch::kFloat);
-    host = host.contiguous();
+    // a GPU's probabilities, or half precision, are copied once — with
+    // RecordFunction off, so that the copy is not recorded as the model's op.
+    torch::Tensor host = probs;
+    const bool readable = probs.is_cpu() && probs.is_contiguous() &&
+                          (probs.scalar_type() == torch::kFloat ||
+                           probs.scalar_type() == torch::kDouble);
+    if (!readable) {
+        const at::RecordFunctionGuard unrecorded(false);
+        host = probs.to(torch::kCPU);
+        if (host.scalar_type() != torch::kFloat && host.scalar_type() != torch::kDouble)
+            host = host.to(torch::kFloat);
+        host = host.contiguous();
+    }
     m.values.assign(size_t(plane), 0.0);
     if (host.scalar_type() == torch::kFloat)
         sumPlanes(host.data_ptr<float>(), heads, plane, m.values.data());
