@@ -12,6 +12,9 @@
 #include <cstring>
 #include <sqlite3.h>
 #include <string>
+#include <tuple>
+#include <vector>
+#include <zlib.h>
 
 namespace mvp::test {
 
@@ -42,6 +45,54 @@ inline void compareOps(const OpRow& got, const OpRow& want, bool flopsKnown = tr
     QCOMPARE(got.flops, want.flops);
     QCOMPARE(got.bytes, want.bytes);
     if (flopsKnown) QCOMPARE(got.flopsKnown, want.flopsKnown);
+}
+
+// Rewrites a session's deflated op chunks (encoding 2, v10) as v5–v9 stored
+// them (encoding 1), inflated by zlib itself rather than by mvprof's reader.
+// Returns the bytes of op data before and after (deflated, plain).
+inline std::pair<size_t, size_t> plainOpChunks(const QString& path) {
+    std::pair<size_t, size_t> bytes{0, 0};
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK) {
+        QTest::qFail("cannot open the session", __FILE__, __LINE__);
+        return bytes;
+    }
+    std::vector<std::tuple<int64_t, int64_t, std::string>> chunks; // run, first id, data
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "SELECT run, first_id, data FROM op_chunk WHERE encoding = 2", -1, &st,
+                       nullptr);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        chunks.emplace_back(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+                            std::string(static_cast<const char*>(sqlite3_column_blob(st, 2)),
+                                        size_t(sqlite3_column_bytes(st, 2))));
+    sqlite3_finalize(st);
+    for (const auto& [run, firstId, data] : chunks) {
+        std::string plain(data.size() * 64 + 1024, '\0');
+        uLongf size = uLongf(plain.size());
+        if (uncompress(reinterpret_cast<Bytef*>(plain.data()), &size,
+                       reinterpret_cast<const Bytef*>(data.data()), uLong(data.size())) != Z_OK) {
+            QTest::qFail("an op chunk does not inflate", __FILE__, __LINE__);
+            break;
+        }
+        plain.resize(size);
+        bytes.first += data.size();
+        bytes.second += plain.size();
+        uint64_t fnv = 14695981039346656037ull; // the checksum docs/format.md defines
+        for (const char c : plain)
+            fnv = (fnv ^ uint8_t(c)) * 1099511628211ull;
+        sqlite3_prepare_v2(db,
+                           "UPDATE op_chunk SET encoding = 1, data = ?, checksum = ? "
+                           "WHERE run = ? AND first_id = ?",
+                           -1, &st, nullptr);
+        sqlite3_bind_blob(st, 1, plain.data(), int(plain.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, int64_t(fnv));
+        sqlite3_bind_int64(st, 3, run);
+        sqlite3_bind_int64(st, 4, firstId);
+        if (sqlite3_step(st) != SQLITE_DONE) QTest::qFail("cannot rewrite a chunk", __FILE__, __LINE__);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return bytes;
 }
 
 // Rewrites a session's packed op rows (v5) as v1–v4 stored them, one per row

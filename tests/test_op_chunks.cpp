@@ -12,6 +12,8 @@
 #include <QTest>
 #include <limits>
 #include <map>
+#include <sqlite3.h>
+#include <zlib.h>
 
 using namespace mvp;
 
@@ -106,6 +108,14 @@ class TestOpChunks : public QObject {
         if (end) QVERIFY((*w)->endRun(*run, RunResult{}).ok());
         QVERIFY((*w)->flush().ok());
         QVERIFY((*w)->close().ok());
+    }
+
+    // Run 1's op rows, none when the session or its rows cannot be read.
+    static std::vector<OpRow> readOps(const std::string& path) {
+        auto r = SessionReader::open(path);
+        if (!r.ok()) return {};
+        auto ops = (*r)->ops(1);
+        return ops.ok() ? *ops : std::vector<OpRow>{};
     }
 
 private slots:
@@ -239,6 +249,55 @@ private slots:
         QVERIFY2(perOp < 30, qPrintable(QString::number(perOp)));
     }
 
+    // v10 deflates chunks; an older session's plain ones (encoding 1) read
+    // to the same rows. The plain bytes come from zlib itself, not from
+    // mvprof's inflate.
+    void plainAndDeflatedChunksReadAlike() {
+        const auto path = file("plain.mvprof");
+        writeRecords(path, 20000, true);
+        const auto before = readOps(path);
+        QCOMPARE(before.size(), size_t(20000));
+        const auto [deflated, plain] = test::plainOpChunks(QString::fromStdString(path));
+        QVERIFY2(deflated > 0 && deflated * 2 < plain,
+                 qPrintable(QStringLiteral("%1 deflated, %2 plain").arg(deflated).arg(plain)));
+        const auto after = readOps(path);
+        QCOMPARE(after.size(), before.size());
+        for (size_t i = 0; i < after.size() && !QTest::currentTestFailed(); ++i)
+            test::compareOps(after[i], before[i]);
+    }
+
+    // A deflated chunk that would inflate past what its rows can hold (a
+    // "zip bomb", or a damaged row count) is refused before it is read.
+    void overlongInflationIsRefused() {
+        const auto path = file("bomb.mvprof");
+        writeRecords(path, 1500, false);
+        const std::string zeros(1 << 20, '\0');
+        uLongf size = compressBound(uLong(zeros.size()));
+        std::string bomb(size, '\0');
+        QCOMPARE(compress(reinterpret_cast<Bytef*>(bomb.data()), &size,
+                          reinterpret_cast<const Bytef*>(zeros.data()), uLong(zeros.size())),
+                 Z_OK);
+        bomb.resize(size);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db, "UPDATE op_chunk SET rows = 10, data = ?, checksum = ?",
+                                    -1, &st, nullptr),
+                 SQLITE_OK);
+        sqlite3_bind_blob(st, 1, bomb.data(), int(bomb.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, int64_t(opChunkChecksum(bomb)));
+        QCOMPARE(sqlite3_step(st), SQLITE_DONE);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        auto r = SessionReader::open(path);
+        QVERIFY(r.ok());
+        const auto ops = (*r)->ops(1);
+        QVERIFY(!ops.ok());
+        QCOMPARE(ops.error().code, ErrorCode::NotASession);
+        QVERIFY2(QString::fromStdString(ops.error().message).contains(QLatin1String("inflate")),
+                 ops.error().message.c_str());
+    }
+
     void damagedChunksAreRefusedWithAReason() {
         struct Damage {
             const char* sqlText;
@@ -250,7 +309,7 @@ private slots:
              ErrorCode::NotASession, "checksum"},
             {"UPDATE op_chunk SET data = substr(data, 1, 50) WHERE first_id = 1",
              ErrorCode::NotASession, "damaged"},
-            {"UPDATE op_chunk SET encoding = 2", ErrorCode::NewerSchema, "update mvprof"},
+            {"UPDATE op_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
             {"DELETE FROM interned WHERE text = 'aten::addmm'", ErrorCode::NotASession, "damaged"},
         };
         for (const auto& c : cases) {

@@ -1,4 +1,4 @@
-// Sessions written by older mvprof versions (schema v1 … v8): read as they
+// Sessions written by older mvprof versions (schema v1 … v9): read as they
 // are, and migrated forward when a run is appended (docs/format.md).
 #include "SessionSample.h"
 #include "TestSql.h"
@@ -18,14 +18,15 @@ class TestSessionMigrations : public QObject {
     QTemporaryDir dir;
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 
-    // Turns a current session into what an older mvprof wrote: v8 stored
-    // patch metrics as a row per patch;
+    // Turns a current session into what an older mvprof wrote: v9 stored op
+    // chunks plain; v8 stored patch metrics as a row per patch;
     // v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
     // op rows as rows; v3 had no repetition table; v2 no module roles, no
     // flops_known, op_total without phases and no leaf_flops; v1 also had no
     // run_metric.
     static void downgrade(const QString& path, int version) {
-        test::unpackPatchValues(path);
+        test::plainOpChunks(path);
+        if (version < 9) test::unpackPatchValues(path);
         if (version < 8) execSql(path, "DROP TABLE eval_item_heatmap;");
         if (version < 7)
             execSql(path, "DROP TABLE eval_set; DROP TABLE eval_item; DROP TABLE eval_item_phase;");
@@ -59,7 +60,7 @@ private slots:
                    (*rows)[0].value == 0.5 && (*rows)[1].patch == 1 && (*rows)[1].value == 0.25 &&
                    (*rows)[0].layer == 0 && (*rows)[1].layer == 0;
         };
-        for (int version : {1, 2, 3, 4, 5, 6, 7, 8}) {
+        for (int version : {1, 2, 3, 4, 5, 6, 7, 8, 9}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             test::writeSession(path);
             std::vector<OpRow> before;

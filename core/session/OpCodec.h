@@ -21,8 +21,23 @@ struct PackedOp {
     bool flopsKnown = true;
 };
 
-// The encoding of op_chunk.data this build writes; readers refuse others.
-inline constexpr int kOpChunkEncoding = 1;
+// Encodings of op_chunk.data: 1, the varints below; 2 (v10), the same
+// bytes deflated (a zlib stream). This build writes 2 and reads both;
+// readers refuse others.
+inline constexpr int kOpChunkPlain = 1;
+inline constexpr int kOpChunkDeflated = 2;
+inline constexpr int kOpChunkEncoding = kOpChunkDeflated;
+// The most bytes one row takes (13 varints of up to 10 bytes): what a
+// chunk of n rows may inflate to at most.
+inline constexpr size_t kMaxOpRowBytes = 13 * 10;
+
+// A chunk's varints deflated (zlib's fastest level: ~2.5× smaller, and the
+// writer's thread does it at hundreds of MB/s).
+std::string deflateOpChunk(std::string_view plain);
+// Its varints back, in `buffer` (grown as needed, reused chunk to chunk),
+// refusing a stream that is damaged or would inflate past `rows` × kMaxOpRowBytes.
+Result<std::string_view> inflateOpChunk(std::string_view deflated, int64_t rows,
+                                        std::string& buffer);
 
 // FNV-1a (64 bits) of a chunk's bytes, stored beside it (op_chunk.checksum):
 // a flipped bit would otherwise decode to plausible, wrong numbers.

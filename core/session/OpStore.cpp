@@ -122,10 +122,11 @@ void OpChunkWriter::Impl::add(int64_t run, const PackedOp& row) {
 Status OpChunkWriter::Impl::store(int64_t run) {
     if (encoder.rows() == 0) return Ok{};
     auto& s = insChunk;
+    const std::string deflated = deflateOpChunk(encoder.data());
     s.bind(1, run), s.bind(2, extent.firstId), s.bind(3, encoder.rows()), s.bind(4, extent.startNs),
-        s.bind(5, extent.endNs), s.bind(6, kOpChunkEncoding);
-    s.bindBlob(7, encoder.data().data(), encoder.data().size());
-    s.bind(8, int64_t(opChunkChecksum(encoder.data())));
+        s.bind(5, extent.endNs), s.bind(6, kOpChunkDeflated);
+    s.bindBlob(7, deflated.data(), deflated.size());
+    s.bind(8, int64_t(opChunkChecksum(deflated)));
     auto r = s.exec();
     encoder.clear();
     return r;
@@ -230,20 +231,27 @@ Status forEachOp(sql::Db& db, int64_t run, const std::function<Status(const Pack
         "SELECT rows, encoding, data, checksum FROM op_chunk WHERE run=? ORDER BY first_id");
     if (!st) return st.error();
     st->bind(1, run);
+    std::string inflated; // a deflated chunk's varints, reused chunk to chunk
     for (;;) {
         auto has = st->step();
         if (!has) return has.error();
         if (!*has) return Ok{};
-        if (st->int64(1) != kOpChunkEncoding)
+        const int64_t encoding = st->int64(1);
+        if (encoding != kOpChunkPlain && encoding != kOpChunkDeflated)
             return makeError(ErrorCode::NewerSchema,
-                             "this session's op rows use encoding " + std::to_string(st->int64(1)) +
+                             "this session's op rows use encoding " + std::to_string(encoding) +
                                  ", which this mvprof cannot read: update mvprof");
-        const std::string_view data = st->blobView(2);
+        std::string_view data = st->blobView(2);
         if (int64_t(opChunkChecksum(data)) != st->int64(3))
             return makeError(ErrorCode::NotASession,
                              "an op chunk of this session is damaged (its bytes do not match their "
                              "checksum): its op rows cannot be read; copy the session again from "
                              "its source");
+        if (encoding == kOpChunkDeflated) {
+            auto plain = inflateOpChunk(data, st->int64(0), inflated);
+            if (!plain) return plain.error();
+            data = *plain;
+        }
         if (st->int64(0) < 0 || st->int64(0) > int64_t(data.size()))
             return damagedOps("a chunk claims " + std::to_string(st->int64(0)) + " rows");
         OpChunkDecoder decoder(data, st->int64(0));

@@ -301,7 +301,10 @@ Status migrate(sql::Db& db, int fromVersion) {
         // v7 → v8 only adds a table: older eval items have no heatmaps.
         if (fromVersion < 8)
             if (auto s = db.exec(kTablesV8); !s) return s;
-        if (auto s = createV9(db); !s) return s;
+        if (fromVersion < 9)
+            if (auto s = createV9(db); !s) return s;
+        // v9 → v10 changes no table: op chunks may now be deflated
+        // (op_chunk.encoding 2); older ones (encoding 1) read as before.
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;
