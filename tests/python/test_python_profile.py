@@ -325,6 +325,14 @@ def check_inputs(folder: str, failures: List[str]) -> None:
         with mvprof.profile(session, linear, image=data, force=True) as prof:
             with prof.phase("prefill"):
                 linear(torch.ones(1, 4))
+            # A module handle the run never declared: refused, naming the call to make.
+            try:
+                prof.call("mvprof_enter_module", 999)
+                failures.append("an undeclared module handle was accepted")
+            except mvprof.MvprofError as e:
+                print(f"  undeclared module handle: {e}")
+                if "mvprof_declare_module" not in str(e):
+                    failures.append(f"undeclared module handle: {e}")
         size = sqlite3.connect(session).execute("SELECT orig_width, orig_height FROM image"
                                                 ).fetchone()
         if not size or size[0] <= 0:
