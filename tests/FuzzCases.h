@@ -64,6 +64,7 @@ const Target kTargets[] = {
     {"patch_values", "data", "layer"},
     {"patch_values", "layer", "layer"},
     {"patch_values", "metric", "layer"},
+    {"patch_values", "encoding", "layer"},
     {"device", "peak_flops", ""},
     {"device", "peak_bytes_per_s", ""},
     {"op_total", "calls", ""},

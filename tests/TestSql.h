@@ -47,6 +47,20 @@ inline void compareOps(const OpRow& got, const OpRow& want, bool flopsKnown = tr
     if (flopsKnown) QCOMPARE(got.flopsKnown, want.flopsKnown);
 }
 
+// A zlib stream's bytes, inflated by zlib itself (not by mvprof's reader);
+// empty, and the test failed, when it does not inflate.
+inline std::string zlibInflated(const void* data, int bytes) {
+    std::string plain(size_t(bytes) * 64 + (1 << 20), '\0');
+    uLongf size = uLongf(plain.size());
+    if (uncompress(reinterpret_cast<Bytef*>(plain.data()), &size,
+                   static_cast<const Bytef*>(data), uLong(bytes)) != Z_OK) {
+        QTest::qFail("a deflated BLOB does not inflate", __FILE__, __LINE__);
+        return {};
+    }
+    plain.resize(size);
+    return plain;
+}
+
 // Rewrites a session's deflated op chunks (encoding 2, v10) as v5–v9 stored
 // them (encoding 1), inflated by zlib itself rather than by mvprof's reader.
 // Returns the bytes of op data before and after (deflated, plain).
@@ -67,14 +81,8 @@ inline std::pair<size_t, size_t> plainOpChunks(const QString& path) {
                                         size_t(sqlite3_column_bytes(st, 2))));
     sqlite3_finalize(st);
     for (const auto& [run, firstId, data] : chunks) {
-        std::string plain(data.size() * 64 + 1024, '\0');
-        uLongf size = uLongf(plain.size());
-        if (uncompress(reinterpret_cast<Bytef*>(plain.data()), &size,
-                       reinterpret_cast<const Bytef*>(data.data()), uLong(data.size())) != Z_OK) {
-            QTest::qFail("an op chunk does not inflate", __FILE__, __LINE__);
-            break;
-        }
-        plain.resize(size);
+        const std::string plain = zlibInflated(data.data(), int(data.size()));
+        if (QTest::currentTestFailed()) break;
         bytes.first += data.size();
         bytes.second += plain.size();
         uint64_t fnv = 14695981039346656037ull; // the checksum docs/format.md defines
@@ -93,6 +101,38 @@ inline std::pair<size_t, size_t> plainOpChunks(const QString& path) {
     }
     sqlite3_close(db);
     return bytes;
+}
+
+// Rewrites a session's per-patch arrays as v9 stored them: deflated ones
+// (patch_values.encoding 2, v10) inflated by zlib, and no encoding column.
+inline void plainPatchArrays(const QString& path) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    std::vector<std::tuple<int64_t, std::string, int64_t, std::string>> arrays;
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db,
+                       "SELECT run, metric, layer, data FROM patch_values WHERE encoding = 2",
+                       -1, &st, nullptr);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        arrays.emplace_back(
+            sqlite3_column_int64(st, 0),
+            reinterpret_cast<const char*>(sqlite3_column_text(st, 1)), sqlite3_column_int64(st, 2),
+            zlibInflated(sqlite3_column_blob(st, 3), sqlite3_column_bytes(st, 3)));
+    sqlite3_finalize(st);
+    for (const auto& [run, metric, layer, plain] : arrays) {
+        sqlite3_prepare_v2(db,
+                           "UPDATE patch_values SET data = ?, encoding = 1 "
+                           "WHERE run = ? AND metric = ? AND layer = ?",
+                           -1, &st, nullptr);
+        sqlite3_bind_blob(st, 1, plain.data(), int(plain.size()), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 2, run);
+        sqlite3_bind_text(st, 3, metric.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, layer);
+        if (sqlite3_step(st) != SQLITE_DONE) QTest::qFail("cannot rewrite an array", __FILE__, __LINE__);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    execSql(path, "ALTER TABLE patch_values DROP COLUMN encoding;");
 }
 
 // Rewrites a session's packed op rows (v5) as v1–v4 stored them, one per row
@@ -140,12 +180,24 @@ inline void unpackPatchValues(const QString& path) {
     sqlite3* db = nullptr;
     QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
     sqlite3_stmt* st = nullptr;
-    QCOMPARE(sqlite3_prepare_v2(db, "SELECT run, metric, layer, data FROM patch_values", -1, &st,
-                                nullptr),
+    // v10 has an encoding column (2: deflated); v9 none.
+    const bool encoded = sqlite3_prepare_v2(db, "SELECT encoding FROM patch_values LIMIT 0", -1,
+                                            &st, nullptr) == SQLITE_OK;
+    sqlite3_finalize(st);
+    QCOMPARE(sqlite3_prepare_v2(db,
+                                encoded ? "SELECT run, metric, layer, data, encoding FROM patch_values"
+                                        : "SELECT run, metric, layer, data, 1 FROM patch_values",
+                                -1, &st, nullptr),
              SQLITE_OK);
     while (sqlite3_step(st) == SQLITE_ROW) {
-        const auto* data = static_cast<const unsigned char*>(sqlite3_column_blob(st, 3));
-        const int bytes = sqlite3_column_bytes(st, 3);
+        std::string inflated;
+        if (sqlite3_column_int(st, 4) == 2)
+            inflated = zlibInflated(sqlite3_column_blob(st, 3), sqlite3_column_bytes(st, 3));
+        const auto* data = sqlite3_column_int(st, 4) == 2
+                               ? reinterpret_cast<const unsigned char*>(inflated.data())
+                               : static_cast<const unsigned char*>(sqlite3_column_blob(st, 3));
+        const int bytes = sqlite3_column_int(st, 4) == 2 ? int(inflated.size())
+                                                         : sqlite3_column_bytes(st, 3);
         for (int patch = 0; patch * 8 + 8 <= bytes; ++patch) {
             uint64_t bits = 0; // little-endian float64
             for (int b = 7; b >= 0; --b)

@@ -128,11 +128,18 @@ private slots:
         row("negative patch", "UPDATE token SET patch = -7 WHERE position = 2", "patch -7");
         row("patch beyond the grid", "UPDATE token SET patch = 4 WHERE position = 2",
             "patch 4 is outside the 4 patches of its grid");
-        // A value appended to each array: 1.0 as a little-endian float64.
+        // The array stored plain with a fifth value: 0.5, none, none, 0.25,
+        // then 1.0 (little-endian float64s, NaN for none).
         row("metric beyond the grid",
-            "UPDATE patch_values SET data = data || X'000000000000F03F' WHERE metric = "
-            "'attention'",
+            "UPDATE patch_values SET encoding = 1, data = X'000000000000E03F000000000000F87F"
+            "000000000000F87F000000000000D03F000000000000F03F' WHERE metric = 'attention'",
             "patch_values attention: patch 4 is outside the 4 patches");
+        row("bytes after a deflated array",
+            // A valid stream of one 0.0, then a stray byte.
+            "UPDATE patch_values SET encoding = 2, data = X'789C636080000000080001' || X'00'",
+            "patch_values attention layer");
+        row("unknown array encoding", "UPDATE patch_values SET encoding = 3",
+            "patch_values attention layer");
         row("metric array cut", "UPDATE patch_values SET data = substr(data, 1, 12)",
             "patch_values attention layer");
         row("inverted span", "UPDATE span SET end_ns = 1 WHERE id = 2", "span 2 of run 1: it ends");

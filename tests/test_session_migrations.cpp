@@ -19,13 +19,14 @@ class TestSessionMigrations : public QObject {
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 
     // Turns a current session into what an older mvprof wrote: v9 stored op
-    // chunks plain; v8 stored patch metrics as a row per patch;
+    // chunks and patch arrays plain; v8 stored patch metrics as a row per patch;
     // v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
     // op rows as rows; v3 had no repetition table; v2 no module roles, no
     // flops_known, op_total without phases and no leaf_flops; v1 also had no
     // run_metric.
     static void downgrade(const QString& path, int version) {
         test::plainOpChunks(path);
+        test::plainPatchArrays(path);
         if (version < 9) test::unpackPatchValues(path);
         if (version < 8) execSql(path, "DROP TABLE eval_item_heatmap;");
         if (version < 7)

@@ -1,6 +1,6 @@
 #include "core/session/OpCodec.h"
 
-#include <zlib.h>
+#include "core/session/Deflate.h"
 
 namespace mvp {
 
@@ -39,31 +39,16 @@ Error damaged(const std::string& what) {
 } // namespace
 
 std::string deflateOpChunk(std::string_view plain) {
-    uLongf size = compressBound(uLong(plain.size()));
-    std::string out(size, '\0');
-    // Level 1: the rows' varints compress almost as well as at level 6 (7.6
-    // against 6.4 bytes an op on ref:small) at several times the speed.
-    const int rc = compress2(reinterpret_cast<Bytef*>(out.data()), &size,
-                             reinterpret_cast<const Bytef*>(plain.data()), uLong(plain.size()), 1);
-    if (rc != Z_OK) return std::string(plain); // cannot happen with compressBound's room
-    out.resize(size);
-    return out;
+    return deflateBlob(plain);
 }
 
 Result<std::string_view> inflateOpChunk(std::string_view deflated, int64_t rows,
                                         std::string& buffer) {
     if (rows < 0 || uint64_t(rows) > (uint64_t(1) << 32) / kMaxOpRowBytes)
         return damaged("it claims " + std::to_string(rows) + " rows");
-    const size_t limit = size_t(rows) * kMaxOpRowBytes;
-    if (buffer.size() < limit) buffer.resize(limit);
-    uLongf size = uLongf(limit);
-    const int rc = uncompress(reinterpret_cast<Bytef*>(buffer.data()), &size,
-                              reinterpret_cast<const Bytef*>(deflated.data()),
-                              uLong(deflated.size()));
-    if (rc != Z_OK)
-        return damaged(rc == Z_BUF_ERROR ? "its deflated bytes are cut short or inflate to more than its rows hold"
-                                         : "its deflated bytes do not inflate");
-    return std::string_view(buffer.data(), size);
+    auto plain = inflateBlob(deflated, size_t(rows) * kMaxOpRowBytes, buffer);
+    if (!plain) return damaged(plain.error().message);
+    return plain;
 }
 
 uint64_t opChunkChecksum(std::string_view data) {

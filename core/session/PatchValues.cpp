@@ -1,5 +1,6 @@
 #include "core/session/PatchValues.h"
 
+#include "core/session/Deflate.h"
 #include "core/session/RowChecks.h"
 #include "core/session/Sqlite.h"
 
@@ -16,7 +17,15 @@ static_assert(sizeof(double) == 8, "float64 blobs");
 
 // The machine's doubles as they are: every platform mvprof builds on is
 // little-endian IEEE 754, which is what docs/format.md promises.
-std::optional<std::vector<double>> decodePatchValues(std::string_view blob) {
+std::optional<std::vector<double>> decodePatchValues(std::string_view blob, int64_t encoding) {
+    std::string inflated;
+    if (encoding == kPatchValuesDeflated) {
+        auto plain = inflateBlob(blob, kMaxPatches * sizeof(double), inflated);
+        if (!plain) return std::nullopt;
+        blob = *plain;
+    } else if (encoding != kPatchValuesPlain) {
+        return std::nullopt;
+    }
     if (blob.size() % sizeof(double) != 0 || blob.size() / sizeof(double) > kMaxPatches)
         return std::nullopt;
     std::vector<double> values(blob.size() / sizeof(double));
@@ -24,10 +33,20 @@ std::optional<std::vector<double>> decodePatchValues(std::string_view blob) {
     return values;
 }
 
-std::string encodePatchValues(const std::vector<double>& values) {
+namespace {
+std::string plainPatchValues(const std::vector<double>& values) {
     std::string blob(values.size() * sizeof(double), '\0');
     if (!values.empty()) std::memcpy(blob.data(), values.data(), blob.size());
     return blob;
+}
+} // namespace
+
+PatchValuesBlob encodePatchValues(const std::vector<double>& values) {
+    PatchValuesBlob out{plainPatchValues(values), kPatchValuesPlain};
+    if (std::string deflated = deflateBlob(out.data);
+        !deflated.empty() && deflated.size() < out.data.size())
+        out = {std::move(deflated), kPatchValuesDeflated};
+    return out;
 }
 
 Status setPatchValues(std::vector<double>& values, const std::vector<const PatchMetricRow*>& rows) {
@@ -53,7 +72,8 @@ std::vector<PatchMetricRow> patchRows(int layer, const std::string& metric,
 
 Status migratePatchMetrics(sql::Db& db) {
     auto read = db.prepare("SELECT run, metric, layer, patch, value FROM patch_metric");
-    auto write = db.prepare("INSERT INTO patch_values VALUES (?,?,?,?)");
+    // v9's four columns: v10's encoding, added after, reads them as plain.
+    auto write = db.prepare("INSERT INTO patch_values(run, metric, layer, data) VALUES (?,?,?,?)");
     if (!read) return read.error();
     if (!write) return write.error();
     // (run, metric, layer) → its rows; a session's patch rows are few enough.
@@ -71,7 +91,7 @@ Status migratePatchMetrics(sql::Db& db) {
             pointers.push_back(&r);
         std::vector<double> values;
         if (auto s = setPatchValues(values, pointers); !s) return s;
-        const std::string blob = encodePatchValues(values);
+        const std::string blob = plainPatchValues(values);
         write->bind(1, std::get<0>(key));
         write->bind(2, std::get<1>(key));
         write->bind(3, std::get<2>(key));

@@ -205,6 +205,19 @@ Status createV9(sql::Db& db) {
     return db.exec(kDropPatchMetricTable);
 }
 
+// v10: a patch array may be deflated; v9's are plain (encoding 1). And a
+// rowid table: in v9's WITHOUT ROWID one every array past ~1 KB spilled
+// into an overflow page of its own, so a smaller array took no less room.
+constexpr const char* kTablesV10 = R"sql(
+CREATE TABLE patch_values_v10(
+  run INTEGER NOT NULL, metric TEXT NOT NULL, layer INTEGER NOT NULL, data BLOB NOT NULL,
+  encoding INTEGER NOT NULL DEFAULT 1, UNIQUE(run, metric, layer));
+INSERT INTO patch_values_v10(run, metric, layer, data)
+  SELECT run, metric, layer, data FROM patch_values;
+DROP TABLE patch_values;
+ALTER TABLE patch_values_v10 RENAME TO patch_values;
+)sql";
+
 Status createV5(sql::Db& db) {
     if (auto s = db.exec(kTablesV5); !s) return s;
     if (auto s = migrateOpTable(db); !s) return s;
@@ -256,6 +269,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV7); !s) return s;
     if (auto s = db.exec(kTablesV8); !s) return s;
     if (auto s = createV9(db); !s) return s;
+    if (auto s = db.exec(kTablesV10); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -303,8 +317,11 @@ Status migrate(sql::Db& db, int fromVersion) {
             if (auto s = db.exec(kTablesV8); !s) return s;
         if (fromVersion < 9)
             if (auto s = createV9(db); !s) return s;
-        // v9 → v10 changes no table: op chunks may now be deflated
-        // (op_chunk.encoding 2); older ones (encoding 1) read as before.
+        // v9 → v10: op chunks and patch arrays may now be deflated
+        // (op_chunk.encoding 2, the new patch_values.encoding 2); older ones
+        // read as before.
+        if (fromVersion < 10)
+            if (auto s = db.exec(kTablesV10); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

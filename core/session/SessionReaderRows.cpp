@@ -287,10 +287,15 @@ Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
         int layer = 0;
         std::optional<std::vector<double>> values; // nullopt: a blob of no whole values
     };
+    // v9 stored every array plain, and had no encoding column.
     auto layers = d->query<Layer>(
-        "SELECT layer, data FROM patch_values WHERE run=?1 AND metric=?2 ORDER BY layer", run,
+        d->version < 10 ? "SELECT layer, data, 1 FROM patch_values WHERE run=?1 AND metric=?2 "
+                          "ORDER BY layer"
+                        : "SELECT layer, data, encoding FROM patch_values WHERE run=?1 AND "
+                          "metric=?2 ORDER BY layer",
+        run,
         [](const sql::Stmt& s) {
-            return Layer{s.int32(0), decodePatchValues(s.blobView(1))};
+            return Layer{s.int32(0), decodePatchValues(s.blobView(1), s.int64(2))};
         },
         metric);
     if (!layers) return layers.error();
@@ -299,7 +304,8 @@ Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
         if (!l.values)
             return rowcheck::damaged(run,
                                      "patch_values " + metric + " layer " + std::to_string(l.layer),
-                                     "its data is no array of float64 values of a grid");
+                                     "its data is no array of float64 values of a grid (or "
+                                     "its encoding is unknown, or it does not inflate)");
         for (auto& r : patchRows(l.layer, metric, *l.values))
             rows.push_back(std::move(r));
     }

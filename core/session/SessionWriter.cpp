@@ -106,8 +106,9 @@ Status SessionWriter::Impl::prepareAll() {
         {&insRouting, "INSERT INTO routing VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
-        {&insMetric, "INSERT OR REPLACE INTO patch_values VALUES (?,?,?,?)"},
-        {&selMetric, "SELECT data FROM patch_values WHERE run=? AND metric=? AND layer=?"},
+        {&insMetric, "INSERT OR REPLACE INTO patch_values VALUES (?,?,?,?,?)"},
+        {&selMetric,
+         "SELECT data, encoding FROM patch_values WHERE run=? AND metric=? AND layer=?"},
         {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
         {&insDevice, "INSERT OR REPLACE INTO device VALUES (?,?,?,?,?,?,?)"},
         {&insActivity, "INSERT INTO device_activity VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
@@ -167,13 +168,15 @@ Status SessionWriter::Impl::writePatchMetrics(int64_t run,
         std::vector<double> values;
         selMetric.bind(1, run), selMetric.bind(2, key.first), selMetric.bind(3, key.second);
         auto has = selMetric.step();
-        if (has && *has) values = decodePatchValues(selMetric.blobView(0)).value_or(values);
+        if (has && *has)
+            values = decodePatchValues(selMetric.blobView(0), selMetric.int64(1)).value_or(values);
         selMetric.reset();
         if (!has) return has.error();
         if (auto s = setPatchValues(values, members); !s) return s;
-        const std::string blob = encodePatchValues(values);
+        const PatchValuesBlob blob = encodePatchValues(values);
         insMetric.bind(1, run), insMetric.bind(2, key.first), insMetric.bind(3, key.second);
-        insMetric.bindBlob(4, blob.data(), blob.size());
+        insMetric.bindBlob(4, blob.data.data(), blob.data.size());
+        insMetric.bind(5, blob.encoding);
         if (auto s = insMetric.exec(); !s) return s;
     }
     return Ok{};

@@ -192,8 +192,7 @@ def user_model_failures(cli: str, image: str, out: str) -> list[str]:
     m = metrics(session)
     with sqlite3.connect(session) as db:
         timed = db.execute("SELECT count(device_ns) FROM span WHERE run = 1").fetchone()[0]
-        attention = db.execute("SELECT coalesce(sum(length(data)), 0) / 8 FROM patch_values "
-                               "WHERE run = 1 AND metric = 'attention'").fetchone()[0]  # patches
+        attention = gpucheck.patch_count(db, 1, "attention")
     share = m.get("gpu.attributed_share", 0.0)
     print(f"SUMMARY {name} (TorchScript): status {r['status']}, "
           f"{m.get('gpu.work', 0):.0f} kernels/copies/fills, {share:.3f} attributed to a module, "

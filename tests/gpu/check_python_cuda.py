@@ -156,8 +156,7 @@ def main() -> int:
     with sqlite3.connect(session) as db:
         spans = db.execute("SELECT count(*) FROM span").fetchone()[0]
         routing = db.execute("SELECT count(*) FROM routing").fetchone()[0]
-        attention = db.execute("SELECT coalesce(sum(length(data)), 0) / 8 FROM patch_values "
-                               "WHERE run = 1 AND metric = 'attention.prefill'").fetchone()[0]  # patches
+        attention = gpucheck.patch_count(db, 1, "attention.prefill")
         kernels = db.execute("SELECT count(*) FROM device_activity").fetchone()[0]
         timed = db.execute("SELECT count(*) FROM span WHERE device_ns > 0").fetchone()[0]
         metrics = dict(db.execute("SELECT name, value FROM run_metric WHERE run = 1"))

@@ -4,9 +4,13 @@ mvprof-cli; a what-if's kernel calls, fidelity and speed-ups; the verdict."""
 from __future__ import annotations
 
 import json
+import math
 import os
+import sqlite3
+import struct
 import subprocess
 import sys
+import zlib
 from typing import List, Optional, Sequence
 
 
@@ -25,6 +29,17 @@ def start() -> Optional[tuple[str, str, str]]:
 def run(cli: str, *args: str) -> str:
     """mvprof-cli's standard output; raises on a non-zero exit."""
     return subprocess.run([cli, *args], check=True, capture_output=True, text=True).stdout
+
+
+def patch_count(db: sqlite3.Connection, run: int, metric: str) -> int:
+    """Patches with a value of `metric` in `run`, over its layers' arrays
+    (docs/format.md patch_values: float64, NaN for none; encoding 2 deflated)."""
+    count = 0
+    for data, encoding in db.execute("SELECT data, encoding FROM patch_values "
+                                     "WHERE run = ? AND metric = ?", (run, metric)):
+        raw = zlib.decompress(data) if encoding == 2 else data
+        count += sum(not math.isnan(v) for v in struct.unpack(f"<{len(raw) // 8}d", raw))
+    return count
 
 
 def op_calls(cli: str, session: str, run_id: int, out: str, prefixes: Sequence[str]) -> int:
