@@ -103,6 +103,38 @@ inline std::pair<size_t, size_t> plainOpChunks(const QString& path) {
     return bytes;
 }
 
+// Rewrites a session's routing chunks (v10) as v1–v9 stored them, a row of a
+// `routing` table per (layer, token, rank), read back through the current
+// reader.
+inline void unpackRouting(const QString& path) {
+    std::string sqlText =
+        "CREATE TABLE routing(run INTEGER NOT NULL, layer INTEGER NOT NULL, phase TEXT NOT NULL,"
+        " step INTEGER NOT NULL, token INTEGER NOT NULL, modality TEXT NOT NULL, rank INTEGER NOT"
+        " NULL, expert INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY(run, layer, token,"
+        " rank)) WITHOUT ROWID;";
+    {
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        auto runs = (*r)->runs();
+        QVERIFY(runs.ok());
+        for (const auto& run : *runs) {
+            auto rows = (*r)->routing(run.id);
+            QVERIFY(rows.ok());
+            for (const auto& x : *rows) {
+                char weight[32];
+                std::snprintf(weight, sizeof weight, "%.17g", x.weight);
+                sqlText += "INSERT INTO routing VALUES (" + std::to_string(run.id) + "," +
+                           std::to_string(x.layer) + ",'" + phaseName(x.phase) + "'," +
+                           std::to_string(x.step) + "," + std::to_string(x.token) + ",'" +
+                           modalityName(x.modality) + "'," + std::to_string(x.rank) + "," +
+                           std::to_string(x.expert) + "," + weight + ");";
+            }
+        }
+    }
+    sqlText += "DROP TABLE routing_chunk;";
+    execSql(path, sqlText.c_str());
+}
+
 // Rewrites a session's per-patch arrays as v9 stored them: deflated ones
 // (patch_values.encoding 2, v10) inflated by zlib, and no encoding column.
 inline void plainPatchArrays(const QString& path) {

@@ -48,8 +48,18 @@ template <typename T> T* find(const QObject& parent, const char* name) {
 // output's first word, lower case, without trailing punctuation.
 std::string firstWord(const std::string& output);
 
+// A routing row of `run` as docs/format.md lays out routing_chunk (v10),
+// decoded here — SQL, zlib and the documented varints — not through
+// mvprof's reader.
+struct StoredRouting {
+    int layer = 0, token = 0, rank = 0, expert = 0;
+    bool visual = false;
+    double weight = 0;
+};
+std::vector<StoredRouting> storedRouting(const QString& session, int64_t run);
+
 // Routed token slots per expert (`experts` wide) of each MoE layer of `run`,
-// counted by SQL from the session's routing rows, not through mvprof's reader.
+// counted from storedRouting, not through mvprof's reader.
 std::map<int, std::vector<double>> routedSlotsBySql(const QString& session, int64_t run,
                                                     int experts);
 // EPLB's balancedness of one layer, restated: the mean of the GPUs' loads ÷

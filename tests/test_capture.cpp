@@ -465,23 +465,14 @@ private slots:
             cfg[QStringLiteral("llm")].toObject()[QStringLiteral("experts")].toInt();
         const QJsonArray ranking = cfg[QStringLiteral("expert_ranking")].toArray();
 
-        sqlite3* db = nullptr;
-        QCOMPARE(sqlite3_open_v2(o.outPath.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
         std::map<int, std::vector<double>> counts; // layer → per-expert slots
         std::map<int, double> visual;
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db,
-                           "SELECT layer, expert, COUNT(*), SUM(modality='visual') FROM routing "
-                           "WHERE run=1 GROUP BY layer, expert",
-                           -1, &st, nullptr);
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            auto& c = counts[sqlite3_column_int(st, 0)];
+        for (const auto& r : test::storedRouting(QString::fromStdString(o.outPath), 1)) {
+            auto& c = counts[r.layer];
             c.resize(size_t(experts), 0.0);
-            c[size_t(sqlite3_column_int(st, 1))] = sqlite3_column_double(st, 2);
-            visual[sqlite3_column_int(st, 0)] += sqlite3_column_double(st, 3);
+            if (r.expert >= 0 && r.expert < experts) c[size_t(r.expert)] += 1;
+            visual[r.layer] += r.visual ? 1 : 0;
         }
-        sqlite3_finalize(st);
-        sqlite3_close(db);
 
         const QJsonArray layers =
             run[QStringLiteral("moe")].toObject()[QStringLiteral("layers")].toArray();

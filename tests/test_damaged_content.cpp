@@ -10,6 +10,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
 
 using namespace mvp;
 
@@ -58,7 +59,8 @@ Batch rows(int64_t run) {
     return b;
 }
 
-void writeSession(const QString& path) {
+// `damage`, if given, changes the rows before they are written.
+void writeSession(const QString& path, const std::function<void(Batch&)>& damage = {}) {
     auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Overwrite);
     QVERIFY(w.ok());
     RunInfo info;
@@ -66,7 +68,9 @@ void writeSession(const QString& path) {
     info.configJson = R"({"llm": {"experts": 4, "top_k": 2, "dim": 8, "heads": 2}})";
     auto run = (*w)->beginRun(info);
     QVERIFY(run.ok());
-    (*w)->submit(rows(*run));
+    Batch b = rows(*run);
+    if (damage) damage(b);
+    (*w)->submit(std::move(b));
     QVERIFY((*w)->endRun(*run, RunResult{}).ok());
     QVERIFY((*w)->close().ok());
 }
@@ -112,12 +116,6 @@ private slots:
         row("negative grid", "UPDATE patch_grid SET grid_h = -3", "patch_grid of run 1: grid_h -3");
         row("huge grid", "UPDATE patch_grid SET grid_h = 100000, grid_w = 100000",
             "grid_h 100000 is outside 1..1024");
-        row("negative expert", "UPDATE routing SET expert = -5 WHERE rank = 0",
-            "routing (layer 0, token 1, rank 0) of run 1: expert -5");
-        row("expert the model lacks", "UPDATE routing SET expert = 9 WHERE rank = 1",
-            "expert 9 is outside 0..3 (the model has 4 experts)");
-        row("negative layer", "UPDATE routing SET layer = -2 WHERE rank = 1", "layer -2");
-        row("gate weight", "UPDATE routing SET weight = -0.5 WHERE rank = 0", "weight -0.5");
         row("short vision features", "UPDATE vision_feature SET data = substr(data, 1, 8)",
             "vision_feature of run 1: its data holds 2 floats, not 2 × 2");
         row("logits of another length",
@@ -180,14 +178,9 @@ private slots:
             "a phase row (step 1) of run 1: it names no phase");
         row("span in no known phase", "UPDATE span SET phase = 'vision2' WHERE id = 2",
             "span 2 of run 1: phase \"vision2\"");
-        row("routing in a phase of another case",
-            "UPDATE routing SET phase = 'Prefill' WHERE rank = 0",
-            "routing of layer 0, token 1 of run 1: phase \"Prefill\"");
         row("token of an unknown modality",
             "UPDATE token SET modality = 'audio' WHERE position = 1",
             "token 1 of run 1: modality \"audio\" is neither visual nor text");
-        row("routing of an unknown modality", "UPDATE routing SET modality = '' WHERE rank = 1",
-            "routing of layer 0, token 1 of run 1: modality \"\"");
         row("op chunk in an unknown phase",
             "UPDATE interned SET text = 'later' WHERE text = 'prefill'", "phase \"later\"");
         row("op total in an unknown phase", "UPDATE op_total SET phase = 'x'",
@@ -228,6 +221,34 @@ private slots:
         const QString message = QString::fromStdString(s.error().message);
         QVERIFY2(message.contains(says), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
+    }
+
+    // Routing rows are packed from v10 (their phase and modality are codes,
+    // test_routing_chunks): damage to their values is written, not patched in.
+    void damagedRoutingIsNamedNotUsed() {
+        struct Case {
+            const char* name;
+            std::function<void(std::vector<RoutingRow>&)> damage;
+            const char* says;
+        };
+        const Case cases[] = {
+            {"negative expert", [](auto& r) { r[0].expert = -5; },
+             "routing (layer 0, token 1, rank 0) of run 1: expert -5"},
+            {"expert the model lacks", [](auto& r) { r[1].expert = 9; },
+             "expert 9 is outside 0..3 (the model has 4 experts)"},
+            {"negative layer", [](auto& r) { r[1].layer = -2; }, "layer -2"},
+            {"gate weight", [](auto& r) { r[0].weight = -0.5; }, "weight -0.5"},
+        };
+        for (const auto& c : cases) {
+            const QString path = dir.filePath(QStringLiteral("routing.mvprof"));
+            writeSession(path, [&](Batch& b) { c.damage(b.routing); });
+            const auto s = loadAll(path);
+            QVERIFY2(!s.ok(), c.name);
+            QCOMPARE(s.error().code, ErrorCode::NotASession);
+            const QString message = QString::fromStdString(s.error().message);
+            QVERIFY2(message.contains(QString::fromUtf8(c.says)), qPrintable(message));
+            QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
+        }
     }
 
     // A config of the wrong types loses its extras, not the session.

@@ -514,7 +514,7 @@ private slots:
     void damagedSessionsFailWithAReason() {
         const char* damage[] = {
             "UPDATE patch_grid SET grid_h = -3",
-            "UPDATE routing SET expert = 9 WHERE token = 1",
+            "UPDATE routing_chunk SET rows = rows + 1",
             "UPDATE token SET patch = 5 WHERE position = 1",
             "UPDATE span SET end_ns = 0 WHERE id = 3",
         };
@@ -585,6 +585,7 @@ private slots:
         QVERIFY(writeForeign(path));
         test::unpackOps(path);
         test::unpackPatchValues(path);
+        test::unpackRouting(path);
         execSql(path, "DROP TABLE repetition; ALTER TABLE module DROP COLUMN role; ALTER TABLE "
                       "module DROP COLUMN layer;"
                       " ALTER TABLE module DROP COLUMN expert; ALTER TABLE op DROP COLUMN"

@@ -19,7 +19,7 @@ class TestSessionMigrations : public QObject {
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 
     // Turns a current session into what an older mvprof wrote: v9 stored op
-    // chunks and patch arrays plain; v8 stored patch metrics as a row per patch;
+    // chunks and patch arrays plain and routing as rows; v8 stored patch metrics as a row per patch;
     // v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
     // op rows as rows; v3 had no repetition table; v2 no module roles, no
     // flops_known, op_total without phases and no leaf_flops; v1 also had no
@@ -27,6 +27,7 @@ class TestSessionMigrations : public QObject {
     static void downgrade(const QString& path, int version) {
         test::plainOpChunks(path);
         test::plainPatchArrays(path);
+        test::unpackRouting(path);
         if (version < 9) test::unpackPatchValues(path);
         if (version < 8) execSql(path, "DROP TABLE eval_item_heatmap;");
         if (version < 7)
@@ -65,10 +66,13 @@ private slots:
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             test::writeSession(path);
             std::vector<OpRow> before;
+            std::vector<RoutingRow> routingBefore;
             {
                 auto r = SessionReader::open(path.toStdString());
                 QVERIFY(r.ok());
                 before = *(*r)->ops(1);
+                routingBefore = *(*r)->routing(1);
+                QVERIFY(!routingBefore.empty());
                 QVERIFY(samplePatches(**r));
             }
             downgrade(path, version);
@@ -99,6 +103,8 @@ private slots:
                 QVERIFY(ops.ok());
                 QCOMPARE(ops->size(), before.size());
                 QVERIFY(samplePatches(**r)); // a row per patch
+                auto oldRouting = (*r)->routing(1); // a row of the routing table each
+                QVERIFY(oldRouting.ok() && oldRouting->size() == routingBefore.size());
                 QCOMPARE((*r)->opCount(1).value(), int64_t(before.size()));
             }
             auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
@@ -188,6 +194,16 @@ private slots:
             for (size_t i = 0; i < before.size() && !QTest::currentTestFailed(); ++i)
                 test::compareOps((*ops)[i], before[i], version >= 3);
             if (QTest::currentTestFailed()) return;
+            // Routing read from the old table, then moved into chunks, field for field.
+            auto routing = (*r)->routing(1);
+            QVERIFY(routing.ok());
+            QCOMPARE(routing->size(), routingBefore.size());
+            for (size_t i = 0; i < routingBefore.size(); ++i) {
+                const RoutingRow &a = (*routing)[i], &b = routingBefore[i];
+                QVERIFY(a.layer == b.layer && a.phase == b.phase && a.step == b.step &&
+                        a.token == b.token && a.modality == b.modality && a.rank == b.rank &&
+                        a.expert == b.expert && a.weight == b.weight);
+            }
             auto leaves = (*r)->leafFlops(1);
             QVERIFY(leaves.ok());
             if (version < 3) QVERIFY(leaves->empty()); // not recorded by the old writer

@@ -37,12 +37,6 @@ bool bindRow(sql::Stmt& s, int64_t run, const TokenRow& t) {
     return true;
 }
 
-bool bindRow(sql::Stmt& s, int64_t run, const RoutingRow& x) {
-    s.bind(1, run), s.bind(2, x.layer), s.bind(3, x.phase), s.bind(4, x.step), s.bind(5, x.token),
-        s.bind(6, x.modality), s.bind(7, x.rank), s.bind(8, x.expert), s.bind(9, x.weight);
-    return true;
-}
-
 bool bindRow(sql::Stmt& s, int64_t run, const ImageRow& i) {
     s.bind(1, run), s.bind(2, i.sourcePath), s.bind(3, i.width), s.bind(4, i.height),
         s.bind(5, i.origWidth), s.bind(6, i.origHeight);

@@ -19,7 +19,6 @@ bool bindRow(sql::Stmt& s, int64_t run, const PhaseRow& p);
 bool bindRow(sql::Stmt& s, int64_t run, const SpanRow& x);
 bool bindRow(sql::Stmt& s, int64_t run, const LeafFlopsRow& l);
 bool bindRow(sql::Stmt& s, int64_t run, const TokenRow& t);
-bool bindRow(sql::Stmt& s, int64_t run, const RoutingRow& x);
 bool bindRow(sql::Stmt& s, int64_t run, const ImageRow& i);
 bool bindRow(sql::Stmt& s, int64_t run, const PatchGridRow& g);
 bool bindRow(sql::Stmt& s, int64_t run, const StepOutputRow& o);

@@ -3,6 +3,7 @@
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
 #include "core/session/PatchValues.h"
+#include "core/session/RoutingStore.h"
 #include "core/session/Sqlite.h"
 
 #include <string>
@@ -216,7 +217,19 @@ INSERT INTO patch_values_v10(run, metric, layer, data)
   SELECT run, metric, layer, data FROM patch_values;
 DROP TABLE patch_values;
 ALTER TABLE patch_values_v10 RENAME TO patch_values;
+CREATE TABLE routing_chunk(
+  run INTEGER NOT NULL, layer INTEGER NOT NULL, rows INTEGER NOT NULL, encoding INTEGER NOT NULL,
+  data BLOB NOT NULL, checksum INTEGER NOT NULL);
+CREATE INDEX routing_chunk_by_run ON routing_chunk(run, layer);
 )sql";
+
+// v10 also packs routing rows, a chunk per layer per write (RoutingStore.h):
+// routing's rows move into chunks (migrateRoutingTable) before it is
+// dropped; a new session runs the same steps.
+Status createV10(sql::Db& db) {
+    if (auto s = db.exec(kTablesV10); !s) return s;
+    return migrateRoutingTable(db);
+}
 
 Status createV5(sql::Db& db) {
     if (auto s = db.exec(kTablesV5); !s) return s;
@@ -269,7 +282,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV7); !s) return s;
     if (auto s = db.exec(kTablesV8); !s) return s;
     if (auto s = createV9(db); !s) return s;
-    if (auto s = db.exec(kTablesV10); !s) return s;
+    if (auto s = createV10(db); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -318,10 +331,10 @@ Status migrate(sql::Db& db, int fromVersion) {
         if (fromVersion < 9)
             if (auto s = createV9(db); !s) return s;
         // v9 → v10: op chunks and patch arrays may now be deflated
-        // (op_chunk.encoding 2, the new patch_values.encoding 2); older ones
-        // read as before.
+        // (op_chunk.encoding 2, the new patch_values.encoding 2; older ones
+        // read as before), and routing rows are packed into chunks.
         if (fromVersion < 10)
-            if (auto s = db.exec(kTablesV10); !s) return s;
+            if (auto s = createV10(db); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

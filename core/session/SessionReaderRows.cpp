@@ -1,6 +1,7 @@
 // The reader's per-run row queries beyond the run's tree (tokens, routing,
 // image, outputs, metrics, maps): each checked for content (RowChecks.h).
 #include "core/session/PatchValues.h"
+#include "core/session/RoutingStore.h"
 #include "core/session/ReaderImpl.h"
 #include "core/session/RowChecks.h"
 
@@ -43,6 +44,12 @@ Result<std::vector<TokenRow>> SessionReader::tokens(int64_t run) {
 }
 
 Result<std::vector<RoutingRow>> SessionReader::routing(int64_t run) {
+    if (d->version >= 10) { // packed into chunks from v10
+        auto rows = readRoutingChunks(d->db, run);
+        if (!rows) return rows.error();
+        if (auto ok = rowcheck::routing(run, *rows); !ok) return ok.error();
+        return rows;
+    }
     return checked(
         d->query<RoutingRow>(
             "SELECT layer, phase, step, token, modality, rank, expert, weight FROM routing"

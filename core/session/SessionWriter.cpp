@@ -3,6 +3,7 @@
 #include "core/Utf8.h"
 #include "core/session/OpStore.h"
 #include "core/session/PatchValues.h"
+#include "core/session/RoutingStore.h"
 #include "core/session/RowBinding.h"
 #include "core/session/Schema.h"
 #include "core/session/Sqlite.h"
@@ -59,7 +60,8 @@ struct SessionWriter::Impl {
     std::string path;
     sql::Db db;
     OpChunkWriter ops;
-    sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insRouting, insImage, insGrid,
+    RoutingChunkWriter routing;
+    sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insImage, insGrid,
         insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity,
         insActivities, insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap, selMetric;
 
@@ -103,7 +105,6 @@ Status SessionWriter::Impl::prepareAll() {
         {&insVision, "INSERT OR REPLACE INTO vision_feature VALUES (?,?,?,?)"},
         {&insRunMetric, "INSERT OR REPLACE INTO run_metric VALUES (?,?,?,?,?,?)"},
         {&insRepetition, "INSERT OR REPLACE INTO repetition VALUES (?,?,?,?,?,?)"},
-        {&insRouting, "INSERT INTO routing VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
         {&insMetric, "INSERT OR REPLACE INTO patch_values VALUES (?,?,?,?,?)"},
@@ -128,6 +129,7 @@ Status SessionWriter::Impl::prepareAll() {
     auto s = db.prepare(many);
     if (!s) return s.error();
     insActivities = std::move(s.value());
+    if (auto s = routing.open(db); !s) return s;
     return ops.open(db);
 }
 
@@ -212,7 +214,7 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     if (auto s = ops.write(run, b.opRecords); !s) return s;
     if (auto s = insertEach(insLeaf, run, b.leafFlops); !s) return s;
     if (auto s = insertEach(insToken, run, b.tokens); !s) return s;
-    if (auto s = insertEach(insRouting, run, b.routing); !s) return s;
+    if (auto s = routing.write(run, b.routing); !s) return s;
     if (auto s = insertEach(insImage, run, b.image); !s) return s;
     if (auto s = insertEach(insGrid, run, b.patchGrid); !s) return s;
     if (auto s = insertEach(insStep, run, b.stepOutputs); !s) return s;

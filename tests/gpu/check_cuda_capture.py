@@ -238,7 +238,7 @@ def scripted_moe_failures(cli: str, image: str, out: str) -> list[str]:
                 "--steps", "3")
     session = os.path.join(out, name + ".mvprof")
     with sqlite3.connect(session) as db:
-        routing = db.execute("SELECT count(*) FROM routing WHERE run = 1").fetchone()[0]
+        routing = db.execute("SELECT coalesce(sum(rows), 0) FROM routing_chunk WHERE run = 1").fetchone()[0]
     c = json.loads(subprocess.run([cli, "whatif", session, "--quant", "w8", "--group", "32",
                                    "--reps", "2", "--format", "json"], check=True,
                                   capture_output=True, text=True).stdout)

@@ -155,7 +155,7 @@ def main() -> int:
                                        capture_output=True, text=True).stdout)["runs"][0]
     with sqlite3.connect(session) as db:
         spans = db.execute("SELECT count(*) FROM span").fetchone()[0]
-        routing = db.execute("SELECT count(*) FROM routing").fetchone()[0]
+        routing = db.execute("SELECT coalesce(sum(rows), 0) FROM routing_chunk").fetchone()[0]
         attention = gpucheck.patch_count(db, 1, "attention.prefill")
         kernels = db.execute("SELECT count(*) FROM device_activity").fetchone()[0]
         timed = db.execute("SELECT count(*) FROM span WHERE device_ns > 0").fetchone()[0]

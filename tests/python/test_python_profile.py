@@ -36,7 +36,7 @@ import torch
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 sys.path.insert(0, os.path.join(os.environ["MVP_SOURCE_DIR"], "capture", "models", "examples"))
 import mvprof  # noqa: E402
-from session_rows import metric_names, patch_rows  # noqa: E402
+from session_rows import metric_names, patch_rows, routing_rows  # noqa: E402
 import torchvision_vlm as example  # noqa: E402
 
 STEPS = 2
@@ -120,8 +120,7 @@ def check_einsum_experts(folder: str, failures: List[str]) -> None:
             model(torch.tensor(PROMPT), visual, 1)
     db = sqlite3.connect(session)
     got: Dict[Tuple[int, int], List[int]] = {}
-    for layer, token, expert in db.execute("SELECT layer, token, expert FROM routing"
-                                           " ORDER BY layer, token, rank"):
+    for layer, _, _, token, _, _, expert, _ in routing_rows(db):
         got.setdefault((layer, token), []).append(expert)
     want = expected_routing(seen)
     if got != want or not want:
@@ -161,8 +160,8 @@ def check_tuple_router(folder: str, failures: List[str]) -> None:
                                                 roles={"router": r"^moe\.gate$"}) as prof:
         with prof.phase("prefill"):
             chosen, weights, _ = model.moe.gate(x)
-    rows = sqlite3.connect(session).execute(
-        "SELECT token, rank, expert, weight FROM routing ORDER BY token, rank").fetchall()
+    rows = sorted((t, r, e, w) for _, _, _, t, _, r, e, w in
+                  routing_rows(sqlite3.connect(session)))
     want = [(t, r, int(chosen[t, r]), float(weights[t, r])) for t in range(9)
             for r in range(example.TOP_K)]
     if [r[:3] for r in rows] != [w[:3] for w in want] or \
@@ -189,7 +188,7 @@ def check_role_order(folder: str, failures: List[str]) -> None:
                 model.llm.moe.gate(x)
         db = sqlite3.connect(session)
         roles = dict(db.execute("SELECT path, role FROM module WHERE run=1").fetchall())
-        routed = db.execute("SELECT COUNT(*) FROM routing").fetchone()[0]
+        routed = len(routing_rows(db))
         db.close()
         if roles.get("llm.moe.gate") != "router" or routed != 5 * example.TOP_K:
             failures.append(f"roles given in the order {order}: {roles}, {routed} routing rows")
@@ -374,8 +373,8 @@ def main() -> int:
             with mvprof.profile(session, model, prompt="What is this?", force=True) as prof:
                 run(prof, model, pixels)
         db = sqlite3.connect(session)
-        rows = db.execute("SELECT layer, token, rank, expert, modality FROM routing"
-                          " ORDER BY layer, token, rank").fetchall()
+        rows = [(layer, token, rank, expert, modality)
+                for layer, _, _, token, modality, rank, expert, _ in routing_rows(db)]
         got: Dict[Tuple[int, int], List[int]] = {}
         for layer, token, rank, expert, modality in rows:
             got.setdefault((layer, token), []).append(expert)
@@ -448,8 +447,8 @@ def main() -> int:
                     model(torch.tensor(PROMPT), torch.zeros(4, 64), 1)
         message = " ".join(str(w.message) for w in caught)
         ndb = sqlite3.connect(plain)
-        counts = ndb.execute("SELECT (SELECT COALESCE(SUM(rows), 0) FROM op_chunk), (SELECT COUNT(*) FROM module),"
-                             " (SELECT COUNT(*) FROM routing)").fetchone()
+        counts = ndb.execute("SELECT (SELECT COALESCE(SUM(rows), 0) FROM op_chunk),"
+                             " (SELECT COUNT(*) FROM module)").fetchone() + (len(routing_rows(ndb)),)
         if "llm.blocks.0.moe.gate" not in message or counts[0] == 0 or counts[1] == 0 \
                 or counts[2] != 0:
             failures.append(f"no router: warning {message!r}, ops/modules/routing {counts}")

@@ -52,7 +52,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 sys.path.insert(0, os.path.join(os.environ["MVP_SOURCE_DIR"], "capture", "python", "examples"))
 import mvprof  # noqa: E402
-from session_rows import patch_rows  # noqa: E402
+from session_rows import patch_rows, routing_rows  # noqa: E402
 import llava_moe as example  # noqa: E402
 
 STEPS = 3
@@ -181,8 +181,8 @@ def cold_candidates(rows: List[Tuple[int, int, int]], window: int, minimum: int,
 
 def check_freeze(session: str, model, base: Spy) -> None:
     db = sqlite3.connect(session)
-    rows = db.execute("SELECT layer, token, expert FROM routing WHERE run=?",
-                      (base.run_id,)).fetchall()
+    rows = [(layer, token, expert)
+            for layer, _, _, token, _, _, expert, _ in routing_rows(db, base.run_id)]
     candidates = cold_candidates(rows, 32, 3, example.EXPERTS)
     seen: List[Tuple[int, torch.Tensor]] = []
     hooks = [layer.block_sparse_moe.gate.register_forward_hook(
@@ -201,9 +201,7 @@ def check_freeze(session: str, model, base: Spy) -> None:
               len(experts) == min(len(candidates[layer]), example.EXPERTS - example.TOP_K),
               f"freeze-cold layer {layer}: {experts} vs candidates {candidates.get(layer)}")
     got: Dict[Tuple[int, int], List[int]] = {}
-    for layer, token, expert in db.execute(
-            "SELECT layer, token, expert FROM routing WHERE run=? ORDER BY layer, token, rank",
-            (w.run_id,)):
+    for layer, _, _, token, _, _, expert, _ in routing_rows(db, w.run_id):
         got.setdefault((layer, token), []).append(expert)
         check(expert not in frozen.get(layer, []), f"token {token} sent to frozen expert "
                                                    f"{expert} of layer {layer}")

@@ -37,7 +37,7 @@ import torch.nn as nn
 sys.path.insert(0, os.path.join(os.environ.get("MVP_SOURCE_DIR", os.path.join(
     os.path.dirname(__file__), "..", "..")), "capture", "models", "examples"))
 from torchvision_vlm import EXPERTS, LAYERS, ROLES, TOP_K, Vlm, save  # noqa: E402
-from session_rows import patch_rows  # noqa: E402
+from session_rows import patch_rows, routing_rows  # noqa: E402
 
 PATCH, IMAGE = 32, 224
 PROMPT = "What is this?"
@@ -67,8 +67,7 @@ def session_rows(path: str):
     with sqlite3.connect(path) as db:
         tokens = db.execute("SELECT position, phase, step, modality, token_id, patch FROM token"
                             " ORDER BY position").fetchall()
-        routing = db.execute("SELECT layer, phase, step, token, modality, rank, expert, weight"
-                             " FROM routing ORDER BY layer, token, rank").fetchall()
+        routing = routing_rows(db)
         rows, cols, blob = db.execute("SELECT rows, cols, data FROM vision_feature").fetchone()
         metrics = {m: patch_rows(db, m) for m in ("attention", "answer_attention")}
         chosen = [t for (t,) in db.execute("SELECT token FROM step_output ORDER BY step")]

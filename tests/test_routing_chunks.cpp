@@ -1,0 +1,221 @@
+// Routing rows packed per layer (session format v10, docs/format.md
+// "routing_chunk"): every value round-trips, damage is an error and never a
+// row, a (layer, token, rank) is kept once, and the packed form is small.
+#include "TestSql.h"
+#include "core/session/RoutingCodec.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+#include <limits>
+#include <sqlite3.h>
+
+using namespace mvp;
+
+namespace {
+bool sameRow(const RoutingRow& a, const RoutingRow& b) {
+    return a.layer == b.layer && a.phase == b.phase && a.step == b.step && a.token == b.token &&
+           a.modality == b.modality && a.rank == b.rank && a.expert == b.expert &&
+           std::memcmp(&a.weight, &b.weight, sizeof a.weight) == 0;
+}
+
+// A capture's routing: each token of a prefill, then decode steps, top-2 of 8
+// experts, weights born float32 as a router's softmax makes them.
+std::vector<RoutingRow> capturedRouting(int layers, int tokens) {
+    QRandomGenerator rng(7);
+    std::vector<RoutingRow> rows;
+    for (int layer = 0; layer < layers; ++layer)
+        for (int t = 0; t < tokens; ++t) {
+            const bool decode = t >= tokens - 8;
+            const float top = 0.5f + float(rng.generateDouble()) * 0.5f;
+            const int first = int(rng.bounded(8)), second = (first + 1 + int(rng.bounded(7))) % 8;
+            for (int rank = 0; rank < 2; ++rank)
+                rows.push_back({layer, decode ? Phase::Decode : Phase::Prefill,
+                                decode ? t - (tokens - 8) + 1 : 0, t,
+                                t >= 1 && t < 1 + 64 ? Modality::Visual : Modality::Text, rank,
+                                rank ? second : first, double(rank ? 1.0f - top : top)});
+        }
+    return rows;
+}
+
+std::vector<const RoutingRow*> pointers(const std::vector<RoutingRow>& rows) {
+    std::vector<const RoutingRow*> out;
+    for (const auto& r : rows)
+        out.push_back(&r);
+    return out;
+}
+} // namespace
+
+class TestRoutingChunks : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+    std::string file(const char* name) {
+        return dir.filePath(QString::fromUtf8(name)).toStdString();
+    }
+
+    // A session with one run whose routing arrives in `batches` batches.
+    void writeRouting(const std::string& path, const std::vector<RoutingRow>& rows, int batches) {
+        auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
+        QVERIFY(w.ok());
+        auto run = (*w)->beginRun(RunInfo{});
+        QVERIFY(run.ok());
+        for (int b = 0; b < batches; ++b) {
+            Batch batch;
+            batch.run = *run;
+            for (size_t i = size_t(b); i < rows.size(); i += size_t(batches))
+                batch.routing.push_back(rows[i]);
+            (*w)->submit(std::move(batch));
+        }
+        QVERIFY((*w)->endRun(*run, RunResult{}).ok());
+        QVERIFY((*w)->close().ok());
+    }
+
+    static std::vector<RoutingRow> readRouting(const std::string& path) {
+        auto r = SessionReader::open(path);
+        if (!r) return {};
+        auto rows = (*r)->routing(1);
+        return rows ? *rows : std::vector<RoutingRow>{};
+    }
+
+private slots:
+    // Extremes of every field (signed ones negative too) come back bit for bit.
+    void encodingRoundTripsEveryValue() {
+        const int big = std::numeric_limits<int32_t>::max(), small = std::numeric_limits<int32_t>::min();
+        const std::vector<RoutingRow> rows = {
+            {3, Phase::Prefill, 0, 0, Modality::Text, 0, 0, 0.0},
+            {3, Phase::Decode, big, big, Modality::Visual, big, big, 1e300},
+            {3, Phase::Preprocess, small, small, Modality::Text, small, small, -0.0},
+            {3, Phase::Vision, 5, 17, Modality::Visual, -1, -5, std::numeric_limits<double>::denorm_min()},
+            {3, Phase::H2d, 1, 2, Modality::Text, 1, 2, std::numeric_limits<double>::quiet_NaN()},
+            {3, Phase::Projector, 2, 1, Modality::Visual, 0, 7, 0.1},
+        };
+        std::vector<RoutingRow> back;
+        QVERIFY(decodeRoutingRows(encodeRoutingRows(pointers(rows)), int64_t(rows.size()), 3, back)
+                    .ok());
+        QCOMPARE(back.size(), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i)
+            QVERIFY2(sameRow(back[i], rows[i]), qPrintable(QString::number(i)));
+    }
+
+    void damagedBytesAreAnErrorNeverARow() {
+        const auto rows = capturedRouting(1, 20);
+        const std::string data = encodeRoutingRows(pointers(rows));
+        std::vector<RoutingRow> out;
+        for (size_t cut = 0; cut < data.size(); ++cut) { // every shorter chunk
+            out.clear();
+            QVERIFY(!decodeRoutingRows(data.substr(0, cut), int64_t(rows.size()), 0, out).ok());
+        }
+        QVERIFY(!decodeRoutingRows(data + '\0', int64_t(rows.size()), 0, out).ok()); // left over
+        // Row 0's phase (its second byte: the token's difference is 0) and modality codes.
+        for (const auto& [at, code, says] : {std::tuple{1, char(7), "phase code 7"},
+                                             std::tuple{1, char(0), "phase code 0"},
+                                             std::tuple{3, char(2), "modality code 2"}}) {
+            std::string bad = data;
+            bad[size_t(at)] = code;
+            out.clear();
+            const auto s = decodeRoutingRows(bad, int64_t(rows.size()), 0, out);
+            QVERIFY(!s.ok());
+            QCOMPARE(s.error().code, ErrorCode::NotASession);
+            QVERIFY2(QString::fromStdString(s.error().message).contains(QLatin1String(says)),
+                     s.error().message.c_str());
+        }
+    }
+
+    // Several batches, several layers: read back ordered by layer, token and
+    // rank, field for field; and the size this format is for.
+    void sessionRowsReadBackAndStaySmall() {
+        const auto path = file("routing.mvprof");
+        auto rows = capturedRouting(4, 600);
+        writeRouting(path, rows, 3);
+        const auto back = readRouting(path);
+        std::sort(rows.begin(), rows.end(), [](const RoutingRow& a, const RoutingRow& b) {
+            return std::tuple(a.layer, a.token, a.rank) < std::tuple(b.layer, b.token, b.rank);
+        });
+        QCOMPARE(back.size(), rows.size());
+        for (size_t i = 0; i < rows.size(); ++i)
+            QVERIFY2(sameRow(back[i], rows[i]), qPrintable(QString::number(i)));
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows), COUNT(*) FROM routing_chunk",
+                           -1, &st, nullptr);
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        const double perRow = double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
+        QCOMPARE(sqlite3_column_int64(st, 2), int64_t(4 * 3)); // a chunk per layer per batch
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        // v9 stored ~42 bytes a row on disk.
+        QVERIFY2(perRow < 10, qPrintable(QString::number(perRow)));
+    }
+
+    // A token's choice at a rank is kept once: the writer refuses a second,
+    // and a file that holds one twice is damaged.
+    void eachKeyIsKeptOnce() {
+        const auto rows = capturedRouting(1, 4);
+        for (const bool sameBatch : {true, false}) {
+            auto w = SessionWriter::open(file("twice.mvprof"), SessionWriter::Mode::Overwrite);
+            QVERIFY(w.ok());
+            auto run = (*w)->beginRun(RunInfo{});
+            QVERIFY(run.ok());
+            Batch b;
+            b.run = *run;
+            b.routing = rows;
+            if (sameBatch) b.routing.push_back(rows[3]);
+            (*w)->submit(std::move(b));
+            if (!sameBatch) {
+                Batch again;
+                again.run = *run;
+                again.routing = {rows[3]};
+                (*w)->submit(std::move(again));
+            }
+            const auto closed = (*w)->close();
+            QVERIFY(!closed.ok());
+            QVERIFY2(QString::fromStdString(closed.error().message).contains(QLatin1String("twice")),
+                     closed.error().message.c_str());
+        }
+        const auto path = file("doubled.mvprof");
+        writeRouting(path, rows, 1);
+        test::execSql(QString::fromStdString(path),
+                      "INSERT INTO routing_chunk(run, layer, rows, encoding, data, checksum) "
+                      "SELECT run, layer, rows, encoding, data, checksum FROM routing_chunk");
+        auto r = SessionReader::open(path);
+        QVERIFY(r.ok());
+        const auto got = (*r)->routing(1);
+        QVERIFY(!got.ok());
+        QCOMPARE(got.error().code, ErrorCode::NotASession);
+        QVERIFY2(QString::fromStdString(got.error().message).contains(QLatin1String("twice")),
+                 got.error().message.c_str());
+    }
+
+    void damagedChunksAreRefusedWithAReason() {
+        struct Damage {
+            const char* sqlText;
+            ErrorCode code;
+            const char* says;
+        };
+        const Damage cases[] = {
+            {"UPDATE routing_chunk SET checksum = checksum + 1", ErrorCode::NotASession, "checksum"},
+            {"UPDATE routing_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
+            {"UPDATE routing_chunk SET rows = -1", ErrorCode::NotASession, "damaged"},
+            {"UPDATE routing_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
+        };
+        for (const auto& c : cases) {
+            const auto path = file("damaged.mvprof");
+            writeRouting(path, capturedRouting(2, 10), 1);
+            test::execSql(QString::fromStdString(path), c.sqlText);
+            auto r = SessionReader::open(path);
+            QVERIFY(r.ok()); // damage shows when the rows are read
+            const auto got = (*r)->routing(1);
+            QVERIFY2(!got.ok(), c.sqlText);
+            QCOMPARE(got.error().code, c.code);
+            QVERIFY2(QString::fromStdString(got.error().message).contains(QLatin1String(c.says)),
+                     got.error().message.c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRoutingChunks)
+#include "test_routing_chunks.moc"
