@@ -2,10 +2,12 @@
 
 #include "core/session/Deflate.h"
 #include "core/session/RoutingCodec.h"
+#include "core/session/RowChecks.h"
 #include "core/session/Varint.h"
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 
 namespace mvp {
 
@@ -46,18 +48,29 @@ Status RoutingChunkWriter::open(sql::Db& db) {
     return Ok{};
 }
 
+bool KeptSlots::insert(int token, int rank) {
+    if (token < 0 || token >= rowcheck::kMaxPositions || rank < 0 || rank >= rowcheck::kMaxTopK)
+        return outside_.emplace(token, rank).second;
+    if (size_t(rank) >= byRank_.size()) byRank_.resize(size_t(rank) + 1);
+    auto& bits = byRank_[size_t(rank)];
+    if (size_t(token) >= bits.size()) bits.resize(std::max(size_t(token) + 1, bits.size() * 2));
+    if (bits[size_t(token)]) return false;
+    bits[size_t(token)] = true;
+    return true;
+}
+
 Status RoutingChunkWriter::write(int64_t run, const std::vector<RoutingRow>& rows) {
     if (rows.empty()) return Ok{};
-    auto known = keys_.find(run);
-    if (known == keys_.end()) { // a run this writer has not written to: what it holds already
+    auto known = kept_.find(run);
+    if (known == kept_.end()) { // a run this writer has not written to: what it holds already
         auto held = readRoutingChunks(*db_, run);
         if (!held) return held.error();
-        known = keys_.emplace(run, std::set<std::tuple<int, int, int>>{}).first;
+        known = kept_.emplace(run, std::map<int, KeptSlots>{}).first;
         for (const auto& r : *held)
-            known->second.emplace(r.layer, r.token, r.rank);
+            known->second[r.layer].insert(r.token, r.rank);
     }
     for (const auto& r : rows)
-        if (!known->second.emplace(r.layer, r.token, r.rank).second)
+        if (!known->second[r.layer].insert(r.token, r.rank))
             return makeError(ErrorCode::BadInput,
                              "routing of layer " + std::to_string(r.layer) + ", token " +
                                  std::to_string(r.token) + ", rank " + std::to_string(r.rank) +

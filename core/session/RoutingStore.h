@@ -10,10 +10,21 @@
 
 #include <map>
 #include <set>
-#include <tuple>
 #include <vector>
 
 namespace mvp {
+
+// The (token, rank) pairs a run holds in one layer: a bit per token for
+// each rank used (a run of 4 000 tokens, top-8: 4 KB a layer).
+class KeptSlots {
+public:
+    // False when the pair is held already.
+    bool insert(int token, int rank);
+
+private:
+    std::vector<std::vector<bool>> byRank_;
+    std::set<std::pair<int, int>> outside_; // pairs past the format's ranges (the reader refuses them)
+};
 
 // Stores routing rows, on the writer's connection and inside its transaction.
 class RoutingChunkWriter {
@@ -26,7 +37,7 @@ public:
 private:
     sql::Db* db_ = nullptr;
     sql::Stmt insert_;
-    std::map<int64_t, std::set<std::tuple<int, int, int>>> keys_; // per run
+    std::map<int64_t, std::map<int, KeptSlots>> kept_; // run → layer → its slots
 };
 
 // The run's routing rows ordered by layer, token and rank; a damaged chunk
