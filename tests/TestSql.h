@@ -29,6 +29,14 @@ inline void execSql(const QString& path, const char* sqlText) {
     QVERIFY2(rc == SQLITE_OK, message.constData());
 }
 
+// A refusal: not ok, with `code` and a message that says `says`.
+template <typename R> void expectRefusal(const R& result, ErrorCode code, const char* says) {
+    QVERIFY2(!result.ok(), says);
+    QCOMPARE(result.error().code, code);
+    QVERIFY2(QString::fromStdString(result.error().message).contains(QLatin1String(says)),
+             result.error().message.c_str());
+}
+
 // Compares an op row read back with the one expected, field by field; the
 // caller checks QTest::currentTestFailed(). flopsKnown: compare that too.
 inline void compareOps(const OpRow& got, const OpRow& want, bool flopsKnown = true) {

@@ -116,11 +116,8 @@ private slots:
             std::string bad = data;
             bad[size_t(at)] = code;
             out.clear();
-            const auto s = decodeRoutingRows(bad, int64_t(rows.size()), 0, out);
-            QVERIFY(!s.ok());
-            QCOMPARE(s.error().code, ErrorCode::NotASession);
-            QVERIFY2(QString::fromStdString(s.error().message).contains(QLatin1String(says)),
-                     s.error().message.c_str());
+            test::expectRefusal(decodeRoutingRows(bad, int64_t(rows.size()), 0, out),
+                                ErrorCode::NotASession, says);
         }
     }
 
@@ -171,10 +168,7 @@ private slots:
                 again.routing = {rows[3]};
                 (*w)->submit(std::move(again));
             }
-            const auto closed = (*w)->close();
-            QVERIFY(!closed.ok());
-            QVERIFY2(QString::fromStdString(closed.error().message).contains(QLatin1String("twice")),
-                     closed.error().message.c_str());
+            test::expectRefusal((*w)->close(), ErrorCode::BadInput, "twice");
         }
         const auto path = file("doubled.mvprof");
         writeRouting(path, rows, 1);
@@ -183,11 +177,7 @@ private slots:
                       "SELECT run, layer, rows, encoding, data, checksum FROM routing_chunk");
         auto r = SessionReader::open(path);
         QVERIFY(r.ok());
-        const auto got = (*r)->routing(1);
-        QVERIFY(!got.ok());
-        QCOMPARE(got.error().code, ErrorCode::NotASession);
-        QVERIFY2(QString::fromStdString(got.error().message).contains(QLatin1String("twice")),
-                 got.error().message.c_str());
+        test::expectRefusal((*r)->routing(1), ErrorCode::NotASession, "twice");
     }
 
     void damagedChunksAreRefusedWithAReason() {
@@ -208,11 +198,7 @@ private slots:
             test::execSql(QString::fromStdString(path), c.sqlText);
             auto r = SessionReader::open(path);
             QVERIFY(r.ok()); // damage shows when the rows are read
-            const auto got = (*r)->routing(1);
-            QVERIFY2(!got.ok(), c.sqlText);
-            QCOMPARE(got.error().code, c.code);
-            QVERIFY2(QString::fromStdString(got.error().message).contains(QLatin1String(c.says)),
-                     got.error().message.c_str());
+            test::expectRefusal((*r)->routing(1), c.code, c.says);
         }
     }
 };
