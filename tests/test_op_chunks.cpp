@@ -3,6 +3,7 @@
 // plain rows read back field for field, and a run's totals are the sums of
 // its rows whether stored at its end or summed from its chunks.
 #include "TestSql.h"
+#include "core/session/Deflate.h"
 #include "core/session/OpCodec.h"
 #include "core/session/SessionReader.h"
 #include "core/session/SessionWriter.h"
@@ -264,6 +265,30 @@ private slots:
         QCOMPARE(after.size(), before.size());
         for (size_t i = 0; i < after.size() && !QTest::currentTestFailed(); ++i)
             test::compareOps(after[i], before[i]);
+    }
+
+    // Inflating grows its buffer as the stream needs (from 4× the stream's
+    // size, doubling): 1 MiB of a pattern from a stream of ~4 KB comes back
+    // whole; one byte less of room is a refusal; a larger reused buffer is
+    // bounded by the limit, not by its size.
+    void inflateGrowsToWhatTheStreamHolds() {
+        std::string plain(1 << 20, '\0');
+        for (size_t i = 0; i < plain.size(); ++i)
+            plain[i] = char(i % 251);
+        uLongf size = compressBound(uLong(plain.size()));
+        std::string deflated(size, '\0');
+        QCOMPARE(compress(reinterpret_cast<Bytef*>(deflated.data()), &size,
+                          reinterpret_cast<const Bytef*>(plain.data()), uLong(plain.size())),
+                 Z_OK);
+        deflated.resize(size);
+        QVERIFY(deflated.size() * 16 < plain.size()); // several doublings needed
+        std::string buffer;
+        const auto back = inflateBlob(deflated, plain.size() + 7, buffer);
+        QVERIFY(back.ok());
+        QVERIFY(*back == plain);
+        std::string big(4 << 20, 'x');
+        test::expectRefusal(inflateBlob(deflated, plain.size() - 1, big), ErrorCode::NotASession,
+                            "inflate past");
     }
 
     // A deflated chunk that would inflate past what its rows can hold (a

@@ -83,12 +83,14 @@ class TestRoutingChunks : public QObject {
 private slots:
     // Extremes of every field (signed ones negative too) come back bit for bit.
     void encodingRoundTripsEveryValue() {
-        const int big = std::numeric_limits<int32_t>::max(), small = std::numeric_limits<int32_t>::min();
+        const int big = std::numeric_limits<int32_t>::max(),
+                  small = std::numeric_limits<int32_t>::min();
         const std::vector<RoutingRow> rows = {
             {3, Phase::Prefill, 0, 0, Modality::Text, 0, 0, 0.0},
             {3, Phase::Decode, big, big, Modality::Visual, big, big, 1e300},
             {3, Phase::Preprocess, small, small, Modality::Text, small, small, -0.0},
-            {3, Phase::Vision, 5, 17, Modality::Visual, -1, -5, std::numeric_limits<double>::denorm_min()},
+            {3, Phase::Vision, 5, 17, Modality::Visual, -1, -5,
+             std::numeric_limits<double>::denorm_min()},
             {3, Phase::H2d, 1, 2, Modality::Text, 1, 2, std::numeric_limits<double>::quiet_NaN()},
             {3, Phase::Projector, 2, 1, Modality::Visual, 0, 7, 0.1},
         };
@@ -110,9 +112,9 @@ private slots:
         }
         QVERIFY(!decodeRoutingRows(data + '\0', int64_t(rows.size()), 0, out).ok()); // left over
         // Row 0's phase (its second byte: the token's difference is 0) and modality codes.
-        for (const auto& [at, code, says] : {std::tuple{1, char(7), "phase code 7"},
-                                             std::tuple{1, char(0), "phase code 0"},
-                                             std::tuple{3, char(2), "modality code 2"}}) {
+        for (const auto& [at, code, says] :
+             {std::tuple{1, char(7), "phase code 7"}, std::tuple{1, char(0), "phase code 0"},
+              std::tuple{3, char(2), "modality code 2"}}) {
             std::string bad = data;
             bad[size_t(at)] = code;
             out.clear();
@@ -140,7 +142,8 @@ private slots:
         sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows), COUNT(*) FROM routing_chunk",
                            -1, &st, nullptr);
         QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-        const double perRow = double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
+        const double perRow =
+            double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
         QCOMPARE(sqlite3_column_int64(st, 2), int64_t(4 * 3)); // a chunk per layer per batch
         sqlite3_finalize(st);
         sqlite3_close(db);
@@ -187,7 +190,8 @@ private slots:
             const char* says;
         };
         const Damage cases[] = {
-            {"UPDATE routing_chunk SET checksum = checksum + 1", ErrorCode::NotASession, "checksum"},
+            {"UPDATE routing_chunk SET checksum = checksum + 1", ErrorCode::NotASession,
+             "checksum"},
             {"UPDATE routing_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
             {"UPDATE routing_chunk SET rows = -1", ErrorCode::NotASession, "damaged"},
             {"UPDATE routing_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},

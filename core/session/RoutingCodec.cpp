@@ -2,8 +2,8 @@
 
 #include "core/session/Varint.h"
 
-#include <limits>
 #include <cstring>
+#include <limits>
 
 namespace mvp {
 
@@ -60,7 +60,8 @@ Status decodeRoutingRows(std::string_view data, int64_t rows, int layer,
         if (in.cut || in.at + sizeof(double) > data.size()) return damaged("a row is cut off");
         std::memcpy(&r.weight, data.data() + in.at, sizeof r.weight);
         in.at += sizeof r.weight;
-        if (phase < 1 || phase > 6) return damaged("phase code " + std::to_string(phase));
+        if (phase < 1 || phase > kPhases.size())
+            return damaged("phase code " + std::to_string(phase));
         if (modality > 1) return damaged("modality code " + std::to_string(modality));
         // Beyond int: the row checks would see a wrapped value, so refuse here.
         for (const int64_t v : {token, step, rank, expert})

@@ -13,9 +13,9 @@ namespace mvp {
 
 namespace {
 Error damaged(const std::string& what) {
-    return makeError(ErrorCode::NotASession,
-                     "the routing rows of this session are damaged (" + what +
-                         "): copy the session again from its source");
+    return makeError(ErrorCode::NotASession, "the routing rows of this session are damaged (" +
+                                                 what +
+                                                 "): copy the session again from its source");
 }
 
 // Rows grouped by layer, each group in the order given.

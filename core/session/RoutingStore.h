@@ -23,7 +23,8 @@ public:
 
 private:
     std::vector<std::vector<bool>> byRank_;
-    std::set<std::pair<int, int>> outside_; // pairs past the format's ranges (the reader refuses them)
+    std::set<std::pair<int, int>>
+        outside_; // pairs past the format's ranges (the reader refuses them)
 };
 
 // Stores routing rows, on the writer's connection and inside its transaction.
