@@ -60,8 +60,8 @@ inline void compareOps(const OpRow& got, const OpRow& want, bool flopsKnown = tr
 inline std::string zlibInflated(const void* data, int bytes) {
     std::string plain(size_t(bytes) * 64 + (1 << 20), '\0');
     uLongf size = uLongf(plain.size());
-    if (uncompress(reinterpret_cast<Bytef*>(plain.data()), &size,
-                   static_cast<const Bytef*>(data), uLong(bytes)) != Z_OK) {
+    if (uncompress(reinterpret_cast<Bytef*>(plain.data()), &size, static_cast<const Bytef*>(data),
+                   uLong(bytes)) != Z_OK) {
         QTest::qFail("a deflated BLOB does not inflate", __FILE__, __LINE__);
         return {};
     }
@@ -104,7 +104,8 @@ inline std::pair<size_t, size_t> plainOpChunks(const QString& path) {
         sqlite3_bind_int64(st, 2, int64_t(fnv));
         sqlite3_bind_int64(st, 3, run);
         sqlite3_bind_int64(st, 4, firstId);
-        if (sqlite3_step(st) != SQLITE_DONE) QTest::qFail("cannot rewrite a chunk", __FILE__, __LINE__);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            QTest::qFail("cannot rewrite a chunk", __FILE__, __LINE__);
         sqlite3_finalize(st);
     }
     sqlite3_close(db);
@@ -143,21 +144,126 @@ inline void unpackRouting(const QString& path) {
     execSql(path, sqlText.c_str());
 }
 
-// Rewrites a session's per-patch arrays as v9 stored them: deflated ones
-// (patch_values.encoding 2, v10) inflated by zlib, and no encoding column.
+// Rewrites a session's per-patch matrices (v11) as v10 stored them, a
+// plain array per (run, metric, layer), decoding the matrices as
+// docs/format.md describes them (zlib itself, not mvprof's reader).
+inline void unpackPatchMatrices(const QString& path) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    struct Array {
+        int64_t run;
+        std::string metric;
+        int64_t layer;
+        std::string data;
+    };
+    std::vector<Array> arrays;
+    sqlite3_stmt* st = nullptr;
+    QCOMPARE(sqlite3_prepare_v2(db,
+                                "SELECT run, metric, first_layer, layers, patches, encoding, data "
+                                "FROM patch_values",
+                                -1, &st, nullptr),
+             SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const auto* blob = static_cast<const char*>(sqlite3_column_blob(st, 6));
+        std::string all(blob, size_t(sqlite3_column_bytes(st, 6)));
+        if (sqlite3_column_int(st, 5) == 2) all = zlibInflated(all.data(), int(all.size()));
+        const int64_t layers = sqlite3_column_int64(st, 3), patches = sqlite3_column_int64(st, 4);
+        QCOMPARE(int64_t(all.size()), layers * patches * 8);
+        for (int64_t l = 0; l < layers; ++l)
+            arrays.push_back({sqlite3_column_int64(st, 0),
+                              reinterpret_cast<const char*>(sqlite3_column_text(st, 1)),
+                              sqlite3_column_int64(st, 2) + l,
+                              all.substr(size_t(l * patches * 8), size_t(patches * 8))});
+    }
+    sqlite3_finalize(st);
+    QCOMPARE(sqlite3_exec(db,
+                          "DROP TABLE patch_values; CREATE TABLE patch_values(run INTEGER NOT "
+                          "NULL, metric TEXT NOT NULL, layer INTEGER NOT NULL, data BLOB NOT NULL, "
+                          "encoding INTEGER NOT NULL DEFAULT 1, UNIQUE(run, metric, layer));",
+                          nullptr, nullptr, nullptr),
+             SQLITE_OK);
+    QCOMPARE(
+        sqlite3_prepare_v2(db, "INSERT INTO patch_values VALUES (?,?,?,?,1)", -1, &st, nullptr),
+        SQLITE_OK);
+    for (const auto& a : arrays) {
+        sqlite3_bind_int64(st, 1, a.run);
+        sqlite3_bind_text(st, 2, a.metric.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 3, a.layer);
+        sqlite3_bind_blob(st, 4, a.data.data(), int(a.data.size()), SQLITE_TRANSIENT);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            QTest::qFail("cannot write an array", __FILE__, __LINE__);
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+// Rewrites a session's span chunks (v11) as v1–v10 stored them, a row of a
+// `span` table per span (with v3's flops_known), read back through the
+// current reader.
+inline void unpackSpans(const QString& path) {
+    std::string sqlText =
+        "CREATE TABLE span(run INTEGER NOT NULL, id INTEGER NOT NULL, module INTEGER NOT NULL,"
+        " parent INTEGER, phase TEXT NOT NULL, step INTEGER NOT NULL, start_ns INTEGER NOT NULL,"
+        " end_ns INTEGER NOT NULL, device_ns INTEGER, flops INTEGER NOT NULL, bytes INTEGER NOT"
+        " NULL, flops_known INTEGER NOT NULL DEFAULT 1, PRIMARY KEY(run, id)) WITHOUT ROWID;"
+        " CREATE INDEX span_by_start ON span(run, start_ns);";
+    auto opt = [](const std::optional<int64_t>& v) {
+        return v ? std::to_string(*v) : std::string("NULL");
+    };
+    {
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        auto runs = (*r)->runs();
+        QVERIFY(runs.ok());
+        for (const auto& run : *runs) {
+            auto spans = (*r)->spans(run.id);
+            QVERIFY(spans.ok());
+            for (const auto& x : *spans)
+                sqlText += "INSERT INTO span VALUES (" + std::to_string(run.id) + "," +
+                           std::to_string(x.id) + "," + std::to_string(x.module) + "," +
+                           opt(x.parent) + ",'" + phaseName(x.phase) + "'," +
+                           std::to_string(x.step) + "," + std::to_string(x.startNs) + "," +
+                           std::to_string(x.endNs) + "," + opt(x.deviceNs) + "," +
+                           std::to_string(x.flops) + "," + std::to_string(x.bytes) + "," +
+                           std::to_string(int(x.flopsKnown)) + ");";
+        }
+    }
+    sqlText += "DROP TABLE span_chunk;";
+    execSql(path, sqlText.c_str());
+}
+
+// Compares a span read back with the one expected, field by field; the
+// caller checks QTest::currentTestFailed(). flopsKnown: compare that too.
+inline void compareSpans(const SpanRow& got, const SpanRow& want, bool flopsKnown = true) {
+    QCOMPARE(got.id, want.id);
+    QCOMPARE(got.module, want.module);
+    QCOMPARE(got.parent, want.parent);
+    QVERIFY(got.phase == want.phase);
+    QCOMPARE(got.step, want.step);
+    QCOMPARE(got.startNs, want.startNs);
+    QCOMPARE(got.endNs, want.endNs);
+    QCOMPARE(got.deviceNs, want.deviceNs);
+    QCOMPARE(got.flops, want.flops);
+    QCOMPARE(got.bytes, want.bytes);
+    if (flopsKnown) QCOMPARE(got.flopsKnown, want.flopsKnown);
+}
+
+// Rewrites a session's per-patch arrays (v10, see unpackPatchMatrices) as v9
+// stored them: deflated ones (patch_values.encoding 2) inflated by zlib, and
+// no encoding column.
 inline void plainPatchArrays(const QString& path) {
     sqlite3* db = nullptr;
     QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
     std::vector<std::tuple<int64_t, std::string, int64_t, std::string>> arrays;
     sqlite3_stmt* st = nullptr;
-    sqlite3_prepare_v2(db,
-                       "SELECT run, metric, layer, data FROM patch_values WHERE encoding = 2",
+    sqlite3_prepare_v2(db, "SELECT run, metric, layer, data FROM patch_values WHERE encoding = 2",
                        -1, &st, nullptr);
     while (sqlite3_step(st) == SQLITE_ROW)
-        arrays.emplace_back(
-            sqlite3_column_int64(st, 0),
-            reinterpret_cast<const char*>(sqlite3_column_text(st, 1)), sqlite3_column_int64(st, 2),
-            zlibInflated(sqlite3_column_blob(st, 3), sqlite3_column_bytes(st, 3)));
+        arrays.emplace_back(sqlite3_column_int64(st, 0),
+                            reinterpret_cast<const char*>(sqlite3_column_text(st, 1)),
+                            sqlite3_column_int64(st, 2),
+                            zlibInflated(sqlite3_column_blob(st, 3), sqlite3_column_bytes(st, 3)));
     sqlite3_finalize(st);
     for (const auto& [run, metric, layer, plain] : arrays) {
         sqlite3_prepare_v2(db,
@@ -168,7 +274,8 @@ inline void plainPatchArrays(const QString& path) {
         sqlite3_bind_int64(st, 2, run);
         sqlite3_bind_text(st, 3, metric.c_str(), -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 4, layer);
-        if (sqlite3_step(st) != SQLITE_DONE) QTest::qFail("cannot rewrite an array", __FILE__, __LINE__);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            QTest::qFail("cannot rewrite an array", __FILE__, __LINE__);
         sqlite3_finalize(st);
     }
     sqlite3_close(db);
@@ -225,8 +332,9 @@ inline void unpackPatchValues(const QString& path) {
                                             &st, nullptr) == SQLITE_OK;
     sqlite3_finalize(st);
     QCOMPARE(sqlite3_prepare_v2(db,
-                                encoded ? "SELECT run, metric, layer, data, encoding FROM patch_values"
-                                        : "SELECT run, metric, layer, data, 1 FROM patch_values",
+                                encoded
+                                    ? "SELECT run, metric, layer, data, encoding FROM patch_values"
+                                    : "SELECT run, metric, layer, data, 1 FROM patch_values",
                                 -1, &st, nullptr),
              SQLITE_OK);
     while (sqlite3_step(st) == SQLITE_ROW) {
@@ -236,8 +344,8 @@ inline void unpackPatchValues(const QString& path) {
         const auto* data = sqlite3_column_int(st, 4) == 2
                                ? reinterpret_cast<const unsigned char*>(inflated.data())
                                : static_cast<const unsigned char*>(sqlite3_column_blob(st, 3));
-        const int bytes = sqlite3_column_int(st, 4) == 2 ? int(inflated.size())
-                                                         : sqlite3_column_bytes(st, 3);
+        const int bytes =
+            sqlite3_column_int(st, 4) == 2 ? int(inflated.size()) : sqlite3_column_bytes(st, 3);
         for (int patch = 0; patch * 8 + 8 <= bytes; ++patch) {
             uint64_t bits = 0; // little-endian float64
             for (int b = 7; b >= 0; --b)

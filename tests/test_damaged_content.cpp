@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <functional>
+#include <limits>
 
 using namespace mvp;
 
@@ -126,30 +127,32 @@ private slots:
         row("negative patch", "UPDATE token SET patch = -7 WHERE position = 2", "patch -7");
         row("patch beyond the grid", "UPDATE token SET patch = 4 WHERE position = 2",
             "patch 4 is outside the 4 patches of its grid");
-        // The array stored plain with a fifth value: 0.5, none, none, 0.25,
-        // then 1.0 (little-endian float64s, NaN for none).
+        // The matrix (one layer) stored plain with a fifth value: 0.5, none,
+        // none, 0.25, then 1.0 (little-endian float64s, NaN for none).
         row("metric beyond the grid",
-            "UPDATE patch_values SET encoding = 1, data = X'000000000000E03F000000000000F87F"
-            "000000000000F87F000000000000D03F000000000000F03F' WHERE metric = 'attention'",
+            "UPDATE patch_values SET encoding = 1, patches = 5, data = "
+            "X'000000000000E03F000000000000F87F000000000000F87F000000000000D03F000000000000F03F'"
+            " WHERE metric = 'attention'",
             "patch_values attention: patch 4 is outside the 4 patches");
-        row("bytes after a deflated array",
+        row("bytes after a deflated matrix",
             // A valid stream of one 0.0, then a stray byte.
-            "UPDATE patch_values SET encoding = 2, data = X'789C636080000000080001' || X'00'",
-            "patch_values attention layer");
-        row("unknown array encoding", "UPDATE patch_values SET encoding = 3",
-            "patch_values attention layer");
-        row("metric array cut", "UPDATE patch_values SET data = substr(data, 1, 12)",
-            "patch_values attention layer");
-        row("inverted span", "UPDATE span SET end_ns = 1 WHERE id = 2", "span 2 of run 1: it ends");
+            "UPDATE patch_values SET encoding = 2, patches = 1, "
+            "data = X'789C636080000000080001' || X'00'",
+            "patch_values attention of run 1");
+        row("unknown matrix encoding", "UPDATE patch_values SET encoding = 3",
+            "patch_values attention of run 1");
+        row("metric matrix cut", "UPDATE patch_values SET data = substr(data, 1, 12)",
+            "patch_values attention of run 1");
+        row("matrix of more layers than its data", "UPDATE patch_values SET layers = 2",
+            "patch_values attention of run 1");
+        row("matrix before layer -1", "UPDATE patch_values SET first_layer = -2",
+            "patch_values attention of run 1");
         row("inverted phase", "UPDATE phase SET end_ns = -5 WHERE phase = 'decode'",
             "phase decode (step 1)");
         row("attention map of another size", "UPDATE attn_map SET rows = 3",
             "attn_map of run 1: its data holds 4 floats, not 3 × 2");
         row("attention map too big", "UPDATE attn_map SET rows = 100000000, cols = 100000000",
             "is not a size mvprof writes");
-        row("span from before any clock",
-            "UPDATE span SET start_ns = -9223372036854775808 WHERE id = 1",
-            "span 1 of run 1: start_ns -9223372036854775808 is outside");
         row("negative wall time", "UPDATE run SET wall_ns = -1",
             "the run row of run 1: wall_ns -1");
         row("run its own baseline", "UPDATE run SET baseline_run = 1",
@@ -176,8 +179,6 @@ private slots:
             "a phase row of run 1: phase \"warmup\" is none of preprocess, h2d, vision");
         row("phase row naming none", "UPDATE phase SET phase = '' WHERE phase = 'decode'",
             "a phase row (step 1) of run 1: it names no phase");
-        row("span in no known phase", "UPDATE span SET phase = 'vision2' WHERE id = 2",
-            "span 2 of run 1: phase \"vision2\"");
         row("token of an unknown modality",
             "UPDATE token SET modality = 'audio' WHERE position = 1",
             "token 1 of run 1: modality \"audio\" is neither visual nor text");
@@ -242,6 +243,36 @@ private slots:
         for (const auto& c : cases) {
             const QString path = dir.filePath(QStringLiteral("routing.mvprof"));
             writeSession(path, [&](Batch& b) { c.damage(b.routing); });
+            const auto s = loadAll(path);
+            QVERIFY2(!s.ok(), c.name);
+            QCOMPARE(s.error().code, ErrorCode::NotASession);
+            const QString message = QString::fromStdString(s.error().message);
+            QVERIFY2(message.contains(QString::fromUtf8(c.says)), qPrintable(message));
+            QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
+        }
+    }
+
+    // Spans are packed from v11 (their phase is a code, test_span_chunks):
+    // damage to their values is written, not patched in.
+    void damagedSpansAreNamedNotUsed() {
+        struct Case {
+            const char* name;
+            std::function<void(std::vector<SpanRow>&)> damage;
+            const char* says;
+        };
+        const Case cases[] = {
+            {"inverted span", [](auto& s) { s[1].endNs = 1; }, "span 2 of run 1: it ends"},
+            {"span from before any clock",
+             [](auto& s) { s[0].startNs = std::numeric_limits<int64_t>::min(); },
+             "span 1 of run 1: start_ns -9223372036854775808 is outside"},
+            {"negative device time", [](auto& s) { s[1].deviceNs = -4; },
+             "span 2 of run 1: device_ns -4 is outside"},
+            {"huge FLOPs", [](auto& s) { s[0].flops = std::numeric_limits<int64_t>::max(); },
+             "span 1 of run 1: flops 9223372036854775807 is outside"},
+        };
+        for (const auto& c : cases) {
+            const QString path = dir.filePath(QStringLiteral("spans.mvprof"));
+            writeSession(path, [&](Batch& b) { c.damage(b.spans); });
             const auto s = loadAll(path);
             QVERIFY2(!s.ok(), c.name);
             QCOMPARE(s.error().code, ErrorCode::NotASession);

@@ -516,7 +516,7 @@ private slots:
             "UPDATE patch_grid SET grid_h = -3",
             "UPDATE routing_chunk SET rows = rows + 1",
             "UPDATE token SET patch = 5 WHERE position = 1",
-            "UPDATE span SET end_ns = 0 WHERE id = 3",
+            "UPDATE span_chunk SET checksum = checksum + 1",
         };
         MainWindow w;
         w.resize(1000, 700);
@@ -583,6 +583,8 @@ private slots:
         // flops_known; the reader infers roles from the kinds.
         const QString path = dir.filePath(QStringLiteral("foreign-v2.mvprof"));
         QVERIFY(writeForeign(path));
+        test::unpackSpans(path);
+        test::unpackPatchMatrices(path);
         test::unpackOps(path);
         test::unpackPatchValues(path);
         test::unpackRouting(path);

@@ -1,4 +1,4 @@
-// Sessions written by older mvprof versions (schema v1 … v9): read as they
+// Sessions written by older mvprof versions (schema v1 … v10): read as they
 // are, and migrated forward when a run is appended (docs/format.md).
 #include "SessionSample.h"
 #include "TestSql.h"
@@ -18,16 +18,20 @@ class TestSessionMigrations : public QObject {
     QTemporaryDir dir;
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 
-    // Turns a current session into what an older mvprof wrote: v9 stored op
-    // chunks and patch arrays plain and routing as rows; v8 stored patch metrics as a row per patch;
-    // v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored
-    // op rows as rows; v3 had no repetition table; v2 no module roles, no
-    // flops_known, op_total without phases and no leaf_flops; v1 also had no
-    // run_metric.
+    // Turns a current session into what an older mvprof wrote: v10 stored a
+    // patch array per layer and spans as rows; v9 stored op
+    // chunks and patch arrays plain and routing as rows; v8 stored patch metrics as a row per
+    // patch; v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored op
+    // rows as rows; v3 had no repetition table; v2 no module roles, no flops_known, op_total
+    // without phases and no leaf_flops; v1 also had no run_metric.
     static void downgrade(const QString& path, int version) {
-        test::plainOpChunks(path);
-        test::plainPatchArrays(path);
-        test::unpackRouting(path);
+        test::unpackSpans(path);
+        test::unpackPatchMatrices(path);
+        if (version < 10) {
+            test::plainOpChunks(path);
+            test::plainPatchArrays(path);
+            test::unpackRouting(path);
+        }
         if (version < 9) test::unpackPatchValues(path);
         if (version < 8) execSql(path, "DROP TABLE eval_item_heatmap;");
         if (version < 7)
@@ -62,15 +66,18 @@ private slots:
                    (*rows)[0].value == 0.5 && (*rows)[1].patch == 1 && (*rows)[1].value == 0.25 &&
                    (*rows)[0].layer == 0 && (*rows)[1].layer == 0;
         };
-        for (int version : {1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+        for (int version : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             test::writeSession(path);
             std::vector<OpRow> before;
             std::vector<RoutingRow> routingBefore;
+            std::vector<SpanRow> spansBefore;
             {
                 auto r = SessionReader::open(path.toStdString());
                 QVERIFY(r.ok());
                 before = *(*r)->ops(1);
+                spansBefore = *(*r)->spans(1);
+                QVERIFY(!spansBefore.empty());
                 routingBefore = *(*r)->routing(1);
                 QVERIFY(!routingBefore.empty());
                 QVERIFY(samplePatches(**r));
@@ -102,10 +109,16 @@ private slots:
                 auto ops = (*r)->ops(1);
                 QVERIFY(ops.ok());
                 QCOMPARE(ops->size(), before.size());
-                QVERIFY(samplePatches(**r)); // a row per patch
+                QVERIFY(samplePatches(**r));        // a row per patch
                 auto oldRouting = (*r)->routing(1); // a row of the routing table each
                 QVERIFY(oldRouting.ok() && oldRouting->size() == routingBefore.size());
                 QCOMPARE((*r)->opCount(1).value(), int64_t(before.size()));
+                auto oldSpans = (*r)->spans(1); // a row of the span table each
+                QVERIFY(oldSpans.ok());
+                QCOMPARE(oldSpans->size(), spansBefore.size());
+                for (size_t i = 0; i < spansBefore.size() && !QTest::currentTestFailed(); ++i)
+                    test::compareSpans((*oldSpans)[i], spansBefore[i], version >= 3);
+                if (QTest::currentTestFailed()) return;
             }
             auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
             QVERIFY2(w.ok(), w.ok() ? "" : w.error().message.c_str());
@@ -204,6 +217,13 @@ private slots:
                         a.token == b.token && a.modality == b.modality && a.rank == b.rank &&
                         a.expert == b.expert && a.weight == b.weight);
             }
+            // Spans read from the old table, then moved into chunks, field for field.
+            auto spans = (*r)->spans(1);
+            QVERIFY(spans.ok());
+            QCOMPARE(spans->size(), spansBefore.size());
+            for (size_t i = 0; i < spansBefore.size() && !QTest::currentTestFailed(); ++i)
+                test::compareSpans((*spans)[i], spansBefore[i], version >= 3);
+            if (QTest::currentTestFailed()) return;
             auto leaves = (*r)->leafFlops(1);
             QVERIFY(leaves.ok());
             if (version < 3) QVERIFY(leaves->empty()); // not recorded by the old writer

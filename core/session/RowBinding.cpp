@@ -19,13 +19,6 @@ bool bindRow(sql::Stmt& s, int64_t run, const PhaseRow& p) {
     return true;
 }
 
-bool bindRow(sql::Stmt& s, int64_t run, const SpanRow& x) {
-    s.bind(1, run), s.bind(2, x.id), s.bind(3, x.module), s.bind(4, x.parent), s.bind(5, x.phase),
-        s.bind(6, x.step), s.bind(7, x.startNs), s.bind(8, x.endNs), s.bind(9, x.deviceNs),
-        s.bind(10, x.flops), s.bind(11, x.bytes), s.bind(12, int64_t(x.flopsKnown));
-    return true;
-}
-
 bool bindRow(sql::Stmt& s, int64_t run, const LeafFlopsRow& l) {
     s.bind(1, run), s.bind(2, l.phase), s.bind(3, l.name), s.bind(4, l.calls), s.bind(5, l.flops);
     return true;

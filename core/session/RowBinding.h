@@ -16,7 +16,6 @@ namespace mvp::rowbind {
 // One row's values bound to `s`; false: not stored (a non-finite metric).
 bool bindRow(sql::Stmt& s, int64_t run, const ModuleRow& m);
 bool bindRow(sql::Stmt& s, int64_t run, const PhaseRow& p);
-bool bindRow(sql::Stmt& s, int64_t run, const SpanRow& x);
 bool bindRow(sql::Stmt& s, int64_t run, const LeafFlopsRow& l);
 bool bindRow(sql::Stmt& s, int64_t run, const TokenRow& t);
 bool bindRow(sql::Stmt& s, int64_t run, const ImageRow& i);

@@ -4,6 +4,7 @@
 #include "core/session/OpStore.h"
 #include "core/session/PatchValues.h"
 #include "core/session/RoutingStore.h"
+#include "core/session/SpanStore.h"
 #include "core/session/Sqlite.h"
 
 #include <string>
@@ -231,6 +232,31 @@ Status createV10(sql::Db& db) {
     return migrateRoutingTable(db);
 }
 
+// v11: a metric's per-patch arrays become one matrix per run (PatchValues.h;
+// a page per layer's array of 2–3 KB was a third of what a capture stored),
+// and spans are packed into chunks like op rows (SpanStore.h; the span table
+// and its index took ~90 bytes a span). Both tables' rows move over
+// (migratePatchArrays, migrateSpanTable) before the old tables are dropped;
+// a new session runs the same steps.
+constexpr const char* kTablesV11 = R"sql(
+ALTER TABLE patch_values RENAME TO patch_arrays_v10;
+CREATE TABLE patch_values(
+  run INTEGER NOT NULL, metric TEXT NOT NULL, first_layer INTEGER NOT NULL,
+  layers INTEGER NOT NULL, patches INTEGER NOT NULL, encoding INTEGER NOT NULL,
+  data BLOB NOT NULL, UNIQUE(run, metric));
+CREATE TABLE span_chunk(
+  run INTEGER NOT NULL, first_id INTEGER NOT NULL, rows INTEGER NOT NULL,
+  encoding INTEGER NOT NULL, data BLOB NOT NULL, checksum INTEGER NOT NULL,
+  PRIMARY KEY(run, first_id));
+)sql";
+
+Status createV11(sql::Db& db) {
+    if (auto s = db.exec(kTablesV11); !s) return s;
+    if (auto s = migratePatchArrays(db); !s) return s;
+    if (auto s = db.exec("DROP TABLE patch_arrays_v10;"); !s) return s;
+    return migrateSpanTable(db);
+}
+
 Status createV5(sql::Db& db) {
     if (auto s = db.exec(kTablesV5); !s) return s;
     if (auto s = migrateOpTable(db); !s) return s;
@@ -283,6 +309,7 @@ Status create(sql::Db& db, const char* appVersion) {
     if (auto s = db.exec(kTablesV8); !s) return s;
     if (auto s = createV9(db); !s) return s;
     if (auto s = createV10(db); !s) return s;
+    if (auto s = createV11(db); !s) return s;
     auto st = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
     if (!st) return st.error();
     const std::pair<const char*, std::string> rows[] = {
@@ -335,6 +362,9 @@ Status migrate(sql::Db& db, int fromVersion) {
         // read as before), and routing rows are packed into chunks.
         if (fromVersion < 10)
             if (auto s = createV10(db); !s) return s;
+        // v10 → v11: per-patch arrays become a matrix per metric, spans chunks.
+        if (fromVersion < 11)
+            if (auto s = createV11(db); !s) return s;
         const std::string v = std::to_string(kVersion);
         if (auto s = db.exec("UPDATE meta SET value='" + v + "' WHERE key='schema_version'"); !s)
             return s;

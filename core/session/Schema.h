@@ -10,7 +10,7 @@ class Db;
 namespace mvp::schema {
 
 // Bump on any change to the tables, and add a forward migration in Schema.cpp.
-inline constexpr int kVersion = 10;
+inline constexpr int kVersion = 11;
 // `meta.format` value that marks an SQLite file as an mvprof session.
 inline constexpr const char* kFormatName = "mvprof-session";
 

@@ -5,6 +5,7 @@
 #include "core/session/ReaderImpl.h"
 #include "core/session/RowChecks.h"
 #include "core/session/Schema.h"
+#include "core/session/SpanStore.h"
 #include "core/session/Sqlite.h"
 
 #include <algorithm>
@@ -218,6 +219,12 @@ Result<std::vector<PhaseRow>> SessionReader::phases(int64_t run) {
 }
 
 Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
+    auto rows = d->version >= 11 ? readSpanChunks(d->db, run) : spanTable(run);
+    return checked(std::move(rows), [&](const auto& r) { return rowcheck::spans(run, r); });
+}
+
+// v1–v10: a row of the span table per span.
+Result<std::vector<SpanRow>> SessionReader::spanTable(int64_t run) {
     // One allocation for a million rows rather than twenty growing ones.
     auto count = d->query<int64_t>("SELECT COUNT(*) FROM span WHERE run=?", run,
                                    [](const sql::Stmt& s) { return s.int64(0); });
@@ -227,7 +234,7 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
         std::string("SELECT id, module, parent, phase, step, start_ns, end_ns, device_ns, flops, "
                     "bytes, ") +
         (d->version >= 3 ? "flops_known" : "(flops != 0)") + " FROM span WHERE run=? ORDER BY id";
-    auto rows = d->query<SpanRow>(
+    return d->query<SpanRow>(
         sqlText.c_str(), run,
         [&](const sql::Stmt& s) -> Result<SpanRow> {
             auto phase = reader::phaseAt(s, 3, run, "span " + std::to_string(s.int64(0)));
@@ -238,7 +245,6 @@ Result<std::vector<SpanRow>> SessionReader::spans(int64_t run) {
             return r;
         },
         nullptr, count->empty() ? 0 : size_t(std::clamp<int64_t>(count->front(), 0, 1 << 24)));
-    return checked(std::move(rows), [&](const auto& r) { return rowcheck::spans(run, r); });
 }
 
 namespace {

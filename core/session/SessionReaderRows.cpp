@@ -1,8 +1,8 @@
 // The reader's per-run row queries beyond the run's tree (tokens, routing,
 // image, outputs, metrics, maps): each checked for content (RowChecks.h).
 #include "core/session/PatchValues.h"
-#include "core/session/RoutingStore.h"
 #include "core/session/ReaderImpl.h"
+#include "core/session/RoutingStore.h"
 #include "core/session/RowChecks.h"
 
 #include <algorithm>
@@ -290,6 +290,22 @@ Result<std::vector<PatchMetricRow>> SessionReader::patchMetrics(int64_t run,
                            },
                            metric),
                        [&](const auto& rows) { return rowcheck::patchMetrics(run, rows); });
+    if (d->version < 11) return patchArrays(run, metric);
+    auto select = d->db.prepare(kSelectPatchMatrix);
+    if (!select) return select.error();
+    auto layers = readPatchMatrix(*select, run, metric);
+    if (!layers) return layers.error();
+    std::vector<PatchMetricRow> rows;
+    for (const auto& [layer, values] : *layers)
+        for (auto& r : patchRows(layer, metric, values))
+            rows.push_back(std::move(r));
+    if (auto ok = rowcheck::patchMetrics(run, rows); !ok) return ok.error();
+    return rows;
+}
+
+// v9 and v10: an array per (run, metric, layer).
+Result<std::vector<PatchMetricRow>> SessionReader::patchArrays(int64_t run,
+                                                               const std::string& metric) {
     struct Layer {
         int layer = 0;
         std::optional<std::vector<double>> values; // nullopt: a blob of no whole values

@@ -6,6 +6,7 @@
 #include "core/session/RoutingStore.h"
 #include "core/session/RowBinding.h"
 #include "core/session/Schema.h"
+#include "core/session/SpanStore.h"
 #include "core/session/Sqlite.h"
 
 #include <atomic>
@@ -61,9 +62,10 @@ struct SessionWriter::Impl {
     sql::Db db;
     OpChunkWriter ops;
     RoutingChunkWriter routing;
-    sql::Stmt insModule, insPhase, insSpan, insLeaf, insToken, insImage, insGrid,
-        insMetric, insAttn, insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity,
-        insActivities, insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap, selMetric;
+    SpanChunkWriter spans;
+    sql::Stmt insModule, insPhase, insLeaf, insToken, insImage, insGrid, insMetric, insAttn,
+        insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity, insActivities,
+        insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap, selMetric;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -98,7 +100,6 @@ Status SessionWriter::Impl::prepareAll() {
     const P all[] = {
         {&insModule, "INSERT INTO module VALUES (?,?,?,?,?,?,?,?,?)"},
         {&insPhase, "INSERT OR REPLACE INTO phase VALUES (?,?,?,?,?)"},
-        {&insSpan, "INSERT INTO span VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"},
         {&insLeaf, "INSERT OR REPLACE INTO leaf_flops VALUES (?,?,?,?,?)"},
         {&insToken, "INSERT INTO token VALUES (?,?,?,?,?,?,?)"},
         {&insStep, "INSERT OR REPLACE INTO step_output VALUES (?,?,?,?)"},
@@ -107,9 +108,8 @@ Status SessionWriter::Impl::prepareAll() {
         {&insRepetition, "INSERT OR REPLACE INTO repetition VALUES (?,?,?,?,?,?)"},
         {&insImage, "INSERT OR REPLACE INTO image VALUES (?,?,?,?,?,?,?)"},
         {&insGrid, "INSERT OR REPLACE INTO patch_grid VALUES (?,?,?,?,?,?)"},
-        {&insMetric, "INSERT OR REPLACE INTO patch_values VALUES (?,?,?,?,?)"},
-        {&selMetric,
-         "SELECT data, encoding FROM patch_values WHERE run=? AND metric=? AND layer=?"},
+        {&insMetric, kInsertPatchMatrix},
+        {&selMetric, kSelectPatchMatrix},
         {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
         {&insDevice, "INSERT OR REPLACE INTO device VALUES (?,?,?,?,?,?,?)"},
         {&insActivity, "INSERT INTO device_activity VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
@@ -130,6 +130,7 @@ Status SessionWriter::Impl::prepareAll() {
     if (!s) return s.error();
     insActivities = std::move(s.value());
     if (auto s = routing.open(db); !s) return s;
+    if (auto s = spans.open(db); !s) return s;
     return ops.open(db);
 }
 
@@ -158,28 +159,20 @@ Status SessionWriter::Impl::insertActivities(int64_t run,
     return Ok{};
 }
 
-// Per (metric, layer): the stored array, its patches set from the rows (a
-// later row for a patch replaces an earlier one, as each row did before
-// v9: a live heatmap's rows are written again at the run's end), stored back.
+// Per metric: the stored matrix, its patches set from the rows (a later row
+// for a patch replaces an earlier one, as each row did before v9: a live
+// heatmap's rows are written again at the run's end), stored back.
 Status SessionWriter::Impl::writePatchMetrics(int64_t run,
                                               const std::vector<PatchMetricRow>& rows) {
-    std::map<std::pair<std::string, int>, std::vector<const PatchMetricRow*>> groups;
+    std::map<std::string, std::map<int, std::vector<const PatchMetricRow*>>> byMetric;
     for (const auto& r : rows)
-        groups[{r.metric, r.layer}].push_back(&r);
-    for (const auto& [key, members] : groups) {
-        std::vector<double> values;
-        selMetric.bind(1, run), selMetric.bind(2, key.first), selMetric.bind(3, key.second);
-        auto has = selMetric.step();
-        if (has && *has)
-            values = decodePatchValues(selMetric.blobView(0), selMetric.int64(1)).value_or(values);
-        selMetric.reset();
-        if (!has) return has.error();
-        if (auto s = setPatchValues(values, members); !s) return s;
-        const PatchValuesBlob blob = encodePatchValues(values);
-        insMetric.bind(1, run), insMetric.bind(2, key.first), insMetric.bind(3, key.second);
-        insMetric.bindBlob(4, blob.data.data(), blob.data.size());
-        insMetric.bind(5, blob.encoding);
-        if (auto s = insMetric.exec(); !s) return s;
+        byMetric[r.metric][r.layer].push_back(&r);
+    for (const auto& [metric, byLayer] : byMetric) {
+        auto layers = readPatchMatrix(selMetric, run, metric);
+        if (!layers) return layers.error();
+        for (const auto& [layer, members] : byLayer)
+            if (auto s = setPatchValues((*layers)[layer], members); !s) return s;
+        if (auto s = writePatchMatrix(insMetric, run, metric, *layers); !s) return s;
     }
     return Ok{};
 }
@@ -209,7 +202,7 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     const int64_t run = b.run;
     if (auto s = insertEach(insModule, run, b.modules); !s) return s;
     if (auto s = insertEach(insPhase, run, b.phases); !s) return s;
-    if (auto s = insertEach(insSpan, run, b.spans); !s) return s;
+    if (auto s = spans.write(run, b.spans); !s) return s;
     if (auto s = ops.write(run, b.ops); !s) return s;
     if (auto s = ops.write(run, b.opRecords); !s) return s;
     if (auto s = insertEach(insLeaf, run, b.leafFlops); !s) return s;

@@ -104,7 +104,7 @@ def device_timing_failures(name: str, session: str, m: dict) -> list[str]:
     """Span device times from CUDA events, checked against CUPTI's kernels."""
     if m.get("gpu.device_timing", 0) < 1:
         return [f"{name}: no device timing (see the gpu.device_timing note)"]
-    with sqlite3.connect(session) as db:
+    with gpucheck.connect(session) as db:
         spans, timed = db.execute("SELECT count(*), count(device_ns) FROM span "
                                   "WHERE run = 1").fetchone()
         # One stream: a span's own kernels run inside its two events (2 µs of
@@ -132,7 +132,7 @@ def hw_counter_failures(cli: str, image: str, out: str, base: list[str]) -> list
         with sqlite3.connect(session) as db:
             note = db.execute("SELECT note FROM run_metric WHERE name = 'hw.counters'").fetchone()
         return [f"small-hw: no hardware counters ({note[0] if note else 'no hw.counters row'})"]
-    with sqlite3.connect(session) as db:
+    with gpucheck.connect(session) as db:
         estimated = dict(db.execute("SELECT m.path, sum(s.flops) FROM span s JOIN module m "
                                     "ON m.run = s.run AND m.id = s.module WHERE s.run = 1 AND "
                                     "s.parent IS NULL GROUP BY m.path"))
@@ -190,7 +190,7 @@ def user_model_failures(cli: str, image: str, out: str) -> list[str]:
                 os.path.join(folder, "example-vlm.json"), "--device", "cuda", "--steps", "3")
     session = os.path.join(out, name + ".mvprof")
     m = metrics(session)
-    with sqlite3.connect(session) as db:
+    with gpucheck.connect(session) as db:
         timed = db.execute("SELECT count(device_ns) FROM span WHERE run = 1").fetchone()[0]
         attention = gpucheck.patch_count(db, 1, "attention")
     share = m.get("gpu.attributed_share", 0.0)
@@ -264,7 +264,7 @@ def scripted_counter_failures(cli: str, image: str, out: str, manifest: str) -> 
             "--hw-counters")
     session = os.path.join(out, name + ".mvprof")
     m = metrics(session)
-    with sqlite3.connect(session) as db:
+    with gpucheck.connect(session) as db:
         note = db.execute("SELECT note FROM run_metric WHERE run = 1 AND "
                           "name = 'hw.counters'").fetchone()
         spanned = [p for (p,) in db.execute(

@@ -153,7 +153,7 @@ def main() -> int:
         whatifs[name] = w.run_id
     report = json.loads(subprocess.run([cli, "report", session, "--format", "json"], check=True,
                                        capture_output=True, text=True).stdout)["runs"][0]
-    with sqlite3.connect(session) as db:
+    with gpucheck.connect(session) as db:
         spans = db.execute("SELECT count(*) FROM span").fetchone()[0]
         routing = db.execute("SELECT coalesce(sum(rows), 0) FROM routing_chunk").fetchone()[0]
         attention = gpucheck.patch_count(db, 1, "attention.prefill")

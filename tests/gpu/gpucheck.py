@@ -1,17 +1,18 @@
 """What the Python GPU checks share: their arguments (mvprof-cli, the sample
 image, its output folder, made here) and whether torch sees a GPU; running
-mvprof-cli; a what-if's kernel calls, fidelity and speed-ups; the verdict."""
+mvprof-cli; a session's packed rows (read by tests/python/session_rows.py);
+a what-if's kernel calls, fidelity and speed-ups; the verdict."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import sqlite3
-import struct
 import subprocess
 import sys
-import zlib
 from typing import List, Optional, Sequence
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from session_rows import patch_rows, span_rows  # noqa: E402
 
 
 def start() -> Optional[tuple[str, str, str]]:
@@ -32,14 +33,20 @@ def run(cli: str, *args: str) -> str:
 
 
 def patch_count(db: sqlite3.Connection, run: int, metric: str) -> int:
-    """Patches with a value of `metric` in `run`, over its layers' arrays
-    (docs/format.md patch_values: float64, NaN for none; encoding 2 deflated)."""
-    count = 0
-    for data, encoding in db.execute("SELECT data, encoding FROM patch_values "
-                                     "WHERE run = ? AND metric = ?", (run, metric)):
-        raw = zlib.decompress(data) if encoding == 2 else data
-        count += sum(not math.isnan(v) for v in struct.unpack(f"<{len(raw) // 8}d", raw))
-    return count
+    """Patches with a value of `metric` in `run`, over its layers (docs/format.md patch_values)."""
+    return len(patch_rows(db, metric, run))
+
+
+def connect(session: str) -> sqlite3.Connection:
+    """The session, its packed spans (v11 span_chunk) unpacked into a TEMP
+    table `span` with v10's columns, so that checks can join them in SQL."""
+    db = sqlite3.connect(session)
+    db.execute("CREATE TEMP TABLE span(run, id, module, parent, phase, step, start_ns, end_ns, "
+               "device_ns, flops, bytes, flops_known)")
+    for (run_id,) in db.execute("SELECT DISTINCT run FROM span_chunk").fetchall():
+        db.executemany("INSERT INTO temp.span VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                       [(run_id, *row) for row in span_rows(db, run_id)])
+    return db
 
 
 def op_calls(cli: str, session: str, run_id: int, out: str, prefixes: Sequence[str]) -> int:

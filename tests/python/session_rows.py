@@ -1,10 +1,10 @@
 """A session's packed rows read with plain sqlite3, as docs/format.md
 describes them — the Python tests' own reading, independent of mvprof's
-reader: per-patch figures (v9 `patch_values`: one array of little-endian
-float64 per run, metric and layer, indexed by patch, NaN where a patch has
-none; from v10 `encoding` 2 marks an array deflated as a zlib stream) and
-routing (v10 `routing_chunk`: a layer's rows as varints and a float64,
-deflated)."""
+reader: per-patch figures (v11 `patch_values`: one matrix of little-endian
+float64 per run and metric, a row per layer from `first_layer`, a column per
+patch, NaN where a patch has none; `encoding` 2 marks it deflated as a zlib
+stream), routing (v10 `routing_chunk`: a layer's rows as varints and a
+float64, deflated) and module spans (v11 `span_chunk`: varints, deflated)."""
 
 import math
 import sqlite3
@@ -13,27 +13,27 @@ import zlib
 from typing import List, Optional, Tuple
 
 
-def patch_array(data: bytes, encoding: int = 1) -> Tuple[float, ...]:
-    """One stored array's values (NaN: no value)."""
+def _plain(data: bytes, encoding: int) -> bytes:
     if encoding == 2:
-        data = zlib.decompress(data)
-    elif encoding != 1:
-        raise ValueError(f"patch array encoding {encoding}")
-    return struct.unpack(f"<{len(data) // 8}d", data)
+        return zlib.decompress(data)
+    if encoding != 1:
+        raise ValueError(f"encoding {encoding}")
+    return data
 
 
 def patch_rows(db: sqlite3.Connection, metric: str,
                run: Optional[int] = None) -> List[Tuple[int, int, float]]:
-    """(layer, patch, value) of `metric` (of `run`, else every run), by layer then patch."""
-    query = "SELECT layer, data, encoding FROM patch_values WHERE metric=?"
+    """(layer, patch, value) of `metric` (of `run`, else every run), by run, layer, patch."""
+    query = "SELECT first_layer, layers, patches, data, encoding FROM patch_values WHERE metric=?"
     args: Tuple = (metric,)
     if run is not None:
         query += " AND run=?"
         args = (metric, run)
     rows: List[Tuple[int, int, float]] = []
-    for layer, data, encoding in db.execute(query + " ORDER BY run, layer", args):
-        values = patch_array(data, encoding)
-        rows += [(layer, patch, v) for patch, v in enumerate(values) if not math.isnan(v)]
+    for first, layers, patches, data, encoding in db.execute(query + " ORDER BY run", args):
+        values = struct.unpack(f"<{layers * patches}d", _plain(data, encoding))
+        rows += [(first + i // patches, i % patches, v) for i, v in enumerate(values)
+                 if not math.isnan(v)]
     return rows
 
 
@@ -69,7 +69,7 @@ def routing_rows(db: sqlite3.Connection, run: Optional[int] = None) -> List[Rout
         query, args = query + " WHERE run=?", (run,)
     rows: List[Tuple[int, RoutingRow]] = []
     for run_id, layer, count, encoding, data in db.execute(query, args):
-        data = zlib.decompress(data) if encoding == 2 else data
+        data = _plain(data, encoding)
         at, token, step = 0, 0, 0
         for _ in range(count):
             (dt, phase, ds, modality, rank, expert), at = _varints(data, at, 6)
@@ -81,6 +81,37 @@ def routing_rows(db: sqlite3.Connection, run: Optional[int] = None) -> List[Rout
                                   _signed(expert), weight)))
     rows.sort(key=lambda r: (r[0], r[1][0], r[1][3], r[1][5]))
     return [r for _, r in rows]
+
+
+SpanRow = Tuple[int, int, Optional[int], str, int, int, int, Optional[int], int, int, bool]
+
+
+def span_rows(db: sqlite3.Connection, run: int) -> List[SpanRow]:
+    """(id, module, parent, phase, step, start_ns, end_ns, device_ns, flops,
+    bytes, flops_known) of `run`'s spans, ordered by id."""
+    rows: List[SpanRow] = []
+    for count, encoding, data in db.execute(
+            "SELECT rows, encoding, data FROM span_chunk WHERE run=?", (run,)):
+        data = _plain(data, encoding)
+        at, span_id, module, step, start = 0, 0, 0, 0, 0
+        for _ in range(count):
+            (flags, d_id, d_module), at = _varints(data, at, 3)
+            span_id, module = span_id + _signed(d_id), module + _signed(d_module)
+            parent = None
+            if flags & 2:
+                (back,), at = _varints(data, at, 1)
+                parent = span_id - _signed(back)
+            (phase, d_step, d_start, length), at = _varints(data, at, 4)
+            step, start = step + _signed(d_step), start + _signed(d_start)
+            device = None
+            if flags & 4:
+                (d,), at = _varints(data, at, 1)
+                device = _signed(d)
+            (flops, nbytes), at = _varints(data, at, 2)
+            rows.append((span_id, module, parent, PHASES[phase], step, start,
+                         start + _signed(length), device, _signed(flops), _signed(nbytes),
+                         bool(flags & 1)))
+    return sorted(rows)
 
 
 def metric_names(db: sqlite3.Connection) -> List[str]:

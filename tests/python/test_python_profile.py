@@ -36,7 +36,7 @@ import torch
 sys.path.insert(0, os.environ["MVP_PYTHON_DIR"])
 sys.path.insert(0, os.path.join(os.environ["MVP_SOURCE_DIR"], "capture", "models", "examples"))
 import mvprof  # noqa: E402
-from session_rows import metric_names, patch_rows, routing_rows  # noqa: E402
+from session_rows import metric_names, patch_rows, routing_rows, span_rows  # noqa: E402
 import torchvision_vlm as example  # noqa: E402
 
 STEPS = 2
@@ -387,8 +387,7 @@ def main() -> int:
                             f" first differences {bad}")
         print(f"  routing: {len(rows)} rows, {len(want)} (layer, token) pairs checked")
 
-        spans = {i: (p, s, e, ph) for i, p, s, e, ph in db.execute(
-            "SELECT id, parent, start_ns, end_ns, phase FROM span WHERE run=1")}
+        spans = {i: (p, s, e, ph) for i, _, p, ph, _, s, e, *_ in span_rows(db, 1)}
         phases = {(p, st): (s, e) for p, st, s, e in db.execute(
             "SELECT phase, step, start_ns, end_ns FROM phase WHERE run=1")}
         for i, (parent, start, end, phase) in spans.items():

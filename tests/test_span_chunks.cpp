@@ -1,0 +1,221 @@
+// Module spans packed into chunks (session format v11, docs/format.md
+// "span_chunk"): every value round-trips, damage is an error and never a
+// row, a span id is kept once per run, and the packed form is small.
+#include "TestSql.h"
+#include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
+#include "core/session/SpanStore.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+#include <limits>
+#include <sqlite3.h>
+
+using namespace mvp;
+
+namespace {
+// A capture's spans: decoder layers of four modules each, over a prefill and
+// decode steps, handed over in the order they end (children first), ids in
+// the order they start.
+std::vector<SpanRow> capturedSpans(int steps, int layers) {
+    std::vector<SpanRow> rows;
+    int64_t id = 0, clock = 1000;
+    for (int step = 0; step <= steps; ++step) {
+        const Phase phase = step == 0 ? Phase::Prefill : Phase::Decode;
+        const int64_t model = ++id, modelStart = clock;
+        std::vector<SpanRow> ended;
+        for (int l = 0; l < layers; ++l) {
+            const int64_t layer = ++id, layerStart = clock;
+            for (int m = 0; m < 3; ++m) {
+                const int64_t start = clock;
+                clock += 20'000 + 137 * m;
+                ended.push_back({++id, 3 + l * 4 + m, layer, phase, step, start, clock,
+                                 std::nullopt, 1'000'000LL * (m + 1), 4096 * (m + 1)});
+            }
+            ended.push_back({layer, 2 + l * 4, model, phase, step, layerStart, clock + 5,
+                             l % 2 ? std::optional<int64_t>(61'000) : std::nullopt, 6'000'000,
+                             24'576});
+            clock += 10;
+        }
+        ended.push_back({model, 1, std::nullopt, phase, step, modelStart, clock, std::nullopt,
+                         6'000'000LL * layers, 24'576LL * layers});
+        ended.back().flopsKnown = step % 2 == 0;
+        rows.insert(rows.end(), ended.begin(), ended.end());
+    }
+    return rows;
+}
+
+std::vector<const SpanRow*> pointers(const std::vector<SpanRow>& rows) {
+    std::vector<const SpanRow*> out;
+    for (const auto& r : rows)
+        out.push_back(&r);
+    return out;
+}
+
+void sortById(std::vector<SpanRow>& rows) {
+    std::sort(rows.begin(), rows.end(),
+              [](const SpanRow& a, const SpanRow& b) { return a.id < b.id; });
+}
+} // namespace
+
+class TestSpanChunks : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir;
+
+    std::string file(const char* name) {
+        return dir.filePath(QString::fromUtf8(name)).toStdString();
+    }
+
+    // A session with one run whose spans arrive in `batches` batches.
+    void writeSpans(const std::string& path, const std::vector<SpanRow>& rows, int batches) {
+        auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
+        QVERIFY(w.ok());
+        auto run = (*w)->beginRun(RunInfo{});
+        QVERIFY(run.ok());
+        const size_t per = (rows.size() + size_t(batches) - 1) / size_t(batches);
+        for (size_t from = 0; from < rows.size(); from += per) {
+            Batch batch;
+            batch.run = *run;
+            batch.spans.assign(rows.begin() + ptrdiff_t(from),
+                               rows.begin() + ptrdiff_t(std::min(rows.size(), from + per)));
+            (*w)->submit(std::move(batch));
+        }
+        QVERIFY((*w)->endRun(*run, RunResult{}).ok());
+        QVERIFY((*w)->close().ok());
+    }
+
+private slots:
+    // Extremes of every field, optional ones present and absent, every
+    // phase, come back exactly.
+    void encodingRoundTripsEveryValue() {
+        const int64_t big = std::numeric_limits<int64_t>::max(),
+                      small = std::numeric_limits<int64_t>::min();
+        const int bigStep = std::numeric_limits<int32_t>::max(),
+                  smallStep = std::numeric_limits<int32_t>::min();
+        std::vector<SpanRow> rows = {
+            {1, 1, std::nullopt, Phase::None, 0, 0, 0, std::nullopt, 0, 0},
+            {big, big, small, Phase::Decode, bigStep, small, big, big, big, big},
+            {small, small, big, Phase::Preprocess, smallStep, big, big, 0, small, small},
+            {-5, -7, -5, Phase::Vision, 3, -100, -50, std::nullopt, 1, 2},
+            {7, 3, 6, Phase::H2d, 1, 10, 20, 5, 100, 200},
+            {8, 4, std::nullopt, Phase::Projector, 2, 30, 40, std::nullopt, 0, 0},
+            {9, 5, 1, Phase::Prefill, 0, 50, 60, std::nullopt, 0, 0},
+        };
+        rows[1].flopsKnown = false;
+        rows[5].flopsKnown = false;
+        std::vector<SpanRow> back;
+        QVERIFY(decodeSpanRows(encodeSpanRows(pointers(rows)), int64_t(rows.size()), back).ok());
+        QCOMPARE(back.size(), rows.size());
+        for (size_t i = 0; i < rows.size() && !QTest::currentTestFailed(); ++i)
+            test::compareSpans(back[i], rows[i]);
+    }
+
+    void damagedBytesAreAnErrorNeverARow() {
+        const auto rows = capturedSpans(1, 2);
+        const std::string data = encodeSpanRows(pointers(rows));
+        std::vector<SpanRow> out;
+        for (size_t cut = 0; cut < data.size(); ++cut) { // every shorter chunk
+            out.clear();
+            QVERIFY(!decodeSpanRows(data.substr(0, cut), int64_t(rows.size()), out).ok());
+        }
+        QVERIFY(!decodeSpanRows(data + '\0', int64_t(rows.size()), out).ok()); // left over
+        // Row 0, a leaf: flags 3 (FLOPs known, a parent), id 3, module 3, parent 2
+        // (its id less 1), phase 5 (prefill), as docs/format.md lays them out.
+        QCOMPARE(data.substr(0, 5), std::string("\x03\x06\x06\x02\x05", 5));
+        for (const auto& [at, code, says] : {std::tuple{0, char(8), "unknown row flags 8"},
+                                             std::tuple{4, char(7), "phase code 7"}}) {
+            std::string bad = data;
+            bad[size_t(at)] = code;
+            out.clear();
+            test::expectRefusal(decodeSpanRows(bad, int64_t(rows.size()), out),
+                                ErrorCode::NotASession, says);
+        }
+    }
+
+    // Several batches: read back ordered by id, field for field; and the
+    // size this format is for.
+    void sessionRowsReadBackAndStaySmall() {
+        const auto path = file("spans.mvprof");
+        auto rows = capturedSpans(8, 12);
+        writeSpans(path, rows, 3);
+        auto r = SessionReader::open(path);
+        QVERIFY(r.ok());
+        auto back = (*r)->spans(1);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        sortById(rows);
+        QCOMPARE(back->size(), rows.size());
+        for (size_t i = 0; i < rows.size() && !QTest::currentTestFailed(); ++i)
+            test::compareSpans((*back)[i], rows[i]);
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows), COUNT(*) FROM span_chunk", -1,
+                           &st, nullptr);
+        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+        const double perRow =
+            double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
+        QCOMPARE(sqlite3_column_int64(st, 2), int64_t(3)); // a chunk per batch
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        // v10's span table and index took ~90 bytes a span on disk.
+        QVERIFY2(perRow < 12, qPrintable(QString::number(perRow)));
+    }
+
+    // A span id is kept once per run: the writer refuses a second, and a file
+    // that holds one twice is damaged.
+    void eachIdIsKeptOnce() {
+        const auto rows = capturedSpans(0, 1);
+        for (const bool sameBatch : {true, false}) {
+            auto w = SessionWriter::open(file("twice.mvprof"), SessionWriter::Mode::Overwrite);
+            QVERIFY(w.ok());
+            auto run = (*w)->beginRun(RunInfo{});
+            QVERIFY(run.ok());
+            Batch b;
+            b.run = *run;
+            b.spans = rows;
+            if (sameBatch) b.spans.push_back(rows[2]);
+            (*w)->submit(std::move(b));
+            if (!sameBatch) {
+                Batch again;
+                again.run = *run;
+                again.spans = {rows[2]};
+                (*w)->submit(std::move(again));
+            }
+            test::expectRefusal((*w)->close(), ErrorCode::BadInput, "written twice");
+        }
+        const auto path = file("doubled.mvprof");
+        writeSpans(path, rows, 1);
+        test::execSql(QString::fromStdString(path),
+                      "INSERT INTO span_chunk(run, first_id, rows, encoding, data, checksum) "
+                      "SELECT run, first_id + 100, rows, encoding, data, checksum FROM span_chunk");
+        auto r = SessionReader::open(path);
+        QVERIFY(r.ok());
+        test::expectRefusal((*r)->spans(1), ErrorCode::NotASession, "stored twice");
+    }
+
+    void damagedChunksAreRefusedWithAReason() {
+        struct Damage {
+            const char* sqlText;
+            ErrorCode code;
+            const char* says;
+        };
+        const Damage cases[] = {
+            {"UPDATE span_chunk SET checksum = checksum + 1", ErrorCode::NotASession, "checksum"},
+            {"UPDATE span_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
+            {"UPDATE span_chunk SET rows = 0", ErrorCode::NotASession, "claims 0 rows"},
+            {"UPDATE span_chunk SET rows = -1", ErrorCode::NotASession, "claims -1 rows"},
+            {"UPDATE span_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
+        };
+        for (const auto& c : cases) {
+            const auto path = file("damaged.mvprof");
+            writeSpans(path, capturedSpans(1, 2), 1);
+            test::execSql(QString::fromStdString(path), c.sqlText);
+            auto r = SessionReader::open(path);
+            QVERIFY(r.ok()); // damage shows when the rows are read
+            test::expectRefusal((*r)->spans(1), c.code, c.says);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSpanChunks)
+#include "test_span_chunks.moc"
