@@ -233,6 +233,41 @@ inline void unpackSpans(const QString& path) {
     execSql(path, sqlText.c_str());
 }
 
+// Rewrites a session's activity chunks (v11) as v6–v10 stored them, a row of
+// a `device_activity` table each, its name an id of `interned`, read back
+// through the current reader.
+inline void unpackActivities(const QString& path) {
+    std::string sqlText =
+        "CREATE TABLE device_activity(run INTEGER NOT NULL, id INTEGER NOT NULL, kind TEXT NOT"
+        " NULL CHECK(kind IN ('kernel','memcpy','memset','runtime','driver')), name INTEGER NOT"
+        " NULL, device INTEGER NOT NULL, stream INTEGER NOT NULL, thread INTEGER NOT NULL,"
+        " start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, correlation INTEGER, op INTEGER,"
+        " span INTEGER, bytes INTEGER NOT NULL, PRIMARY KEY(run, id)) WITHOUT ROWID;";
+    auto opt = [](const std::optional<int64_t>& v) {
+        return v ? std::to_string(*v) : std::string("NULL");
+    };
+    {
+        auto r = SessionReader::open(path.toStdString());
+        QVERIFY(r.ok());
+        auto runs = (*r)->runs();
+        QVERIFY(runs.ok());
+        for (const auto& run : *runs) {
+            auto acts = (*r)->activities(run.id);
+            QVERIFY(acts.ok());
+            for (const auto& a : *acts)
+                sqlText += "INSERT INTO device_activity VALUES (" + std::to_string(run.id) + "," +
+                           std::to_string(a.id) + ",'" + toString(a.kind) +
+                           "',(SELECT id FROM interned WHERE text = '" + a.name + "')," +
+                           std::to_string(a.device) + "," + std::to_string(a.stream) + "," +
+                           std::to_string(a.thread) + "," + std::to_string(a.startNs) + "," +
+                           std::to_string(a.endNs) + "," + opt(a.correlation) + "," + opt(a.op) +
+                           "," + opt(a.span) + "," + std::to_string(a.bytes) + ");";
+        }
+    }
+    sqlText += "DROP TABLE activity_chunk;";
+    execSql(path, sqlText.c_str());
+}
+
 // Compares a span read back with the one expected, field by field; the
 // caller checks QTest::currentTestFailed(). flopsKnown: compare that too.
 inline void compareSpans(const SpanRow& got, const SpanRow& want, bool flopsKnown = true) {

@@ -19,13 +19,14 @@ class TestSessionMigrations : public QObject {
     QString file(const char* name) const { return dir.filePath(QString::fromLatin1(name)); }
 
     // Turns a current session into what an older mvprof wrote: v10 stored a
-    // patch array per layer and spans as rows; v9 stored op
+    // patch array per layer, spans and device activity as rows; v9 stored op
     // chunks and patch arrays plain and routing as rows; v8 stored patch metrics as a row per
     // patch; v7 had no eval_item_heatmap; v6 no eval tables; v5 no device_activity; v4 stored op
     // rows as rows; v3 had no repetition table; v2 no module roles, no flops_known, op_total
     // without phases and no leaf_flops; v1 also had no run_metric.
     static void downgrade(const QString& path, int version) {
         test::unpackSpans(path);
+        test::unpackActivities(path);
         test::unpackPatchMatrices(path);
         if (version < 10) {
             test::plainOpChunks(path);
@@ -57,6 +58,38 @@ class TestSessionMigrations : public QObject {
                           .c_str());
     }
 
+    // A kernel, a copy and the API call that launched them (ids 10–12; the
+    // test appends id 1 after the migration).
+    static void appendActivities(const QString& path) {
+        auto w = SessionWriter::open(path.toStdString(), SessionWriter::Mode::Append);
+        QVERIFY(w.ok());
+        Batch b;
+        b.run = 1;
+        DeviceActivityRow call, kernel, copy;
+        call.id = 10, call.kind = ActivityKind::Runtime, call.name = "cudaLaunchKernel";
+        call.thread = 4242, call.startNs = 30, call.endNs = 32, call.correlation = 7, call.op = 2;
+        kernel.id = 11, kernel.name = "void gemm<128>(float*)", kernel.device = 0;
+        kernel.stream = 7, kernel.startNs = 40, kernel.endNs = 70, kernel.correlation = 7;
+        kernel.op = 2, kernel.span = 2;
+        copy.id = 12, copy.kind = ActivityKind::Memcpy, copy.name = "Memcpy HtoD";
+        copy.device = 1, copy.stream = 13, copy.startNs = 75, copy.endNs = 80, copy.bytes = 4096;
+        b.activities = {kernel, copy, call}; // not in id order
+        (*w)->submit(std::move(b));
+        QVERIFY((*w)->close().ok());
+    }
+
+    static void compareActivities(const std::vector<DeviceActivityRow>& got,
+                                  const std::vector<DeviceActivityRow>& want) {
+        QCOMPARE(got.size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i) {
+            const auto &a = got[i], &b = want[i];
+            QVERIFY(a.id == b.id && a.kind == b.kind && a.name == b.name && a.device == b.device &&
+                    a.stream == b.stream && a.thread == b.thread && a.startNs == b.startNs &&
+                    a.endNs == b.endNs && a.correlation == b.correlation && a.op == b.op &&
+                    a.span == b.span && a.bytes == b.bytes);
+        }
+    }
+
 private slots:
     void olderSessionsReadAndMigrateWhenAppendedTo() {
         // The sample's patch metric as every version reads it.
@@ -69,15 +102,19 @@ private slots:
         for (int version : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}) {
             const QString path = file(("v" + std::to_string(version) + ".mvprof").c_str());
             test::writeSession(path);
+            appendActivities(path);
             std::vector<OpRow> before;
             std::vector<RoutingRow> routingBefore;
             std::vector<SpanRow> spansBefore;
+            std::vector<DeviceActivityRow> activitiesBefore;
             {
                 auto r = SessionReader::open(path.toStdString());
                 QVERIFY(r.ok());
                 before = *(*r)->ops(1);
                 spansBefore = *(*r)->spans(1);
                 QVERIFY(!spansBefore.empty());
+                activitiesBefore = *(*r)->activities(1);
+                QCOMPARE(activitiesBefore.size(), size_t(3));
                 routingBefore = *(*r)->routing(1);
                 QVERIFY(!routingBefore.empty());
                 QVERIFY(samplePatches(**r));
@@ -100,8 +137,12 @@ private slots:
                 auto reps = (*r)->repetitions(1);
                 if (version < 4)
                     QVERIFY(reps.ok() && reps->empty()); // none before v4, not an error
-                auto acts = (*r)->activities(1);
-                QVERIFY(acts.ok() && acts->empty()); // none before v6, not an error
+                auto acts = (*r)->activities(1);         // none before v6, not an error
+                QVERIFY(acts.ok());
+                if (version < 6)
+                    QVERIFY(acts->empty());
+                else
+                    compareActivities(*acts, activitiesBefore);
                 auto evalItems = (*r)->evalItems(1);
                 QVERIFY(evalItems.ok() && evalItems->empty()); // none before v7, not an error
                 auto evalSet = (*r)->evalSet(1);
@@ -161,7 +202,11 @@ private slots:
             auto reps = (*r)->repetitions(1);
             QVERIFY(reps.ok() && !reps->empty());
             auto acts = (*r)->activities(1);
-            QVERIFY(acts.ok() && acts->size() == 1);
+            QVERIFY(acts.ok());
+            // The one appended (id 1), then v6–v10's rows moved into chunks, field for field.
+            QCOMPARE(acts->size(), size_t(version < 6 ? 1 : 4));
+            if (version >= 6) compareActivities({acts->begin() + 1, acts->end()}, activitiesBefore);
+            acts->resize(1);
             QCOMPARE(acts->front().name, std::string("sgemm"));
             QCOMPARE(acts->front().stream, int64_t(7));
             QCOMPARE(acts->front().correlation.value(), int64_t(5));

@@ -12,6 +12,8 @@ namespace mvp::interop {
 
 namespace {
 constexpr size_t kBatchRows = 8192;
+// Batches handed to the writer per commit; at most twice as many are queued.
+constexpr int kBatchesPerCommit = 4;
 
 bool isSpan(EventKind k) {
     return k == EventKind::Annotation || k == EventKind::ModuleCall || k == EventKind::ModuleSpan;
@@ -433,8 +435,13 @@ private:
         w_.submit(std::move(batch_));
         batch_ = Batch{};
         batch_.run = run;
-        // Bounded memory: wait for the writer now and then rather than queue the whole run.
-        if (++submitted_ % 4 == 0) (void)w_.flush();
+        // Bounded memory without stalling: every few batches, wait for the
+        // writer to have committed what was queued the time before (it wrote
+        // those while these were built), then have it start on these. A
+        // write error is sticky: the run's end reports it.
+        if (++submitted_ % kBatchesPerCommit != 0) return;
+        if (committed_.valid()) (void)committed_.get();
+        committed_ = w_.flushLater();
     }
 
     TraceModel& m_;
@@ -447,6 +454,7 @@ private:
     LaunchTable launchByExternal_, launchByCorrelation_;
     std::map<std::pair<Phase, uint32_t>, std::pair<int64_t, int64_t>> leaves_; // calls, FLOPs
     int submitted_ = 0;
+    std::future<Status> committed_; // the writer's last commit asked for
 };
 } // namespace
 

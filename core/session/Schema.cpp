@@ -1,5 +1,6 @@
 #include "core/session/Schema.h"
 
+#include "core/session/ActivityStore.h"
 #include "core/session/ModuleRoles.h"
 #include "core/session/OpStore.h"
 #include "core/session/PatchValues.h"
@@ -234,10 +235,12 @@ Status createV10(sql::Db& db) {
 
 // v11: a metric's per-patch arrays become one matrix per run (PatchValues.h;
 // a page per layer's array of 2–3 KB was a third of what a capture stored),
-// and spans are packed into chunks like op rows (SpanStore.h; the span table
-// and its index took ~90 bytes a span). Both tables' rows move over
-// (migratePatchArrays, migrateSpanTable) before the old tables are dropped;
-// a new session runs the same steps.
+// and spans and device activity are packed into chunks like op rows
+// (SpanStore.h, ActivityStore.h; the span table and its index took ~90
+// bytes a span, device_activity ~52 a row and most of a trace import's
+// time). The old tables' rows move over (migratePatchArrays,
+// migrateSpanTable, migrateActivityTable) before they are dropped; a new
+// session runs the same steps.
 constexpr const char* kTablesV11 = R"sql(
 ALTER TABLE patch_values RENAME TO patch_arrays_v10;
 CREATE TABLE patch_values(
@@ -248,13 +251,18 @@ CREATE TABLE span_chunk(
   run INTEGER NOT NULL, first_id INTEGER NOT NULL, rows INTEGER NOT NULL,
   encoding INTEGER NOT NULL, data BLOB NOT NULL, checksum INTEGER NOT NULL,
   PRIMARY KEY(run, first_id));
+CREATE TABLE activity_chunk(
+  run INTEGER NOT NULL, first_id INTEGER NOT NULL, rows INTEGER NOT NULL,
+  encoding INTEGER NOT NULL, data BLOB NOT NULL, checksum INTEGER NOT NULL,
+  PRIMARY KEY(run, first_id));
 )sql";
 
 Status createV11(sql::Db& db) {
     if (auto s = db.exec(kTablesV11); !s) return s;
     if (auto s = migratePatchArrays(db); !s) return s;
     if (auto s = db.exec("DROP TABLE patch_arrays_v10;"); !s) return s;
-    return migrateSpanTable(db);
+    if (auto s = migrateSpanTable(db); !s) return s;
+    return migrateActivityTable(db);
 }
 
 Status createV5(sql::Db& db) {
@@ -362,7 +370,8 @@ Status migrate(sql::Db& db, int fromVersion) {
         // read as before), and routing rows are packed into chunks.
         if (fromVersion < 10)
             if (auto s = createV10(db); !s) return s;
-        // v10 → v11: per-patch arrays become a matrix per metric, spans chunks.
+        // v10 → v11: per-patch arrays become a matrix per metric; spans and
+        // device activity are packed into chunks.
         if (fromVersion < 11)
             if (auto s = createV11(db); !s) return s;
         const std::string v = std::to_string(kVersion);

@@ -71,6 +71,7 @@ private:
     explicit SessionReader(std::unique_ptr<Impl> impl);
     Result<std::vector<OpTotal>> readOpTotals(int64_t run); // stored or summed, unchecked
     Result<std::vector<SpanRow>> spanTable(int64_t run);    // v1–v10
+    Result<std::vector<DeviceActivityRow>> activityTable(int64_t run); // v6–v10
     Result<std::vector<PatchMetricRow>> patchArrays(int64_t run,
                                                     const std::string& metric); // v9–v10
     Status evalItemHeatmaps(int64_t run, const std::map<int, EvalItemRow*>& byItem);

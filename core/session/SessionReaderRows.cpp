@@ -1,5 +1,6 @@
 // The reader's per-run row queries beyond the run's tree (tokens, routing,
 // image, outputs, metrics, maps): each checked for content (RowChecks.h).
+#include "core/session/ActivityStore.h"
 #include "core/session/PatchValues.h"
 #include "core/session/ReaderImpl.h"
 #include "core/session/RoutingStore.h"
@@ -243,7 +244,13 @@ Result<std::vector<EvalItemRow>> SessionReader::evalItems(int64_t run) {
 
 Result<std::vector<DeviceActivityRow>> SessionReader::activities(int64_t run) {
     if (d->version < 6) return std::vector<DeviceActivityRow>(); // none before v6
-    auto rows = d->query<DeviceActivityRow>(
+    auto rows = d->version >= 11 ? readActivityChunks(d->db, run) : activityTable(run);
+    return checked(std::move(rows), [&](const auto& r) { return rowcheck::activities(run, r); });
+}
+
+// v6–v10: a row of the device_activity table each.
+Result<std::vector<DeviceActivityRow>> SessionReader::activityTable(int64_t run) {
+    return d->query<DeviceActivityRow>(
         "SELECT a.id, a.kind, i.text, a.device, a.stream, a.thread, a.start_ns, a.end_ns,"
         " a.correlation, a.op, a.span, a.bytes, a.name FROM device_activity a"
         " LEFT JOIN interned i ON i.id = a.name WHERE a.run=? ORDER BY a.id",
@@ -259,7 +266,6 @@ Result<std::vector<DeviceActivityRow>> SessionReader::activities(int64_t run) {
                                      s.int64(4),    s.int64(5),    s.int64(6),     s.int64(7),
                                      s.optInt64(8), s.optInt64(9), s.optInt64(10), s.int64(11)};
         });
-    return checked(std::move(rows), [&](const auto& r) { return rowcheck::activities(run, r); });
 }
 
 Result<std::optional<VisionFeatureRow>> SessionReader::visionFeatures(int64_t run) {

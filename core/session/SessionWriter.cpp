@@ -1,6 +1,7 @@
 #include "core/session/SessionWriter.h"
 
 #include "core/Utf8.h"
+#include "core/session/ActivityStore.h"
 #include "core/session/OpStore.h"
 #include "core/session/PatchValues.h"
 #include "core/session/RoutingStore.h"
@@ -44,14 +45,10 @@ constexpr size_t kWakeRows = 65536;
 // interrupts the model's core to flush its TLB).
 constexpr size_t kPoolBuffers = kWakeRows / SessionWriter::kRecordBufferRows + 4;
 
-// Rows per INSERT of device activity (13 values each, far below SQLite's
-// 32 766 parameters).
-constexpr size_t kActivitiesPerInsert = 64;
-
 struct Job {
     std::optional<Batch> batch;
-    std::function<Status()> fn;           // runs inside the transaction
-    std::promise<Status>* done = nullptr; // fulfilled after the commit
+    std::function<Status()> fn;                 // runs inside the transaction
+    std::shared_ptr<std::promise<Status>> done; // fulfilled after the commit
 };
 } // namespace
 
@@ -63,9 +60,10 @@ struct SessionWriter::Impl {
     OpChunkWriter ops;
     RoutingChunkWriter routing;
     SpanChunkWriter spans;
+    ActivityChunkWriter activities;
     sql::Stmt insModule, insPhase, insLeaf, insToken, insImage, insGrid, insMetric, insAttn,
-        insDevice, insStep, insVision, insRunMetric, insRepetition, insActivity, insActivities,
-        insEvalSet, insEvalItem, insEvalPhase, insEvalHeatmap, selMetric;
+        insDevice, insStep, insVision, insRunMetric, insRepetition, insEvalSet, insEvalItem,
+        insEvalPhase, insEvalHeatmap, selMetric;
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -83,11 +81,11 @@ struct SessionWriter::Impl {
 
     Status prepareAll();
     Status apply(const Batch& b);
-    Status insertActivities(int64_t run, const std::vector<DeviceActivityRow>& rows);
     Status writePatchMetrics(int64_t run, const std::vector<PatchMetricRow>& rows);
     Status insertEvalItems(int64_t run, const std::vector<EvalItemRow>& rows);
     void loop();
     Status waitFor(Job job);
+    std::future<Status> barrier(Job job);
     void keepBuffers(std::deque<Job>& jobs);
     void fillSpares();
 };
@@ -112,7 +110,6 @@ Status SessionWriter::Impl::prepareAll() {
         {&selMetric, kSelectPatchMatrix},
         {&insAttn, "INSERT OR REPLACE INTO attn_map VALUES (?,?,?,?,?,?)"},
         {&insDevice, "INSERT OR REPLACE INTO device VALUES (?,?,?,?,?,?,?)"},
-        {&insActivity, "INSERT INTO device_activity VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"},
         {&insEvalSet, "INSERT OR REPLACE INTO eval_set VALUES (?,?,?,?)"},
         {&insEvalItem, "INSERT OR REPLACE INTO eval_item VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
         {&insEvalPhase, "INSERT OR REPLACE INTO eval_item_phase VALUES (?,?,?,?)"},
@@ -123,40 +120,10 @@ Status SessionWriter::Impl::prepareAll() {
         if (!s) return s.error();
         *p.stmt = std::move(s.value());
     }
-    std::string many = "INSERT INTO device_activity VALUES ";
-    for (size_t i = 0; i < kActivitiesPerInsert; ++i)
-        many += std::string(i ? "," : "") + "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
-    auto s = db.prepare(many);
-    if (!s) return s.error();
-    insActivities = std::move(s.value());
     if (auto s = routing.open(db); !s) return s;
     if (auto s = spans.open(db); !s) return s;
-    return ops.open(db);
-}
-
-// Their names are interned (a few kernel names repeat a million times).
-// kActivitiesPerInsert rows per statement: a trace's millions of kernels and
-// API calls cost SQLite's per-statement work once per group, not per row.
-Status SessionWriter::Impl::insertActivities(int64_t run,
-                                             const std::vector<DeviceActivityRow>& rows) {
-    const size_t grouped = rows.size() - rows.size() % kActivitiesPerInsert;
-    for (size_t i = 0; i < rows.size(); ++i) {
-        const auto& a = rows[i];
-        auto name = ops.intern(a.name);
-        if (!name) return name.error();
-        const bool inGroup = i < grouped;
-        sql::Stmt& s = inGroup ? insActivities : insActivity;
-        const int k = inGroup ? int(i % kActivitiesPerInsert) * 13 : 0;
-        s.bind(k + 1, run), s.bind(k + 2, a.id), s.bind(k + 3, toString(a.kind)),
-            s.bind(k + 4, *name), s.bind(k + 5, a.device), s.bind(k + 6, a.stream),
-            s.bind(k + 7, a.thread), s.bind(k + 8, a.startNs), s.bind(k + 9, a.endNs),
-            s.bind(k + 10, a.correlation), s.bind(k + 11, a.op), s.bind(k + 12, a.span),
-            s.bind(k + 13, a.bytes);
-        const bool lastOfGroup = !inGroup || (i + 1) % kActivitiesPerInsert == 0;
-        if (lastOfGroup)
-            if (auto st = s.exec(); !st) return st;
-    }
-    return Ok{};
+    if (auto s = ops.open(db); !s) return s;
+    return activities.open(db, ops);
 }
 
 // Per metric: the stored matrix, its patches set from the rows (a later row
@@ -217,7 +184,7 @@ Status SessionWriter::Impl::apply(const Batch& b) {
     if (auto s = insertEach(insDevice, run, b.device); !s) return s;
     if (auto s = writePatchMetrics(run, b.patchMetrics); !s) return s;
     if (auto s = insertEach(insAttn, run, b.attnMaps); !s) return s;
-    if (auto s = insertActivities(run, b.activities); !s) return s;
+    if (auto s = activities.write(run, b.activities); !s) return s;
     if (auto s = insertEach(insEvalSet, run, b.evalSet); !s) return s;
     if (auto s = insertEvalItems(run, b.evalItems); !s) return s;
     rows += int64_t(b.rowCount());
@@ -300,18 +267,26 @@ void SessionWriter::Impl::fillSpares() {
     }
 }
 
-Status SessionWriter::Impl::waitFor(Job job) {
-    std::promise<Status> done;
-    auto future = done.get_future();
-    job.done = &done;
+// Queues `job` and wakes the writer at once; the future is ready after the
+// commit that holds it.
+std::future<Status> SessionWriter::Impl::barrier(Job job) {
+    job.done = std::make_shared<std::promise<Status>>();
+    auto future = job.done->get_future();
     {
         std::lock_guard lock(mutex);
-        if (stopping) return makeError(ErrorCode::Internal, "the session writer is closed");
+        if (stopping) {
+            job.done->set_value(makeError(ErrorCode::Internal, "the session writer is closed"));
+            return future;
+        }
         queue.push_back(std::move(job));
         ++queuedBarriers;
     }
     wake.notify_one();
-    return future.get();
+    return future;
+}
+
+Status SessionWriter::Impl::waitFor(Job job) {
+    return barrier(std::move(job)).get();
 }
 
 SessionWriter::SessionWriter(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
@@ -431,6 +406,10 @@ void SessionWriter::submit(Batch&& batch) {
 
 Status SessionWriter::flush() {
     return d->waitFor(Job{});
+}
+
+std::future<Status> SessionWriter::flushLater() {
+    return d->barrier(Job{});
 }
 
 Status SessionWriter::endRun(int64_t run, const RunResult& r) {

@@ -7,6 +7,7 @@
 #include "core/Result.h"
 #include "core/session/Records.h"
 
+#include <future>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,11 @@ public:
     void submit(Batch&& batch);
     // Blocks until everything submitted so far is committed.
     Status flush();
+    // flush() without blocking: the writer starts at once, and the future is
+    // ready once everything submitted before the call is committed. A
+    // producer keeps its queue bounded by waiting on it a few batches later,
+    // working on while the writer writes.
+    std::future<Status> flushLater();
     // Flushes, then records the run's outcome.
     Status endRun(int64_t run, const RunResult& result);
     // Flushes, checkpoints the WAL into the main file and leaves a single file.

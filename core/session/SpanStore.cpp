@@ -1,6 +1,5 @@
 #include "core/session/SpanStore.h"
 
-#include "core/session/Deflate.h"
 #include "core/session/Varint.h"
 
 #include <algorithm>
@@ -11,9 +10,10 @@ namespace mvp {
 using namespace varint;
 
 namespace {
+const std::string kRowsWhat = "the module spans";
+
 Error damaged(const std::string& what) {
-    return makeError(ErrorCode::NotASession, "the module spans of this session are damaged (" +
-                                                 what +
+    return makeError(ErrorCode::NotASession, kRowsWhat + " of this session are damaged (" + what +
                                                  "): copy the session again from its source");
 }
 
@@ -32,11 +32,11 @@ constexpr const char* kInsertChunk =
 Status insertChunk(sql::Stmt& insert, int64_t run, std::vector<const SpanRow*> rows) {
     std::sort(rows.begin(), rows.end(),
               [](const SpanRow* a, const SpanRow* b) { return a->id < b->id; });
-    const std::string data = deflateBlob(encodeSpanRows(rows));
+    const PackedChunk chunk = packChunk(encodeSpanRows(rows));
     insert.bind(1, run), insert.bind(2, rows.front()->id), insert.bind(3, int64_t(rows.size())),
-        insert.bind(4, kSpanChunkDeflated);
-    insert.bindBlob(5, data.data(), data.size());
-    insert.bind(6, int64_t(fnv1a(data)));
+        insert.bind(4, kChunkDeflated);
+    insert.bindBlob(5, chunk.data.data(), chunk.data.size());
+    insert.bind(6, chunk.checksum);
     return insert.exec();
 }
 } // namespace
@@ -114,14 +114,14 @@ Status SpanChunkWriter::write(int64_t run, const std::vector<SpanRow>& rows) {
     if (known == ids_.end()) { // a run this writer has not written to: what it holds already
         auto held = readSpanChunks(*db_, run);
         if (!held) return held.error();
-        known = ids_.emplace(run, std::unordered_set<int64_t>{}).first;
+        known = ids_.emplace(run, KeptIds{}).first;
         for (const auto& s : *held)
             known->second.insert(s.id);
     }
     std::vector<const SpanRow*> pointers;
     pointers.reserve(rows.size());
     for (const auto& s : rows) {
-        if (!known->second.insert(s.id).second)
+        if (!known->second.insert(s.id))
             return makeError(ErrorCode::BadInput, "span " + std::to_string(s.id) + " of run " +
                                                       std::to_string(run) +
                                                       " was written twice: span ids are unique "
@@ -142,23 +142,10 @@ Result<std::vector<SpanRow>> readSpanChunks(sql::Db& db, int64_t run) {
         auto has = st->step();
         if (!has) return has.error();
         if (!*has) break;
-        const int64_t rows = st->int64(0), encoding = st->int64(1);
-        if (encoding != kSpanChunkPlain && encoding != kSpanChunkDeflated)
-            return makeError(ErrorCode::NewerSchema,
-                             "this session's module spans use encoding " +
-                                 std::to_string(encoding) +
-                                 ", which this mvprof cannot read: update mvprof");
-        std::string_view data = st->blobView(2);
-        if (int64_t(fnv1a(data)) != st->int64(3))
-            return damaged("a chunk's bytes do not match their checksum");
-        if (rows < 1 || uint64_t(rows) > (uint64_t(1) << 32) / kMaxSpanRowBytes)
-            return damaged("a chunk claims " + std::to_string(rows) + " rows");
-        if (encoding == kSpanChunkDeflated) {
-            auto plain = inflateBlob(data, size_t(rows) * kMaxSpanRowBytes, inflated);
-            if (!plain) return damaged(plain.error().message);
-            data = *plain;
-        }
-        if (auto s = decodeSpanRows(data, rows, out); !s) return s.error();
+        const StoredChunk chunk{st->int64(0), st->int64(1), st->int64(3), st->blobView(2)};
+        auto data = chunkBytes(chunk, kMaxSpanRowBytes, kRowsWhat, inflated);
+        if (!data) return data.error();
+        if (auto s = decodeSpanRows(*data, chunk.rows, out); !s) return s.error();
     }
     // Chunks come in order of their first ids, and each in id order: sorting is
     // a merge of already sorted runs.

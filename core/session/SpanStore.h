@@ -6,22 +6,19 @@
 // share this code; the codec below is pure bytes, no SQLite.
 
 #include "core/Result.h"
+#include "core/session/ChunkRows.h"
 #include "core/session/Records.h"
 #include "core/session/Sqlite.h"
 
 #include <map>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 namespace mvp {
 
-// Encodings of span_chunk.data: 1, the rows below; 2, those bytes deflated
-// (a zlib stream). This build writes 2 and reads both.
-inline constexpr int kSpanChunkPlain = 1;
-inline constexpr int kSpanChunkDeflated = 2;
-// The most bytes one row takes (eleven varints).
+// The most bytes one row takes (eleven varints). span_chunk.encoding is
+// ChunkRows.h's: 1, the rows below; 2, those bytes deflated.
 inline constexpr size_t kMaxSpanRowBytes = 11 * 10;
 
 // The rows, in the order given, as encoding 1: each field a varint, ids,
@@ -44,7 +41,7 @@ public:
 private:
     sql::Db* db_ = nullptr;
     sql::Stmt insert_;
-    std::map<int64_t, std::unordered_set<int64_t>> ids_; // run → its span ids
+    std::map<int64_t, KeptIds> ids_; // run → its span ids
 };
 
 // The run's spans ordered by id; a damaged chunk or an id stored twice is an Error.

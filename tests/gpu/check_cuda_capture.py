@@ -80,7 +80,7 @@ def trace_failures(name: str, session: str, m: dict) -> list[str]:
         out.append(f"{name}: {share:.3f} of the device time attributed to a module")
     if m.get("cupti.dropped", 0) > 0:
         out.append(f"{name}: CUPTI dropped {m['cupti.dropped']:.0f} records")
-    with sqlite3.connect(session) as db:
+    with gpucheck.connect(session) as db:
         htod = db.execute("SELECT count(*) FROM device_activity a JOIN interned i ON i.id = a.name "
                           "WHERE a.run = 1 AND a.kind = 'memcpy' AND i.text LIKE '%HtoD%' "
                           "AND a.span IS NOT NULL").fetchone()[0]

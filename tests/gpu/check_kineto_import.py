@@ -17,6 +17,8 @@ import sqlite3
 import subprocess
 import sys
 
+import gpucheck
+
 
 def profile(path: str, cuda: bool) -> None:
     import torch
@@ -69,7 +71,7 @@ def main() -> int:
         if r.returncode != 0:
             failures.append(f"{name}: import failed: {r.stderr.strip()}")
             continue
-        with sqlite3.connect(session) as db:
+        with gpucheck.connect(session) as db:
             acts = db.execute("SELECT COUNT(*), COUNT(op) FROM device_activity "
                               "WHERE kind IN ('kernel','memcpy','memset')").fetchone()
             flops_known = db.execute("SELECT COUNT(*) FROM op_total WHERE flops > 0").fetchone()[0]

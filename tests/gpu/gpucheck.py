@@ -12,7 +12,7 @@ import sys
 from typing import List, Optional, Sequence
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from session_rows import patch_rows, span_rows  # noqa: E402
+from session_rows import activity_rows, patch_rows, span_rows  # noqa: E402
 
 
 def start() -> Optional[tuple[str, str, str]]:
@@ -38,14 +38,23 @@ def patch_count(db: sqlite3.Connection, run: int, metric: str) -> int:
 
 
 def connect(session: str) -> sqlite3.Connection:
-    """The session, its packed spans (v11 span_chunk) unpacked into a TEMP
-    table `span` with v10's columns, so that checks can join them in SQL."""
+    """The session, its packed spans and device activity (v11 span_chunk,
+    activity_chunk) unpacked into TEMP tables `span` and `device_activity`
+    with v10's columns (names as `interned` ids), so that checks can join
+    them in SQL."""
     db = sqlite3.connect(session)
     db.execute("CREATE TEMP TABLE span(run, id, module, parent, phase, step, start_ns, end_ns, "
                "device_ns, flops, bytes, flops_known)")
+    db.execute("CREATE TEMP TABLE device_activity(run, id, kind, name, device, stream, thread, "
+               "start_ns, end_ns, correlation, op, span, bytes)")
+    ids = {text: i for i, text in db.execute("SELECT id, text FROM interned")}
     for (run_id,) in db.execute("SELECT DISTINCT run FROM span_chunk").fetchall():
         db.executemany("INSERT INTO temp.span VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                        [(run_id, *row) for row in span_rows(db, run_id)])
+    for (run_id,) in db.execute("SELECT DISTINCT run FROM activity_chunk").fetchall():
+        db.executemany("INSERT INTO temp.device_activity VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                       [(run_id, a[0], a[1], ids[a[2]], *a[3:])
+                        for a in activity_rows(db, run_id)])
     return db
 
 

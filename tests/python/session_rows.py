@@ -4,7 +4,8 @@ reader: per-patch figures (v11 `patch_values`: one matrix of little-endian
 float64 per run and metric, a row per layer from `first_layer`, a column per
 patch, NaN where a patch has none; `encoding` 2 marks it deflated as a zlib
 stream), routing (v10 `routing_chunk`: a layer's rows as varints and a
-float64, deflated) and module spans (v11 `span_chunk`: varints, deflated)."""
+float64, deflated), module spans and device activity (v11 `span_chunk`,
+`activity_chunk`: varints, deflated)."""
 
 import math
 import sqlite3
@@ -111,6 +112,39 @@ def span_rows(db: sqlite3.Connection, run: int) -> List[SpanRow]:
             rows.append((span_id, module, parent, PHASES[phase], step, start,
                          start + _signed(length), device, _signed(flops), _signed(nbytes),
                          bool(flags & 1)))
+    return sorted(rows)
+
+
+KINDS = ("kernel", "memcpy", "memset", "runtime", "driver")
+ActivityRow = Tuple[int, str, str, int, int, int, int, int, Optional[int], Optional[int],
+                    Optional[int], int]
+
+
+def activity_rows(db: sqlite3.Connection, run: int) -> List[ActivityRow]:
+    """(id, kind, name, device, stream, thread, start_ns, end_ns, correlation,
+    op, span, bytes) of `run`'s device activity, ordered by id."""
+    names = dict(db.execute("SELECT id, text FROM interned"))
+    rows: List[ActivityRow] = []
+    for count, encoding, data in db.execute(
+            "SELECT rows, encoding, data FROM activity_chunk WHERE run=?", (run,)):
+        data = _plain(data, encoding)
+        at, act_id, stream, thread, start = 0, 0, 0, 0, 0
+        last = [0, 0, 0]  # correlation, op, span: differences from the last one present
+        for _ in range(count):
+            (flags, d_id, kind, name, device, d_stream, d_thread, d_start, length), at = \
+                _varints(data, at, 9)
+            act_id, stream = act_id + _signed(d_id), stream + _signed(d_stream)
+            thread, start = thread + _signed(d_thread), start + _signed(d_start)
+            links: List[Optional[int]] = [None, None, None]
+            for i in range(3):
+                if flags & (1 << i):
+                    (d,), at = _varints(data, at, 1)
+                    last[i] += _signed(d)
+                    links[i] = last[i]
+            (nbytes,), at = _varints(data, at, 1)
+            rows.append((act_id, KINDS[kind], names[_signed(name)], _signed(device), stream,
+                         thread, start, start + _signed(length), links[0], links[1], links[2],
+                         _signed(nbytes)))
     return sorted(rows)
 
 
