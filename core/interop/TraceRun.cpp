@@ -12,9 +12,6 @@ namespace mvp::interop {
 
 namespace {
 constexpr size_t kBatchRows = 8192;
-// Batches handed to the writer per commit; at most twice as many are queued.
-constexpr int kBatchesPerCommit = 4;
-
 bool isSpan(EventKind k) {
     return k == EventKind::Annotation || k == EventKind::ModuleCall || k == EventKind::ModuleSpan;
 }
@@ -81,6 +78,9 @@ struct Launch {
 // millions of launches); ids past 32 bits, rare, in a table of their own.
 class LaunchTable {
 public:
+    // Room for `ids` wants: grown by doubling, the table would hold up to
+    // twice its ids, and three times while shrink_to_fit copies it.
+    void reserve(size_t ids) { narrow_.reserve(ids); }
     void want(int64_t id) {
         if (id < 0) return;
         if (id < int64_t(UINT32_MAX))
@@ -127,7 +127,7 @@ private:
         v.erase(
             std::unique(v.begin(), v.end(), [](const E& a, const E& b) { return a.id == b.id; }),
             v.end());
-        v.shrink_to_fit();
+        if (v.size() < v.capacity() / 4 * 3) v.shrink_to_fit(); // copying costs a peak too
     }
     template <class V, class Id> static auto find(V& v, Id id) -> decltype(&*v.begin()) {
         const auto it =
@@ -185,6 +185,11 @@ private:
     // Only the ids some GPU work carries are kept while the CPU tracks are
     // walked: a map of every op's External id would cost more than the ops.
     void noteLinksWanted() {
+        size_t work = 0;
+        for (const auto& r : m_.records())
+            work += isDeviceWork(r.kind) ? 1 : 0;
+        launchByExternal_.reserve(work);
+        launchByCorrelation_.reserve(work);
         for (const auto& r : m_.records()) {
             if (!isDeviceWork(r.kind)) continue;
             const EventIds ids = m_.ids(r);
@@ -435,11 +440,11 @@ private:
         w_.submit(std::move(batch_));
         batch_ = Batch{};
         batch_.run = run;
-        // Bounded memory without stalling: every few batches, wait for the
-        // writer to have committed what was queued the time before (it wrote
-        // those while these were built), then have it start on these. A
-        // write error is sticky: the run's end reports it.
-        if (++submitted_ % kBatchesPerCommit != 0) return;
+        // Bounded memory without stalling: wait for the writer to have
+        // committed the batch before (it wrote that one while this one was
+        // built), then have it start on this one. Two batches in flight, not
+        // more: on a 1 GB CUDA trace each more queued cost ~3 MiB of peak
+        // RSS, and no speed. A write error is sticky: the run's end reports it.
         if (committed_.valid()) (void)committed_.get();
         committed_ = w_.flushLater();
     }
@@ -453,7 +458,6 @@ private:
     std::unordered_map<int64_t, std::string> paths_;
     LaunchTable launchByExternal_, launchByCorrelation_;
     std::map<std::pair<Phase, uint32_t>, std::pair<int64_t, int64_t>> leaves_; // calls, FLOPs
-    int submitted_ = 0;
     std::future<Status> committed_; // the writer's last commit asked for
 };
 } // namespace
