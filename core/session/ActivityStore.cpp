@@ -13,10 +13,11 @@ namespace mvp {
 using namespace varint;
 
 namespace {
-const std::string kRowsWhat = "the device activity";
+constexpr const char* kRowsWhat = "the device activity rows";
 
 Error damaged(const std::string& what) {
-    return makeError(ErrorCode::NotASession, kRowsWhat + " of this session is damaged (" + what +
+    return makeError(ErrorCode::NotASession, std::string(kRowsWhat) +
+                                                 " of this session are damaged (" + what +
                                                  "): copy the session again from its source");
 }
 
@@ -26,24 +27,6 @@ constexpr uint64_t kAllFlags = kHasCorrelation | kHasOp | kHasSpan;
 // Kind codes: ActivityKind's order, as docs/format.md lists them.
 static_assert(int(ActivityKind::Kernel) == 0 && int(ActivityKind::Driver) == 4);
 constexpr uint64_t kKinds = 5;
-
-// Rows per chunk when the migration moves a run's table.
-constexpr size_t kMigratedRowsPerChunk = 65536;
-
-constexpr const char* kInsertChunk = "INSERT INTO activity_chunk(run, first_id, rows, encoding, "
-                                     "data, checksum) VALUES (?,?,?,?,?,?)";
-
-// The rows (ordered by id here) as one chunk.
-Status insertChunk(sql::Stmt& insert, int64_t run, std::vector<const PackedActivity*> rows) {
-    std::sort(rows.begin(), rows.end(),
-              [](const PackedActivity* a, const PackedActivity* b) { return a->id < b->id; });
-    const PackedChunk chunk = packChunk(encodeActivityRows(rows));
-    insert.bind(1, run), insert.bind(2, rows.front()->id), insert.bind(3, int64_t(rows.size())),
-        insert.bind(4, kChunkDeflated);
-    insert.bindBlob(5, chunk.data.data(), chunk.data.size());
-    insert.bind(6, chunk.checksum);
-    return insert.exec();
-}
 
 // The last value of each optional link, for the next row's difference.
 struct Links {
@@ -130,43 +113,28 @@ Status decodeActivityRows(std::string_view data, int64_t rows, std::vector<Packe
     return Ok{};
 }
 
+const ChunkTable<PackedActivity>& activityChunks() {
+    static const ChunkTable<PackedActivity> table{"activity_chunk",   kRowsWhat,
+                                                  "device activity",  kMaxActivityRowBytes,
+                                                  encodeActivityRows, decodeActivityRows};
+    return table;
+}
+
 Status ActivityChunkWriter::open(sql::Db& db, OpChunkWriter& strings) {
-    db_ = &db;
     strings_ = &strings;
-    auto st = db.prepare(kInsertChunk);
-    if (!st) return st.error();
-    insert_ = std::move(st.value());
-    return Ok{};
+    return chunks_.open(db);
 }
 
 Status ActivityChunkWriter::write(int64_t run, const std::vector<DeviceActivityRow>& rows) {
-    if (rows.empty()) return Ok{};
-    auto known = ids_.find(run);
-    if (known == ids_.end()) { // a run this writer has not written to: what it holds already
-        auto held = readActivityChunks(*db_, run);
-        if (!held) return held.error();
-        known = ids_.emplace(run, KeptIds{}).first;
-        for (const auto& a : *held)
-            known->second.insert(a.id);
-    }
-    std::vector<PackedActivity> packed;
-    packed.reserve(rows.size());
+    packed_.clear();
+    packed_.reserve(rows.size());
     for (const auto& a : rows) {
-        if (!known->second.insert(a.id))
-            return makeError(ErrorCode::BadInput, "device activity " + std::to_string(a.id) +
-                                                      " of run " + std::to_string(run) +
-                                                      " was written twice: its ids are unique "
-                                                      "within a run");
         auto name = strings_->intern(a.name);
         if (!name) return name.error();
-        packed.push_back({a.id, a.kind, *name, a.device, a.stream, a.thread, a.startNs, a.endNs,
-                          a.correlation, a.op, a.span, a.bytes});
+        packed_.push_back({a.id, a.kind, *name, a.device, a.stream, a.thread, a.startNs, a.endNs,
+                           a.correlation, a.op, a.span, a.bytes});
     }
-    std::vector<const PackedActivity*> pointers;
-    pointers.reserve(packed.size());
-    for (const auto& a : packed)
-        pointers.push_back(&a);
-    return insertChunk(insert_, run, std::move(pointers));
+    return chunks_.write(run, packed_);
 }
 
 namespace {
@@ -184,36 +152,18 @@ Result<std::unordered_map<int64_t, std::string>> internedStrings(sql::Db& db) {
 } // namespace
 
 Result<std::vector<DeviceActivityRow>> readActivityChunks(sql::Db& db, int64_t run) {
-    auto st = db.prepare("SELECT rows, encoding, data, checksum FROM activity_chunk WHERE run=? "
-                         "ORDER BY first_id");
-    if (!st) return st.error();
-    st->bind(1, run);
-    std::vector<PackedActivity> packed;
-    std::string inflated; // reused chunk to chunk
-    for (;;) {
-        auto has = st->step();
-        if (!has) return has.error();
-        if (!*has) break;
-        const StoredChunk chunk{st->int64(0), st->int64(1), st->int64(3), st->blobView(2)};
-        auto data = chunkBytes(chunk, kMaxActivityRowBytes, kRowsWhat, inflated);
-        if (!data) return data.error();
-        if (auto s = decodeActivityRows(*data, chunk.rows, packed); !s) return s.error();
-    }
-    // Chunks come in order of their first ids, each in id order.
-    std::stable_sort(packed.begin(), packed.end(),
-                     [](const PackedActivity& a, const PackedActivity& b) { return a.id < b.id; });
+    auto packed = activityChunks().read(db, run);
+    if (!packed) return packed.error();
     std::unordered_map<int64_t, std::string> names;
-    if (!packed.empty()) {
+    if (!packed->empty()) {
         auto strings = internedStrings(db);
         if (!strings) return strings.error();
         names = std::move(*strings);
     }
     std::vector<DeviceActivityRow> out;
-    out.reserve(packed.size());
-    for (const auto& p : packed) {
+    out.reserve(packed->size());
+    for (const auto& p : *packed) {
         const std::string where = "device_activity " + std::to_string(p.id);
-        if (!out.empty() && out.back().id == p.id)
-            return rowcheck::damaged(run, where, "it is stored twice");
         const auto name = names.find(p.name);
         if (name == names.end())
             return rowcheck::damaged(
@@ -227,21 +177,10 @@ Result<std::vector<DeviceActivityRow>> readActivityChunks(sql::Db& db, int64_t r
 Status migrateActivityTable(sql::Db& db) {
     auto read = db.prepare("SELECT run, id, kind, name, device, stream, thread, start_ns, end_ns, "
                            "correlation, op, span, bytes FROM device_activity ORDER BY run, id");
-    auto insert = db.prepare(kInsertChunk);
+    auto insert = db.prepare(activityChunks().insertSql());
     if (!read) return read.error();
     if (!insert) return insert.error();
-    // A chunk at a time (rows come by run, then id): memory stays bounded.
-    std::vector<PackedActivity> chunk;
-    int64_t chunkRun = 0;
-    const auto flush = [&]() -> Status {
-        if (chunk.empty()) return Ok{};
-        std::vector<const PackedActivity*> pointers;
-        for (const auto& a : chunk)
-            pointers.push_back(&a);
-        auto st = insertChunk(*insert, chunkRun, std::move(pointers));
-        chunk.clear();
-        return st;
-    };
+    ChunkMigration<PackedActivity> chunks(activityChunks(), *insert);
     for (;;) {
         auto has = read->step();
         if (!has) return has.error();
@@ -256,12 +195,9 @@ Status migrateActivityTable(sql::Db& db) {
         a.stream = read->int64(5), a.thread = read->int64(6), a.startNs = read->int64(7),
         a.endNs = read->int64(8), a.correlation = read->optInt64(9), a.op = read->optInt64(10),
         a.span = read->optInt64(11), a.bytes = read->int64(12);
-        if (read->int64(0) != chunkRun || chunk.size() == kMigratedRowsPerChunk)
-            if (auto st = flush(); !st) return st;
-        chunkRun = read->int64(0);
-        chunk.push_back(a);
+        if (auto st = chunks.add(read->int64(0), a); !st) return st;
     }
-    if (auto st = flush(); !st) return st;
+    if (auto st = chunks.finish(); !st) return st;
     return db.exec("DROP TABLE device_activity;");
 }
 

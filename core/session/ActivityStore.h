@@ -12,7 +12,6 @@
 #include "core/session/Records.h"
 #include "core/session/Sqlite.h"
 
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,20 +44,23 @@ std::string encodeActivityRows(const std::vector<const PackedActivity*>& rows);
 // unknown kind code or flag, bytes left over — is an Error, never a row.
 Status decodeActivityRows(std::string_view data, int64_t rows, std::vector<PackedActivity>& out);
 
+// The activity_chunk table with the codec above.
+const ChunkTable<PackedActivity>& activityChunks();
+
 // Stores device activity, on the writer's connection and inside its
-// transaction, its names interned by `strings`.
+// transaction, its names interned by `strings`: each write one chunk,
+// ordered by id; an id the run already holds is refused, as the key of
+// v6–v10's table refused it.
 class ActivityChunkWriter {
 public:
+    ActivityChunkWriter() : chunks_(activityChunks()) {}
     Status open(sql::Db& db, OpChunkWriter& strings);
-    // The rows as one chunk (none for no rows), ordered by id. An id the run
-    // already holds is refused, as the key of v6–v10's table refused it.
     Status write(int64_t run, const std::vector<DeviceActivityRow>& rows);
 
 private:
-    sql::Db* db_ = nullptr;
+    ChunkTableWriter<PackedActivity> chunks_;
     OpChunkWriter* strings_ = nullptr;
-    sql::Stmt insert_;
-    std::map<int64_t, KeptIds> ids_; // run → its activity ids
+    std::vector<PackedActivity> packed_; // reused write to write
 };
 
 // The run's rows ordered by id, their names resolved; a damaged chunk, a

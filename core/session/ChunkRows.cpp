@@ -29,10 +29,14 @@ Result<std::string_view> chunkBytes(const StoredChunk& chunk, size_t maxRowBytes
     return plain;
 }
 
-PackedChunk packChunk(std::string_view plain) {
-    PackedChunk out{deflateBlob(plain), 0};
-    out.checksum = int64_t(varint::fnv1a(out.data));
-    return out;
+Status insertChunk(sql::Stmt& insert, int64_t run, int64_t firstId, int64_t rows,
+                   std::string_view plain) {
+    const std::string data = deflateBlob(plain);
+    insert.bind(1, run), insert.bind(2, firstId), insert.bind(3, rows),
+        insert.bind(4, kChunkDeflated);
+    insert.bindBlob(5, data.data(), data.size());
+    insert.bind(6, int64_t(varint::fnv1a(data)));
+    return insert.exec();
 }
 
 bool KeptIds::insert(int64_t id) {

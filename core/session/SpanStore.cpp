@@ -10,10 +10,11 @@ namespace mvp {
 using namespace varint;
 
 namespace {
-const std::string kRowsWhat = "the module spans";
+constexpr const char* kRowsWhat = "the module spans";
 
 Error damaged(const std::string& what) {
-    return makeError(ErrorCode::NotASession, kRowsWhat + " of this session are damaged (" + what +
+    return makeError(ErrorCode::NotASession, std::string(kRowsWhat) +
+                                                 " of this session are damaged (" + what +
                                                  "): copy the session again from its source");
 }
 
@@ -22,23 +23,6 @@ Error damaged(const std::string& what) {
 constexpr uint64_t kFlopsKnown = 1, kHasParent = 2, kHasDeviceNs = 4;
 constexpr uint64_t kAllFlags = kFlopsKnown | kHasParent | kHasDeviceNs;
 
-// Rows per chunk when the migration moves a run's span table.
-constexpr size_t kMigratedRowsPerChunk = 65536;
-
-constexpr const char* kInsertChunk =
-    "INSERT INTO span_chunk(run, first_id, rows, encoding, data, checksum) VALUES (?,?,?,?,?,?)";
-
-// The rows (ordered by id here: neighbours then differ by little) as one chunk.
-Status insertChunk(sql::Stmt& insert, int64_t run, std::vector<const SpanRow*> rows) {
-    std::sort(rows.begin(), rows.end(),
-              [](const SpanRow* a, const SpanRow* b) { return a->id < b->id; });
-    const PackedChunk chunk = packChunk(encodeSpanRows(rows));
-    insert.bind(1, run), insert.bind(2, rows.front()->id), insert.bind(3, int64_t(rows.size())),
-        insert.bind(4, kChunkDeflated);
-    insert.bindBlob(5, chunk.data.data(), chunk.data.size());
-    insert.bind(6, chunk.checksum);
-    return insert.exec();
-}
 } // namespace
 
 std::string encodeSpanRows(const std::vector<const SpanRow*>& rows) {
@@ -100,81 +84,23 @@ Status decodeSpanRows(std::string_view data, int64_t rows, std::vector<SpanRow>&
     return Ok{};
 }
 
-Status SpanChunkWriter::open(sql::Db& db) {
-    db_ = &db;
-    auto st = db.prepare(kInsertChunk);
-    if (!st) return st.error();
-    insert_ = std::move(st.value());
-    return Ok{};
-}
-
-Status SpanChunkWriter::write(int64_t run, const std::vector<SpanRow>& rows) {
-    if (rows.empty()) return Ok{};
-    auto known = ids_.find(run);
-    if (known == ids_.end()) { // a run this writer has not written to: what it holds already
-        auto held = readSpanChunks(*db_, run);
-        if (!held) return held.error();
-        known = ids_.emplace(run, KeptIds{}).first;
-        for (const auto& s : *held)
-            known->second.insert(s.id);
-    }
-    std::vector<const SpanRow*> pointers;
-    pointers.reserve(rows.size());
-    for (const auto& s : rows) {
-        if (!known->second.insert(s.id))
-            return makeError(ErrorCode::BadInput, "span " + std::to_string(s.id) + " of run " +
-                                                      std::to_string(run) +
-                                                      " was written twice: span ids are unique "
-                                                      "within a run");
-        pointers.push_back(&s);
-    }
-    return insertChunk(insert_, run, std::move(pointers));
+const ChunkTable<SpanRow>& spanChunks() {
+    static const ChunkTable<SpanRow> table{"span_chunk",     kRowsWhat,      "span",
+                                           kMaxSpanRowBytes, encodeSpanRows, decodeSpanRows};
+    return table;
 }
 
 Result<std::vector<SpanRow>> readSpanChunks(sql::Db& db, int64_t run) {
-    auto st = db.prepare("SELECT rows, encoding, data, checksum FROM span_chunk WHERE run=? "
-                         "ORDER BY first_id");
-    if (!st) return st.error();
-    st->bind(1, run);
-    std::vector<SpanRow> out;
-    std::string inflated; // reused chunk to chunk
-    for (;;) {
-        auto has = st->step();
-        if (!has) return has.error();
-        if (!*has) break;
-        const StoredChunk chunk{st->int64(0), st->int64(1), st->int64(3), st->blobView(2)};
-        auto data = chunkBytes(chunk, kMaxSpanRowBytes, kRowsWhat, inflated);
-        if (!data) return data.error();
-        if (auto s = decodeSpanRows(*data, chunk.rows, out); !s) return s.error();
-    }
-    // Chunks come in order of their first ids, and each in id order: sorting is
-    // a merge of already sorted runs.
-    std::stable_sort(out.begin(), out.end(),
-                     [](const SpanRow& a, const SpanRow& b) { return a.id < b.id; });
-    for (size_t i = 1; i < out.size(); ++i)
-        if (out[i].id == out[i - 1].id)
-            return damaged("span " + std::to_string(out[i].id) + " is stored twice");
-    return out;
+    return spanChunks().read(db, run);
 }
 
 Status migrateSpanTable(sql::Db& db) {
     auto read = db.prepare("SELECT run, id, module, parent, phase, step, start_ns, end_ns, "
                            "device_ns, flops, bytes, flops_known FROM span ORDER BY run, id");
-    auto insert = db.prepare(kInsertChunk);
+    auto insert = db.prepare(spanChunks().insertSql());
     if (!read) return read.error();
     if (!insert) return insert.error();
-    // A chunk at a time (rows come by run, then id): memory stays bounded.
-    std::vector<SpanRow> chunk;
-    int64_t chunkRun = 0;
-    const auto flush = [&]() -> Status {
-        if (chunk.empty()) return Ok{};
-        std::vector<const SpanRow*> pointers;
-        for (const auto& s : chunk)
-            pointers.push_back(&s);
-        auto st = insertChunk(*insert, chunkRun, std::move(pointers));
-        chunk.clear();
-        return st;
-    };
+    ChunkMigration<SpanRow> chunks(spanChunks(), *insert);
     for (;;) {
         auto has = read->step();
         if (!has) return has.error();
@@ -187,12 +113,9 @@ Status migrateSpanTable(sql::Db& db) {
         s.step = read->int32(5), s.startNs = read->int64(6), s.endNs = read->int64(7),
         s.deviceNs = read->optInt64(8), s.flops = read->int64(9), s.bytes = read->int64(10),
         s.flopsKnown = read->int64(11) != 0;
-        if (read->int64(0) != chunkRun || chunk.size() == kMigratedRowsPerChunk)
-            if (auto st = flush(); !st) return st;
-        chunkRun = read->int64(0);
-        chunk.push_back(s);
+        if (auto st = chunks.add(read->int64(0), s); !st) return st;
     }
-    if (auto st = flush(); !st) return st;
+    if (auto st = chunks.finish(); !st) return st;
     return db.exec("DROP TABLE span;");
 }
 

@@ -10,7 +10,6 @@
 #include "core/session/Records.h"
 #include "core/session/Sqlite.h"
 
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,18 +29,15 @@ std::string encodeSpanRows(const std::vector<const SpanRow*>& rows);
 // an Error, never a row.
 Status decodeSpanRows(std::string_view data, int64_t rows, std::vector<SpanRow>& out);
 
-// Stores spans, on the writer's connection and inside its transaction.
-class SpanChunkWriter {
-public:
-    Status open(sql::Db& db);
-    // The rows as one chunk (none for no rows), ordered by id. A span id the
-    // run already holds is refused, as the key of v1–v10's span table refused it.
-    Status write(int64_t run, const std::vector<SpanRow>& rows);
+// The span_chunk table with the codec above.
+const ChunkTable<SpanRow>& spanChunks();
 
-private:
-    sql::Db* db_ = nullptr;
-    sql::Stmt insert_;
-    std::map<int64_t, KeptIds> ids_; // run → its span ids
+// Stores spans, on the writer's connection and inside its transaction: each
+// write one chunk, ordered by id; a span id the run already holds is
+// refused, as the key of v1–v10's span table refused it.
+class SpanChunkWriter : public ChunkTableWriter<SpanRow> {
+public:
+    SpanChunkWriter() : ChunkTableWriter(spanChunks()) {}
 };
 
 // The run's spans ordered by id; a damaged chunk or an id stored twice is an Error.
