@@ -3,6 +3,7 @@
 // it on purpose). Header-only: only tests that link SQLite include it.
 
 #include "core/session/SessionReader.h"
+#include "core/session/SessionWriter.h"
 
 #include <QByteArray>
 #include <QString>
@@ -35,6 +36,52 @@ template <typename R> void expectRefusal(const R& result, ErrorCode code, const 
     QCOMPARE(result.error().code, code);
     QVERIFY2(QString::fromStdString(result.error().message).contains(QLatin1String(says)),
              result.error().message.c_str());
+}
+
+// Damage done in SQL to a file `write(path)` makes afresh, and the words
+// that reading it with `read(reader)` must be refused with; the file itself
+// still opens (damage shows when the rows are read).
+struct SqlDamage {
+    const char* sqlText;
+    ErrorCode code;
+    const char* says;
+};
+template <class Write, class Read>
+void expectSqlDamageRefused(const std::string& path, std::initializer_list<SqlDamage> cases,
+                            Write write, Read read) {
+    for (const auto& c : cases) {
+        write(path);
+        execSql(QString::fromStdString(path), c.sqlText);
+        auto r = SessionReader::open(path);
+        QVERIFY(r.ok());
+        expectRefusal(read(**r), c.code, c.says);
+        if (QTest::currentTestFailed()) return;
+    }
+}
+
+// The writer refuses a row whose key the run holds: `again` sent after
+// `rows`, in the same batch and in a later one (`member`: the batch's rows of that kind).
+template <class Row>
+void expectWriterRefusesTwice(const std::string& path, std::vector<Row> Batch::*member,
+                              const std::vector<Row>& rows, const Row& again) {
+    for (const bool sameBatch : {true, false}) {
+        auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
+        QVERIFY(w.ok());
+        auto run = (*w)->beginRun(RunInfo{});
+        QVERIFY(run.ok());
+        Batch b;
+        b.run = *run;
+        b.*member = rows;
+        if (sameBatch) (b.*member).push_back(again);
+        (*w)->submit(std::move(b));
+        if (!sameBatch) {
+            Batch later;
+            later.run = *run;
+            later.*member = {again};
+            (*w)->submit(std::move(later));
+        }
+        expectRefusal((*w)->close(), ErrorCode::BadInput, "twice");
+    }
 }
 
 // Compares an op row read back with the one expected, field by field; the

@@ -172,24 +172,7 @@ private slots:
     // that holds one twice is damaged.
     void eachIdIsKeptOnce() {
         const auto rows = tracedActivity(2);
-        for (const bool sameBatch : {true, false}) {
-            auto w = SessionWriter::open(file("twice.mvprof"), SessionWriter::Mode::Overwrite);
-            QVERIFY(w.ok());
-            auto run = (*w)->beginRun(RunInfo{});
-            QVERIFY(run.ok());
-            Batch b;
-            b.run = *run;
-            b.activities = rows;
-            if (sameBatch) b.activities.push_back(rows[1]);
-            (*w)->submit(std::move(b));
-            if (!sameBatch) {
-                Batch again;
-                again.run = *run;
-                again.activities = {rows[1]};
-                (*w)->submit(std::move(again));
-            }
-            test::expectRefusal((*w)->close(), ErrorCode::BadInput, "written twice");
-        }
+        test::expectWriterRefusesTwice(file("twice.mvprof"), &Batch::activities, rows, rows[1]);
         const auto path = file("doubled.mvprof");
         writeActivity(path, rows, 1);
         test::execSql(QString::fromStdString(path),
@@ -202,28 +185,17 @@ private slots:
     }
 
     void damagedChunksAreRefusedWithAReason() {
-        struct Damage {
-            const char* sqlText;
-            ErrorCode code;
-            const char* says;
-        };
-        const Damage cases[] = {
-            {"UPDATE activity_chunk SET checksum = checksum + 1", ErrorCode::NotASession,
-             "checksum"},
-            {"UPDATE activity_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
-            {"UPDATE activity_chunk SET rows = 0", ErrorCode::NotASession, "claims 0 rows"},
-            {"UPDATE activity_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
-            {"DELETE FROM interned WHERE text = 'Memcpy HtoD'", ErrorCode::NotASession,
-             "is not an interned string"},
-        };
-        for (const auto& c : cases) {
-            const auto path = file("damaged.mvprof");
-            writeActivity(path, tracedActivity(3), 1);
-            test::execSql(QString::fromStdString(path), c.sqlText);
-            auto r = SessionReader::open(path);
-            QVERIFY(r.ok()); // damage shows when the rows are read
-            test::expectRefusal((*r)->activities(1), c.code, c.says);
-        }
+        test::expectSqlDamageRefused(
+            file("damaged.mvprof"),
+            {{"UPDATE activity_chunk SET checksum = checksum + 1", ErrorCode::NotASession,
+              "checksum"},
+             {"UPDATE activity_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
+             {"UPDATE activity_chunk SET rows = 0", ErrorCode::NotASession, "claims 0 rows"},
+             {"UPDATE activity_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
+             {"DELETE FROM interned WHERE text = 'Memcpy HtoD'", ErrorCode::NotASession,
+              "is not an interned string"}},
+            [&](const std::string& path) { writeActivity(path, tracedActivity(3), 1); },
+            [](SessionReader& r) { return r.activities(1); });
     }
 };
 

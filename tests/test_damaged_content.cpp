@@ -220,83 +220,42 @@ private slots:
         QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
     }
 
-    // Routing rows are packed from v10 (their phase and modality are codes,
-    // test_routing_chunks): damage to their values is written, not patched in.
-    void damagedRoutingIsNamedNotUsed() {
+    // Routing (v10), spans and device activity (v11) are packed, their
+    // phases, modalities and kinds codes (test_routing_chunks,
+    // test_span_chunks, test_activity_chunks): damage to their values is
+    // written through the writer, not patched in.
+    void damagedPackedRowsAreNamedNotUsed() {
         struct Case {
             const char* name;
-            std::function<void(std::vector<RoutingRow>&)> damage;
+            std::function<void(Batch&)> damage;
             const char* says;
         };
+        const int64_t most = std::numeric_limits<int64_t>::max();
         const Case cases[] = {
-            {"negative expert", [](auto& r) { r[0].expert = -5; },
+            {"negative expert", [](Batch& b) { b.routing[0].expert = -5; },
              "routing (layer 0, token 1, rank 0) of run 1: expert -5"},
-            {"expert the model lacks", [](auto& r) { r[1].expert = 9; },
+            {"expert the model lacks", [](Batch& b) { b.routing[1].expert = 9; },
              "expert 9 is outside 0..3 (the model has 4 experts)"},
-            {"negative layer", [](auto& r) { r[1].layer = -2; }, "layer -2"},
-            {"gate weight", [](auto& r) { r[0].weight = -0.5; }, "weight -0.5"},
-        };
-        for (const auto& c : cases) {
-            const QString path = dir.filePath(QStringLiteral("routing.mvprof"));
-            writeSession(path, [&](Batch& b) { c.damage(b.routing); });
-            const auto s = loadAll(path);
-            QVERIFY2(!s.ok(), c.name);
-            QCOMPARE(s.error().code, ErrorCode::NotASession);
-            const QString message = QString::fromStdString(s.error().message);
-            QVERIFY2(message.contains(QString::fromUtf8(c.says)), qPrintable(message));
-            QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
-        }
-    }
-
-    // Spans are packed from v11 (their phase is a code, test_span_chunks):
-    // damage to their values is written, not patched in.
-    void damagedSpansAreNamedNotUsed() {
-        struct Case {
-            const char* name;
-            std::function<void(std::vector<SpanRow>&)> damage;
-            const char* says;
-        };
-        const Case cases[] = {
-            {"inverted span", [](auto& s) { s[1].endNs = 1; }, "span 2 of run 1: it ends"},
+            {"negative layer", [](Batch& b) { b.routing[1].layer = -2; }, "layer -2"},
+            {"gate weight", [](Batch& b) { b.routing[0].weight = -0.5; }, "weight -0.5"},
+            {"inverted span", [](Batch& b) { b.spans[1].endNs = 1; }, "span 2 of run 1: it ends"},
             {"span from before any clock",
-             [](auto& s) { s[0].startNs = std::numeric_limits<int64_t>::min(); },
+             [](Batch& b) { b.spans[0].startNs = std::numeric_limits<int64_t>::min(); },
              "span 1 of run 1: start_ns -9223372036854775808 is outside"},
-            {"negative device time", [](auto& s) { s[1].deviceNs = -4; },
+            {"negative device time", [](Batch& b) { b.spans[1].deviceNs = -4; },
              "span 2 of run 1: device_ns -4 is outside"},
-            {"huge FLOPs", [](auto& s) { s[0].flops = std::numeric_limits<int64_t>::max(); },
+            {"huge span FLOPs", [&](Batch& b) { b.spans[0].flops = most; },
              "span 1 of run 1: flops 9223372036854775807 is outside"},
-        };
-        for (const auto& c : cases) {
-            const QString path = dir.filePath(QStringLiteral("spans.mvprof"));
-            writeSession(path, [&](Batch& b) { c.damage(b.spans); });
-            const auto s = loadAll(path);
-            QVERIFY2(!s.ok(), c.name);
-            QCOMPARE(s.error().code, ErrorCode::NotASession);
-            const QString message = QString::fromStdString(s.error().message);
-            QVERIFY2(message.contains(QString::fromUtf8(c.says)), qPrintable(message));
-            QVERIFY2(message.contains(QStringLiteral("damaged")), qPrintable(message));
-        }
-    }
-
-    // Device activity is packed from v11 (its kind is a code,
-    // test_activity_chunks): damage to its values is written, not patched in.
-    void damagedActivityIsNamedNotUsed() {
-        struct Case {
-            const char* name;
-            std::function<void(DeviceActivityRow&)> damage;
-            const char* says;
-        };
-        const Case cases[] = {
-            {"kernel ending before it starts", [](auto& a) { a.endNs = 5; },
+            {"kernel ending before it starts", [](Batch& b) { b.activities[0].endNs = 5; },
              "device_activity 1 of run 1: end_ns 5 is outside 25.."},
-            {"kernel on device -1", [](auto& a) { a.device = -1; },
+            {"kernel on device -1", [](Batch& b) { b.activities[0].device = -1; },
              "device_activity 1 of run 1: device -1 is outside 0..1023"},
-            {"negative bytes", [](auto& a) { a.bytes = -8; },
+            {"negative bytes", [](Batch& b) { b.activities[0].bytes = -8; },
              "device_activity 1 of run 1: bytes -8"},
         };
         for (const auto& c : cases) {
-            const QString path = dir.filePath(QStringLiteral("activity.mvprof"));
-            writeSession(path, [&](Batch& b) { c.damage(b.activities.front()); });
+            const QString path = dir.filePath(QStringLiteral("packed.mvprof"));
+            writeSession(path, c.damage);
             const auto s = loadAll(path);
             QVERIFY2(!s.ok(), c.name);
             QCOMPARE(s.error().code, ErrorCode::NotASession);

@@ -155,24 +155,7 @@ private slots:
     // and a file that holds one twice is damaged.
     void eachKeyIsKeptOnce() {
         const auto rows = capturedRouting(1, 4);
-        for (const bool sameBatch : {true, false}) {
-            auto w = SessionWriter::open(file("twice.mvprof"), SessionWriter::Mode::Overwrite);
-            QVERIFY(w.ok());
-            auto run = (*w)->beginRun(RunInfo{});
-            QVERIFY(run.ok());
-            Batch b;
-            b.run = *run;
-            b.routing = rows;
-            if (sameBatch) b.routing.push_back(rows[3]);
-            (*w)->submit(std::move(b));
-            if (!sameBatch) {
-                Batch again;
-                again.run = *run;
-                again.routing = {rows[3]};
-                (*w)->submit(std::move(again));
-            }
-            test::expectRefusal((*w)->close(), ErrorCode::BadInput, "twice");
-        }
+        test::expectWriterRefusesTwice(file("twice.mvprof"), &Batch::routing, rows, rows[3]);
         const auto path = file("doubled.mvprof");
         writeRouting(path, rows, 1);
         test::execSql(QString::fromStdString(path),
@@ -184,26 +167,15 @@ private slots:
     }
 
     void damagedChunksAreRefusedWithAReason() {
-        struct Damage {
-            const char* sqlText;
-            ErrorCode code;
-            const char* says;
-        };
-        const Damage cases[] = {
-            {"UPDATE routing_chunk SET checksum = checksum + 1", ErrorCode::NotASession,
-             "checksum"},
-            {"UPDATE routing_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
-            {"UPDATE routing_chunk SET rows = -1", ErrorCode::NotASession, "damaged"},
-            {"UPDATE routing_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
-        };
-        for (const auto& c : cases) {
-            const auto path = file("damaged.mvprof");
-            writeRouting(path, capturedRouting(2, 10), 1);
-            test::execSql(QString::fromStdString(path), c.sqlText);
-            auto r = SessionReader::open(path);
-            QVERIFY(r.ok()); // damage shows when the rows are read
-            test::expectRefusal((*r)->routing(1), c.code, c.says);
-        }
+        test::expectSqlDamageRefused(
+            file("damaged.mvprof"),
+            {{"UPDATE routing_chunk SET checksum = checksum + 1", ErrorCode::NotASession,
+              "checksum"},
+             {"UPDATE routing_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
+             {"UPDATE routing_chunk SET rows = -1", ErrorCode::NotASession, "damaged"},
+             {"UPDATE routing_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"}},
+            [&](const std::string& path) { writeRouting(path, capturedRouting(2, 10), 1); },
+            [](SessionReader& r) { return r.routing(1); });
     }
 };
 

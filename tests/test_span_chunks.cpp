@@ -165,24 +165,7 @@ private slots:
     // that holds one twice is damaged.
     void eachIdIsKeptOnce() {
         const auto rows = capturedSpans(0, 1);
-        for (const bool sameBatch : {true, false}) {
-            auto w = SessionWriter::open(file("twice.mvprof"), SessionWriter::Mode::Overwrite);
-            QVERIFY(w.ok());
-            auto run = (*w)->beginRun(RunInfo{});
-            QVERIFY(run.ok());
-            Batch b;
-            b.run = *run;
-            b.spans = rows;
-            if (sameBatch) b.spans.push_back(rows[2]);
-            (*w)->submit(std::move(b));
-            if (!sameBatch) {
-                Batch again;
-                again.run = *run;
-                again.spans = {rows[2]};
-                (*w)->submit(std::move(again));
-            }
-            test::expectRefusal((*w)->close(), ErrorCode::BadInput, "written twice");
-        }
+        test::expectWriterRefusesTwice(file("twice.mvprof"), &Batch::spans, rows, rows[2]);
         const auto path = file("doubled.mvprof");
         writeSpans(path, rows, 1);
         test::execSql(QString::fromStdString(path),
@@ -194,26 +177,15 @@ private slots:
     }
 
     void damagedChunksAreRefusedWithAReason() {
-        struct Damage {
-            const char* sqlText;
-            ErrorCode code;
-            const char* says;
-        };
-        const Damage cases[] = {
-            {"UPDATE span_chunk SET checksum = checksum + 1", ErrorCode::NotASession, "checksum"},
-            {"UPDATE span_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
-            {"UPDATE span_chunk SET rows = 0", ErrorCode::NotASession, "claims 0 rows"},
-            {"UPDATE span_chunk SET rows = -1", ErrorCode::NotASession, "claims -1 rows"},
-            {"UPDATE span_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
-        };
-        for (const auto& c : cases) {
-            const auto path = file("damaged.mvprof");
-            writeSpans(path, capturedSpans(1, 2), 1);
-            test::execSql(QString::fromStdString(path), c.sqlText);
-            auto r = SessionReader::open(path);
-            QVERIFY(r.ok()); // damage shows when the rows are read
-            test::expectRefusal((*r)->spans(1), c.code, c.says);
-        }
+        test::expectSqlDamageRefused(
+            file("damaged.mvprof"),
+            {{"UPDATE span_chunk SET checksum = checksum + 1", ErrorCode::NotASession, "checksum"},
+             {"UPDATE span_chunk SET rows = rows + 1", ErrorCode::NotASession, "damaged"},
+             {"UPDATE span_chunk SET rows = 0", ErrorCode::NotASession, "claims 0 rows"},
+             {"UPDATE span_chunk SET rows = -1", ErrorCode::NotASession, "claims -1 rows"},
+             {"UPDATE span_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"}},
+            [&](const std::string& path) { writeSpans(path, capturedSpans(1, 2), 1); },
+            [](SessionReader& r) { return r.spans(1); });
     }
 };
 
