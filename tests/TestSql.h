@@ -159,36 +159,56 @@ inline std::pair<size_t, size_t> plainOpChunks(const QString& path) {
     return bytes;
 }
 
-// Rewrites a session's routing chunks (v10) as v1–v9 stored them, a row of a
-// `routing` table per (layer, token, rank), read back through the current
-// reader.
-inline void unpackRouting(const QString& path) {
-    std::string sqlText =
-        "CREATE TABLE routing(run INTEGER NOT NULL, layer INTEGER NOT NULL, phase TEXT NOT NULL,"
-        " step INTEGER NOT NULL, token INTEGER NOT NULL, modality TEXT NOT NULL, rank INTEGER NOT"
-        " NULL, expert INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY(run, layer, token,"
-        " rank)) WITHOUT ROWID;";
+// SQL text of an optional id: the number, or NULL.
+inline std::string sqlOpt(const std::optional<int64_t>& v) {
+    return v ? std::to_string(*v) : std::string("NULL");
+}
+
+// Rewrites a session's packed rows of one kind as an older mvprof stored
+// them, a row of a table each: `createSql` makes the table, `rows(reader,
+// run)` reads a run's rows through the current reader, `values(run, row)`
+// is a row's "(…)" for `INSERT INTO table VALUES`, and `dropSql` drops the
+// packed form.
+template <class Rows, class Values>
+void rewriteAsTable(const QString& path, const std::string& createSql, const char* table, Rows rows,
+                    Values values, const char* dropSql) {
+    std::string sqlText = createSql;
     {
         auto r = SessionReader::open(path.toStdString());
         QVERIFY(r.ok());
         auto runs = (*r)->runs();
         QVERIFY(runs.ok());
         for (const auto& run : *runs) {
-            auto rows = (*r)->routing(run.id);
-            QVERIFY(rows.ok());
-            for (const auto& x : *rows) {
-                char weight[32];
-                std::snprintf(weight, sizeof weight, "%.17g", x.weight);
-                sqlText += "INSERT INTO routing VALUES (" + std::to_string(run.id) + "," +
-                           std::to_string(x.layer) + ",'" + phaseName(x.phase) + "'," +
-                           std::to_string(x.step) + "," + std::to_string(x.token) + ",'" +
-                           modalityName(x.modality) + "'," + std::to_string(x.rank) + "," +
-                           std::to_string(x.expert) + "," + weight + ");";
-            }
+            auto got = rows(**r, run.id);
+            QVERIFY(got.ok());
+            for (const auto& x : *got)
+                sqlText +=
+                    std::string("INSERT INTO ") + table + " VALUES " + values(run.id, x) + ";";
         }
     }
-    sqlText += "DROP TABLE routing_chunk;";
-    execSql(path, sqlText.c_str());
+    execSql(path, (sqlText + dropSql).c_str());
+}
+
+// Rewrites a session's routing chunks (v10) as v1–v9 stored them, a row of a
+// `routing` table per (layer, token, rank), read back through the current
+// reader.
+inline void unpackRouting(const QString& path) {
+    rewriteAsTable(
+        path,
+        "CREATE TABLE routing(run INTEGER NOT NULL, layer INTEGER NOT NULL, phase TEXT NOT NULL,"
+        " step INTEGER NOT NULL, token INTEGER NOT NULL, modality TEXT NOT NULL, rank INTEGER NOT"
+        " NULL, expert INTEGER NOT NULL, weight REAL NOT NULL, PRIMARY KEY(run, layer, token,"
+        " rank)) WITHOUT ROWID;",
+        "routing", [](SessionReader& r, int64_t run) { return r.routing(run); },
+        [](int64_t run, const RoutingRow& x) {
+            char weight[32];
+            std::snprintf(weight, sizeof weight, "%.17g", x.weight);
+            return "(" + std::to_string(run) + "," + std::to_string(x.layer) + ",'" +
+                   phaseName(x.phase) + "'," + std::to_string(x.step) + "," +
+                   std::to_string(x.token) + ",'" + modalityName(x.modality) + "'," +
+                   std::to_string(x.rank) + "," + std::to_string(x.expert) + "," + weight + ")";
+        },
+        "DROP TABLE routing_chunk;");
 }
 
 // Rewrites a session's per-patch matrices (v11) as v10 stored them, a
@@ -249,70 +269,46 @@ inline void unpackPatchMatrices(const QString& path) {
 // `span` table per span (with v3's flops_known), read back through the
 // current reader.
 inline void unpackSpans(const QString& path) {
-    std::string sqlText =
+    rewriteAsTable(
+        path,
         "CREATE TABLE span(run INTEGER NOT NULL, id INTEGER NOT NULL, module INTEGER NOT NULL,"
         " parent INTEGER, phase TEXT NOT NULL, step INTEGER NOT NULL, start_ns INTEGER NOT NULL,"
         " end_ns INTEGER NOT NULL, device_ns INTEGER, flops INTEGER NOT NULL, bytes INTEGER NOT"
         " NULL, flops_known INTEGER NOT NULL DEFAULT 1, PRIMARY KEY(run, id)) WITHOUT ROWID;"
-        " CREATE INDEX span_by_start ON span(run, start_ns);";
-    auto opt = [](const std::optional<int64_t>& v) {
-        return v ? std::to_string(*v) : std::string("NULL");
-    };
-    {
-        auto r = SessionReader::open(path.toStdString());
-        QVERIFY(r.ok());
-        auto runs = (*r)->runs();
-        QVERIFY(runs.ok());
-        for (const auto& run : *runs) {
-            auto spans = (*r)->spans(run.id);
-            QVERIFY(spans.ok());
-            for (const auto& x : *spans)
-                sqlText += "INSERT INTO span VALUES (" + std::to_string(run.id) + "," +
-                           std::to_string(x.id) + "," + std::to_string(x.module) + "," +
-                           opt(x.parent) + ",'" + phaseName(x.phase) + "'," +
-                           std::to_string(x.step) + "," + std::to_string(x.startNs) + "," +
-                           std::to_string(x.endNs) + "," + opt(x.deviceNs) + "," +
-                           std::to_string(x.flops) + "," + std::to_string(x.bytes) + "," +
-                           std::to_string(int(x.flopsKnown)) + ");";
-        }
-    }
-    sqlText += "DROP TABLE span_chunk;";
-    execSql(path, sqlText.c_str());
+        " CREATE INDEX span_by_start ON span(run, start_ns);",
+        "span", [](SessionReader& r, int64_t run) { return r.spans(run); },
+        [](int64_t run, const SpanRow& x) {
+            return "(" + std::to_string(run) + "," + std::to_string(x.id) + "," +
+                   std::to_string(x.module) + "," + sqlOpt(x.parent) + ",'" + phaseName(x.phase) +
+                   "'," + std::to_string(x.step) + "," + std::to_string(x.startNs) + "," +
+                   std::to_string(x.endNs) + "," + sqlOpt(x.deviceNs) + "," +
+                   std::to_string(x.flops) + "," + std::to_string(x.bytes) + "," +
+                   std::to_string(int(x.flopsKnown)) + ")";
+        },
+        "DROP TABLE span_chunk;");
 }
 
 // Rewrites a session's activity chunks (v11) as v6–v10 stored them, a row of
 // a `device_activity` table each, its name an id of `interned`, read back
 // through the current reader.
 inline void unpackActivities(const QString& path) {
-    std::string sqlText =
+    rewriteAsTable(
+        path,
         "CREATE TABLE device_activity(run INTEGER NOT NULL, id INTEGER NOT NULL, kind TEXT NOT"
         " NULL CHECK(kind IN ('kernel','memcpy','memset','runtime','driver')), name INTEGER NOT"
         " NULL, device INTEGER NOT NULL, stream INTEGER NOT NULL, thread INTEGER NOT NULL,"
         " start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, correlation INTEGER, op INTEGER,"
-        " span INTEGER, bytes INTEGER NOT NULL, PRIMARY KEY(run, id)) WITHOUT ROWID;";
-    auto opt = [](const std::optional<int64_t>& v) {
-        return v ? std::to_string(*v) : std::string("NULL");
-    };
-    {
-        auto r = SessionReader::open(path.toStdString());
-        QVERIFY(r.ok());
-        auto runs = (*r)->runs();
-        QVERIFY(runs.ok());
-        for (const auto& run : *runs) {
-            auto acts = (*r)->activities(run.id);
-            QVERIFY(acts.ok());
-            for (const auto& a : *acts)
-                sqlText += "INSERT INTO device_activity VALUES (" + std::to_string(run.id) + "," +
-                           std::to_string(a.id) + ",'" + toString(a.kind) +
-                           "',(SELECT id FROM interned WHERE text = '" + a.name + "')," +
-                           std::to_string(a.device) + "," + std::to_string(a.stream) + "," +
-                           std::to_string(a.thread) + "," + std::to_string(a.startNs) + "," +
-                           std::to_string(a.endNs) + "," + opt(a.correlation) + "," + opt(a.op) +
-                           "," + opt(a.span) + "," + std::to_string(a.bytes) + ");";
-        }
-    }
-    sqlText += "DROP TABLE activity_chunk;";
-    execSql(path, sqlText.c_str());
+        " span INTEGER, bytes INTEGER NOT NULL, PRIMARY KEY(run, id)) WITHOUT ROWID;",
+        "device_activity", [](SessionReader& r, int64_t run) { return r.activities(run); },
+        [](int64_t run, const DeviceActivityRow& a) {
+            return "(" + std::to_string(run) + "," + std::to_string(a.id) + ",'" +
+                   toString(a.kind) + "',(SELECT id FROM interned WHERE text = '" + a.name + "')," +
+                   std::to_string(a.device) + "," + std::to_string(a.stream) + "," +
+                   std::to_string(a.thread) + "," + std::to_string(a.startNs) + "," +
+                   std::to_string(a.endNs) + "," + sqlOpt(a.correlation) + "," + sqlOpt(a.op) +
+                   "," + sqlOpt(a.span) + "," + std::to_string(a.bytes) + ")";
+        },
+        "DROP TABLE activity_chunk;");
 }
 
 // Compares a span read back with the one expected, field by field; the
@@ -368,34 +364,23 @@ inline void plainPatchArrays(const QString& path) {
 // of an `op` table, read back through the current reader: the first step of
 // turning a session into what an older mvprof wrote.
 inline void unpackOps(const QString& path) {
-    std::string sqlText =
+    rewriteAsTable(
+        path,
         "CREATE TABLE op(run INTEGER NOT NULL, id INTEGER NOT NULL, span INTEGER, parent_op"
         " INTEGER, name TEXT NOT NULL, phase TEXT NOT NULL, step INTEGER NOT NULL, start_ns"
         " INTEGER NOT NULL, end_ns INTEGER NOT NULL, shapes TEXT NOT NULL, dtype TEXT NOT NULL,"
         " flops INTEGER NOT NULL, bytes INTEGER NOT NULL, flops_known INTEGER NOT NULL DEFAULT"
-        " 1, PRIMARY KEY(run, id)) WITHOUT ROWID; CREATE INDEX op_by_start ON op(run, start_ns);";
-    auto opt = [](const std::optional<int64_t>& v) {
-        return v ? std::to_string(*v) : std::string("NULL");
-    };
-    {
-        auto r = SessionReader::open(path.toStdString());
-        QVERIFY(r.ok());
-        auto runs = (*r)->runs();
-        QVERIFY(runs.ok());
-        for (const auto& run : *runs) {
-            auto ops = (*r)->ops(run.id);
-            QVERIFY(ops.ok());
-            for (const auto& o : *ops)
-                sqlText += "INSERT INTO op VALUES (" + std::to_string(run.id) + "," +
-                           std::to_string(o.id) + "," + opt(o.span) + "," + opt(o.parentOp) + ",'" +
-                           o.name + "','" + phaseName(o.phase) + "'," + std::to_string(o.step) +
-                           "," + std::to_string(o.startNs) + "," + std::to_string(o.endNs) + ",'" +
-                           o.shapes + "','" + o.dtype + "'," + std::to_string(o.flops) + "," +
-                           std::to_string(o.bytes) + "," + std::to_string(int(o.flopsKnown)) + ");";
-        }
-    }
-    sqlText += "DROP TABLE op_chunk; DROP TABLE interned;";
-    execSql(path, sqlText.c_str());
+        " 1, PRIMARY KEY(run, id)) WITHOUT ROWID; CREATE INDEX op_by_start ON op(run, start_ns);",
+        "op", [](SessionReader& r, int64_t run) { return r.ops(run); },
+        [](int64_t run, const OpRow& o) {
+            return "(" + std::to_string(run) + "," + std::to_string(o.id) + "," + sqlOpt(o.span) +
+                   "," + sqlOpt(o.parentOp) + ",'" + o.name + "','" + phaseName(o.phase) + "'," +
+                   std::to_string(o.step) + "," + std::to_string(o.startNs) + "," +
+                   std::to_string(o.endNs) + ",'" + o.shapes + "','" + o.dtype + "'," +
+                   std::to_string(o.flops) + "," + std::to_string(o.bytes) + "," +
+                   std::to_string(int(o.flopsKnown)) + ")";
+        },
+        "DROP TABLE op_chunk; DROP TABLE interned;");
 }
 
 // Rewrites a session's per-patch arrays (v9 `patch_values`) as v1–v8 stored
