@@ -59,6 +59,54 @@ void expectSqlDamageRefused(const std::string& path, std::initializer_list<SqlDa
     }
 }
 
+// A packed table's size: its chunks and the bytes of data per row.
+struct PackedSize {
+    int64_t chunks = 0;
+    double bytesPerRow = 0;
+};
+inline PackedSize packedSize(const std::string& path, const char* table) {
+    PackedSize out;
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+        QTest::qFail("cannot open the session", __FILE__, __LINE__);
+        return out;
+    }
+    sqlite3_stmt* st = nullptr;
+    const std::string sqlText =
+        std::string("SELECT COUNT(*), SUM(length(data)), SUM(rows) FROM ") + table;
+    if (sqlite3_prepare_v2(db, sqlText.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 2) > 0) {
+        out.chunks = sqlite3_column_int64(st, 0);
+        out.bytesPerRow = double(sqlite3_column_int64(st, 1)) / double(sqlite3_column_int64(st, 2));
+    } else {
+        QTest::qFail("no packed rows", __FILE__, __LINE__);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
+// A codec's `data` of `rows` rows is refused, never read as rows, cut at any
+// byte, with a byte left over, and with each poke (offset, byte, words the
+// refusal says). `decode(bytes, rows)` returns the codec's Status.
+struct BytePoke {
+    int at;
+    char byte;
+    const char* says;
+};
+template <class Decode>
+void expectDamagedBytesRefused(const std::string& data, int64_t rows, Decode decode,
+                               std::initializer_list<BytePoke> pokes) {
+    for (size_t cut = 0; cut < data.size(); ++cut) // every shorter chunk
+        QVERIFY2(!decode(data.substr(0, cut), rows).ok(), qPrintable(QString::number(cut)));
+    QVERIFY(!decode(data + '\0', rows).ok());
+    for (const auto& p : pokes) {
+        std::string bad = data;
+        bad[size_t(p.at)] = p.byte;
+        expectRefusal(decode(bad, rows), ErrorCode::NotASession, p.says);
+    }
+}
+
 // The writer refuses a row whose key the run holds: `again` sent after
 // `rows`, in the same batch and in a later one (`member`: the batch's rows of that kind).
 template <class Row>

@@ -9,7 +9,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <limits>
-#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -121,23 +120,16 @@ private slots:
             rows.push_back({i, ActivityKind(i % 5), 3, 0, 7, -1, 100 * i, 100 * i + 50, int64_t(i),
                             std::nullopt, std::nullopt, 0});
         const std::string data = encodeActivityRows(pointers(rows));
-        std::vector<PackedActivity> out;
-        for (size_t cut = 0; cut < data.size(); ++cut) { // every shorter chunk
-            out.clear();
-            QVERIFY(!decodeActivityRows(data.substr(0, cut), int64_t(rows.size()), out).ok());
-        }
-        QVERIFY(!decodeActivityRows(data + '\0', int64_t(rows.size()), out).ok()); // left over
         // Row 0: flags 1 (a correlation follows), id 1 (zz 2), kind 1 (memcpy), as
         // docs/format.md lays them out.
         QCOMPARE(data.substr(0, 3), std::string("\x01\x02\x01", 3));
-        for (const auto& [at, code, says] : {std::tuple{0, char(8), "unknown row flags 8"},
-                                             std::tuple{2, char(5), "kind code 5"}}) {
-            std::string bad = data;
-            bad[size_t(at)] = code;
-            out.clear();
-            test::expectRefusal(decodeActivityRows(bad, int64_t(rows.size()), out),
-                                ErrorCode::NotASession, says);
-        }
+        test::expectDamagedBytesRefused(
+            data, int64_t(rows.size()),
+            [](const std::string& bytes, int64_t n) {
+                std::vector<PackedActivity> out;
+                return decodeActivityRows(bytes, n, out);
+            },
+            {{0, char(8), "unknown row flags 8"}, {2, char(5), "kind code 5"}});
     }
 
     // Several batches: read back ordered by id with their names, field for
@@ -153,19 +145,10 @@ private slots:
         QCOMPARE(back->size(), rows.size());
         for (size_t i = 0; i < rows.size(); ++i)
             QVERIFY2(same((*back)[i], rows[i]), qPrintable(QString::number(i)));
-        sqlite3* db = nullptr;
-        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows), COUNT(*) FROM activity_chunk",
-                           -1, &st, nullptr);
-        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-        const double perRow =
-            double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
-        QCOMPARE(sqlite3_column_int64(st, 2), int64_t(3)); // a chunk per batch
-        sqlite3_finalize(st);
-        sqlite3_close(db);
+        const auto size = test::packedSize(path, "activity_chunk");
+        QCOMPARE(size.chunks, int64_t(3)); // a chunk per batch
         // v10's device_activity table took ~52 bytes a row on disk.
-        QVERIFY2(perRow < 10, qPrintable(QString::number(perRow)));
+        QVERIFY2(size.bytesPerRow < 10, qPrintable(QString::number(size.bytesPerRow)));
     }
 
     // An id is kept once per run: the writer refuses a second, and a file

@@ -10,7 +10,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <limits>
-#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -105,22 +104,15 @@ private slots:
     void damagedBytesAreAnErrorNeverARow() {
         const auto rows = capturedRouting(1, 20);
         const std::string data = encodeRoutingRows(pointers(rows));
-        std::vector<RoutingRow> out;
-        for (size_t cut = 0; cut < data.size(); ++cut) { // every shorter chunk
-            out.clear();
-            QVERIFY(!decodeRoutingRows(data.substr(0, cut), int64_t(rows.size()), 0, out).ok());
-        }
-        QVERIFY(!decodeRoutingRows(data + '\0', int64_t(rows.size()), 0, out).ok()); // left over
         // Row 0's phase (its second byte: the token's difference is 0) and modality codes.
-        for (const auto& [at, code, says] :
-             {std::tuple{1, char(7), "phase code 7"}, std::tuple{1, char(0), "phase code 0"},
-              std::tuple{3, char(2), "modality code 2"}}) {
-            std::string bad = data;
-            bad[size_t(at)] = code;
-            out.clear();
-            test::expectRefusal(decodeRoutingRows(bad, int64_t(rows.size()), 0, out),
-                                ErrorCode::NotASession, says);
-        }
+        test::expectDamagedBytesRefused(data, int64_t(rows.size()),
+                                        [](const std::string& bytes, int64_t n) {
+                                            std::vector<RoutingRow> out;
+                                            return decodeRoutingRows(bytes, n, 0, out);
+                                        },
+                                        {{1, char(7), "phase code 7"},
+                                         {1, char(0), "phase code 0"},
+                                         {3, char(2), "modality code 2"}});
     }
 
     // Several batches, several layers: read back ordered by layer, token and
@@ -136,19 +128,10 @@ private slots:
         QCOMPARE(back.size(), rows.size());
         for (size_t i = 0; i < rows.size(); ++i)
             QVERIFY2(sameRow(back[i], rows[i]), qPrintable(QString::number(i)));
-        sqlite3* db = nullptr;
-        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows), COUNT(*) FROM routing_chunk",
-                           -1, &st, nullptr);
-        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-        const double perRow =
-            double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
-        QCOMPARE(sqlite3_column_int64(st, 2), int64_t(4 * 3)); // a chunk per layer per batch
-        sqlite3_finalize(st);
-        sqlite3_close(db);
+        const auto size = test::packedSize(path, "routing_chunk");
+        QCOMPARE(size.chunks, int64_t(4 * 3)); // a chunk per layer per batch
         // v9 stored ~42 bytes a row on disk.
-        QVERIFY2(perRow < 10, qPrintable(QString::number(perRow)));
+        QVERIFY2(size.bytesPerRow < 10, qPrintable(QString::number(size.bytesPerRow)));
     }
 
     // A token's choice at a rank is kept once: the writer refuses a second,

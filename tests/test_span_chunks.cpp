@@ -9,7 +9,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <limits>
-#include <sqlite3.h>
 
 using namespace mvp;
 
@@ -113,23 +112,16 @@ private slots:
     void damagedBytesAreAnErrorNeverARow() {
         const auto rows = capturedSpans(1, 2);
         const std::string data = encodeSpanRows(pointers(rows));
-        std::vector<SpanRow> out;
-        for (size_t cut = 0; cut < data.size(); ++cut) { // every shorter chunk
-            out.clear();
-            QVERIFY(!decodeSpanRows(data.substr(0, cut), int64_t(rows.size()), out).ok());
-        }
-        QVERIFY(!decodeSpanRows(data + '\0', int64_t(rows.size()), out).ok()); // left over
         // Row 0, a leaf: flags 3 (FLOPs known, a parent), id 3, module 3, parent 2
         // (its id less 1), phase 5 (prefill), as docs/format.md lays them out.
         QCOMPARE(data.substr(0, 5), std::string("\x03\x06\x06\x02\x05", 5));
-        for (const auto& [at, code, says] : {std::tuple{0, char(8), "unknown row flags 8"},
-                                             std::tuple{4, char(7), "phase code 7"}}) {
-            std::string bad = data;
-            bad[size_t(at)] = code;
-            out.clear();
-            test::expectRefusal(decodeSpanRows(bad, int64_t(rows.size()), out),
-                                ErrorCode::NotASession, says);
-        }
+        test::expectDamagedBytesRefused(
+            data, int64_t(rows.size()),
+            [](const std::string& bytes, int64_t n) {
+                std::vector<SpanRow> out;
+                return decodeSpanRows(bytes, n, out);
+            },
+            {{0, char(8), "unknown row flags 8"}, {4, char(7), "phase code 7"}});
     }
 
     // Several batches: read back ordered by id, field for field; and the
@@ -146,19 +138,10 @@ private slots:
         QCOMPARE(back->size(), rows.size());
         for (size_t i = 0; i < rows.size() && !QTest::currentTestFailed(); ++i)
             test::compareSpans((*back)[i], rows[i]);
-        sqlite3* db = nullptr;
-        QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-        sqlite3_stmt* st = nullptr;
-        sqlite3_prepare_v2(db, "SELECT SUM(length(data)), SUM(rows), COUNT(*) FROM span_chunk", -1,
-                           &st, nullptr);
-        QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-        const double perRow =
-            double(sqlite3_column_int64(st, 0)) / double(sqlite3_column_int64(st, 1));
-        QCOMPARE(sqlite3_column_int64(st, 2), int64_t(3)); // a chunk per batch
-        sqlite3_finalize(st);
-        sqlite3_close(db);
+        const auto size = test::packedSize(path, "span_chunk");
+        QCOMPARE(size.chunks, int64_t(3)); // a chunk per batch
         // v10's span table and index took ~90 bytes a span on disk.
-        QVERIFY2(perRow < 12, qPrintable(QString::number(perRow)));
+        QVERIFY2(size.bytesPerRow < 12, qPrintable(QString::number(size.bytesPerRow)));
     }
 
     // A span id is kept once per run: the writer refuses a second, and a file
