@@ -8,6 +8,7 @@
 #include <QByteArray>
 #include <QString>
 #include <QTest>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -105,6 +106,28 @@ void expectDamagedBytesRefused(const std::string& data, int64_t rows, Decode dec
         bad[size_t(p.at)] = p.byte;
         expectRefusal(decode(bad, rows), ErrorCode::NotASession, p.says);
     }
+}
+
+// A session at `path` of one run whose `rows` (`member`: the batch's rows of
+// that kind) arrive in `batches` consecutive batches.
+template <class Row>
+void writeInBatches(const std::string& path, std::vector<Row> Batch::*member,
+                    const std::vector<Row>& rows, int batches) {
+    auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
+    QVERIFY(w.ok());
+    auto run = (*w)->beginRun(RunInfo{});
+    QVERIFY(run.ok());
+    const size_t per = (rows.size() + size_t(batches) - 1) / size_t(batches);
+    for (size_t from = 0; from < rows.size(); from += per) {
+        Batch batch;
+        batch.run = *run;
+        (batch.*member)
+            .assign(rows.begin() + ptrdiff_t(from),
+                    rows.begin() + ptrdiff_t(std::min(rows.size(), from + per)));
+        (*w)->submit(std::move(batch));
+    }
+    QVERIFY((*w)->endRun(*run, RunResult{}).ok());
+    QVERIFY((*w)->close().ok());
 }
 
 // The writer refuses a row whose key the run holds: `again` sent after

@@ -73,25 +73,6 @@ class TestActivityChunks : public QObject {
         return dir.filePath(QString::fromUtf8(name)).toStdString();
     }
 
-    // A session with one run whose activity arrives in `batches` batches.
-    void writeActivity(const std::string& path, const std::vector<DeviceActivityRow>& rows,
-                       int batches) {
-        auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
-        QVERIFY(w.ok());
-        auto run = (*w)->beginRun(RunInfo{});
-        QVERIFY(run.ok());
-        const size_t per = (rows.size() + size_t(batches) - 1) / size_t(batches);
-        for (size_t from = 0; from < rows.size(); from += per) {
-            Batch batch;
-            batch.run = *run;
-            batch.activities.assign(rows.begin() + ptrdiff_t(from),
-                                    rows.begin() + ptrdiff_t(std::min(rows.size(), from + per)));
-            (*w)->submit(std::move(batch));
-        }
-        QVERIFY((*w)->endRun(*run, RunResult{}).ok());
-        QVERIFY((*w)->close().ok());
-    }
-
 private slots:
     // Extremes of every field, links present and absent, every kind.
     void encodingRoundTripsEveryValue() {
@@ -137,7 +118,7 @@ private slots:
     void sessionRowsReadBackAndStaySmall() {
         const auto path = file("activity.mvprof");
         const auto rows = tracedActivity(3000);
-        writeActivity(path, rows, 3);
+        test::writeInBatches(path, &Batch::activities, rows, 3);
         auto r = SessionReader::open(path);
         QVERIFY(r.ok());
         auto back = (*r)->activities(1);
@@ -157,7 +138,7 @@ private slots:
         const auto rows = tracedActivity(2);
         test::expectWriterRefusesTwice(file("twice.mvprof"), &Batch::activities, rows, rows[1]);
         const auto path = file("doubled.mvprof");
-        writeActivity(path, rows, 1);
+        test::writeInBatches(path, &Batch::activities, rows, 1);
         test::execSql(QString::fromStdString(path),
                       "INSERT INTO activity_chunk(run, first_id, rows, encoding, data, checksum) "
                       "SELECT run, first_id + 100, rows, encoding, data, checksum FROM "
@@ -177,7 +158,9 @@ private slots:
              {"UPDATE activity_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"},
              {"DELETE FROM interned WHERE text = 'Memcpy HtoD'", ErrorCode::NotASession,
               "is not an interned string"}},
-            [&](const std::string& path) { writeActivity(path, tracedActivity(3), 1); },
+            [&](const std::string& path) {
+                test::writeInBatches(path, &Batch::activities, tracedActivity(3), 1);
+            },
             [](SessionReader& r) { return r.activities(1); });
     }
 };

@@ -65,24 +65,6 @@ class TestSpanChunks : public QObject {
         return dir.filePath(QString::fromUtf8(name)).toStdString();
     }
 
-    // A session with one run whose spans arrive in `batches` batches.
-    void writeSpans(const std::string& path, const std::vector<SpanRow>& rows, int batches) {
-        auto w = SessionWriter::open(path, SessionWriter::Mode::Overwrite);
-        QVERIFY(w.ok());
-        auto run = (*w)->beginRun(RunInfo{});
-        QVERIFY(run.ok());
-        const size_t per = (rows.size() + size_t(batches) - 1) / size_t(batches);
-        for (size_t from = 0; from < rows.size(); from += per) {
-            Batch batch;
-            batch.run = *run;
-            batch.spans.assign(rows.begin() + ptrdiff_t(from),
-                               rows.begin() + ptrdiff_t(std::min(rows.size(), from + per)));
-            (*w)->submit(std::move(batch));
-        }
-        QVERIFY((*w)->endRun(*run, RunResult{}).ok());
-        QVERIFY((*w)->close().ok());
-    }
-
 private slots:
     // Extremes of every field, optional ones present and absent, every
     // phase, come back exactly.
@@ -129,7 +111,7 @@ private slots:
     void sessionRowsReadBackAndStaySmall() {
         const auto path = file("spans.mvprof");
         auto rows = capturedSpans(8, 12);
-        writeSpans(path, rows, 3);
+        test::writeInBatches(path, &Batch::spans, rows, 3);
         auto r = SessionReader::open(path);
         QVERIFY(r.ok());
         auto back = (*r)->spans(1);
@@ -150,7 +132,7 @@ private slots:
         const auto rows = capturedSpans(0, 1);
         test::expectWriterRefusesTwice(file("twice.mvprof"), &Batch::spans, rows, rows[2]);
         const auto path = file("doubled.mvprof");
-        writeSpans(path, rows, 1);
+        test::writeInBatches(path, &Batch::spans, rows, 1);
         test::execSql(QString::fromStdString(path),
                       "INSERT INTO span_chunk(run, first_id, rows, encoding, data, checksum) "
                       "SELECT run, first_id + 100, rows, encoding, data, checksum FROM span_chunk");
@@ -167,7 +149,9 @@ private slots:
              {"UPDATE span_chunk SET rows = 0", ErrorCode::NotASession, "claims 0 rows"},
              {"UPDATE span_chunk SET rows = -1", ErrorCode::NotASession, "claims -1 rows"},
              {"UPDATE span_chunk SET encoding = 3", ErrorCode::NewerSchema, "update mvprof"}},
-            [&](const std::string& path) { writeSpans(path, capturedSpans(1, 2), 1); },
+            [&](const std::string& path) {
+                test::writeInBatches(path, &Batch::spans, capturedSpans(1, 2), 1);
+            },
             [](SessionReader& r) { return r.spans(1); });
     }
 };
