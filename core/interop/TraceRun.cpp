@@ -12,6 +12,7 @@ namespace mvp::interop {
 
 namespace {
 constexpr size_t kBatchRows = 8192;
+
 bool isSpan(EventKind k) {
     return k == EventKind::Annotation || k == EventKind::ModuleCall || k == EventKind::ModuleSpan;
 }

@@ -119,9 +119,7 @@ namespace {
 bool within(int64_t v, int64_t lo, int64_t hi) {
     return v >= lo && v <= hi;
 }
-} // namespace
 
-namespace {
 // An array's length up to its last value (0 when it has none).
 size_t valuedLength(const std::vector<double>& values) {
     size_t n = values.size();
