@@ -2,7 +2,6 @@
 
 #include "core/session/Varint.h"
 
-#include <algorithm>
 #include <limits>
 
 namespace mvp {
@@ -22,7 +21,6 @@ Error damaged(const std::string& what) {
 // its FLOPs are known.
 constexpr uint64_t kFlopsKnown = 1, kHasParent = 2, kHasDeviceNs = 4;
 constexpr uint64_t kAllFlags = kFlopsKnown | kHasParent | kHasDeviceNs;
-
 } // namespace
 
 std::string encodeSpanRows(const std::vector<const SpanRow*>& rows) {
