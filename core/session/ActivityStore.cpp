@@ -16,9 +16,7 @@ namespace {
 constexpr const char* kRowsWhat = "the device activity rows";
 
 Error damaged(const std::string& what) {
-    return makeError(ErrorCode::NotASession, std::string(kRowsWhat) +
-                                                 " of this session are damaged (" + what +
-                                                 "): copy the session again from its source");
+    return damagedRows(kRowsWhat, what);
 }
 
 // A row's flags (docs/format.md): which optional links follow.

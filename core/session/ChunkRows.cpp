@@ -7,13 +7,14 @@
 
 namespace mvp {
 
+Error damagedRows(const std::string& rowsWhat, const std::string& what) {
+    return makeError(ErrorCode::NotASession, rowsWhat + " of this session are damaged (" + what +
+                                                 "): copy the session again from its source");
+}
+
 Result<std::string_view> chunkBytes(const StoredChunk& chunk, size_t maxRowBytes,
                                     const std::string& rowsWhat, std::string& buffer) {
-    const auto damaged = [&](const std::string& what) {
-        return makeError(ErrorCode::NotASession, rowsWhat + " of this session are damaged (" +
-                                                     what +
-                                                     "): copy the session again from its source");
-    };
+    const auto damaged = [&](const std::string& what) { return damagedRows(rowsWhat, what); };
     if (chunk.encoding != kChunkPlain && chunk.encoding != kChunkDeflated)
         return makeError(ErrorCode::NewerSchema,
                          rowsWhat + " of this session use encoding " +

@@ -25,6 +25,10 @@ namespace mvp {
 inline constexpr int kChunkPlain = 1;
 inline constexpr int kChunkDeflated = 2;
 
+// "<rowsWhat> of this session are damaged (<what>): copy the session again
+// from its source" — the one message for damage to packed rows.
+Error damagedRows(const std::string& rowsWhat, const std::string& what);
+
 // A chunk row as stored.
 struct StoredChunk {
     int64_t rows = 0, encoding = 0, checksum = 0;
@@ -100,10 +104,8 @@ template <class Row> struct ChunkTable {
                          [](const Row& a, const Row& b) { return a.id < b.id; });
         for (size_t i = 1; i < out.size(); ++i)
             if (out[i].id == out[i - 1].id)
-                return makeError(ErrorCode::NotASession,
-                                 std::string(rowsWhat) + " of this session are damaged (" +
-                                     rowName + " " + std::to_string(out[i].id) +
-                                     " is stored twice): copy the session again from its source");
+                return damagedRows(rowsWhat, std::string(rowName) + " " +
+                                                 std::to_string(out[i].id) + " is stored twice");
         return out;
     }
 };

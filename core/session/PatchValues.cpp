@@ -140,7 +140,8 @@ Result<PatchMatrixBlob> encodePatchMatrix(const PatchLayers& layers) {
             return makeError(ErrorCode::BadInput, "per-patch figures of layer " +
                                                       std::to_string(layer) +
                                                       ": a session holds layers -1 … " +
-                                                      std::to_string(rowcheck::kMaxLayers - 1));
+                                                      std::to_string(rowcheck::kMaxLayers - 1) +
+                                                      "; pass the decoder layer's index");
         if (!first) first = layer;
         last = layer;
         patches = std::max(patches, n);
@@ -155,7 +156,8 @@ Result<PatchMatrixBlob> encodePatchMatrix(const PatchLayers& layers) {
                          "per-patch figures of layers " + std::to_string(*first) + " … " +
                              std::to_string(*last) + " × " + std::to_string(patches) +
                              " patches exceed the " + std::to_string(kMaxPatchMatrixValues) +
-                             " values one metric holds per run");
+                             " values one metric holds per run: store fewer layers, or the "
+                             "metric under another name per group of layers");
     std::vector<double> all(size_t(m.layers) * patches, kNoPatchValue);
     for (const auto& [layer, values] : layers)
         std::copy(values.begin(), values.begin() + ptrdiff_t(valuedLength(values)),

@@ -12,9 +12,7 @@ namespace {
 constexpr const char* kRowsWhat = "the module spans";
 
 Error damaged(const std::string& what) {
-    return makeError(ErrorCode::NotASession, std::string(kRowsWhat) +
-                                                 " of this session are damaged (" + what +
-                                                 "): copy the session again from its source");
+    return damagedRows(kRowsWhat, what);
 }
 
 // A row's flags (docs/format.md): which optional fields follow, and whether
